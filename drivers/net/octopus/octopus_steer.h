@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+#ifndef OCTOPUS_STEER_H
+#define OCTOPUS_STEER_H
+
+/**
+ * @file
+ * Steering: the rte_flow rules that make each virtual queue's traffic
+ * arrive at the member (PF) that is its home.  The contract between the
+ * ethdev glue (octopus_ethdev.c and friends) and the steering code
+ * (octopus_steer.c, with the pure planner in lib/steering).
+ *
+ * The model, programmed through the members' transfer proxy:
+ *  1. transfer group 0, classification: match -> SET_META(q) + JUMP(home group);
+ *     default spreading buckets (one per RETA entry) and a lowest-priority
+ *     catch-all for non-IP traffic;
+ *  2. transfer home group: META == q -> REPRESENTED_PORT(home member of q);
+ *  3. every member's ingress: META == q -> QUEUE(q), identical everywhere.
+ * Moving queue q to another member replaces exactly q's home rule.
+ */
+
+#include <stdint.h>
+#include <stddef.h>
+
+/** Which header bits choose a default-spreading bucket. */
+enum octopus_spread_field {
+	OCTOPUS_SPREAD_L4_SRC = 0,	/**< low bits of TCP/UDP source port */
+	OCTOPUS_SPREAD_L4_DST,		/**< low bits of TCP/UDP destination port */
+	OCTOPUS_SPREAD_IP_SRC,		/**< low bits of the IP source address */
+	OCTOPUS_SPREAD_IP_DST,		/**< low bits of the IP destination address */
+};
+
+#define OCTOPUS_STEER_MAX_MEMBERS 8
+
+/** What the steering needs to know about the port. */
+struct octopus_steer_conf {
+	uint16_t nb_members;
+	uint16_t member_port[OCTOPUS_STEER_MAX_MEMBERS]; /**< ethdev port ids */
+	uint16_t nb_queues;		/**< virtual Rx queues */
+	const uint16_t *home;		/**< [nb_queues]: home member index of q */
+	uint16_t reta_size;		/**< buckets (power of 2) */
+	const uint16_t *reta;		/**< [reta_size]: bucket -> virtual queue */
+	enum octopus_spread_field field;/**< header field for buckets */
+	uint16_t catchall_queue;	/**< queue for traffic no bucket matches */
+};
+
+struct octopus_steer;
+
+/**
+ * Install the rules for the current homes and RETA.
+ *
+ * @param[out] s      the steering state, NULL when steering is not possible
+ * @param why         on -ENOTSUP: which rte_flow feature a member refused
+ * @return 0; -ENOTSUP when the members' e-switch cannot do this model (the
+ *         port then runs without steering: Rx polls every member); other
+ *         negative errno on failure, with nothing left installed.
+ */
+int octopus_steer_install(struct octopus_steer **s,
+		const struct octopus_steer_conf *conf, char *why, size_t why_len);
+
+/** Point queue @p q at member @p member: replaces only q's home rule. */
+int octopus_steer_set_home(struct octopus_steer *s, uint16_t q, uint16_t member);
+
+/** Point RETA bucket @p bucket at queue @p q: replaces one classification rule set. */
+int octopus_steer_set_bucket(struct octopus_steer *s, uint16_t bucket, uint16_t q);
+
+/** Remove every rule installed; frees @p s. */
+void octopus_steer_remove(struct octopus_steer *s);
+
+/** Rules installed now (for telemetry and tests). */
+uint32_t octopus_steer_rule_count(const struct octopus_steer *s);
+
+#endif /* OCTOPUS_STEER_H */
