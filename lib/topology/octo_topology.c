@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <numa.h>
+
 #include "octo_topology.h"
 
 /* Node and CPU lists come from directory entries ("nodeN", "cpuM") rather
@@ -32,7 +34,7 @@ cmp_node(const void *a, const void *b)
 static void
 read_distance(struct octo_topo_node *n, const char *dir)
 {
-	char path[512];
+	char path[1024];
 	FILE *f;
 	unsigned int d;
 	int i = 0;
@@ -141,4 +143,38 @@ octo_topology_pci_node(const char *sysfs_root, const char *bdf)
 		node = -1;
 	fclose(f);
 	return node < 0 ? -1 : node;
+}
+
+int
+octo_topology_read_libnuma(struct octo_topology *t)
+{
+	struct bitmask *cpus;
+	int node, max_node, cpu, ncpus, other;
+
+	memset(t, 0, sizeof(*t));
+	if (numa_available() < 0)
+		return -ENOSYS;
+	max_node = numa_max_node();
+	ncpus = numa_num_possible_cpus();
+	cpus = numa_allocate_cpumask();
+	if (cpus == NULL)
+		return -ENOMEM;
+	for (node = 0; node <= max_node && t->nb_nodes < OCTO_TOPO_MAX_NODES; node++) {
+		struct octo_topo_node *n = &t->nodes[t->nb_nodes];
+
+		if (!numa_bitmask_isbitset(numa_nodes_ptr, node))
+			continue;
+		numa_bitmask_clearall(cpus);
+		if (numa_node_to_cpus(node, cpus) < 0)
+			continue;
+		n->id = node;
+		for (cpu = 0; cpu < ncpus && cpu < OCTO_TOPO_MAX_CPUS; cpu++)
+			if (numa_bitmask_isbitset(cpus, cpu))
+				n->cpus[n->nb_cpus++] = (uint16_t)cpu;
+		for (other = 0; other <= max_node && other < OCTO_TOPO_MAX_NODES; other++)
+			n->distance[other] = (uint8_t)numa_distance(node, other);
+		t->nb_nodes++;
+	}
+	numa_free_cpumask(cpus);
+	return t->nb_nodes > 0 ? 0 : -ENOENT;
 }

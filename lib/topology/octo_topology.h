@@ -33,11 +33,22 @@ struct octo_topology {
 };
 
 /**
- * Read the topology under @p sysfs_root (NULL: "/sys").
+ * Read the topology under @p sysfs_root: the node directories and their
+ * cpuM entries, as EAL reads them (it tests nodeN/cpuM for existence).
+ * A root other than "/sys" lets tests describe any machine.
  *
  * @return 0, or a negative errno when no node directory can be read.
  */
 int octo_topology_read(struct octo_topology *t, const char *sysfs_root);
+
+/**
+ * Read the running system's topology through libnuma (nodes, their CPU
+ * masks, distances).  Agrees with octo_topology_read(t, "/sys") on a sane
+ * system, emulated or real; tools use it.
+ *
+ * @return 0, or -ENOSYS when libnuma reports NUMA unavailable.
+ */
+int octo_topology_read_libnuma(struct octo_topology *t);
 
 /** Node of @p cpu, or -1 when no node lists it. */
 int octo_topology_cpu_node(const struct octo_topology *t, unsigned int cpu);
