@@ -1,0 +1,614 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * Steering: turns the planner's rules (lib/steering) into rte_flow rules on
+ * the members: transfer rules through the transfer proxy, ingress rules on
+ * each member.  Keeps one rte_flow handle per planned rule slot.
+ *
+ * Callers serialize every call on one steering state (control path only);
+ * nothing here runs on the datapath.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_ethdev.h>
+#include <rte_flow.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+
+#include "octo_steering.h"
+#include "octopus_steer.h"
+
+RTE_LOG_REGISTER(octopus_steer_logtype, pmd.net.octopus.steer, NOTICE);
+#define STEER_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, octopus_steer_logtype, \
+		"octopus steer: " fmt "\n", ## __VA_ARGS__)
+
+/* The two enums are one list: the driver's public one and the planner's. */
+static_assert((int)OCTOPUS_SPREAD_L4_SRC == (int)OCTO_STEER_FIELD_L4_SRC &&
+	(int)OCTOPUS_SPREAD_L4_DST == (int)OCTO_STEER_FIELD_L4_DST &&
+	(int)OCTOPUS_SPREAD_IP_SRC == (int)OCTO_STEER_FIELD_IP_SRC &&
+	(int)OCTOPUS_SPREAD_IP_DST == (int)OCTO_STEER_FIELD_IP_DST,
+	"spread field enums differ");
+static_assert(OCTOPUS_STEER_MAX_MEMBERS <= OCTO_STEER_MAX_MEMBERS,
+	"planner holds fewer members than the driver");
+
+struct octopus_steer {
+	uint16_t nb_members;
+	uint16_t member_port[OCTOPUS_STEER_MAX_MEMBERS];
+	uint16_t proxy;			/* transfer proxy port */
+	struct octo_steer_plan *plan;
+	uint32_t nb_slots;
+	struct rte_flow **flows;	/* [nb_slots]: handle of each slot's rule */
+};
+
+/* Everything one rte_flow rule needs, on the stack of its creator. */
+struct flow_desc {
+	struct rte_flow_attr attr;
+	struct rte_flow_item items[5];
+	struct rte_flow_action actions[3];
+	struct rte_flow_item_meta meta_spec, meta_mask;
+	struct rte_flow_item_ipv4 ip4_spec, ip4_mask;
+	struct rte_flow_item_ipv6 ip6_spec, ip6_mask;
+	struct rte_flow_item_tcp tcp_spec, tcp_mask;
+	struct rte_flow_item_udp udp_spec, udp_mask;
+	struct rte_flow_action_set_meta set_meta;
+	struct rte_flow_action_jump jump;
+	struct rte_flow_action_ethdev represented;
+	struct rte_flow_action_queue queue;
+	uint16_t port;			/* where to create it */
+};
+
+static const char *
+kind_name(enum octo_steer_kind k)
+{
+	switch (k) {
+	case OCTO_STEER_KIND_BUCKET: return "bucket";
+	case OCTO_STEER_KIND_CATCHALL: return "catch-all";
+	case OCTO_STEER_KIND_HOME: return "home";
+	case OCTO_STEER_KIND_QUEUE: return "member queue";
+	}
+	return "?";
+}
+
+/* What the NIC must do for a rule of this kind, for "why" messages. */
+static const char *
+kind_feature(enum octo_steer_kind k)
+{
+	switch (k) {
+	case OCTO_STEER_KIND_BUCKET:
+		return "transfer rule ETH/IP/L4 masked match -> SET_META + JUMP";
+	case OCTO_STEER_KIND_CATCHALL:
+		return "transfer rule ETH (any) -> SET_META + JUMP";
+	case OCTO_STEER_KIND_HOME:
+		return "transfer rule in a non-zero group, META match -> REPRESENTED_PORT";
+	case OCTO_STEER_KIND_QUEUE:
+		return "ingress rule META match -> QUEUE";
+	}
+	return "?";
+}
+
+static void
+set_ip_low(struct flow_desc *d, const struct octo_steer_rule *r, int dst)
+{
+	rte_be32_t v = rte_cpu_to_be_32(r->value & r->mask);
+	rte_be32_t m = rte_cpu_to_be_32(r->mask);
+
+	if (r->l3 == OCTO_STEER_L3_IPV4) {
+		if (dst) {
+			d->ip4_spec.hdr.dst_addr = v;
+			d->ip4_mask.hdr.dst_addr = m;
+		} else {
+			d->ip4_spec.hdr.src_addr = v;
+			d->ip4_mask.hdr.src_addr = m;
+		}
+		return;
+	}
+	/* IPv6: the low 32 bits are the last four address bytes */
+	if (dst) {
+		memcpy(&d->ip6_spec.hdr.dst_addr[12], &v, 4);
+		memcpy(&d->ip6_mask.hdr.dst_addr[12], &m, 4);
+	} else {
+		memcpy(&d->ip6_spec.hdr.src_addr[12], &v, 4);
+		memcpy(&d->ip6_mask.hdr.src_addr[12], &m, 4);
+	}
+}
+
+static void
+set_l4_port(struct flow_desc *d, const struct octo_steer_rule *r, int dst)
+{
+	rte_be16_t v = rte_cpu_to_be_16((uint16_t)(r->value & r->mask));
+	rte_be16_t m = rte_cpu_to_be_16((uint16_t)r->mask);
+
+	if (r->l4 == OCTO_STEER_L4_TCP) {
+		if (dst) {
+			d->tcp_spec.hdr.dst_port = v;
+			d->tcp_mask.hdr.dst_port = m;
+		} else {
+			d->tcp_spec.hdr.src_port = v;
+			d->tcp_mask.hdr.src_port = m;
+		}
+	} else {
+		if (dst) {
+			d->udp_spec.hdr.dst_port = v;
+			d->udp_mask.hdr.dst_port = m;
+		} else {
+			d->udp_spec.hdr.src_port = v;
+			d->udp_mask.hdr.src_port = m;
+		}
+	}
+}
+
+/* Fill @p d with the rte_flow form of planned rule @p r. */
+static void
+build_flow(const struct octopus_steer *s, const struct octo_steer_rule *r,
+		struct flow_desc *d)
+{
+	unsigned int ni = 0, na = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->attr.group = r->group;
+	d->attr.priority = r->priority;
+	if (r->domain == OCTO_STEER_DOM_TRANSFER) {
+		d->attr.transfer = 1;
+		d->port = s->proxy;
+	} else {
+		d->attr.ingress = 1;
+		d->port = s->member_port[r->member];
+	}
+
+	if (r->match_meta) {
+		d->meta_spec.data = r->meta_match;
+		d->meta_mask.data = UINT32_MAX;
+		d->items[ni].type = RTE_FLOW_ITEM_TYPE_META;
+		d->items[ni].spec = &d->meta_spec;
+		d->items[ni].mask = &d->meta_mask;
+		ni++;
+	} else {
+		int dst = r->field == OCTO_STEER_FIELD_L4_DST ||
+			r->field == OCTO_STEER_FIELD_IP_DST;
+		int ip_field = r->field == OCTO_STEER_FIELD_IP_SRC ||
+			r->field == OCTO_STEER_FIELD_IP_DST;
+		int l4_field = r->field == OCTO_STEER_FIELD_L4_SRC ||
+			r->field == OCTO_STEER_FIELD_L4_DST;
+
+		/* ETH without spec: any Ethernet frame */
+		d->items[ni++].type = RTE_FLOW_ITEM_TYPE_ETH;
+		if (r->l3 == OCTO_STEER_L3_IPV4 || r->l3 == OCTO_STEER_L3_IPV6) {
+			struct rte_flow_item *it = &d->items[ni++];
+
+			if (ip_field)
+				set_ip_low(d, r, dst);
+			if (r->l3 == OCTO_STEER_L3_IPV4) {
+				it->type = RTE_FLOW_ITEM_TYPE_IPV4;
+				if (ip_field) {
+					it->spec = &d->ip4_spec;
+					it->mask = &d->ip4_mask;
+				}
+			} else {
+				it->type = RTE_FLOW_ITEM_TYPE_IPV6;
+				if (ip_field) {
+					it->spec = &d->ip6_spec;
+					it->mask = &d->ip6_mask;
+				}
+			}
+		}
+		if (r->l4 == OCTO_STEER_L4_TCP || r->l4 == OCTO_STEER_L4_UDP) {
+			struct rte_flow_item *it = &d->items[ni++];
+
+			if (l4_field)
+				set_l4_port(d, r, dst);
+			if (r->l4 == OCTO_STEER_L4_TCP) {
+				it->type = RTE_FLOW_ITEM_TYPE_TCP;
+				if (l4_field) {
+					it->spec = &d->tcp_spec;
+					it->mask = &d->tcp_mask;
+				}
+			} else {
+				it->type = RTE_FLOW_ITEM_TYPE_UDP;
+				if (l4_field) {
+					it->spec = &d->udp_spec;
+					it->mask = &d->udp_mask;
+				}
+			}
+		}
+	}
+	d->items[ni].type = RTE_FLOW_ITEM_TYPE_END;
+
+	switch (r->kind) {
+	case OCTO_STEER_KIND_BUCKET:
+	case OCTO_STEER_KIND_CATCHALL:
+		d->set_meta.data = r->set_meta;
+		d->set_meta.mask = UINT32_MAX;
+		d->jump.group = r->jump_group;
+		d->actions[na].type = RTE_FLOW_ACTION_TYPE_SET_META;
+		d->actions[na++].conf = &d->set_meta;
+		d->actions[na].type = RTE_FLOW_ACTION_TYPE_JUMP;
+		d->actions[na++].conf = &d->jump;
+		break;
+	case OCTO_STEER_KIND_HOME:
+		d->represented.port_id = s->member_port[r->to_member];
+		d->actions[na].type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT;
+		d->actions[na++].conf = &d->represented;
+		break;
+	case OCTO_STEER_KIND_QUEUE:
+		d->queue.index = r->queue;
+		d->actions[na].type = RTE_FLOW_ACTION_TYPE_QUEUE;
+		d->actions[na++].conf = &d->queue;
+		break;
+	}
+	d->actions[na].type = RTE_FLOW_ACTION_TYPE_END;
+}
+
+static const char *
+err_msg(const struct rte_flow_error *err, int ret)
+{
+	if (err->message != NULL)
+		return err->message;
+	return rte_strerror(ret < 0 ? -ret : ret);
+}
+
+/* Refusals that mean "this NIC cannot", as opposed to a passing failure. */
+static int
+is_unsupported(int ret)
+{
+	return ret == -ENOTSUP || ret == -ENOSYS || ret == -EINVAL;
+}
+
+static struct rte_flow *
+create_rule(const struct octopus_steer *s, const struct octo_steer_rule *r,
+		int *ret_out)
+{
+	struct rte_flow_error err = { 0 };
+	struct flow_desc d;
+	struct rte_flow *f;
+
+	build_flow(s, r, &d);
+	f = rte_flow_create(d.port, &d.attr, d.items, d.actions, &err);
+	if (f == NULL) {
+		int ret = rte_errno > 0 ? -rte_errno : -EIO;
+
+		STEER_LOG(ERR, "port %u: %s rule (group %u prio %u, queue %u) refused: %s",
+			d.port, kind_name(r->kind), r->group, r->priority, r->queue,
+			err_msg(&err, ret));
+		*ret_out = ret;
+	}
+	return f;
+}
+
+static int
+destroy_rule(const struct octopus_steer *s, const struct octo_steer_rule *r,
+		struct rte_flow *f)
+{
+	struct rte_flow_error err = { 0 };
+	uint16_t port = r->domain == OCTO_STEER_DOM_TRANSFER ? s->proxy :
+		s->member_port[r->member];
+	int ret;
+
+	ret = rte_flow_destroy(port, f, &err);
+	if (ret != 0)
+		STEER_LOG(ERR, "port %u: removing %s rule (queue %u) failed: %s",
+			port, kind_name(r->kind), r->queue, err_msg(&err, ret));
+	return ret;
+}
+
+/*
+ * Find the common transfer proxy of the members.  Different proxies mean
+ * the members are not ports of one e-switch: the model needs one.
+ */
+static int
+pick_proxy(struct octopus_steer *s, char *why, size_t why_len)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nb_members; i++) {
+		struct rte_flow_error err = { 0 };
+		uint16_t proxy = RTE_MAX_ETHPORTS;
+		int ret;
+
+		ret = rte_flow_pick_transfer_proxy(s->member_port[i], &proxy, &err);
+		if (ret != 0) {
+			snprintf(why, why_len, "member port %u: no rte_flow transfer proxy (%s)",
+				s->member_port[i], err_msg(&err, ret));
+			return -ENOTSUP;
+		}
+		if (i == 0) {
+			s->proxy = proxy;
+		} else if (proxy != s->proxy) {
+			snprintf(why, why_len,
+				"members %u and %u have different transfer proxies (%u, %u): not one e-switch",
+				s->member_port[0], s->member_port[i], s->proxy, proxy);
+			return -ENOTSUP;
+		}
+	}
+	return 0;
+}
+
+/* Probe one rule: validate, or where the PMD has no validate, create and
+ * destroy it.  0 when the NIC takes it.
+ */
+static int
+probe_rule(const struct octopus_steer *s, const struct octo_steer_rule *r,
+		char *why, size_t why_len)
+{
+	struct rte_flow_error err = { 0 };
+	struct flow_desc d;
+	struct rte_flow *f;
+	int ret;
+
+	build_flow(s, r, &d);
+	ret = rte_flow_validate(d.port, &d.attr, d.items, d.actions, &err);
+	if (ret == -ENOSYS) {
+		memset(&err, 0, sizeof(err));
+		f = rte_flow_create(d.port, &d.attr, d.items, d.actions, &err);
+		if (f == NULL)
+			ret = rte_errno > 0 ? -rte_errno : -EIO;
+		else
+			ret = rte_flow_destroy(d.port, f, NULL);
+	}
+	if (ret != 0)
+		snprintf(why, why_len, "port %u refused %s: %s", d.port,
+			kind_feature(r->kind), err_msg(&err, ret));
+	return ret;
+}
+
+/* One rule of each kind (and an ingress rule on every member) must pass. */
+static int
+probe(const struct octopus_steer *s, char *why, size_t why_len)
+{
+	uint8_t done_kind[4] = { 0 };
+	uint8_t done_member[OCTOPUS_STEER_MAX_MEMBERS] = { 0 };
+	uint32_t i;
+
+	for (i = 0; i < s->nb_slots; i++) {
+		const struct octo_steer_rule *r = octo_steer_plan_rule(s->plan, i);
+		int ret;
+
+		if (r->kind == OCTO_STEER_KIND_QUEUE) {
+			if (done_member[r->member])
+				continue;
+			done_member[r->member] = 1;
+		} else {
+			if (done_kind[r->kind])
+				continue;
+			done_kind[r->kind] = 1;
+		}
+		ret = probe_rule(s, r, why, why_len);
+		if (ret != 0)
+			return is_unsupported(ret) ? -ENOTSUP : ret;
+	}
+	return 0;
+}
+
+static void
+remove_all(struct octopus_steer *s)
+{
+	uint32_t i;
+
+	/* reverse of the install order: stop steering before the paths go */
+	for (i = s->nb_slots; i-- > 0; ) {
+		if (s->flows[i] == NULL)
+			continue;
+		destroy_rule(s, octo_steer_plan_rule(s->plan, i), s->flows[i]);
+		s->flows[i] = NULL;
+	}
+}
+
+static void
+steer_free(struct octopus_steer *s)
+{
+	if (s == NULL)
+		return;
+	octo_steer_plan_free(s->plan);
+	rte_free(s->flows);
+	rte_free(s);
+}
+
+int
+octopus_steer_install(struct octopus_steer **sp,
+		const struct octopus_steer_conf *conf, char *why, size_t why_len)
+{
+	struct octo_steer_plan_conf pc;
+	struct octopus_steer *s;
+	char dummy[8];
+	uint32_t i;
+	int ret;
+
+	if (why == NULL || why_len == 0) {
+		why = dummy;
+		why_len = sizeof(dummy);
+	}
+	why[0] = '\0';
+	if (sp == NULL || conf == NULL)
+		return -EINVAL;
+	*sp = NULL;
+	if (conf->nb_members == 0 || conf->nb_members > OCTOPUS_STEER_MAX_MEMBERS) {
+		snprintf(why, why_len, "%u members, need 1..%u", conf->nb_members,
+			OCTOPUS_STEER_MAX_MEMBERS);
+		return -EINVAL;
+	}
+	for (i = 0; i < conf->nb_members; i++) {
+		if (!rte_eth_dev_is_valid_port(conf->member_port[i])) {
+			snprintf(why, why_len, "member %u: port %u is not valid", i,
+				conf->member_port[i]);
+			return -EINVAL;
+		}
+	}
+
+	s = rte_zmalloc("octopus_steer", sizeof(*s), 0);
+	if (s == NULL)
+		return -ENOMEM;
+	s->nb_members = conf->nb_members;
+	memcpy(s->member_port, conf->member_port,
+		conf->nb_members * sizeof(conf->member_port[0]));
+
+	memset(&pc, 0, sizeof(pc));
+	pc.nb_members = conf->nb_members;
+	pc.nb_queues = conf->nb_queues;
+	pc.home = conf->home;
+	pc.reta_size = conf->reta_size;
+	pc.reta = conf->reta;
+	pc.field = (enum octo_steer_field)conf->field;
+	pc.catchall_queue = conf->catchall_queue;
+	ret = octo_steer_plan_create(&s->plan, &pc, why, why_len);
+	if (ret != 0)
+		goto fail;
+	s->nb_slots = octo_steer_plan_nb_rules(s->plan);
+	s->flows = rte_calloc("octopus_steer_flows", s->nb_slots, sizeof(*s->flows), 0);
+	if (s->flows == NULL) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+
+	ret = pick_proxy(s, why, why_len);
+	if (ret != 0)
+		goto fail;
+	ret = probe(s, why, why_len);
+	if (ret != 0)
+		goto fail;
+
+	/* slots are in install order: downstream rules first */
+	for (i = 0; i < s->nb_slots; i++) {
+		const struct octo_steer_rule *r = octo_steer_plan_rule(s->plan, i);
+
+		s->flows[i] = create_rule(s, r, &ret);
+		if (s->flows[i] == NULL) {
+			snprintf(why, why_len, "creating %s rule %u of %u failed: %s",
+				kind_name(r->kind), i, s->nb_slots, rte_strerror(-ret));
+			/* the probe passed, so a refusal here is a limit (table
+			 * size, ...) of this NIC: still "cannot steer"
+			 */
+			if (ret == -ENOSYS)
+				ret = -ENOTSUP;
+			remove_all(s);
+			goto fail;
+		}
+	}
+	STEER_LOG(INFO, "installed %u rules on %u members (proxy port %u)",
+		s->nb_slots, s->nb_members, s->proxy);
+	*sp = s;
+	return 0;
+fail:
+	if (ret == -ENOTSUP)
+		STEER_LOG(NOTICE, "no steering: %s", why);
+	steer_free(s);
+	return ret;
+}
+
+/*
+ * Apply a planned change: adds, then removals.  On a failure everything
+ * done so far is undone (added rules removed, removed rules re-created),
+ * so the rules stay those of the committed plan.
+ */
+static int
+apply_change(struct octopus_steer *s, const struct octo_steer_change *chg)
+{
+	struct rte_flow *fresh[RTE_DIM(chg->ops)];
+	struct rte_flow *gone[RTE_DIM(chg->ops)];
+	uint32_t i, j;
+	int ret = 0;
+
+	memset(fresh, 0, sizeof(fresh));
+	memset(gone, 0, sizeof(gone));
+	for (i = 0; i < chg->nb_ops; i++) {
+		const struct octo_steer_op *op = &chg->ops[i];
+
+		if (op->type == OCTO_STEER_OP_ADD) {
+			fresh[i] = create_rule(s, &op->rule, &ret);
+			if (fresh[i] == NULL)
+				goto undo;
+		} else {
+			ret = destroy_rule(s, &op->rule, s->flows[op->slot]);
+			if (ret != 0)
+				goto undo;
+			gone[i] = s->flows[op->slot];
+			s->flows[op->slot] = NULL;
+		}
+	}
+	for (i = 0; i < chg->nb_ops; i++)
+		if (chg->ops[i].type == OCTO_STEER_OP_ADD)
+			s->flows[chg->ops[i].slot] = fresh[i];
+	octo_steer_plan_commit(s->plan, chg);
+	return 0;
+undo:
+	for (j = i; j-- > 0; ) {
+		const struct octo_steer_op *op = &chg->ops[j];
+		int r2 = 0;
+
+		if (op->type == OCTO_STEER_OP_DEL && gone[j] != NULL)
+			s->flows[op->slot] = create_rule(s, &op->rule, &r2);
+	}
+	for (j = 0; j < i; j++)
+		if (fresh[j] != NULL)
+			destroy_rule(s, &chg->ops[j].rule, fresh[j]);
+	return ret;
+}
+
+int
+octopus_steer_set_home(struct octopus_steer *s, uint16_t q, uint16_t member)
+{
+	struct octo_steer_change chg;
+	int ret;
+
+	if (s == NULL)
+		return -EINVAL;
+	ret = octo_steer_plan_set_home(s->plan, q, member, &chg);
+	if (ret != 0)
+		return ret;
+	return apply_change(s, &chg);
+}
+
+int
+octopus_steer_set_bucket(struct octopus_steer *s, uint16_t bucket, uint16_t q)
+{
+	struct octo_steer_change chg;
+	int ret;
+
+	if (s == NULL)
+		return -EINVAL;
+	ret = octo_steer_plan_set_bucket(s->plan, bucket, q, &chg);
+	if (ret != 0)
+		return ret;
+	return apply_change(s, &chg);
+}
+
+int
+octopus_steer_set_catchall(struct octopus_steer *s, uint16_t q)
+{
+	struct octo_steer_change chg;
+	int ret;
+
+	if (s == NULL)
+		return -EINVAL;
+	ret = octo_steer_plan_set_catchall(s->plan, q, &chg);
+	if (ret != 0)
+		return ret;
+	return apply_change(s, &chg);
+}
+
+void
+octopus_steer_remove(struct octopus_steer *s)
+{
+	if (s == NULL)
+		return;
+	remove_all(s);
+	steer_free(s);
+}
+
+uint32_t
+octopus_steer_rule_count(const struct octopus_steer *s)
+{
+	uint32_t i, n = 0;
+
+	if (s == NULL)
+		return 0;
+	for (i = 0; i < s->nb_slots; i++)
+		n += s->flows[i] != NULL;
+	return n;
+}
