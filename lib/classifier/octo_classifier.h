@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+#ifndef OCTO_CLASSIFIER_H
+#define OCTO_CLASSIFIER_H
+
+/**
+ * @file
+ * Flow keys and masked matches, without EAL.
+ *
+ * A frame is parsed into a fixed-size flow key (struct octo_flow_key); an
+ * rte_flow pattern becomes a (key, mask) pair (struct octo_match).  A frame
+ * matches when (frame_key & mask) == match_key, byte for byte, which is what
+ * makes tuple-space search possible: every rule sharing a mask can be found
+ * with one exact-match hash lookup of the masked frame key.
+ *
+ * Header fields are kept in network byte order, exactly as on the wire and
+ * as rte_flow specs carry them, so a spec is copied into the key without
+ * conversion.  The metadata word is in CPU order, as rte_flow_item_meta and
+ * rte_flow_action_set_meta carry it.
+ *
+ * Pattern semantics (documented because they are a choice):
+ * - Items must follow the protocol stack order ETH, VLAN, IPV4|IPV6,
+ *   TCP|UDP, each at most once; any layer may be omitted ("ipv4/udp" is
+ *   fine).  META and VOID may appear anywhere, META at most once.
+ * - An item means "this layer is present"; layers that are not named are
+ *   not constrained (eth/ipv4 also matches a VLAN-tagged IPv4 frame, unless
+ *   the ETH item masks has_vlan).
+ * - Only the outer VLAN tag is matched (tci, inner_type).
+ * - Fields the key does not hold must have a zero mask, else the pattern is
+ *   refused; so is any item with a non-NULL @c last.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_flow.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Layer-presence bits of octo_flow_key::layers. */
+#define OCTO_L_ETH	0x0001
+#define OCTO_L_VLAN	0x0002
+#define OCTO_L_IPV4	0x0004
+#define OCTO_L_IPV6	0x0008
+#define OCTO_L_TCP	0x0010
+#define OCTO_L_UDP	0x0020
+
+/**
+ * What the classifier knows about a frame.  64 bytes, no implicit padding,
+ * so that it can be hashed and compared as bytes.
+ */
+struct octo_flow_key {
+	uint32_t meta;		/**< metadata (CPU order) */
+	uint16_t layers;	/**< OCTO_L_* present in the frame (CPU order) */
+	uint16_t eth_type;	/**< EtherType/TPID right after the MACs */
+	uint8_t eth_dst[6];
+	uint8_t eth_src[6];
+	uint16_t vlan_tci;	/**< outer VLAN TCI */
+	uint16_t vlan_inner_type; /**< EtherType after the outer VLAN tag */
+	uint8_t ip_proto;	/**< IPv4 protocol / IPv6 next header */
+	uint8_t ip_tos;		/**< IPv4 TOS / IPv6 traffic class */
+	uint8_t ip_ttl;		/**< IPv4 TTL / IPv6 hop limit */
+	uint8_t tcp_flags;
+	uint8_t ip_src[16];	/**< IPv4 in the first 4 bytes, rest zero */
+	uint8_t ip_dst[16];
+	uint16_t src_port;
+	uint16_t dst_port;
+};
+
+/** A rule's match: frame matches when (frame & mask) == key. */
+struct octo_match {
+	struct octo_flow_key key;	/**< already masked */
+	struct octo_flow_key mask;
+};
+
+/** Why a pattern was refused. */
+struct octo_cls_error {
+	int item;		/**< index of the offending item, -1: none */
+	const char *msg;	/**< static message */
+};
+
+/**
+ * Parse a contiguous frame into @p key (metadata set to @p meta).
+ * Unknown or truncated layers simply end the parse; the function never
+ * fails.  ARP and other EtherTypes give an ETH-only key.
+ */
+void octo_flow_key_parse(const uint8_t *frame, uint32_t len, uint32_t meta,
+		struct octo_flow_key *key);
+
+/**
+ * Convert an rte_flow pattern (ending with END) into a match.
+ *
+ * @return 0, or -ENOTSUP/-EINVAL with @p err naming the item and the reason.
+ */
+int octo_match_from_pattern(const struct rte_flow_item *pattern,
+		struct octo_match *m, struct octo_cls_error *err);
+
+/** out = in & mask, byte by byte. */
+static inline void
+octo_flow_key_apply_mask(const struct octo_flow_key *in,
+		const struct octo_flow_key *mask, struct octo_flow_key *out)
+{
+	/* may_alias: the key is written field by field elsewhere; without
+	 * it the compiler may reorder those stores after these loads. */
+	typedef uint64_t __attribute__((__may_alias__)) word_t;
+	const word_t *a = (const word_t *)in;
+	const word_t *b = (const word_t *)mask;
+	word_t *o = (word_t *)out;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(*in) / sizeof(uint64_t); i++)
+		o[i] = a[i] & b[i];
+}
+
+/** Whether frame key @p k matches @p m. */
+int octo_match_test(const struct octo_match *m, const struct octo_flow_key *k);
+
+/** Whether two keys (or masks) are byte-equal. */
+int octo_flow_key_equal(const struct octo_flow_key *a,
+		const struct octo_flow_key *b);
+
+/** Hash of a key (already masked), with @p seed; rte_jhash. */
+uint32_t octo_flow_key_hash(const struct octo_flow_key *k, uint32_t seed);
+
+/**
+ * Write the pattern of @p m in the dump form, e.g.
+ * "eth/ipv4(dst=10.0.0.1/255.255.255.255)/udp(src=0x0003/0x000f)/meta(7/0xffffffff)".
+ * Layers in stack order, then meta; a layer shows only its masked fields,
+ * as name=value/mask (MACs as aa:bb:..., IPv4 dotted, IPv6 per inet_ntop,
+ * integers as 0x-prefixed hex of their width, in CPU order); "any" when the
+ * match is empty.
+ *
+ * @return the length snprintf would write (may exceed @p size).
+ */
+int octo_match_format(const struct octo_match *m, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OCTO_CLASSIFIER_H */

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/* rte_flow pattern -> (key, mask).  Each item is checked on its own (last,
+ * fields the key cannot hold) and against the items before it (stack
+ * order, duplicates), so a refusal names the item that caused it.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+
+#include "octo_classifier.h"
+
+/* Position of a layer in the protocol stack; items must climb it. */
+enum stack_rank {
+	RANK_NONE = 0,
+	RANK_ETH,
+	RANK_VLAN,
+	RANK_L3,
+	RANK_L4,
+};
+
+static int
+refuse(struct octo_cls_error *err, int item, int code, const char *msg)
+{
+	if (err != NULL) {
+		err->item = item;
+		err->msg = msg;
+	}
+	return -code;
+}
+
+/* key = spec & mask, mask = mask, for one field of n bytes. */
+static void
+put(uint8_t *kf, uint8_t *mf, const void *spec, const void *mask, size_t n)
+{
+	const uint8_t *s = spec, *m = mask;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		mf[i] = m[i];
+		kf[i] = s != NULL ? (uint8_t)(s[i] & m[i]) : 0;
+	}
+}
+
+#define PUT(mt, field, sp, mk, sfield) \
+	put((uint8_t *)&(mt)->key.field, (uint8_t *)&(mt)->mask.field, \
+	    (sp) != NULL ? (const void *)&(sp)->sfield : NULL, \
+	    &(mk)->sfield, sizeof((mt)->key.field))
+
+static int
+conv_eth(const struct rte_flow_item *it, int idx, struct octo_match *m,
+		struct octo_cls_error *err)
+{
+	const struct rte_flow_item_eth *s = it->spec;
+	const struct rte_flow_item_eth *k = it->mask != NULL ? it->mask :
+		&rte_flow_item_eth_mask;
+
+	if (s == NULL)
+		return 0;
+	if (k->reserved != 0)
+		return refuse(err, idx, ENOTSUP, "eth: reserved bits in mask");
+	PUT(m, eth_dst, s, k, hdr.dst_addr);
+	PUT(m, eth_src, s, k, hdr.src_addr);
+	PUT(m, eth_type, s, k, hdr.ether_type);
+	if (k->has_vlan) {
+		m->mask.layers |= OCTO_L_VLAN;
+		if (s->has_vlan)
+			m->key.layers |= OCTO_L_VLAN;
+	}
+	return 0;
+}
+
+static int
+conv_vlan(const struct rte_flow_item *it, int idx, struct octo_match *m,
+		struct octo_cls_error *err)
+{
+	const struct rte_flow_item_vlan *s = it->spec;
+	const struct rte_flow_item_vlan *k = it->mask != NULL ? it->mask :
+		&rte_flow_item_vlan_mask;
+
+	/* An ETH item saying has_vlan=0 and a VLAN item cannot both hold. */
+	if ((m->mask.layers & OCTO_L_VLAN) != 0 && (m->key.layers & OCTO_L_VLAN) == 0)
+		return refuse(err, idx, EINVAL, "vlan: contradicts eth has_vlan=0");
+	if (s == NULL)
+		return 0;
+	if (k->has_more_vlan || k->reserved != 0)
+		return refuse(err, idx, ENOTSUP,
+			"vlan: only the outer tag is matched (has_more_vlan unsupported)");
+	PUT(m, vlan_tci, s, k, hdr.vlan_tci);
+	PUT(m, vlan_inner_type, s, k, hdr.eth_proto);
+	return 0;
+}
+
+static int
+conv_ipv4(const struct rte_flow_item *it, int idx, struct octo_match *m,
+		struct octo_cls_error *err)
+{
+	const struct rte_flow_item_ipv4 *s = it->spec;
+	const struct rte_flow_item_ipv4 *k = it->mask != NULL ? it->mask :
+		&rte_flow_item_ipv4_mask;
+	const struct rte_ipv4_hdr *h = &k->hdr;
+
+	if (s == NULL)
+		return 0;
+	if (h->version_ihl != 0 || h->total_length != 0 || h->packet_id != 0 ||
+			h->fragment_offset != 0 || h->hdr_checksum != 0)
+		return refuse(err, idx, ENOTSUP,
+			"ipv4: only src, dst, proto, tos and ttl can be matched");
+	put(m->key.ip_src, m->mask.ip_src, &s->hdr.src_addr, &h->src_addr, 4);
+	put(m->key.ip_dst, m->mask.ip_dst, &s->hdr.dst_addr, &h->dst_addr, 4);
+	PUT(m, ip_proto, s, k, hdr.next_proto_id);
+	PUT(m, ip_tos, s, k, hdr.type_of_service);
+	PUT(m, ip_ttl, s, k, hdr.time_to_live);
+	return 0;
+}
+
+static int
+conv_ipv6(const struct rte_flow_item *it, int idx, struct octo_match *m,
+		struct octo_cls_error *err)
+{
+	const struct rte_flow_item_ipv6 *s = it->spec;
+	const struct rte_flow_item_ipv6 *k = it->mask != NULL ? it->mask :
+		&rte_flow_item_ipv6_mask;
+	const struct rte_ipv6_hdr *h = &k->hdr;
+	uint32_t vm, vs;
+	uint8_t tc_m, tc_s;
+
+	if (s == NULL)
+		return 0;
+	vm = rte_be_to_cpu_32(h->vtc_flow);
+	if ((vm & ~0x0ff00000u) != 0 || h->payload_len != 0 ||
+			k->has_hop_ext || k->has_route_ext || k->has_frag_ext ||
+			k->has_auth_ext || k->has_esp_ext || k->has_dest_ext ||
+			k->has_mobil_ext || k->has_hip_ext || k->has_shim6_ext ||
+			k->reserved != 0)
+		return refuse(err, idx, ENOTSUP,
+			"ipv6: only src, dst, proto, traffic class and hop limit can be matched");
+	vs = rte_be_to_cpu_32(s->hdr.vtc_flow);
+	tc_m = (uint8_t)(vm >> 20);
+	tc_s = (uint8_t)(vs >> 20);
+	put(&m->key.ip_tos, &m->mask.ip_tos, &tc_s, &tc_m, 1);
+	put(m->key.ip_src, m->mask.ip_src, s->hdr.src_addr, h->src_addr, 16);
+	put(m->key.ip_dst, m->mask.ip_dst, s->hdr.dst_addr, h->dst_addr, 16);
+	PUT(m, ip_proto, s, k, hdr.proto);
+	PUT(m, ip_ttl, s, k, hdr.hop_limits);
+	return 0;
+}
+
+static int
+conv_tcp(const struct rte_flow_item *it, int idx, struct octo_match *m,
+		struct octo_cls_error *err)
+{
+	const struct rte_flow_item_tcp *s = it->spec;
+	const struct rte_flow_item_tcp *k = it->mask != NULL ? it->mask :
+		&rte_flow_item_tcp_mask;
+	const struct rte_tcp_hdr *h = &k->hdr;
+
+	if (s == NULL)
+		return 0;
+	if (h->sent_seq != 0 || h->recv_ack != 0 || h->data_off != 0 ||
+			h->rx_win != 0 || h->cksum != 0 || h->tcp_urp != 0)
+		return refuse(err, idx, ENOTSUP,
+			"tcp: only src, dst and flags can be matched");
+	PUT(m, src_port, s, k, hdr.src_port);
+	PUT(m, dst_port, s, k, hdr.dst_port);
+	PUT(m, tcp_flags, s, k, hdr.tcp_flags);
+	return 0;
+}
+
+static int
+conv_udp(const struct rte_flow_item *it, int idx, struct octo_match *m,
+		struct octo_cls_error *err)
+{
+	const struct rte_flow_item_udp *s = it->spec;
+	const struct rte_flow_item_udp *k = it->mask != NULL ? it->mask :
+		&rte_flow_item_udp_mask;
+
+	if (s == NULL)
+		return 0;
+	if (k->hdr.dgram_len != 0 || k->hdr.dgram_cksum != 0)
+		return refuse(err, idx, ENOTSUP,
+			"udp: only src and dst can be matched");
+	PUT(m, src_port, s, k, hdr.src_port);
+	PUT(m, dst_port, s, k, hdr.dst_port);
+	return 0;
+}
+
+static int
+conv_meta(const struct rte_flow_item *it, struct octo_match *m)
+{
+	const struct rte_flow_item_meta *s = it->spec;
+	const struct rte_flow_item_meta *k = it->mask != NULL ? it->mask :
+		&rte_flow_item_meta_mask;
+
+	if (s != NULL) {
+		m->mask.meta = k->data;
+		m->key.meta = s->data & k->data;
+	}
+	return 0;
+}
+
+int
+octo_match_from_pattern(const struct rte_flow_item *pattern,
+		struct octo_match *m, struct octo_cls_error *err)
+{
+	const struct rte_flow_item *it;
+	enum stack_rank rank = RANK_NONE;
+	int have_meta = 0;
+	int idx, ret;
+
+	memset(m, 0, sizeof(*m));
+	if (err != NULL) {
+		err->item = -1;
+		err->msg = NULL;
+	}
+	if (pattern == NULL)
+		return refuse(err, -1, EINVAL, "pattern is NULL");
+	for (it = pattern, idx = 0; it->type != RTE_FLOW_ITEM_TYPE_END; it++, idx++) {
+		enum stack_rank r;
+		uint16_t layer;
+
+		if (it->type == RTE_FLOW_ITEM_TYPE_VOID)
+			continue;
+		if (it->last != NULL)
+			return refuse(err, idx, ENOTSUP,
+				"range matching (last) is not supported");
+		switch (it->type) {
+		case RTE_FLOW_ITEM_TYPE_META:
+			if (have_meta)
+				return refuse(err, idx, EINVAL, "meta: item repeated");
+			have_meta = 1;
+			conv_meta(it, m);
+			continue;
+		case RTE_FLOW_ITEM_TYPE_ETH:
+			r = RANK_ETH;
+			layer = OCTO_L_ETH;
+			break;
+		case RTE_FLOW_ITEM_TYPE_VLAN:
+			r = RANK_VLAN;
+			layer = OCTO_L_VLAN;
+			break;
+		case RTE_FLOW_ITEM_TYPE_IPV4:
+			r = RANK_L3;
+			layer = OCTO_L_IPV4;
+			break;
+		case RTE_FLOW_ITEM_TYPE_IPV6:
+			r = RANK_L3;
+			layer = OCTO_L_IPV6;
+			break;
+		case RTE_FLOW_ITEM_TYPE_TCP:
+			r = RANK_L4;
+			layer = OCTO_L_TCP;
+			break;
+		case RTE_FLOW_ITEM_TYPE_UDP:
+			r = RANK_L4;
+			layer = OCTO_L_UDP;
+			break;
+		default:
+			return refuse(err, idx, ENOTSUP,
+				"item type not supported (eth, vlan, ipv4, ipv6, tcp, udp, meta, void)");
+		}
+		if (r <= rank)
+			return refuse(err, idx, EINVAL,
+				"item out of protocol stack order or repeated");
+		rank = r;
+		switch (it->type) {
+		case RTE_FLOW_ITEM_TYPE_ETH:
+			ret = conv_eth(it, idx, m, err);
+			break;
+		case RTE_FLOW_ITEM_TYPE_VLAN:
+			ret = conv_vlan(it, idx, m, err);
+			break;
+		case RTE_FLOW_ITEM_TYPE_IPV4:
+			ret = conv_ipv4(it, idx, m, err);
+			break;
+		case RTE_FLOW_ITEM_TYPE_IPV6:
+			ret = conv_ipv6(it, idx, m, err);
+			break;
+		case RTE_FLOW_ITEM_TYPE_TCP:
+			ret = conv_tcp(it, idx, m, err);
+			break;
+		default:
+			ret = conv_udp(it, idx, m, err);
+			break;
+		}
+		if (ret != 0) {
+			memset(m, 0, sizeof(*m));
+			return ret;
+		}
+		m->mask.layers |= layer;
+		m->key.layers |= layer;
+	}
+	return 0;
+}
+
+int
+octo_match_test(const struct octo_match *m, const struct octo_flow_key *k)
+{
+	struct octo_flow_key masked;
+
+	octo_flow_key_apply_mask(k, &m->mask, &masked);
+	return memcmp(&masked, &m->key, sizeof(masked)) == 0;
+}
+
+int
+octo_flow_key_equal(const struct octo_flow_key *a, const struct octo_flow_key *b)
+{
+	return memcmp(a, b, sizeof(*a)) == 0;
+}

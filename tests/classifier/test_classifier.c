@@ -1,0 +1,579 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/* Unit tests of lib/classifier, no EAL: frame parsing, pattern -> match
+ * (and its refusals), masked matching, the text form.
+ */
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_tcp.h>
+#include <rte_udp.h>
+
+#include "octo_classifier.h"
+
+/* ---- frame builders ---- */
+
+static const uint8_t mac_a[6] = { 0x02, 0, 0, 0, 0, 0x0a };
+static const uint8_t mac_b[6] = { 0x02, 0, 0, 0, 0, 0x0b };
+
+static size_t
+put_eth(uint8_t *p, uint16_t type)
+{
+	struct rte_ether_hdr *e = (struct rte_ether_hdr *)p;
+
+	memcpy(&e->dst_addr, mac_a, 6);
+	memcpy(&e->src_addr, mac_b, 6);
+	e->ether_type = rte_cpu_to_be_16(type);
+	return sizeof(*e);
+}
+
+static size_t
+put_vlan(uint8_t *p, uint16_t tci, uint16_t inner)
+{
+	struct rte_vlan_hdr *v = (struct rte_vlan_hdr *)p;
+
+	v->vlan_tci = rte_cpu_to_be_16(tci);
+	v->eth_proto = rte_cpu_to_be_16(inner);
+	return sizeof(*v);
+}
+
+static size_t
+put_ipv4(uint8_t *p, uint32_t src, uint32_t dst, uint8_t proto, uint16_t frag)
+{
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)p;
+
+	memset(ip, 0, sizeof(*ip));
+	ip->version_ihl = 0x45;
+	ip->type_of_service = 0x2c;
+	ip->time_to_live = 61;
+	ip->next_proto_id = proto;
+	ip->fragment_offset = rte_cpu_to_be_16(frag);
+	ip->src_addr = rte_cpu_to_be_32(src);
+	ip->dst_addr = rte_cpu_to_be_32(dst);
+	return sizeof(*ip);
+}
+
+static size_t
+put_ipv6(uint8_t *p, uint8_t last_src, uint8_t nh, uint8_t tc)
+{
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)p;
+
+	memset(ip, 0, sizeof(*ip));
+	ip->vtc_flow = rte_cpu_to_be_32(6u << 28 | (uint32_t)tc << 20 | 0x12345);
+	ip->proto = nh;
+	ip->hop_limits = 17;
+	ip->src_addr[0] = 0x20;
+	ip->src_addr[1] = 0x01;
+	ip->src_addr[15] = last_src;
+	ip->dst_addr[0] = 0xfe;
+	ip->dst_addr[15] = 0x99;
+	return sizeof(*ip);
+}
+
+static size_t
+put_udp(uint8_t *p, uint16_t sp, uint16_t dp)
+{
+	struct rte_udp_hdr *u = (struct rte_udp_hdr *)p;
+
+	memset(u, 0, sizeof(*u));
+	u->src_port = rte_cpu_to_be_16(sp);
+	u->dst_port = rte_cpu_to_be_16(dp);
+	return sizeof(*u);
+}
+
+static size_t
+put_tcp(uint8_t *p, uint16_t sp, uint16_t dp, uint8_t flags)
+{
+	struct rte_tcp_hdr *t = (struct rte_tcp_hdr *)p;
+
+	memset(t, 0, sizeof(*t));
+	t->src_port = rte_cpu_to_be_16(sp);
+	t->dst_port = rte_cpu_to_be_16(dp);
+	t->data_off = 0x50;
+	t->tcp_flags = flags;
+	return sizeof(*t);
+}
+
+static size_t
+frame_v4_udp(uint8_t *f, uint32_t src, uint32_t dst, uint16_t sp, uint16_t dp)
+{
+	size_t n = put_eth(f, RTE_ETHER_TYPE_IPV4);
+
+	n += put_ipv4(f + n, src, dst, IPPROTO_UDP, 0);
+	n += put_udp(f + n, sp, dp);
+	return n + 8;
+}
+
+/* ---- parsing ---- */
+
+static void
+test_parse_ipv4_udp(void **state)
+{
+	uint8_t f[128] = { 0 };
+	struct octo_flow_key k;
+	size_t n = frame_v4_udp(f, 0x0a000001, 0x0a000002, 1234, 53);
+	uint8_t src[4] = { 10, 0, 0, 1 }, dst[4] = { 10, 0, 0, 2 };
+
+	(void)state;
+	octo_flow_key_parse(f, n, 77, &k);
+	assert_int_equal(k.layers, OCTO_L_ETH | OCTO_L_IPV4 | OCTO_L_UDP);
+	assert_int_equal(k.meta, 77);
+	assert_memory_equal(k.eth_dst, mac_a, 6);
+	assert_memory_equal(k.eth_src, mac_b, 6);
+	assert_int_equal(rte_be_to_cpu_16(k.eth_type), RTE_ETHER_TYPE_IPV4);
+	assert_memory_equal(k.ip_src, src, 4);
+	assert_memory_equal(k.ip_dst, dst, 4);
+	assert_int_equal(k.ip_src[4], 0);
+	assert_int_equal(k.ip_proto, IPPROTO_UDP);
+	assert_int_equal(k.ip_tos, 0x2c);
+	assert_int_equal(k.ip_ttl, 61);
+	assert_int_equal(rte_be_to_cpu_16(k.src_port), 1234);
+	assert_int_equal(rte_be_to_cpu_16(k.dst_port), 53);
+}
+
+static void
+test_parse_vlan_tcp(void **state)
+{
+	uint8_t f[128] = { 0 };
+	struct octo_flow_key k;
+	size_t n = put_eth(f, RTE_ETHER_TYPE_VLAN);
+
+	(void)state;
+	n += put_vlan(f + n, 0x2064, RTE_ETHER_TYPE_IPV4);
+	n += put_ipv4(f + n, 1, 2, IPPROTO_TCP, 0);
+	n += put_tcp(f + n, 80, 4000, RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG);
+	octo_flow_key_parse(f, n, 0, &k);
+	assert_int_equal(k.layers, OCTO_L_ETH | OCTO_L_VLAN | OCTO_L_IPV4 | OCTO_L_TCP);
+	assert_int_equal(rte_be_to_cpu_16(k.eth_type), RTE_ETHER_TYPE_VLAN);
+	assert_int_equal(rte_be_to_cpu_16(k.vlan_tci), 0x2064);
+	assert_int_equal(rte_be_to_cpu_16(k.vlan_inner_type), RTE_ETHER_TYPE_IPV4);
+	assert_int_equal(k.tcp_flags, RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG);
+	assert_int_equal(rte_be_to_cpu_16(k.src_port), 80);
+	assert_int_equal(rte_be_to_cpu_16(k.dst_port), 4000);
+}
+
+static void
+test_parse_qinq_outer_tag_only(void **state)
+{
+	uint8_t f[128] = { 0 };
+	struct octo_flow_key k;
+	size_t n = put_eth(f, RTE_ETHER_TYPE_QINQ);
+
+	(void)state;
+	n += put_vlan(f + n, 100, RTE_ETHER_TYPE_VLAN);
+	n += put_vlan(f + n, 200, RTE_ETHER_TYPE_IPV4);
+	n += put_ipv4(f + n, 1, 2, IPPROTO_UDP, 0);
+	n += put_udp(f + n, 7, 8);
+	octo_flow_key_parse(f, n, 0, &k);
+	assert_int_equal(rte_be_to_cpu_16(k.vlan_tci), 100);
+	assert_true((k.layers & OCTO_L_UDP) != 0);
+	assert_int_equal(rte_be_to_cpu_16(k.dst_port), 8);
+}
+
+static void
+test_parse_ipv6_udp_and_ext(void **state)
+{
+	uint8_t f[160] = { 0 };
+	struct octo_flow_key k;
+	size_t n = put_eth(f, RTE_ETHER_TYPE_IPV6);
+
+	(void)state;
+	/* IPv6, hop-by-hop options (8 bytes), then UDP. */
+	n += put_ipv6(f + n, 0x42, 0, 0xb8);
+	f[n] = IPPROTO_UDP;
+	f[n + 1] = 0;
+	n += 8;
+	n += put_udp(f + n, 5000, 6000);
+	octo_flow_key_parse(f, n, 0, &k);
+	assert_int_equal(k.layers, OCTO_L_ETH | OCTO_L_IPV6 | OCTO_L_UDP);
+	assert_int_equal(k.ip_proto, IPPROTO_UDP);
+	assert_int_equal(k.ip_tos, 0xb8);
+	assert_int_equal(k.ip_ttl, 17);
+	assert_int_equal(k.ip_src[0], 0x20);
+	assert_int_equal(k.ip_src[15], 0x42);
+	assert_int_equal(k.ip_dst[15], 0x99);
+	assert_int_equal(rte_be_to_cpu_16(k.src_port), 5000);
+}
+
+static void
+test_parse_arp_and_truncated(void **state)
+{
+	uint8_t f[128] = { 0 };
+	struct octo_flow_key k;
+	size_t n = put_eth(f, RTE_ETHER_TYPE_ARP);
+
+	(void)state;
+	octo_flow_key_parse(f, n + 28, 0, &k);
+	assert_int_equal(k.layers, OCTO_L_ETH);
+	assert_int_equal(rte_be_to_cpu_16(k.eth_type), RTE_ETHER_TYPE_ARP);
+	assert_int_equal(k.ip_proto, 0);
+	/* IPv4 header cut short: ETH only, no garbage. */
+	n = frame_v4_udp(f, 1, 2, 3, 4);
+	octo_flow_key_parse(f, 14 + 10, 0, &k);
+	assert_int_equal(k.layers, OCTO_L_ETH);
+	/* UDP cut short: L3 but no L4. */
+	octo_flow_key_parse(f, 14 + 20 + 4, 0, &k);
+	assert_int_equal(k.layers, OCTO_L_ETH | OCTO_L_IPV4);
+	assert_int_equal(k.src_port, 0);
+	/* Less than an Ethernet header: nothing. */
+	octo_flow_key_parse(f, 10, 0, &k);
+	assert_int_equal(k.layers, 0);
+}
+
+static void
+test_parse_fragment_has_no_l4(void **state)
+{
+	uint8_t f[128] = { 0 };
+	struct octo_flow_key k;
+	size_t n = put_eth(f, RTE_ETHER_TYPE_IPV4);
+
+	(void)state;
+	n += put_ipv4(f + n, 1, 2, IPPROTO_UDP, 100); /* offset 800 bytes */
+	n += put_udp(f + n, 1, 2);
+	octo_flow_key_parse(f, n, 0, &k);
+	assert_int_equal(k.layers, OCTO_L_ETH | OCTO_L_IPV4);
+	assert_int_equal(k.ip_proto, IPPROTO_UDP);
+}
+
+/* ---- pattern -> match ---- */
+
+static void
+test_pattern_5tuple_matches(void **state)
+{
+	struct rte_flow_item_ipv4 ip = { .hdr = {
+		.src_addr = RTE_BE32(0x0a000001), .dst_addr = RTE_BE32(0x0a000002),
+		.next_proto_id = IPPROTO_UDP } };
+	struct rte_flow_item_ipv4 ipm = { .hdr = {
+		.src_addr = RTE_BE32(0xffffffff), .dst_addr = RTE_BE32(0xffffffff),
+		.next_proto_id = 0xff } };
+	struct rte_flow_item_udp udp = { .hdr = {
+		.src_port = RTE_BE16(1234), .dst_port = RTE_BE16(53) } };
+	struct rte_flow_item pat[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip, .mask = &ipm },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct octo_cls_error err;
+	struct octo_match m;
+	struct octo_flow_key k;
+	uint8_t f[128] = { 0 };
+	size_t n;
+
+	(void)state;
+	assert_int_equal(octo_match_from_pattern(pat, &m, &err), 0);
+	n = frame_v4_udp(f, 0x0a000001, 0x0a000002, 1234, 53);
+	octo_flow_key_parse(f, n, 0, &k);
+	assert_true(octo_match_test(&m, &k));
+	/* Each field of the 5-tuple matters. */
+	n = frame_v4_udp(f, 0x0a000003, 0x0a000002, 1234, 53);
+	octo_flow_key_parse(f, n, 0, &k);
+	assert_false(octo_match_test(&m, &k));
+	n = frame_v4_udp(f, 0x0a000001, 0x0a000002, 1235, 53);
+	octo_flow_key_parse(f, n, 0, &k);
+	assert_false(octo_match_test(&m, &k));
+	n = frame_v4_udp(f, 0x0a000001, 0x0a000002, 1234, 54);
+	octo_flow_key_parse(f, n, 0, &k);
+	assert_false(octo_match_test(&m, &k));
+	/* Same addresses and ports over TCP: the UDP layer is required. */
+	n = put_eth(f, RTE_ETHER_TYPE_IPV4);
+	n += put_ipv4(f + n, 0x0a000001, 0x0a000002, IPPROTO_TCP, 0);
+	n += put_tcp(f + n, 1234, 53, 0);
+	octo_flow_key_parse(f, n, 0, &k);
+	assert_false(octo_match_test(&m, &k));
+	/* Metadata is ignored when not in the pattern. */
+	n = frame_v4_udp(f, 0x0a000001, 0x0a000002, 1234, 53);
+	octo_flow_key_parse(f, n, 0xdead, &k);
+	assert_true(octo_match_test(&m, &k));
+}
+
+static void
+test_pattern_partial_mask_and_meta(void **state)
+{
+	struct rte_flow_item_udp udp = { .hdr = { .src_port = RTE_BE16(0x0003) } };
+	struct rte_flow_item_udp udpm = { .hdr = { .src_port = RTE_BE16(0x000f) } };
+	struct rte_flow_item_meta meta = { .data = 7 };
+	struct rte_flow_item pat[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_VOID },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp, .mask = &udpm },
+		{ .type = RTE_FLOW_ITEM_TYPE_META, .spec = &meta },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct octo_match m;
+	struct octo_flow_key k;
+	uint8_t f[128] = { 0 };
+	size_t n;
+
+	(void)state;
+	assert_int_equal(octo_match_from_pattern(pat, &m, NULL), 0);
+	assert_int_equal(m.mask.meta, 0xffffffff);
+	n = frame_v4_udp(f, 1, 2, 0x1233, 9);	/* low nibble 3 */
+	octo_flow_key_parse(f, n, 7, &k);
+	assert_true(octo_match_test(&m, &k));
+	octo_flow_key_parse(f, n, 8, &k);	/* wrong metadata */
+	assert_false(octo_match_test(&m, &k));
+	n = frame_v4_udp(f, 1, 2, 0x1234, 9);	/* low nibble 4 */
+	octo_flow_key_parse(f, n, 7, &k);
+	assert_false(octo_match_test(&m, &k));
+}
+
+static void
+test_pattern_vlan_and_has_vlan(void **state)
+{
+	struct rte_flow_item_vlan vlan = { .hdr = { .vlan_tci = RTE_BE16(100) } };
+	struct rte_flow_item_eth eth_novlan = { .has_vlan = 0 };
+	struct rte_flow_item_eth eth_novlan_m = { .has_vlan = 1 };
+	struct rte_flow_item pat_v[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_VLAN, .spec = &vlan },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item pat_nv[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH, .spec = &eth_novlan,
+			.mask = &eth_novlan_m },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item pat_bad[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH, .spec = &eth_novlan,
+			.mask = &eth_novlan_m },
+		{ .type = RTE_FLOW_ITEM_TYPE_VLAN },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct octo_match mv, mnv;
+	struct octo_cls_error err;
+	struct octo_flow_key tagged, untagged;
+	uint8_t f[128] = { 0 };
+	size_t n;
+
+	(void)state;
+	n = put_eth(f, RTE_ETHER_TYPE_VLAN);
+	n += put_vlan(f + n, 100, RTE_ETHER_TYPE_IPV4);
+	n += put_ipv4(f + n, 1, 2, IPPROTO_UDP, 0);
+	n += put_udp(f + n, 1, 2);
+	octo_flow_key_parse(f, n, 0, &tagged);
+	n = frame_v4_udp(f, 1, 2, 1, 2);
+	octo_flow_key_parse(f, n, 0, &untagged);
+
+	assert_int_equal(octo_match_from_pattern(pat_v, &mv, NULL), 0);
+	assert_true(octo_match_test(&mv, &tagged));
+	assert_false(octo_match_test(&mv, &untagged));
+	assert_int_equal(octo_match_from_pattern(pat_nv, &mnv, NULL), 0);
+	assert_false(octo_match_test(&mnv, &tagged));
+	assert_true(octo_match_test(&mnv, &untagged));
+	assert_int_equal(octo_match_from_pattern(pat_bad, &mv, &err), -EINVAL);
+	assert_int_equal(err.item, 1);
+	assert_non_null(strstr(err.msg, "has_vlan"));
+}
+
+static void
+test_pattern_ipv6(void **state)
+{
+	struct rte_flow_item_ipv6 ip6 = { 0 }, ip6m = { 0 };
+	struct rte_flow_item pat[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV6, .spec = &ip6, .mask = &ip6m },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct octo_match m;
+	struct octo_flow_key k;
+	uint8_t f[160] = { 0 };
+	size_t n;
+
+	(void)state;
+	ip6.hdr.src_addr[0] = 0x20;
+	ip6.hdr.src_addr[1] = 0x01;
+	ip6.hdr.src_addr[15] = 0x42;
+	memset(ip6m.hdr.src_addr, 0xff, 16);
+	ip6.hdr.vtc_flow = RTE_BE32(0xb8u << 20);
+	ip6m.hdr.vtc_flow = RTE_BE32(0xffu << 20);
+	assert_int_equal(octo_match_from_pattern(pat, &m, NULL), 0);
+	n = put_eth(f, RTE_ETHER_TYPE_IPV6);
+	n += put_ipv6(f + n, 0x42, IPPROTO_UDP, 0xb8);
+	n += put_udp(f + n, 1, 2);
+	octo_flow_key_parse(f, n, 0, &k);
+	assert_true(octo_match_test(&m, &k));
+	f[14 + 8 + 15] = 0x43;	/* src address last byte */
+	octo_flow_key_parse(f, n, 0, &k);
+	assert_false(octo_match_test(&m, &k));
+	/* The flow label cannot be matched. */
+	ip6m.hdr.vtc_flow = RTE_BE32(0x000fffff);
+	assert_int_equal(octo_match_from_pattern(pat, &m, NULL), -ENOTSUP);
+}
+
+static void
+test_pattern_refusals(void **state)
+{
+	struct rte_flow_item_ipv4 ip = { 0 }, ipm = { 0 };
+	struct rte_flow_item_tcp tcpm = { .hdr = { .sent_seq = RTE_BE32(1) } };
+	struct rte_flow_item_tcp tcp = { 0 };
+	struct rte_flow_item_udp udp = { 0 };
+	struct octo_cls_error err;
+	struct octo_match m;
+	struct rte_flow_item p_last[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp, .last = &udp },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item p_type[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_VXLAN },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item p_order[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item p_two_l3[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV6 },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item p_ipfield[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_VOID },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip, .mask = &ipm },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item p_tcpfield[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_TCP, .spec = &tcp, .mask = &tcpm },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item p_meta2[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_META },
+		{ .type = RTE_FLOW_ITEM_TYPE_META },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+
+	(void)state;
+	assert_int_equal(octo_match_from_pattern(p_last, &m, &err), -ENOTSUP);
+	assert_int_equal(err.item, 1);
+	assert_non_null(strstr(err.msg, "last"));
+	assert_int_equal(octo_match_from_pattern(p_type, &m, &err), -ENOTSUP);
+	assert_int_equal(err.item, 1);
+	assert_non_null(strstr(err.msg, "not supported"));
+	assert_int_equal(octo_match_from_pattern(p_order, &m, &err), -EINVAL);
+	assert_int_equal(err.item, 1);
+	assert_non_null(strstr(err.msg, "order"));
+	assert_int_equal(octo_match_from_pattern(p_two_l3, &m, &err), -EINVAL);
+	assert_int_equal(err.item, 1);
+	ipm.hdr.packet_id = RTE_BE16(0xffff);
+	assert_int_equal(octo_match_from_pattern(p_ipfield, &m, &err), -ENOTSUP);
+	assert_int_equal(err.item, 2);
+	assert_non_null(strstr(err.msg, "ipv4"));
+	assert_int_equal(octo_match_from_pattern(p_tcpfield, &m, &err), -ENOTSUP);
+	assert_int_equal(err.item, 0);
+	assert_non_null(strstr(err.msg, "tcp"));
+	assert_int_equal(octo_match_from_pattern(p_meta2, &m, &err), -EINVAL);
+	assert_int_equal(err.item, 1);
+	assert_int_equal(octo_match_from_pattern(NULL, &m, &err), -EINVAL);
+}
+
+static void
+test_empty_pattern_matches_all(void **state)
+{
+	struct rte_flow_item pat[] = { { .type = RTE_FLOW_ITEM_TYPE_END } };
+	struct octo_match m;
+	struct octo_flow_key k;
+	uint8_t f[128] = { 0 };
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(octo_match_from_pattern(pat, &m, NULL), 0);
+	octo_flow_key_parse(f, frame_v4_udp(f, 1, 2, 3, 4), 5, &k);
+	assert_true(octo_match_test(&m, &k));
+	octo_match_format(&m, buf, sizeof(buf));
+	assert_string_equal(buf, "any");
+}
+
+/* ---- masked keys, hash, text ---- */
+
+static void
+test_masked_key_hash(void **state)
+{
+	struct octo_flow_key a, b, mask, ma, mb;
+	uint8_t f[128] = { 0 };
+
+	(void)state;
+	octo_flow_key_parse(f, frame_v4_udp(f, 1, 2, 100, 200), 0, &a);
+	octo_flow_key_parse(f, frame_v4_udp(f, 1, 2, 100, 201), 0, &b);
+	memset(&mask, 0, sizeof(mask));
+	mask.src_port = 0xffff;
+	octo_flow_key_apply_mask(&a, &mask, &ma);
+	octo_flow_key_apply_mask(&b, &mask, &mb);
+	/* dst port masked out: same masked key, same hash. */
+	assert_true(octo_flow_key_equal(&ma, &mb));
+	assert_int_equal(octo_flow_key_hash(&ma, 1), octo_flow_key_hash(&mb, 1));
+	mask.dst_port = 0xffff;
+	octo_flow_key_apply_mask(&a, &mask, &ma);
+	octo_flow_key_apply_mask(&b, &mask, &mb);
+	assert_false(octo_flow_key_equal(&ma, &mb));
+	assert_int_not_equal(octo_flow_key_hash(&ma, 1), octo_flow_key_hash(&mb, 1));
+	assert_int_equal(sizeof(struct octo_flow_key), 64);
+}
+
+static void
+test_format(void **state)
+{
+	struct rte_flow_item_udp udp = { .hdr = { .src_port = RTE_BE16(0x0003) } };
+	struct rte_flow_item_udp udpm = { .hdr = { .src_port = RTE_BE16(0x000f) } };
+	struct rte_flow_item_ipv4 ip = { .hdr = { .dst_addr = RTE_BE32(0x0a000001) } };
+	struct rte_flow_item_ipv4 ipm = { .hdr = { .dst_addr = RTE_BE32(0xffffffff) } };
+	struct rte_flow_item_meta meta = { .data = 7 };
+	struct rte_flow_item pat[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip, .mask = &ipm },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp, .mask = &udpm },
+		{ .type = RTE_FLOW_ITEM_TYPE_META, .spec = &meta },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct octo_match m;
+	char buf[256];
+	int n;
+
+	(void)state;
+	assert_int_equal(octo_match_from_pattern(pat, &m, NULL), 0);
+	n = octo_match_format(&m, buf, sizeof(buf));
+	assert_string_equal(buf,
+		"eth/ipv4(dst=10.0.0.1/255.255.255.255)/udp(src=0x0003/0x000f)/meta(7/0xffffffff)");
+	assert_int_equal(n, (int)strlen(buf));
+	/* Truncation still reports the full length. */
+	assert_int_equal(octo_match_format(&m, buf, 8), n);
+	assert_int_equal(strlen(buf), 7);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_ipv4_udp),
+		cmocka_unit_test(test_parse_vlan_tcp),
+		cmocka_unit_test(test_parse_qinq_outer_tag_only),
+		cmocka_unit_test(test_parse_ipv6_udp_and_ext),
+		cmocka_unit_test(test_parse_arp_and_truncated),
+		cmocka_unit_test(test_parse_fragment_has_no_l4),
+		cmocka_unit_test(test_pattern_5tuple_matches),
+		cmocka_unit_test(test_pattern_partial_mask_and_meta),
+		cmocka_unit_test(test_pattern_vlan_and_has_vlan),
+		cmocka_unit_test(test_pattern_ipv6),
+		cmocka_unit_test(test_pattern_refusals),
+		cmocka_unit_test(test_empty_pattern_matches_all),
+		cmocka_unit_test(test_masked_key_hash),
+		cmocka_unit_test(test_format),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
