@@ -15,7 +15,28 @@
 
 #include <stdint.h>
 
+#include <rte_byteorder.h>
+#include <rte_ether.h>
 #include <rte_mbuf.h>
+
+/** First word of every generated payload (ASCII "OCTO"). */
+#define OCTO_WIRE_MAGIC 0x4f43544fu
+
+/**
+ * Largest flow count: the generator's IPv4 source addresses carry the flow
+ * id in their 24 host bits (10.0.0.0/8), which keeps 5-tuples distinct.
+ */
+#define OCTO_WIRE_MAX_FLOWS (1u << 24)
+
+/**
+ * Payload the generator writes right after the L4 header (all fields in
+ * network order); the rest of the frame is zero.
+ */
+struct octo_wire_payload {
+	rte_be32_t magic;	/**< OCTO_WIRE_MAGIC */
+	rte_be32_t flow_id;	/**< 0 .. nb_flows - 1 */
+	rte_be64_t seq;		/**< per-flow sequence number, from 0 */
+} __rte_packed;
 
 /** Generator configuration. */
 struct octo_gen_conf {
@@ -44,37 +65,100 @@ uint16_t octo_gen_next(struct octo_gen *g, uint8_t *buf, uint16_t room);
 /** Frames produced so far. */
 uint64_t octo_gen_count(const struct octo_gen *g);
 
-/** Per-NIC sink counters. */
+/**
+ * Replace the Ethernet addresses of the frames to come (the defaults are
+ * locally administered addresses derived from the seed).
+ */
+void octo_gen_set_eth(struct octo_gen *g, const struct rte_ether_addr *src,
+		const struct rte_ether_addr *dst);
+
+/**
+ * Per-NIC sink counters.
+ *
+ * - pkts: every frame accounted, ours or not.
+ * - in_order: ours, with a sequence number above all seen before in its
+ *   flow (a gap before it still counts as in order; the gap is "lost").
+ * - out_of_order: ours, arriving after a higher sequence number of its
+ *   flow, not seen before.
+ * - duplicates: ours, a sequence number already seen in its flow (detected
+ *   within the last OCTO_SINK_WINDOW sequence numbers of the flow; an older
+ *   repeat is counted as out of order).
+ * - lost: sum over flows of (highest seq seen + 1) - distinct seqs seen,
+ *   computed when read: a late arrival fills its gap, and losses after the
+ *   last frame of a flow are not visible.
+ * - foreign: not parsed as Ethernet/IP/TCP|UDP (unfragmented) carrying
+ *   OCTO_WIRE_MAGIC and a flow id below the sink's flow count.
+ */
 struct octo_sink_stats {
 	uint64_t pkts, in_order, out_of_order, duplicates, lost, foreign;
 };
 
+/** Sequence numbers per flow the sink remembers to tell duplicates. */
+#define OCTO_SINK_WINDOW 64
+
 struct octo_sink;
 
-/** A sink for up to @p nb_flows flows. */
+/**
+ * A sink for up to @p nb_flows flows (16 bytes of state per flow, malloc);
+ * NULL with errno set on failure.
+ */
 struct octo_sink *octo_sink_create(uint32_t nb_flows);
 void octo_sink_free(struct octo_sink *s);
 
-/** Account one frame that reached the wire (contiguous bytes). */
+/**
+ * Account one frame that reached the wire (contiguous bytes).
+ * One writer at a time: the sink takes no lock.
+ */
 void octo_sink_account(struct octo_sink *s, const uint8_t *frame, uint32_t len);
 
+/**
+ * Read the counters; safe from any thread while the writer runs (each
+ * counter is a relaxed atomic, so the snapshot is per-counter exact but
+ * not one instant across counters; lost is clamped at 0).
+ */
 void octo_sink_stats(const struct octo_sink *s, struct octo_sink_stats *st);
 
-/** RTE_PTYPE_* of a frame (L2, L3, L4 as far as parsed). */
+/** Forget all flows and zero the counters; only while no writer runs. */
+void octo_sink_reset(struct octo_sink *s);
+
+/**
+ * RTE_PTYPE_* of a frame, as far as parsed:
+ * - L2: ETHER, ETHER_VLAN (one 802.1Q tag), ETHER_QINQ (two tags),
+ *   ETHER_ARP, ETHER_LLDP, ETHER_TIMESYNC;
+ * - L3: IPV4, IPV4_EXT (options), IPV6, IPV6_EXT (hop-by-hop, routing,
+ *   destination options or fragment headers); nothing when cut short;
+ * - L4: TCP, UDP, SCTP, ICMP (v4 and v6), FRAG (IPv4 MF/offset, IPv6
+ *   fragment header with MF/offset), NONFRAG (any other protocol).
+ * Tunnels are not parsed (no inner types). RTE_PTYPE_UNKNOWN for runts.
+ */
 uint32_t octo_offload_ptype(const uint8_t *frame, uint32_t len);
 
 /**
- * Rx checksum verdict of a frame: RTE_MBUF_F_RX_IP_CKSUM_GOOD/BAD/NONE and
- * RTE_MBUF_F_RX_L4_CKSUM_GOOD/BAD/NONE (UNKNOWN when not parsed).
+ * Rx checksum verdict of a frame, as RTE_MBUF_F_RX_* flags:
+ * - IP: GOOD/BAD for IPv4 (header checksum), NONE for IPv6 (no header
+ *   checksum), UNKNOWN when not IP.
+ * - L4: GOOD/BAD for unfragmented TCP and UDP over the length the IP header
+ *   declares (BAD when the frame is shorter); UDP checksum 0 is GOOD over
+ *   IPv4 (not computed by the sender) and BAD over IPv6 (forbidden);
+ *   UNKNOWN for fragments, other protocols and non-IP.
  */
 uint64_t octo_offload_rx_cksum(const uint8_t *frame, uint32_t len);
 
 /**
- * Apply the Tx offloads requested in @p m->ol_flags (IPv4 header checksum,
- * TCP/UDP checksum over IPv4/IPv6) in software, on a possibly multi-segment
- * mbuf.  Uses m->l2_len and m->l3_len as DPDK apps set them.
+ * Apply the Tx offloads requested in @p m->ol_flags in software, on a
+ * possibly multi-segment mbuf, using m->l2_len and m->l3_len as DPDK apps
+ * set them:
+ * - RTE_MBUF_F_TX_IP_CKSUM (with RTE_MBUF_F_TX_IPV4): IPv4 header checksum;
+ * - RTE_MBUF_F_TX_TCP_CKSUM / RTE_MBUF_F_TX_UDP_CKSUM (with exactly one of
+ *   RTE_MBUF_F_TX_IPV4 / RTE_MBUF_F_TX_IPV6): the L4 checksum over the length
+ *   the IP header declares, whatever the field held before.
+ * The headers up to the L4 checksum field must be in the first segment; the
+ * payload may span segments of any (odd) lengths. The flags are left set.
+ * VLAN insertion flags are ignored (not a checksum matter).
  *
- * @return 0, or -EINVAL when the headers are not where the mbuf says.
+ * @return 0, or -EINVAL (m untouched) for TSO/USO, tunnels and outer
+ *   offloads, SCTP checksum, security offloads, contradictory flags, or
+ *   headers that are not where and what the mbuf says.
  */
 int octo_offload_tx(struct rte_mbuf *m);
 
