@@ -1,3 +1,714 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Copyright(c) 2026 Octopus authors
  */
+
+/*
+ * net_octonic's control path: the vdev driver that turns one
+ * "--vdev net_octonicN,pfs=K,..." into K ethdev ports, one per PF, and the
+ * eth_dev_ops of a PF.
+ *
+ * Naming: every PF port is named "<vdev name>_pf<i>" (net_octonic0_pf0,
+ * net_octonic0_pf1, ...), the first one included, so that a PF's name says
+ * which NIC and which PF it is.  All of them share the vdev as their
+ * rte_device, so RTE_ETH_FOREACH_DEV_OF() lists a NIC's PFs and removing
+ * the vdev closes them all.
+ */
+
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_ethdev.h>
+#include <rte_kvargs.h>
+#include <rte_malloc.h>
+
+#include <bus_vdev_driver.h>
+#include <ethdev_driver.h>
+
+#include "octonic_internal.h"
+
+RTE_LOG_REGISTER_DEFAULT(octonic_logtype, NOTICE);
+
+static uint32_t nic_seq;
+
+/* ---- queues ---- */
+
+static void
+rxq_free(struct octonic_rxq *rxq)
+{
+	if (rxq == NULL)
+		return;
+	octonic_ring_flush(rxq->ring);
+	rte_ring_free(rxq->ring);
+	rte_free(rxq);
+}
+
+static void
+txq_free(struct octonic_txq *txq)
+{
+	if (txq == NULL)
+		return;
+	octonic_ring_flush(txq->ring);
+	rte_ring_free(txq->ring);
+	rte_free(txq);
+}
+
+static void
+octonic_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+
+	/* the engine may be writing into this queue on another lcore */
+	rte_spinlock_lock(&pf->nic->engine_lock);
+	rxq_free(dev->data->rx_queues[qid]);
+	dev->data->rx_queues[qid] = NULL;
+	rte_spinlock_unlock(&pf->nic->engine_lock);
+}
+
+static void
+octonic_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+
+	rte_spinlock_lock(&pf->nic->engine_lock);
+	txq_free(dev->data->tx_queues[qid]);
+	dev->data->tx_queues[qid] = NULL;
+	rte_spinlock_unlock(&pf->nic->engine_lock);
+}
+
+static int
+octonic_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		unsigned int socket_id, const struct rte_eth_rxconf *conf,
+		struct rte_mempool *mp)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+	char name[RTE_RING_NAMESIZE];
+	struct octonic_rxq *rxq;
+
+	if (dev->data->rx_queues[qid] != NULL)
+		octonic_rx_queue_release(dev, qid);
+	/* The descriptor ring is NIC memory: on the PF's socket whatever the
+	 * application asks; socket_id only matters for its mempool. */
+	rxq = rte_zmalloc_socket("octonic_rxq", sizeof(*rxq), RTE_CACHE_LINE_SIZE,
+			pf->socket);
+	if (rxq == NULL)
+		return -ENOMEM;
+	snprintf(name, sizeof(name), "ocr_%u_%u", dev->data->port_id, qid);
+	rxq->ring = rte_ring_create(name, nb_desc, pf->socket,
+			RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	if (rxq->ring == NULL) {
+		OCTONIC_LOG(ERR, "%s: Rx ring %u: %s", dev->data->name, qid,
+			rte_strerror(rte_errno));
+		rte_free(rxq);
+		return -ENOMEM;
+	}
+	rxq->mp = mp;
+	rxq->pf = pf;
+	rxq->qid = qid;
+	rxq->nb_desc = nb_desc;
+	rxq->deferred = conf != NULL && conf->rx_deferred_start;
+	/* a pool made for SOCKET_ID_ANY has no home: not counted as remote */
+	rxq->remote_pool = mp->socket_id >= 0 && mp->socket_id != pf->socket;
+	rte_spinlock_lock(&pf->nic->engine_lock);
+	dev->data->rx_queues[qid] = rxq;
+	rte_spinlock_unlock(&pf->nic->engine_lock);
+	return 0;
+}
+
+static int
+octonic_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		unsigned int socket_id, const struct rte_eth_txconf *conf)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+	char name[RTE_RING_NAMESIZE];
+	struct octonic_txq *txq;
+
+	if (dev->data->tx_queues[qid] != NULL)
+		octonic_tx_queue_release(dev, qid);
+	txq = rte_zmalloc_socket("octonic_txq", sizeof(*txq), RTE_CACHE_LINE_SIZE,
+			pf->socket);
+	if (txq == NULL)
+		return -ENOMEM;
+	snprintf(name, sizeof(name), "oct_%u_%u", dev->data->port_id, qid);
+	txq->ring = rte_ring_create(name, nb_desc, pf->socket,
+			RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	if (txq->ring == NULL) {
+		OCTONIC_LOG(ERR, "%s: Tx ring %u: %s", dev->data->name, qid,
+			rte_strerror(rte_errno));
+		rte_free(txq);
+		return -ENOMEM;
+	}
+	txq->pf = pf;
+	txq->qid = qid;
+	txq->nb_desc = nb_desc;
+	txq->deferred = conf != NULL && conf->tx_deferred_start;
+	rte_spinlock_lock(&pf->nic->engine_lock);
+	dev->data->tx_queues[qid] = txq;
+	rte_spinlock_unlock(&pf->nic->engine_lock);
+	return 0;
+}
+
+static int
+octonic_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
+{
+	dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STARTED;
+	return 0;
+}
+
+static int
+octonic_rx_queue_stop(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+
+	rte_spinlock_lock(&pf->nic->engine_lock);
+	dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STOPPED;
+	rte_spinlock_unlock(&pf->nic->engine_lock);
+	return 0;
+}
+
+static int
+octonic_tx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
+{
+	dev->data->tx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STARTED;
+	return 0;
+}
+
+static int
+octonic_tx_queue_stop(struct rte_eth_dev *dev, uint16_t qid)
+{
+	dev->data->tx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STOPPED;
+	return 0;
+}
+
+/* ---- device ---- */
+
+static int
+octonic_dev_configure(struct rte_eth_dev *dev)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+	struct rte_eth_conf *conf = &dev->data->dev_conf;
+	const struct rte_eth_rss_conf *rss = &conf->rx_adv_conf.rss_conf;
+	uint64_t rss_hf = 0;
+	int ret;
+
+	if (dev->data->nb_rx_queues > OCTONIC_MAX_QUEUES ||
+			dev->data->nb_tx_queues > OCTONIC_MAX_QUEUES) {
+		OCTONIC_LOG(ERR, "%s: at most %u Rx and %u Tx queues",
+			dev->data->name, OCTONIC_MAX_QUEUES, OCTONIC_MAX_QUEUES);
+		return -EINVAL;
+	}
+	if (conf->rxmode.mq_mode & RTE_ETH_MQ_RX_RSS_FLAG) {
+		rss_hf = rss->rss_hf;
+		conf->rxmode.offloads |= RTE_ETH_RX_OFFLOAD_RSS_HASH;
+	}
+	if (rss->rss_key != NULL && rss->rss_key_len != OCTONIC_RSS_KEY_LEN) {
+		OCTONIC_LOG(ERR, "%s: RSS key must be %u bytes, not %u",
+			dev->data->name, OCTONIC_RSS_KEY_LEN, rss->rss_key_len);
+		return -EINVAL;
+	}
+	ret = octonic_eswitch_pf_configure(pf->nic->sw, pf->idx,
+			dev->data->nb_rx_queues, rss_hf, rss->rss_key,
+			rss->rss_key_len);
+	if (ret != 0)
+		OCTONIC_LOG(ERR, "%s: e-switch refused the configuration: %d",
+			dev->data->name, ret);
+	return ret;
+}
+
+static int
+octonic_link_update(struct rte_eth_dev *dev, int wait_to_complete)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+	struct rte_eth_link link = {
+		.link_speed = RTE_ETH_SPEED_NUM_100G,
+		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
+		.link_autoneg = RTE_ETH_LINK_FIXED,
+		.link_status = pf->started && pf->plugged ?
+			RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN,
+	};
+
+	return rte_eth_linkstatus_set(dev, &link);
+}
+
+static int
+octonic_dev_start(struct rte_eth_dev *dev)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+	uint16_t q;
+	int ret;
+
+	ret = octonic_engine_wire_start(pf->nic);
+	if (ret != 0)
+		return ret;
+	rte_spinlock_lock(&pf->nic->engine_lock);
+	for (q = 0; q < dev->data->nb_rx_queues; q++) {
+		struct octonic_rxq *rxq = dev->data->rx_queues[q];
+
+		if (rxq != NULL && !rxq->deferred)
+			dev->data->rx_queue_state[q] = RTE_ETH_QUEUE_STATE_STARTED;
+	}
+	for (q = 0; q < dev->data->nb_tx_queues; q++) {
+		struct octonic_txq *txq = dev->data->tx_queues[q];
+
+		if (txq != NULL && !txq->deferred)
+			dev->data->tx_queue_state[q] = RTE_ETH_QUEUE_STATE_STARTED;
+	}
+	pf->started = 1;
+	rte_spinlock_unlock(&pf->nic->engine_lock);
+	octonic_link_update(dev, 0);
+	return 0;
+}
+
+static int
+octonic_dev_stop(struct rte_eth_dev *dev)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+	uint16_t q;
+
+	rte_spinlock_lock(&pf->nic->engine_lock);
+	pf->started = 0;
+	/* what the queues still hold is dropped, as a NIC reset would */
+	for (q = 0; q < dev->data->nb_rx_queues; q++) {
+		struct octonic_rxq *rxq = dev->data->rx_queues[q];
+
+		if (rxq != NULL)
+			octonic_ring_flush(rxq->ring);
+		dev->data->rx_queue_state[q] = RTE_ETH_QUEUE_STATE_STOPPED;
+	}
+	for (q = 0; q < dev->data->nb_tx_queues; q++) {
+		struct octonic_txq *txq = dev->data->tx_queues[q];
+
+		if (txq != NULL)
+			octonic_ring_flush(txq->ring);
+		dev->data->tx_queue_state[q] = RTE_ETH_QUEUE_STATE_STOPPED;
+	}
+	rte_spinlock_unlock(&pf->nic->engine_lock);
+	octonic_link_update(dev, 0);
+	return 0;
+}
+
+static void
+nic_free(struct octonic_nic *nic)
+{
+	octonic_engine_teardown(nic);
+	if (nic->sw != NULL)
+		octonic_eswitch_free(nic->sw);
+	rte_eth_switch_domain_free(nic->domain_id);
+	rte_free(nic);
+}
+
+static void
+release_queues(struct rte_eth_dev *dev)
+{
+	uint16_t q;
+
+	for (q = 0; q < dev->data->nb_rx_queues; q++)
+		octonic_rx_queue_release(dev, q);
+	for (q = 0; q < dev->data->nb_tx_queues; q++)
+		octonic_tx_queue_release(dev, q);
+}
+
+static int
+octonic_dev_close(struct rte_eth_dev *dev)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+	struct octonic_nic *nic = pf->nic;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	release_queues(dev);
+	rte_spinlock_lock(&nic->engine_lock);
+	nic->pf[pf->idx] = NULL;
+	rte_spinlock_unlock(&nic->engine_lock);
+	/* the e-switch goes with the last PF */
+	if (--nic->nb_open == 0)
+		nic_free(nic);
+	return 0;
+}
+
+static int
+octonic_dev_reset(struct rte_eth_dev *dev)
+{
+	/* ethdev stopped the port: forget the queues, keep the rules */
+	release_queues(dev);
+	octonic_stats_reset(dev);
+	return octonic_link_update(dev, 0);
+}
+
+static int
+octonic_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+	const uint64_t rx_cksum = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
+		RTE_ETH_RX_OFFLOAD_UDP_CKSUM | RTE_ETH_RX_OFFLOAD_TCP_CKSUM;
+	const uint64_t tx_cksum = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+		RTE_ETH_TX_OFFLOAD_UDP_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_CKSUM;
+
+	info->max_rx_queues = OCTONIC_MAX_QUEUES;
+	info->max_tx_queues = OCTONIC_MAX_QUEUES;
+	info->max_mac_addrs = OCTONIC_MAX_MAC;
+	info->min_rx_bufsize = RTE_ETHER_MIN_LEN;
+	info->max_rx_pktlen = OCTONIC_MAX_FRAME;
+	info->min_mtu = RTE_ETHER_MIN_MTU;
+	info->max_mtu = OCTONIC_MAX_MTU;
+	info->rx_offload_capa = rx_cksum | RTE_ETH_RX_OFFLOAD_RSS_HASH |
+		RTE_ETH_RX_OFFLOAD_SCATTER;
+	info->tx_offload_capa = tx_cksum | RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	info->rx_queue_offload_capa = 0;
+	info->tx_queue_offload_capa = 0;
+	info->reta_size = OCTONIC_RETA_SIZE;
+	info->hash_key_size = OCTONIC_RSS_KEY_LEN;
+	info->flow_type_rss_offloads = OCTONIC_RSS_OFFLOAD_ALL;
+	info->rx_desc_lim.nb_max = OCTONIC_MAX_DESC;
+	info->rx_desc_lim.nb_min = OCTONIC_MIN_DESC;
+	info->rx_desc_lim.nb_align = 1;
+	info->tx_desc_lim = info->rx_desc_lim;
+	info->speed_capa = RTE_ETH_LINK_SPEED_100G;
+	info->dev_capa = RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP |
+		RTE_ETH_DEV_CAPA_RUNTIME_RX_QUEUE_SETUP |
+		RTE_ETH_DEV_CAPA_RUNTIME_TX_QUEUE_SETUP;
+	info->switch_info.name = pf->nic->name;
+	info->switch_info.domain_id = pf->nic->domain_id;
+	info->switch_info.port_id = pf->idx;
+	return 0;
+}
+
+static const uint32_t *
+octonic_supported_ptypes(struct rte_eth_dev *dev)
+{
+	static const uint32_t ptypes[] = {
+		RTE_PTYPE_L2_ETHER,
+		RTE_PTYPE_L3_IPV4,
+		RTE_PTYPE_L3_IPV4_EXT_UNKNOWN,
+		RTE_PTYPE_L3_IPV6,
+		RTE_PTYPE_L3_IPV6_EXT_UNKNOWN,
+		RTE_PTYPE_L4_TCP,
+		RTE_PTYPE_L4_UDP,
+		RTE_PTYPE_L4_FRAG,
+		RTE_PTYPE_UNKNOWN,
+	};
+
+	return ptypes;
+}
+
+static int
+octonic_promisc(struct rte_eth_dev *dev)
+{
+	/* the e-switch steers by rules, not by MAC: nothing to filter */
+	return 0;
+}
+
+static int
+octonic_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
+{
+	if (mtu < RTE_ETHER_MIN_MTU || mtu > OCTONIC_MAX_MTU)
+		return -EINVAL;
+	return 0;
+}
+
+static int
+octonic_mac_addr_set(struct rte_eth_dev *dev, struct rte_ether_addr *addr)
+{
+	return rte_is_valid_assigned_ether_addr(addr) ? 0 : -EINVAL;
+}
+
+static int
+octonic_mac_addr_add(struct rte_eth_dev *dev, struct rte_ether_addr *addr,
+		uint32_t index, uint32_t vmdq)
+{
+	return index < OCTONIC_MAX_MAC ? 0 : -EINVAL;
+}
+
+static void
+octonic_mac_addr_remove(struct rte_eth_dev *dev, uint32_t index)
+{
+}
+
+static int
+octonic_reta_update(struct rte_eth_dev *dev,
+		struct rte_eth_rss_reta_entry64 *conf, uint16_t size)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+
+	return octonic_eswitch_reta_update(pf->nic->sw, pf->idx, conf, size);
+}
+
+static int
+octonic_reta_query(struct rte_eth_dev *dev,
+		struct rte_eth_rss_reta_entry64 *conf, uint16_t size)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+
+	return octonic_eswitch_reta_query(pf->nic->sw, pf->idx, conf, size);
+}
+
+static int
+octonic_rss_hash_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+
+	return octonic_eswitch_rss_hash_update(pf->nic->sw, pf->idx, conf);
+}
+
+static int
+octonic_rss_hash_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+
+	return octonic_eswitch_rss_hash_conf_get(pf->nic->sw, pf->idx, conf);
+}
+
+static int
+octonic_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops)
+{
+	*ops = &octonic_flow_ops;
+	return 0;
+}
+
+const struct eth_dev_ops octonic_ops = {
+	.dev_configure = octonic_dev_configure,
+	.dev_start = octonic_dev_start,
+	.dev_stop = octonic_dev_stop,
+	.dev_close = octonic_dev_close,
+	.dev_reset = octonic_dev_reset,
+	.link_update = octonic_link_update,
+	.promiscuous_enable = octonic_promisc,
+	.promiscuous_disable = octonic_promisc,
+	.allmulticast_enable = octonic_promisc,
+	.allmulticast_disable = octonic_promisc,
+	.mtu_set = octonic_mtu_set,
+	.mac_addr_set = octonic_mac_addr_set,
+	.mac_addr_add = octonic_mac_addr_add,
+	.mac_addr_remove = octonic_mac_addr_remove,
+	.stats_get = octonic_stats_get,
+	.stats_reset = octonic_stats_reset,
+	.xstats_get = octonic_xstats_get,
+	.xstats_get_names = octonic_xstats_get_names,
+	.xstats_reset = octonic_stats_reset,
+	.dev_infos_get = octonic_dev_infos_get,
+	.dev_supported_ptypes_get = octonic_supported_ptypes,
+	.rx_queue_setup = octonic_rx_queue_setup,
+	.rx_queue_release = octonic_rx_queue_release,
+	.tx_queue_setup = octonic_tx_queue_setup,
+	.tx_queue_release = octonic_tx_queue_release,
+	.rx_queue_start = octonic_rx_queue_start,
+	.rx_queue_stop = octonic_rx_queue_stop,
+	.tx_queue_start = octonic_tx_queue_start,
+	.tx_queue_stop = octonic_tx_queue_stop,
+	.tx_done_cleanup = octonic_tx_done_cleanup,
+	.reta_update = octonic_reta_update,
+	.reta_query = octonic_reta_query,
+	.rss_hash_update = octonic_rss_hash_update,
+	.rss_hash_conf_get = octonic_rss_hash_conf_get,
+	.flow_ops_get = octonic_flow_ops_get,
+};
+
+int
+octonic_is_octonic(const struct rte_eth_dev *dev)
+{
+	return dev != NULL && dev->dev_ops == &octonic_ops;
+}
+
+struct octonic_eswitch *
+octonic_dev_eswitch(const struct rte_eth_dev *dev, uint16_t *pf)
+{
+	const struct octonic_pf *p;
+
+	if (!octonic_is_octonic(dev) || dev->data->dev_private == NULL)
+		return NULL;
+	p = dev->data->dev_private;
+	if (pf != NULL)
+		*pf = p->idx;
+	return p->nic->sw;
+}
+
+/* ---- vdev ---- */
+
+/* A locally administered MAC derived from the NIC's name. */
+static void
+pf_mac(const struct octonic_nic *nic, uint16_t idx, struct rte_ether_addr *a)
+{
+	uint32_t h = 5381;
+	const char *c;
+
+	for (c = nic->name; *c != '\0'; c++)
+		h = h * 33 + (uint8_t)*c;
+	a->addr_bytes[0] = 0x02;
+	a->addr_bytes[1] = 0x6f;	/* 'o' */
+	a->addr_bytes[2] = h >> 16;
+	a->addr_bytes[3] = h >> 8;
+	a->addr_bytes[4] = h;
+	a->addr_bytes[5] = nic->args.mac == OCTONIC_MAC_PER_PF ? idx : 0;
+}
+
+static struct rte_eth_dev *
+pf_create(struct octonic_nic *nic, uint16_t idx, int socket)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+	struct rte_eth_dev *dev;
+	struct octonic_pf *pf;
+
+	if (snprintf(name, sizeof(name), "%s_pf%u", nic->name, idx) >=
+			(int)sizeof(name)) {
+		OCTONIC_LOG(ERR, "%s: name too long", nic->name);
+		return NULL;
+	}
+	pf = rte_zmalloc_socket(name, sizeof(*pf), RTE_CACHE_LINE_SIZE, socket);
+	if (pf == NULL)
+		return NULL;
+	dev = rte_eth_dev_allocate(name);
+	if (dev == NULL) {
+		OCTONIC_LOG(ERR, "%s: cannot allocate port %s", nic->name, name);
+		rte_free(pf);
+		return NULL;
+	}
+	/* from here rte_eth_dev_release_port() frees pf and the MACs */
+	dev->data->dev_private = pf;
+	dev->data->mac_addrs = rte_zmalloc_socket(name,
+			sizeof(struct rte_ether_addr) * OCTONIC_MAX_MAC, 0, socket);
+	if (dev->data->mac_addrs == NULL) {
+		rte_eth_dev_release_port(dev);
+		return NULL;
+	}
+	pf_mac(nic, idx, &dev->data->mac_addrs[0]);
+	pf->nic = nic;
+	pf->dev = dev;
+	pf->idx = idx;
+	pf->port_id = dev->data->port_id;
+	pf->socket = socket;
+	pf->plugged = 1;
+	dev->device = &nic->vdev->device;
+	dev->data->numa_node = socket;
+	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS |
+		RTE_ETH_DEV_INTR_RMV | RTE_ETH_DEV_INTR_LSC;
+	dev->data->dev_link.link_speed = RTE_ETH_SPEED_NUM_100G;
+	dev->data->dev_link.link_duplex = RTE_ETH_LINK_FULL_DUPLEX;
+	dev->data->dev_link.link_status = RTE_ETH_LINK_DOWN;
+	dev->dev_ops = &octonic_ops;
+	dev->rx_pkt_burst = octonic_rx_burst;
+	dev->tx_pkt_burst = octonic_tx_burst;
+	dev->rx_queue_count = octonic_rx_queue_count;
+	dev->rx_descriptor_status = octonic_rx_descriptor_status;
+	dev->tx_descriptor_status = octonic_tx_descriptor_status;
+	return dev;
+}
+
+static int
+octonic_probe(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct rte_eth_dev *devs[OCTONIC_MAX_PFS] = { NULL };
+	struct octonic_devargs da;
+	struct octonic_nic *nic;
+	char err[160];
+	unsigned int nb_sockets = rte_socket_count();
+	uint16_t i;
+	int node[OCTONIC_MAX_PFS];
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		OCTONIC_LOG(ERR, "%s: secondary processes are not supported", name);
+		return -ENOTSUP;
+	}
+	if (octonic_devargs_parse(rte_vdev_device_args(vdev), &da, err,
+			sizeof(err)) != 0) {
+		OCTONIC_LOG(ERR, "%s: %s", name, err);
+		return -EINVAL;
+	}
+	if (nb_sockets == 0)
+		nb_sockets = 1;
+	for (i = 0; i < da.nb_pfs; i++) {
+		if (!da.numa_given) {
+			node[i] = rte_socket_id_by_idx(i % nb_sockets);
+			if (node[i] < 0)
+				node[i] = 0;
+			continue;
+		}
+		node[i] = da.numa[i];
+		if ((unsigned int)node[i] >= nb_sockets) {
+			OCTONIC_LOG(ERR, "%s: invalid value for devarg 'numa': node %d does not exist (%u sockets)",
+				name, node[i], nb_sockets);
+			return -EINVAL;
+		}
+	}
+	nic = rte_zmalloc_socket(name, sizeof(*nic), RTE_CACHE_LINE_SIZE, node[0]);
+	if (nic == NULL)
+		return -ENOMEM;
+	strlcpy(nic->name, name, sizeof(nic->name));
+	nic->seq = __atomic_fetch_add(&nic_seq, 1, __ATOMIC_RELAXED);
+	nic->args = da;
+	nic->vdev = vdev;
+	nic->nb_pfs = da.nb_pfs;
+	nic->socket = node[0];
+	ret = rte_eth_switch_domain_alloc(&nic->domain_id);
+	if (ret != 0) {
+		OCTONIC_LOG(ERR, "%s: no switch domain left", name);
+		rte_free(nic);
+		return ret;
+	}
+	nic->sw = octonic_eswitch_create(name, nic->nb_pfs, nic->socket);
+	if (nic->sw == NULL) {
+		OCTONIC_LOG(ERR, "%s: cannot create the e-switch", name);
+		ret = -ENOMEM;
+		goto fail;
+	}
+	ret = octonic_engine_setup(nic);
+	if (ret != 0)
+		goto fail;
+	for (i = 0; i < nic->nb_pfs; i++) {
+		devs[i] = pf_create(nic, i, node[i]);
+		if (devs[i] == NULL) {
+			ret = -ENOMEM;
+			goto fail;
+		}
+		nic->pf[i] = devs[i]->data->dev_private;
+		octonic_eswitch_set_pf_port(nic->sw, i, devs[i]->data->port_id);
+	}
+	nic->nb_open = nic->nb_pfs;
+	for (i = 0; i < nic->nb_pfs; i++)
+		rte_eth_dev_probing_finish(devs[i]);
+	OCTONIC_LOG(INFO, "%s: %u PFs, ports %u..%u", name, nic->nb_pfs,
+		devs[0]->data->port_id, devs[nic->nb_pfs - 1]->data->port_id);
+	return 0;
+fail:
+	for (i = 0; i < OCTONIC_MAX_PFS; i++)
+		if (devs[i] != NULL)
+			rte_eth_dev_release_port(devs[i]);
+	nic_free(nic);
+	return ret;
+}
+
+static int
+octonic_remove(struct rte_vdev_device *vdev)
+{
+	uint16_t port;
+	int ret = 0;
+
+	RTE_ETH_FOREACH_DEV_OF(port, &vdev->device) {
+		if (!octonic_is_octonic(&rte_eth_devices[port]))
+			continue;
+		rte_eth_dev_stop(port);
+		if (rte_eth_dev_close(port) != 0)
+			ret = -EIO;
+	}
+	return ret;
+}
+
+static struct rte_vdev_driver octonic_vdev_drv = {
+	.probe = octonic_probe,
+	.remove = octonic_remove,
+};
+
+RTE_PMD_REGISTER_VDEV(net_octonic, octonic_vdev_drv);
+RTE_PMD_REGISTER_PARAM_STRING(net_octonic,
+	"pfs=<1-8> "
+	"numa=<node>[:<node>...] "
+	"mac=shared|per-pf "
+	"wire=gen|loop|<ethdev name> "
+	"flows=<n> "
+	"pkt_len=<64-9618> "
+	"proto=udp|tcp "
+	"ipv6=0|1 "
+	"gen_rate=<pps, 0: as polled> "
+	"gen_limit=<packets, 0: none> "
+	"nudma_dma_ns=<ns per remote DMA, suggested 107> "
+	"nudma_poll_ns=<ns per remote poll, suggested 107>");

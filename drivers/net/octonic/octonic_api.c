@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * rte_pmd_octonic.h: what a real NIC would not offer (fault injection,
+ * generator and sink, locality and rule counters).  Control path: these
+ * may take the engine lock and wait for a running engine pass.
+ */
+
+#include <errno.h>
+#include <netinet/in.h>
+
+#include <rte_ethdev.h>
+
+#include "octo_wire.h"
+#include "octonic_internal.h"
+#include "rte_pmd_octonic.h"
+
+static struct octonic_pf *
+pf_get(uint16_t port_id)
+{
+	struct rte_eth_dev *dev;
+
+	if (!rte_eth_dev_is_valid_port(port_id))
+		return NULL;
+	dev = &rte_eth_devices[port_id];
+	if (!octonic_is_octonic(dev))
+		return NULL;
+	return dev->data->dev_private;
+}
+
+int
+rte_pmd_octonic_pf_info(uint16_t port_id, struct rte_pmd_octonic_pf_info *info)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+	struct octonic_nic *nic;
+	uint16_t i;
+
+	if (pf == NULL)
+		return -ENODEV;
+	if (info == NULL)
+		return -EINVAL;
+	nic = pf->nic;
+	memset(info, 0, sizeof(*info));
+	info->pf = pf->idx;
+	info->nb_pfs = nic->nb_pfs;
+	info->socket_id = pf->socket;
+	for (i = 0; i < nic->nb_pfs && i < RTE_DIM(info->pf_port); i++)
+		info->pf_port[i] = nic->pf[i] != NULL ?
+			nic->pf[i]->port_id : RTE_MAX_ETHPORTS;
+	return 0;
+}
+
+int
+rte_pmd_octonic_locality_get(uint16_t port_id, uint16_t queue_id, int tx,
+		struct rte_pmd_octonic_locality *loc)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+	struct rte_eth_dev_data *data;
+
+	if (pf == NULL)
+		return -ENODEV;
+	if (loc == NULL)
+		return -EINVAL;
+	data = pf->dev->data;
+	if (tx) {
+		const struct octonic_txq *q;
+
+		if (queue_id >= data->nb_tx_queues ||
+				(q = data->tx_queues[queue_id]) == NULL)
+			return -EINVAL;
+		loc->remote_dma_pkts = RELAXED_GET(&q->eng.remote_dma_pkts) -
+			q->eng_base.remote_dma_pkts;
+		loc->remote_dma_bytes = RELAXED_GET(&q->eng.remote_dma_bytes) -
+			q->eng_base.remote_dma_bytes;
+		loc->remote_polls = RELAXED_GET(&q->poll.remote_polls) -
+			q->poll_base.remote_polls;
+		loc->polls = RELAXED_GET(&q->poll.polls) - q->poll_base.polls;
+	} else {
+		const struct octonic_rxq *q;
+
+		if (queue_id >= data->nb_rx_queues ||
+				(q = data->rx_queues[queue_id]) == NULL)
+			return -EINVAL;
+		loc->remote_dma_pkts = RELAXED_GET(&q->eng.remote_dma_pkts) -
+			q->eng_base.remote_dma_pkts;
+		loc->remote_dma_bytes = RELAXED_GET(&q->eng.remote_dma_bytes) -
+			q->eng_base.remote_dma_bytes;
+		loc->remote_polls = RELAXED_GET(&q->poll.remote_polls) -
+			q->poll_base.remote_polls;
+		loc->polls = RELAXED_GET(&q->poll.polls) - q->poll_base.polls;
+	}
+	return 0;
+}
+
+static void
+link_changed(struct octonic_pf *pf)
+{
+	struct rte_eth_dev *dev = pf->dev;
+	struct rte_eth_link link;
+
+	rte_eth_linkstatus_get(dev, &link);
+	link.link_status = pf->started && pf->plugged ?
+		RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN;
+	if (rte_eth_linkstatus_set(dev, &link) == 0)
+		return;		/* unchanged */
+	if (dev->data->dev_conf.intr_conf.lsc)
+		rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
+}
+
+int
+rte_pmd_octonic_unplug(uint16_t port_id)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+
+	if (pf == NULL)
+		return -ENODEV;
+	if (!pf->plugged)
+		return -EALREADY;
+	/* the engine checks plugged per packet; take its lock so that no
+	 * packet is DMA-written into this PF after we return */
+	rte_spinlock_lock(&pf->nic->engine_lock);
+	pf->plugged = 0;
+	rte_spinlock_unlock(&pf->nic->engine_lock);
+	link_changed(pf);
+	OCTONIC_LOG(NOTICE, "%s: unplugged", pf->dev->data->name);
+	rte_eth_dev_callback_process(pf->dev, RTE_ETH_EVENT_INTR_RMV, NULL);
+	return 0;
+}
+
+int
+rte_pmd_octonic_plug(uint16_t port_id)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+
+	if (pf == NULL)
+		return -ENODEV;
+	if (pf->plugged)
+		return -EALREADY;
+	rte_spinlock_lock(&pf->nic->engine_lock);
+	pf->plugged = 1;
+	rte_spinlock_unlock(&pf->nic->engine_lock);
+	OCTONIC_LOG(NOTICE, "%s: plugged", pf->dev->data->name);
+	link_changed(pf);
+	return 0;
+}
+
+int
+rte_pmd_octonic_sink_stats_get(uint16_t port_id,
+		struct rte_pmd_octonic_sink_stats *st)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+	struct octo_sink_stats s;
+
+	if (pf == NULL)
+		return -ENODEV;
+	if (st == NULL)
+		return -EINVAL;
+	if (pf->nic->sink == NULL)
+		return -ENOTSUP;
+	rte_spinlock_lock(&pf->nic->engine_lock);
+	octo_sink_stats(pf->nic->sink, &s);
+	rte_spinlock_unlock(&pf->nic->engine_lock);
+	st->pkts = s.pkts;
+	st->in_order = s.in_order;
+	st->out_of_order = s.out_of_order;
+	st->duplicates = s.duplicates;
+	st->lost = s.lost;
+	st->foreign = s.foreign;
+	return 0;
+}
+
+int
+rte_pmd_octonic_gen_get(uint16_t port_id, struct rte_pmd_octonic_gen_conf *c)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+	struct octonic_nic *nic;
+
+	if (pf == NULL)
+		return -ENODEV;
+	if (c == NULL)
+		return -EINVAL;
+	nic = pf->nic;
+	if (nic->gen == NULL)
+		return -ENOTSUP;
+	memset(c, 0, sizeof(*c));
+	c->nb_flows = nic->args.flows;
+	c->pkt_len = nic->args.pkt_len;
+	c->ipv6 = nic->args.ipv6;
+	c->l4_proto = nic->args.l4_proto;
+	c->rate_pps = nic->gen_rate;
+	c->limit = nic->gen_limit;
+	return 0;
+}
+
+int
+rte_pmd_octonic_gen_set(uint16_t port_id, const struct rte_pmd_octonic_gen_conf *c)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+	struct octo_gen_conf gc;
+	struct octo_gen *g;
+	struct octo_sink *s;
+	struct octonic_nic *nic;
+
+	if (pf == NULL)
+		return -ENODEV;
+	nic = pf->nic;
+	if (c == NULL || c->nb_flows == 0 || c->pkt_len < 64 ||
+			c->pkt_len > OCTONIC_MAX_FRAME || c->ipv6 > 1 ||
+			(c->l4_proto != IPPROTO_UDP && c->l4_proto != IPPROTO_TCP))
+		return -EINVAL;
+	if (nic->gen == NULL)
+		return -ENOTSUP;
+	memset(&gc, 0, sizeof(gc));
+	gc.nb_flows = c->nb_flows;
+	gc.pkt_len = c->pkt_len;
+	gc.ipv6 = c->ipv6;
+	gc.l4_proto = c->l4_proto;
+	gc.seed = 1;
+	g = octo_gen_create(&gc);
+	s = octo_sink_create(c->nb_flows);
+	if (g == NULL || s == NULL) {
+		if (g != NULL)
+			octo_gen_free(g);
+		if (s != NULL)
+			octo_sink_free(s);
+		return -ENOMEM;
+	}
+	/* new flows restart their sequences: the sink starts afresh too */
+	rte_spinlock_lock(&nic->engine_lock);
+	octo_gen_free(nic->gen);
+	octo_sink_free(nic->sink);
+	nic->gen = g;
+	nic->sink = s;
+	nic->args.flows = c->nb_flows;
+	nic->args.pkt_len = c->pkt_len;
+	nic->args.ipv6 = c->ipv6;
+	nic->args.l4_proto = c->l4_proto;
+	nic->gen_rate = c->rate_pps;
+	nic->gen_limit = c->limit;
+	nic->gen_count = 0;
+	nic->gen_credit = 0;
+	nic->gen_last_tsc = 0;
+	rte_spinlock_unlock(&nic->engine_lock);
+	return 0;
+}
+
+int
+rte_pmd_octonic_gen_enable(uint16_t port_id, int on)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+
+	if (pf == NULL)
+		return -ENODEV;
+	if (pf->nic->gen == NULL)
+		return -ENOTSUP;
+	pf->nic->gen_on = on != 0;
+	return 0;
+}
+
+int
+rte_pmd_octonic_gen_count(uint16_t port_id, uint64_t *generated)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+
+	if (pf == NULL)
+		return -ENODEV;
+	if (generated == NULL)
+		return -EINVAL;
+	if (pf->nic->gen == NULL)
+		return -ENOTSUP;
+	*generated = RELAXED_GET(&pf->nic->gen_count);
+	return 0;
+}
+
+int
+rte_pmd_octonic_flow_stats_get(uint16_t port_id,
+		struct rte_pmd_octonic_flow_stats *st)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+	struct octonic_eswitch_stats s;
+
+	if (pf == NULL)
+		return -ENODEV;
+	if (st == NULL)
+		return -EINVAL;
+	octonic_eswitch_stats_get(pf->nic->sw, &s);
+	st->creates = s.creates;
+	st->destroys = s.destroys;
+	st->transfer_rules = s.transfer_rules;
+	st->ingress_rules = pf->idx < RTE_DIM(s.ingress_rules) ?
+		s.ingress_rules[pf->idx] : 0;
+	return 0;
+}
+
+int
+rte_pmd_octonic_flow_dump(uint16_t port_id, FILE *f)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+
+	if (pf == NULL)
+		return -ENODEV;
+	if (f == NULL)
+		return -EINVAL;
+	return octonic_eswitch_dump(pf->nic->sw, f);
+}

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * Devargs of net_octonic.  Pure: no EAL, no logging (the caller logs the
+ * message written into err), so tests/octonic/test_devargs.c can run it.
+ */
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_kvargs.h>
+
+#include "octonic_devargs.h"
+
+const char *const octonic_devargs_keys[] = {
+	"pfs", "numa", "mac", "wire", "flows", "pkt_len", "proto", "ipv6",
+	"gen_rate", "gen_limit", "nudma_dma_ns", "nudma_poll_ns", NULL,
+};
+
+/* Highest NUMA node a numa= entry may name (EAL checks the real count). */
+#define OCTONIC_MAX_NODE 7
+
+void
+octonic_devargs_default(struct octonic_devargs *da)
+{
+	memset(da, 0, sizeof(*da));
+	da->nb_pfs = 2;
+	da->mac = OCTONIC_MAC_SHARED;
+	da->wire = OCTONIC_WIRE_GEN;
+	da->flows = 64;
+	da->pkt_len = 64;
+	da->l4_proto = IPPROTO_UDP;
+}
+
+static int
+fail(char *err, size_t err_len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err != NULL && err_len > 0) {
+		va_start(ap, fmt);
+		vsnprintf(err, err_len, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* A decimal number in [lo, hi]: digits only, no sign, no trailing junk. */
+static int
+parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* "a:b:c": one node per PF, counted into *n. */
+static int
+parse_numa(const char *s, int16_t *nodes, uint16_t *n)
+{
+	char buf[64];
+	char *tok, *save = NULL;
+	uint64_t v;
+
+	if (s == NULL || strlen(s) >= sizeof(buf) || *s == '\0')
+		return -1;
+	/* strtok_r would accept "0::1" or a trailing ':' silently */
+	if (s[0] == ':' || s[strlen(s) - 1] == ':' || strstr(s, "::") != NULL)
+		return -1;
+	strcpy(buf, s);
+	*n = 0;
+	for (tok = strtok_r(buf, ":", &save); tok != NULL;
+			tok = strtok_r(NULL, ":", &save)) {
+		if (*n >= OCTONIC_MAX_PFS ||
+				parse_u64(tok, 0, OCTONIC_MAX_NODE, &v) != 0)
+			return -1;
+		nodes[(*n)++] = (int16_t)v;
+	}
+	return 0;
+}
+
+static int
+known_key(const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; octonic_devargs_keys[i] != NULL; i++)
+		if (strcmp(key, octonic_devargs_keys[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+apply(struct octonic_devargs *da, const char *key, const char *val,
+		uint16_t *nb_numa, char *err, size_t err_len)
+{
+	uint64_t v;
+
+#define BAD() fail(err, err_len, "invalid value '%s' for devarg '%s'", \
+		val != NULL ? val : "", key)
+	if (val == NULL || *val == '\0')
+		return BAD();
+	if (strcmp(key, "pfs") == 0) {
+		if (parse_u64(val, 1, OCTONIC_MAX_PFS, &v) != 0)
+			return BAD();
+		da->nb_pfs = v;
+	} else if (strcmp(key, "numa") == 0) {
+		if (parse_numa(val, da->numa, nb_numa) != 0)
+			return BAD();
+		da->numa_given = 1;
+	} else if (strcmp(key, "mac") == 0) {
+		if (strcmp(val, "shared") == 0)
+			da->mac = OCTONIC_MAC_SHARED;
+		else if (strcmp(val, "per-pf") == 0)
+			da->mac = OCTONIC_MAC_PER_PF;
+		else
+			return BAD();
+	} else if (strcmp(key, "wire") == 0) {
+		if (strcmp(val, "gen") == 0) {
+			da->wire = OCTONIC_WIRE_GEN;
+		} else if (strcmp(val, "loop") == 0) {
+			da->wire = OCTONIC_WIRE_LOOP;
+		} else {
+			if (strlen(val) >= sizeof(da->wire_name))
+				return BAD();
+			da->wire = OCTONIC_WIRE_ETHDEV;
+			strcpy(da->wire_name, val);
+		}
+	} else if (strcmp(key, "flows") == 0) {
+		if (parse_u64(val, 1, 1u << 24, &v) != 0)
+			return BAD();
+		da->flows = v;
+	} else if (strcmp(key, "pkt_len") == 0) {
+		if (parse_u64(val, 64, OCTONIC_MAX_FRAME, &v) != 0)
+			return BAD();
+		da->pkt_len = v;
+	} else if (strcmp(key, "proto") == 0) {
+		if (strcmp(val, "udp") == 0)
+			da->l4_proto = IPPROTO_UDP;
+		else if (strcmp(val, "tcp") == 0)
+			da->l4_proto = IPPROTO_TCP;
+		else
+			return BAD();
+	} else if (strcmp(key, "ipv6") == 0) {
+		if (parse_u64(val, 0, 1, &v) != 0)
+			return BAD();
+		da->ipv6 = v;
+	} else if (strcmp(key, "gen_rate") == 0) {
+		/* 1 Gpps is far beyond what a software NIC model produces */
+		if (parse_u64(val, 0, 1000000000ull, &v) != 0)
+			return BAD();
+		da->gen_rate = v;
+	} else if (strcmp(key, "gen_limit") == 0) {
+		if (parse_u64(val, 0, UINT64_MAX, &v) != 0)
+			return BAD();
+		da->gen_limit = v;
+	} else if (strcmp(key, "nudma_dma_ns") == 0) {
+		if (parse_u64(val, 0, 100000, &v) != 0)
+			return BAD();
+		da->nudma_dma_ns = v;
+	} else if (strcmp(key, "nudma_poll_ns") == 0) {
+		if (parse_u64(val, 0, 100000, &v) != 0)
+			return BAD();
+		da->nudma_poll_ns = v;
+	}
+#undef BAD
+	return 0;
+}
+
+int
+octonic_devargs_parse(const char *args, struct octonic_devargs *da,
+		char *err, size_t err_len)
+{
+	struct rte_kvargs *kv;
+	uint16_t nb_numa = 0;
+	unsigned int i, j;
+	int ret = 0;
+
+	octonic_devargs_default(da);
+	if (err != NULL && err_len > 0)
+		err[0] = '\0';
+	if (args == NULL || *args == '\0')
+		return 0;
+	/* no valid-key list: we want to name an unknown key ourselves */
+	kv = rte_kvargs_parse(args, NULL);
+	if (kv == NULL)
+		return fail(err, err_len, "malformed devargs '%s'", args);
+	for (i = 0; i < kv->count && ret == 0; i++) {
+		const char *key = kv->pairs[i].key;
+
+		if (!known_key(key)) {
+			ret = fail(err, err_len, "unknown devarg '%s'", key);
+			break;
+		}
+		for (j = 0; j < i; j++)
+			if (strcmp(kv->pairs[j].key, key) == 0)
+				break;
+		if (j < i) {
+			ret = fail(err, err_len, "devarg '%s' given twice", key);
+			break;
+		}
+		ret = apply(da, key, kv->pairs[i].value, &nb_numa, err, err_len);
+	}
+	rte_kvargs_free(kv);
+	if (ret == 0 && da->numa_given && nb_numa != da->nb_pfs)
+		ret = fail(err, err_len,
+			"devarg 'numa' names %u nodes but pfs=%u", nb_numa,
+			da->nb_pfs);
+	return ret;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+#ifndef OCTONIC_DEVARGS_H
+#define OCTONIC_DEVARGS_H
+
+/**
+ * @file
+ * net_octonic's devargs, parsed without EAL (rte_kvargs only) so that a
+ * cmocka test covers every good and bad form.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** Most PFs (one per socket) a NIC may have. */
+#define OCTONIC_MAX_PFS 8
+/** Largest frame the generator may make (and the wire carries). */
+#define OCTONIC_MAX_FRAME 9618
+/** Length of a wire=<ethdev name> value. */
+#define OCTONIC_WIRE_NAME_LEN 64
+
+enum octonic_wire_kind {
+	OCTONIC_WIRE_GEN,	/**< built-in generator in, sink out */
+	OCTONIC_WIRE_LOOP,	/**< whatever a PF transmits re-enters the NIC */
+	OCTONIC_WIRE_ETHDEV,	/**< another ethdev port is the cable */
+};
+
+enum octonic_mac_mode {
+	OCTONIC_MAC_SHARED,	/**< octoNIC: every PF has the NIC's MAC */
+	OCTONIC_MAC_PER_PF,	/**< Socket Direct: one MAC per PF */
+};
+
+/** Everything a --vdev net_octonicN,... line can set. */
+struct octonic_devargs {
+	uint16_t nb_pfs;		/**< pfs=K, 1..8 (default 2) */
+	uint8_t numa_given;		/**< numa= was present */
+	int16_t numa[OCTONIC_MAX_PFS];	/**< numa=a:b:..., node of each PF */
+	enum octonic_mac_mode mac;	/**< mac=shared|per-pf */
+	enum octonic_wire_kind wire;	/**< wire=gen|loop|<ethdev name> */
+	char wire_name[OCTONIC_WIRE_NAME_LEN]; /**< for OCTONIC_WIRE_ETHDEV */
+	uint32_t flows;			/**< flows=N (default 64) */
+	uint16_t pkt_len;		/**< pkt_len=64..9618 (default 64) */
+	uint8_t l4_proto;		/**< proto=udp|tcp (IPPROTO_*) */
+	uint8_t ipv6;			/**< ipv6=0|1 */
+	uint64_t gen_rate;		/**< gen_rate=pps, 0: as fast as polled */
+	uint64_t gen_limit;		/**< gen_limit=N, 0: unlimited */
+	uint32_t nudma_dma_ns;		/**< busy-wait per remote DMA, 0: off */
+	uint32_t nudma_poll_ns;		/**< busy-wait per remote poll, 0: off */
+};
+
+/** The devargs keys, NULL-terminated (also used for the param string). */
+extern const char *const octonic_devargs_keys[];
+
+/** Fill @p da with the defaults. */
+void octonic_devargs_default(struct octonic_devargs *da);
+
+/**
+ * Parse a devargs string ("pfs=2,wire=loop"; NULL or "" gives the defaults).
+ *
+ * @param err
+ *   On failure, a one-line message naming the offending key and value.
+ * @return
+ *   0, or -EINVAL (unknown key, repeated key, malformed or out-of-range value).
+ */
+int octonic_devargs_parse(const char *args, struct octonic_devargs *da,
+		char *err, size_t err_len);
+
+#endif /* OCTONIC_DEVARGS_H */

@@ -1,0 +1,568 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * The NIC engine: what the NIC's hardware does between the wire and the PF
+ * queues.  It has no thread of its own; it advances whenever any PF queue
+ * is polled (rx or tx burst), on whichever lcore wins a trylock, so that
+ * exactly one runner moves packets at a time and nobody ever waits.  Each
+ * run does bounded work:
+ *   1. Tx: take what the PFs' Tx rings hold, "DMA-read" it (copy into a
+ *      wire frame), free the mbuf (that is the completion), apply the Tx
+ *      offloads and put the frame on the wire;
+ *   2. Rx: take frames from the wire, classify them in the e-switch, and
+ *      "DMA-write" each (copy) into an mbuf of the chosen queue's mempool,
+ *      then enqueue it in that queue's descriptor ring.
+ * Packets sit in rings between runs, as in hardware queues, so they are in
+ * flight while rules change.
+ */
+
+#include <sched.h>
+#include <string.h>
+
+#include <numa.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_pause.h>
+
+#include "octo_wire.h"
+#include "octonic_internal.h"
+
+/* Room for the largest frame plus headroom: frames on the wire are linear. */
+#define OCTONIC_WIRE_BUF (RTE_PKTMBUF_HEADROOM + OCTONIC_MAX_FRAME + 64)
+#define OCTONIC_WIRE_MBUFS 2048
+#define OCTONIC_LOOP_RING 1024
+#define OCTONIC_PEER_MBUFS 2048
+#define OCTONIC_GEN_MAX_CREDIT 1024
+
+int
+octonic_thread_socket(void)
+{
+	/* rte_socket_id() is SOCKET_ID_ANY for threads EAL did not create or
+	 * whose cpuset spans sockets: ask libnuma where we run, once per
+	 * thread (a thread is expected to stay on its socket). */
+	static __thread int cached = -2;
+	int s = (int)rte_socket_id();
+	int cpu;
+
+	if (s != SOCKET_ID_ANY)
+		return s;
+	if (cached == -2) {
+		cpu = sched_getcpu();
+		cached = cpu >= 0 && numa_available() >= 0 ?
+			numa_node_of_cpu(cpu) : 0;
+		if (cached < 0)
+			cached = 0;
+	}
+	return cached;
+}
+
+void
+octonic_nudma_wait(uint64_t cycles)
+{
+	uint64_t end = rte_get_tsc_cycles() + cycles;
+
+	while (rte_get_tsc_cycles() < end)
+		rte_pause();
+}
+
+int
+octonic_engine_setup(struct octonic_nic *nic)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	struct octo_gen_conf gc;
+	uint64_t hz = rte_get_tsc_hz();
+	unsigned int i;
+
+	nic->nudma_dma_cycles = nic->args.nudma_dma_ns * hz / 1000000000ull;
+	nic->nudma_poll_cycles = nic->args.nudma_poll_ns * hz / 1000000000ull;
+	rte_spinlock_init(&nic->engine_lock);
+
+	snprintf(name, sizeof(name), "ocw_%u", nic->seq);
+	nic->wire_mp = rte_pktmbuf_pool_create(name, OCTONIC_WIRE_MBUFS, 64, 0,
+			OCTONIC_WIRE_BUF, nic->socket);
+	if (nic->wire_mp == NULL) {
+		OCTONIC_LOG(ERR, "%s: cannot create the wire mempool: %s",
+			nic->name, rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	switch (nic->args.wire) {
+	case OCTONIC_WIRE_GEN:
+		memset(&gc, 0, sizeof(gc));
+		gc.nb_flows = nic->args.flows;
+		gc.pkt_len = nic->args.pkt_len;
+		gc.ipv6 = nic->args.ipv6;
+		gc.l4_proto = nic->args.l4_proto;
+		gc.seed = 1;
+		nic->gen = octo_gen_create(&gc);
+		nic->sink = octo_sink_create(nic->args.flows);
+		if (nic->gen == NULL || nic->sink == NULL) {
+			OCTONIC_LOG(ERR, "%s: cannot create the generator", nic->name);
+			return -ENOMEM;
+		}
+		if (rte_pktmbuf_alloc_bulk(nic->wire_mp, nic->stage,
+				OCTONIC_BURST) != 0)
+			return -ENOMEM;
+		nic->gen_rate = nic->args.gen_rate;
+		nic->gen_limit = nic->args.gen_limit;
+		nic->gen_on = 1;
+		break;
+	case OCTONIC_WIRE_LOOP:
+		snprintf(name, sizeof(name), "ocl_%u", nic->seq);
+		nic->loop_ring = rte_ring_create(name, OCTONIC_LOOP_RING,
+				nic->socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
+		if (nic->loop_ring == NULL)
+			return -ENOMEM;
+		break;
+	case OCTONIC_WIRE_ETHDEV:
+		snprintf(name, sizeof(name), "ocp_%u", nic->seq);
+		nic->peer_mp = rte_pktmbuf_pool_create(name, OCTONIC_PEER_MBUFS,
+				64, 0, RTE_MBUF_DEFAULT_BUF_SIZE, nic->socket);
+		if (nic->peer_mp == NULL)
+			return -ENOMEM;
+		break;
+	}
+	for (i = 0; i < RTE_DIM(nic->stage); i++)
+		if (nic->args.wire != OCTONIC_WIRE_GEN)
+			nic->stage[i] = NULL;
+	return 0;
+}
+
+void
+octonic_engine_teardown(struct octonic_nic *nic)
+{
+	unsigned int i;
+
+	if (nic->peer_started_by_us && rte_eth_dev_is_valid_port(nic->peer_port)) {
+		rte_eth_dev_stop(nic->peer_port);
+		nic->peer_started_by_us = 0;
+	}
+	if (nic->loop_ring != NULL) {
+		octonic_ring_flush(nic->loop_ring);
+		rte_ring_free(nic->loop_ring);
+		nic->loop_ring = NULL;
+	}
+	for (i = 0; i < RTE_DIM(nic->stage); i++) {
+		rte_pktmbuf_free(nic->stage[i]);
+		nic->stage[i] = NULL;
+	}
+	if (nic->gen != NULL)
+		octo_gen_free(nic->gen);
+	nic->gen = NULL;
+	if (nic->sink != NULL)
+		octo_sink_free(nic->sink);
+	nic->sink = NULL;
+	rte_mempool_free(nic->wire_mp);
+	nic->wire_mp = NULL;
+	/* the peer port may still hold mbufs of this pool in its queues */
+	if (nic->peer_mp != NULL && !nic->peer_started_by_us) {
+		rte_mempool_free(nic->peer_mp);
+		nic->peer_mp = NULL;
+	}
+}
+
+/*
+ * wire=<ethdev>: the cable is another port.  If the application has not
+ * started it, the NIC drives it alone: one Rx and one Tx queue on its own
+ * pool (the application must then not use that port).
+ */
+int
+octonic_engine_wire_start(struct octonic_nic *nic)
+{
+	struct rte_eth_conf conf;
+	uint16_t port;
+	int ret;
+
+	if (nic->args.wire != OCTONIC_WIRE_ETHDEV || nic->peer_ready)
+		return 0;
+	if (rte_eth_dev_get_port_by_name(nic->args.wire_name, &port) != 0) {
+		OCTONIC_LOG(ERR, "%s: wire port '%s' does not exist", nic->name,
+			nic->args.wire_name);
+		return -ENODEV;
+	}
+	if (octonic_is_octonic(&rte_eth_devices[port])) {
+		OCTONIC_LOG(ERR, "%s: wire port '%s' is an octonic PF", nic->name,
+			nic->args.wire_name);
+		return -EINVAL;
+	}
+	nic->peer_port = port;
+	if (!rte_eth_devices[port].data->dev_started) {
+		memset(&conf, 0, sizeof(conf));
+		ret = rte_eth_dev_configure(port, 1, 1, &conf);
+		if (ret == 0)
+			ret = rte_eth_rx_queue_setup(port, 0, 512,
+				rte_eth_dev_socket_id(port), NULL, nic->peer_mp);
+		if (ret == 0)
+			ret = rte_eth_tx_queue_setup(port, 0, 512,
+				rte_eth_dev_socket_id(port), NULL);
+		if (ret == 0)
+			ret = rte_eth_dev_start(port);
+		if (ret != 0) {
+			OCTONIC_LOG(ERR, "%s: cannot start wire port '%s': %d",
+				nic->name, nic->args.wire_name, ret);
+			return ret;
+		}
+		nic->peer_started_by_us = 1;
+	}
+	nic->peer_ready = 1;
+	return 0;
+}
+
+void
+octonic_ring_flush(struct rte_ring *r)
+{
+	void *objs[OCTONIC_BURST];
+	unsigned int n, i;
+
+	if (r == NULL)
+		return;
+	while ((n = rte_ring_dequeue_burst(r, objs, RTE_DIM(objs), NULL)) > 0)
+		for (i = 0; i < n; i++)
+			rte_pktmbuf_free(objs[i]);
+}
+
+/* Copy the packet data of a (possibly chained) mbuf to @p dst. */
+static void
+copy_chain(uint8_t *dst, const struct rte_mbuf *m)
+{
+	for (; m != NULL; m = m->next) {
+		rte_memcpy(dst, rte_pktmbuf_mtod(m, const void *), m->data_len);
+		dst += m->data_len;
+	}
+}
+
+/* ---- Tx: PF rings -> wire ---- */
+
+static void
+wire_put(struct octonic_nic *nic, struct rte_mbuf *w, struct rte_mbuf **peer_out,
+		uint16_t *nb_peer)
+{
+	switch (nic->args.wire) {
+	case OCTONIC_WIRE_GEN:
+		octo_sink_account(nic->sink, rte_pktmbuf_mtod(w, const uint8_t *),
+			w->data_len);
+		rte_pktmbuf_free(w);
+		break;
+	case OCTONIC_WIRE_LOOP:
+		if (rte_ring_sp_enqueue(nic->loop_ring, w) != 0) {
+			nic->wire_drops++;
+			rte_pktmbuf_free(w);
+		}
+		break;
+	case OCTONIC_WIRE_ETHDEV:
+		peer_out[(*nb_peer)++] = w;
+		break;
+	}
+}
+
+static void
+tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
+		struct octonic_txq *txq)
+{
+	struct rte_mbuf *pkts[OCTONIC_ENGINE_TX_PER_QUEUE];
+	struct rte_mbuf *peer_out[OCTONIC_ENGINE_TX_PER_QUEUE];
+	uint16_t nb_peer = 0, sent;
+	unsigned int n, i;
+
+	n = rte_ring_sc_dequeue_burst(txq->ring, (void **)pkts, RTE_DIM(pkts),
+			NULL);
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i], *w;
+		uint32_t len = m->pkt_len;
+
+		if (!pf->plugged) {
+			/* surprise removal: the NIC never reads it */
+			RELAXED_ADD(&pf->tx_drop_down, 1);
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		RELAXED_ADD(&txq->eng.dma_pkts, 1);
+		RELAXED_ADD(&txq->eng.dma_bytes, len);
+		if (m->pool != NULL && m->pool->socket_id != pf->socket) {
+			RELAXED_ADD(&txq->eng.remote_dma_pkts, 1);
+			RELAXED_ADD(&txq->eng.remote_dma_bytes, len);
+			if (nic->nudma_dma_cycles != 0)
+				octonic_nudma_wait(nic->nudma_dma_cycles);
+		}
+		w = rte_pktmbuf_alloc(nic->wire_mp);
+		if (w == NULL || len > rte_pktmbuf_tailroom(w)) {
+			RELAXED_ADD(&txq->eng.errors, 1);
+			rte_pktmbuf_free(w);
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		copy_chain(rte_pktmbuf_mtod(w, uint8_t *), m);
+		w->data_len = len;
+		w->pkt_len = len;
+		w->ol_flags = m->ol_flags;
+		w->tx_offload = m->tx_offload;
+		rte_pktmbuf_free(m);	/* completion */
+		if ((w->ol_flags & (RTE_MBUF_F_TX_IP_CKSUM |
+				RTE_MBUF_F_TX_L4_MASK)) != 0 &&
+				octo_offload_tx(w) != 0)
+			RELAXED_ADD(&txq->eng.errors, 1);
+		w->ol_flags = 0;
+		wire_put(nic, w, peer_out, &nb_peer);
+	}
+	if (nb_peer > 0) {
+		sent = rte_eth_tx_burst(nic->peer_port, 0, peer_out, nb_peer);
+		for (i = sent; i < nb_peer; i++) {
+			nic->wire_drops++;
+			rte_pktmbuf_free(peer_out[i]);
+		}
+	}
+}
+
+static void
+tx_drain(struct octonic_nic *nic)
+{
+	struct rte_eth_dev_data *data;
+	struct octonic_pf *pf;
+	uint16_t p, q;
+
+	for (p = 0; p < nic->nb_pfs; p++) {
+		pf = nic->pf[p];
+		if (pf == NULL)
+			continue;
+		data = pf->dev->data;
+		for (q = 0; q < data->nb_tx_queues; q++)
+			if (data->tx_queues[q] != NULL)
+				tx_drain_queue(nic, pf, data->tx_queues[q]);
+	}
+}
+
+/* ---- Rx: wire -> classification -> PF rings ---- */
+
+static uint16_t
+gen_budget(struct octonic_nic *nic, uint16_t want)
+{
+	uint64_t now, hz, add;
+
+	if (!nic->gen_on)
+		return 0;
+	if (nic->gen_limit != 0) {
+		if (nic->gen_count >= nic->gen_limit)
+			return 0;
+		if (nic->gen_limit - nic->gen_count < want)
+			want = nic->gen_limit - nic->gen_count;
+	}
+	if (nic->gen_rate == 0)
+		return want;
+	now = rte_get_tsc_cycles();
+	hz = rte_get_tsc_hz();
+	if (nic->gen_last_tsc == 0 || now - nic->gen_last_tsc > hz)
+		nic->gen_last_tsc = now - hz / 1000;
+	add = (now - nic->gen_last_tsc) * nic->gen_rate / hz;
+	if (add > 0) {
+		nic->gen_last_tsc += add * hz / nic->gen_rate;
+		nic->gen_credit += add;
+		if (nic->gen_credit > OCTONIC_GEN_MAX_CREDIT)
+			nic->gen_credit = OCTONIC_GEN_MAX_CREDIT;
+	}
+	if (nic->gen_credit < want)
+		want = nic->gen_credit;
+	nic->gen_credit -= want;
+	return want;
+}
+
+static uint16_t
+wire_fetch(struct octonic_nic *nic, struct rte_mbuf **frames)
+{
+	uint16_t n = 0, len;
+	struct rte_mbuf *m;
+
+	switch (nic->args.wire) {
+	case OCTONIC_WIRE_GEN:
+		n = gen_budget(nic, OCTONIC_BURST);
+		for (uint16_t i = 0; i < n; i++) {
+			m = nic->stage[i];
+			len = octo_gen_next(nic->gen, rte_pktmbuf_mtod(m, uint8_t *),
+				rte_pktmbuf_tailroom(m) + m->data_len);
+			m->data_len = len;
+			m->pkt_len = len;
+			m->ol_flags = 0;
+			m->packet_type = 0;
+			frames[i] = m;
+		}
+		nic->gen_count += n;
+		return n;
+	case OCTONIC_WIRE_LOOP:
+		return rte_ring_sc_dequeue_burst(nic->loop_ring, (void **)frames,
+			OCTONIC_BURST, NULL);
+	case OCTONIC_WIRE_ETHDEV:
+		if (!nic->peer_ready)
+			return 0;
+		return rte_eth_rx_burst(nic->peer_port, 0, frames, OCTONIC_BURST);
+	}
+	return 0;
+}
+
+/* Write frame @p w into a fresh mbuf of @p rxq (chained if scatter is on);
+ * NULL, counted, when the pool is empty or the frame does not fit. */
+static struct rte_mbuf *
+dma_write(struct octonic_rxq *rxq, const struct rte_mbuf *w, int scatter)
+{
+	struct rte_mbuf *head, *seg, *prev;
+	uint32_t len = w->pkt_len, off = 0, chunk;
+	const struct rte_mbuf *src = w;
+	uint32_t src_off = 0;
+
+	head = rte_pktmbuf_alloc(rxq->mp);
+	if (head == NULL) {
+		RELAXED_ADD(&rxq->eng.nombuf, 1);
+		return NULL;
+	}
+	if (len > rte_pktmbuf_tailroom(head) && !scatter) {
+		RELAXED_ADD(&rxq->eng.errors, 1);
+		rte_pktmbuf_free(head);
+		return NULL;
+	}
+	seg = head;
+	prev = NULL;
+	while (off < len) {
+		if (seg == NULL) {
+			seg = rte_pktmbuf_alloc(rxq->mp);
+			if (seg == NULL) {
+				RELAXED_ADD(&rxq->eng.nombuf, 1);
+				rte_pktmbuf_free(head);
+				return NULL;
+			}
+			prev->next = seg;
+			head->nb_segs++;
+		}
+		chunk = RTE_MIN(len - off, (uint32_t)rte_pktmbuf_tailroom(seg));
+		/* walk the source chain (peer frames may be chained) */
+		for (uint32_t done = 0; done < chunk; ) {
+			uint32_t c = RTE_MIN(chunk - done,
+				(uint32_t)src->data_len - src_off);
+
+			rte_memcpy(rte_pktmbuf_mtod_offset(seg, uint8_t *,
+				seg->data_len + done),
+				rte_pktmbuf_mtod_offset(src, const uint8_t *, src_off),
+				c);
+			done += c;
+			src_off += c;
+			if (src_off == src->data_len && src->next != NULL) {
+				src = src->next;
+				src_off = 0;
+			}
+		}
+		seg->data_len += chunk;
+		off += chunk;
+		prev = seg;
+		seg = NULL;
+	}
+	head->pkt_len = len;
+	return head;
+}
+
+static void
+deliver(struct octonic_nic *nic, struct rte_mbuf *w,
+		const struct octonic_verdict *v)
+{
+	struct rte_eth_dev_data *data;
+	struct octonic_rxq *rxq;
+	struct octonic_pf *pf;
+	struct rte_mbuf *m;
+	uint64_t offloads, flags = 0;
+	const uint8_t *frame = rte_pktmbuf_mtod(w, const uint8_t *);
+
+	if (v->pf >= nic->nb_pfs || nic->pf[v->pf] == NULL) {
+		nic->wire_drops++;
+		return;
+	}
+	pf = nic->pf[v->pf];
+	if (v->drop) {
+		RELAXED_ADD(&pf->drop_flow, 1);
+		return;
+	}
+	if (!pf->plugged || !pf->started) {
+		RELAXED_ADD(&pf->drop_down, 1);
+		return;
+	}
+	data = pf->dev->data;
+	if (v->queue >= data->nb_rx_queues ||
+			data->rx_queues[v->queue] == NULL ||
+			data->rx_queue_state[v->queue] != RTE_ETH_QUEUE_STATE_STARTED) {
+		RELAXED_ADD(&pf->drop_noqueue, 1);
+		return;
+	}
+	rxq = data->rx_queues[v->queue];
+	offloads = data->dev_conf.rxmode.offloads;
+	m = dma_write(rxq, w, (offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0);
+	if (m == NULL)
+		return;		/* counted as nombuf or errors */
+	RELAXED_ADD(&rxq->eng.dma_pkts, 1);
+	RELAXED_ADD(&rxq->eng.dma_bytes, m->pkt_len);
+	if (rxq->remote_pool) {
+		RELAXED_ADD(&rxq->eng.remote_dma_pkts, 1);
+		RELAXED_ADD(&rxq->eng.remote_dma_bytes, m->pkt_len);
+		if (nic->nudma_dma_cycles != 0)
+			octonic_nudma_wait(nic->nudma_dma_cycles);
+	}
+	m->port = pf->port_id;
+	m->packet_type = octo_offload_ptype(frame, w->data_len);
+	if (offloads & RTE_ETH_RX_OFFLOAD_CHECKSUM)
+		flags |= octo_offload_rx_cksum(frame, w->data_len);
+	if (v->has_rss) {
+		flags |= RTE_MBUF_F_RX_RSS_HASH;
+		m->hash.rss = v->rss_hash;
+	}
+	if (v->has_flag)
+		flags |= RTE_MBUF_F_RX_FDIR;
+	if (v->has_mark) {
+		flags |= RTE_MBUF_F_RX_FDIR | RTE_MBUF_F_RX_FDIR_ID;
+		m->hash.fdir.hi = v->mark;
+	}
+	m->ol_flags = flags;
+	if (rte_ring_sp_enqueue(rxq->ring, m) != 0) {
+		RELAXED_ADD(&rxq->eng.missed, 1);
+		rte_pktmbuf_free(m);
+	}
+}
+
+static unsigned int
+wire_rx(struct octonic_nic *nic)
+{
+	struct rte_mbuf *frames[OCTONIC_BURST];
+	struct octonic_verdict v[OCTONIC_BURST];
+	uint16_t n, i;
+
+	n = wire_fetch(nic, frames);
+	if (n == 0)
+		return 0;
+	memset(v, 0, sizeof(v[0]) * n);
+	octonic_eswitch_reader_enter(nic->sw);
+	octonic_eswitch_classify(nic->sw, frames, n, v);
+	octonic_eswitch_reader_leave(nic->sw);
+	for (i = 0; i < n; i++) {
+		deliver(nic, frames[i], &v[i]);
+		if (nic->args.wire != OCTONIC_WIRE_GEN)
+			rte_pktmbuf_free(frames[i]);
+	}
+	return n;
+}
+
+void
+octonic_engine_run_locked(struct octonic_nic *nic)
+{
+	unsigned int b;
+
+	tx_drain(nic);
+	for (b = 0; b < OCTONIC_ENGINE_RX_BATCHES; b++)
+		if (wire_rx(nic) < OCTONIC_BURST)
+			break;
+}
+
+void
+octonic_engine_run(struct octonic_nic *nic)
+{
+	if (!rte_spinlock_trylock(&nic->engine_lock))
+		return;
+	octonic_engine_run_locked(nic);
+	rte_spinlock_unlock(&nic->engine_lock);
+}

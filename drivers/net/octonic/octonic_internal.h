@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+#ifndef OCTONIC_INTERNAL_H
+#define OCTONIC_INTERNAL_H
+
+/**
+ * @file
+ * State shared by net_octonic's ethdev glue (octonic_ethdev.c), datapath
+ * (octonic_rxtx.c), NIC engine (octonic_engine.c), statistics
+ * (octonic_xstats.c) and public API (octonic_api.c).
+ *
+ * Threads: the control path (configure, setup, start, stop, close) runs on
+ * one thread at a time, as ethdev requires; each queue is polled by at most
+ * one lcore; the NIC engine runs on whichever lcore wins the NIC's
+ * trylock.  Counters therefore have a single writer each: the poller
+ * (polls, packets handed to the app) or the engine (DMA, drops); readers
+ * use relaxed atomic loads.
+ */
+
+#include <stdint.h>
+
+#include <rte_atomic.h>
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_ring.h>
+#include <rte_spinlock.h>
+
+#include <ethdev_driver.h>
+
+#include "octonic_devargs.h"
+#include "octonic_eswitch.h"
+
+extern int octonic_logtype;
+#define OCTONIC_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, octonic_logtype, "net_octonic: " fmt "\n", \
+		##__VA_ARGS__)
+
+#define OCTONIC_MAX_QUEUES 64		/**< Rx and Tx queues per PF */
+#define OCTONIC_MIN_DESC 32
+#define OCTONIC_MAX_DESC 16384
+#define OCTONIC_MAX_MTU (OCTONIC_MAX_FRAME - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN)
+#define OCTONIC_MAX_MAC 16		/**< MAC addresses per PF */
+#define OCTONIC_BURST 32		/**< engine batch (wire in, Tx out) */
+/* Work per engine run: bounded so the lcore that wins the lock returns
+ * to its own queue quickly. */
+#define OCTONIC_ENGINE_RX_BATCHES 2
+#define OCTONIC_ENGINE_TX_PER_QUEUE 64
+
+#define RELAXED_ADD(p, v) __atomic_store_n((p), *(p) + (v), __ATOMIC_RELAXED)
+#define RELAXED_GET(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+
+struct octonic_pf;
+struct octo_gen;
+struct octo_sink;
+struct rte_vdev_device;
+
+/** Counters written by the NIC engine (under its lock). */
+struct octonic_engine_cnt {
+	uint64_t dma_pkts;		/**< Rx: written into mbufs; Tx: read out */
+	uint64_t dma_bytes;
+	uint64_t remote_dma_pkts;	/**< ...into/from a mempool of another socket */
+	uint64_t remote_dma_bytes;
+	uint64_t missed;		/**< Rx: ring full or queue not started */
+	uint64_t nombuf;		/**< Rx: mempool empty */
+	uint64_t errors;		/**< Rx: frame too big; Tx: offload failed */
+};
+
+/** Counters written by the lcore polling the queue. */
+struct octonic_poll_cnt {
+	uint64_t pkts;			/**< handed to / accepted from the app */
+	uint64_t bytes;
+	uint64_t polls;
+	uint64_t remote_polls;
+};
+
+struct octonic_rxq {
+	struct rte_ring *ring;		/**< the descriptor ring, on the PF's socket */
+	struct rte_mempool *mp;
+	struct octonic_pf *pf;
+	uint16_t qid;
+	uint16_t nb_desc;
+	uint8_t remote_pool;		/**< mp->socket_id differs from the PF's */
+	uint8_t deferred;		/**< rx_deferred_start */
+	struct octonic_poll_cnt poll;
+	struct octonic_engine_cnt eng;
+	/* snapshots taken by stats_reset, subtracted from the above */
+	struct octonic_poll_cnt poll_base;
+	struct octonic_engine_cnt eng_base;
+};
+
+struct octonic_txq {
+	struct rte_ring *ring;
+	struct octonic_pf *pf;
+	uint16_t qid;
+	uint16_t nb_desc;
+	uint8_t deferred;		/**< tx_deferred_start */
+	struct octonic_poll_cnt poll;
+	struct octonic_engine_cnt eng;
+	struct octonic_poll_cnt poll_base;
+	struct octonic_engine_cnt eng_base;
+};
+
+struct octonic_nic;
+
+/** dev_private of a PF port. */
+struct octonic_pf {
+	struct octonic_nic *nic;
+	struct rte_eth_dev *dev;
+	uint16_t idx;			/**< PF index in the NIC */
+	uint16_t port_id;
+	int socket;			/**< NUMA node of the PF */
+	volatile uint8_t plugged;	/**< 0 after rte_pmd_octonic_unplug */
+	volatile uint8_t started;
+	/* engine counters of what never reached a queue */
+	uint64_t drop_flow;		/**< DROP verdicts for this PF */
+	uint64_t drop_down;		/**< arrived while unplugged or stopped */
+	uint64_t drop_noqueue;		/**< verdict names a queue not set up/started */
+	uint64_t tx_drop_down;		/**< Tx drained while unplugged */
+	uint64_t drop_flow_base, drop_down_base, drop_noqueue_base;
+	uint64_t tx_drop_down_base;
+};
+
+/** One NIC: K PFs, one wire, one e-switch. */
+struct octonic_nic {
+	char name[RTE_DEV_NAME_MAX_LEN];
+	struct octonic_devargs args;
+	struct rte_vdev_device *vdev;
+	struct octonic_eswitch *sw;
+	uint16_t domain_id;
+	uint16_t nb_pfs;
+	uint16_t nb_open;		/**< PFs not closed yet */
+	struct octonic_pf *pf[OCTONIC_MAX_PFS];	/**< NULL once closed */
+	int socket;			/**< socket of the NIC's own memory */
+	uint32_t seq;			/**< unique per probe: names pools and rings */
+
+	/* The engine: one runner at a time, nobody waits for it. */
+	rte_spinlock_t engine_lock;
+	/* NUDMA cost model: a PCIe read of a small buffer from the remote
+	 * socket's memory was measured at about +107 ns over a local one
+	 * (the IOctopus paper's figures); 107 is the value we suggest for
+	 * nudma_dma_ns and nudma_poll_ns.  0 (default) turns it off. */
+	uint64_t nudma_dma_cycles;	/**< busy-wait per remote DMA */
+	uint64_t nudma_poll_cycles;	/**< busy-wait per remote poll */
+
+	/* wire */
+	struct rte_mempool *wire_mp;	/**< frames in flight on the wire */
+	struct rte_ring *loop_ring;	/**< wire=loop: Tx re-enters here */
+	uint16_t peer_port;		/**< wire=<ethdev>: the cable */
+	uint8_t peer_ready;
+	uint8_t peer_started_by_us;
+	struct rte_mempool *peer_mp;
+	struct octo_gen *gen;
+	struct octo_sink *sink;
+	volatile uint8_t gen_on;
+	uint64_t gen_rate;		/**< pps, 0: as fast as polled */
+	uint64_t gen_limit;		/**< 0: no limit */
+	uint64_t gen_last_tsc;
+	uint64_t gen_credit;		/**< packets the rate allows now */
+	uint64_t wire_drops;		/**< frames the wire could not take */
+	uint64_t gen_count;		/**< frames generated */
+	struct rte_mbuf *stage[OCTONIC_BURST];	/**< generator scratch frames */
+};
+
+static inline struct octonic_pf *
+octonic_pf_of(const struct rte_eth_dev *dev)
+{
+	return dev->data->dev_private;
+}
+
+/* octonic_ethdev.c */
+extern const struct eth_dev_ops octonic_ops;
+int octonic_is_octonic(const struct rte_eth_dev *dev);
+
+/* octonic_engine.c */
+int octonic_engine_setup(struct octonic_nic *nic);
+void octonic_engine_teardown(struct octonic_nic *nic);
+int octonic_engine_wire_start(struct octonic_nic *nic);
+/** Run the engine once if nobody else is (bounded work). */
+void octonic_engine_run(struct octonic_nic *nic);
+/** Run it under the lock taken by the control path. */
+void octonic_engine_run_locked(struct octonic_nic *nic);
+/** Socket of the calling thread, also for non-EAL threads. */
+int octonic_thread_socket(void);
+/** Busy-wait @p cycles (the NUDMA cost model). */
+void octonic_nudma_wait(uint64_t cycles);
+
+/* octonic_rxtx.c */
+uint16_t octonic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
+uint16_t octonic_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
+uint32_t octonic_rx_queue_count(void *q);
+int octonic_rx_descriptor_status(void *q, uint16_t offset);
+int octonic_tx_descriptor_status(void *q, uint16_t offset);
+int octonic_tx_done_cleanup(void *q, uint32_t free_cnt);
+void octonic_ring_flush(struct rte_ring *r);
+
+/* octonic_xstats.c */
+int octonic_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st);
+int octonic_stats_reset(struct rte_eth_dev *dev);
+int octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
+		unsigned int n);
+int octonic_xstats_get_names(struct rte_eth_dev *dev,
+		struct rte_eth_xstat_name *names, unsigned int size);
+
+#endif /* OCTONIC_INTERNAL_H */

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * Basic and extended statistics of a PF.  Every counter has one writer
+ * (the poller or the engine), so reset cannot zero it without racing:
+ * reset snapshots the current values into *_base and readers subtract.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+
+#include "octonic_internal.h"
+
+#define G(f) RELAXED_GET(&(f))
+
+static uint64_t
+rxq_missed(const struct octonic_rxq *q)
+{
+	return G(q->eng.missed) - q->eng_base.missed;
+}
+
+int
+octonic_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+	uint16_t q;
+
+	for (q = 0; q < dev->data->nb_rx_queues; q++) {
+		const struct octonic_rxq *rxq = dev->data->rx_queues[q];
+		uint64_t p, b, e;
+
+		if (rxq == NULL)
+			continue;
+		p = G(rxq->poll.pkts) - rxq->poll_base.pkts;
+		b = G(rxq->poll.bytes) - rxq->poll_base.bytes;
+		e = G(rxq->eng.errors) - rxq->eng_base.errors;
+		st->ipackets += p;
+		st->ibytes += b;
+		st->imissed += rxq_missed(rxq);
+		st->ierrors += e;
+		st->rx_nombuf += G(rxq->eng.nombuf) - rxq->eng_base.nombuf;
+		if (q < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			st->q_ipackets[q] = p;
+			st->q_ibytes[q] = b;
+			st->q_errors[q] = e + rxq_missed(rxq);
+		}
+	}
+	/* packets steered to this PF that found no queue to take them */
+	st->imissed += G(pf->drop_down) - pf->drop_down_base +
+		G(pf->drop_noqueue) - pf->drop_noqueue_base;
+	for (q = 0; q < dev->data->nb_tx_queues; q++) {
+		const struct octonic_txq *txq = dev->data->tx_queues[q];
+		uint64_t p, b;
+
+		if (txq == NULL)
+			continue;
+		p = G(txq->poll.pkts) - txq->poll_base.pkts;
+		b = G(txq->poll.bytes) - txq->poll_base.bytes;
+		st->opackets += p;
+		st->obytes += b;
+		st->oerrors += G(txq->eng.errors) - txq->eng_base.errors;
+		if (q < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			st->q_opackets[q] = p;
+			st->q_obytes[q] = b;
+		}
+	}
+	st->oerrors += G(pf->tx_drop_down) - pf->tx_drop_down_base;
+	return 0;
+}
+
+int
+octonic_stats_reset(struct rte_eth_dev *dev)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+	uint16_t q;
+
+	for (q = 0; q < dev->data->nb_rx_queues; q++) {
+		struct octonic_rxq *rxq = dev->data->rx_queues[q];
+
+		if (rxq == NULL)
+			continue;
+		rxq->poll_base = rxq->poll;
+		rxq->eng_base = rxq->eng;
+	}
+	for (q = 0; q < dev->data->nb_tx_queues; q++) {
+		struct octonic_txq *txq = dev->data->tx_queues[q];
+
+		if (txq == NULL)
+			continue;
+		txq->poll_base = txq->poll;
+		txq->eng_base = txq->eng;
+	}
+	pf->drop_flow_base = G(pf->drop_flow);
+	pf->drop_down_base = G(pf->drop_down);
+	pf->drop_noqueue_base = G(pf->drop_noqueue);
+	pf->tx_drop_down_base = G(pf->tx_drop_down);
+	return 0;
+}
+
+/* ---- xstats: PF counters, then per Rx queue, then per Tx queue ---- */
+
+#define PF_XSTATS 5
+static const char *const pf_names[PF_XSTATS] = {
+	"rx_flow_drop_packets",		/* DROP action in the e-switch */
+	"rx_port_down_drop_packets",	/* arrived while unplugged or stopped */
+	"rx_no_queue_drop_packets",	/* steered to a queue not set up/started */
+	"tx_port_down_drop_packets",	/* transmitted, then unplugged */
+	"wire_drop_packets",		/* the wire could not take them (NIC-wide) */
+};
+
+#define RXQ_XSTATS 9
+static const char *const rxq_names[RXQ_XSTATS] = {
+	"dma_packets", "dma_bytes", "remote_dma_packets", "remote_dma_bytes",
+	"polls", "remote_polls", "missed_packets", "nombuf", "errors",
+};
+
+#define TXQ_XSTATS 7
+static const char *const txq_names[TXQ_XSTATS] = {
+	"dma_packets", "dma_bytes", "remote_dma_packets", "remote_dma_bytes",
+	"polls", "remote_polls", "errors",
+};
+
+static unsigned int
+xstats_count(const struct rte_eth_dev *dev)
+{
+	return PF_XSTATS + RXQ_XSTATS * dev->data->nb_rx_queues +
+		TXQ_XSTATS * dev->data->nb_tx_queues;
+}
+
+int
+octonic_xstats_get_names(struct rte_eth_dev *dev,
+		struct rte_eth_xstat_name *names, unsigned int size)
+{
+	unsigned int n = xstats_count(dev), i, k = 0;
+	uint16_t q;
+
+	if (names == NULL || size < n)
+		return n;
+	for (i = 0; i < PF_XSTATS; i++)
+		snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE, "%s",
+			pf_names[i]);
+	for (q = 0; q < dev->data->nb_rx_queues; q++)
+		for (i = 0; i < RXQ_XSTATS; i++)
+			snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE,
+				"rx_q%u_%s", q, rxq_names[i]);
+	for (q = 0; q < dev->data->nb_tx_queues; q++)
+		for (i = 0; i < TXQ_XSTATS; i++)
+			snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE,
+				"tx_q%u_%s", q, txq_names[i]);
+	return n;
+}
+
+#define D(q, grp, f) (G((q)->grp.f) - (q)->grp ## _base.f)
+
+int
+octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
+		unsigned int size)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+	unsigned int n = xstats_count(dev), k = 0, i;
+	uint64_t v[RXQ_XSTATS];
+	uint16_t q;
+
+	if (xs == NULL || size < n)
+		return n;
+	v[0] = G(pf->drop_flow) - pf->drop_flow_base;
+	v[1] = G(pf->drop_down) - pf->drop_down_base;
+	v[2] = G(pf->drop_noqueue) - pf->drop_noqueue_base;
+	v[3] = G(pf->tx_drop_down) - pf->tx_drop_down_base;
+	v[4] = G(pf->nic->wire_drops);
+	for (i = 0; i < PF_XSTATS; i++, k++) {
+		xs[k].id = k;
+		xs[k].value = v[i];
+	}
+	for (q = 0; q < dev->data->nb_rx_queues; q++) {
+		const struct octonic_rxq *r = dev->data->rx_queues[q];
+
+		memset(v, 0, sizeof(v));
+		if (r != NULL) {
+			v[0] = D(r, eng, dma_pkts);
+			v[1] = D(r, eng, dma_bytes);
+			v[2] = D(r, eng, remote_dma_pkts);
+			v[3] = D(r, eng, remote_dma_bytes);
+			v[4] = D(r, poll, polls);
+			v[5] = D(r, poll, remote_polls);
+			v[6] = D(r, eng, missed);
+			v[7] = D(r, eng, nombuf);
+			v[8] = D(r, eng, errors);
+		}
+		for (i = 0; i < RXQ_XSTATS; i++, k++) {
+			xs[k].id = k;
+			xs[k].value = v[i];
+		}
+	}
+	for (q = 0; q < dev->data->nb_tx_queues; q++) {
+		const struct octonic_txq *t = dev->data->tx_queues[q];
+
+		memset(v, 0, sizeof(v));
+		if (t != NULL) {
+			v[0] = D(t, eng, dma_pkts);
+			v[1] = D(t, eng, dma_bytes);
+			v[2] = D(t, eng, remote_dma_pkts);
+			v[3] = D(t, eng, remote_dma_bytes);
+			v[4] = D(t, poll, polls);
+			v[5] = D(t, poll, remote_polls);
+			v[6] = D(t, eng, errors);
+		}
+		for (i = 0; i < TXQ_XSTATS; i++, k++) {
+			xs[k].id = k;
+			xs[k].value = v[i];
+		}
+	}
+	return n;
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/* net_octonic devargs parsing, without EAL: every good form gives the
+ * values it names, every bad one is refused with a message naming it. */
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "octonic_devargs.h"
+
+static void
+test_defaults(void **state)
+{
+	struct octonic_devargs da;
+	char err[128];
+
+	assert_int_equal(octonic_devargs_parse(NULL, &da, err, sizeof(err)), 0);
+	assert_int_equal(da.nb_pfs, 2);
+	assert_int_equal(da.wire, OCTONIC_WIRE_GEN);
+	assert_int_equal(da.mac, OCTONIC_MAC_SHARED);
+	assert_int_equal(da.numa_given, 0);
+	assert_int_equal(da.l4_proto, IPPROTO_UDP);
+	assert_int_equal(da.pkt_len, 64);
+	assert_int_equal(da.nudma_dma_ns, 0);
+	assert_int_equal(octonic_devargs_parse("", &da, err, sizeof(err)), 0);
+	assert_int_equal(da.nb_pfs, 2);
+}
+
+static void
+test_good(void **state)
+{
+	struct octonic_devargs da;
+	char err[128];
+
+	assert_int_equal(octonic_devargs_parse(
+		"pfs=4,numa=0:1:1:0,mac=per-pf,wire=loop,flows=1000,pkt_len=1500,"
+		"proto=tcp,ipv6=1,gen_rate=1000000,gen_limit=12345,"
+		"nudma_dma_ns=107,nudma_poll_ns=50", &da, err, sizeof(err)), 0);
+	assert_int_equal(da.nb_pfs, 4);
+	assert_int_equal(da.numa_given, 1);
+	assert_int_equal(da.numa[0], 0);
+	assert_int_equal(da.numa[1], 1);
+	assert_int_equal(da.numa[2], 1);
+	assert_int_equal(da.numa[3], 0);
+	assert_int_equal(da.mac, OCTONIC_MAC_PER_PF);
+	assert_int_equal(da.wire, OCTONIC_WIRE_LOOP);
+	assert_int_equal(da.flows, 1000);
+	assert_int_equal(da.pkt_len, 1500);
+	assert_int_equal(da.l4_proto, IPPROTO_TCP);
+	assert_int_equal(da.ipv6, 1);
+	assert_int_equal(da.gen_rate, 1000000);
+	assert_int_equal(da.gen_limit, 12345);
+	assert_int_equal(da.nudma_dma_ns, 107);
+	assert_int_equal(da.nudma_poll_ns, 50);
+
+	assert_int_equal(octonic_devargs_parse("wire=net_ring0,pfs=1,numa=1",
+		&da, err, sizeof(err)), 0);
+	assert_int_equal(da.wire, OCTONIC_WIRE_ETHDEV);
+	assert_string_equal(da.wire_name, "net_ring0");
+	assert_int_equal(da.nb_pfs, 1);
+	assert_int_equal(da.numa[0], 1);
+
+	/* bounds are inclusive */
+	assert_int_equal(octonic_devargs_parse("pfs=8,pkt_len=9618,wire=gen,mac=shared",
+		&da, err, sizeof(err)), 0);
+	assert_int_equal(da.nb_pfs, 8);
+	assert_int_equal(da.pkt_len, 9618);
+	assert_int_equal(da.wire, OCTONIC_WIRE_GEN);
+	assert_int_equal(da.mac, OCTONIC_MAC_SHARED);
+	/* numa after pfs or before: order does not matter */
+	assert_int_equal(octonic_devargs_parse("numa=1:0:1,pfs=3",
+		&da, err, sizeof(err)), 0);
+	assert_int_equal(da.numa[2], 1);
+}
+
+static const struct {
+	const char *args;
+	const char *named;	/* what the message must mention */
+} bad[] = {
+	{ "pfs=0", "pfs" },
+	{ "pfs=9", "pfs" },
+	{ "pfs=two", "pfs" },
+	{ "pfs=-1", "pfs" },
+	{ "pfs=2x", "pfs" },
+	{ "pfs=", "pfs" },
+	{ "pfs=2,pfs=3", "pfs" },
+	{ "numa=0:1:", "numa" },
+	{ "numa=:0", "numa" },
+	{ "numa=0::1", "numa" },
+	{ "numa=0:x", "numa" },
+	{ "numa=9:0", "numa" },
+	{ "pfs=3,numa=0:1", "numa" },
+	{ "numa=0:1:0:1:0:1:0:1:0", "numa" },
+	{ "mac=both", "mac" },
+	{ "wire=", "wire" },
+	{ "flows=0", "flows" },
+	{ "pkt_len=63", "pkt_len" },
+	{ "pkt_len=9619", "pkt_len" },
+	{ "proto=sctp", "proto" },
+	{ "ipv6=2", "ipv6" },
+	{ "gen_rate=fast", "gen_rate" },
+	{ "gen_limit=1e6", "gen_limit" },
+	{ "nudma_dma_ns=100001", "nudma_dma_ns" },
+	{ "nudma_poll_ns=-5", "nudma_poll_ns" },
+	{ "queues=4", "queues" },
+	{ "pfs=2,bogus=1", "bogus" },
+};
+
+static void
+test_bad(void **state)
+{
+	struct octonic_devargs da;
+	char err[128];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		if (octonic_devargs_parse(bad[i].args, &da, err, sizeof(err)) !=
+				-EINVAL)
+			fail_msg("'%s' was accepted", bad[i].args);
+		if (strstr(err, bad[i].named) == NULL)
+			fail_msg("'%s': message '%s' does not name '%s'",
+				bad[i].args, err, bad[i].named);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_bad),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
