@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * Devargs of net_octopus: parsed and checked for form here, before any
+ * port exists, so that a malformed argument never leaves a port behind.
+ * Whether the named members exist and fit together is checked when they
+ * are resolved (octopus_members.c).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_kvargs.h>
+
+#include "octopus_internal.h"
+
+static const char *const valid_keys[] = {
+	ARG_MEMBER, ARG_NIC, ARG_SOCKET_OF, ARG_MAC, ARG_RX_POOL, ARG_FORCE,
+	ARG_RETA, ARG_SPREAD, ARG_CATCHALL, NULL,
+};
+
+static int
+parse_uint(const char *key, const char *v, unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	if (v == NULL || *v == '\0' || *v == '-')
+		goto bad;
+	*out = strtoul(v, &end, 0);
+	if (errno != 0 || *end != '\0' || *out > max)
+		goto bad;
+	return 0;
+bad:
+	OCTO_LOG(ERR, "%s=%s: expected an integer 0..%lu", key, v ? v : "", max);
+	return -EINVAL;
+}
+
+static int
+member_cb(const char *key, const char *v, void *opaque)
+{
+	struct octopus_args *a = opaque;
+	uint16_t i;
+
+	if (v == NULL || *v == '\0' || strlen(v) >= RTE_ETH_NAME_MAX_LEN) {
+		OCTO_LOG(ERR, "%s=%s: empty or too long device name", key, v ? v : "");
+		return -EINVAL;
+	}
+	for (i = 0; i < a->nb_names; i++)
+		if (strcmp(a->names[i], v) == 0) {
+			OCTO_LOG(ERR, "%s=%s: member given twice", key, v);
+			return -EINVAL;
+		}
+	if (a->nb_names >= OCTOPUS_MAX_MEMBERS) {
+		OCTO_LOG(ERR, "%s=%s: more than %u members", key, v, OCTOPUS_MAX_MEMBERS);
+		return -E2BIG;
+	}
+	strlcpy(a->names[a->nb_names++], v, RTE_ETH_NAME_MAX_LEN);
+	return 0;
+}
+
+/* socket_of is applied after every member= is known (kvargs keeps order
+ * per key, not across keys), so collect the raw pairs first.
+ */
+struct socket_of_list {
+	uint16_t n;
+	char name[OCTOPUS_MAX_MEMBERS][RTE_ETH_NAME_MAX_LEN];
+	int node[OCTOPUS_MAX_MEMBERS];
+};
+
+static int
+socket_of_cb(const char *key, const char *v, void *opaque)
+{
+	struct socket_of_list *l = opaque;
+	const char *colon = v ? strrchr(v, ':') : NULL;
+	unsigned long node;
+	size_t len;
+
+	if (colon == NULL || colon == v) {
+		OCTO_LOG(ERR, "%s=%s: expected <member>:<node>", key, v ? v : "");
+		return -EINVAL;
+	}
+	if (parse_uint(key, colon + 1, OCTOPUS_MAX_SOCKETS - 1, &node) < 0)
+		return -EINVAL;
+	len = colon - v;
+	if (len >= RTE_ETH_NAME_MAX_LEN || l->n >= OCTOPUS_MAX_MEMBERS) {
+		OCTO_LOG(ERR, "%s=%s: name too long or too many", key, v);
+		return -EINVAL;
+	}
+	memcpy(l->name[l->n], v, len);
+	l->name[l->n][len] = '\0';
+	l->node[l->n++] = (int)node;
+	return 0;
+}
+
+static int
+nic_cb(const char *key, const char *v, void *opaque)
+{
+	struct octopus_args *a = opaque;
+
+	if (a->nic[0] != '\0') {
+		OCTO_LOG(ERR, "%s given twice", key);
+		return -EINVAL;
+	}
+	if (v == NULL || *v == '\0' || strlen(v) >= RTE_ETH_NAME_MAX_LEN) {
+		OCTO_LOG(ERR, "%s=%s: empty or too long device name", key, v ? v : "");
+		return -EINVAL;
+	}
+	strlcpy(a->nic, v, sizeof(a->nic));
+	return 0;
+}
+
+static int
+mac_cb(const char *key, const char *v, void *opaque)
+{
+	struct octopus_args *a = opaque;
+
+	if (v == NULL || rte_ether_unformat_addr(v, &a->mac) < 0 ||
+			!rte_is_valid_assigned_ether_addr(&a->mac)) {
+		OCTO_LOG(ERR, "%s=%s: not a unicast MAC address", key, v ? v : "");
+		return -EINVAL;
+	}
+	a->has_mac = true;
+	return 0;
+}
+
+static int
+rx_pool_cb(const char *key, const char *v, void *opaque)
+{
+	struct octopus_args *a = opaque;
+
+	if (v != NULL && strcmp(v, "local") == 0)
+		a->rx_pool_app = false;
+	else if (v != NULL && strcmp(v, "app") == 0)
+		a->rx_pool_app = true;
+	else {
+		OCTO_LOG(ERR, "%s=%s: expected local or app", key, v ? v : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+force_cb(const char *key, const char *v, void *opaque)
+{
+	struct octopus_args *a = opaque;
+	unsigned long x;
+
+	if (parse_uint(key, v, 1, &x) < 0)
+		return -EINVAL;
+	a->force_domain = x != 0;
+	return 0;
+}
+
+static int
+reta_cb(const char *key, const char *v, void *opaque)
+{
+	struct octopus_args *a = opaque;
+	unsigned long x;
+
+	if (parse_uint(key, v, OCTOPUS_RETA_MAX, &x) < 0)
+		return -EINVAL;
+	if (x == 0 || !rte_is_power_of_2(x)) {
+		OCTO_LOG(ERR, "%s=%s: must be a power of 2 in 1..%u", key, v,
+			OCTOPUS_RETA_MAX);
+		return -EINVAL;
+	}
+	a->reta_size = (uint16_t)x;
+	return 0;
+}
+
+static int
+spread_cb(const char *key, const char *v, void *opaque)
+{
+	static const char *const names[] = {
+		[OCTOPUS_SPREAD_L4_SRC] = "l4_src",
+		[OCTOPUS_SPREAD_L4_DST] = "l4_dst",
+		[OCTOPUS_SPREAD_IP_SRC] = "ip_src",
+		[OCTOPUS_SPREAD_IP_DST] = "ip_dst",
+	};
+	struct octopus_args *a = opaque;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(names); i++)
+		if (v != NULL && strcmp(v, names[i]) == 0) {
+			a->field = (enum octopus_spread_field)i;
+			return 0;
+		}
+	OCTO_LOG(ERR, "%s=%s: expected l4_src, l4_dst, ip_src or ip_dst", key,
+		v ? v : "");
+	return -EINVAL;
+}
+
+static int
+catchall_cb(const char *key, const char *v, void *opaque)
+{
+	struct octopus_args *a = opaque;
+	unsigned long x;
+
+	if (parse_uint(key, v, OCTOPUS_MAX_QUEUES - 1, &x) < 0)
+		return -EINVAL;
+	a->catchall_queue = (uint16_t)x;
+	return 0;
+}
+
+/*
+ * Parse @p params into @p a. Every refusal logs which argument is wrong.
+ * @return 0 or a negative errno.
+ */
+int
+octopus_args_parse(struct octopus_args *a, const char *params)
+{
+	struct socket_of_list sol = { .n = 0 };
+	struct rte_kvargs *kv = NULL;
+	uint16_t i, j;
+	int ret = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->reta_size = OCTOPUS_RETA_DEFAULT;
+	a->field = OCTOPUS_SPREAD_L4_SRC;
+	for (i = 0; i < OCTOPUS_MAX_MEMBERS; i++)
+		a->socket_of[i] = -1;
+	if (params != NULL && *params != '\0') {
+		kv = rte_kvargs_parse(params, valid_keys);
+		if (kv == NULL) {
+			OCTO_LOG(ERR, "cannot parse \"%s\": unknown key or bad syntax"
+				" (keys: %s)", params, OCTOPUS_PARAM_STRING);
+			return -EINVAL;
+		}
+	}
+	if (kv == NULL)
+		goto check;
+	if ((ret = rte_kvargs_process(kv, ARG_MEMBER, member_cb, a)) < 0 ||
+	    (ret = rte_kvargs_process(kv, ARG_NIC, nic_cb, a)) < 0 ||
+	    (ret = rte_kvargs_process(kv, ARG_SOCKET_OF, socket_of_cb, &sol)) < 0 ||
+	    (ret = rte_kvargs_process(kv, ARG_MAC, mac_cb, a)) < 0 ||
+	    (ret = rte_kvargs_process(kv, ARG_RX_POOL, rx_pool_cb, a)) < 0 ||
+	    (ret = rte_kvargs_process(kv, ARG_FORCE, force_cb, a)) < 0 ||
+	    (ret = rte_kvargs_process(kv, ARG_RETA, reta_cb, a)) < 0 ||
+	    (ret = rte_kvargs_process(kv, ARG_SPREAD, spread_cb, a)) < 0 ||
+	    (ret = rte_kvargs_process(kv, ARG_CATCHALL, catchall_cb, a)) < 0)
+		goto out;
+	if (rte_kvargs_count(kv, ARG_MAC) > 1 || rte_kvargs_count(kv, ARG_RX_POOL) > 1) {
+		OCTO_LOG(ERR, "mac= and rx_pool= may be given once");
+		ret = -EINVAL;
+		goto out;
+	}
+check:
+	if (a->nb_names == 0 && a->nic[0] == '\0') {
+		OCTO_LOG(ERR, "no member: give member=<dev> (one per PF) or nic=<dev>");
+		ret = -EINVAL;
+		goto out;
+	}
+	if (a->nb_names > 0 && a->nic[0] != '\0') {
+		OCTO_LOG(ERR, "member= and nic= are exclusive");
+		ret = -EINVAL;
+		goto out;
+	}
+	/* With nic= the member names are only known at resolution: keep the
+	 * socket_of pairs by name there (names[] is filled then).
+	 */
+	for (j = 0; j < sol.n; j++) {
+		if (a->nic[0] != '\0') {
+			if (a->nb_names >= OCTOPUS_MAX_MEMBERS)
+				break;
+			/* stash: resolved against discovered names later */
+			strlcpy(a->names[a->nb_names], sol.name[j], RTE_ETH_NAME_MAX_LEN);
+			a->socket_of[a->nb_names++] = sol.node[j];
+			continue;
+		}
+		for (i = 0; i < a->nb_names; i++)
+			if (strcmp(a->names[i], sol.name[j]) == 0)
+				break;
+		if (i == a->nb_names) {
+			OCTO_LOG(ERR, "socket_of=%s:%d: %s is not a member",
+				sol.name[j], sol.node[j], sol.name[j]);
+			ret = -EINVAL;
+			goto out;
+		}
+		if (a->socket_of[i] >= 0) {
+			OCTO_LOG(ERR, "socket_of given twice for %s", sol.name[j]);
+			ret = -EINVAL;
+			goto out;
+		}
+		a->socket_of[i] = sol.node[j];
+	}
+out:
+	rte_kvargs_free(kv);
+	return ret < 0 ? ret : 0;
+}

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+#ifndef OCTOPUS_INTERNAL_H
+#define OCTOPUS_INTERNAL_H
+
+/*
+ * Private state of a net_octopus port, shared by the files of the driver.
+ * The port data lives in dev->data->dev_private (shared memory), so that a
+ * secondary process sees the same members and counters.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_ether.h>
+#include <rte_ethdev.h>
+#include <rte_log.h>
+#include <rte_mempool.h>
+#include <ethdev_driver.h>
+
+#include "octopus_steer.h"
+
+extern int octopus_logtype;
+#define OCTO_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, octopus_logtype, "net_octopus: " fmt "\n", \
+		##__VA_ARGS__)
+
+#define OCTOPUS_DRIVER_NAME	"net_octopus"
+#define OCTOPUS_MAX_MEMBERS	OCTOPUS_STEER_MAX_MEMBERS
+/* Fixed-size queue arrays keep the private area in one allocation and let
+ * a secondary process read them without pointers into primary memory.
+ */
+#define OCTOPUS_MAX_QUEUES	64
+#define OCTOPUS_RETA_MAX	512
+#define OCTOPUS_RETA_DEFAULT	64
+#define OCTOPUS_MAX_SOCKETS	RTE_MAX_NUMA_NODES
+#define OCTOPUS_NO_HOME		UINT8_MAX
+
+/*
+ * Life cycle of a member, ordered: an operation that needs a member in
+ * state S applies to every member whose state is S or beyond.
+ */
+enum octopus_member_state {
+	OCTO_MEMBER_PARSED = 0,	/**< named in devargs, not found yet */
+	OCTO_MEMBER_OWNED,	/**< ethdev found, owned by this port */
+	OCTO_MEMBER_CONFIGURED,	/**< rte_eth_dev_configure done */
+	OCTO_MEMBER_STARTED,	/**< rte_eth_dev_start done */
+};
+
+struct octopus_member {
+	char name[RTE_ETH_NAME_MAX_LEN];
+	uint16_t port_id;
+	int socket;		/**< NUMA node the PF hangs off */
+	int socket_forced;	/**< from socket_of=, -1 if none */
+	enum octopus_member_state state;
+};
+
+/* Walk members whose state is at least @p st. */
+#define OCTO_FOREACH_MEMBER_STATE(p, i, m, st) \
+	for ((i) = 0; (i) < (p)->nb_members; (i)++) \
+		if (((m) = &(p)->members[i])->state >= (st))
+
+/* Every valid ethdev port, owned or not (members are owned). */
+#define OCTO_FOREACH_PORT(pid) \
+	for ((pid) = rte_eth_find_next(0); (pid) < RTE_MAX_ETHPORTS; \
+	     (pid) = rte_eth_find_next((pid) + 1))
+
+#define OCTO_FOREACH_MEMBER(p, i, m) \
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_PARSED)
+
+/*
+ * Route word of a virtual queue: everything the datapath needs to pick
+ * the member(s) of a burst, read with ONE relaxed load so that a later
+ * control thread (queue migration) can switch it atomically.
+ *   bits  0..7  home member index (OCTOPUS_NO_HOME: bind on first poll)
+ *   bits  8..15 old member index (the one being drained while migrating)
+ *   bits 16..23 phase (enum octopus_route_phase)
+ * Only the steady phase exists so far; the migration work adds the others.
+ */
+enum octopus_route_phase {
+	OCTO_ROUTE_STEADY = 0,
+	OCTO_ROUTE_REQUESTED,	/* reserved for migration */
+	OCTO_ROUTE_DRAINING,	/* reserved for migration */
+};
+
+#define OCTO_ROUTE(home, old, phase) \
+	((uint32_t)(home) | ((uint32_t)(old) << 8) | ((uint32_t)(phase) << 16))
+#define OCTO_ROUTE_HOME(r)	((r) & 0xff)
+#define OCTO_ROUTE_OLD(r)	(((r) >> 8) & 0xff)
+#define OCTO_ROUTE_PHASE(r)	(((r) >> 16) & 0xff)
+
+/* The member burst a virtual queue calls, resolved at start. */
+struct octopus_hwq {
+	void *queue;		/**< the member's own queue pointer */
+	union {
+		eth_rx_burst_t rx;
+		eth_tx_burst_t tx;
+	};
+	int socket;		/**< member's socket */
+};
+
+/* Counters a queue's poller writes (single writer, plain stores). */
+struct octopus_qcounters {
+	uint64_t pkts_local;	/**< through the member on the poller's socket */
+	uint64_t pkts_remote;	/**< through a member on another socket */
+	uint64_t polls;		/**< bursts */
+	uint64_t foreign_polls;	/**< bursts from an lcore not on the home socket */
+	uint64_t member_pkts[OCTOPUS_MAX_MEMBERS];
+};
+
+/* One virtual queue (Rx or Tx); its datapath fields first. */
+struct octopus_queue {
+	uint32_t route;		/**< see OCTO_ROUTE; relaxed load per burst */
+	uint16_t vport;		/**< virtual port id (mbuf->port on Rx) */
+	uint16_t qid;
+	uint8_t nb_members;
+	uint8_t steered;	/**< 1: only the home member receives q's traffic */
+	uint8_t is_tx;
+	uint8_t pad;
+	int poller_lcore;	/**< first lcore that polled, -1 none (written once) */
+	int poller_socket;
+	struct octopus_hwq hw[OCTOPUS_MAX_MEMBERS];
+	struct octopus_qcounters cnt __rte_cache_aligned;
+	/* Control path only. */
+	int setup_socket;	/**< socket given to queue setup */
+	uint8_t home_fixed;	/**< home chosen by queue setup, not by the poller */
+	struct octopus_priv *priv;
+} __rte_cache_aligned;
+
+/* Devargs keys; the string is what RTE_PMD_REGISTER_PARAM_STRING shows. */
+#define ARG_MEMBER	"member"
+#define ARG_NIC		"nic"
+#define ARG_SOCKET_OF	"socket_of"
+#define ARG_MAC		"mac"
+#define ARG_RX_POOL	"rx_pool"
+#define ARG_FORCE	"force"
+#define ARG_RETA	"reta_size"
+#define ARG_SPREAD	"spread"
+#define ARG_CATCHALL	"catchall"
+#define OCTOPUS_PARAM_STRING \
+	ARG_MEMBER "=<ethdev name or PCI address> (repeat, one per PF) " \
+	ARG_NIC "=<one PF: every port of its switch domain> " \
+	ARG_SOCKET_OF "=<member>:<node> " \
+	ARG_MAC "=<xx:xx:xx:xx:xx:xx> " \
+	ARG_RX_POOL "=local|app " \
+	ARG_FORCE "=0|1 (allow members of different switch domains) " \
+	ARG_RETA "=<power of 2, 1..512: default spreading buckets> " \
+	ARG_SPREAD "=l4_src|l4_dst|ip_src|ip_dst (header bits choosing a bucket) " \
+	ARG_CATCHALL "=<queue for non-IP traffic>"
+
+/* Parsed devargs. */
+struct octopus_args {
+	uint16_t nb_names;
+	char names[OCTOPUS_MAX_MEMBERS][RTE_ETH_NAME_MAX_LEN];
+	int socket_of[OCTOPUS_MAX_MEMBERS];	/**< -1: from the device */
+	char nic[RTE_ETH_NAME_MAX_LEN];		/**< nic=: all ports of its switch domain */
+	bool has_mac;
+	struct rte_ether_addr mac;
+	bool rx_pool_app;			/**< rx_pool=app */
+	bool force_domain;			/**< force=1: allow mixed NICs */
+	uint16_t reta_size;
+	enum octopus_spread_field field;
+	uint16_t catchall_queue;
+};
+
+struct octopus_pool {
+	struct rte_mempool *mp;
+	int socket;
+};
+
+struct octopus_priv {
+	uint16_t port_id;
+	uint16_t nb_members;
+	struct octopus_member members[OCTOPUS_MAX_MEMBERS];
+	struct octopus_args args;
+	uint64_t owner_id;
+	bool owner_taken;
+	bool started;
+
+	struct octopus_queue *rxq[OCTOPUS_MAX_QUEUES];
+	struct octopus_queue *txq[OCTOPUS_MAX_QUEUES];
+
+	uint16_t reta[OCTOPUS_RETA_MAX];
+	struct octopus_steer *steer;	/**< NULL: fallback (no e-switch steering) */
+	bool steer_refused_logged;
+	char steer_why[128];
+
+	uint16_t nb_pools;
+	struct octopus_pool pools[2 * OCTOPUS_MAX_SOCKETS];
+};
+
+static inline struct octopus_priv *
+octo_priv(const struct rte_eth_dev *dev)
+{
+	return dev->data->dev_private;
+}
+
+/* octopus_devargs.c */
+int octopus_args_parse(struct octopus_args *a, const char *params);
+
+/* octopus_members.c */
+int octopus_members_init(struct octopus_priv *p, bool at_probe);
+void octopus_members_release(struct octopus_priv *p);
+int octopus_member_by_socket(const struct octopus_priv *p, int socket);
+
+/* octopus_caps.c */
+int octopus_caps_get(struct octopus_priv *p, struct rte_eth_dev_info *info);
+
+/* octopus_pool.c */
+int octopus_alloc_socket(int socket);
+struct rte_mempool *octopus_pool_get(struct octopus_priv *p, int socket,
+		struct rte_mempool *app_mp, uint32_t nb_mbufs);
+void octopus_pools_free(struct octopus_priv *p);
+
+/* octopus_rxtx.c */
+uint16_t octopus_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
+uint16_t octopus_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
+void octopus_queue_bind(struct octopus_queue *q);
+
+/* octopus_stats.c */
+int octopus_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st);
+int octopus_stats_reset(struct rte_eth_dev *dev);
+int octopus_xstats_get_names(struct rte_eth_dev *dev,
+		struct rte_eth_xstat_name *names, unsigned int size);
+int octopus_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
+		unsigned int n);
+int octopus_xstats_reset(struct rte_eth_dev *dev);
+
+/* octopus_ethdev.c */
+bool octopus_is_octopus(uint16_t port_id);
+
+#endif /* OCTOPUS_INTERNAL_H */

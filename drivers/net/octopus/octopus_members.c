@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * Members: finding the ethdev ports named in devargs, checking that they
+ * can form one virtual port, and owning them (rte_eth_dev_owner_set) so
+ * that the application's port iteration skips them.
+ *
+ * Every check runs before any member is owned, so a refusal leaves no
+ * member owned and nothing to undo.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_pci.h>
+
+#include "octopus_internal.h"
+
+/* Ethdev names of PCI ports are the full "DDDD:BB:DD.F"; accept the short
+ * form too by normalising through the PCI address parser.
+ */
+static int
+lookup_port(const char *name, uint16_t *port)
+{
+	struct rte_pci_addr addr;
+	char full[RTE_ETH_NAME_MAX_LEN];
+
+	if (rte_eth_dev_get_port_by_name(name, port) == 0)
+		return 0;
+	if (rte_pci_addr_parse(name, &addr) == 0) {
+		rte_pci_device_name(&addr, full, sizeof(full));
+		if (rte_eth_dev_get_port_by_name(full, port) == 0)
+			return 0;
+	}
+	return -ENODEV;
+}
+
+/* nic=: every port of the named PF's switch domain, in port order. */
+static int
+expand_nic(struct octopus_priv *p, bool at_probe)
+{
+	struct octopus_args *a = &p->args;
+	struct rte_eth_dev_info info;
+	uint16_t nic_port, pid, i;
+	uint16_t domain;
+	int ret;
+
+	if (p->nb_members > 0)
+		return 0;
+	if (lookup_port(a->nic, &nic_port) < 0) {
+		if (at_probe)
+			return 0; /* may be probed later: resolved at configure */
+		OCTO_LOG(ERR, "nic=%s: no such ethdev", a->nic);
+		return -ENODEV;
+	}
+	ret = rte_eth_dev_info_get(nic_port, &info);
+	if (ret < 0)
+		return ret;
+	domain = info.switch_info.domain_id;
+	if (domain == RTE_ETH_DEV_SWITCH_DOMAIN_ID_INVALID) {
+		OCTO_LOG(ERR, "nic=%s: the device reports no switch domain; name its PFs with member=",
+			a->nic);
+		return -EINVAL;
+	}
+	OCTO_FOREACH_PORT(pid) {
+		if (pid == p->port_id || rte_eth_dev_info_get(pid, &info) < 0)
+			continue;
+		if (info.switch_info.domain_id != domain)
+			continue;
+		if (p->nb_members >= OCTOPUS_MAX_MEMBERS) {
+			OCTO_LOG(ERR, "nic=%s: more than %u ports in its switch domain",
+				a->nic, OCTOPUS_MAX_MEMBERS);
+			p->nb_members = 0;
+			return -E2BIG;
+		}
+		struct octopus_member *m = &p->members[p->nb_members++];
+
+		memset(m, 0, sizeof(*m));
+		rte_eth_dev_get_name_by_port(pid, m->name);
+		m->socket_forced = -1;
+		/* socket_of pairs were stashed in names[] by the parser */
+		for (i = 0; i < a->nb_names; i++)
+			if (strcmp(a->names[i], m->name) == 0)
+				m->socket_forced = a->socket_of[i];
+		m->state = OCTO_MEMBER_PARSED;
+	}
+	return 0;
+}
+
+static void
+members_from_names(struct octopus_priv *p)
+{
+	struct octopus_args *a = &p->args;
+	uint16_t i;
+
+	if (p->nb_members > 0 || a->nic[0] != '\0')
+		return;
+	for (i = 0; i < a->nb_names; i++) {
+		struct octopus_member *m = &p->members[i];
+
+		memset(m, 0, sizeof(*m));
+		strlcpy(m->name, a->names[i], sizeof(m->name));
+		m->socket_forced = a->socket_of[i];
+		m->state = OCTO_MEMBER_PARSED;
+	}
+	p->nb_members = a->nb_names;
+}
+
+int
+octopus_member_by_socket(const struct octopus_priv *p, int socket)
+{
+	uint16_t i;
+
+	for (i = 0; i < p->nb_members; i++)
+		if (p->members[i].state >= OCTO_MEMBER_OWNED &&
+				p->members[i].socket == socket)
+			return i;
+	return -1;
+}
+
+/*
+ * Resolve the members that exist now. At probe, a missing member is not an
+ * error (it may be probed after the virtual port); at configure it is.
+ * @return 0, or a negative errno with a log line naming the problem and
+ * no member newly owned.
+ */
+int
+octopus_members_init(struct octopus_priv *p, bool at_probe)
+{
+	uint16_t port[OCTOPUS_MAX_MEMBERS];
+	int socket[OCTOPUS_MAX_MEMBERS];
+	uint16_t domain[OCTOPUS_MAX_MEMBERS];
+	bool found[OCTOPUS_MAX_MEMBERS] = { false };
+	bool newly[OCTOPUS_MAX_MEMBERS] = { false };
+	struct rte_eth_dev_owner owner;
+	struct rte_eth_dev_info info;
+	struct octopus_member *m;
+	uint16_t i, j;
+	int ret;
+
+	ret = p->args.nic[0] != '\0' ? expand_nic(p, at_probe) : 0;
+	if (ret < 0)
+		return ret;
+	members_from_names(p);
+	if (p->nb_members == 0) {
+		if (at_probe)
+			return 0;
+		OCTO_LOG(ERR, "no member found");
+		return -ENODEV;
+	}
+
+	OCTO_FOREACH_MEMBER(p, i, m) {
+		if (m->state >= OCTO_MEMBER_OWNED) {
+			found[i] = true;
+			port[i] = m->port_id;
+			socket[i] = m->socket;
+			ret = rte_eth_dev_info_get(m->port_id, &info);
+			if (ret < 0)
+				return ret;
+			domain[i] = info.switch_info.domain_id;
+			continue;
+		}
+		if (lookup_port(m->name, &port[i]) < 0) {
+			if (at_probe)
+				continue;
+			OCTO_LOG(ERR, "member %s: no such ethdev (not probed?)", m->name);
+			return -ENODEV;
+		}
+		if (port[i] == p->port_id || octopus_is_octopus(port[i])) {
+			OCTO_LOG(ERR, "member %s: is an octopus port", m->name);
+			return -EINVAL;
+		}
+		for (j = 0; j < i; j++)
+			if (found[j] && port[j] == port[i]) {
+				OCTO_LOG(ERR, "member %s: same port as %s", m->name,
+					p->members[j].name);
+				return -EINVAL;
+			}
+		ret = rte_eth_dev_owner_get(port[i], &owner);
+		if (ret < 0)
+			return ret;
+		if (owner.id != RTE_ETH_DEV_NO_OWNER) {
+			OCTO_LOG(ERR, "member %s: already owned by \"%s\"", m->name,
+				owner.name);
+			return -EBUSY;
+		}
+		ret = rte_eth_dev_info_get(port[i], &info);
+		if (ret < 0) {
+			OCTO_LOG(ERR, "member %s: cannot get device info (%d)", m->name, ret);
+			return ret;
+		}
+		domain[i] = info.switch_info.domain_id;
+		socket[i] = m->socket_forced >= 0 ? m->socket_forced :
+			rte_eth_dev_socket_id(port[i]);
+		if (socket[i] < 0) {
+			OCTO_LOG(ERR, "member %s: device reports no NUMA node; give socket_of=%s:<node>",
+				m->name, m->name);
+			return -EINVAL;
+		}
+		found[i] = true;
+	}
+
+	/* The home of a queue is "the member on the poller's socket": two
+	 * members on one socket would make that ambiguous.
+	 */
+	for (i = 0; i < p->nb_members; i++)
+		for (j = 0; j < i; j++)
+			if (found[i] && found[j] && socket[i] == socket[j]) {
+				OCTO_LOG(ERR, "members %s and %s are both on socket %d (one PF per socket; use socket_of= if a device misreports)",
+					p->members[j].name, p->members[i].name, socket[i]);
+				return -EINVAL;
+			}
+	for (i = 0; i < p->nb_members; i++)
+		for (j = 0; j < i; j++)
+			if (found[i] && found[j] && domain[i] != domain[j] &&
+					!p->args.force_domain) {
+				OCTO_LOG(ERR, "members %s and %s are on different NICs (switch domains %u, %u); force=1 to allow",
+					p->members[j].name, p->members[i].name,
+					domain[j], domain[i]);
+				return -EINVAL;
+			}
+
+	/* All checks passed: take the new ones. */
+	memset(&owner, 0, sizeof(owner));
+	owner.id = p->owner_id;
+	snprintf(owner.name, sizeof(owner.name), "%s(port %u)",
+		OCTOPUS_DRIVER_NAME, p->port_id);
+	OCTO_FOREACH_MEMBER(p, i, m) {
+		if (!found[i] || m->state >= OCTO_MEMBER_OWNED)
+			continue;
+		ret = rte_eth_dev_owner_set(port[i], &owner);
+		if (ret < 0) {
+			OCTO_LOG(ERR, "member %s: cannot take ownership (%d)", m->name, ret);
+			/* undo this call's owners only */
+			for (j = 0; j < i; j++)
+				if (newly[j]) {
+					rte_eth_dev_owner_unset(port[j], p->owner_id);
+					p->members[j].state = OCTO_MEMBER_PARSED;
+				}
+			return ret;
+		}
+		newly[i] = true;
+		m->port_id = port[i];
+		m->socket = socket[i];
+		m->state = OCTO_MEMBER_OWNED;
+		OCTO_LOG(INFO, "port %u: member %u is %s (port %u, socket %d)",
+			p->port_id, i, m->name, m->port_id, m->socket);
+	}
+	return 0;
+}
+
+/* Give the members back (the port is going away). */
+void
+octopus_members_release(struct octopus_priv *p)
+{
+	struct octopus_member *m;
+	uint16_t i;
+
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
+		if (rte_eth_dev_is_valid_port(m->port_id))
+			rte_eth_dev_owner_unset(m->port_id, p->owner_id);
+		m->state = OCTO_MEMBER_PARSED;
+	}
+}

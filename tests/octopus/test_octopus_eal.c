@@ -1,0 +1,467 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * EAL tests of net_octopus over net_null / net_ring members (no e-switch,
+ * so the port runs without steering). One binary, one case per run:
+ *   test_octopus_eal devargs   refusals leave no port, memory or owner behind
+ *   test_octopus_eal lockstep  control ops reach every member; a member's
+ *                              refusal rolls the others back
+ *   test_octopus_eal datapath  bursts go through the home member, mbuf->port,
+ *                              stats/xstats/locality counters, stop/start
+ */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_memzone.h>
+
+#include "rte_pmd_octopus.h"
+
+static int failures;
+
+#define CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		failures++; \
+		fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr); \
+	} \
+} while (0)
+
+/* ---- log capture: what the driver said about a refusal ---- */
+
+static char logbuf[1 << 16];
+static FILE *logf_;
+
+static void
+log_reset(void)
+{
+	fflush(logf_);
+	rewind(logf_);
+	memset(logbuf, 0, sizeof(logbuf));
+}
+
+static bool
+log_has(const char *s)
+{
+	fflush(logf_);
+	return strstr(logbuf, s) != NULL;
+}
+
+/* ---- what a refused probe must not leave behind ---- */
+
+struct footprint {
+	uint16_t ports;
+	size_t alloc_count;
+	size_t alloc_bytes;
+	unsigned int memzones;
+};
+
+static void
+count_mz(const struct rte_memzone *mz, void *arg)
+{
+	RTE_SET_USED(mz);
+	(*(unsigned int *)arg)++;
+}
+
+static void
+footprint(struct footprint *f)
+{
+	struct rte_malloc_socket_stats st;
+
+	memset(f, 0, sizeof(*f));
+	f->ports = rte_eth_dev_count_total();
+	rte_malloc_get_socket_stats(0, &st);
+	f->alloc_count = st.alloc_count;
+	f->alloc_bytes = st.heap_allocsz_bytes;
+	rte_memzone_walk(count_mz, &f->memzones);
+}
+
+static uint16_t
+port_of(const char *name)
+{
+	uint16_t p = RTE_MAX_ETHPORTS;
+
+	rte_eth_dev_get_port_by_name(name, &p);
+	return p;
+}
+
+static uint64_t
+owner_of(const char *name)
+{
+	struct rte_eth_dev_owner o = { .id = 0 };
+
+	rte_eth_dev_owner_get(port_of(name), &o);
+	return o.id;
+}
+
+static void
+refused(const char *args, const char *why)
+{
+	struct footprint before, after;
+	uint64_t o0 = owner_of("net_null0"), o1 = owner_of("net_null1");
+	int ret;
+
+	log_reset();
+	footprint(&before);
+	ret = rte_vdev_init("net_octopus9", args);
+	footprint(&after);
+	CHECK(ret < 0, "\"%s\" accepted", args);
+	CHECK(log_has(why), "\"%s\": log lacks \"%s\": %s", args, why, logbuf);
+	CHECK(after.ports == before.ports, "\"%s\": %u ports, was %u", args,
+		after.ports, before.ports);
+	CHECK(after.alloc_count == before.alloc_count &&
+		after.alloc_bytes == before.alloc_bytes,
+		"\"%s\": rte_malloc %zu/%zu bytes, was %zu/%zu", args,
+		after.alloc_count, after.alloc_bytes, before.alloc_count,
+		before.alloc_bytes);
+	CHECK(after.memzones == before.memzones, "\"%s\": memzones leaked", args);
+	CHECK(owner_of("net_null0") == o0 && owner_of("net_null1") == o1,
+		"\"%s\": a member's owner changed", args);
+	if (ret == 0)
+		rte_vdev_uninit("net_octopus9");
+}
+
+static int
+configure(uint16_t port, uint16_t nb_q, struct rte_mempool *mp, int socket)
+{
+	struct rte_eth_conf conf;
+	uint16_t q;
+	int ret;
+
+	memset(&conf, 0, sizeof(conf));
+	ret = rte_eth_dev_configure(port, nb_q, nb_q, &conf);
+	if (ret < 0)
+		return ret;
+	for (q = 0; q < nb_q; q++) {
+		ret = rte_eth_rx_queue_setup(port, q, 256, socket, NULL, mp);
+		if (ret < 0)
+			return ret;
+		ret = rte_eth_tx_queue_setup(port, q, 256, socket, NULL);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static void
+test_devargs(struct rte_mempool *mp)
+{
+	struct footprint before, after;
+	struct rte_eth_dev_owner other;
+	uint16_t port;
+
+	refused("", "no member");
+	refused("member=", "empty or too long");
+	refused("member=net_null0,member=net_null0", "member given twice");
+	refused("member=net_null0,member=net_null1", "both on socket 0");
+	refused("member=net_null0,bogus=1", "unknown key");
+	refused("member=net_null0,socket_of=net_null9:1", "net_null9 is not a member");
+	refused("member=net_null0,socket_of=net_null0:x", "expected an integer");
+	refused("member=net_null0,socket_of=net_null0", "expected <member>:<node>");
+	refused("member=net_null0,mac=zz:00", "not a unicast MAC");
+	refused("member=net_null0,mac=01:00:00:00:00:01", "not a unicast MAC");
+	refused("member=net_null0,rx_pool=foo", "expected local or app");
+	refused("member=net_null0,reta_size=3", "power of 2");
+	refused("member=net_null0,spread=toeplitz", "expected l4_src");
+	refused("member=net_null0,nic=net_null1", "exclusive");
+	refused("nic=net_null0", "no switch domain");
+	refused("member=net_null0,force=2", "expected an integer");
+
+	/* owned by someone else */
+	memset(&other, 0, sizeof(other));
+	CHECK(rte_eth_dev_owner_new(&other.id) == 0, "owner_new");
+	snprintf(other.name, sizeof(other.name), "someone");
+	CHECK(rte_eth_dev_owner_set(port_of("net_null1"), &other) == 0, "owner_set");
+	log_reset();
+	footprint(&before);
+	CHECK(rte_vdev_init("net_octopus9",
+		"member=net_null0,member=net_null1,socket_of=net_null1:1") < 0,
+		"owned member accepted");
+	CHECK(log_has("already owned by \"someone\""), "log: %s", logbuf);
+	footprint(&after);
+	CHECK(after.ports == before.ports && after.alloc_count == before.alloc_count,
+		"owned-member refusal left something");
+	CHECK(owner_of("net_null0") == 0, "net_null0 stayed owned");
+	rte_eth_dev_owner_unset(port_of("net_null1"), other.id);
+
+	/* unknown member: may appear later, refused at configure */
+	footprint(&before);
+	CHECK(rte_vdev_init("net_octopus9", "member=net_nope0") == 0,
+		"deferred member refused at probe");
+	port = port_of("net_octopus9");
+	CHECK(port < RTE_MAX_ETHPORTS && rte_pmd_octopus_is_octopus(port) == 1,
+		"no octopus port");
+	log_reset();
+	CHECK(configure(port, 1, mp, 0) < 0, "configure with an unknown member");
+	CHECK(log_has("member net_nope0: no such ethdev"), "log: %s", logbuf);
+	CHECK(rte_vdev_uninit("net_octopus9") == 0, "uninit");
+	footprint(&after);
+	CHECK(after.ports == before.ports && after.alloc_count == before.alloc_count &&
+		after.alloc_bytes == before.alloc_bytes,
+		"after uninit: %u ports (was %u), %zu allocs (was %zu)", after.ports,
+		before.ports, after.alloc_count, before.alloc_count);
+
+	/* an octopus port is not a member */
+	CHECK(rte_vdev_init("net_octopus8",
+		"member=net_null0,member=net_null1,socket_of=net_null1:1") == 0, "good probe");
+	CHECK(owner_of("net_null0") != 0 && owner_of("net_null1") != 0,
+		"members not owned");
+	CHECK(rte_eth_dev_count_avail() == rte_eth_dev_count_total() - 2,
+		"owned members still visible to the app: %u of %u",
+		rte_eth_dev_count_avail(), rte_eth_dev_count_total());
+	refused("member=net_octopus8", "is an octopus port");
+	/* members of a live port cannot be taken twice */
+	log_reset();
+	CHECK(rte_vdev_init("net_octopus9", "member=net_null0") < 0, "member shared");
+	CHECK(log_has("already owned by \"net_octopus"), "log: %s", logbuf);
+	CHECK(rte_vdev_uninit("net_octopus8") == 0, "uninit good port");
+	/* never configured: the members are handed back untouched */
+	CHECK(port_of("net_null0") < RTE_MAX_ETHPORTS && owner_of("net_null0") == 0 &&
+		owner_of("net_null1") == 0, "members not handed back");
+}
+
+static void
+test_lockstep(struct rte_mempool *mp)
+{
+	struct rte_ether_addr mac = {{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 }}, got;
+	struct rte_ether_addr mac_before;
+	uint16_t a, b, c, n0, n1, r0, mtu;
+
+	CHECK(rte_vdev_init("net_octopus0",
+		"member=net_null0,member=net_null1,socket_of=net_null1:1") == 0, "probe a");
+	/* member order matters: the refusing member comes second */
+	CHECK(rte_vdev_init("net_octopus1",
+		"member=net_ring0,member=net_null2,socket_of=net_null2:1") == 0, "probe b");
+	CHECK(rte_vdev_init("net_octopus2",
+		"member=net_null3,member=net_ring1,socket_of=net_null3:1") == 0, "probe c");
+	a = port_of("net_octopus0");
+	b = port_of("net_octopus1");
+	c = port_of("net_octopus2");
+	n0 = port_of("net_null0");
+	n1 = port_of("net_null1");
+	r0 = port_of("net_ring0");
+	CHECK(configure(a, 2, mp, 0) == 0, "configure a");
+	CHECK(configure(b, 1, mp, 0) == 0, "configure b");
+	CHECK(configure(c, 1, mp, 0) == 0, "configure c");
+
+	/* changes reach every member */
+	CHECK(rte_eth_dev_set_mtu(a, 9000) == 0, "MTU on a");
+	CHECK(rte_eth_dev_get_mtu(n0, &mtu) == 0 && mtu == 9000, "null0 MTU %u", mtu);
+	CHECK(rte_eth_dev_get_mtu(n1, &mtu) == 0 && mtu == 9000, "null1 MTU %u", mtu);
+	CHECK(rte_eth_dev_default_mac_addr_set(a, &mac) == 0, "MAC on a");
+	rte_eth_macaddr_get(n0, &got);
+	CHECK(rte_is_same_ether_addr(&got, &mac), "null0 MAC not set");
+	rte_eth_macaddr_get(n1, &got);
+	CHECK(rte_is_same_ether_addr(&got, &mac), "null1 MAC not set");
+
+	/* b = ring0 + null2: promiscuous disable is done on ring0, refused
+	 * by null2 (no such op): ring0 must be promiscuous again.
+	 */
+	CHECK(rte_eth_promiscuous_get(r0) == 1, "ring0 starts promiscuous");
+	CHECK(rte_eth_promiscuous_enable(b) == 0, "promisc enable");
+	log_reset();
+	CHECK(rte_eth_promiscuous_disable(b) < 0, "promisc disable accepted");
+	CHECK(rte_eth_promiscuous_get(r0) == 1, "ring0 left non-promiscuous");
+	CHECK(log_has("undoing it on 1 member"), "log: %s", logbuf);
+	CHECK(rte_eth_promiscuous_get(b) != 0, "port b changed its flag");
+	CHECK(rte_eth_allmulticast_enable(b) == 0, "allmulti enable");
+	CHECK(rte_eth_allmulticast_get(r0) == 1, "ring0 not allmulti");
+	CHECK(rte_eth_allmulticast_disable(b) < 0, "allmulti disable accepted");
+	CHECK(rte_eth_allmulticast_get(r0) == 1, "ring0 allmulti not rolled back");
+
+	/* c = null3 + ring1: MTU and MAC are done on null3, refused by ring1 */
+	CHECK(rte_eth_dev_get_mtu(port_of("net_null3"), &mtu) == 0 && mtu == 1500,
+		"null3 MTU %u", mtu);
+	CHECK(rte_eth_dev_set_mtu(c, 2000) < 0, "MTU accepted");
+	CHECK(rte_eth_dev_get_mtu(port_of("net_null3"), &mtu) == 0 && mtu == 1500,
+		"null3 MTU left at %u", mtu);
+	CHECK(rte_eth_dev_get_mtu(c, &mtu) == 0 && mtu == 1500, "port c MTU %u", mtu);
+	rte_eth_macaddr_get(port_of("net_null3"), &mac_before);
+	CHECK(rte_eth_dev_default_mac_addr_set(c, &mac) < 0, "MAC accepted");
+	rte_eth_macaddr_get(port_of("net_null3"), &got);
+	CHECK(rte_is_same_ether_addr(&got, &mac_before), "null3 MAC not rolled back");
+
+	rte_vdev_uninit("net_octopus0");
+	rte_vdev_uninit("net_octopus1");
+	rte_vdev_uninit("net_octopus2");
+}
+
+static uint64_t
+xstat(uint16_t port, const char *name)
+{
+	uint64_t id, v = UINT64_MAX;
+
+	if (rte_eth_xstats_get_id_by_name(port, name, &id) == 0)
+		rte_eth_xstats_get_by_id(port, &id, &v, 1);
+	return v;
+}
+
+static void
+test_datapath(struct rte_mempool *mp)
+{
+	struct rte_pmd_octopus_member mb[RTE_PMD_OCTOPUS_MAX_MEMBERS];
+	struct rte_pmd_octopus_queue_info qi;
+	struct rte_pmd_octopus_locality loc;
+	struct rte_mbuf *pkts[32];
+	struct rte_eth_stats st;
+	struct rte_eth_link link;
+	uint16_t port, n, i, k, bad;
+	uint64_t rx = 0, tx = 0;
+	int ret;
+
+	CHECK(rte_vdev_init("net_octopus0",
+		"member=net_null0,member=net_null1,socket_of=net_null1:1") == 0, "probe");
+	port = port_of("net_octopus0");
+	CHECK(rte_pmd_octopus_members_get(port, mb, RTE_DIM(mb)) == 2, "2 members");
+	CHECK(mb[0].port_id == port_of("net_null0") && mb[0].socket == 0 &&
+		mb[1].port_id == port_of("net_null1") && mb[1].socket == 1,
+		"members %u@%d %u@%d", mb[0].port_id, mb[0].socket, mb[1].port_id,
+		mb[1].socket);
+	/* queue 0 asks for socket 1 (member 1), queue 1 names no member's
+	 * socket: bound by its first poller (this lcore, socket 0)
+	 */
+	{
+		struct rte_eth_conf conf;
+
+		memset(&conf, 0, sizeof(conf));
+		CHECK(rte_eth_dev_configure(port, 2, 2, &conf) == 0, "configure");
+		CHECK(rte_eth_rx_queue_setup(port, 0, 256, 1, NULL, mp) == 0, "rxq0");
+		CHECK(rte_eth_tx_queue_setup(port, 0, 256, 1, NULL) == 0, "txq0");
+		CHECK(rte_eth_rx_queue_setup(port, 1, 256, SOCKET_ID_ANY, NULL, mp) == 0,
+			"rxq1");
+		CHECK(rte_eth_tx_queue_setup(port, 1, 256, SOCKET_ID_ANY, NULL) == 0,
+			"txq1");
+	}
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	CHECK(rte_pmd_octopus_queue_info_get(port, 1, 0, &qi) == 0 && !qi.has_home,
+		"rxq1 has a home before any poll");
+	n = rte_eth_rx_burst(port, 1, pkts, 32);
+	CHECK(n == 32, "rxq1 burst %u", n);
+	CHECK(rte_eth_tx_burst(port, 1, pkts, n) == n, "txq1 burst");
+	CHECK(rte_pmd_octopus_queue_info_get(port, 1, 0, &qi) == 0 && qi.has_home &&
+		qi.home_member == 0, "rxq1 not bound to the poller's socket");
+	CHECK(rte_pmd_octopus_locality_get(port, 1, 1, &loc) == 0 &&
+		loc.local_pkts == 32 && loc.remote_pkts == 0 && loc.foreign_polls == 0,
+		"txq1 locality local %" PRIu64 " remote %" PRIu64, loc.local_pkts,
+		loc.remote_pkts);
+	rte_eth_stats_reset(port);
+	rte_eth_xstats_reset(port);
+	rte_eth_link_get_nowait(port, &link);
+	CHECK(link.link_status == RTE_ETH_LINK_UP, "link down");
+	CHECK(rte_pmd_octopus_queue_info_get(port, 0, 0, &qi) == 0 && qi.has_home &&
+		qi.home_member == 1 && qi.home_socket == 1 && !qi.steered,
+		"rxq0 home %u socket %d steered %u", qi.home_member, qi.home_socket,
+		qi.steered);
+	CHECK(qi.poller_lcore == -1, "poller before any poll");
+	for (i = 0; i < 10; i++) {
+		n = rte_eth_rx_burst(port, 0, pkts, 32);
+		rx += n;
+		for (k = 0, bad = 0; k < n; k++)
+			bad += pkts[k]->port != port;
+		CHECK(bad == 0, "%u mbufs with port != %u", bad, port);
+		/* rx_pool=local: the port's pool for the member's socket (the
+		 * EAL of this test knows one node, so "any" stands for 1)
+		 */
+		CHECK(n == 0 || (pkts[0]->pool != mp &&
+			(pkts[0]->pool->socket_id == 1 ||
+			 pkts[0]->pool->socket_id == SOCKET_ID_ANY)),
+			"Rx mbuf from pool %s socket %d", pkts[0]->pool->name,
+			pkts[0]->pool->socket_id);
+		tx += rte_eth_tx_burst(port, 0, pkts, n);
+	}
+	CHECK(rx == 320 && tx == 320, "rx %" PRIu64 " tx %" PRIu64, rx, tx);
+	CHECK(rte_pmd_octopus_queue_info_get(port, 0, 0, &qi) == 0 &&
+		qi.poller_lcore == (int)rte_lcore_id() && qi.poller_socket == 0,
+		"poller %d socket %d", qi.poller_lcore, qi.poller_socket);
+	CHECK(rte_pmd_octopus_locality_get(port, 0, 0, &loc) == 0, "locality");
+	/* this lcore is on socket 0, the home on socket 1: every packet remote */
+	CHECK(loc.remote_pkts == 320 && loc.local_pkts == 0 && loc.polls == 10 &&
+		loc.foreign_polls == 10 && loc.member_pkts[1] == 320 &&
+		loc.member_pkts[0] == 0,
+		"rx locality local %" PRIu64 " remote %" PRIu64 " polls %" PRIu64
+		" foreign %" PRIu64, loc.local_pkts, loc.remote_pkts, loc.polls,
+		loc.foreign_polls);
+	CHECK(xstat(port, "rx_q0_remote_packets") == 320 &&
+		xstat(port, "rx_q0_foreign_polls") == 10 &&
+		xstat(port, "rx_q0_member1_packets") == 320 &&
+		xstat(port, "tx_q0_remote_packets") == 320,
+		"xstats disagree with the API");
+	CHECK(rte_eth_stats_get(port, &st) == 0 && st.ipackets == 320 &&
+		st.opackets == 320 && st.q_ipackets[0] == 320,
+		"stats ipackets %" PRIu64 " opackets %" PRIu64, st.ipackets, st.opackets);
+	CHECK(xstat(port, "member1_rx_packets") == 320 &&
+		xstat(port, "member0_rx_packets") == 0, "member xstats");
+	rte_eth_xstats_reset(port);
+	CHECK(xstat(port, "rx_q0_remote_packets") == 0, "xstats reset");
+
+	/* stop/start cycles keep the port usable */
+	for (i = 0; i < 100; i++) {
+		ret = rte_eth_dev_stop(port);
+		CHECK(ret == 0, "stop %u: %d", i, ret);
+		ret = rte_eth_dev_start(port);
+		CHECK(ret == 0, "start %u: %d", i, ret);
+		if (ret < 0)
+			break;
+	}
+	n = rte_eth_rx_burst(port, 0, pkts, 32);
+	CHECK(n == 32, "rx after restarts %u", n);
+	rte_pktmbuf_free_bulk(pkts, n);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+	CHECK(!rte_eth_dev_is_valid_port(port), "port still there");
+	CHECK(port_of("net_null0") == RTE_MAX_ETHPORTS, "members outlived the port");
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *which = argc > 1 ? argv[1] : "";
+	char prefix[64];
+	char *eal[] = {
+		argv[0], "--no-huge", "-m", "256", "--no-pci", "-l", "0",
+		"--file-prefix", prefix, "--log-level", "pmd.net.octopus:info",
+		"--vdev", "net_null0", "--vdev", "net_null1",
+		"--vdev", "net_null2", "--vdev", "net_null3",
+		"--vdev", "net_ring0", "--vdev", "net_ring1",
+	};
+	struct rte_mempool *mp;
+
+	snprintf(prefix, sizeof(prefix), "octopus-eal-%s-%d", which, (int)getpid());
+	logf_ = fmemopen(logbuf, sizeof(logbuf), "w");
+	if (logf_ == NULL || rte_eal_init(RTE_DIM(eal), eal) < 0) {
+		fprintf(stderr, "EAL init failed\n");
+		return 2;
+	}
+	rte_openlog_stream(logf_);
+	mp = rte_pktmbuf_pool_create("app", 4096, 64, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	if (mp == NULL)
+		return 2;
+	if (strcmp(which, "devargs") == 0)
+		test_devargs(mp);
+	else if (strcmp(which, "lockstep") == 0)
+		test_lockstep(mp);
+	else if (strcmp(which, "datapath") == 0)
+		test_datapath(mp);
+	else {
+		fprintf(stderr, "usage: %s devargs|lockstep|datapath\n", argv[0]);
+		return 2;
+	}
+	rte_openlog_stream(stderr);
+	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
+		failures);
+	rte_eal_cleanup();
+	return failures ? 1 : 0;
+}
