@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 Octopus authors
+#
+# testpmd drives net_octopus over two net_null members: io forwarding,
+# show port stats / xstats, port stop/start 100 times, close. Fails when
+# the port forwards nothing, the counters disagree, a restart fails, or the
+# members are visible to testpmd.
+set -euo pipefail
+
+testpmd=${TESTPMD:-dpdk-testpmd}
+plugin=${OCTOPUS_PLUGIN:?OCTOPUS_PLUGIN not set}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+port=2	# net_null0 = 0, net_null1 = 1, the octopus port after them
+
+{
+	echo "start"
+	echo "show port stats $port"
+	echo "stop"
+	for _ in $(seq 1 100); do
+		echo "port stop $port"
+		echo "port start $port"
+	done
+	echo "start"
+	echo "show port stats $port"
+	echo "show port xstats $port"
+	echo "stop"
+	echo "port stop $port"
+	echo "port close $port"
+	echo "quit"
+} > "$work/cmds"
+
+timeout 90 "$testpmd" --no-huge -m 512 --no-pci --file-prefix "octopus-tpmd-$$" \
+	-l 0-1 -d "$plugin" --vdev net_null0 --vdev net_null1 \
+	--vdev "net_octopus0,member=net_null0,member=net_null1,socket_of=net_null1:1" \
+	-- -i --total-num-mbufs=8192 --forward-mode=io \
+	< "$work/cmds" > "$work/out" 2>&1 || { cat "$work/out"; echo "testpmd failed"; exit 1; }
+
+out="$work/out"
+fail() { echo "FAIL: $*"; tail -n 60 "$out"; exit 1; }
+
+# testpmd sees one port: the members are owned by the octopus port
+grep -q "nb forwarding ports=1" "$out" || fail "members visible to testpmd"
+grep -q "RX P=$port/Q=0" "$out" || fail "octopus port not forwarding"
+# io forwarding moved packets, both ways
+fwd_rx=$(awk '/Accumulated forward statistics/{f=1} f&&/RX-packets:/{print $2; exit}' "$out")
+fwd_tx=$(awk '/Accumulated forward statistics/{f=1} f&&/TX-packets:/{print $2; exit}' "$out")
+[ "${fwd_rx:-0}" -gt 0 ] && [ "${fwd_tx:-0}" -gt 0 ] || fail "forwarded rx=$fwd_rx tx=$fwd_tx"
+# show port stats: non-zero and growing between the two shows
+mapfile -t rx < <(awk '/NIC statistics for port/{f=1} f&&/RX-packets:/{print $2; f=0}' "$out")
+[ "${#rx[@]}" -ge 2 ] || fail "show port stats printed ${#rx[@]} times"
+[ "${rx[0]}" -gt 0 ] && [ "${rx[1]}" -gt "${rx[0]}" ] || fail "port stats rx ${rx[*]}"
+# xstats: member totals, per-queue locality; the queue's packets came
+# through member 0 (socket 0, the forwarding lcore's socket) only, locally
+xs() { awk -v n="$1:" '$1==n{print $2; exit}' "$out"; }
+for n in member0_rx_packets member1_rx_packets rx_q0_local_packets \
+	rx_q0_remote_packets rx_q0_polls rx_q0_foreign_polls tx_q0_local_packets; do
+	[ -n "$(xs $n)" ] || fail "xstat $n missing"
+done
+[ "$(xs rx_q0_local_packets)" -gt 0 ] || fail "no local Rx packets"
+[ "$(xs rx_q0_remote_packets)" -eq 0 ] || fail "remote Rx packets $(xs rx_q0_remote_packets)"
+[ "$(xs rx_q0_foreign_polls)" -eq 0 ] || fail "foreign polls $(xs rx_q0_foreign_polls)"
+[ "$(xs member1_rx_packets)" -eq 0 ] || fail "member1 received $(xs member1_rx_packets)"
+[ "$(xs rx_q0_member0_packets)" -eq "$(xs rx_q0_local_packets)" ] || fail "member0 vs local"
+# 100 stop/start cycles (plus the first start), then close
+starts=$(grep -c "^Port $port: [0-9A-F:]*$" "$out" || true)
+[ "$starts" -ge 101 ] || fail "port started $starts times, expected 101"
+grep -qi "fail" "$out" && fail "a command failed"
+grep -q "Port $port is closed" "$out" || fail "port not closed"
+echo "ok: forwarded $fwd_rx, $starts starts, closed"
