@@ -25,7 +25,9 @@
  */
 
 #include <stdint.h>
+#include <stdio.h>
 
+#include <rte_ethdev.h>
 #include <rte_flow.h>
 #include <rte_mbuf.h>
 
@@ -125,5 +127,92 @@ int octonic_eswitch_dump(const struct octonic_eswitch *sw, FILE *f);
 struct rte_eth_dev;
 struct octonic_eswitch *octonic_dev_eswitch(const struct rte_eth_dev *dev,
 		uint16_t *pf);
+
+/*
+ * Additions by the flow engine (declarations only added, none changed).
+ *
+ * The rte_flow entry points below take the e-switch and a PF index instead
+ * of an ethdev, so that the e-switch can be driven and tested without
+ * ports; octonic_flow_ops wraps them for the ethdev layer.
+ *
+ * Rule semantics:
+ * - Domains: transfer (attr.transfer) rules live in the e-switch and are
+ *   created only through PF0 (the transfer proxy); ingress (attr.ingress)
+ *   rules belong to the PF they are created on; egress is refused.
+ * - Groups: a packet starts in group 0 of a domain; JUMP continues in the
+ *   target group, which must be higher than the rule's own group, so JUMP
+ *   loops cannot exist.  A miss in any group ends the domain with the
+ *   domain's default (transfer: PF0; ingress: the PF's RSS, or drop when
+ *   isolated), keeping what earlier rules did (SET_META, MARK, FLAG).
+ * - Priorities: lower value wins; on equal priority the earlier rule wins.
+ * - Transfer actions: JUMP, REPRESENTED_PORT (a PF's ethdev port), SET_META,
+ *   MARK, COUNT, DROP, VOID; exactly one of JUMP/REPRESENTED_PORT/DROP.
+ *   Ingress actions: QUEUE, RSS, MARK, FLAG, COUNT, DROP, JUMP, VOID;
+ *   exactly one of QUEUE/RSS/DROP/JUMP.
+ * - Every refusal fills rte_flow_error naming the attr/item/action and
+ *   leaves nothing behind.
+ *
+ * Readers without an lcore id (rte_lcore_id() == LCORE_ID_ANY) may call
+ * octonic_eswitch_reader_enter/leave too: they are tracked by two epoch
+ * counters instead of the per-lcore QSBR state.  A thread must not be
+ * inside a read-side section of an e-switch when it calls a control
+ * function (create, destroy, flush, RSS/RETA updates, free) of that
+ * e-switch: the control path waits for readers.
+ *
+ * Dump format (octonic_eswitch_dump), one rule per line, sorted: transfer
+ * rules by (group, prio, creation order), then ingress rules by (pf, group,
+ * prio, creation order):
+ *   transfer group=G prio=P pattern=PAT actions=ACT
+ *   ingress pf=N group=G prio=P pattern=PAT actions=ACT
+ * PAT is octo_match_format() (lib/classifier/octo_classifier.h), e.g.
+ *   eth/ipv4(src=10.0.0.1/255.255.255.255)/udp(src=0x0003/0x000f)/meta(7/0xffffffff)
+ *   ("any" for an empty pattern); ACT is a comma-separated list in this
+ * fixed order: set_meta(DATA/0xMASK), mark(ID), flag, count, then the fate:
+ * jump(G) | represented_port(PORT_ID) | drop | queue(Q) |
+ * rss(queues=Q0:Q1:...,types=0xHF[,key=custom]); DATA, ID, G, Q, PORT_ID
+ * in decimal.  Example:
+ *   transfer group=0 prio=3 pattern=eth/ipv4/udp(src=0x0003/0x000f) actions=set_meta(7/0xffffffff),jump(1)
+ *   ingress pf=1 group=0 prio=0 pattern=meta(7/0xffffffff) actions=queue(7)
+ */
+
+/** RSS hash types the model supports (dev_info.flow_type_rss_offloads). */
+#define OCTONIC_RSS_OFFLOAD_ALL (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 | \
+	RTE_ETH_RSS_NONFRAG_IPV4_TCP | RTE_ETH_RSS_NONFRAG_IPV4_UDP | \
+	RTE_ETH_RSS_NONFRAG_IPV4_OTHER | RTE_ETH_RSS_IPV6 | \
+	RTE_ETH_RSS_FRAG_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_TCP | \
+	RTE_ETH_RSS_NONFRAG_IPV6_UDP | RTE_ETH_RSS_NONFRAG_IPV6_OTHER | \
+	RTE_ETH_RSS_IPV6_EX | RTE_ETH_RSS_IPV6_TCP_EX | RTE_ETH_RSS_IPV6_UDP_EX)
+
+/** rte_flow_validate on PF @p pf. @return 0 or -errno (error set). */
+int octonic_eswitch_flow_validate(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
+		const struct rte_flow_action actions[], struct rte_flow_error *error);
+
+/** rte_flow_create on PF @p pf. @return the rule, NULL with rte_errno/error set. */
+struct rte_flow *octonic_eswitch_flow_create(struct octonic_eswitch *sw,
+		uint16_t pf, const struct rte_flow_attr *attr,
+		const struct rte_flow_item pattern[],
+		const struct rte_flow_action actions[], struct rte_flow_error *error);
+
+/** rte_flow_destroy: the rule must belong to PF @p pf (transfer: PF0). */
+int octonic_eswitch_flow_destroy(struct octonic_eswitch *sw, uint16_t pf,
+		struct rte_flow *flow, struct rte_flow_error *error);
+
+/** rte_flow_flush: PF @p pf's ingress rules; PF0 also all transfer rules. */
+int octonic_eswitch_flow_flush(struct octonic_eswitch *sw, uint16_t pf,
+		struct rte_flow_error *error);
+
+/** rte_flow_query: COUNT only (struct rte_flow_query_count). */
+int octonic_eswitch_flow_query(struct octonic_eswitch *sw, uint16_t pf,
+		struct rte_flow *flow, const struct rte_flow_action *action,
+		void *data, struct rte_flow_error *error);
+
+/** rte_flow_isolate: when on, packets matching no ingress rule are dropped. */
+int octonic_eswitch_flow_isolate(struct octonic_eswitch *sw, uint16_t pf,
+		int set, struct rte_flow_error *error);
+
+/** The transfer proxy: PF0's ethdev port id (set_pf_port). */
+int octonic_eswitch_transfer_proxy(const struct octonic_eswitch *sw,
+		uint16_t *port_id);
 
 #endif /* OCTONIC_ESWITCH_H */

@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/* Attributes and actions -> a rule's decision fields.  Everything is
+ * checked before anything is allocated in the tables, so a refusal leaves
+ * no trace.  Called with the e-switch lock held.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_malloc.h>
+
+#include "octonic_eswitch_priv.h"
+
+static int
+set_fate(struct rte_flow *r, enum sw_fate f, const struct rte_flow_action *a,
+		struct rte_flow_error *error)
+{
+	if (r->fate != SW_FATE_NONE) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
+			"only one fate action allowed (action %d)", a->type);
+		return -EINVAL;
+	}
+	r->fate = f;
+	return 0;
+}
+
+static int
+parse_rss(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_action *a, struct rte_flow *r,
+		struct rte_flow_error *error)
+{
+	const struct rte_flow_action_rss *c = a->conf;
+	const struct sw_pf_rss *prss = sw->pf[pf].rss;
+	struct sw_rss_action *ra;
+	uint32_t i;
+
+	if (c == NULL) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			"rss: configuration missing");
+		return -EINVAL;
+	}
+	if (c->func != RTE_ETH_HASH_FUNCTION_DEFAULT &&
+			c->func != RTE_ETH_HASH_FUNCTION_TOEPLITZ) {
+		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			"rss: only the Toeplitz hash function is supported");
+		return -ENOTSUP;
+	}
+	if (c->level > 1) {
+		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			"rss: only the outermost level is supported");
+		return -ENOTSUP;
+	}
+	if ((c->types & ~OCTONIC_RSS_OFFLOAD_ALL) != 0) {
+		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			"rss: unsupported hash types 0x%" PRIx64,
+			c->types & ~OCTONIC_RSS_OFFLOAD_ALL);
+		return -ENOTSUP;
+	}
+	if (c->key_len != 0 && (c->key_len != OCTONIC_RSS_KEY_LEN || c->key == NULL)) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			"rss: key length must be 0 or %d", OCTONIC_RSS_KEY_LEN);
+		return -EINVAL;
+	}
+	if (c->queue_num == 0 || c->queue == NULL) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			"rss: no queues");
+		return -EINVAL;
+	}
+	for (i = 0; i < c->queue_num; i++) {
+		if (c->queue[i] >= prss->nb_rxq) {
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+				"rss: queue %u >= the PF's %u Rx queues",
+				c->queue[i], prss->nb_rxq);
+			return -EINVAL;
+		}
+	}
+	ra = rte_zmalloc_socket("octonic_rss_action",
+		sizeof(*ra) + c->queue_num * sizeof(ra->queues[0]), 0, sw->socket);
+	if (ra == NULL) {
+		sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_ACTION, a, "rss: no memory");
+		return -ENOMEM;
+	}
+	/* types 0: the PF's hash types, as for the default RSS. */
+	ra->types = c->types != 0 ? c->types : prss->hf;
+	if (c->key_len != 0) {
+		memcpy(ra->key, c->key, OCTONIC_RSS_KEY_LEN);
+		ra->custom_key = 1;
+	} else {
+		memcpy(ra->key, prss->key, OCTONIC_RSS_KEY_LEN);
+	}
+	ra->nb_queues = (uint16_t)c->queue_num;
+	for (i = 0; i < c->queue_num; i++)
+		ra->queues[i] = c->queue[i];
+	r->rss = ra;
+	return 0;
+}
+
+static int
+pf_of_port(const struct octonic_eswitch *sw, uint16_t port_id)
+{
+	uint16_t i;
+
+	for (i = 0; i < sw->nb_pfs; i++)
+		if (sw->pf[i].port_set && sw->pf[i].port_id == port_id)
+			return i;
+	return -1;
+}
+
+static int
+parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
+		const struct rte_flow_attr *attr, const struct rte_flow_action *a,
+		struct rte_flow *r, struct rte_flow_error *error)
+{
+	const char *dom = transfer ? "transfer" : "ingress";
+	int ret;
+
+	switch (a->type) {
+	case RTE_FLOW_ACTION_TYPE_VOID:
+		return 0;
+	case RTE_FLOW_ACTION_TYPE_COUNT:
+		r->has_count = 1;
+		return 0;
+	case RTE_FLOW_ACTION_TYPE_MARK: {
+		const struct rte_flow_action_mark *m = a->conf;
+
+		if (m == NULL) {
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+				"mark: configuration missing");
+			return -EINVAL;
+		}
+		r->has_mark = 1;
+		r->mark = m->id;
+		return 0;
+	}
+	case RTE_FLOW_ACTION_TYPE_DROP:
+		return set_fate(r, SW_FATE_DROP, a, error);
+	case RTE_FLOW_ACTION_TYPE_JUMP: {
+		const struct rte_flow_action_jump *j = a->conf;
+
+		if (j == NULL) {
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+				"jump: configuration missing");
+			return -EINVAL;
+		}
+		/* Groups only go up: JUMP loops cannot be built. */
+		if (j->group <= attr->group) {
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+				"jump: target group %u must be higher than the rule's group %u",
+				j->group, attr->group);
+			return -EINVAL;
+		}
+		r->jump_group = j->group;
+		return set_fate(r, SW_FATE_JUMP, a, error);
+	}
+	default:
+		break;
+	}
+	if (transfer) {
+		switch (a->type) {
+		case RTE_FLOW_ACTION_TYPE_SET_META: {
+			const struct rte_flow_action_set_meta *m = a->conf;
+
+			if (m == NULL) {
+				sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+					a, "set_meta: configuration missing");
+				return -EINVAL;
+			}
+			r->has_set_meta = 1;
+			r->meta_data = m->data & m->mask;
+			r->meta_mask = m->mask;
+			return 0;
+		}
+		case RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT: {
+			const struct rte_flow_action_ethdev *e = a->conf;
+			int p;
+
+			if (e == NULL) {
+				sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+					a, "represented_port: configuration missing");
+				return -EINVAL;
+			}
+			p = pf_of_port(sw, e->port_id);
+			if (p < 0) {
+				sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+					a, "represented_port: port %u is not a PF of this NIC",
+					e->port_id);
+				return -EINVAL;
+			}
+			ret = set_fate(r, SW_FATE_PORT, a, error);
+			if (ret == 0) {
+				r->fate_arg = (uint16_t)p;
+				r->port_id = e->port_id;
+			}
+			return ret;
+		}
+		default:
+			break;
+		}
+	} else {
+		switch (a->type) {
+		case RTE_FLOW_ACTION_TYPE_FLAG:
+			r->has_flag = 1;
+			return 0;
+		case RTE_FLOW_ACTION_TYPE_QUEUE: {
+			const struct rte_flow_action_queue *q = a->conf;
+
+			if (q == NULL) {
+				sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+					a, "queue: configuration missing");
+				return -EINVAL;
+			}
+			if (q->index >= sw->pf[pf].rss->nb_rxq) {
+				sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+					a, "queue: index %u >= the PF's %u Rx queues",
+					q->index, sw->pf[pf].rss->nb_rxq);
+				return -EINVAL;
+			}
+			ret = set_fate(r, SW_FATE_QUEUE, a, error);
+			if (ret == 0)
+				r->fate_arg = q->index;
+			return ret;
+		}
+		case RTE_FLOW_ACTION_TYPE_RSS:
+			ret = set_fate(r, SW_FATE_RSS, a, error);
+			if (ret == 0)
+				ret = parse_rss(sw, pf, a, r, error);
+			return ret;
+		default:
+			break;
+		}
+	}
+	sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+		"action type %d not supported in the %s domain", a->type, dom);
+	return -ENOTSUP;
+}
+
+int
+sw_actions_parse(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_attr *attr, const struct rte_flow_action actions[],
+		struct rte_flow *r, struct rte_flow_error *error)
+{
+	const struct rte_flow_action *a;
+	int ret;
+
+	if (actions == NULL) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
+			"actions missing");
+		return -EINVAL;
+	}
+	for (a = actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++) {
+		ret = parse_one(sw, pf, attr->transfer, attr, a, r, error);
+		if (ret != 0)
+			goto fail;
+	}
+	if (r->fate == SW_FATE_NONE) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, actions,
+			attr->transfer ?
+			"transfer rules need one of jump, represented_port, drop" :
+			"ingress rules need one of queue, rss, drop, jump");
+		ret = -EINVAL;
+		goto fail;
+	}
+	return 0;
+fail:
+	rte_free(r->rss);
+	r->rss = NULL;
+	return ret;
+}

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+#ifndef OCTONIC_ESWITCH_PRIV_H
+#define OCTONIC_ESWITCH_PRIV_H
+
+/*
+ * Inside the e-switch.  Shared by octonic_eswitch*.c only.
+ *
+ * Lookup structure (tuple-space search): one rte_hash per distinct match
+ * mask ("table"), shared by all domains and groups; its key is the masked
+ * flow key plus (domain, group), its value an immutable bucket: the rules
+ * with exactly that match, sorted by (priority, creation order).  A
+ * published "view" lists, for every (domain, group), the tables to probe.
+ * Cost per packet and stage: one masked hash lookup per distinct mask of
+ * the group, independent of the number of rules.
+ *
+ * Consistency: each rule carries the generations [born, dead) in which it
+ * exists; the control path bumps sw->gen once per change, after the change
+ * is fully in place (create) or before it is taken out (destroy).  A
+ * classify call reads sw->gen once and ignores rules outside it, so every
+ * packet sees exactly the rule set of one generation.  Memory unlinked by
+ * the control path (buckets, views, tables, rules) is freed only after a
+ * grace period: rte_rcu_qsbr for lcores, two epoch counters for threads
+ * without an lcore id.
+ */
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_flow.h>
+#include <rte_hash.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_rcu_qsbr.h>
+
+#include "octo_classifier.h"
+#include "octonic_eswitch.h"
+
+extern int octonic_flow_logtype;
+#define SW_LOG(level, fmt, ...) rte_log(RTE_LOG_ ## level, octonic_flow_logtype, \
+	"octonic_flow: " fmt "\n", ## __VA_ARGS__)
+
+#define SW_MAX_PFS 8
+/** Domain 0 is the transfer domain, 1 + pf the ingress of PF pf. */
+#define SW_DOM_TRANSFER 0
+#define SW_NB_DOMAINS (1 + SW_MAX_PFS)
+#define SW_GEN_INF UINT64_MAX
+/** Tables start with this many entries and grow x4 at half load. */
+#define SW_TABLE_MIN 1024
+#define SW_RULE_MAGIC 0x6f63666cu
+/** Stages per domain: groups strictly increase on JUMP, this bounds it too. */
+#define SW_MAX_STAGES 16
+
+enum sw_fate {
+	SW_FATE_NONE = 0,
+	SW_FATE_DROP,
+	SW_FATE_JUMP,
+	SW_FATE_PORT,	/* transfer: to a PF */
+	SW_FATE_QUEUE,	/* ingress */
+	SW_FATE_RSS,	/* ingress */
+};
+
+/** RSS configuration of an RSS action or of a PF's default. */
+struct sw_rss_action {
+	uint64_t types;		/* RTE_ETH_RSS_* */
+	uint8_t key[OCTONIC_RSS_KEY_LEN];
+	uint8_t custom_key;	/* 1: key given in the action (for the dump) */
+	uint16_t nb_queues;
+	uint16_t queues[];
+};
+
+/** A rule.  Immutable once published, except dead and the counters. */
+struct rte_flow {
+	/* Read by the classifier first: keep together. */
+	uint64_t born;		/* first generation that sees the rule */
+	uint64_t dead;		/* first generation that does not */
+	uint32_t prio;
+	uint64_t seq;		/* creation order: earlier wins ties */
+	uint8_t fate;		/* enum sw_fate */
+	uint8_t has_set_meta;
+	uint8_t has_mark;
+	uint8_t has_flag;
+	uint8_t has_count;
+	uint16_t fate_arg;	/* PF (PORT) or queue (QUEUE) */
+	uint32_t jump_group;
+	uint32_t meta_data, meta_mask;
+	uint32_t mark;
+	uint64_t hits;		/* COUNT, updated atomically by readers */
+	uint64_t bytes;
+	struct sw_rss_action *rss;
+	/* Control-path only. */
+	uint32_t magic;
+	const struct octonic_eswitch *sw;
+	uint16_t domain;
+	uint16_t port_id;	/* REPRESENTED_PORT's port, for the dump */
+	uint32_t group;
+	uint32_t table;		/* index in sw->tables */
+	struct octo_match match;
+	TAILQ_ENTRY(rte_flow) next;
+};
+TAILQ_HEAD(sw_rule_list, rte_flow);
+
+/** Key of the per-mask hash tables. */
+struct sw_hkey {
+	struct octo_flow_key k;	/* masked */
+	uint32_t group;
+	uint16_t domain;
+	uint16_t pad;		/* zero */
+};
+
+/** Value: the rules with one exact (domain, group, masked key). */
+struct sw_bucket {
+	uint32_t n;
+	struct rte_flow *r[];	/* sorted by (prio, seq) */
+};
+
+/** Control-side record of one distinct mask. */
+struct sw_table {
+	struct octo_flow_key mask;
+	struct rte_hash *h;	/* NULL: slot unused */
+	uint32_t capacity;
+	uint32_t nb_keys;
+};
+
+/** Control-side count of the rules of one (domain, group, table). */
+struct sw_dgt {
+	uint16_t domain;
+	uint32_t group;
+	uint32_t table;
+	uint32_t nb_rules;
+};
+
+/** What a reader probes for one (domain, group). */
+struct sw_probe {
+	struct octo_flow_key mask;
+	struct rte_hash *h;
+};
+
+struct sw_gview {
+	uint32_t group;
+	uint32_t nb_probes;
+	struct sw_probe *probes;
+};
+
+/** Published lookup plan; immutable, replaced as a whole. */
+struct sw_view {
+	uint32_t nb_groups[SW_NB_DOMAINS];
+	struct sw_gview *groups[SW_NB_DOMAINS];	/* sorted by group */
+};
+
+/** A PF's default RSS state; immutable, replaced as a whole. */
+struct sw_pf_rss {
+	uint64_t hf;
+	uint16_t nb_rxq;
+	uint8_t key[OCTONIC_RSS_KEY_LEN];
+	uint16_t reta[OCTONIC_RETA_SIZE];
+};
+
+struct sw_pf {
+	uint16_t port_id;
+	uint8_t port_set;
+	uint8_t isolated;	/* read atomically by the classifier */
+	struct sw_pf_rss *rss;	/* RCU-published */
+};
+
+struct octonic_eswitch {
+	/* Reader-visible, RCU-published. */
+	uint64_t gen;
+	struct sw_view *view;
+	struct sw_pf pf[SW_MAX_PFS];
+	uint16_t nb_pfs;
+	int socket;
+	uint32_t id;		/* unique, names the hash tables */
+	/* Readers without an lcore id. */
+	uint32_t anon_epoch;
+	uint32_t anon_cnt[2];
+	uint8_t lcore_registered[RTE_MAX_LCORE];
+	struct rte_rcu_qsbr *qsbr;
+	/* Control path, under lock. */
+	pthread_mutex_t lock;
+	struct sw_rule_list rules;
+	uint64_t next_seq;
+	uint32_t table_serial;
+	struct sw_table *tables;
+	uint32_t nb_tables;	/* slots in tables[] */
+	struct sw_dgt *dgts;
+	uint32_t nb_dgts, max_dgts;
+	struct octonic_eswitch_stats stats;
+	char name[32];
+};
+
+/* octonic_eswitch.c */
+void sw_synchronize(struct octonic_eswitch *sw);
+void sw_error(struct rte_flow_error *error, int code,
+		enum rte_flow_error_type type, const void *cause, const char *fmt, ...)
+	__rte_format_printf(5, 6);
+
+/* octonic_eswitch_rss.c */
+void sw_rss_default_key(uint8_t key[OCTONIC_RSS_KEY_LEN]);
+int sw_rss_hash(const struct octo_flow_key *k, uint64_t types,
+		const uint8_t *key, uint32_t *hash);
+void sw_rss_free_all(struct octonic_eswitch *sw);
+
+/* octonic_eswitch_actions.c */
+int sw_actions_parse(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_attr *attr, const struct rte_flow_action actions[],
+		struct rte_flow *r, struct rte_flow_error *error);
+
+/* octonic_eswitch_rules.c */
+void sw_rules_free_all(struct octonic_eswitch *sw);
+
+#endif /* OCTONIC_ESWITCH_PRIV_H */

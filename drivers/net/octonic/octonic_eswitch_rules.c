@@ -1,0 +1,786 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/* The control path: rte_flow validate/create/destroy/flush/query/isolate
+ * on the tuple-space tables (see octonic_eswitch_priv.h for the layout and
+ * the generation/RCU protocol).  All of it runs under sw->lock.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_hash_crc.h>
+#include <rte_malloc.h>
+
+#include "octonic_eswitch_priv.h"
+
+/* What a change unlinked, freed after the grace period. */
+struct sw_garbage {
+	void **ptrs;		/* rte_malloc'd: buckets, views */
+	uint32_t nb_ptrs, max_ptrs;
+	struct { struct rte_hash *h; int32_t pos; } *keys;
+	uint32_t nb_keys, max_keys;
+	struct rte_hash **hashes;	/* whole tables */
+	uint32_t nb_hashes, max_hashes;
+	int oom;		/* could not record: leak rather than crash */
+};
+
+static int
+grow_array(void **arr, uint32_t *max, size_t elt, uint32_t need)
+{
+	void *n;
+	uint32_t m;
+
+	if (need <= *max)
+		return 0;
+	m = *max != 0 ? *max : 16;
+	while (m < need)
+		m *= 2;
+	n = realloc(*arr, (size_t)m * elt);
+	if (n == NULL)
+		return -ENOMEM;
+	*arr = n;
+	*max = m;
+	return 0;
+}
+
+static void
+gc_ptr(struct sw_garbage *g, void *p)
+{
+	if (p == NULL)
+		return;
+	if (grow_array((void **)&g->ptrs, &g->max_ptrs, sizeof(void *),
+			g->nb_ptrs + 1) != 0) {
+		g->oom = 1;
+		return;
+	}
+	g->ptrs[g->nb_ptrs++] = p;
+}
+
+static void
+gc_key(struct sw_garbage *g, struct rte_hash *h, int32_t pos)
+{
+	if (grow_array((void **)&g->keys, &g->max_keys, sizeof(g->keys[0]),
+			g->nb_keys + 1) != 0) {
+		g->oom = 1;
+		return;
+	}
+	g->keys[g->nb_keys].h = h;
+	g->keys[g->nb_keys++].pos = pos;
+}
+
+static void
+gc_hash(struct sw_garbage *g, struct rte_hash *h)
+{
+	if (grow_array((void **)&g->hashes, &g->max_hashes, sizeof(h),
+			g->nb_hashes + 1) != 0) {
+		g->oom = 1;
+		return;
+	}
+	g->hashes[g->nb_hashes++] = h;
+}
+
+/* Free everything recorded; the caller has waited for the grace period. */
+static void
+gc_run(struct sw_garbage *g)
+{
+	uint32_t i;
+
+	for (i = 0; i < g->nb_ptrs; i++)
+		rte_free(g->ptrs[i]);
+	for (i = 0; i < g->nb_keys; i++)
+		rte_hash_free_key_with_position(g->keys[i].h, g->keys[i].pos);
+	for (i = 0; i < g->nb_hashes; i++)
+		rte_hash_free(g->hashes[i]);
+	if (g->oom)
+		SW_LOG(ERR, "out of memory recording garbage: some memory leaked");
+	free(g->ptrs);
+	free(g->keys);
+	free(g->hashes);
+	memset(g, 0, sizeof(*g));
+}
+
+static void
+rule_free(struct rte_flow *r)
+{
+	if (r == NULL)
+		return;
+	r->magic = 0;
+	rte_free(r->rss);
+	rte_free(r);
+}
+
+/* ---- tables ---- */
+
+static struct rte_hash *
+table_hash_create(struct octonic_eswitch *sw, uint32_t capacity)
+{
+	char name[RTE_HASH_NAMESIZE];
+	struct rte_hash_parameters p = {
+		.name = name,
+		.entries = capacity,
+		.key_len = sizeof(struct sw_hkey),
+		.hash_func = rte_hash_crc,
+		.socket_id = sw->socket,
+		/* Lock-free readers; buckets never overflow on collisions. */
+		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF |
+			RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
+	};
+
+	snprintf(name, sizeof(name), "octsw%u_%u", sw->id, sw->table_serial++);
+	return rte_hash_create(&p);
+}
+
+static int
+table_find(const struct octonic_eswitch *sw, const struct octo_flow_key *mask)
+{
+	uint32_t i;
+
+	for (i = 0; i < sw->nb_tables; i++)
+		if (sw->tables[i].h != NULL &&
+				octo_flow_key_equal(&sw->tables[i].mask, mask))
+			return (int)i;
+	return -1;
+}
+
+/* Find or create the table of @p mask. @return its index or -errno. */
+static int
+table_get(struct octonic_eswitch *sw, const struct octo_flow_key *mask)
+{
+	struct sw_table *t;
+	int idx = table_find(sw, mask);
+	uint32_t i;
+
+	if (idx >= 0)
+		return idx;
+	for (i = 0; i < sw->nb_tables; i++)
+		if (sw->tables[i].h == NULL)
+			break;
+	if (i == sw->nb_tables) {
+		t = rte_realloc_socket(sw->tables, (i + 1) * sizeof(*t), 0,
+			sw->socket);
+		if (t == NULL)
+			return -ENOMEM;
+		sw->tables = t;
+		sw->nb_tables++;
+	}
+	t = &sw->tables[i];
+	memset(t, 0, sizeof(*t));
+	t->h = table_hash_create(sw, SW_TABLE_MIN);
+	if (t->h == NULL)
+		return -ENOMEM;
+	t->mask = *mask;
+	t->capacity = SW_TABLE_MIN;
+	sw->stats.masks++;
+	return (int)i;
+}
+
+/* Drop an empty table (not referenced by any view once republished). */
+static void
+table_put(struct octonic_eswitch *sw, uint32_t idx, struct sw_garbage *g)
+{
+	struct sw_table *t = &sw->tables[idx];
+
+	if (t->h == NULL || t->nb_keys != 0)
+		return;
+	gc_hash(g, t->h);
+	t->h = NULL;
+	sw->stats.masks--;
+}
+
+/* ---- (domain, group, table) counts and the view ---- */
+
+static struct sw_dgt *
+dgt_find(struct octonic_eswitch *sw, uint16_t dom, uint32_t group, uint32_t table)
+{
+	uint32_t i;
+
+	for (i = 0; i < sw->nb_dgts; i++) {
+		struct sw_dgt *d = &sw->dgts[i];
+
+		if (d->domain == dom && d->group == group && d->table == table)
+			return d;
+	}
+	return NULL;
+}
+
+static int
+dgt_cmp(const void *a, const void *b)
+{
+	const struct sw_dgt *x = a, *y = b;
+
+	if (x->domain != y->domain)
+		return x->domain < y->domain ? -1 : 1;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	if (x->table != y->table)
+		return x->table < y->table ? -1 : 1;
+	return 0;
+}
+
+/* Build and publish a view from sw->dgts; the old one goes to @p g. */
+static int
+view_publish(struct octonic_eswitch *sw, struct sw_garbage *g)
+{
+	struct sw_view *v;
+	struct sw_gview *gv;
+	struct sw_probe *pr;
+	uint32_t ngroups = 0, i;
+	size_t sz;
+
+	qsort(sw->dgts, sw->nb_dgts, sizeof(sw->dgts[0]), dgt_cmp);
+	for (i = 0; i < sw->nb_dgts; i++)
+		if (i == 0 || sw->dgts[i].domain != sw->dgts[i - 1].domain ||
+				sw->dgts[i].group != sw->dgts[i - 1].group)
+			ngroups++;
+	sz = sizeof(*v) + ngroups * sizeof(*gv) + sw->nb_dgts * sizeof(*pr);
+	v = rte_zmalloc_socket("octonic_view", sz, RTE_CACHE_LINE_SIZE, sw->socket);
+	if (v == NULL)
+		return -ENOMEM;
+	gv = (struct sw_gview *)(v + 1);
+	pr = (struct sw_probe *)(gv + ngroups);
+	gv--;
+	for (i = 0; i < sw->nb_dgts; i++) {
+		const struct sw_dgt *d = &sw->dgts[i];
+
+		if (i == 0 || d->domain != sw->dgts[i - 1].domain ||
+				d->group != sw->dgts[i - 1].group) {
+			gv++;
+			gv->group = d->group;
+			gv->probes = pr;
+			if (v->groups[d->domain] == NULL)
+				v->groups[d->domain] = gv;
+			v->nb_groups[d->domain]++;
+		}
+		pr->mask = sw->tables[d->table].mask;
+		pr->h = sw->tables[d->table].h;
+		pr++;
+		gv->nb_probes++;
+	}
+	gc_ptr(g, sw->view);
+	__atomic_store_n(&sw->view, v, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Move a table's entries into one four times larger and republish the
+ * view; the old hash goes to @p g. */
+static int
+table_grow(struct octonic_eswitch *sw, uint32_t idx, struct sw_garbage *g)
+{
+	struct sw_table *t = &sw->tables[idx];
+	struct rte_hash *nh, *oh = t->h;
+	const void *key;
+	void *data;
+	uint32_t it = 0;
+
+	nh = table_hash_create(sw, t->capacity * 4);
+	if (nh == NULL)
+		return -ENOMEM;
+	while (rte_hash_iterate(oh, &key, &data, &it) >= 0) {
+		if (rte_hash_add_key_data(nh, key, data) != 0) {
+			rte_hash_free(nh);
+			return -ENOMEM;
+		}
+	}
+	t->h = nh;
+	if (view_publish(sw, g) != 0) {
+		t->h = oh;
+		rte_hash_free(nh);
+		return -ENOMEM;
+	}
+	gc_hash(g, oh);
+	t->capacity *= 4;
+	return 0;
+}
+
+/* ---- checks ---- */
+
+static int
+check_attr(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *attr,
+		struct rte_flow_error *error)
+{
+	if (attr == NULL) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
+			"attributes missing");
+		return -EINVAL;
+	}
+	if (pf >= sw->nb_pfs) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"PF %u does not exist", pf);
+		return -EINVAL;
+	}
+	if (attr->egress) {
+		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS, attr,
+			"egress rules are not supported");
+		return -ENOTSUP;
+	}
+	if (attr->ingress == attr->transfer) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, attr,
+			"exactly one of ingress and transfer must be set");
+		return -EINVAL;
+	}
+	if (attr->transfer && pf != 0) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
+			"transfer rules must be created on the transfer proxy port %u (PF0)",
+			sw->pf[0].port_id);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Fill @p r from attr/pattern/actions, allocating only r->rss. */
+static int
+prepare(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *attr,
+		const struct rte_flow_item pattern[],
+		const struct rte_flow_action actions[], struct rte_flow *r,
+		struct rte_flow_error *error)
+{
+	struct octo_cls_error cerr;
+	int ret;
+
+	ret = check_attr(sw, pf, attr, error);
+	if (ret != 0)
+		return ret;
+	ret = octo_match_from_pattern(pattern, &r->match, &cerr);
+	if (ret != 0) {
+		sw_error(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM,
+			cerr.item >= 0 ? &pattern[cerr.item] : NULL,
+			"pattern item %d: %s", cerr.item, cerr.msg);
+		return ret;
+	}
+	r->domain = attr->transfer ? SW_DOM_TRANSFER : 1 + pf;
+	r->group = attr->group;
+	r->prio = attr->priority;
+	return sw_actions_parse(sw, pf, attr, actions, r, error);
+}
+
+int
+octonic_eswitch_flow_validate(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
+		const struct rte_flow_action actions[], struct rte_flow_error *error)
+{
+	struct rte_flow r;
+	int ret;
+
+	if (sw == NULL)
+		return -ENODEV;
+	memset(&r, 0, sizeof(r));
+	pthread_mutex_lock(&sw->lock);
+	ret = prepare(sw, pf, attr, pattern, actions, &r, error);
+	if (ret != 0)
+		sw->stats.validate_fail++;
+	rte_free(r.rss);
+	pthread_mutex_unlock(&sw->lock);
+	return ret;
+}
+
+/* ---- insert ---- */
+
+static struct sw_bucket *
+bucket_with(const struct sw_bucket *old, struct rte_flow *r, int socket)
+{
+	uint32_t n = old != NULL ? old->n : 0, i, j = 0;
+	struct sw_bucket *b;
+	int placed = 0;
+
+	b = rte_malloc_socket("octonic_bucket", sizeof(*b) + (n + 1) * sizeof(r),
+		0, socket);
+	if (b == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		struct rte_flow *o = old->r[i];
+
+		if (!placed && (r->prio < o->prio ||
+				(r->prio == o->prio && r->seq < o->seq))) {
+			b->r[j++] = r;
+			placed = 1;
+		}
+		b->r[j++] = o;
+	}
+	if (!placed)
+		b->r[j++] = r;
+	b->n = j;
+	return b;
+}
+
+static struct sw_bucket *
+bucket_without(const struct sw_bucket *old, const struct rte_flow *r, int socket)
+{
+	struct sw_bucket *b;
+	uint32_t i, j = 0;
+
+	b = rte_malloc_socket("octonic_bucket", sizeof(*b) + old->n * sizeof(r), 0,
+		socket);
+	if (b == NULL)
+		return NULL;
+	for (i = 0; i < old->n; i++)
+		if (old->r[i] != r)
+			b->r[j++] = old->r[i];
+	b->n = j;
+	return b;
+}
+
+static void
+hkey_of(const struct rte_flow *r, struct sw_hkey *hk)
+{
+	memset(hk, 0, sizeof(*hk));
+	hk->k = r->match.key;
+	hk->group = r->group;
+	hk->domain = r->domain;
+}
+
+static void
+count_rule(struct octonic_eswitch *sw, const struct rte_flow *r, int delta)
+{
+	if (r->domain == SW_DOM_TRANSFER)
+		sw->stats.transfer_rules += delta;
+	else if (r->domain - 1 < (int)RTE_DIM(sw->stats.ingress_rules))
+		sw->stats.ingress_rules[r->domain - 1] += delta;
+}
+
+static int
+insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
+		struct rte_flow_error *error)
+{
+	struct sw_table *t;
+	struct sw_bucket *old = NULL, *nb;
+	struct sw_dgt *d;
+	struct sw_hkey hk;
+	int tidx, new_table, ret;
+
+	new_table = table_find(sw, &r->match.mask) < 0;
+	tidx = table_get(sw, &r->match.mask);
+	if (tidx < 0)
+		goto nomem;
+	t = &sw->tables[tidx];
+	r->table = (uint32_t)tidx;
+	hkey_of(r, &hk);
+	if (rte_hash_lookup_data(t->h, &hk, (void **)&old) < 0)
+		old = NULL;
+	if (old == NULL && t->nb_keys + 1 > t->capacity / 2 &&
+			table_grow(sw, r->table, g) != 0)
+		goto undo_table;
+	/* Reserve the count record before touching the table. */
+	d = dgt_find(sw, r->domain, r->group, r->table);
+	if (d == NULL && grow_array((void **)&sw->dgts, &sw->max_dgts,
+			sizeof(*d), sw->nb_dgts + 1) != 0)
+		goto undo_table;
+	nb = bucket_with(old, r, sw->socket);
+	if (nb == NULL)
+		goto undo_table;
+	/* Readers of older generations may find the rule: born hides it. */
+	r->born = sw->gen + 1;
+	r->dead = SW_GEN_INF;
+	ret = rte_hash_add_key_data(t->h, &hk, nb);
+	if (ret != 0) {
+		rte_free(nb);
+		goto undo_table;
+	}
+	if (old == NULL)
+		t->nb_keys++;
+	else
+		gc_ptr(g, old);
+	if (d == NULL) {
+		d = &sw->dgts[sw->nb_dgts++];
+		d->domain = r->domain;
+		d->group = r->group;
+		d->table = r->table;
+		d->nb_rules = 1;
+		if (view_publish(sw, g) != 0) {
+			/* In the table but never probed, and hidden by born
+			 * anyway: take it out again. */
+			sw->nb_dgts--;
+			if (old != NULL) {
+				rte_hash_add_key_data(t->h, &hk, old);
+				g->nb_ptrs--;	/* old was the last recorded */
+			} else {
+				int32_t pos = rte_hash_del_key(t->h, &hk);
+
+				if (pos >= 0)
+					gc_key(g, t->h, pos);
+				t->nb_keys--;
+			}
+			gc_ptr(g, nb);
+			goto undo_table;
+		}
+	} else {
+		d->nb_rules++;
+	}
+	/* Publish: from this generation on, readers see the rule. */
+	__atomic_store_n(&sw->gen, sw->gen + 1, __ATOMIC_RELEASE);
+	TAILQ_INSERT_TAIL(&sw->rules, r, next);
+	count_rule(sw, r, 1);
+	return 0;
+undo_table:
+	if (new_table && tidx >= 0)
+		table_put(sw, (uint32_t)tidx, g);
+nomem:
+	sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_HANDLE, NULL,
+		"out of memory for the rule tables");
+	return -ENOMEM;
+}
+
+struct rte_flow *
+octonic_eswitch_flow_create(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
+		const struct rte_flow_action actions[], struct rte_flow_error *error)
+{
+	struct sw_garbage g = { 0 };
+	struct rte_flow *r;
+	int ret;
+
+	if (sw == NULL) {
+		rte_errno = ENODEV;
+		return NULL;
+	}
+	r = rte_zmalloc_socket("octonic_rule", sizeof(*r), RTE_CACHE_LINE_SIZE,
+		sw->socket);
+	if (r == NULL) {
+		sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_HANDLE, NULL,
+			"out of memory for the rule");
+		return NULL;
+	}
+	pthread_mutex_lock(&sw->lock);
+	ret = prepare(sw, pf, attr, pattern, actions, r, error);
+	if (ret == 0) {
+		r->magic = SW_RULE_MAGIC;
+		r->sw = sw;
+		r->seq = sw->next_seq++;
+		ret = insert(sw, r, &g, error);
+	}
+	if (ret != 0) {
+		sw->stats.validate_fail++;
+		rule_free(r);
+		r = NULL;
+	} else {
+		sw->stats.creates++;
+	}
+	if (g.nb_ptrs != 0 || g.nb_keys != 0 || g.nb_hashes != 0)
+		sw_synchronize(sw);
+	gc_run(&g);
+	pthread_mutex_unlock(&sw->lock);
+	if (r == NULL)
+		rte_errno = -ret;
+	return r;
+}
+
+/* ---- removal ---- */
+
+/* Remove @p n rules (all in sw->rules) as one change: they die in one
+ * generation, then leave the tables after readers of older generations
+ * are gone. */
+static void
+remove_rules(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
+{
+	struct sw_garbage g = { 0 };
+	int need_view = 0;
+	uint32_t i;
+
+	if (n == 0)
+		return;
+	for (i = 0; i < n; i++)
+		__atomic_store_n(&rs[i]->dead, sw->gen + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&sw->gen, sw->gen + 1, __ATOMIC_RELEASE);
+	sw_synchronize(sw);
+	/* No reader sees these rules any more: unlink them. */
+	for (i = 0; i < n; i++) {
+		struct rte_flow *r = rs[i];
+		struct sw_table *t = &sw->tables[r->table];
+		struct sw_bucket *old = NULL, *nb;
+		struct sw_dgt *d;
+		struct sw_hkey hk;
+
+		hkey_of(r, &hk);
+		if (rte_hash_lookup_data(t->h, &hk, (void **)&old) >= 0 && old != NULL) {
+			if (old->n <= 1) {
+				int32_t pos = rte_hash_del_key(t->h, &hk);
+
+				if (pos >= 0)
+					gc_key(&g, t->h, pos);
+				t->nb_keys--;
+				gc_ptr(&g, old);
+			} else {
+				nb = bucket_without(old, r, sw->socket);
+				/* Without memory the dead rule stays listed (and
+				 * ignored by generation): only a leak. */
+				if (nb != NULL &&
+						rte_hash_add_key_data(t->h, &hk, nb) == 0)
+					gc_ptr(&g, old);
+				else
+					rte_free(nb);
+			}
+		}
+		d = dgt_find(sw, r->domain, r->group, r->table);
+		if (d != NULL && --d->nb_rules == 0) {
+			*d = sw->dgts[--sw->nb_dgts];
+			need_view = 1;
+		}
+		TAILQ_REMOVE(&sw->rules, r, next);
+		count_rule(sw, r, -1);
+		sw->stats.destroys++;
+		gc_ptr(&g, r->rss);
+		r->rss = NULL;
+		r->magic = 0;
+		gc_ptr(&g, r);
+	}
+	if (need_view) {
+		if (view_publish(sw, &g) != 0)
+			SW_LOG(ERR, "out of memory republishing the view");
+		else
+			for (i = 0; i < sw->nb_tables; i++)
+				table_put(sw, i, &g);
+	}
+	sw_synchronize(sw);
+	gc_run(&g);
+}
+
+static int
+owns(const struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow *r)
+{
+	return r->magic == SW_RULE_MAGIC && r->sw == sw &&
+		(r->domain == 1 + pf || (r->domain == SW_DOM_TRANSFER && pf == 0));
+}
+
+int
+octonic_eswitch_flow_destroy(struct octonic_eswitch *sw, uint16_t pf,
+		struct rte_flow *flow, struct rte_flow_error *error)
+{
+	if (sw == NULL)
+		return -ENODEV;
+	pthread_mutex_lock(&sw->lock);
+	if (flow == NULL || !owns(sw, pf, flow)) {
+		pthread_mutex_unlock(&sw->lock);
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+			"not a rule of this port");
+		return -EINVAL;
+	}
+	remove_rules(sw, &flow, 1);
+	pthread_mutex_unlock(&sw->lock);
+	return 0;
+}
+
+/* Remove the rules of domain @p dom (or of all domains when dom < 0). */
+static int
+flush_domain(struct octonic_eswitch *sw, int dom)
+{
+	struct rte_flow **rs, *r;
+	uint32_t n = 0;
+
+	TAILQ_FOREACH(r, &sw->rules, next)
+		if (dom < 0 || r->domain == dom)
+			n++;
+	if (n == 0)
+		return 0;
+	rs = malloc(n * sizeof(*rs));
+	if (rs == NULL)
+		return -ENOMEM;
+	n = 0;
+	TAILQ_FOREACH(r, &sw->rules, next)
+		if (dom < 0 || r->domain == dom)
+			rs[n++] = r;
+	remove_rules(sw, rs, n);
+	free(rs);
+	return 0;
+}
+
+int
+octonic_eswitch_flow_flush(struct octonic_eswitch *sw, uint16_t pf,
+		struct rte_flow_error *error)
+{
+	int ret;
+
+	if (sw == NULL)
+		return -ENODEV;
+	if (pf >= sw->nb_pfs) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"PF %u does not exist", pf);
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&sw->lock);
+	ret = flush_domain(sw, 1 + pf);
+	if (ret == 0 && pf == 0)
+		ret = flush_domain(sw, SW_DOM_TRANSFER);
+	pthread_mutex_unlock(&sw->lock);
+	if (ret != 0)
+		sw_error(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"out of memory");
+	return ret;
+}
+
+void
+sw_rules_free_all(struct octonic_eswitch *sw)
+{
+	struct sw_garbage g = { 0 };
+	uint32_t i;
+
+	while (!TAILQ_EMPTY(&sw->rules))
+		if (flush_domain(sw, -1) != 0)
+			break;
+	for (i = 0; i < sw->nb_tables; i++)
+		if (sw->tables[i].h != NULL)
+			gc_hash(&g, sw->tables[i].h);
+	gc_ptr(&g, sw->view);
+	sw->view = NULL;
+	gc_run(&g);
+	rte_free(sw->tables);
+	sw->tables = NULL;
+	sw->nb_tables = 0;
+	free(sw->dgts);
+	sw->dgts = NULL;
+	sw->nb_dgts = sw->max_dgts = 0;
+}
+
+int
+octonic_eswitch_flow_query(struct octonic_eswitch *sw, uint16_t pf,
+		struct rte_flow *flow, const struct rte_flow_action *action,
+		void *data, struct rte_flow_error *error)
+{
+	struct rte_flow_query_count *c = data;
+
+	if (sw == NULL)
+		return -ENODEV;
+	pthread_mutex_lock(&sw->lock);
+	if (flow == NULL || !owns(sw, pf, flow)) {
+		pthread_mutex_unlock(&sw->lock);
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+			"not a rule of this port");
+		return -EINVAL;
+	}
+	if (action == NULL || action->type != RTE_FLOW_ACTION_TYPE_COUNT ||
+			!flow->has_count || c == NULL) {
+		pthread_mutex_unlock(&sw->lock);
+		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
+			"only COUNT can be queried, on a rule with a COUNT action");
+		return -ENOTSUP;
+	}
+	if (c->reset) {
+		c->hits = __atomic_exchange_n(&flow->hits, 0, __ATOMIC_RELAXED);
+		c->bytes = __atomic_exchange_n(&flow->bytes, 0, __ATOMIC_RELAXED);
+	} else {
+		c->hits = __atomic_load_n(&flow->hits, __ATOMIC_RELAXED);
+		c->bytes = __atomic_load_n(&flow->bytes, __ATOMIC_RELAXED);
+	}
+	c->hits_set = 1;
+	c->bytes_set = 1;
+	pthread_mutex_unlock(&sw->lock);
+	return 0;
+}
+
+int
+octonic_eswitch_flow_isolate(struct octonic_eswitch *sw, uint16_t pf, int set,
+		struct rte_flow_error *error)
+{
+	if (sw == NULL)
+		return -ENODEV;
+	if (pf >= sw->nb_pfs) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"PF %u does not exist", pf);
+		return -EINVAL;
+	}
+	__atomic_store_n(&sw->pf[pf].isolated, set != 0, __ATOMIC_RELEASE);
+	return 0;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+#ifndef ESWITCH_TEST_UTIL_H
+#define ESWITCH_TEST_UTIL_H
+
+/* Shared by the e-switch EAL test and benchmark: packet and rule builders. */
+
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_flow.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_udp.h>
+
+/* An Ethernet/IPv4/UDP frame in a fresh mbuf (64-byte frame). */
+static inline struct rte_mbuf *
+mk_udp4(struct rte_mempool *mp, uint32_t src, uint32_t dst, uint16_t sp,
+		uint16_t dp)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	struct rte_ether_hdr *e;
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *u;
+
+	if (m == NULL)
+		return NULL;
+	e = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 64);
+	if (e == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	memset(rte_pktmbuf_mtod(m, void *), 0, 64);
+	e->dst_addr.addr_bytes[0] = 0x02;
+	e->src_addr.addr_bytes[0] = 0x02;
+	e->src_addr.addr_bytes[5] = 1;
+	e->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip = (struct rte_ipv4_hdr *)(e + 1);
+	ip->version_ihl = 0x45;
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->total_length = rte_cpu_to_be_16(64 - sizeof(*e));
+	ip->src_addr = rte_cpu_to_be_32(src);
+	ip->dst_addr = rte_cpu_to_be_32(dst);
+	u = (struct rte_udp_hdr *)(ip + 1);
+	u->src_port = rte_cpu_to_be_16(sp);
+	u->dst_port = rte_cpu_to_be_16(dp);
+	return m;
+}
+
+/* Pattern eth/ipv4/udp with exact 5-tuple (proto implied by the item). */
+struct five_tuple_pat {
+	struct rte_flow_item_ipv4 ip, ipm;
+	struct rte_flow_item_udp udp, udpm;
+	struct rte_flow_item items[4];
+};
+
+static inline void
+mk_5tuple_pat(struct five_tuple_pat *p, uint32_t src, uint32_t dst, uint16_t sp,
+		uint16_t dp)
+{
+	memset(p, 0, sizeof(*p));
+	p->ip.hdr.src_addr = rte_cpu_to_be_32(src);
+	p->ip.hdr.dst_addr = rte_cpu_to_be_32(dst);
+	p->ipm.hdr.src_addr = RTE_BE32(0xffffffff);
+	p->ipm.hdr.dst_addr = RTE_BE32(0xffffffff);
+	p->udp.hdr.src_port = rte_cpu_to_be_16(sp);
+	p->udp.hdr.dst_port = rte_cpu_to_be_16(dp);
+	p->udpm.hdr.src_port = RTE_BE16(0xffff);
+	p->udpm.hdr.dst_port = RTE_BE16(0xffff);
+	p->items[0].type = RTE_FLOW_ITEM_TYPE_ETH;
+	p->items[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
+	p->items[1].spec = &p->ip;
+	p->items[1].mask = &p->ipm;
+	p->items[2].type = RTE_FLOW_ITEM_TYPE_UDP;
+	p->items[2].spec = &p->udp;
+	p->items[2].mask = &p->udpm;
+	p->items[3].type = RTE_FLOW_ITEM_TYPE_END;
+}
+
+#endif /* ESWITCH_TEST_UTIL_H */
