@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_eal.h>
@@ -425,6 +427,69 @@ test_datapath(struct rte_mempool *mp)
 	CHECK(port_of("net_null0") == RTE_MAX_ETHPORTS, "members outlived the port");
 }
 
+/* Ask the telemetry socket of this process, as dpdk-telemetry.py does. */
+static int
+telemetry(const char *cmd, char *reply, size_t len)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int fd, n;
+
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
+		rte_eal_get_runtime_dir());
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0 ||
+			read(fd, reply, len - 1) <= 0 ||	/* greeting */
+			write(fd, cmd, strlen(cmd)) < 0 ||
+			(n = read(fd, reply, len - 1)) <= 0) {
+		close(fd);
+		return -1;
+	}
+	reply[n] = '\0';
+	close(fd);
+	return 0;
+}
+
+static void
+test_telemetry(struct rte_mempool *mp)
+{
+	struct rte_mbuf *pkts[32];
+	char reply[16384], cmd[64], want[128];
+	uint16_t port, n;
+
+	CHECK(rte_vdev_init("net_octopus0",
+		"member=net_null0,member=net_null1,socket_of=net_null1:1") == 0, "probe");
+	port = port_of("net_octopus0");
+	CHECK(configure(port, 2, mp, 1) == 0, "configure");
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	n = rte_eth_rx_burst(port, 1, pkts, 32);
+	rte_pktmbuf_free_bulk(pkts, n);
+
+	CHECK(telemetry("/octopus/list", reply, sizeof(reply)) == 0, "no telemetry");
+	snprintf(want, sizeof(want), "{\"/octopus/list\":[%u]}", port);
+	CHECK(strcmp(reply, want) == 0, "list: %s", reply);
+
+	snprintf(cmd, sizeof(cmd), "/octopus/info,%u", port);
+	CHECK(telemetry(cmd, reply, sizeof(reply)) == 0, "no telemetry");
+	CHECK(strstr(reply, "\"name\":\"net_octopus0\"") != NULL, "name: %s", reply);
+	snprintf(want, sizeof(want), "\"1\":\"net_null1@port%u@socket1\"",
+		port_of("net_null1"));
+	CHECK(strstr(reply, want) != NULL, "member 1: %s", reply);
+	CHECK(strstr(reply, "\"steering\":\"none: poll all members\"") != NULL,
+		"steering: %s", reply);
+	/* rx queue 1: home on socket 1 (setup), polled once from lcore 0 */
+	CHECK(strstr(reply, "\"rxq1\":{\"home_member\":1,\"home_port\":1,"
+		"\"home_socket\":1,\"poller_lcore\":0,\"poller_socket\":0,"
+		"\"steered\":0,\"local_packets\":0,\"remote_packets\":32,"
+		"\"polls\":1,\"foreign_polls\":1}") != NULL, "rxq1: %s", reply);
+	CHECK(strstr(reply, "\"rxq0\":{\"home_member\":1") != NULL &&
+		strstr(reply, "\"txq1\"") != NULL, "queues: %s", reply);
+	CHECK(telemetry("/octopus/info,0", reply, sizeof(reply)) == 0 &&
+		strstr(reply, "null") != NULL, "info on a non-octopus port: %s", reply);
+	rte_vdev_uninit("net_octopus0");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -455,8 +520,10 @@ main(int argc, char **argv)
 		test_lockstep(mp);
 	else if (strcmp(which, "datapath") == 0)
 		test_datapath(mp);
+	else if (strcmp(which, "telemetry") == 0)
+		test_telemetry(mp);
 	else {
-		fprintf(stderr, "usage: %s devargs|lockstep|datapath\n", argv[0]);
+		fprintf(stderr, "usage: %s devargs|lockstep|datapath|telemetry\n", argv[0]);
 		return 2;
 	}
 	rte_openlog_stream(stderr);

@@ -876,6 +876,9 @@ octopus_remove(struct rte_vdev_device *vdev)
 		return 0; /* closed already */
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return rte_eth_dev_release_port(dev);
+	/* ethdev refuses to close a started port */
+	if (dev->data->dev_started)
+		rte_eth_dev_stop(dev->data->port_id);
 	return rte_eth_dev_close(dev->data->port_id);
 }
 
