@@ -103,7 +103,7 @@ link_changed(struct octonic_pf *pf)
 	rte_eth_linkstatus_get(dev, &link);
 	link.link_status = pf->started && pf->plugged ?
 		RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN;
-	if (rte_eth_linkstatus_set(dev, &link) == 0)
+	if (rte_eth_linkstatus_set(dev, &link) != 0)
 		return;		/* unchanged */
 	if (dev->data->dev_conf.intr_conf.lsc)
 		rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);

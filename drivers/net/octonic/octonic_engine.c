@@ -37,7 +37,9 @@
 #define OCTONIC_WIRE_MBUFS 2048
 #define OCTONIC_LOOP_RING 1024
 #define OCTONIC_PEER_MBUFS 2048
-#define OCTONIC_GEN_MAX_CREDIT 1024
+/* A paced generator does not make up for long pauses of the lcores running
+ * the engine with huge bursts (which would only overflow the rings). */
+#define OCTONIC_GEN_MAX_CREDIT 256
 
 int
 octonic_thread_socket(void)

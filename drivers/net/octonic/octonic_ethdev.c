@@ -375,19 +375,52 @@ octonic_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 static const uint32_t *
 octonic_supported_ptypes(struct rte_eth_dev *dev)
 {
+	/* what lib/wire's octo_offload_ptype() reports */
 	static const uint32_t ptypes[] = {
 		RTE_PTYPE_L2_ETHER,
+		RTE_PTYPE_L2_ETHER_VLAN,
+		RTE_PTYPE_L2_ETHER_QINQ,
+		RTE_PTYPE_L2_ETHER_ARP,
+		RTE_PTYPE_L2_ETHER_LLDP,
+		RTE_PTYPE_L2_ETHER_TIMESYNC,
 		RTE_PTYPE_L3_IPV4,
-		RTE_PTYPE_L3_IPV4_EXT_UNKNOWN,
+		RTE_PTYPE_L3_IPV4_EXT,
 		RTE_PTYPE_L3_IPV6,
-		RTE_PTYPE_L3_IPV6_EXT_UNKNOWN,
+		RTE_PTYPE_L3_IPV6_EXT,
 		RTE_PTYPE_L4_TCP,
 		RTE_PTYPE_L4_UDP,
+		RTE_PTYPE_L4_SCTP,
+		RTE_PTYPE_L4_ICMP,
 		RTE_PTYPE_L4_FRAG,
+		RTE_PTYPE_L4_NONFRAG,
 		RTE_PTYPE_UNKNOWN,
 	};
 
 	return ptypes;
+}
+
+static void
+octonic_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid,
+		struct rte_eth_rxq_info *qinfo)
+{
+	const struct octonic_rxq *rxq = dev->data->rx_queues[qid];
+
+	qinfo->mp = rxq->mp;
+	qinfo->nb_desc = rxq->nb_desc;
+	qinfo->scattered_rx = dev->data->scattered_rx;
+	qinfo->conf.rx_deferred_start = rxq->deferred;
+	qinfo->conf.offloads = dev->data->dev_conf.rxmode.offloads;
+}
+
+static void
+octonic_txq_info_get(struct rte_eth_dev *dev, uint16_t qid,
+		struct rte_eth_txq_info *qinfo)
+{
+	const struct octonic_txq *txq = dev->data->tx_queues[qid];
+
+	qinfo->nb_desc = txq->nb_desc;
+	qinfo->conf.tx_deferred_start = txq->deferred;
+	qinfo->conf.offloads = dev->data->dev_conf.txmode.offloads;
 }
 
 static int
@@ -490,6 +523,8 @@ const struct eth_dev_ops octonic_ops = {
 	.rx_queue_release = octonic_rx_queue_release,
 	.tx_queue_setup = octonic_tx_queue_setup,
 	.tx_queue_release = octonic_tx_queue_release,
+	.rxq_info_get = octonic_rxq_info_get,
+	.txq_info_get = octonic_txq_info_get,
 	.rx_queue_start = octonic_rx_queue_start,
 	.rx_queue_stop = octonic_rx_queue_stop,
 	.tx_queue_start = octonic_tx_queue_start,

@@ -1,0 +1,1131 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * net_octonic on real ports (EAL), meant to run on 2 emulated sockets:
+ *   octopus-numa-emu --nodes 2 -- test_octonic_eal --no-huge -m 512 \
+ *     --no-pci --lcores '0@0,1@1,2@0,3@1' --file-prefix X -- <test>
+ * Each <test> creates its own NIC(s) with rte_vdev_init, checks behaviour
+ * through ethdev, rte_flow and rte_pmd_octonic.h, and removes them.
+ */
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_flow.h>
+#include <rte_ip.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_udp.h>
+
+#include <rte_pmd_octonic.h>
+
+static int failures;
+
+#define CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		printf("FAIL %s:%d: %s: ", __func__, __LINE__, #cond); \
+		printf(__VA_ARGS__); \
+		printf("\n"); \
+		failures++; \
+	} \
+} while (0)
+
+#define REQUIRE(cond, ...) do { \
+	if (!(cond)) { \
+		CHECK(cond, __VA_ARGS__); \
+		return; \
+	} \
+} while (0)
+
+#define MAXQ 8
+#define BURST 32
+
+static struct rte_mempool *pool[2];	/* on socket 0 and socket 1 */
+
+/* ---- helpers ---- */
+
+static int
+pf_port(const char *nic, unsigned int pf, uint16_t *port)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+
+	snprintf(name, sizeof(name), "%s_pf%u", nic, pf);
+	return rte_eth_dev_get_port_by_name(name, port);
+}
+
+struct port_opts {
+	uint16_t nb_rxq, nb_txq;
+	struct rte_mempool *rx_pool[MAXQ];	/* NULL: pool[socket of the PF] */
+	uint8_t deferred_rxq[MAXQ];
+	uint64_t rx_offloads, tx_offloads;
+	int lsc;
+};
+
+static int
+port_start(uint16_t port, const struct port_opts *o)
+{
+	struct rte_eth_conf conf;
+	struct rte_eth_rxconf rxc;
+	uint16_t q;
+	int ret, s = rte_eth_dev_socket_id(port);
+
+	memset(&conf, 0, sizeof(conf));
+	if (o->nb_rxq > 1) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP |
+			RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP;
+	}
+	conf.rxmode.offloads = o->rx_offloads;
+	conf.txmode.offloads = o->tx_offloads;
+	conf.intr_conf.lsc = o->lsc;
+	ret = rte_eth_dev_configure(port, o->nb_rxq, o->nb_txq, &conf);
+	if (ret != 0)
+		return ret;
+	for (q = 0; q < o->nb_rxq; q++) {
+		memset(&rxc, 0, sizeof(rxc));
+		rxc.rx_deferred_start = o->deferred_rxq[q];
+		rxc.offloads = o->rx_offloads;
+		ret = rte_eth_rx_queue_setup(port, q, 1024, s, &rxc,
+			o->rx_pool[q] != NULL ? o->rx_pool[q] : pool[s & 1]);
+		if (ret != 0)
+			return ret;
+	}
+	for (q = 0; q < o->nb_txq; q++) {
+		ret = rte_eth_tx_queue_setup(port, q, 1024, s, NULL);
+		if (ret != 0)
+			return ret;
+	}
+	return rte_eth_dev_start(port);
+}
+
+typedef void (*pkt_check_t)(uint16_t port, uint16_t q, struct rte_mbuf *m,
+		void *arg);
+
+/*
+ * Poll every queue of @p ports until @p want packets arrived in total, or
+ * until nothing arrived for 200 ms.  Counts per port and queue.
+ */
+static uint64_t
+poll_until(const uint16_t *ports, unsigned int nb_ports, uint16_t nb_rxq,
+		uint64_t want, uint64_t cnt[][MAXQ], pkt_check_t check, void *arg)
+{
+	struct rte_mbuf *pkts[BURST];
+	uint64_t total = 0, hz = rte_get_tsc_hz();
+	uint64_t last = rte_get_tsc_cycles();
+	unsigned int p, i;
+	uint16_t q, n;
+
+	while (total < want && rte_get_tsc_cycles() - last < hz / 5) {
+		for (p = 0; p < nb_ports; p++)
+			for (q = 0; q < nb_rxq; q++) {
+				n = rte_eth_rx_burst(ports[p], q, pkts, BURST);
+				if (n == 0)
+					continue;
+				last = rte_get_tsc_cycles();
+				total += n;
+				if (cnt != NULL)
+					cnt[p][q] += n;
+				for (i = 0; i < n; i++) {
+					if (check != NULL)
+						check(ports[p], q, pkts[i], arg);
+					rte_pktmbuf_free(pkts[i]);
+				}
+			}
+	}
+	return total;
+}
+
+static uint64_t
+xstat(uint16_t port, const char *name)
+{
+	uint64_t id, v = UINT64_MAX;
+
+	if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0)
+		return UINT64_MAX;
+	if (rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
+		return UINT64_MAX;
+	return v;
+}
+
+static void
+nic_remove(const char *name)
+{
+	CHECK(rte_vdev_uninit(name) == 0, "uninit %s", name);
+}
+
+static struct rte_flow *
+transfer_to_pf(uint16_t proxy, uint16_t pf_port, uint32_t meta, int set_meta,
+		int any_l4)
+{
+	struct rte_flow_attr attr = { .transfer = 1 };
+	struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
+		{ .type = any_l4 ? RTE_FLOW_ITEM_TYPE_END : RTE_FLOW_ITEM_TYPE_UDP },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action_set_meta sm = { .data = meta, .mask = UINT32_MAX };
+	struct rte_flow_action_ethdev rp = { .port_id = pf_port };
+	struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_SET_META, .conf = &sm },
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &rp },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error err;
+	struct rte_flow *f;
+
+	f = rte_flow_create(proxy, &attr, pattern,
+		set_meta ? actions : actions + 1, &err);
+	if (f == NULL)
+		printf("transfer rule refused: %s\n",
+			err.message ? err.message : "?");
+	return f;
+}
+
+/* ingress rule on @p port: [META=meta] or eth/ipv4/udp -> [MARK] QUEUE q */
+static struct rte_flow *
+ingress_to_queue(uint16_t port, uint32_t prio, int match_meta, uint32_t meta,
+		int mark, uint32_t mark_id, uint16_t q)
+{
+	struct rte_flow_attr attr = { .ingress = 1, .priority = prio };
+	struct rte_flow_item_meta m = { .data = meta };
+	struct rte_flow_item_meta mm = { .data = UINT32_MAX };
+	struct rte_flow_item p_udp[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item p_meta[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_META, .spec = &m, .mask = &mm },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action_mark mk = { .id = mark_id };
+	struct rte_flow_action_queue qu = { .index = q };
+	struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mk },
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qu },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error err;
+	struct rte_flow *f;
+
+	f = rte_flow_create(port, &attr, match_meta ? p_meta : p_udp,
+		mark ? actions : actions + 1, &err);
+	if (f == NULL)
+		printf("ingress rule refused: %s\n", err.message ? err.message : "?");
+	return f;
+}
+
+static uint64_t
+generated(uint16_t port)
+{
+	uint64_t g = 0;
+
+	rte_pmd_octonic_gen_count(port, &g);
+	return g;
+}
+
+/* ---- tests ---- */
+
+/* K ports, named per PF, each on its NUMA node, one switch domain. */
+static void
+test_ports(void)
+{
+	struct rte_eth_dev_info i0, i1;
+	struct rte_ether_addr m0, m1;
+	struct rte_pmd_octonic_pf_info pi;
+	uint16_t p0, p1, p2;
+	uint16_t before = rte_eth_dev_count_avail();
+
+	REQUIRE(rte_vdev_init("net_octonic10", "pfs=2") == 0, "probe");
+	CHECK(rte_eth_dev_count_avail() == before + 2, "2 ports");
+	REQUIRE(pf_port("net_octonic10", 0, &p0) == 0, "pf0 name");
+	REQUIRE(pf_port("net_octonic10", 1, &p1) == 0, "pf1 name");
+	CHECK(pf_port("net_octonic10", 2, &p2) != 0, "no pf2");
+	CHECK(rte_eth_dev_socket_id(p0) == 0, "pf0 on node 0");
+	CHECK(rte_eth_dev_socket_id(p1) == 1, "pf1 on node 1 (got %d)",
+		rte_eth_dev_socket_id(p1));
+	rte_eth_dev_info_get(p0, &i0);
+	rte_eth_dev_info_get(p1, &i1);
+	CHECK(i0.switch_info.domain_id == i1.switch_info.domain_id, "domain");
+	CHECK(i0.switch_info.domain_id != RTE_ETH_DEV_SWITCH_DOMAIN_ID_INVALID,
+		"domain allocated");
+	CHECK(i0.switch_info.port_id == 0 && i1.switch_info.port_id == 1,
+		"switch port ids %u %u", i0.switch_info.port_id,
+		i1.switch_info.port_id);
+	CHECK(i0.max_rx_queues == 64 && i0.max_tx_queues == 64, "64 queues");
+	CHECK((i0.rx_offload_capa & RTE_ETH_RX_OFFLOAD_CHECKSUM) ==
+		RTE_ETH_RX_OFFLOAD_CHECKSUM, "rx cksum advertised");
+	CHECK(i0.reta_size == 128 && i0.hash_key_size == 40, "rss sizes");
+	rte_eth_macaddr_get(p0, &m0);
+	rte_eth_macaddr_get(p1, &m1);
+	CHECK(rte_is_same_ether_addr(&m0, &m1), "mac=shared: one MAC");
+	CHECK(rte_pmd_octonic_pf_info(p1, &pi) == 0 && pi.pf == 1 &&
+		pi.nb_pfs == 2 && pi.pf_port[0] == p0 && pi.socket_id == 1,
+		"pf_info");
+	/* more queues than the model has are refused */
+	{
+		struct rte_eth_conf c;
+
+		memset(&c, 0, sizeof(c));
+		CHECK(rte_eth_dev_configure(p0, 65, 1, &c) != 0, "65 rxq refused");
+	}
+	nic_remove("net_octonic10");
+	CHECK(rte_eth_dev_count_avail() == before, "ports gone");
+
+	REQUIRE(rte_vdev_init("net_octonic11", "pfs=2,mac=per-pf,numa=1:0") == 0,
+		"probe per-pf");
+	REQUIRE(pf_port("net_octonic11", 0, &p0) == 0 &&
+		pf_port("net_octonic11", 1, &p1) == 0, "names");
+	rte_eth_macaddr_get(p0, &m0);
+	rte_eth_macaddr_get(p1, &m1);
+	CHECK(!rte_is_same_ether_addr(&m0, &m1), "mac=per-pf: two MACs");
+	CHECK(rte_eth_dev_socket_id(p0) == 1 && rte_eth_dev_socket_id(p1) == 0,
+		"numa=1:0");
+	nic_remove("net_octonic11");
+	CHECK(rte_eth_dev_count_avail() == before, "ports gone");
+}
+
+static void
+heap_stats(size_t *bytes, unsigned int *count)
+{
+	struct rte_malloc_socket_stats st;
+	unsigned int s;
+
+	*bytes = 0;
+	*count = 0;
+	for (s = 0; s < rte_socket_count(); s++) {
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(s), &st) != 0)
+			continue;
+		*bytes += st.heap_allocsz_bytes;
+		*count += st.alloc_count;
+	}
+}
+
+/* Refused devargs: a message naming them, no port and no memory left. */
+static void
+test_bad_devargs(void)
+{
+	static const char *const bad[][2] = {
+		{ "pfs=9", "pfs" }, { "pfs=0", "pfs" }, { "numa=0:7", "numa" },
+		{ "pfs=2,numa=0", "numa" }, { "mac=none", "mac" },
+		{ "proto=icmp", "proto" }, { "pkt_len=20", "pkt_len" },
+		{ "rate=5", "rate" }, { "wire=", "wire" },
+		{ "nudma_dma_ns=x", "nudma_dma_ns" },
+	};
+	uint16_t before;
+	size_t b0, b1;
+	unsigned int c0, c1, i;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *log, *old = rte_log_get_stream();
+
+	/* first probe allocates ethdev's shared data once: not a leak */
+	REQUIRE(rte_vdev_init("net_octonic20", "pfs=2") == 0, "good probe");
+	nic_remove("net_octonic20");
+	before = rte_eth_dev_count_avail();
+	heap_stats(&b0, &c0);
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		log = open_memstream(&buf, &len);
+		rte_openlog_stream(log);
+		CHECK(rte_vdev_init("net_octonic21", bad[i][0]) != 0,
+			"'%s' accepted", bad[i][0]);
+		fflush(log);
+		CHECK(buf != NULL && strstr(buf, bad[i][1]) != NULL &&
+			strstr(buf, "net_octonic21") != NULL,
+			"'%s': no message naming '%s' (got '%s')", bad[i][0],
+			bad[i][1], buf != NULL ? buf : "");
+		rte_openlog_stream(old);
+		fclose(log);
+		free(buf);
+		buf = NULL;
+		CHECK(rte_eth_dev_count_avail() == before, "'%s' left a port",
+			bad[i][0]);
+		heap_stats(&b1, &c1);
+		CHECK(b1 == b0 && c1 == c0, "'%s' left memory: %zu bytes %u allocs",
+			bad[i][0], b1 - b0, c1 - c0);
+	}
+	/* and a good NIC that is created, used and removed leaves nothing */
+	REQUIRE(rte_vdev_init("net_octonic22", "pfs=3,wire=loop") == 0, "probe");
+	{
+		struct port_opts o = { .nb_rxq = 2, .nb_txq = 2 };
+		uint16_t p;
+
+		REQUIRE(pf_port("net_octonic22", 1, &p) == 0, "pf1");
+		CHECK(port_start(p, &o) == 0, "start");
+	}
+	nic_remove("net_octonic22");
+	heap_stats(&b1, &c1);
+	CHECK(b1 == b0 && c1 == c0, "a removed NIC left %zu bytes, %u allocs",
+		b1 - b0, c1 - c0);
+	CHECK(rte_eth_dev_count_avail() == before, "ports left");
+}
+
+/* Transfer rule -> PF1, ingress QUEUE rule on PF1 -> queue 2. */
+static void
+test_steer(void)
+{
+	const uint64_t N = 3000;
+	struct port_opts o = { .nb_rxq = 4, .nb_txq = 1 };
+	uint64_t cnt[2][MAXQ] = { { 0 } };
+	struct rte_eth_stats st;
+	uint16_t ports[2];
+	uint64_t missed;
+	unsigned int p, q;
+
+	REQUIRE(rte_vdev_init("net_octonic30", "pfs=2,flows=64,gen_limit=3000,gen_rate=500000") == 0,
+		"probe");
+	REQUIRE(pf_port("net_octonic30", 0, &ports[0]) == 0 &&
+		pf_port("net_octonic30", 1, &ports[1]) == 0, "ports");
+	REQUIRE(port_start(ports[0], &o) == 0 && port_start(ports[1], &o) == 0,
+		"start");
+	REQUIRE(transfer_to_pf(ports[0], ports[1], 0, 0, 0) != NULL, "transfer");
+	REQUIRE(ingress_to_queue(ports[1], 0, 0, 0, 0, 0, 2) != NULL, "ingress");
+	poll_until(ports, 2, 4, N, cnt, NULL, NULL);
+	/* a loaded machine may pause this lcore long enough for queue 2's
+	 * ring to overflow: those are counted on queue 2 as missed */
+	missed = xstat(ports[1], "rx_q2_missed_packets");
+	CHECK(cnt[1][2] + missed == N && cnt[1][2] > N / 2,
+		"PF1 q2: %" PRIu64 " received + %" PRIu64 " missed", cnt[1][2],
+		missed);
+	for (p = 0; p < 2; p++)
+		for (q = 0; q < 4; q++)
+			if (p != 1 || q != 2)
+				CHECK(cnt[p][q] == 0, "pf%u q%u got %" PRIu64, p, q,
+					cnt[p][q]);
+	CHECK(generated(ports[0]) == N, "generated %" PRIu64, generated(ports[0]));
+	rte_eth_stats_get(ports[1], &st);
+	CHECK(st.ipackets == cnt[1][2] && st.q_ipackets[2] == cnt[1][2] &&
+		st.imissed == missed, "stats: %" PRIu64 " %" PRIu64, st.ipackets,
+		st.imissed);
+	rte_eth_stats_get(ports[0], &st);
+	CHECK(st.ipackets == 0 && st.imissed == 0, "PF0 saw traffic");
+	rte_eth_dev_stop(ports[0]);
+	rte_eth_dev_stop(ports[1]);
+	nic_remove("net_octonic30");
+}
+
+static void
+check_meta(uint16_t port, uint16_t q, struct rte_mbuf *m, void *arg)
+{
+	uint64_t *bad = arg;
+
+	/* META is e-switch state: the application must not see it */
+	if (rte_flow_dynf_metadata_avail() &&
+			(m->ol_flags & RTE_MBUF_DYNFLAG_RX_METADATA) != 0)
+		(*bad)++;
+}
+
+/* SET_META in transfer, matched by PF1's ingress META rule. */
+static void
+test_meta(void)
+{
+	const uint64_t N = 2000;
+	struct port_opts o = { .nb_rxq = 4, .nb_txq = 1 };
+	uint64_t cnt[2][MAXQ] = { { 0 } }, bad = 0;
+	uint16_t ports[2];
+	unsigned int q;
+
+	REQUIRE(rte_vdev_init("net_octonic31", "pfs=2,flows=32,gen_limit=2000,gen_rate=500000") == 0,
+		"probe");
+	REQUIRE(pf_port("net_octonic31", 0, &ports[0]) == 0 &&
+		pf_port("net_octonic31", 1, &ports[1]) == 0, "ports");
+	REQUIRE(port_start(ports[0], &o) == 0 && port_start(ports[1], &o) == 0,
+		"start");
+	REQUIRE(transfer_to_pf(ports[0], ports[1], 7, 1, 0) != NULL, "transfer");
+	/* META 7 -> queue 3 wins; the fallback (prio 1) would take queue 1 */
+	REQUIRE(ingress_to_queue(ports[1], 0, 1, 7, 0, 0, 3) != NULL, "meta rule");
+	REQUIRE(ingress_to_queue(ports[1], 1, 0, 0, 0, 0, 1) != NULL, "fallback");
+	REQUIRE(ingress_to_queue(ports[1], 0, 1, 8, 0, 0, 2) != NULL, "meta 8");
+	poll_until(ports, 2, 4, N, cnt, check_meta, &bad);
+	CHECK(cnt[1][3] + xstat(ports[1], "rx_q3_missed_packets") == N &&
+		cnt[1][3] > N / 2, "q3 got %" PRIu64, cnt[1][3]);
+	for (q = 0; q < 3; q++)
+		CHECK(cnt[1][q] == 0 && cnt[0][q] == 0,
+			"q%u got %" PRIu64 "/%" PRIu64, q, cnt[0][q], cnt[1][q]);
+	CHECK(bad == 0, "metadata leaked to the app");
+	rte_eth_dev_stop(ports[0]);
+	rte_eth_dev_stop(ports[1]);
+	nic_remove("net_octonic31");
+}
+
+struct reta_check {
+	uint16_t reta[128];
+	uint64_t bad, nohash;
+};
+
+static void
+check_reta(uint16_t port, uint16_t q, struct rte_mbuf *m, void *arg)
+{
+	struct reta_check *rc = arg;
+
+	if ((m->ol_flags & RTE_MBUF_F_RX_RSS_HASH) == 0) {
+		rc->nohash++;
+		return;
+	}
+	if (rc->reta[m->hash.rss % 128] != q)
+		rc->bad++;
+}
+
+/* RSS spreads flows over the queues the RETA names, and only those. */
+static void
+test_rss(void)
+{
+	const uint64_t N = 4096;
+	struct port_opts o = { .nb_rxq = 4, .nb_txq = 1 };
+	struct rte_eth_rss_reta_entry64 reta[2];
+	struct reta_check rc = { .bad = 0 };
+	uint64_t cnt[1][MAXQ] = { { 0 } };
+	uint16_t port;
+	unsigned int i;
+
+	REQUIRE(rte_vdev_init("net_octonic32", "pfs=1,flows=256,gen_limit=4096,gen_rate=500000") == 0,
+		"probe");
+	REQUIRE(pf_port("net_octonic32", 0, &port) == 0, "port");
+	REQUIRE(port_start(port, &o) == 0, "start");
+	memset(reta, 0, sizeof(reta));
+	for (i = 0; i < 128; i++) {
+		reta[i / 64].mask |= 1ull << (i % 64);
+		reta[i / 64].reta[i % 64] = rc.reta[i] = (i % 2) ? 3 : 1;
+	}
+	REQUIRE(rte_eth_dev_rss_reta_update(port, reta, 128) == 0, "reta_update");
+	memset(reta, 0, sizeof(reta));
+	reta[0].mask = reta[1].mask = UINT64_MAX;
+	CHECK(rte_eth_dev_rss_reta_query(port, reta, 128) == 0 &&
+		reta[0].reta[5] == 3 && reta[1].reta[2] == 1, "reta_query");
+	{
+		struct rte_eth_stats st;
+
+		poll_until(&port, 1, 4, N, cnt, check_reta, &rc);
+		rte_eth_stats_get(port, &st);
+		CHECK(st.ipackets + st.imissed == N && st.ipackets > N / 2,
+			"%" PRIu64 " received + %" PRIu64 " missed", st.ipackets,
+			st.imissed);
+	}
+	CHECK(cnt[0][0] == 0 && cnt[0][2] == 0, "queues 0/2 not in RETA got %"
+		PRIu64 "/%" PRIu64, cnt[0][0], cnt[0][2]);
+	CHECK(cnt[0][1] > N / 8 && cnt[0][3] > N / 8, "spread %" PRIu64 "/%" PRIu64,
+		cnt[0][1], cnt[0][3]);
+	CHECK(rc.bad == 0 && rc.nohash == 0, "hash->queue mismatch %" PRIu64
+		", no hash %" PRIu64, rc.bad, rc.nohash);
+	rte_eth_dev_stop(port);
+	nic_remove("net_octonic32");
+}
+
+/* ---- rules changed under traffic ---- */
+
+struct poller {
+	uint16_t port;
+	volatile int stop;
+	uint64_t got, bad_queue, bad_mark;
+};
+
+static int
+poller_main(void *arg)
+{
+	struct poller *pl = arg;
+	struct rte_mbuf *pkts[BURST];
+	uint16_t q, n, i;
+
+	while (!pl->stop) {
+		for (q = 0; q < 4; q++) {
+			n = rte_eth_rx_burst(pl->port, q, pkts, BURST);
+			for (i = 0; i < n; i++) {
+				struct rte_mbuf *m = pkts[i];
+
+				if (q != 1)
+					pl->bad_queue++;
+				if ((m->ol_flags & RTE_MBUF_F_RX_FDIR_ID) == 0 ||
+						(m->hash.fdir.hi != 1 &&
+						 m->hash.fdir.hi != 2))
+					pl->bad_mark++;
+				rte_pktmbuf_free(m);
+			}
+			pl->got += n;
+		}
+	}
+	return 0;
+}
+
+static void
+test_concurrent(void)
+{
+	struct port_opts o = { .nb_rxq = 4, .nb_txq = 1 };
+	struct rte_flow *t_old, *t_new, *i_old, *i_new;
+	struct rte_flow_error err;
+	struct poller pl = { .stop = 0 };
+	struct rte_eth_stats st0, st1;
+	uint16_t ports[2];
+	unsigned int lcore, k;
+
+	lcore = rte_get_next_lcore(-1, 1, 0);
+	REQUIRE(lcore < RTE_MAX_LCORE, "needs a worker lcore");
+	REQUIRE(rte_vdev_init("net_octonic33", "pfs=2,flows=128") == 0, "probe");
+	REQUIRE(pf_port("net_octonic33", 0, &ports[0]) == 0 &&
+		pf_port("net_octonic33", 1, &ports[1]) == 0, "ports");
+	REQUIRE(port_start(ports[0], &o) == 0 && port_start(ports[1], &o) == 0,
+		"start");
+	t_old = transfer_to_pf(ports[0], ports[1], 0, 0, 0);
+	i_old = ingress_to_queue(ports[1], 0, 0, 0, 1, 1, 1);
+	REQUIRE(t_old != NULL && i_old != NULL, "rules");
+	pl.port = ports[1];
+	rte_eal_remote_launch(poller_main, &pl, lcore);
+	/* make before break, under traffic: every packet must see either the
+	 * old or the new rule set, never none (PF0 / RSS) */
+	for (k = 0; k < 300; k++) {
+		t_new = transfer_to_pf(ports[0], ports[1], 0, 0, k & 1);
+		i_new = ingress_to_queue(ports[1], 0, 0, 0, 1, 1 + (k & 1), 1);
+		if (t_new == NULL || i_new == NULL) {
+			CHECK(0, "rule create failed at %u", k);
+			break;
+		}
+		CHECK(rte_flow_destroy(ports[0], t_old, &err) == 0, "destroy t");
+		CHECK(rte_flow_destroy(ports[1], i_old, &err) == 0, "destroy i");
+		t_old = t_new;
+		i_old = i_new;
+		rte_delay_us_sleep(1000);
+	}
+	pl.stop = 1;
+	rte_eal_wait_lcore(lcore);
+	rte_eth_stats_get(ports[0], &st0);
+	rte_eth_stats_get(ports[1], &st1);
+	printf("concurrent: %" PRIu64 " packets over 300 rule swaps\n", pl.got);
+	CHECK(pl.got > 1000, "too little traffic: %" PRIu64, pl.got);
+	CHECK(pl.bad_queue == 0 && pl.bad_mark == 0, "misclassified: queue %"
+		PRIu64 " mark %" PRIu64, pl.bad_queue, pl.bad_mark);
+	/* PF0 is started but never polled: anything steered there would sit
+	 * in its rings (or be missed when they fill) */
+	CHECK(rte_eth_rx_queue_count(ports[0], 0) == 0 &&
+		rte_eth_rx_queue_count(ports[0], 1) == 0 &&
+		rte_eth_rx_queue_count(ports[0], 2) == 0 &&
+		rte_eth_rx_queue_count(ports[0], 3) == 0 && st0.imissed == 0,
+		"packets reached PF0");
+	rte_eth_dev_stop(ports[0]);
+	rte_eth_dev_stop(ports[1]);
+	nic_remove("net_octonic33");
+}
+
+/* ---- locality ---- */
+
+struct remote_poll {
+	uint16_t port, q;
+	unsigned int n;
+};
+
+static int
+remote_poll_main(void *arg)
+{
+	struct remote_poll *rp = arg;
+	struct rte_mbuf *pkts[BURST];
+	unsigned int i;
+	uint16_t n, j;
+
+	for (i = 0; i < rp->n; i++) {
+		n = rte_eth_rx_burst(rp->port, rp->q, pkts, BURST);
+		for (j = 0; j < n; j++)
+			rte_pktmbuf_free(pkts[j]);
+	}
+	return 0;
+}
+
+static void *
+thread_poll_main(void *arg)
+{
+	cpu_set_t cs;
+
+	CPU_ZERO(&cs);
+	CPU_SET(1, &cs);	/* cpu 1 is on node 1 under the emulation */
+	pthread_setaffinity_np(pthread_self(), sizeof(cs), &cs);
+	sched_yield();
+	remote_poll_main(arg);
+	return NULL;
+}
+
+static struct rte_mbuf *
+udp_frame(struct rte_mempool *mp, uint16_t len, uint16_t sport)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	struct rte_ether_hdr *eh;
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *udp;
+
+	if (m == NULL)
+		return NULL;
+	eh = (struct rte_ether_hdr *)rte_pktmbuf_append(m, len);
+	memset(eh, 0, len);
+	eh->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	eh->dst_addr.addr_bytes[0] = 0x02;
+	eh->src_addr.addr_bytes[0] = 0x02;
+	eh->src_addr.addr_bytes[5] = 1;
+	ip = (struct rte_ipv4_hdr *)(eh + 1);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->total_length = rte_cpu_to_be_16(len - sizeof(*eh));
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = rte_cpu_to_be_32(0x0a000001);
+	ip->dst_addr = rte_cpu_to_be_32(0x0a000002);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	udp = (struct rte_udp_hdr *)(ip + 1);
+	udp->src_port = rte_cpu_to_be_16(sport);
+	udp->dst_port = rte_cpu_to_be_16(9);
+	udp->dgram_len = rte_cpu_to_be_16(len - sizeof(*eh) - sizeof(*ip));
+	memset(udp + 1, 0xab, len - sizeof(*eh) - sizeof(*ip) - sizeof(*udp));
+	udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
+	return m;
+}
+
+/* Remote-DMA and remote-poll counters count exactly what is remote. */
+static void
+test_locality(void)
+{
+	const uint64_t N = 2048;
+	struct port_opts o0 = { .nb_rxq = 2, .nb_txq = 2,
+		.rx_pool = { pool[1], pool[0] } };	/* PF0 node 0: q0 remote */
+	struct port_opts o1 = { .nb_rxq = 2, .nb_txq = 2,
+		.rx_pool = { pool[1], pool[0] } };	/* PF1 node 1: q1 remote */
+	struct rte_pmd_octonic_locality l0, l1;
+	uint64_t cnt[2][MAXQ] = { { 0 } };
+	struct rte_mbuf *tx[16];
+	struct remote_poll rp;
+	struct rte_flow *t;
+	struct rte_flow_error err;
+	uint16_t ports[2];
+	unsigned int i, lcore;
+	pthread_t th;
+
+	REQUIRE(rte_vdev_init("net_octonic34", "pfs=2,flows=64,gen_limit=2048,pkt_len=100,gen_rate=500000") == 0,
+		"probe");
+	REQUIRE(pf_port("net_octonic34", 0, &ports[0]) == 0 &&
+		pf_port("net_octonic34", 1, &ports[1]) == 0, "ports");
+	REQUIRE(port_start(ports[0], &o0) == 0 && port_start(ports[1], &o1) == 0,
+		"start");
+	/* no rule: everything to PF0, RSS over its 2 queues */
+	CHECK(poll_until(ports, 1, 2, N, cnt, NULL, NULL) == N, "all");
+	CHECK(cnt[0][0] > 0 && cnt[0][1] > 0, "RSS used both queues");
+	rte_pmd_octonic_locality_get(ports[0], 0, 0, &l0);
+	rte_pmd_octonic_locality_get(ports[0], 1, 0, &l1);
+	CHECK(l0.remote_dma_pkts == cnt[0][0], "PF0 q0 remote %" PRIu64 " != %"
+		PRIu64, l0.remote_dma_pkts, cnt[0][0]);
+	CHECK(l0.remote_dma_bytes == cnt[0][0] * 100, "bytes");
+	CHECK(l1.remote_dma_pkts == 0 && l1.remote_dma_bytes == 0,
+		"PF0 q1 local but %" PRIu64, l1.remote_dma_pkts);
+	CHECK(xstat(ports[0], "rx_q0_remote_dma_packets") == cnt[0][0], "xstat");
+	/* main lcore is on socket 0: PF0 polls local, PF1 polls remote */
+	CHECK(l0.polls > 0 && l0.remote_polls == 0, "local polls counted remote");
+
+	/* now to PF1: q0's pool is local to it, q1's remote */
+	memset(cnt, 0, sizeof(cnt));
+	t = transfer_to_pf(ports[0], ports[1], 0, 0, 1);
+	REQUIRE(t != NULL, "transfer");
+	rte_pmd_octonic_gen_enable(ports[0], 1);
+	{
+		struct rte_pmd_octonic_gen_conf gc;
+
+		rte_pmd_octonic_gen_get(ports[0], &gc);
+		gc.limit = N;
+		CHECK(rte_pmd_octonic_gen_set(ports[0], &gc) == 0, "gen_set");
+	}
+	CHECK(poll_until(&ports[1], 1, 2, N, cnt, NULL, NULL) == N, "all to PF1");
+	rte_pmd_octonic_locality_get(ports[1], 0, 0, &l0);
+	rte_pmd_octonic_locality_get(ports[1], 1, 0, &l1);
+	CHECK(l0.remote_dma_pkts == 0, "PF1 q0 local, %" PRIu64, l0.remote_dma_pkts);
+	CHECK(l1.remote_dma_pkts == cnt[0][1] && cnt[0][1] > 0,
+		"PF1 q1 remote %" PRIu64 " != %" PRIu64, l1.remote_dma_pkts, cnt[0][1]);
+	CHECK(l0.remote_polls == l0.polls && l0.polls > 0,
+		"socket-0 lcore polling PF1: %" PRIu64 "/%" PRIu64,
+		l0.remote_polls, l0.polls);
+	rte_flow_destroy(ports[0], t, &err);
+
+	/* an lcore of socket 1 polling PF0 is remote, exactly per burst */
+	lcore = rte_get_next_lcore(-1, 1, 0);
+	REQUIRE(lcore < RTE_MAX_LCORE && rte_lcore_to_socket_id(lcore) == 1,
+		"worker lcore on socket 1");
+	rte_pmd_octonic_locality_get(ports[0], 1, 0, &l0);
+	rp.port = ports[0];
+	rp.q = 1;
+	rp.n = 100;
+	rte_eal_remote_launch(remote_poll_main, &rp, lcore);
+	rte_eal_wait_lcore(lcore);
+	rte_pmd_octonic_locality_get(ports[0], 1, 0, &l1);
+	CHECK(l1.polls - l0.polls == 100 && l1.remote_polls - l0.remote_polls == 100,
+		"lcore on socket 1: %" PRIu64 " remote of %" PRIu64,
+		l1.remote_polls - l0.remote_polls, l1.polls - l0.polls);
+	/* and so is a non-EAL thread running on a CPU of node 1 */
+	l0 = l1;
+	pthread_create(&th, NULL, thread_poll_main, &rp);
+	pthread_join(th, NULL);
+	rte_pmd_octonic_locality_get(ports[0], 1, 0, &l1);
+	CHECK(l1.remote_polls - l0.remote_polls == 100,
+		"non-EAL thread on node 1: %" PRIu64 " remote",
+		l1.remote_polls - l0.remote_polls);
+
+	/* Tx: mbufs of socket 1 sent by PF0 are remote reads; of socket 0 not */
+	for (i = 0; i < 16; i++)
+		tx[i] = udp_frame(pool[i < 10 ? 1 : 0], 128, i);
+	CHECK(rte_eth_tx_burst(ports[0], 0, tx, 10) == 10, "tx 10");
+	CHECK(rte_eth_tx_burst(ports[0], 1, tx + 10, 6) == 6, "tx 6");
+	poll_until(ports, 1, 1, 1, NULL, NULL, NULL);	/* engine runs */
+	rte_pmd_octonic_locality_get(ports[0], 0, 1, &l0);
+	rte_pmd_octonic_locality_get(ports[0], 1, 1, &l1);
+	CHECK(l0.remote_dma_pkts == 10 && l0.remote_dma_bytes == 1280,
+		"tx remote %" PRIu64, l0.remote_dma_pkts);
+	CHECK(l1.remote_dma_pkts == 0, "tx local counted remote");
+	{
+		struct rte_pmd_octonic_sink_stats ss;
+
+		CHECK(rte_pmd_octonic_sink_stats_get(ports[0], &ss) == 0 &&
+			ss.pkts == 16, "sink got %" PRIu64, ss.pkts);
+	}
+	rte_eth_dev_stop(ports[0]);
+	rte_eth_dev_stop(ports[1]);
+	nic_remove("net_octonic34");
+}
+
+/* ---- checksums and the loop wire ---- */
+
+static struct rte_mbuf *
+rx_one(uint16_t port)
+{
+	struct rte_mbuf *m = NULL;
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() / 5;
+
+	while (rte_get_tsc_cycles() < end)
+		if (rte_eth_rx_burst(port, 0, &m, 1) == 1)
+			return m;
+	return NULL;
+}
+
+/* Send @p m through the loop wire and return what came back. */
+static struct rte_mbuf *
+loop_once(uint16_t port, struct rte_mbuf *m)
+{
+	if (rte_eth_tx_burst(port, 0, &m, 1) != 1) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	return rx_one(port);
+}
+
+static void
+test_cksum_loop(void)
+{
+	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1,
+		.rx_offloads = RTE_ETH_RX_OFFLOAD_CHECKSUM,
+		.tx_offloads = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+			RTE_ETH_TX_OFFLOAD_UDP_CKSUM | RTE_ETH_TX_OFFLOAD_MULTI_SEGS };
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *udp;
+	struct rte_mbuf *m, *r, *seg;
+	uint8_t ref[300];
+	uint16_t port;
+	uint64_t f;
+
+	REQUIRE(rte_vdev_init("net_octonic35", "pfs=1,wire=loop") == 0, "probe");
+	REQUIRE(pf_port("net_octonic35", 0, &port) == 0, "port");
+	REQUIRE(port_start(port, &o) == 0, "start");
+
+	/* good checksums, round trip byte for byte */
+	m = udp_frame(pool[0], 300, 1);
+	memcpy(ref, rte_pktmbuf_mtod(m, void *), 300);
+	r = loop_once(port, m);
+	REQUIRE(r != NULL, "loop lost the frame");
+	CHECK(r->pkt_len == 300 && memcmp(rte_pktmbuf_mtod(r, void *), ref, 300) == 0,
+		"loop changed the frame");
+	f = r->ol_flags;
+	CHECK((f & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+		(f & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_GOOD,
+		"good frame flags 0x%" PRIx64, f);
+	CHECK(r->packet_type == (RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 |
+		RTE_PTYPE_L4_UDP), "ptype 0x%x", r->packet_type);
+	CHECK(r->port == port, "mbuf port");
+	rte_pktmbuf_free(r);
+
+	/* bad IP checksum */
+	m = udp_frame(pool[0], 100, 2);
+	ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *,
+		sizeof(struct rte_ether_hdr));
+	ip->hdr_checksum ^= 0x1111;
+	r = loop_once(port, m);
+	REQUIRE(r != NULL, "lost");
+	CHECK((r->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_BAD,
+		"bad IP cksum flags 0x%" PRIx64, r->ol_flags);
+	rte_pktmbuf_free(r);
+
+	/* bad UDP checksum */
+	m = udp_frame(pool[0], 100, 3);
+	udp = rte_pktmbuf_mtod_offset(m, struct rte_udp_hdr *,
+		sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv4_hdr));
+	udp->dgram_cksum ^= 0x0101;
+	r = loop_once(port, m);
+	REQUIRE(r != NULL, "lost");
+	CHECK((r->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+		(r->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_BAD,
+		"bad UDP cksum flags 0x%" PRIx64, r->ol_flags);
+	rte_pktmbuf_free(r);
+
+	/* Tx checksum offload, on a 2-segment mbuf */
+	m = udp_frame(pool[0], 200, 4);
+	memcpy(ref, rte_pktmbuf_mtod(m, void *), 200);
+	ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *,
+		sizeof(struct rte_ether_hdr));
+	udp = (struct rte_udp_hdr *)(ip + 1);
+	ip->hdr_checksum = 0;
+	udp->dgram_cksum = 0;
+	seg = rte_pktmbuf_alloc(pool[0]);
+	REQUIRE(seg != NULL, "alloc");
+	memcpy(rte_pktmbuf_append(seg, 77), rte_pktmbuf_mtod_offset(m, void *, 123), 77);
+	rte_pktmbuf_trim(m, 77);
+	REQUIRE(rte_pktmbuf_chain(m, seg) == 0, "chain");
+	m->l2_len = sizeof(struct rte_ether_hdr);
+	m->l3_len = sizeof(struct rte_ipv4_hdr);
+	m->ol_flags |= RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM |
+		RTE_MBUF_F_TX_UDP_CKSUM;
+	r = loop_once(port, m);
+	REQUIRE(r != NULL, "lost");
+	CHECK(r->nb_segs == 1 && r->pkt_len == 200 &&
+		memcmp(rte_pktmbuf_mtod(r, void *), ref, 200) == 0,
+		"Tx checksums differ from the reference");
+	CHECK((r->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+		(r->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_GOOD,
+		"Tx offload flags 0x%" PRIx64, r->ol_flags);
+	rte_pktmbuf_free(r);
+
+	/* without the Rx checksum offload, no verdict is claimed */
+	rte_eth_dev_stop(port);
+	o.rx_offloads = 0;
+	REQUIRE(port_start(port, &o) == 0, "restart");
+	r = loop_once(port, udp_frame(pool[0], 100, 5));
+	REQUIRE(r != NULL, "lost");
+	CHECK((r->ol_flags & (RTE_MBUF_F_RX_IP_CKSUM_MASK |
+		RTE_MBUF_F_RX_L4_CKSUM_MASK)) == 0, "flags without offload");
+	rte_pktmbuf_free(r);
+	rte_eth_dev_stop(port);
+	nic_remove("net_octonic35");
+}
+
+/* ---- unplug, stopped queues, mbuf exhaustion ---- */
+
+static int rmv_events, lsc_events;
+
+static int
+event_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
+{
+	if (type == RTE_ETH_EVENT_INTR_RMV)
+		rmv_events++;
+	else if (type == RTE_ETH_EVENT_INTR_LSC)
+		lsc_events++;
+	return 0;
+}
+
+static void
+test_unplug(void)
+{
+	const uint64_t N = 1000;
+	struct port_opts o = { .nb_rxq = 2, .nb_txq = 1, .lsc = 1 };
+	struct rte_eth_link link;
+	struct rte_eth_stats st;
+	uint64_t cnt[2][MAXQ] = { { 0 } };
+	uint16_t ports[2];
+
+	REQUIRE(rte_vdev_init("net_octonic36", "pfs=2,gen_limit=1000") == 0,
+		"probe");
+	REQUIRE(pf_port("net_octonic36", 0, &ports[0]) == 0 &&
+		pf_port("net_octonic36", 1, &ports[1]) == 0, "ports");
+	rte_eth_dev_callback_register(ports[1], RTE_ETH_EVENT_INTR_RMV, event_cb, NULL);
+	rte_eth_dev_callback_register(ports[1], RTE_ETH_EVENT_INTR_LSC, event_cb, NULL);
+	REQUIRE(port_start(ports[0], &o) == 0 && port_start(ports[1], &o) == 0,
+		"start");
+	rte_eth_link_get_nowait(ports[1], &link);
+	CHECK(link.link_status == RTE_ETH_LINK_UP, "link up when started");
+	REQUIRE(transfer_to_pf(ports[0], ports[1], 0, 0, 1) != NULL, "transfer");
+	CHECK(rte_pmd_octonic_unplug(ports[1]) == 0, "unplug");
+	CHECK(rmv_events == 1, "RMV events %d", rmv_events);
+	CHECK(lsc_events == 1, "LSC events %d", lsc_events);
+	rte_eth_link_get_nowait(ports[1], &link);
+	CHECK(link.link_status == RTE_ETH_LINK_DOWN, "link down when unplugged");
+	CHECK(rte_pmd_octonic_unplug(ports[1]) == -EALREADY, "twice");
+	/* traffic steered to the unplugged PF is counted, never hangs */
+	CHECK(poll_until(ports, 2, 2, N, cnt, NULL, NULL) == 0, "received");
+	rte_eth_stats_get(ports[1], &st);
+	CHECK(generated(ports[0]) == N && st.imissed == N,
+		"imissed %" PRIu64 " of %" PRIu64, st.imissed, generated(ports[0]));
+	CHECK(xstat(ports[1], "rx_port_down_drop_packets") == N, "xstat");
+	CHECK(rte_pmd_octonic_plug(ports[1]) == 0, "plug");
+	rte_eth_link_get_nowait(ports[1], &link);
+	CHECK(link.link_status == RTE_ETH_LINK_UP, "link up again");
+	CHECK(lsc_events == 2, "LSC on plug");
+	rte_eth_dev_stop(ports[0]);
+	rte_eth_dev_stop(ports[1]);
+	rte_eth_link_get_nowait(ports[1], &link);
+	CHECK(link.link_status == RTE_ETH_LINK_DOWN, "link down when stopped");
+	nic_remove("net_octonic36");
+}
+
+static void
+test_queue_not_started(void)
+{
+	const uint64_t N = 500;
+	struct port_opts o = { .nb_rxq = 2, .nb_txq = 1, .deferred_rxq = { 0, 1 } };
+	uint64_t cnt[1][MAXQ] = { { 0 } };
+	struct rte_eth_stats st;
+	uint16_t port;
+
+	REQUIRE(rte_vdev_init("net_octonic37", "pfs=1,gen_limit=500") == 0, "probe");
+	REQUIRE(pf_port("net_octonic37", 0, &port) == 0, "port");
+	REQUIRE(port_start(port, &o) == 0, "start");
+	/* everything to queue 1, which is set up but not started */
+	REQUIRE(ingress_to_queue(port, 0, 0, 0, 0, 0, 1) != NULL, "rule");
+	poll_until(&port, 1, 1, N, cnt, NULL, NULL);
+	rte_eth_stats_get(port, &st);
+	CHECK(st.imissed == N && cnt[0][0] == 0, "imissed %" PRIu64, st.imissed);
+	CHECK(xstat(port, "rx_no_queue_drop_packets") == N, "xstat");
+	/* once started, it receives */
+	rte_pmd_octonic_gen_enable(port, 1);
+	{
+		struct rte_pmd_octonic_gen_conf gc;
+
+		rte_pmd_octonic_gen_get(port, &gc);
+		gc.limit = N;
+		rte_pmd_octonic_gen_set(port, &gc);
+	}
+	REQUIRE(rte_eth_dev_rx_queue_start(port, 1) == 0, "queue start");
+	CHECK(poll_until(&port, 1, 2, N, cnt, NULL, NULL) == N, "received once started");
+	rte_eth_dev_stop(port);
+	nic_remove("net_octonic37");
+}
+
+/* Nothing lost silently: generated = received + missed + nombuf. */
+static void
+test_nombuf(void)
+{
+	struct rte_mempool *tiny;
+	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1 };
+	struct rte_mbuf *held[512];
+	struct rte_eth_stats st;
+	uint16_t port, n;
+	unsigned int held_n = 0, i;
+
+	tiny = rte_pktmbuf_pool_create("tiny", 255, 0, 0,
+		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	REQUIRE(tiny != NULL, "pool");
+	o.rx_pool[0] = tiny;
+	REQUIRE(rte_vdev_init("net_octonic38", "pfs=1,gen_limit=2000") == 0, "probe");
+	REQUIRE(pf_port("net_octonic38", 0, &port) == 0, "port");
+	REQUIRE(port_start(port, &o) == 0, "start");
+	/* hold every mbuf received: the pool runs dry */
+	for (i = 0; i < 2000 && held_n < RTE_DIM(held) - BURST; i++) {
+		n = rte_eth_rx_burst(port, 0, held + held_n, BURST);
+		held_n += n;
+	}
+	rte_eth_stats_get(port, &st);
+	CHECK(st.rx_nombuf > 0, "nombuf not counted");
+	CHECK(generated(port) == st.ipackets + st.imissed + st.rx_nombuf +
+		rte_eth_rx_queue_count(port, 0),
+		"generated %" PRIu64 " != %" PRIu64 " + %" PRIu64 " + %" PRIu64,
+		generated(port), st.ipackets, st.imissed, st.rx_nombuf);
+	CHECK(st.ipackets == held_n, "ipackets");
+	for (i = 0; i < held_n; i++)
+		rte_pktmbuf_free(held[i]);
+	rte_eth_dev_stop(port);
+	nic_remove("net_octonic38");
+	rte_mempool_free(tiny);
+}
+
+/* wire=<ethdev>: a net_ring port (its Tx loops to its Rx) is the cable. */
+static void
+test_wire_ethdev(void)
+{
+	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1 };
+	struct rte_mbuf *r;
+	uint16_t port;
+
+	if (rte_vdev_init("net_ring_cable", NULL) != 0) {
+		printf("SKIP wire_ethdev: net_ring not available\n");
+		return;
+	}
+	REQUIRE(rte_vdev_init("net_octonic39", "pfs=1,wire=net_ring_cable") == 0,
+		"probe");
+	REQUIRE(pf_port("net_octonic39", 0, &port) == 0, "port");
+	REQUIRE(port_start(port, &o) == 0, "start");
+	r = loop_once(port, udp_frame(pool[0], 90, 6));
+	CHECK(r != NULL && r->pkt_len == 90, "through the cable and back");
+	rte_pktmbuf_free(r);
+	rte_eth_dev_stop(port);
+	nic_remove("net_octonic39");
+	rte_vdev_uninit("net_ring_cable");
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} tests[] = {
+	{ "ports", test_ports },
+	{ "bad_devargs", test_bad_devargs },
+	{ "steer", test_steer },
+	{ "meta", test_meta },
+	{ "rss", test_rss },
+	{ "concurrent", test_concurrent },
+	{ "locality", test_locality },
+	{ "cksum_loop", test_cksum_loop },
+	{ "unplug", test_unplug },
+	{ "queue_not_started", test_queue_not_started },
+	{ "nombuf", test_nombuf },
+	{ "wire_ethdev", test_wire_ethdev },
+};
+
+int
+main(int argc, char **argv)
+{
+	unsigned int i;
+	int ret, a, ran = 0;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		printf("EAL init failed\n");
+		return 1;
+	}
+	argc -= ret;
+	argv += ret;
+	if (rte_socket_count() < 2) {
+		printf("needs 2 sockets (run under octopus-numa-emu --nodes 2)\n");
+		return 1;
+	}
+	pool[0] = rte_pktmbuf_pool_create("pool_s0", 8191, 256, 0,
+		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	pool[1] = rte_pktmbuf_pool_create("pool_s1", 8191, 256, 0,
+		RTE_MBUF_DEFAULT_BUF_SIZE, 1);
+	if (pool[0] == NULL || pool[1] == NULL || pool[1]->socket_id != 1) {
+		printf("cannot create the pools\n");
+		return 1;
+	}
+	for (a = 1; a < argc; a++)
+		for (i = 0; i < RTE_DIM(tests); i++)
+			if (strcmp(argv[a], tests[i].name) == 0 ||
+					strcmp(argv[a], "all") == 0) {
+				printf("== %s\n", tests[i].name);
+				tests[i].fn();
+				ran++;
+			}
+	if (ran == 0) {
+		printf("no test named\n");
+		return 1;
+	}
+	rte_mempool_free(pool[0]);
+	rte_mempool_free(pool[1]);
+	rte_eal_cleanup();
+	printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
+	return failures ? 1 : 0;
+}
