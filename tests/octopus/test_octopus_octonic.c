@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * net_octopus over net_octonic members on 2 (emulated) sockets, 4 queues
+ * polled by lcores of both sockets (lcores 0,2 on socket 0; 1,3 on 1;
+ * lcore q polls queue q and sends back what it got). Run under
+ * tools/octopus-numa-emu.
+ *
+ *   test_octopus_octonic octopus   the virtual port over both PFs: every
+ *       generated packet arrives and reaches the sink in order; each
+ *       queue's home PF is on its poller's socket; the NIC model's
+ *       remote-DMA and remote-poll counters stay 0 and the port's locality
+ *       xstats agree.
+ *   test_octopus_octonic single    the same traffic through one PF polled
+ *       directly by a NUMA-aware app (per-socket pools): the remote
+ *       counters grow, so the first case can fail.
+ *   In the first case, the e-switch holds the port's steering rules while it
+ *   runs and none after stop.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "rte_pmd_octonic.h"
+#include "rte_pmd_octopus.h"
+
+static int failures;
+
+#define CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		failures++; \
+		fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr); \
+	} \
+} while (0)
+
+#define NB_Q 4
+#define NB_DESC 4096
+#define LIMIT 40000
+
+static uint16_t port;		/* the port the lcores poll */
+static uint16_t nic_port;	/* a PF of the generating NIC */
+static uint64_t received[NB_Q];
+static uint64_t sent[NB_Q];
+static volatile int stop;
+static uint64_t deadline;
+
+static uint16_t
+port_of(const char *name)
+{
+	uint16_t p = RTE_MAX_ETHPORTS;
+
+	rte_eth_dev_get_port_by_name(name, &p);
+	return p;
+}
+
+static uint64_t
+total_received(void)
+{
+	uint64_t t = 0;
+	int q;
+
+	for (q = 0; q < NB_Q; q++)
+		t += __atomic_load_n(&received[q], __ATOMIC_RELAXED);
+	return t;
+}
+
+/* lcore q polls queue q and returns every packet through its Tx queue q. */
+static int
+poll_queue(void *arg)
+{
+	uint16_t q = (uint16_t)rte_lcore_id();
+	struct rte_mbuf *pkts[32];
+	uint16_t n, k;
+
+	RTE_SET_USED(arg);
+	if (q >= NB_Q)
+		return 0;
+	while (!stop) {
+		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
+		__atomic_fetch_add(&received[q], n, __ATOMIC_RELAXED);
+		for (k = 0; k < n; )
+			k += rte_eth_tx_burst(port, q, pkts + k, n - k);
+		sent[q] += n;
+		if (n == 0 && rte_lcore_id() == rte_get_main_lcore()) {
+			uint64_t gen = 0;
+
+			rte_pmd_octonic_gen_count(nic_port, &gen);
+			if ((gen >= LIMIT && total_received() >= gen) ||
+					rte_get_timer_cycles() > deadline)
+				stop = 1;
+		}
+	}
+	/* flush Tx: poll once more so the NIC engine drains the Tx rings */
+	for (k = 0; k < 64; k++)
+		rte_eth_tx_burst(port, q, pkts, 0);
+	return 0;
+}
+
+static void
+run_traffic(void)
+{
+	deadline = rte_get_timer_cycles() + 20 * rte_get_timer_hz();
+	stop = 0;
+	rte_eal_mp_remote_launch(poll_queue, NULL, SKIP_MAIN);
+	poll_queue(NULL);	/* the main lcore polls queue 0 and decides the end */
+	stop = 1;
+	rte_eal_mp_wait_lcore();
+}
+
+static void
+nic_locality(uint16_t pf, uint16_t q, int tx, struct rte_pmd_octonic_locality *l)
+{
+	memset(l, 0, sizeof(*l));
+	CHECK(rte_pmd_octonic_locality_get(pf, q, tx, l) == 0, "locality pf %u q %u", pf, q);
+}
+
+static void
+test_octopus(struct rte_mempool *mp)
+{
+	uint16_t pf[2] = { port_of("net_octonic0_pf0"), port_of("net_octonic0_pf1") };
+	struct rte_pmd_octonic_sink_stats sink;
+	struct rte_pmd_octopus_queue_info qi;
+	struct rte_pmd_octopus_locality loc;
+	struct rte_pmd_octonic_locality nl;
+	struct rte_eth_conf conf;
+	struct rte_eth_stats st;
+	uint64_t gen = 0, xs_id, v;
+	char name[64];
+	uint16_t q, m;
+	int sock;
+
+	port = port_of("net_octopus0");
+	nic_port = pf[0];
+	CHECK(port < RTE_MAX_ETHPORTS && pf[0] < RTE_MAX_ETHPORTS &&
+		pf[1] < RTE_MAX_ETHPORTS, "ports missing");
+	CHECK(rte_eth_dev_socket_id(pf[0]) == 0 && rte_eth_dev_socket_id(pf[1]) == 1,
+		"PF sockets %d %d", rte_eth_dev_socket_id(pf[0]),
+		rte_eth_dev_socket_id(pf[1]));
+	memset(&conf, 0, sizeof(conf));
+	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
+	for (q = 0; q < NB_Q; q++) {
+		/* the queue's poller is lcore q: tell setup its socket */
+		sock = (int)rte_lcore_to_socket_id(q);
+		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, sock, NULL, mp) == 0, "rxq");
+		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, sock, NULL) == 0, "txq");
+	}
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	for (q = 0; q < NB_Q; q++) {
+		sock = (int)rte_lcore_to_socket_id(q);
+		CHECK(rte_pmd_octopus_queue_info_get(port, q, 0, &qi) == 0 &&
+			qi.has_home && qi.home_socket == sock &&
+			rte_eth_dev_socket_id(qi.home_port) == sock && qi.steered,
+			"rxq %u: home socket %d (port %u), lcore socket %d, steered %u",
+			q, qi.home_socket, qi.home_port, sock, qi.steered);
+	}
+	{
+		struct rte_pmd_octonic_flow_stats fs;
+		uint64_t id, rules = 0;
+
+		CHECK(rte_pmd_octonic_flow_stats_get(pf[0], &fs) == 0, "flow stats");
+		if (rte_eth_xstats_get_id_by_name(port, "steering_rules", &id) == 0)
+			rte_eth_xstats_get_by_id(port, &id, &rules, 1);
+		/* classification (buckets + catch-all) + home + ingress per PF */
+		CHECK(fs.transfer_rules > NB_Q && fs.ingress_rules == NB_Q && rules > 0,
+			"rules: transfer %u ingress %u, port says %" PRIu64,
+			fs.transfer_rules, fs.ingress_rules, rules);
+	}
+	CHECK(rte_pmd_octonic_gen_enable(nic_port, 1) == 0, "generator on");
+	run_traffic();
+
+	rte_pmd_octonic_gen_count(nic_port, &gen);
+	CHECK(gen == LIMIT, "generated %" PRIu64, gen);
+	CHECK(total_received() == gen, "received %" PRIu64 " of %" PRIu64,
+		total_received(), gen);
+	for (q = 0; q < NB_Q; q++) {
+		sock = (int)rte_lcore_to_socket_id(q);
+		CHECK(received[q] > 0, "queue %u received nothing", q);
+		rte_pmd_octopus_queue_info_get(port, q, 0, &qi);
+		CHECK(qi.poller_lcore == q && qi.poller_socket == sock,
+			"rxq %u poller %d socket %d", q, qi.poller_lcore, qi.poller_socket);
+		/* the port's own view */
+		CHECK(rte_pmd_octopus_locality_get(port, q, 0, &loc) == 0 &&
+			loc.local_pkts == received[q] && loc.remote_pkts == 0 &&
+			loc.foreign_polls == 0 && loc.member_pkts[qi.home_member] == received[q],
+			"rxq %u: local %" PRIu64 " remote %" PRIu64 " foreign polls %" PRIu64
+			" received %" PRIu64, q, loc.local_pkts, loc.remote_pkts,
+			loc.foreign_polls, received[q]);
+		snprintf(name, sizeof(name), "rx_q%u_local_packets", q);
+		v = UINT64_MAX;
+		if (rte_eth_xstats_get_id_by_name(port, name, &xs_id) == 0)
+			rte_eth_xstats_get_by_id(port, &xs_id, &v, 1);
+		CHECK(v == received[q], "xstat %s = %" PRIu64, name, v);
+		CHECK(rte_pmd_octopus_locality_get(port, q, 1, &loc) == 0 &&
+			loc.local_pkts == sent[q] && loc.remote_pkts == 0 &&
+			loc.foreign_polls == 0, "txq %u: local %" PRIu64 " remote %" PRIu64,
+			q, loc.local_pkts, loc.remote_pkts);
+		/* the NIC's view: no DMA or poll crossed sockets, on any PF */
+		for (m = 0; m < 2; m++) {
+			nic_locality(pf[m], q, 0, &nl);
+			CHECK(nl.remote_dma_pkts == 0 && nl.remote_polls == 0,
+				"pf%u rxq %u: remote DMA %" PRIu64 " remote polls %" PRIu64,
+				m, q, nl.remote_dma_pkts, nl.remote_polls);
+			nic_locality(pf[m], q, 1, &nl);
+			CHECK(nl.remote_dma_pkts == 0 && nl.remote_polls == 0,
+				"pf%u txq %u: remote DMA %" PRIu64 " remote polls %" PRIu64,
+				m, q, nl.remote_dma_pkts, nl.remote_polls);
+		}
+	}
+	CHECK(rte_eth_stats_get(port, &st) == 0 && st.ipackets == gen,
+		"stats ipackets %" PRIu64, st.ipackets);
+	CHECK(rte_pmd_octonic_sink_stats_get(nic_port, &sink) == 0, "sink");
+	CHECK(sink.pkts == gen && sink.out_of_order == 0 && sink.duplicates == 0 &&
+		sink.lost == 0 && sink.foreign == 0,
+		"sink: %" PRIu64 " pkts, %" PRIu64 " out of order, %" PRIu64 " dup, %"
+		PRIu64 " lost, %" PRIu64 " foreign", sink.pkts, sink.out_of_order,
+		sink.duplicates, sink.lost, sink.foreign);
+	printf("octopus: %" PRIu64 " packets, per queue %" PRIu64 " %" PRIu64 " %"
+		PRIu64 " %" PRIu64 "\n", gen, received[0], received[1], received[2],
+		received[3]);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	for (m = 0; m < 2; m++) {
+		struct rte_pmd_octonic_flow_stats fs;
+
+		CHECK(rte_pmd_octonic_flow_stats_get(pf[m], &fs) == 0 &&
+			fs.transfer_rules == 0 && fs.ingress_rules == 0,
+			"pf%u after stop: %u transfer, %u ingress rules", m,
+			fs.transfer_rules, fs.ingress_rules);
+	}
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
+/* A NUMA-aware app on one PF: per-socket pools, lcores of both sockets. */
+static void
+test_single(void)
+{
+	struct rte_mempool *mps[2];
+	struct rte_pmd_octonic_locality nl;
+	struct rte_eth_conf conf;
+	uint64_t gen = 0, remote_dma = 0, remote_polls = 0, local_q_remote = 0;
+	uint16_t q;
+	int sock;
+
+	port = port_of("net_octonic0_pf0");
+	nic_port = port;
+	mps[0] = rte_pktmbuf_pool_create("s0", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mps[1] = rte_pktmbuf_pool_create("s1", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 1);
+	CHECK(mps[0] != NULL && mps[1] != NULL, "pools");
+	memset(&conf, 0, sizeof(conf));
+	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP;
+	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
+	for (q = 0; q < NB_Q; q++) {
+		sock = (int)rte_lcore_to_socket_id(q);
+		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, sock, NULL, mps[sock]) == 0,
+			"rxq");
+		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, sock, NULL) == 0, "txq");
+	}
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	rte_pmd_octonic_gen_enable(nic_port, 1);
+	run_traffic();
+	rte_pmd_octonic_gen_count(nic_port, &gen);
+	CHECK(gen == LIMIT && total_received() == gen, "received %" PRIu64 " of %"
+		PRIu64, total_received(), gen);
+	for (q = 0; q < NB_Q; q++) {
+		nic_locality(port, q, 0, &nl);
+		if (rte_lcore_to_socket_id(q) == 1) {
+			remote_dma += nl.remote_dma_pkts;
+			remote_polls += nl.remote_polls;
+		} else {
+			local_q_remote += nl.remote_dma_pkts + nl.remote_polls;
+		}
+	}
+	printf("single PF: %" PRIu64 " packets, remote DMA %" PRIu64
+		", remote polls %" PRIu64 "\n", gen, remote_dma, remote_polls);
+	CHECK(remote_dma > 0 && remote_polls > 0,
+		"socket-1 queues: remote DMA %" PRIu64 ", remote polls %" PRIu64,
+		remote_dma, remote_polls);
+	CHECK(local_q_remote == 0, "socket-0 queues counted remote work");
+	rte_eth_dev_stop(port);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *which = argc > 1 ? argv[1] : "";
+	char prefix[64], gen[128];
+	char *eal[] = {
+		argv[0], "--no-huge", "-m", "512", "--no-pci",
+		"--lcores", "0@0,1@1,2@0,3@1", "--file-prefix", prefix,
+		"--vdev", gen,
+		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1",
+	};
+	struct rte_mempool *mp;
+	int nb_eal = RTE_DIM(eal);
+
+	snprintf(prefix, sizeof(prefix), "octopus-octonic-%s-%d", which, (int)getpid());
+	snprintf(gen, sizeof(gen),
+		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=1024,gen_rate=400000,gen_limit=%u",
+		LIMIT);
+	if (strcmp(which, "single") == 0)
+		nb_eal -= 2;	/* no octopus port */
+	if (rte_eal_init(nb_eal, eal) < 0) {
+		fprintf(stderr, "EAL init failed\n");
+		return 2;
+	}
+	if (rte_socket_count() < 2 || rte_lcore_count() < NB_Q) {
+		fprintf(stderr, "needs 2 sockets and 4 lcores (run under octopus-numa-emu)\n");
+		return 2;
+	}
+	mp = rte_pktmbuf_pool_create("app", 8192, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	if (mp == NULL)
+		return 2;
+	/* the generator starts with the test, not at port start */
+	rte_pmd_octonic_gen_enable(port_of("net_octonic0_pf0"), 0);
+	if (strcmp(which, "octopus") == 0)
+		test_octopus(mp);
+	else if (strcmp(which, "single") == 0)
+		test_single();
+	else {
+		fprintf(stderr, "usage: %s octopus|single\n", argv[0]);
+		return 2;
+	}
+	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
+		failures);
+	rte_eal_cleanup();
+	return failures ? 1 : 0;
+}
