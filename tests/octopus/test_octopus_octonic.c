@@ -16,6 +16,8 @@
  *   test_octopus_octonic single    the same traffic through one PF polled
  *       directly by a NUMA-aware app (per-socket pools): the remote
  *       counters grow, so the first case can fail.
+ *   test_octopus_octonic domains   nic= takes every PF of a NIC; members of
+ *       two NICs are refused unless force=1.
  *   In the first case, the e-switch holds the port's steering rules while it
  *   runs and none after stop.
  */
@@ -26,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_bus_vdev.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
@@ -293,6 +296,34 @@ test_single(void)
 	rte_eth_dev_stop(port);
 }
 
+/* nic= takes a NIC's PFs; members of different NICs need force=1. */
+static void
+test_domains(void)
+{
+	struct rte_pmd_octopus_member mb[RTE_PMD_OCTOPUS_MAX_MEMBERS];
+	uint16_t before = rte_eth_dev_count_total(), p;
+	int n;
+
+	CHECK(rte_vdev_init("net_octopus1", "nic=net_octonic1_pf0") == 0, "nic=");
+	p = port_of("net_octopus1");
+	n = rte_pmd_octopus_members_get(p, mb, RTE_DIM(mb));
+	CHECK(n == 2 && mb[0].port_id == port_of("net_octonic1_pf0") &&
+		mb[1].port_id == port_of("net_octonic1_pf1") && mb[0].socket == 0 &&
+		mb[1].socket == 1, "nic= found %d members", n);
+	CHECK(rte_vdev_uninit("net_octopus1") == 0, "uninit");
+
+	CHECK(rte_vdev_init("net_octopus1",
+		"member=net_octonic1_pf0,member=net_octonic2_pf1") < 0,
+		"members of two NICs accepted");
+	CHECK(rte_eth_dev_count_total() == before, "refusal left a port");
+	CHECK(rte_vdev_init("net_octopus1",
+		"member=net_octonic1_pf0,member=net_octonic2_pf1,force=1") == 0,
+		"force=1 refused");
+	CHECK(rte_vdev_uninit("net_octopus1") == 0, "uninit");
+	CHECK(rte_eth_dev_count_total() == before, "ports %u, were %u",
+		rte_eth_dev_count_total(), before);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -302,6 +333,8 @@ main(int argc, char **argv)
 		argv[0], "--no-huge", "-m", "512", "--no-pci",
 		"--lcores", "0@0,1@1,2@0,3@1", "--file-prefix", prefix,
 		"--vdev", gen,
+		"--vdev", "net_octonic1,pfs=2,numa=0:1,wire=loop",
+		"--vdev", "net_octonic2,pfs=2,numa=0:1,wire=loop",
 		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1",
 	};
 	struct rte_mempool *mp;
@@ -330,8 +363,10 @@ main(int argc, char **argv)
 		test_octopus(mp);
 	else if (strcmp(which, "single") == 0)
 		test_single();
+	else if (strcmp(which, "domains") == 0)
+		test_domains();
 	else {
-		fprintf(stderr, "usage: %s octopus|single\n", argv[0]);
+		fprintf(stderr, "usage: %s octopus|single|domains\n", argv[0]);
 		return 2;
 	}
 	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
