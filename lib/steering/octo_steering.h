@@ -109,6 +109,12 @@ enum octo_steer_kind {
 #define OCTO_STEER_PRIO_BUCKET_L4 (2 * OCTO_STEER_PRIO_APP_LEVELS)
 #define OCTO_STEER_PRIO_BUCKET_IP (OCTO_STEER_PRIO_BUCKET_L4 + 2)
 #define OCTO_STEER_PRIO_CATCHALL (OCTO_STEER_PRIO_BUCKET_IP + 2)
+/**
+ * Transfer group 0 priority of an application rule of priority @p p
+ * (0..OCTO_STEER_PRIO_APP_LEVELS-1) at make-before-break level @p l (0, 1):
+ * every application rule wins over the default buckets.
+ */
+#define OCTO_STEER_PRIO_APP(p, l) (2u * (p) + (l))
 /** Home group and member ingress rules: levels 0 and 1. */
 #define OCTO_STEER_PRIO_HOME 0
 #define OCTO_STEER_PRIO_QUEUE 0
