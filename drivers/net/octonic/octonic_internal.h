@@ -46,7 +46,7 @@ extern int octonic_logtype;
 #define OCTONIC_BURST 32		/**< engine batch (wire in, Tx out) */
 /* Work per engine run: bounded so the lcore that wins the lock returns
  * to its own queue quickly. */
-#define OCTONIC_ENGINE_RX_BATCHES 2
+#define OCTONIC_ENGINE_RX_BATCHES 1
 #define OCTONIC_ENGINE_TX_PER_QUEUE 64
 
 #define RELAXED_ADD(p, v) __atomic_store_n((p), *(p) + (v), __ATOMIC_RELAXED)

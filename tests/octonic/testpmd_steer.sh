@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 Octopus authors
+#
+# testpmd drives net_octonic: a transfer rule sends the generated UDP flows
+# to PF1 and PF1's ingress rule to its queue 2.  testpmd's own forwarding
+# statistics must show packets on port 1 queue 2 and on no other queue.
+set -eu
+: "${TESTPMD:?}" "${OCTONIC_PLUGIN:?}"
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+{
+	sleep 1
+	echo "flow create 0 transfer pattern eth / ipv4 / udp / end actions represented_port ethdev_port_id 1 / end"
+	echo "flow create 1 ingress pattern eth / ipv4 / udp / end actions queue index 2 / end"
+	echo "start"
+	sleep 2
+	echo "stop"
+	sleep 1
+	echo "quit"
+} | "$TESTPMD" -d "$OCTONIC_PLUGIN" --no-huge -m 512 --no-pci \
+	--file-prefix octonic_testpmd_$$ \
+	--vdev net_octonic0,pfs=2,wire=gen,flows=64,gen_rate=1000000 -- \
+	-i --rxq=4 --txq=4 --forward-mode=rxonly --total-num-mbufs=16384 \
+	>"$out" 2>&1 || { cat "$out"; echo "testpmd failed"; exit 1; }
+
+fail() { cat "$out"; echo "FAIL: $*"; exit 1; }
+
+[ "$(grep -c 'Flow rule #[0-9]* created' "$out")" -eq 2 ] ||
+	fail "the two rules were not both created"
+# per-stream blocks are printed only for streams that saw packets
+streams=$(grep -c "Forward Stats for RX Port=" "$out" || true)
+[ "$streams" -eq 1 ] || fail "$streams streams got packets, want 1"
+grep -A1 "Forward Stats for RX Port= 1/Queue= 2 " "$out" |
+	grep -Eq "RX-packets: [1-9][0-9]*" || fail "no packets on port 1 queue 2"
+# nothing reached port 0, not even as drops (imissed)
+awk '/Forward statistics for port 0/ { getline; print; exit }' "$out" |
+	grep -Eq "RX-packets: 0 +RX-dropped: 0 " || fail "port 0 saw packets"
+rx=$(awk '/Forward statistics for port 1/ { getline; print $2; exit }' "$out")
+[ "${rx:-0}" -gt 1000 ] || fail "port 1 received only ${rx:-0}"
+echo "PASS: port 1 queue 2 received $rx packets, nothing elsewhere"
