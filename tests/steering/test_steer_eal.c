@@ -562,6 +562,74 @@ check_loop_traffic(const uint16_t *ports, struct rte_mempool *mp,
 	CHECK(seen == 1u << (homes[reta[13]] * NB_Q + reta[13]), "GRE queues 0x%x", seen);
 }
 
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Move queue 0 back and forth: each move must cost one create and one
+ * destroy however often it is done; print the latency of a move.
+ */
+static void
+measure_set_home(struct octopus_steer *s, uint16_t proxy, uint16_t *homes)
+{
+	enum { MOVES = 400 };
+	static uint64_t ns[MOVES];
+	struct rte_pmd_octonic_flow_stats before, after;
+	uint64_t hz = rte_get_timer_hz();
+	unsigned int i;
+
+	CHECK(nic.fstats(proxy, &before) == 0, "stats");
+	for (i = 0; i < MOVES; i++) {
+		uint16_t to = (uint16_t)(1 - homes[0]);
+		uint64_t t0 = rte_get_timer_cycles();
+		int ret = octopus_steer_set_home(s, 0, to);
+
+		ns[i] = (rte_get_timer_cycles() - t0) * 1000000000ull / hz;
+		CHECK(ret == 0, "move %u: %d", i, ret);
+		homes[0] = to;
+	}
+	CHECK(nic.fstats(proxy, &after) == 0, "stats");
+	CHECK(after.creates - before.creates == MOVES &&
+		after.destroys - before.destroys == MOVES,
+		"%u moves: %" PRIu64 " creates, %" PRIu64 " destroys", MOVES,
+		after.creates - before.creates, after.destroys - before.destroys);
+	CHECK(after.transfer_rules == before.transfer_rules, "transfer rules %u -> %u",
+		before.transfer_rules, after.transfer_rules);
+	qsort(ns, MOVES, sizeof(ns[0]), cmp_u64);
+	printf("set_home on net_octonic (%u transfer rules): p50 %.1f us, p99 %.1f us, max %.1f us over %u moves\n",
+		after.transfer_rules, ns[MOVES / 2] / 1e3, ns[MOVES * 99 / 100] / 1e3,
+		ns[MOVES - 1] / 1e3, MOVES);
+}
+
+/* Members of two NICs have two transfer proxies: not one e-switch. */
+static void
+check_two_nics(const uint16_t *gports, const uint16_t *lports)
+{
+	uint16_t homes[NB_Q] = { 0, 1, 0, 1 }, reta[RETA] = { 0 };
+	struct octopus_steer_conf c;
+	struct octopus_steer *s = NULL;
+	char why[256] = "";
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	c.nb_members = 2;
+	c.member_port[0] = gports[0];
+	c.member_port[1] = lports[1];
+	c.nb_queues = NB_Q;
+	c.home = homes;
+	c.reta_size = RETA;
+	c.reta = reta;
+	c.field = OCTOPUS_SPREAD_IP_SRC;
+	ret = octopus_steer_install(&s, &c, why, sizeof(why));
+	CHECK(ret == -ENOTSUP && s == NULL, "members of two NICs: %d", ret);
+	CHECK(strstr(why, "different transfer proxies") != NULL, "reason: %s", why);
+}
+
 /*
  * Members with 2 Rx queues cannot take QUEUE(2): the probe (queue 0)
  * passes, creation fails part-way, and every rule created is removed.
@@ -684,6 +752,9 @@ run_octonic(void)
 	CHECK(octopus_steer_rule_count(s) == 2 * NB_Q + NB_Q + RETA * 6 + 1,
 		"rule count %u", octopus_steer_rule_count(s));
 
+	/* ---- cost of a home move (the migration's rule update) ---- */
+	measure_set_home(s, gports[0], homes);
+
 	/* ---- remove: nothing left ---- */
 	octopus_steer_remove(s);
 	CHECK(nic.fstats(gports[0], &after) == 0, "stats");
@@ -708,6 +779,8 @@ run_octonic(void)
 	octopus_steer_remove(s);
 	CHECK(nic.fstats(lports[0], &after) == 0 && after.transfer_rules == 0,
 		"loop NIC after remove: %u transfer rules", after.transfer_rules);
+
+	check_two_nics(gports, lports);
 
 	/* ---- a refusal mid-way leaves nothing behind ---- */
 	check_rollback(mp);
