@@ -13,11 +13,12 @@
 
 #include <rte_hash.h>
 #include <rte_mbuf.h>
+#include <rte_prefetch.h>
 
 #include "octonic_eswitch_priv.h"
 
 /* Packets resolved together (rte_hash bulk lookups take at most 64). */
-#define SW_CHUNK 32
+#define SW_CHUNK 64
 /* Bytes of headers parsed: Ethernet + 2 tags + IPv6 + extensions + TCP. */
 #define SW_HDR_BYTES 192
 
@@ -57,7 +58,7 @@ find_group(const struct sw_view *view, uint16_t dom, uint32_t group)
 static void
 resolve(const struct sw_view *view, uint64_t gen, struct sw_pkt *st,
 		const uint16_t *idx, uint32_t cnt, uint16_t dom, uint32_t group,
-		struct rte_flow **best)
+		struct sw_hot **best)
 {
 	const struct sw_gview *gv = find_group(view, dom, group);
 	struct sw_hkey hk[SW_CHUNK];
@@ -83,15 +84,30 @@ resolve(const struct sw_view *view, uint64_t gen, struct sw_pkt *st,
 			octo_flow_key_apply_mask(&st[idx[i]].key, &pr->mask, &hk[i].k);
 		if (rte_hash_lookup_bulk_data(pr->h, kp, cnt, &hits, data) <= 0)
 			continue;
+		/* Touch every hit's rule before walking them: the loads overlap
+		 * instead of stalling one after the other. */
+		for (i = 0; i < cnt; i++)
+			if ((hits >> i & 1) != 0)
+				rte_prefetch0(sw_entry_rule(data[i]));
 		for (i = 0; i < cnt; i++) {
-			const struct sw_bucket *b;
-			uint32_t j;
+			struct sw_hot *const *rs;
+			struct sw_hot *one;
+			uint32_t j, nr;
 
 			if ((hits >> i & 1) == 0)
 				continue;
-			b = data[i];
-			for (j = 0; j < b->n; j++) {
-				struct rte_flow *r = b->r[j];
+			if (sw_entry_is_one(data[i])) {
+				one = sw_entry_rule(data[i]);
+				rs = &one;
+				nr = 1;
+			} else {
+				const struct sw_bucket *b = data[i];
+
+				rs = b->r;
+				nr = b->n;
+			}
+			for (j = 0; j < nr; j++) {
+				struct sw_hot *r = rs[j];
 
 				if (r->born > gen ||
 						__atomic_load_n(&r->dead, __ATOMIC_RELAXED) <= gen)
@@ -128,7 +144,7 @@ pf_default(struct octonic_eswitch *sw, struct sw_pkt *s, struct octonic_verdict 
 }
 
 static void
-apply(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_pkt *s,
+apply(struct octonic_eswitch *sw, struct sw_hot *r, struct sw_pkt *s,
 		struct octonic_verdict *v)
 {
 	uint32_t h;
@@ -147,8 +163,8 @@ apply(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_pkt *s,
 		return;
 	}
 	if (r->has_count) {
-		__atomic_fetch_add(&r->hits, 1, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&r->bytes, s->len, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&r->cold->hits, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&r->cold->bytes, s->len, __ATOMIC_RELAXED);
 	}
 	if (r->has_set_meta) {
 		s->key.meta = (s->key.meta & ~r->meta_mask) | r->meta_data;
@@ -181,16 +197,19 @@ apply(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_pkt *s,
 		v->queue = r->fate_arg;
 		s->active = 0;
 		break;
-	case SW_FATE_RSS:
-		if (sw_rss_hash(&s->key, r->rss->types, r->rss->key, &h)) {
+	case SW_FATE_RSS: {
+		const struct sw_rss_action *ra = r->cold->rss;
+
+		if (sw_rss_hash(&s->key, ra->types, ra->key, &h)) {
 			v->has_rss = 1;
 			v->rss_hash = h;
-			v->queue = r->rss->queues[h % r->rss->nb_queues];
+			v->queue = ra->queues[h % ra->nb_queues];
 		} else {
-			v->queue = r->rss->queues[0];
+			v->queue = ra->queues[0];
 		}
 		s->active = 0;
 		break;
+	}
 	default:
 		s->active = 0;
 		break;
@@ -203,7 +222,7 @@ classify_chunk(struct octonic_eswitch *sw, const struct sw_view *view,
 		struct octonic_verdict *v)
 {
 	struct sw_pkt st[SW_CHUNK];
-	struct rte_flow *best[SW_CHUNK];
+	struct sw_hot *best[SW_CHUNK];
 	uint16_t idx[SW_CHUNK];
 	uint8_t buf[SW_HDR_BYTES];
 	uint16_t i, first = 0;

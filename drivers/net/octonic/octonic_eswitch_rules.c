@@ -26,6 +26,8 @@ struct sw_garbage {
 	uint32_t nb_keys, max_keys;
 	struct rte_hash **hashes;	/* whole tables */
 	uint32_t nb_hashes, max_hashes;
+	struct sw_hot **hots;		/* hot records back to the free stack */
+	uint32_t nb_hots, max_hots;
 	int oom;		/* could not record: leak rather than crash */
 };
 
@@ -84,11 +86,64 @@ gc_hash(struct sw_garbage *g, struct rte_hash *h)
 	g->hashes[g->nb_hashes++] = h;
 }
 
+static void
+gc_hot(struct sw_garbage *g, struct sw_hot *h)
+{
+	if (grow_array((void **)&g->hots, &g->max_hots, sizeof(h),
+			g->nb_hots + 1) != 0) {
+		g->oom = 1;
+		return;
+	}
+	g->hots[g->nb_hots++] = h;
+}
+
+/* ---- hot records ---- */
+
+static struct sw_hot *
+hot_alloc(struct octonic_eswitch *sw)
+{
+	if (sw->nb_hot_free == 0) {
+		struct sw_hot *chunk, **nf;
+		void **nc;
+		uint32_t total = (sw->nb_hot_chunks + 1) * SW_HOT_CHUNK, i;
+
+		nc = realloc(sw->hot_chunks, (sw->nb_hot_chunks + 1) * sizeof(*nc));
+		if (nc == NULL)
+			return NULL;
+		sw->hot_chunks = nc;
+		/* The free stack can hold every record, so release never fails. */
+		nf = realloc(sw->hot_free, total * sizeof(*nf));
+		if (nf == NULL)
+			return NULL;
+		sw->hot_free = nf;
+		chunk = rte_zmalloc_socket("octonic_hot", SW_HOT_CHUNK * sizeof(*chunk),
+			RTE_CACHE_LINE_SIZE, sw->socket);
+		if (chunk == NULL)
+			return NULL;
+		sw->hot_chunks[sw->nb_hot_chunks++] = chunk;
+		/* Pushed in reverse: records are handed out in address order. */
+		for (i = 0; i < SW_HOT_CHUNK; i++)
+			sw->hot_free[sw->nb_hot_free++] = &chunk[SW_HOT_CHUNK - 1 - i];
+	}
+	return sw->hot_free[--sw->nb_hot_free];
+}
+
+static void
+hot_release(struct octonic_eswitch *sw, struct sw_hot *h)
+{
+	memset(h, 0, sizeof(*h));
+	sw->hot_free[sw->nb_hot_free++] = h;
+}
+
 /* Free everything recorded; the caller has waited for the grace period. */
 static void
-gc_run(struct sw_garbage *g)
+gc_run(struct octonic_eswitch *sw, struct sw_garbage *g)
 {
 	uint32_t i;
+
+	for (i = 0; i < g->nb_hots; i++)
+		hot_release(sw, g->hots[i]);
+	free(g->hots);
 
 	for (i = 0; i < g->nb_ptrs; i++)
 		rte_free(g->ptrs[i]);
@@ -380,26 +435,46 @@ octonic_eswitch_flow_validate(struct octonic_eswitch *sw, uint16_t pf,
 
 /* ---- insert ---- */
 
-static struct sw_bucket *
-bucket_with(const struct sw_bucket *old, struct rte_flow *r, int socket)
+/* The rules of an entry, as an array (@p one holds a single rule). */
+static uint32_t
+entry_rules(const void *e, struct sw_hot **one, struct sw_hot *const **rs)
 {
-	uint32_t n = old != NULL ? old->n : 0, i, j = 0;
+	const struct sw_bucket *b;
+
+	if (e == NULL)
+		return 0;
+	if (sw_entry_is_one(e)) {
+		*one = sw_entry_rule(e);
+		*rs = one;
+		return 1;
+	}
+	b = e;
+	*rs = b->r;
+	return b->n;
+}
+
+/* A new entry: @p old's rules plus @p r, sorted by (prio, seq). */
+static void *
+entry_with(const void *old, struct sw_hot *r, int socket)
+{
+	struct sw_hot *one, *const *rs;
+	uint32_t n = entry_rules(old, &one, &rs), i, j = 0;
 	struct sw_bucket *b;
 	int placed = 0;
 
+	if (n == 0)
+		return sw_entry_one(r);
 	b = rte_malloc_socket("octonic_bucket", sizeof(*b) + (n + 1) * sizeof(r),
 		0, socket);
 	if (b == NULL)
 		return NULL;
 	for (i = 0; i < n; i++) {
-		struct rte_flow *o = old->r[i];
-
-		if (!placed && (r->prio < o->prio ||
-				(r->prio == o->prio && r->seq < o->seq))) {
+		if (!placed && (r->prio < rs[i]->prio ||
+				(r->prio == rs[i]->prio && r->seq < rs[i]->seq))) {
 			b->r[j++] = r;
 			placed = 1;
 		}
-		b->r[j++] = o;
+		b->r[j++] = rs[i];
 	}
 	if (!placed)
 		b->r[j++] = r;
@@ -407,21 +482,33 @@ bucket_with(const struct sw_bucket *old, struct rte_flow *r, int socket)
 	return b;
 }
 
-static struct sw_bucket *
-bucket_without(const struct sw_bucket *old, const struct rte_flow *r, int socket)
+/* A new entry: @p old's rules (two or more) without @p r. */
+static void *
+entry_without(const void *old, const struct sw_hot *r, int socket)
 {
+	struct sw_hot *one, *const *rs;
+	uint32_t n = entry_rules(old, &one, &rs), i, j = 0;
 	struct sw_bucket *b;
-	uint32_t i, j = 0;
 
-	b = rte_malloc_socket("octonic_bucket", sizeof(*b) + old->n * sizeof(r), 0,
+	if (n == 2)
+		return sw_entry_one(rs[0] != r ? rs[0] : rs[1]);
+	b = rte_malloc_socket("octonic_bucket", sizeof(*b) + n * sizeof(r), 0,
 		socket);
 	if (b == NULL)
 		return NULL;
-	for (i = 0; i < old->n; i++)
-		if (old->r[i] != r)
-			b->r[j++] = old->r[i];
+	for (i = 0; i < n; i++)
+		if (rs[i] != r)
+			b->r[j++] = rs[i];
 	b->n = j;
 	return b;
+}
+
+/* Record an entry's bucket (if it has one) for freeing. */
+static void
+gc_entry(struct sw_garbage *g, void *e)
+{
+	if (e != NULL && !sw_entry_is_one(e))
+		gc_ptr(g, e);
 }
 
 static void
@@ -447,7 +534,8 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 		struct rte_flow_error *error)
 {
 	struct sw_table *t;
-	struct sw_bucket *old = NULL, *nb;
+	void *old = NULL, *nb;
+	struct sw_hot *h;
 	struct sw_dgt *d;
 	struct sw_hkey hk;
 	int tidx, new_table, ret;
@@ -469,21 +557,43 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 	if (d == NULL && grow_array((void **)&sw->dgts, &sw->max_dgts,
 			sizeof(*d), sw->nb_dgts + 1) != 0)
 		goto undo_table;
-	nb = bucket_with(old, r, sw->socket);
-	if (nb == NULL)
+	h = hot_alloc(sw);
+	if (h == NULL)
 		goto undo_table;
 	/* Readers of older generations may find the rule: born hides it. */
-	r->born = sw->gen + 1;
-	r->dead = SW_GEN_INF;
+	h->born = sw->gen + 1;
+	h->dead = SW_GEN_INF;
+	h->seq = r->seq;
+	h->cold = r;
+	h->prio = r->prio;
+	h->jump_group = r->jump_group;
+	h->meta_data = r->meta_data;
+	h->meta_mask = r->meta_mask;
+	h->mark = r->mark;
+	h->fate_arg = r->fate_arg;
+	h->fate = r->fate;
+	h->has_set_meta = r->has_set_meta;
+	h->has_mark = r->has_mark;
+	h->has_flag = r->has_flag;
+	h->has_count = r->has_count;
+	r->hot = h;
+	nb = entry_with(old, h, sw->socket);
+	if (nb == NULL) {
+		hot_release(sw, h);
+		r->hot = NULL;
+		goto undo_table;
+	}
 	ret = rte_hash_add_key_data(t->h, &hk, nb);
 	if (ret != 0) {
-		rte_free(nb);
+		gc_entry(g, nb);
+		hot_release(sw, h);
+		r->hot = NULL;
 		goto undo_table;
 	}
 	if (old == NULL)
 		t->nb_keys++;
 	else
-		gc_ptr(g, old);
+		gc_entry(g, old);
 	if (d == NULL) {
 		d = &sw->dgts[sw->nb_dgts++];
 		d->domain = r->domain;
@@ -496,7 +606,8 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 			sw->nb_dgts--;
 			if (old != NULL) {
 				rte_hash_add_key_data(t->h, &hk, old);
-				g->nb_ptrs--;	/* old was the last recorded */
+				if (!sw_entry_is_one(old))
+					g->nb_ptrs--;	/* old was the last recorded */
 			} else {
 				int32_t pos = rte_hash_del_key(t->h, &hk);
 
@@ -504,7 +615,9 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 					gc_key(g, t->h, pos);
 				t->nb_keys--;
 			}
-			gc_ptr(g, nb);
+			gc_entry(g, nb);
+			gc_hot(g, h);
+			r->hot = NULL;
 			goto undo_table;
 		}
 	} else {
@@ -561,7 +674,7 @@ octonic_eswitch_flow_create(struct octonic_eswitch *sw, uint16_t pf,
 	}
 	if (g.nb_ptrs != 0 || g.nb_keys != 0 || g.nb_hashes != 0)
 		sw_synchronize(sw);
-	gc_run(&g);
+	gc_run(sw, &g);
 	pthread_mutex_unlock(&sw->lock);
 	if (r == NULL)
 		rte_errno = -ret;
@@ -583,35 +696,34 @@ remove_rules(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 	if (n == 0)
 		return;
 	for (i = 0; i < n; i++)
-		__atomic_store_n(&rs[i]->dead, sw->gen + 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&rs[i]->hot->dead, sw->gen + 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&sw->gen, sw->gen + 1, __ATOMIC_RELEASE);
 	sw_synchronize(sw);
 	/* No reader sees these rules any more: unlink them. */
 	for (i = 0; i < n; i++) {
 		struct rte_flow *r = rs[i];
 		struct sw_table *t = &sw->tables[r->table];
-		struct sw_bucket *old = NULL, *nb;
+		void *old = NULL, *nb;
 		struct sw_dgt *d;
 		struct sw_hkey hk;
 
 		hkey_of(r, &hk);
-		if (rte_hash_lookup_data(t->h, &hk, (void **)&old) >= 0 && old != NULL) {
-			if (old->n <= 1) {
+		if (rte_hash_lookup_data(t->h, &hk, &old) >= 0 && old != NULL) {
+			if (sw_entry_is_one(old)) {
 				int32_t pos = rte_hash_del_key(t->h, &hk);
 
 				if (pos >= 0)
 					gc_key(&g, t->h, pos);
 				t->nb_keys--;
-				gc_ptr(&g, old);
 			} else {
-				nb = bucket_without(old, r, sw->socket);
+				nb = entry_without(old, r->hot, sw->socket);
 				/* Without memory the dead rule stays listed (and
 				 * ignored by generation): only a leak. */
 				if (nb != NULL &&
 						rte_hash_add_key_data(t->h, &hk, nb) == 0)
-					gc_ptr(&g, old);
+					gc_entry(&g, old);
 				else
-					rte_free(nb);
+					gc_entry(&g, nb);
 			}
 		}
 		d = dgt_find(sw, r->domain, r->group, r->table);
@@ -624,6 +736,7 @@ remove_rules(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 		sw->stats.destroys++;
 		gc_ptr(&g, r->rss);
 		r->rss = NULL;
+		gc_hot(&g, r->hot);
 		r->magic = 0;
 		gc_ptr(&g, r);
 	}
@@ -635,7 +748,7 @@ remove_rules(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 				table_put(sw, i, &g);
 	}
 	sw_synchronize(sw);
-	gc_run(&g);
+	gc_run(sw, &g);
 }
 
 static int
@@ -725,13 +838,20 @@ sw_rules_free_all(struct octonic_eswitch *sw)
 			gc_hash(&g, sw->tables[i].h);
 	gc_ptr(&g, sw->view);
 	sw->view = NULL;
-	gc_run(&g);
+	gc_run(sw, &g);
 	rte_free(sw->tables);
 	sw->tables = NULL;
 	sw->nb_tables = 0;
 	free(sw->dgts);
 	sw->dgts = NULL;
 	sw->nb_dgts = sw->max_dgts = 0;
+	for (i = 0; i < sw->nb_hot_chunks; i++)
+		rte_free(sw->hot_chunks[i]);
+	free(sw->hot_chunks);
+	free(sw->hot_free);
+	sw->hot_chunks = NULL;
+	sw->hot_free = NULL;
+	sw->nb_hot_chunks = sw->nb_hot_free = 0;
 }
 
 int
