@@ -44,7 +44,7 @@ chain_sum(const struct rte_mbuf *m, uint32_t off, uint32_t len, uint32_t *out)
 		off -= m->data_len;
 	for (; m != NULL && done < len; m = m->next, off = 0) {
 		n = RTE_MIN(len - done, (uint32_t)m->data_len - off);
-		part = octo_wire_fold(__rte_raw_cksum(rte_pktmbuf_mtod_offset(m,
+		part = octo_wire_fold(octo_wire_raw_sum(rte_pktmbuf_mtod_offset(m,
 				const uint8_t *, off), n, 0));
 		/* a part starting at an odd byte has its bytes in swapped lanes */
 		if (done & 1)
@@ -86,7 +86,7 @@ l4_verdict(const uint8_t *frame, const struct octo_wire_hdrs *h)
 		return h->ip_version == 4 ? RTE_MBUF_F_RX_L4_CKSUM_GOOD :
 			RTE_MBUF_F_RX_L4_CKSUM_BAD;
 	sum = octo_wire_pseudo_sum(l3, h->ip_version, h->l4_proto, h->l4_len);
-	sum = __rte_raw_cksum(l4, h->l4_len, sum);
+	sum = octo_wire_raw_sum(l4, h->l4_len, sum);
 	return octo_wire_fold(sum) == 0xffff ? RTE_MBUF_F_RX_L4_CKSUM_GOOD :
 		RTE_MBUF_F_RX_L4_CKSUM_BAD;
 }

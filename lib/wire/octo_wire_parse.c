@@ -197,3 +197,43 @@ octo_wire_pseudo_sum(const void *l3, uint8_t ip_version, uint8_t proto,
 	sum += rte_cpu_to_be_16(proto);
 	return sum;
 }
+
+uint32_t
+octo_wire_raw_sum(const void *buf, uint32_t len, uint32_t sum)
+{
+	const uint8_t *p = buf;
+	uint64_t acc = sum, carry = 0, q;
+	uint32_t w;
+	uint16_t h;
+
+	/*
+	 * End-around carry makes a sum of 64-bit words (carries out of bit 63
+	 * counted apart and added back) fold to the sum of their 16-bit parts.
+	 */
+	for (; len >= 8; len -= 8, p += 8) {
+		memcpy(&q, p, sizeof(q));
+		acc += q;
+		carry += acc < q;
+	}
+	acc = (acc >> 32) + (acc & 0xffffffff) + carry;
+	if (len >= 4) {
+		memcpy(&w, p, sizeof(w));
+		acc += w;
+		len -= 4;
+		p += 4;
+	}
+	if (len >= 2) {
+		memcpy(&h, p, sizeof(h));
+		acc += h;
+		len -= 2;
+		p += 2;
+	}
+	if (len == 1) {
+		h = 0;
+		memcpy(&h, p, 1);	/* the byte in its memory-order lane */
+		acc += h;
+	}
+	acc = (acc >> 32) + (acc & 0xffffffff);
+	acc = (acc >> 32) + (acc & 0xffffffff);
+	return octo_wire_fold((uint32_t)acc);
+}

@@ -35,6 +35,13 @@ void octo_wire_parse(const uint8_t *frame, uint32_t len, struct octo_wire_hdrs *
 uint32_t octo_wire_pseudo_sum(const void *l3, uint8_t ip_version, uint8_t proto,
 		uint32_t l4_len);
 
+/**
+ * One's-complement sum of @p len bytes in memory order (as
+ * __rte_raw_cksum(), which goes 16 bits at a time: this goes 32), added to
+ * @p sum, folded to 16 bits.
+ */
+uint32_t octo_wire_raw_sum(const void *buf, uint32_t len, uint32_t sum);
+
 /** Fold an unfolded one's-complement sum to 16 bits. */
 static inline uint16_t
 octo_wire_fold(uint32_t sum)

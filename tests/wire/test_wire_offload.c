@@ -148,6 +148,8 @@ test_ptypes(void **state)
 			RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV6 | RTE_PTYPE_L4_TCP },
 		{ { .ipv6 = 1, .hbh = 1, .proto = 6, .payload = 20 },
 			RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV6_EXT | RTE_PTYPE_L4_TCP },
+		{ { .ipv6 = 1, .hbh = 3, .proto = 17, .payload = 20 },
+			RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV6_EXT | RTE_PTYPE_L4_UDP },
 		{ { .ipv6 = 1, .tags = 1, .proto = 58, .payload = 20 },
 			RTE_PTYPE_L2_ETHER_VLAN | RTE_PTYPE_L3_IPV6 | RTE_PTYPE_L4_ICMP },
 		{ { .proto = 1, .payload = 20 },
@@ -285,6 +287,41 @@ test_tx_cksum_3_segments(void **state)
 			}
 }
 
+/* Every payload length mod 8 and every segment parity, both directions. */
+static void
+test_tx_rx_all_lengths(void **state)
+{
+	uint8_t flat[300], out[300];
+	uint32_t payload, c0, v6;
+
+	(void)state;
+	for (v6 = 0; v6 < 2; v6++)
+		for (payload = 0; payload < 40; payload++)
+			for (c0 = 1; c0 < 10; c0++) {
+				struct ref_spec s = { .ipv6 = v6, .proto = 17,
+					.payload = payload, .fill = (uint8_t)(0xf0 + c0) };
+				struct ref_layout lo;
+				uint32_t len = ref_build(flat, &s, &lo);
+				uint32_t cut[2] = { lo.l4 + 8, lo.l4 + 8 + c0 };
+				struct chain c;
+
+				if (cut[1] > len)
+					cut[1] = len;
+				check_verdict(flat, len, v6 ? RTE_MBUF_F_RX_IP_CKSUM_NONE :
+					RTE_MBUF_F_RX_IP_CKSUM_GOOD, RTE_MBUF_F_RX_L4_CKSUM_GOOD);
+				chain_make(&c, flat, len, cut);
+				ref_put16(c.buf[0] + HEADROOM + lo.l4 + 6, 0);
+				c.m[0].l2_len = lo.l3;
+				c.m[0].l3_len = lo.l4 - lo.l3;
+				c.m[0].ol_flags = (v6 ? RTE_MBUF_F_TX_IPV6 : RTE_MBUF_F_TX_IPV4) |
+					RTE_MBUF_F_TX_UDP_CKSUM;
+				assert_int_equal(octo_offload_tx(&c.m[0]), 0);
+				chain_flatten(&c, out);
+				assert_memory_equal(out, flat, len);
+				chain_free(&c);
+			}
+}
+
 /* IP checksum alone leaves the L4 checksum as it was, and vice versa. */
 static void
 test_tx_partial_requests(void **state)
@@ -365,10 +402,6 @@ test_tx_refused(void **state)
 	c.m[0].l2_len = 12;
 	assert_int_equal(octo_offload_tx(&c.m[0]), -EINVAL);
 	c.m[0].l2_len = lo.l3;
-	/* headers not all in the first segment */
-	c.m[0].data_len = (uint16_t)(lo.l4 + 10);
-	assert_int_equal(octo_offload_tx(&c.m[0]), -EINVAL);
-	c.m[0].data_len = 80;
 	/* IP says more bytes than the chain holds */
 	c.m[0].pkt_len = len - 1;
 	assert_int_equal(octo_offload_tx(&c.m[0]), -EINVAL);
@@ -379,6 +412,19 @@ test_tx_refused(void **state)
 	assert_int_equal(octo_offload_tx(&c.m[0]), 0);
 	chain_flatten(&c, out);
 	assert_memory_equal(out, flat, len);
+	chain_free(&c);
+
+	/* a consistent chain, but the TCP header straddles two segments */
+	cut[0] = lo.l4 + 10;
+	cut[1] = lo.l4 + 30;
+	chain_make(&c, flat, len, cut);
+	c.m[0].l2_len = lo.l3;
+	c.m[0].l3_len = 20;
+	c.m[0].ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_TCP_CKSUM;
+	assert_int_equal(octo_offload_tx(&c.m[0]), -EINVAL);
+	/* while IP checksum alone only needs the IP header there */
+	c.m[0].ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
+	assert_int_equal(octo_offload_tx(&c.m[0]), 0);
 	chain_free(&c);
 }
 
@@ -391,6 +437,7 @@ main(void)
 		cmocka_unit_test(test_rx_not_applicable),
 		cmocka_unit_test(test_ptypes),
 		cmocka_unit_test(test_tx_cksum_3_segments),
+		cmocka_unit_test(test_tx_rx_all_lengths),
 		cmocka_unit_test(test_tx_partial_requests),
 		cmocka_unit_test(test_tx_refused),
 	};

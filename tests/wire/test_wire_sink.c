@@ -196,11 +196,15 @@ test_foreign(void **state)
 	octo_sink_account(s, f, len);
 	/* runt */
 	octo_sink_account(s, frames[2], 10);
-	expect(s, 6, 0, 0, 0, 0, 6);
+	/* ours, but as a first fragment (MF): not a whole frame of ours */
+	memcpy(f, frames[0], FRAME_LEN);
+	f[14 + 6] |= 0x20;
+	octo_sink_account(s, f, FRAME_LEN);
+	expect(s, 7, 0, 0, 0, 0, 7);
 	/* ours still counts */
 	account(s, frame_index(0, 0));
 	account(s, frame_index(0, 1));
-	expect(s, 8, 2, 0, 0, 0, 6);
+	expect(s, 9, 2, 0, 0, 0, 7);
 	octo_sink_free(s);
 }
 

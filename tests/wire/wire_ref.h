@@ -83,7 +83,7 @@ struct ref_spec {
 	int tags;		/* VLAN tags: 0, 1 (0x8100) or 2 (0x88a8 + 0x8100) */
 	int ipv6;
 	int ip_opt_words;	/* IPv4 options, 4 bytes each */
-	int hbh;		/* IPv6: one 8-byte hop-by-hop header */
+	int hbh;		/* IPv6: a hop-by-hop header of hbh * 8 bytes */
 	int frag;		/* a non-first fragment */
 	uint8_t proto;		/* 6 TCP, 17 UDP, 1 ICMP, 58 ICMPv6 */
 	uint32_t payload;	/* bytes after the L4 header */
@@ -120,7 +120,7 @@ ref_build(uint8_t *buf, const struct ref_spec *s, struct ref_layout *lo)
 	ip = buf + off;
 	l4_hdr = s->proto == 6 ? 20 : 8;
 	if (s->ipv6) {
-		l3_len = 40 + (s->hbh ? 8 : 0) + (s->frag ? 8 : 0);
+		l3_len = 40 + 8 * s->hbh + (s->frag ? 8 : 0);
 		memset(ip, 0, l3_len);
 		ip[0] = 0x60;
 		ref_put16(ip + 4, (uint16_t)(l3_len - 40 + l4_hdr + s->payload));
@@ -135,10 +135,10 @@ ref_build(uint8_t *buf, const struct ref_spec *s, struct ref_layout *lo)
 			if (s->hbh) {
 				*nh = 0;
 				nh = ext;
-				ext[1] = 0;	/* 8 bytes; PadN follows */
+				ext[1] = (uint8_t)(s->hbh - 1);	/* PadN fills it */
 				ext[2] = 1;
-				ext[3] = 4;
-				ext += 8;
+				ext[3] = (uint8_t)(8 * s->hbh - 4);
+				ext += 8 * s->hbh;
 			}
 			if (s->frag) {
 				*nh = 44;
