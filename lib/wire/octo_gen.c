@@ -174,23 +174,29 @@ build_template(struct octo_gen *g, uint32_t h)
 	g->port_base = h >> 8;
 }
 
+uint16_t
+octo_gen_min_len(uint8_t ipv6, uint8_t l4_proto)
+{
+	size_t len;
+
+	if (l4_proto != IPPROTO_UDP && l4_proto != IPPROTO_TCP)
+		return 0;
+	len = RTE_ETHER_HDR_LEN + (ipv6 ? sizeof(struct rte_ipv6_hdr) :
+			sizeof(struct rte_ipv4_hdr)) +
+		(l4_proto == IPPROTO_UDP ? sizeof(struct rte_udp_hdr) :
+			sizeof(struct rte_tcp_hdr)) + sizeof(struct octo_wire_payload);
+	return (uint16_t)RTE_MAX(len, (size_t)64);
+}
+
 struct octo_gen *
 octo_gen_create(const struct octo_gen_conf *conf)
 {
 	struct octo_gen *g;
-	size_t hdr;
 
 	if (conf == NULL || conf->nb_flows == 0 || conf->nb_flows > OCTO_WIRE_MAX_FLOWS ||
-			conf->ipv6 > 1 || (conf->l4_proto != IPPROTO_UDP &&
-			conf->l4_proto != IPPROTO_TCP)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	hdr = RTE_ETHER_HDR_LEN + (conf->ipv6 ? sizeof(struct rte_ipv6_hdr) :
-			sizeof(struct rte_ipv4_hdr)) +
-		(conf->l4_proto == IPPROTO_UDP ? sizeof(struct rte_udp_hdr) :
-			sizeof(struct rte_tcp_hdr)) + sizeof(struct octo_wire_payload);
-	if (conf->pkt_len < 64 || conf->pkt_len < hdr) {
+			conf->ipv6 > 1 ||
+			octo_gen_min_len(conf->ipv6, conf->l4_proto) == 0 ||
+			conf->pkt_len < octo_gen_min_len(conf->ipv6, conf->l4_proto)) {
 		errno = EINVAL;
 		return NULL;
 	}

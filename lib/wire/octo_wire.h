@@ -49,7 +49,17 @@ struct octo_gen_conf {
 
 struct octo_gen;
 
-/** Create a generator (malloc); NULL on bad conf (errno set). */
+/**
+ * Shortest pkt_len octo_gen_create() accepts for this IP version and L4
+ * protocol (headers + payload, at least 64), 0 for an unsupported protocol.
+ */
+uint16_t octo_gen_min_len(uint8_t ipv6, uint8_t l4_proto);
+
+/**
+ * Create a generator (malloc); NULL on bad conf (errno EINVAL: no flows,
+ * more than OCTO_WIRE_MAX_FLOWS, pkt_len below octo_gen_min_len(), protocol
+ * neither UDP nor TCP) or ENOMEM.
+ */
 struct octo_gen *octo_gen_create(const struct octo_gen_conf *conf);
 void octo_gen_free(struct octo_gen *g);
 

@@ -270,6 +270,34 @@ test_bad_conf_and_room(void **state)
 	octo_gen_free(g);
 }
 
+/* The advertised minimum is exactly what create accepts. */
+static void
+test_min_len(void **state)
+{
+	static const uint16_t want[2][2] = { { 64, 70 }, { 78, 90 } };
+	struct octo_gen_conf c = { .nb_flows = 1 };
+	struct octo_gen *g;
+	struct parsed p;
+	uint8_t buf[128];
+	unsigned int v6, tcp;
+
+	(void)state;
+	assert_int_equal(octo_gen_min_len(0, 1), 0);
+	for (v6 = 0; v6 < 2; v6++)
+		for (tcp = 0; tcp < 2; tcp++) {
+			c.ipv6 = (uint8_t)v6;
+			c.l4_proto = tcp ? 6 : 17;
+			c.pkt_len = octo_gen_min_len(c.ipv6, c.l4_proto);
+			assert_int_equal(c.pkt_len, want[v6][tcp]);
+			g = octo_gen_create(&c);
+			assert_non_null(g);
+			check_frame(&c, buf, octo_gen_next(g, buf, sizeof(buf)), &p);
+			octo_gen_free(g);
+			c.pkt_len--;
+			assert_null(octo_gen_create(&c));
+		}
+}
+
 static void
 test_set_eth(void **state)
 {
@@ -298,6 +326,7 @@ main(void)
 		cmocka_unit_test(test_distinct_tuples_low_bits),
 		cmocka_unit_test(test_seed_changes_tuples),
 		cmocka_unit_test(test_bad_conf_and_room),
+		cmocka_unit_test(test_min_len),
 		cmocka_unit_test(test_set_eth),
 	};
 
