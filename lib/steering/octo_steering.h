@@ -34,6 +34,10 @@
  * field are (ephemeral source ports are; hand-picked ones may not be), and
  * that only one field is used rather than a hash of the whole tuple.
  *
+ * As with Toeplitz RSS over L4 ports, IP fragments without an L4 header
+ * are spread by the address rule of their bucket, so a flow's non-first
+ * fragments may reach another queue than its first one.
+ *
  * Buckets per field:
  *  - L4_SRC/L4_DST: per bucket one rule for each of IPv4/TCP, IPv4/UDP,
  *    IPv6/TCP, IPv6/UDP over the L4 port, plus one for each of IPv4 and

@@ -326,6 +326,9 @@ check_tables(uint16_t proxy, const uint16_t *ports, const uint16_t *homes,
 
 /* ---- traffic ---- */
 
+/* the spreading field of the rules installed by install() */
+static enum octopus_spread_field cur_field = OCTOPUS_SPREAD_L4_SRC;
+
 /* poll_and_check() target meaning "until the queues stay empty" */
 #define DRAIN UINT64_MAX
 
@@ -344,6 +347,8 @@ expected_queue(const struct rte_mbuf *m, const uint16_t *reta)
 	const struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
 	uint16_t et = rte_be_to_cpu_16(eh->ether_type);
 	const uint8_t *l3 = (const uint8_t *)(eh + 1);
+	int dst = cur_field == OCTOPUS_SPREAD_L4_DST || cur_field == OCTOPUS_SPREAD_IP_DST;
+	int by_port = cur_field == OCTOPUS_SPREAD_L4_SRC || cur_field == OCTOPUS_SPREAD_L4_DST;
 	uint32_t low;
 	uint8_t proto;
 	const uint8_t *l4;
@@ -352,24 +357,25 @@ expected_queue(const struct rte_mbuf *m, const uint16_t *reta)
 		const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)l3;
 
 		proto = ip->next_proto_id;
-		low = rte_be_to_cpu_32(ip->src_addr);
+		low = rte_be_to_cpu_32(dst ? ip->dst_addr : ip->src_addr);
 		l4 = l3 + rte_ipv4_hdr_len(ip);
 	} else if (et == RTE_ETHER_TYPE_IPV6) {
 		const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)l3;
 		uint32_t w;
 
 		proto = ip->proto;
-		memcpy(&w, &ip->src_addr[12], 4);
+		memcpy(&w, dst ? &ip->dst_addr[12] : &ip->src_addr[12], 4);
 		low = rte_be_to_cpu_32(w);
 		l4 = l3 + sizeof(*ip);
 	} else {
 		return -1;	/* catch-all */
 	}
-	if (proto == IPPROTO_TCP || proto == IPPROTO_UDP) {
-		uint16_t sp;
+	if (by_port && (proto == IPPROTO_TCP || proto == IPPROTO_UDP)) {
+		uint16_t port;
 
-		memcpy(&sp, l4, 2);	/* source port first in both */
-		low = rte_be_to_cpu_16(sp);
+		/* source then destination port, in TCP and UDP alike */
+		memcpy(&port, l4 + (dst ? 2 : 0), 2);
+		low = rte_be_to_cpu_16(port);
 	}
 	return reta[low & (RETA - 1)];
 }
@@ -465,7 +471,7 @@ install(const uint16_t *ports, const uint16_t *homes, const uint16_t *reta,
 	c.home = homes;
 	c.reta_size = RETA;
 	c.reta = reta;
-	c.field = OCTOPUS_SPREAD_L4_SRC;
+	c.field = cur_field;
 	c.catchall_queue = catchall;
 	ret = octopus_steer_install(&s, &c, why, sizeof(why));
 	CHECK(ret == 0 && s != NULL, "install on octonic: %d (%s)", ret, why);
@@ -604,6 +610,73 @@ measure_set_home(struct octopus_steer *s, uint16_t proxy, uint16_t *homes)
 	printf("set_home on net_octonic (%u transfer rules): p50 %.1f us, p99 %.1f us, max %.1f us over %u moves\n",
 		after.transfer_rules, ns[MOVES / 2] / 1e3, ns[MOVES * 99 / 100] / 1e3,
 		ns[MOVES - 1] / 1e3, MOVES);
+}
+
+/* An IPv4 frame of protocol @p proto (TCP/UDP get ports) into @p buf. */
+static uint16_t
+make_ipv4(uint8_t *buf, uint8_t proto, uint32_t src, uint32_t dst, uint16_t sport,
+		uint16_t dport)
+{
+	struct rte_ether_hdr *eh = (struct rte_ether_hdr *)buf;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+	uint8_t *l4 = (uint8_t *)(ip + 1);
+	const uint16_t len = 96;
+
+	memset(buf, 0, len);
+	eh->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->total_length = rte_cpu_to_be_16(len - sizeof(*eh));
+	ip->time_to_live = 64;
+	ip->next_proto_id = proto;
+	ip->src_addr = rte_cpu_to_be_32(src);
+	ip->dst_addr = rte_cpu_to_be_32(dst);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	if (proto == IPPROTO_TCP) {
+		struct rte_tcp_hdr *t = (struct rte_tcp_hdr *)l4;
+
+		t->src_port = rte_cpu_to_be_16(sport);
+		t->dst_port = rte_cpu_to_be_16(dport);
+		t->data_off = 5 << 4;
+	} else if (proto == IPPROTO_UDP) {
+		struct rte_udp_hdr *u = (struct rte_udp_hdr *)l4;
+
+		u->src_port = rte_cpu_to_be_16(sport);
+		u->dst_port = rte_cpu_to_be_16(dport);
+		u->dgram_len = rte_cpu_to_be_16(len - sizeof(*eh) - sizeof(*ip));
+	}
+	return len;
+}
+
+/*
+ * Destination-field spreading (spread=l4_dst) on the loop NIC: frames of
+ * every destination-port bucket (TCP, UDP) and destination-address bucket
+ * (GRE), with source fields pointing at other buckets, land by destination.
+ */
+static void
+check_dst_spreading(const uint16_t *ports, struct rte_mempool *mp,
+		const uint16_t *homes, const uint16_t *reta)
+{
+	static const uint8_t protos[] = { IPPROTO_UDP, IPPROTO_TCP, 47 };
+	uint32_t seen = 0, want_seen = 0;
+	struct rx_count rc;
+	uint8_t frame[128];
+	unsigned int b, k, sent = 0;
+
+	for (b = 0; b < RETA; b++)
+		for (k = 0; k < RTE_DIM(protos); k++) {
+			uint16_t len = make_ipv4(frame, protos[k],
+				0x0a000000 | ((b + 7) % RETA), 0x0b000000 | (0x100 + b),
+				(uint16_t)(0xc000 | ((b + 3) % RETA)), (uint16_t)(0x2000 + b));
+
+			sent += send_frames(ports[b & 1], mp, frame, len, 4);
+			want_seen |= 1u << (homes[reta[b]] * NB_Q + reta[b]);
+		}
+	CHECK(sent == RETA * RTE_DIM(protos) * 4, "sent %u", sent);
+	poll_and_check(ports, homes, reta, 0, sent, &rc, &seen);
+	CHECK(rc.total == sent && rc.wrong == 0,
+		"l4_dst: %" PRIu64 " of %u received, %" PRIu64 " on the wrong queue",
+		rc.total, sent, rc.wrong);
+	CHECK(seen == want_seen, "l4_dst: queues seen 0x%x, want 0x%x", seen, want_seen);
 }
 
 /* Members of two NICs have two transfer proxies: not one e-switch. */
@@ -764,6 +837,17 @@ run_octonic(void)
 	CHECK(nic.fstats(gports[1], &after) == 0 && after.ingress_rules == 0,
 		"PF1 ingress rules after remove: %u", after.ingress_rules);
 
+	/* ---- spread=ip_src: every IP packet by its source address ---- */
+	cur_field = OCTOPUS_SPREAD_IP_SRC;
+	s = install(gports, homes, reta, 2);
+	if (s == NULL)
+		return 1;
+	CHECK(octopus_steer_rule_count(s) == 2 * NB_Q + NB_Q + RETA * 2 + 1,
+		"ip_src rule count %u", octopus_steer_rule_count(s));
+	check_gen_traffic(gports, homes, reta, 2);
+	octopus_steer_remove(s);
+	cur_field = OCTOPUS_SPREAD_L4_SRC;
+
 	/* ---- non-IP and other IP on the loop NIC ---- */
 	for (i = 0; i < RETA; i++)
 		reta[i] = (uint16_t)((i * 3 + 1) % NB_Q);
@@ -777,6 +861,15 @@ run_octonic(void)
 	homes[3] = 0;
 	check_loop_traffic(lports, mp, homes, reta, 3);
 	octopus_steer_remove(s);
+
+	/* ---- spread=l4_dst ---- */
+	cur_field = OCTOPUS_SPREAD_L4_DST;
+	s = install(lports, homes, reta, 0);
+	if (s == NULL)
+		return 1;
+	check_dst_spreading(lports, mp, homes, reta);
+	octopus_steer_remove(s);
+	cur_field = OCTOPUS_SPREAD_L4_SRC;
 	CHECK(nic.fstats(lports[0], &after) == 0 && after.transfer_rules == 0,
 		"loop NIC after remove: %u transfer rules", after.transfer_rules);
 
