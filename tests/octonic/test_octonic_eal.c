@@ -1068,6 +1068,120 @@ test_wire_ethdev(void)
 	rte_vdev_uninit("net_ring_cable");
 }
 
+
+/* Control path: descriptors, stats reset, MTU, MAC, reset, Tx while unplugged. */
+static void
+test_control(void)
+{
+	struct port_opts o = { .nb_rxq = 2, .nb_txq = 2 };
+	struct rte_ether_addr mac = { .addr_bytes = { 0x02, 0, 0, 0, 0, 0x42 } };
+	struct rte_eth_stats st;
+	struct rte_mbuf *tx[8];
+	uint16_t ports[2];
+	unsigned int i;
+	int n;
+
+	REQUIRE(rte_vdev_init("net_octonic40", "pfs=2,gen_limit=100") == 0, "probe");
+	REQUIRE(pf_port("net_octonic40", 0, &ports[0]) == 0 &&
+		pf_port("net_octonic40", 1, &ports[1]) == 0, "ports");
+	REQUIRE(port_start(ports[0], &o) == 0 && port_start(ports[1], &o) == 0,
+		"start");
+	REQUIRE(transfer_to_pf(ports[0], ports[1], 0, 0, 1) != NULL, "transfer");
+	REQUIRE(ingress_to_queue(ports[1], 0, 0, 0, 0, 0, 0) != NULL, "ingress");
+	/* polling PF0 runs the engine; PF1's queue 0 fills, unpolled */
+	poll_until(ports, 1, 1, 1, NULL, NULL, NULL);
+	CHECK(rte_eth_rx_queue_count(ports[1], 0) == 100, "rx_queue_count %d",
+		rte_eth_rx_queue_count(ports[1], 0));
+	CHECK(rte_eth_rx_descriptor_status(ports[1], 0, 99) == RTE_ETH_RX_DESC_DONE,
+		"desc 99 done");
+	CHECK(rte_eth_rx_descriptor_status(ports[1], 0, 100) == RTE_ETH_RX_DESC_AVAIL,
+		"desc 100 avail");
+	CHECK(rte_eth_rx_queue_count(ports[1], 1) == 0, "queue 1 empty");
+	/* Tx: completed at once by the engine, then nothing is pending */
+	for (i = 0; i < 8; i++)
+		tx[i] = udp_frame(pool[0], 64, i);
+	CHECK(rte_eth_tx_burst(ports[0], 0, tx, 8) == 8, "tx");
+	CHECK(rte_eth_tx_descriptor_status(ports[0], 0, 0) == RTE_ETH_TX_DESC_DONE,
+		"tx desc done");
+	n = rte_eth_tx_done_cleanup(ports[0], 0, 0);
+	CHECK(n >= 0, "tx_done_cleanup %d", n);
+	rte_eth_stats_get(ports[0], &st);
+	CHECK(st.opackets == 8 && st.obytes == 8 * 64, "opackets %" PRIu64,
+		st.opackets);
+	CHECK(rte_eth_stats_reset(ports[0]) == 0, "reset");
+	rte_eth_stats_get(ports[0], &st);
+	CHECK(st.opackets == 0 && st.obytes == 0, "after reset %" PRIu64,
+		st.opackets);
+	/* Tx of an unplugged PF never reaches the wire: counted in oerrors */
+	rte_pmd_octonic_unplug(ports[0]);
+	for (i = 0; i < 8; i++)
+		tx[i] = udp_frame(pool[0], 64, i);
+	CHECK(rte_eth_tx_burst(ports[0], 0, tx, 8) == 8, "tx unplugged");
+	rte_eth_stats_get(ports[0], &st);
+	CHECK(st.oerrors == 8, "oerrors %" PRIu64, st.oerrors);
+	rte_pmd_octonic_plug(ports[0]);
+	{
+		struct rte_pmd_octonic_sink_stats ss;
+
+		rte_pmd_octonic_sink_stats_get(ports[0], &ss);
+		CHECK(ss.pkts == 8, "sink got %" PRIu64 ", not 8", ss.pkts);
+	}
+	/* MTU, MAC, promiscuous */
+	CHECK(rte_eth_dev_set_mtu(ports[0], 9000) == 0, "mtu 9000");
+	CHECK(rte_eth_dev_set_mtu(ports[0], 9700) != 0, "mtu 9700 refused");
+	CHECK(rte_eth_dev_mac_addr_add(ports[0], &mac, 0) == 0, "mac add");
+	CHECK(rte_eth_dev_mac_addr_remove(ports[0], &mac) == 0, "mac remove");
+	CHECK(rte_eth_dev_default_mac_addr_set(ports[0], &mac) == 0, "mac set");
+	CHECK(rte_eth_promiscuous_enable(ports[0]) == 0 &&
+		rte_eth_promiscuous_get(ports[0]) == 1, "promisc");
+	CHECK(rte_eth_allmulticast_enable(ports[0]) == 0, "allmulti");
+	/* xstats: names and values agree in number */
+	n = rte_eth_xstats_get_names(ports[1], NULL, 0);
+	CHECK(n > 0 && rte_eth_xstats_get(ports[1], NULL, 0) == n, "xstats count");
+	/* reset, then the port is usable again */
+	CHECK(rte_eth_dev_reset(ports[1]) == 0, "dev reset");
+	CHECK(port_start(ports[1], &o) == 0, "restart after reset");
+	CHECK(rte_eth_rx_queue_count(ports[1], 0) == 0, "queues fresh");
+	rte_eth_dev_stop(ports[0]);
+	rte_eth_dev_stop(ports[1]);
+	nic_remove("net_octonic40");
+}
+
+/* The NUDMA cost model: a remote poll costs at least nudma_poll_ns. */
+static void
+test_nudma(void)
+{
+	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1 };
+	struct rte_mbuf *pkts[BURST];
+	uint64_t t0, remote_ns, hz = rte_get_tsc_hz();
+	uint16_t ports[2];
+	unsigned int i;
+
+	/* 50 us per remote poll: 40 remote polls take at least 2 ms */
+	REQUIRE(rte_vdev_init("net_octonic41",
+		"pfs=2,gen_limit=1,nudma_poll_ns=50000") == 0, "probe");
+	REQUIRE(pf_port("net_octonic41", 0, &ports[0]) == 0 &&
+		pf_port("net_octonic41", 1, &ports[1]) == 0, "ports");
+	REQUIRE(port_start(ports[0], &o) == 0 && port_start(ports[1], &o) == 0,
+		"start");
+	t0 = rte_get_tsc_cycles();
+	for (i = 0; i < 40; i++)	/* main lcore is on socket 0: remote */
+		rte_pktmbuf_free_bulk(pkts, rte_eth_rx_burst(ports[1], 0, pkts, BURST));
+	remote_ns = (rte_get_tsc_cycles() - t0) * 1000000000ull / hz;
+	CHECK(remote_ns >= 40 * 50000, "40 remote polls took %" PRIu64 " ns",
+		remote_ns);
+	/* local polls pay nothing: 10000 of them in well under 40 * 50 us
+	 * times 250 (a generous bound for a loaded machine) */
+	t0 = rte_get_tsc_cycles();
+	for (i = 0; i < 10000; i++)
+		rte_pktmbuf_free_bulk(pkts, rte_eth_rx_burst(ports[0], 0, pkts, BURST));
+	CHECK((rte_get_tsc_cycles() - t0) * 1000000000ull / hz < 10000ull * 50000 / 4,
+		"local polls are charged");
+	rte_eth_dev_stop(ports[0]);
+	rte_eth_dev_stop(ports[1]);
+	nic_remove("net_octonic41");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1084,6 +1198,8 @@ static const struct {
 	{ "queue_not_started", test_queue_not_started },
 	{ "nombuf", test_nombuf },
 	{ "wire_ethdev", test_wire_ethdev },
+	{ "control", test_control },
+	{ "nudma", test_nudma },
 };
 
 int

@@ -196,6 +196,8 @@ octonic_dev_configure(struct rte_eth_dev *dev)
 			dev->data->name, OCTONIC_MAX_QUEUES, OCTONIC_MAX_QUEUES);
 		return -EINVAL;
 	}
+	dev->data->scattered_rx =
+		(conf->rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0;
 	if (conf->rxmode.mq_mode & RTE_ETH_MQ_RX_RSS_FLAG) {
 		rss_hf = rss->rss_hf;
 		conf->rxmode.offloads |= RTE_ETH_RX_OFFLOAD_RSS_HASH;
@@ -331,7 +333,8 @@ octonic_dev_reset(struct rte_eth_dev *dev)
 	/* ethdev stopped the port: forget the queues, keep the rules */
 	release_queues(dev);
 	octonic_stats_reset(dev);
-	return octonic_link_update(dev, 0);
+	octonic_link_update(dev, 0);
+	return 0;
 }
 
 static int
