@@ -21,6 +21,7 @@
 #include <sys/un.h>
 
 #include <rte_bus_vdev.h>
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
@@ -490,6 +491,60 @@ test_telemetry(struct rte_mempool *mp)
 	rte_vdev_uninit("net_octopus0");
 }
 
+/* cycles per packet of rx+tx bursts on @p port, best of @p rounds */
+static double
+burst_cycles(uint16_t port, unsigned int iters)
+{
+	struct rte_mbuf *pkts[32];
+	uint64_t t0, pk = 0;
+	unsigned int i;
+	uint16_t n;
+
+	t0 = rte_rdtsc();
+	for (i = 0; i < iters; i++) {
+		n = rte_eth_rx_burst(port, 0, pkts, 32);
+		pk += n;
+		rte_eth_tx_burst(port, 0, pkts, n);
+	}
+	return (double)(rte_rdtsc() - t0) / (double)pk;
+}
+
+/*
+ * Datapath cost without testpmd around it, robust to a shared machine:
+ * the best of many short rounds, setups interleaved.
+ */
+static void
+test_bench(struct rte_mempool *mp)
+{
+	static const char *const names[] = { "direct", "octopus", "octopus-app-pool" };
+	double best[3] = { 1e9, 1e9, 1e9 }, c;
+	uint16_t ports[3];
+	int r, k;
+
+	CHECK(rte_vdev_init("net_octopus0",
+		"member=net_null0,member=net_null1,socket_of=net_null1:1") == 0, "probe");
+	CHECK(rte_vdev_init("net_octopus1",
+		"member=net_null3,member=net_ring0,force=1,socket_of=net_ring0:1,rx_pool=app") == 0,
+		"probe");
+	ports[0] = port_of("net_null2");
+	ports[1] = port_of("net_octopus0");
+	ports[2] = port_of("net_octopus1");
+	for (k = 0; k < 3; k++) {
+		CHECK(configure(ports[k], 1, mp, 0) == 0, "configure %s", names[k]);
+		CHECK(rte_eth_dev_start(ports[k]) == 0, "start %s", names[k]);
+	}
+	for (r = 0; r < 200; r++)
+		for (k = 0; k < 3; k++) {
+			c = burst_cycles(ports[k], 2000);
+			if (c < best[k])
+				best[k] = c;
+		}
+	for (k = 0; k < 3; k++)
+		printf("bench %-17s %.2f cycles/packet (rx+tx burst of 32, best of 200)\n",
+			names[k], best[k]);
+	printf("bench overhead %.2f cycles/packet (octopus - direct)\n", best[1] - best[0]);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -522,6 +577,8 @@ main(int argc, char **argv)
 		test_datapath(mp);
 	else if (strcmp(which, "telemetry") == 0)
 		test_telemetry(mp);
+	else if (strcmp(which, "bench") == 0)
+		test_bench(mp);
 	else {
 		fprintf(stderr, "usage: %s devargs|lockstep|datapath|telemetry\n", argv[0]);
 		return 2;

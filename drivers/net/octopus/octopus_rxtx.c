@@ -76,6 +76,7 @@ octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 	struct octopus_queue *q = qp;
 	int sock = (int)rte_socket_id();
 	unsigned int home = queue_home(q, sock);
+	const uint16_t vport = q->vport;
 	unsigned int m;
 	uint16_t nb, k, i;
 
@@ -99,7 +100,7 @@ octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 	 * is hot, so this store costs little.
 	 */
 	for (i = 0; i < nb; i++)
-		pkts[i]->port = q->vport;
+		pkts[i]->port = vport;
 	return nb;
 }
 
