@@ -38,7 +38,17 @@ struct octo_wire_payload {
 	rte_be64_t seq;		/**< per-flow sequence number, from 0 */
 } __rte_packed;
 
-/** Generator configuration. */
+/**
+ * Generator configuration.
+ *
+ * Flow f of a generator gets (b and p fixed by the seed):
+ * - source address 10.0.0.0/8 host (f + b) mod 2^24 (IPv4), or
+ *   fd6f:6374:<seed bits>::(f + b) (IPv6; the flow label is f mod 2^20);
+ * - source port 49152 + (f + p) mod 16384;
+ * - destination address and port, one per seed (198.18.0.0/15 for IPv4).
+ * Consecutive flows thus differ in the LOW bits of the source port and
+ * address, which the model's RSS-like spreading uses.
+ */
 struct octo_gen_conf {
 	uint32_t nb_flows;	/**< distinct 5-tuples, used round-robin */
 	uint16_t pkt_len;	/**< frame length without CRC (>= 64) */
