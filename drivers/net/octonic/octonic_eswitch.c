@@ -37,6 +37,7 @@ sw_error(struct rte_flow_error *error, int code, enum rte_flow_error_type type,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	SW_LOG(DEBUG, "refused: %s", msg);
 	rte_flow_error_set(error, code, type, cause, msg);
 }
 

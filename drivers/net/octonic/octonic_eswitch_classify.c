@@ -73,7 +73,7 @@ resolve(const struct sw_view *view, uint64_t gen, struct sw_pkt *st,
 	for (i = 0; i < cnt; i++) {
 		hk[i].group = group;
 		hk[i].domain = dom;
-		hk[i].pad = 0;
+		memset(hk[i].pad, 0, sizeof(hk[i].pad));
 		kp[i] = &hk[i];
 	}
 	for (p = 0; p < gv->nb_probes; p++) {

@@ -130,12 +130,14 @@ struct rte_flow {
 };
 TAILQ_HEAD(sw_rule_list, rte_flow);
 
-/** Key of the per-mask hash tables. */
+/** Key of the per-mask hash tables.  80 bytes rather than 72: rte_hash
+ * compares keys of 16..128 bytes in steps of 16 with vector code, other
+ * sizes with memcmp. */
 struct sw_hkey {
 	struct octo_flow_key k;	/* masked */
 	uint32_t group;
 	uint16_t domain;
-	uint16_t pad;		/* zero */
+	uint16_t pad[5];	/* zero */
 };
 
 /** Value: the rules with one exact (domain, group, masked key). */
