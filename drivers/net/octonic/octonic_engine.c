@@ -139,10 +139,21 @@ octonic_engine_teardown(struct octonic_nic *nic)
 {
 	unsigned int i;
 
-	if (nic->peer_started_by_us && rte_eth_dev_is_valid_port(nic->peer_port)) {
-		rte_eth_dev_stop(nic->peer_port);
-		nic->peer_started_by_us = 0;
+	if (nic->peer_ready && rte_eth_dev_is_valid_port(nic->peer_port)) {
+		struct rte_mbuf *pkts[OCTONIC_BURST];
+		uint16_t n;
+
+		/* frames of our wire pool may still be in the cable: take them
+		 * back before the pool goes */
+		while ((n = rte_eth_rx_burst(nic->peer_port, 0, pkts,
+				OCTONIC_BURST)) > 0)
+			rte_pktmbuf_free_bulk(pkts, n);
+		/* a cable port we started is left stopped; its queues used
+		 * our pool, so it must be set up again before reuse */
+		if (nic->peer_started_by_us)
+			rte_eth_dev_stop(nic->peer_port);
 	}
+	nic->peer_ready = 0;
 	if (nic->loop_ring != NULL) {
 		octonic_ring_flush(nic->loop_ring);
 		rte_ring_free(nic->loop_ring);
@@ -160,11 +171,9 @@ octonic_engine_teardown(struct octonic_nic *nic)
 	nic->sink = NULL;
 	rte_mempool_free(nic->wire_mp);
 	nic->wire_mp = NULL;
-	/* the peer port may still hold mbufs of this pool in its queues */
-	if (nic->peer_mp != NULL && !nic->peer_started_by_us) {
-		rte_mempool_free(nic->peer_mp);
-		nic->peer_mp = NULL;
-	}
+	rte_mempool_free(nic->peer_mp);
+	nic->peer_mp = NULL;
+	nic->peer_started_by_us = 0;
 }
 
 /*
