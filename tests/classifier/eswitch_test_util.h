@@ -52,6 +52,43 @@ mk_udp4(struct rte_mempool *mp, uint32_t src, uint32_t dst, uint16_t sp,
 	return m;
 }
 
+/* An Ethernet/IPv6/UDP frame (80 bytes); addresses 2001:db8::<src>, fe80::<dst>. */
+static inline struct rte_mbuf *
+mk_udp6(struct rte_mempool *mp, uint8_t src, uint8_t dst, uint16_t sp, uint16_t dp)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	struct rte_ether_hdr *e;
+	struct rte_ipv6_hdr *ip;
+	struct rte_udp_hdr *u;
+
+	if (m == NULL)
+		return NULL;
+	if (rte_pktmbuf_append(m, 80) == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	e = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	memset(e, 0, 80);
+	e->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
+	ip = (struct rte_ipv6_hdr *)(e + 1);
+	ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
+	ip->proto = IPPROTO_UDP;
+	ip->hop_limits = 64;
+	ip->payload_len = rte_cpu_to_be_16(80 - sizeof(*e) - sizeof(*ip));
+	ip->src_addr[0] = 0x20;
+	ip->src_addr[1] = 0x01;
+	ip->src_addr[2] = 0x0d;
+	ip->src_addr[3] = 0xb8;
+	ip->src_addr[15] = src;
+	ip->dst_addr[0] = 0xfe;
+	ip->dst_addr[1] = 0x80;
+	ip->dst_addr[15] = dst;
+	u = (struct rte_udp_hdr *)(ip + 1);
+	u->src_port = rte_cpu_to_be_16(sp);
+	u->dst_port = rte_cpu_to_be_16(dp);
+	return m;
+}
+
 /* Pattern eth/ipv4/udp with exact 5-tuple (proto implied by the item). */
 struct five_tuple_pat {
 	struct rte_flow_item_ipv4 ip, ipm;

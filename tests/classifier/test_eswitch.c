@@ -375,6 +375,24 @@ t_rss(void)
 		seen |= 1u << v.queue;
 	}
 	CHECK(seen == 0xff);
+	/* IPv6/UDP: the 4-tuple over the 128-bit addresses. */
+	for (i = 0; i < 16; i++) {
+		struct rte_mbuf *m = mk_udp6(mp, (uint8_t)i, 9, 4000 + i, 53);
+		const struct rte_ipv6_hdr *ip6;
+		union rte_thash_tuple t;
+
+		CHECK(m != NULL);
+		ip6 = rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *,
+			sizeof(struct rte_ether_hdr));
+		memset(&t, 0, sizeof(t));
+		rte_thash_load_v6_addrs(ip6, &t);
+		t.v6.sport = 4000 + i;
+		t.v6.dport = 53;
+		h = rte_softrss((uint32_t *)&t, RTE_THASH_V6_L4_LEN, default_key);
+		v = run1(sw, m);
+		rte_pktmbuf_free(m);
+		CHECK(v.has_rss && v.rss_hash == h && v.queue == (h % 128) % NBQ);
+	}
 	/* RETA all to queue 3. */
 	memset(reta, 0, sizeof(reta));
 	for (i = 0; i < 128; i++) {
