@@ -285,10 +285,42 @@ octopus_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	return octopus_caps_get(octo_priv(dev), info);
 }
 
+/*
+ * Put members 0..upto-1 back as they were before this configure: the ones
+ * configured before get their old configuration again (their queues must
+ * be set up again, as after any configure); the ones that were not are
+ * treated as unconfigured.
+ */
+static void
+configure_undo(struct octopus_priv *p, uint16_t upto,
+		const struct rte_eth_conf *old_conf, uint16_t (*old_nb)[2])
+{
+	struct octopus_member *m;
+	uint16_t j;
+	int ret;
+
+	for (j = 0; j < upto; j++) {
+		m = &p->members[j];
+		if (m->state < OCTO_MEMBER_OWNED)
+			continue;
+		if (old_nb[j][0] == 0 && old_nb[j][1] == 0) {
+			m->state = OCTO_MEMBER_OWNED;
+			continue;
+		}
+		ret = rte_eth_dev_configure(m->port_id, old_nb[j][0], old_nb[j][1],
+			&old_conf[j]);
+		if (ret < 0)
+			OCTO_LOG(ERR, "port %u: member %s: restoring its configuration failed (%d)",
+				p->port_id, m->name, ret);
+	}
+}
+
 static int
 octopus_configure(struct rte_eth_dev *dev)
 {
 	struct octopus_priv *p = octo_priv(dev);
+	struct rte_eth_conf old_conf[OCTOPUS_MAX_MEMBERS];
+	uint16_t old_nb[OCTOPUS_MAX_MEMBERS][2] = { { 0 } };
 	struct rte_eth_conf conf = dev->data->dev_conf;
 	uint16_t nb_rxq = dev->data->nb_rx_queues;
 	uint16_t nb_txq = dev->data->nb_tx_queues;
@@ -305,11 +337,20 @@ octopus_configure(struct rte_eth_dev *dev)
 	memset(&conf.intr_conf, 0, sizeof(conf.intr_conf));
 	conf.rx_adv_conf.rss_conf.rss_key = NULL;
 	conf.rx_adv_conf.rss_conf.rss_key_len = 0;
+	/* What each member had, to put it back if a later member refuses. */
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_CONFIGURED) {
+		struct rte_eth_dev_data *md = rte_eth_devices[m->port_id].data;
+
+		old_conf[i] = md->dev_conf;
+		old_nb[i][0] = md->nb_rx_queues;
+		old_nb[i][1] = md->nb_tx_queues;
+	}
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
 		ret = rte_eth_dev_configure(m->port_id, nb_rxq, nb_txq, &conf);
 		if (ret < 0) {
 			OCTO_LOG(ERR, "port %u: member %s refused configure (%u rxq, %u txq): %s",
 				p->port_id, m->name, nb_rxq, nb_txq, rte_strerror(-ret));
+			configure_undo(p, i, old_conf, old_nb);
 			return ret;
 		}
 		m->state = OCTO_MEMBER_CONFIGURED;
