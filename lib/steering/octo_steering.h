@@ -55,6 +55,14 @@
  * so a caller that must drain the old path (queue migration) knows when the
  * old path stopped receiving.  Initial rules use the losing level, so the
  * first change of any rule switches at the add.
+ *
+ * What the next issue adds on top, without changing this layout: an app
+ * rule is a classification rule in transfer group 0 at priority
+ * OCTO_STEER_PRIO_APP(app priority, level), above every default bucket, or
+ * in an app group below the home group; QUEUE(q) becomes SET_META(q) +
+ * JUMP(home group), so the app rule follows q's home rule like the buckets
+ * do and a migration still replaces only that one home rule.  Replacing an
+ * app rule uses the same two-level add-then-remove order.
  */
 
 #include <stdint.h>
@@ -122,8 +130,13 @@ enum octo_steer_kind {
 /** Home group and member ingress rules: levels 0 and 1. */
 #define OCTO_STEER_PRIO_HOME 0
 #define OCTO_STEER_PRIO_QUEUE 0
-/** Default transfer group of the home rules. */
-#define OCTO_STEER_HOME_GROUP 1
+/**
+ * Default transfer group of the home rules.  It is above every group an
+ * application rule may use (1..OCTO_STEER_HOME_GROUP-1 for the next
+ * issue's app groups), because a JUMP must go to a higher group: an app
+ * rule in any of those groups can still end in SET_META(q) + JUMP(home).
+ */
+#define OCTO_STEER_HOME_GROUP 64
 
 /** What the planner needs (indices only; no port ids). */
 struct octo_steer_plan_conf {

@@ -260,8 +260,11 @@ check_tables(uint16_t proxy, const uint16_t *ports, const uint16_t *homes,
 {
 	struct rte_pmd_octonic_flow_stats st;
 	struct lines ls;
-	char a[64], b[64], c2[64], c3[64];
+	char a[64], b[64], c2[64], c3[64], home_group[32], jump[32];
 	unsigned int q, m, bk, total;
+
+	snprintf(home_group, sizeof(home_group), "group=%u ", OCTO_STEER_HOME_GROUP);
+	snprintf(jump, sizeof(jump), "jump(%u)", OCTO_STEER_HOME_GROUP);
 
 	memset(&st, 0, sizeof(st));
 	CHECK(nic.fstats(proxy, &st) == 0, "flow stats");
@@ -279,7 +282,7 @@ check_tables(uint16_t proxy, const uint16_t *ports, const uint16_t *homes,
 		/* home: group 1, meta q -> represented_port(home port) */
 		snprintf(a, sizeof(a), "meta(%u/0xffffffff)", q);
 		snprintf(b, sizeof(b), "represented_port(%u)", ports[homes[q]]);
-		CHECK(count_lines(&ls, "transfer", "group=1", a, b, NULL) == 1,
+		CHECK(count_lines(&ls, "transfer", home_group, a, b, NULL) == 1,
 			"home rule of queue %u to port %u", q, ports[homes[q]]);
 		CHECK(count_lines(&ls, "transfer", a, "represented_port", NULL) == 1,
 			"queue %u has one home rule", q);
@@ -295,7 +298,7 @@ check_tables(uint16_t proxy, const uint16_t *ports, const uint16_t *homes,
 			"ipv6/tcp(src=", "ipv6/udp(src=" };
 		unsigned int k;
 
-		snprintf(b, sizeof(b), "set_meta(%u/0xffffffff),jump(1)", reta[bk]);
+		snprintf(b, sizeof(b), "set_meta(%u/0xffffffff),%s", reta[bk], jump);
 		snprintf(a, sizeof(a), "=0x%04x/0x%04x)", bk, RETA - 1);
 		for (k = 0; k < 4; k++)
 			CHECK(count_lines(&ls, "transfer", "group=0", l4[k], a, b, NULL) == 1,
@@ -314,7 +317,7 @@ check_tables(uint16_t proxy, const uint16_t *ports, const uint16_t *homes,
 	}
 	snprintf(b, sizeof(b), "prio=%u ", OCTO_STEER_PRIO_CATCHALL);
 	snprintf(c3, sizeof(c3), "prio=%u ", OCTO_STEER_PRIO_CATCHALL + 1);
-	snprintf(c2, sizeof(c2), "set_meta(%u/0xffffffff),jump(1)", catchall);
+	snprintf(c2, sizeof(c2), "set_meta(%u/0xffffffff),%s", catchall, jump);
 	CHECK(count_lines(&ls, "transfer", b, c2, NULL) +
 		count_lines(&ls, "transfer", c3, c2, NULL) == 1,
 		"catch-all to queue %u", catchall);
