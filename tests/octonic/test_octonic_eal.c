@@ -1088,6 +1088,28 @@ test_control(void)
 		"start");
 	REQUIRE(transfer_to_pf(ports[0], ports[1], 0, 0, 1) != NULL, "transfer");
 	REQUIRE(ingress_to_queue(ports[1], 0, 0, 0, 0, 0, 0) != NULL, "ingress");
+	/* rule counters and dump wrap the e-switch's */
+	{
+		struct rte_pmd_octonic_flow_stats fs;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		CHECK(rte_pmd_octonic_flow_stats_get(ports[1], &fs) == 0 &&
+			fs.creates == 2 && fs.transfer_rules == 1 &&
+			fs.ingress_rules == 1, "flow stats %" PRIu64 " %u %u",
+			fs.creates, fs.transfer_rules, fs.ingress_rules);
+		CHECK(rte_pmd_octonic_flow_stats_get(ports[0], &fs) == 0 &&
+			fs.ingress_rules == 0, "PF0 has no ingress rule");
+		CHECK(rte_pmd_octonic_flow_dump(ports[0], f) == 0, "dump");
+		fclose(f);
+		CHECK(buf != NULL && strstr(buf, "transfer") != NULL &&
+			strstr(buf, "ingress pf=1") != NULL &&
+			strstr(buf, "queue(0)") != NULL, "dump: %s", buf ? buf : "");
+		free(buf);
+		CHECK(rte_pmd_octonic_flow_dump(RTE_MAX_ETHPORTS - 1, stdout) ==
+			-ENODEV, "dump of a non-octonic port");
+	}
 	/* polling PF0 runs the engine; PF1's queue 0 fills, unpolled */
 	poll_until(ports, 1, 1, 1, NULL, NULL, NULL);
 	CHECK(rte_eth_rx_queue_count(ports[1], 0) == 100, "rx_queue_count %d",
