@@ -339,13 +339,14 @@ struct rx_count {
 	uint64_t total;
 	uint64_t wrong;		/* on another (member, queue) than expected */
 	uint64_t ok;
+	uint32_t buckets;	/* bit b: a packet of bucket b arrived right */
 };
 
 /* Where a received packet should be: bucket of its L4 source port (IP
  * source address for other IP), queue reta[bucket] on its home member.
  */
 static int
-expected_queue(const struct rte_mbuf *m, const uint16_t *reta)
+expected_queue(const struct rte_mbuf *m, const uint16_t *reta, int *bucket)
 {
 	const struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
 	uint16_t et = rte_be_to_cpu_16(eh->ether_type);
@@ -371,6 +372,7 @@ expected_queue(const struct rte_mbuf *m, const uint16_t *reta)
 		low = rte_be_to_cpu_32(w);
 		l4 = l3 + sizeof(*ip);
 	} else {
+		*bucket = -1;
 		return -1;	/* catch-all */
 	}
 	if (by_port && (proto == IPPROTO_TCP || proto == IPPROTO_UDP)) {
@@ -380,7 +382,8 @@ expected_queue(const struct rte_mbuf *m, const uint16_t *reta)
 		memcpy(&port, l4 + (dst ? 2 : 0), 2);
 		low = rte_be_to_cpu_16(port);
 	}
-	return reta[low & (RETA - 1)];
+	*bucket = (int)(low & (RETA - 1));
+	return reta[*bucket];
 }
 
 /*
@@ -411,12 +414,15 @@ poll_and_check(const uint16_t *ports, const uint16_t *homes, const uint16_t *ret
 			for (q = 0; q < NB_Q; q++) {
 				n = rte_eth_rx_burst(ports[m], q, pkts, RTE_DIM(pkts));
 				for (i = 0; i < n; i++) {
-					int eq = expected_queue(pkts[i], reta);
+					int bk;
+					int eq = expected_queue(pkts[i], reta, &bk);
 
 					if (eq < 0)
 						eq = catchall;
 					if ((unsigned int)eq == q && homes[eq] == m) {
 						rc->ok++;
+						if (bk >= 0)
+							rc->buckets |= 1u << bk;
 						if (queues_seen != NULL)
 							*queues_seen |= 1u << (m * NB_Q + q);
 					} else {
@@ -519,6 +525,8 @@ check_gen_traffic(const uint16_t *ports, const uint16_t *homes,
 			want_seen |= 1u << (homes[reta[q]] * NB_Q + reta[q]);
 		CHECK((seen & want_seen) == want_seen, "kind %u: queues seen 0x%x, want 0x%x",
 			k, seen, want_seen);
+		CHECK(rc.buckets == (1u << RETA) - 1, "kind %u: buckets reached 0x%x", k,
+			rc.buckets);
 		printf("gen v6=%u proto=%u: %" PRIu64 " packets, %" PRIu64 " at the home PF's queue\n",
 			kinds[k].v6, kinds[k].proto, rc.total, rc.ok);
 	}
@@ -680,6 +688,7 @@ check_dst_spreading(const uint16_t *ports, struct rte_mempool *mp,
 		"l4_dst: %" PRIu64 " of %u received, %" PRIu64 " on the wrong queue",
 		rc.total, sent, rc.wrong);
 	CHECK(seen == want_seen, "l4_dst: queues seen 0x%x, want 0x%x", seen, want_seen);
+	CHECK(rc.buckets == (1u << RETA) - 1, "l4_dst: buckets reached 0x%x", rc.buckets);
 }
 
 /* Install and remove the largest RETA the port offers (512 buckets). */
