@@ -151,6 +151,19 @@ struct octonic_eswitch *octonic_dev_eswitch(const struct rte_eth_dev *dev,
  *   exactly one of QUEUE/RSS/DROP/JUMP.
  * - Every refusal fills rte_flow_error naming the attr/item/action and
  *   leaves nothing behind.
+ * - A packet takes at most 16 JUMPs per domain (more cannot be built with
+ *   group 0..15 chains anyway; past that, the domain default applies).
+ * - Metadata starts at 0 on the wire; SET_META (transfer) updates
+ *   (meta & ~mask) | (data & mask), and later lookups, including the
+ *   ingress META item, see the updated value.
+ * - RSS (the PF default and RSS actions): Toeplitz (rte_softrss) over the
+ *   IPv4/IPv6 4-tuple when the packet's TCP/UDP type is in the hash types,
+ *   else over the address pair when an L3 type of its IP version is, else
+ *   no hash (has_rss=0: queue 0, or the action's first queue).  Default:
+ *   queue = RETA[hash % 128].  RSS action: queue = queue[hash % queue_num];
+ *   types 0 and key_len 0 take the PF's types and key at rule creation.
+ * - Each packet is classified by exactly one rule-set generation: all of
+ *   a flush disappears at once; a create or destroy is atomic.
  *
  * Readers without an lcore id (rte_lcore_id() == LCORE_ID_ANY) may call
  * octonic_eswitch_reader_enter/leave too: they are tracked by two epoch
