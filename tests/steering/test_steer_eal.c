@@ -917,6 +917,14 @@ run_octonic(void)
 	CHECK(octopus_steer_set_home(s, 3, 0) == 0, "set_home of the catch-all queue");
 	homes[3] = 0;
 	check_loop_traffic(lports, mp, homes, reta, 3);
+	/* another catch-all queue: one rule replaced */
+	CHECK(nic.fstats(lports[0], &before) == 0, "stats");
+	CHECK(octopus_steer_set_catchall(s, 1) == 0, "set_catchall");
+	CHECK(nic.fstats(lports[0], &after) == 0, "stats");
+	CHECK(after.creates == before.creates + 1 && after.destroys == before.destroys + 1,
+		"set_catchall: creates +%" PRIu64 ", destroys +%" PRIu64,
+		after.creates - before.creates, after.destroys - before.destroys);
+	check_loop_traffic(lports, mp, homes, reta, 1);
 	octopus_steer_remove(s);
 
 	/* ---- spread=l4_dst ---- */
