@@ -20,11 +20,15 @@
  *       two NICs are refused unless force=1.
  *   test_octopus_octonic reta      reta_update moves every bucket to queue 3:
  *       all traffic arrives there; a bad entry is refused.
+ *   test_octopus_octonic thread    a non-EAL thread on a socket-1 CPU polls a
+ *       queue homed there: its polls count as local.
  *   In the first case, the e-switch holds the port's steering rules while it
  *   runs and none after stop.
  */
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -394,6 +398,106 @@ test_reta(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
+struct thread_arg {
+	uint16_t q;
+	uint64_t received;
+	uint64_t deadline;
+};
+
+/* A non-EAL thread polling queue q (it has no lcore id). */
+static void *
+thread_poll(void *p)
+{
+	struct thread_arg *a = p;
+	struct rte_mbuf *pkts[32];
+	struct rte_eth_stats st;
+	uint64_t gen = 0;
+	uint16_t n, k;
+
+	for (;;) {
+		n = rte_eth_rx_burst(port, a->q, pkts, RTE_DIM(pkts));
+		a->received += n;
+		for (k = 0; k < n; )
+			k += rte_eth_tx_burst(port, a->q, pkts + k, n - k);
+		if (n == 0) {
+			rte_pmd_octonic_gen_count(nic_port, &gen);
+			memset(&st, 0, sizeof(st));
+			rte_eth_stats_get(port, &st);
+			if ((gen >= LIMIT && a->received + st.imissed >= gen) ||
+					rte_get_timer_cycles() > a->deadline)
+				break;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A non-EAL thread pinned to a CPU of socket 1 polls queue 1 (home on
+ * socket 1): its polls are local, found without an lcore id.
+ */
+static void
+test_thread(struct rte_mempool *mp)
+{
+	struct rte_eth_rss_reta_entry64 reta[4];
+	struct rte_pmd_octopus_queue_info qi;
+	struct rte_pmd_octopus_locality loc;
+	struct rte_pmd_octonic_locality nl;
+	struct thread_arg a = { .q = 1 };
+	struct rte_eth_dev_info info;
+	struct rte_eth_conf conf;
+	pthread_attr_t attr;
+	pthread_t tid;
+	cpu_set_t cpus;
+	uint16_t q, b;
+
+	port = port_of("net_octopus0");
+	nic_port = port_of("net_octonic0_pf0");
+	memset(&conf, 0, sizeof(conf));
+	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP;
+	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
+	for (q = 0; q < NB_Q; q++) {
+		int sock = (int)rte_lcore_to_socket_id(q);
+
+		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, sock, NULL, mp) == 0, "rxq");
+		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, sock, NULL) == 0, "txq");
+	}
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	rte_eth_dev_info_get(port, &info);
+	memset(reta, 0, sizeof(reta));
+	for (b = 0; b < info.reta_size; b++) {
+		reta[b / 64].mask |= 1ULL << (b % 64);
+		reta[b / 64].reta[b % 64] = a.q;
+	}
+	CHECK(rte_eth_dev_rss_reta_update(port, reta, info.reta_size) == 0, "reta");
+	rte_pmd_octonic_gen_enable(nic_port, 1);
+	a.deadline = rte_get_timer_cycles() + 20 * rte_get_timer_hz();
+	CPU_ZERO(&cpus);
+	CPU_SET(1, &cpus);	/* CPU 1 is on node 1 (octopus-numa-emu) */
+	pthread_attr_init(&attr);
+	pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
+	CHECK(pthread_create(&tid, &attr, thread_poll, &a) == 0, "thread");
+	pthread_join(tid, NULL);
+	pthread_attr_destroy(&attr);
+
+	CHECK(a.received > LIMIT / 2, "thread received %" PRIu64, a.received);
+	CHECK(rte_pmd_octopus_queue_info_get(port, a.q, 0, &qi) == 0 &&
+		qi.poller_lcore == RTE_MAX_LCORE && qi.poller_socket == 1 &&
+		qi.home_socket == 1, "poller %d socket %d home socket %d",
+		qi.poller_lcore, qi.poller_socket, qi.home_socket);
+	CHECK(rte_pmd_octopus_locality_get(port, a.q, 0, &loc) == 0 &&
+		loc.foreign_polls == 0 && loc.remote_pkts == 0 &&
+		loc.local_pkts == a.received, "local %" PRIu64 " remote %" PRIu64
+		" foreign polls %" PRIu64 " of %" PRIu64, loc.local_pkts,
+		loc.remote_pkts, loc.foreign_polls, loc.polls);
+	nic_locality(port_of("net_octonic0_pf1"), a.q, 0, &nl);
+	CHECK(nl.remote_polls == 0 && nl.remote_dma_pkts == 0 && nl.polls > 0,
+		"pf1 rxq: remote polls %" PRIu64 " remote DMA %" PRIu64,
+		nl.remote_polls, nl.remote_dma_pkts);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -437,8 +541,10 @@ main(int argc, char **argv)
 		test_domains();
 	else if (strcmp(which, "reta") == 0)
 		test_reta(mp);
+	else if (strcmp(which, "thread") == 0)
+		test_thread(mp);
 	else {
-		fprintf(stderr, "usage: %s octopus|single|domains|reta\n", argv[0]);
+		fprintf(stderr, "usage: %s octopus|single|domains|reta|thread\n", argv[0]);
 		return 2;
 	}
 	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",

@@ -14,10 +14,43 @@
  * No locks, atomics, allocation or syscalls.
  */
 
+#include <sched.h>
+
+#include <numa.h>
+
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
 #include "octopus_internal.h"
+
+/* Socket of a thread EAL knows nothing about; -2: not looked up yet. */
+static __thread int thread_socket = -2;
+
+/*
+ * rte_socket_id() is SOCKET_ID_ANY for a non-EAL thread (not registered,
+ * or with a cpuset spanning sockets): ask where the thread runs, once per
+ * thread. A thread is expected to stay on its socket, as lcores do.
+ */
+static __rte_noinline int
+thread_socket_lookup(void)
+{
+	int cpu = sched_getcpu();
+	int node = cpu >= 0 && numa_available() >= 0 ? numa_node_of_cpu(cpu) : -1;
+
+	thread_socket = node;
+	return node;
+}
+
+/* The caller's socket: one TLS read in the common (EAL lcore) case. */
+static __rte_always_inline int
+caller_socket(void)
+{
+	int s = (int)rte_socket_id();
+
+	if (likely(s != SOCKET_ID_ANY))
+		return s;
+	return thread_socket != -2 ? thread_socket : thread_socket_lookup();
+}
 
 /*
  * A queue whose setup named no socket with a member gets its home from its
@@ -43,8 +76,12 @@ bind_home(struct octopus_queue *q, int sock)
 static __rte_noinline void
 note_first_poller(struct octopus_queue *q, int sock)
 {
+	unsigned int lcore = rte_lcore_id();
+
 	q->poller_socket = sock;
-	__atomic_store_n(&q->poller_lcore, (int)rte_lcore_id(), __ATOMIC_RELEASE);
+	/* a non-EAL thread has no lcore id: recorded as RTE_MAX_LCORE */
+	__atomic_store_n(&q->poller_lcore,
+		lcore == LCORE_ID_ANY ? RTE_MAX_LCORE : (int)lcore, __ATOMIC_RELEASE);
 }
 
 static __rte_always_inline unsigned int
@@ -74,7 +111,7 @@ uint16_t
 octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct octopus_queue *q = qp;
-	int sock = (int)rte_socket_id();
+	int sock = caller_socket();
 	unsigned int home = queue_home(q, sock);
 	const uint16_t vport = q->vport;
 	unsigned int m;
@@ -108,7 +145,7 @@ uint16_t
 octopus_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct octopus_queue *q = qp;
-	int sock = (int)rte_socket_id();
+	int sock = caller_socket();
 	unsigned int home = queue_home(q, sock);
 	uint16_t nb;
 
