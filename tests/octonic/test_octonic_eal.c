@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <rte_bus_vdev.h>
@@ -1204,6 +1206,64 @@ test_nudma(void)
 	nic_remove("net_octonic41");
 }
 
+/* Telemetry through EAL's socket: /octonic/list and /octonic/info. */
+static int
+tel_query(int fd, const char *cmd, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (write(fd, cmd, strlen(cmd)) < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+static void
+test_telemetry(void)
+{
+	struct port_opts o = { .nb_rxq = 2, .nb_txq = 1,
+		.rx_pool = { pool[1], pool[0] } };
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char buf[16384], cmd[64], want[64];
+	uint16_t ports[2];
+	int fd;
+
+	REQUIRE(rte_vdev_init("net_octonic42", "pfs=2,gen_limit=300,gen_rate=500000") == 0,
+		"probe");
+	REQUIRE(pf_port("net_octonic42", 0, &ports[0]) == 0 &&
+		pf_port("net_octonic42", 1, &ports[1]) == 0, "ports");
+	REQUIRE(port_start(ports[0], &o) == 0, "start");
+	poll_until(ports, 1, 2, 300, NULL, NULL, NULL);
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
+		rte_eal_get_runtime_dir());
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	REQUIRE(fd >= 0, "socket");
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
+		printf("SKIP telemetry: no socket at %s\n", sun.sun_path);
+		close(fd);
+		nic_remove("net_octonic42");
+		return;
+	}
+	REQUIRE(read(fd, buf, sizeof(buf)) > 0, "greeting");
+	CHECK(tel_query(fd, "/octonic/list", buf, sizeof(buf)) == 0, "list");
+	snprintf(want, sizeof(want), "[%u,%u]", ports[0], ports[1]);
+	CHECK(strstr(buf, want) != NULL, "list: %s", buf);
+	snprintf(cmd, sizeof(cmd), "/octonic/info,%u", ports[0]);
+	CHECK(tel_query(fd, cmd, buf, sizeof(buf)) == 0, "info");
+	CHECK(strstr(buf, "\"nic\":\"net_octonic42\"") != NULL &&
+		strstr(buf, "\"nb_pfs\":2") != NULL &&
+		strstr(buf, "\"generated\":300") != NULL &&
+		strstr(buf, "\"rx_q0\":{\"remote_dma_packets\":") != NULL &&
+		strstr(buf, "\"rx_q1\":{\"remote_dma_packets\":0,") != NULL,
+		"info: %s", buf);
+	close(fd);
+	rte_eth_dev_stop(ports[0]);
+	nic_remove("net_octonic42");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1222,6 +1282,7 @@ static const struct {
 	{ "wire_ethdev", test_wire_ethdev },
 	{ "control", test_control },
 	{ "nudma", test_nudma },
+	{ "telemetry", test_telemetry },
 };
 
 int

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * Telemetry (usertools/dpdk-telemetry.py):
+ *   /octonic/list          port ids of every octonic PF
+ *   /octonic/info,<port>   the PF's place in its NIC (index, socket,
+ *                          plugged), per queue locality counters, and the
+ *                          NIC's generator and sink counters
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <rte_ethdev.h>
+#include <rte_telemetry.h>
+
+#include "octonic_internal.h"
+#include "rte_pmd_octonic.h"
+
+static int
+tel_list(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	uint16_t pid;
+
+	rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
+	RTE_ETH_FOREACH_DEV(pid)
+		if (octonic_is_octonic(&rte_eth_devices[pid]))
+			rte_tel_data_add_array_int(d, pid);
+	return 0;
+}
+
+static void
+add_queue(struct rte_tel_data *d, uint16_t port, uint16_t q, int tx)
+{
+	struct rte_pmd_octonic_locality loc;
+	struct rte_tel_data *c;
+	char name[32];
+
+	if (rte_pmd_octonic_locality_get(port, q, tx, &loc) != 0)
+		return;
+	c = rte_tel_data_alloc();
+	if (c == NULL)
+		return;
+	rte_tel_data_start_dict(c);
+	rte_tel_data_add_dict_u64(c, "remote_dma_packets", loc.remote_dma_pkts);
+	rte_tel_data_add_dict_u64(c, "remote_dma_bytes", loc.remote_dma_bytes);
+	rte_tel_data_add_dict_u64(c, "polls", loc.polls);
+	rte_tel_data_add_dict_u64(c, "remote_polls", loc.remote_polls);
+	snprintf(name, sizeof(name), "%s_q%u", tx ? "tx" : "rx", q);
+	rte_tel_data_add_dict_container(d, name, c, 0);
+}
+
+static int
+tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct rte_pmd_octonic_sink_stats ss;
+	struct rte_pmd_octonic_pf_info pi;
+	struct octonic_pf *pf;
+	uint64_t gen;
+	char *end;
+	unsigned long port;
+	uint16_t q;
+
+	if (params == NULL || *params == '\0')
+		return -EINVAL;
+	port = strtoul(params, &end, 10);
+	if (*end != '\0' || port >= RTE_MAX_ETHPORTS ||
+			rte_pmd_octonic_pf_info(port, &pi) != 0)
+		return -EINVAL;
+	pf = rte_eth_devices[port].data->dev_private;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "nic", pf->nic->name);
+	rte_tel_data_add_dict_int(d, "pf", pi.pf);
+	rte_tel_data_add_dict_int(d, "nb_pfs", pi.nb_pfs);
+	rte_tel_data_add_dict_int(d, "socket", pi.socket_id);
+	rte_tel_data_add_dict_int(d, "plugged", pf->plugged);
+	rte_tel_data_add_dict_int(d, "started", pf->started);
+	if (rte_pmd_octonic_gen_count(port, &gen) == 0)
+		rte_tel_data_add_dict_u64(d, "generated", gen);
+	if (rte_pmd_octonic_sink_stats_get(port, &ss) == 0) {
+		rte_tel_data_add_dict_u64(d, "sink_packets", ss.pkts);
+		rte_tel_data_add_dict_u64(d, "sink_out_of_order", ss.out_of_order);
+		rte_tel_data_add_dict_u64(d, "sink_lost", ss.lost);
+	}
+	for (q = 0; q < rte_eth_devices[port].data->nb_rx_queues; q++)
+		add_queue(d, port, q, 0);
+	for (q = 0; q < rte_eth_devices[port].data->nb_tx_queues; q++)
+		add_queue(d, port, q, 1);
+	return 0;
+}
+
+RTE_INIT(octonic_telemetry_init)
+{
+	rte_telemetry_register_cmd("/octonic/list", tel_list,
+		"Port ids of net_octonic PFs. No parameters");
+	rte_telemetry_register_cmd("/octonic/info", tel_info,
+		"A net_octonic PF: NIC, index, socket, locality per queue. Parameters: int port_id");
+}
