@@ -12,6 +12,7 @@
  *                              stats/xstats/locality counters, stop/start
  */
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -422,6 +423,27 @@ test_datapath(struct rte_mempool *mp)
 	n = rte_eth_rx_burst(port, 0, pkts, 32);
 	CHECK(n == 32, "rx after restarts %u", n);
 	rte_pktmbuf_free_bulk(pkts, n);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+
+	/* reconfigure with fewer queues: the extra virtual queues go away,
+	 * the members follow, the port works again
+	 */
+	CHECK(configure(port, 1, mp, 0) == 0, "reconfigure");
+	CHECK(rte_eth_dev_start(port) == 0, "start after reconfigure");
+	CHECK(rte_pmd_octopus_queue_info_get(port, 1, 0, &qi) == -EINVAL,
+		"queue 1 still there");
+	CHECK(rte_pmd_octopus_queue_info_get(port, 0, 0, &qi) == 0 && qi.home_member == 0,
+		"queue 0 home %u after setup on socket 0", qi.home_member);
+	{
+		struct rte_eth_dev_info di;
+
+		rte_eth_dev_info_get(port_of("net_null1"), &di);
+		CHECK(di.nb_rx_queues == 1, "member has %u Rx queues", di.nb_rx_queues);
+	}
+	n = rte_eth_rx_burst(port, 0, pkts, 32);
+	CHECK(n == 32 && rte_eth_tx_burst(port, 0, pkts, n) == n, "burst after reconfigure");
+	CHECK(rte_eth_xstats_get_names(port, NULL, 0) > 0 &&
+		xstat(port, "rx_q1_polls") == UINT64_MAX, "xstats of a removed queue");
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 	CHECK(!rte_eth_dev_is_valid_port(port), "port still there");
