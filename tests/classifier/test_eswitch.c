@@ -344,6 +344,45 @@ t_ingress_jump(void)
 	return 0;
 }
 
+/* 16 JUMPs are followed, a 17th ends the domain with its default. */
+static int
+t_jump_cap(void)
+{
+	struct octonic_eswitch *sw = new_sw();
+	struct rte_flow_action_jump j;
+	struct rte_flow_action_queue q5 = { .index = 5 };
+	struct rte_flow_action a_j[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &j },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_action a_q[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q5 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_attr at = { .ingress = 1 };
+	struct octonic_verdict v;
+	uint32_t g;
+
+	CHECK(sw != NULL);
+	/* Groups 0..15 jump to the next; group 16 queues, reached by 16 jumps. */
+	for (g = 0; g < 16; g++) {
+		at.group = g;
+		j.group = g + 1;
+		CHECK(mk(sw, 0, &at, pat_any, a_j) != NULL);
+	}
+	at.group = 16;
+	CHECK(mk(sw, 0, &at, udp_dst(53), a_q) != NULL);
+	v = run_udp(sw, 1, 2, 3, 53);
+	CHECK(v.queue == 5 && !v.has_rss);
+	/* Group 16 jumps on once more for udp 54, to group 17 (never reached). */
+	j.group = 17;
+	CHECK(mk(sw, 0, &at, udp_dst(54), a_j) != NULL);
+	at.group = 17;
+	CHECK(mk(sw, 0, &at, pat_any, a_q) != NULL);
+	v = run_udp(sw, 1, 2, 3, 54);
+	CHECK(v.has_rss && !v.drop);
+	octonic_eswitch_free(sw);
+	return 0;
+}
+
 static int
 t_rss(void)
 {
@@ -974,6 +1013,7 @@ static const struct {
 	{ "group_miss_falls_back", t_group_miss_falls_back },
 	{ "priorities", t_priorities },
 	{ "ingress_jump", t_ingress_jump },
+	{ "jump_cap", t_jump_cap },
 	{ "rss", t_rss },
 	{ "drop_count", t_drop_count },
 	{ "refusals_leave_nothing", t_refusals_leave_nothing },

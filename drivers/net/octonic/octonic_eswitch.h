@@ -151,8 +151,9 @@ struct octonic_eswitch *octonic_dev_eswitch(const struct rte_eth_dev *dev,
  *   exactly one of QUEUE/RSS/DROP/JUMP.
  * - Every refusal fills rte_flow_error naming the attr/item/action and
  *   leaves nothing behind.
- * - A packet takes at most 16 JUMPs per domain (more cannot be built with
- *   group 0..15 chains anyway; past that, the domain default applies).
+ * - A packet follows at most 16 JUMPs per domain; a 17th ends the domain
+ *   with its default.  (JUMPs only go up, so this caps long chains, there
+ *   are no loops to break.)
  * - Metadata starts at 0 on the wire; SET_META (transfer) updates
  *   (meta & ~mask) | (data & mask), and later lookups, including the
  *   ingress META item, see the updated value.

@@ -184,7 +184,7 @@ apply(struct octonic_eswitch *sw, struct sw_hot *r, struct sw_pkt *s,
 		break;
 	case SW_FATE_JUMP:
 		s->group = r->jump_group;
-		if (++s->stages >= SW_MAX_STAGES)
+		if (++s->stages > SW_MAX_STAGES)
 			apply(sw, NULL, s, v);	/* too deep: domain default */
 		break;
 	case SW_FATE_PORT:

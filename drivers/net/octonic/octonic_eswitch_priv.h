@@ -51,7 +51,8 @@ extern int octonic_flow_logtype;
 /** Tables start with this many entries and grow x4 at half load. */
 #define SW_TABLE_MIN 1024
 #define SW_RULE_MAGIC 0x6f63666cu
-/** Stages per domain: groups strictly increase on JUMP, this bounds it too. */
+/** JUMPs followed per domain: groups strictly increase on JUMP, so this
+ * only caps long chains. */
 #define SW_MAX_STAGES 16
 
 enum sw_fate {
