@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * octopus_steer.c against two fake ethdev ports whose rte_flow ops fail on
+ * demand: a refused create or destroy in the middle of a change must leave
+ * exactly the rules that were there before; a probe that refuses one
+ * feature must be reported with that feature's name.
+ *
+ * The fake ports are allocated directly with rte_eth_dev_allocate() and
+ * have only flow ops: the steering code never configures a port.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_flow.h>
+#include <rte_flow_driver.h>
+#include <ethdev_driver.h>
+
+#include "octopus_steer.h"
+
+static int failures;
+
+#define CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		failures++; \
+		fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr); \
+	} \
+} while (0)
+
+#define NB_Q 4
+#define RETA 16
+#define MAX_LIVE 1024
+
+/* ---- the fake NIC ---- */
+
+struct rte_flow {
+	char desc[96];		/* port, attributes and fate: what the rule is */
+};
+
+static struct {
+	struct rte_flow *live[MAX_LIVE];
+	unsigned int nb_live;
+	long create_fail_in;	/* fail the create after this many, -1: never */
+	long destroy_fail_in;
+	int refuse_set_meta;	/* validate refuses SET_META */
+	int refuse_ingress_meta;	/* validate refuses META in ingress */
+	uint16_t proxy;
+} fake;
+
+static void
+describe(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		const struct rte_flow_item items[], const struct rte_flow_action actions[],
+		char *buf, size_t len)
+{
+	const struct rte_flow_action *a;
+	int n;
+
+	n = snprintf(buf, len, "port=%u %s g=%u p=%u items=", dev->data->port_id,
+		attr->transfer ? "transfer" : "ingress", attr->group, attr->priority);
+	for (; items->type != RTE_FLOW_ITEM_TYPE_END; items++) {
+		/* the field values matter: bucket rules differ by them */
+		const void *spec = items->spec;
+		uint32_t h = 0;
+
+		if (items->type == RTE_FLOW_ITEM_TYPE_META && spec != NULL)
+			h = ((const struct rte_flow_item_meta *)spec)->data;
+		else if (items->type == RTE_FLOW_ITEM_TYPE_UDP && spec != NULL)
+			h = ((const struct rte_flow_item_udp *)spec)->hdr.src_port;
+		else if (items->type == RTE_FLOW_ITEM_TYPE_TCP && spec != NULL)
+			h = ((const struct rte_flow_item_tcp *)spec)->hdr.src_port;
+		else if (items->type == RTE_FLOW_ITEM_TYPE_IPV4 && spec != NULL)
+			h = ((const struct rte_flow_item_ipv4 *)spec)->hdr.src_addr;
+		else if (items->type == RTE_FLOW_ITEM_TYPE_IPV6 && spec != NULL)
+			h = ((const struct rte_flow_item_ipv6 *)spec)->hdr.src_addr[15];
+		n += snprintf(buf + n, len - n, "%d:%x,", items->type, h);
+	}
+	for (a = actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++) {
+		uint32_t v = 0;
+
+		if (a->type == RTE_FLOW_ACTION_TYPE_SET_META)
+			v = ((const struct rte_flow_action_set_meta *)a->conf)->data;
+		else if (a->type == RTE_FLOW_ACTION_TYPE_QUEUE)
+			v = ((const struct rte_flow_action_queue *)a->conf)->index;
+		else if (a->type == RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT)
+			v = ((const struct rte_flow_action_ethdev *)a->conf)->port_id;
+		n += snprintf(buf + n, len - n, " a%d:%u", a->type, v);
+	}
+}
+
+static int
+fake_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		const struct rte_flow_item items[], const struct rte_flow_action actions[],
+		struct rte_flow_error *err)
+{
+	const struct rte_flow_item *it;
+	const struct rte_flow_action *a;
+
+	if (attr->transfer && dev->data->port_id != fake.proxy)
+		return rte_flow_error_set(err, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER,
+			NULL, "transfer rules on the proxy only");
+	for (a = actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++)
+		if (fake.refuse_set_meta && a->type == RTE_FLOW_ACTION_TYPE_SET_META)
+			return rte_flow_error_set(err, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION,
+				a, "fake: no set_meta");
+	for (it = items; it->type != RTE_FLOW_ITEM_TYPE_END; it++)
+		if (fake.refuse_ingress_meta && attr->ingress &&
+				it->type == RTE_FLOW_ITEM_TYPE_META)
+			return rte_flow_error_set(err, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM,
+				it, "fake: no meta match in ingress");
+	return 0;
+}
+
+static struct rte_flow *
+fake_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		const struct rte_flow_item items[], const struct rte_flow_action actions[],
+		struct rte_flow_error *err)
+{
+	struct rte_flow *f;
+
+	if (fake_validate(dev, attr, items, actions, err) != 0)
+		return NULL;
+	if (fake.create_fail_in == 0) {
+		fake.create_fail_in = -1;
+		rte_flow_error_set(err, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"fake: injected create failure");
+		return NULL;
+	}
+	if (fake.create_fail_in > 0)
+		fake.create_fail_in--;
+	if (fake.nb_live == MAX_LIVE) {
+		rte_flow_error_set(err, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"fake: table full");
+		return NULL;
+	}
+	f = calloc(1, sizeof(*f));
+	if (f == NULL)
+		return NULL;
+	describe(dev, attr, items, actions, f->desc, sizeof(f->desc));
+	fake.live[fake.nb_live++] = f;
+	return f;
+}
+
+static int
+fake_destroy(struct rte_eth_dev *dev, struct rte_flow *f, struct rte_flow_error *err)
+{
+	unsigned int i;
+
+	RTE_SET_USED(dev);
+	if (fake.destroy_fail_in == 0) {
+		fake.destroy_fail_in = -1;
+		return rte_flow_error_set(err, EBUSY, RTE_FLOW_ERROR_TYPE_HANDLE, f,
+			"fake: injected destroy failure");
+	}
+	if (fake.destroy_fail_in > 0)
+		fake.destroy_fail_in--;
+	for (i = 0; i < fake.nb_live; i++) {
+		if (fake.live[i] == f) {
+			fake.live[i] = fake.live[--fake.nb_live];
+			free(f);
+			return 0;
+		}
+	}
+	return rte_flow_error_set(err, ENOENT, RTE_FLOW_ERROR_TYPE_HANDLE, f,
+		"fake: unknown rule");
+}
+
+static int
+fake_pick_proxy(struct rte_eth_dev *dev, uint16_t *proxy, struct rte_flow_error *err)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(err);
+	*proxy = fake.proxy;
+	return 0;
+}
+
+static struct rte_flow_ops fake_flow_ops = {
+	.validate = fake_validate,
+	.create = fake_create,
+	.destroy = fake_destroy,
+	.pick_transfer_proxy = fake_pick_proxy,
+};
+
+static int
+fake_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops)
+{
+	RTE_SET_USED(dev);
+	*ops = &fake_flow_ops;
+	return 0;
+}
+
+static const struct eth_dev_ops fake_dev_ops = {
+	.flow_ops_get = fake_flow_ops_get,
+};
+
+static int
+fake_port(const char *name)
+{
+	struct rte_eth_dev *dev = rte_eth_dev_allocate(name);
+
+	if (dev == NULL)
+		return -1;
+	dev->dev_ops = &fake_dev_ops;
+	rte_eth_dev_probing_finish(dev);
+	return dev->data->port_id;
+}
+
+/* ---- snapshots of the live rule set ---- */
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct snap {
+	unsigned int n;
+	char *d[MAX_LIVE];
+};
+
+static void
+snap_take(struct snap *s)
+{
+	unsigned int i;
+
+	s->n = fake.nb_live;
+	for (i = 0; i < s->n; i++)
+		s->d[i] = strdup(fake.live[i]->desc);
+	qsort(s->d, s->n, sizeof(s->d[0]), cmp_str);
+}
+
+static void
+snap_free(struct snap *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->d[i]);
+	s->n = 0;
+}
+
+/* The live rules are exactly those of @p before. */
+static int
+snap_same(const struct snap *before)
+{
+	struct snap now;
+	unsigned int i;
+	int same;
+
+	snap_take(&now);
+	same = now.n == before->n;
+	for (i = 0; same && i < now.n; i++)
+		same = strcmp(now.d[i], before->d[i]) == 0;
+	if (!same)
+		fprintf(stderr, "  rules: %u before, %u now\n", before->n, now.n);
+	snap_free(&now);
+	return same;
+}
+
+/* ---- tests ---- */
+
+static uint16_t ports[2];
+static uint16_t homes[NB_Q] = { 0, 1, 0, 1 };
+static uint16_t reta[RETA];
+
+static struct octopus_steer_conf
+conf(void)
+{
+	struct octopus_steer_conf c;
+	unsigned int i;
+
+	for (i = 0; i < RETA; i++)
+		reta[i] = (uint16_t)(i % NB_Q);
+	memset(&c, 0, sizeof(c));
+	c.nb_members = 2;
+	c.member_port[0] = ports[0];
+	c.member_port[1] = ports[1];
+	c.nb_queues = NB_Q;
+	c.home = homes;
+	c.reta_size = RETA;
+	c.reta = reta;
+	c.field = OCTOPUS_SPREAD_L4_SRC;
+	c.catchall_queue = 0;
+	return c;
+}
+
+static void
+test_change_rollback(void)
+{
+	struct octopus_steer_conf c = conf();
+	struct octopus_steer *s = NULL;
+	struct snap before;
+	char why[256] = "";
+	uint32_t count;
+	int ret;
+
+	ret = octopus_steer_install(&s, &c, why, sizeof(why));
+	CHECK(ret == 0 && s != NULL, "install: %d (%s)", ret, why);
+	if (s == NULL)
+		return;
+	count = octopus_steer_rule_count(s);
+	CHECK(count == 2 * NB_Q + NB_Q + RETA * 6 + 1, "count %u", count);
+	CHECK(fake.nb_live == count, "fake holds %u rules, steering says %u",
+		fake.nb_live, count);
+
+	/* set_home: the new home rule is refused */
+	snap_take(&before);
+	fake.create_fail_in = 0;
+	ret = octopus_steer_set_home(s, 0, 1);
+	CHECK(ret == -ENOSPC, "set_home with a refused create: %d", ret);
+	CHECK(snap_same(&before), "set_home rollback left other rules");
+	CHECK(octopus_steer_rule_count(s) == count, "count %u", octopus_steer_rule_count(s));
+
+	/* set_home: the old home rule cannot be removed */
+	fake.destroy_fail_in = 0;
+	ret = octopus_steer_set_home(s, 0, 1);
+	CHECK(ret == -EBUSY, "set_home with a refused destroy: %d", ret);
+	CHECK(snap_same(&before), "set_home rollback after destroy failure");
+	snap_free(&before);
+
+	/* after the failures the state is consistent: the move works */
+	ret = octopus_steer_set_home(s, 0, 1);
+	CHECK(ret == 0, "set_home: %d", ret);
+	CHECK(fake.nb_live == count, "live %u", fake.nb_live);
+
+	/* set_bucket: the 4th of 6 new rules is refused */
+	snap_take(&before);
+	fake.create_fail_in = 3;
+	ret = octopus_steer_set_bucket(s, 5, 2);
+	CHECK(ret == -ENOSPC, "set_bucket with a refused create: %d", ret);
+	CHECK(snap_same(&before), "set_bucket rollback (create)");
+
+	/* set_bucket: the 3rd removal of an old rule is refused, after 2 went */
+	fake.destroy_fail_in = 2;
+	ret = octopus_steer_set_bucket(s, 5, 2);
+	CHECK(ret == -EBUSY, "set_bucket with a refused destroy: %d", ret);
+	CHECK(snap_same(&before), "set_bucket rollback (destroy)");
+	snap_free(&before);
+	CHECK(octopus_steer_set_bucket(s, 5, 2) == 0, "set_bucket");
+	CHECK(fake.nb_live == count, "live %u", fake.nb_live);
+
+	octopus_steer_remove(s);
+	CHECK(fake.nb_live == 0, "%u rules left after remove", fake.nb_live);
+}
+
+static void
+test_install_rollback(void)
+{
+	struct octopus_steer_conf c = conf();
+	struct octopus_steer *s = NULL;
+	char why[256] = "";
+	int ret;
+
+	fake.create_fail_in = 50;
+	ret = octopus_steer_install(&s, &c, why, sizeof(why));
+	CHECK(ret == -ENOSPC && s == NULL, "install with rule 51 refused: %d", ret);
+	CHECK(fake.nb_live == 0, "%u rules left", fake.nb_live);
+	CHECK(strstr(why, "rule 50") != NULL, "reason: %s", why);
+	fake.create_fail_in = -1;
+}
+
+static void
+test_probe_names_feature(void)
+{
+	struct octopus_steer_conf c = conf();
+	struct octopus_steer *s = NULL;
+	char why[256] = "";
+	int ret;
+
+	fake.refuse_set_meta = 1;
+	ret = octopus_steer_install(&s, &c, why, sizeof(why));
+	CHECK(ret == -ENOTSUP && s == NULL, "no SET_META: %d", ret);
+	CHECK(strstr(why, "SET_META") != NULL && strstr(why, "fake: no set_meta") != NULL,
+		"reason: %s", why);
+	CHECK(fake.nb_live == 0, "%u rules left", fake.nb_live);
+	printf("probe refusal: %s\n", why);
+	fake.refuse_set_meta = 0;
+
+	fake.refuse_ingress_meta = 1;
+	ret = octopus_steer_install(&s, &c, why, sizeof(why));
+	CHECK(ret == -ENOTSUP && s == NULL, "no ingress META: %d", ret);
+	CHECK(strstr(why, "ingress rule META match") != NULL, "reason: %s", why);
+	CHECK(fake.nb_live == 0, "%u rules left", fake.nb_live);
+	printf("probe refusal: %s\n", why);
+	fake.refuse_ingress_meta = 0;
+
+	/* no validate op: the probe creates and destroys instead */
+	fake_flow_ops.validate = NULL;
+	ret = octopus_steer_install(&s, &c, why, sizeof(why));
+	CHECK(ret == 0 && s != NULL, "install without validate: %d (%s)", ret, why);
+	octopus_steer_remove(s);
+	CHECK(fake.nb_live == 0, "%u rules left", fake.nb_live);
+	fake_flow_ops.validate = fake_validate;
+}
+
+int
+main(int argc, char **argv)
+{
+	int p0, p1;
+
+	if (rte_eal_init(argc, argv) < 0) {
+		fprintf(stderr, "EAL init failed\n");
+		return 1;
+	}
+	fake.create_fail_in = -1;
+	fake.destroy_fail_in = -1;
+	p0 = fake_port("steerfake0");
+	p1 = fake_port("steerfake1");
+	if (p0 < 0 || p1 < 0) {
+		fprintf(stderr, "cannot allocate fake ports\n");
+		return 1;
+	}
+	ports[0] = (uint16_t)p0;
+	ports[1] = (uint16_t)p1;
+	fake.proxy = ports[0];
+
+	test_change_rollback();
+	test_install_rollback();
+	test_probe_names_feature();
+
+	rte_eth_dev_release_port(&rte_eth_devices[p1]);
+	rte_eth_dev_release_port(&rte_eth_devices[p0]);
+	rte_eal_cleanup();
+	if (failures != 0) {
+		fprintf(stderr, "%d failure(s)\n", failures);
+		return 1;
+	}
+	printf("fault: all checks passed\n");
+	return 0;
+}
