@@ -11,6 +11,7 @@
  * nothing here runs on the datapath.
  */
 
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -254,7 +255,11 @@ err_msg(const struct rte_flow_error *err, int ret)
 	return rte_strerror(ret < 0 ? -ret : ret);
 }
 
-/* Refusals that mean "this NIC cannot", as opposed to a passing failure. */
+/*
+ * Refusals that mean "this NIC cannot", as opposed to a passing failure.
+ * EINVAL counts: PMDs commonly answer an item or action they do not know
+ * with EINVAL rather than ENOTSUP.
+ */
 static int
 is_unsupported(int ret)
 {
