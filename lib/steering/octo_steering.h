@@ -41,7 +41,8 @@
  * Buckets per field:
  *  - L4_SRC/L4_DST: per bucket one rule for each of IPv4/TCP, IPv4/UDP,
  *    IPv6/TCP, IPv6/UDP over the L4 port, plus one for each of IPv4 and
- *    IPv6 over the low bits of the IP source address for other IP traffic
+ *    IPv6 over the low bits of the IP address of the same direction
+ *    (source for L4_SRC, destination for L4_DST) for other IP traffic
  *    (6 rules per bucket);
  *  - IP_SRC/IP_DST: per bucket one rule for each of IPv4 and IPv6 over the
  *    low 32 bits of the address (2 rules per bucket).

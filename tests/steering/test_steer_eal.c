@@ -10,9 +10,15 @@
  *   test_steer_eal octonic  net_octonic members (2 PFs, 4 queues): the NIC's
  *                           rule tables hold exactly the planned rules;
  *                           set_home replaces one rule, set_bucket one
- *                           bucket's; traffic of every bucket reaches the
- *                           home PF's queue; ARP/non-IP reach the catch-all;
- *                           remove leaves no rule.
+ *                           bucket's, set_catchall one; generated traffic
+ *                           (IPv4/IPv6, UDP/TCP) of every bucket reaches the
+ *                           home PF's queue, also with spread=ip_src; crafted
+ *                           frames follow spread=l4_dst; ARP reaches the
+ *                           catch-all, GRE its address bucket; members of two
+ *                           NICs are refused; a refusal part-way leaves no
+ *                           rule; remove leaves no rule.  Prints the latency
+ *                           of a home move and the time to install 512
+ *                           buckets.
  *
  * The octonic public API is looked up in the plugin EAL loaded (-d), so the
  * test does not link a second copy of the driver.
