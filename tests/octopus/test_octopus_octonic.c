@@ -22,6 +22,8 @@
  *       all traffic arrives there; a bad entry is refused.
  *   test_octopus_octonic thread    a non-EAL thread on a socket-1 CPU polls a
  *       queue homed there: its polls count as local.
+ *   test_octopus_octonic link      the port's link is up while any member's
+ *       is (unplug/plug PFs); LSC events on the port follow it.
  *   In the first case, the e-switch holds the port's steering rules while it
  *   runs and none after stop.
  */
@@ -498,6 +500,61 @@ test_thread(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
+static int lsc_events;
+
+static int
+on_lsc(uint16_t p, enum rte_eth_event_type type, void *arg, void *ret)
+{
+	RTE_SET_USED(p);
+	RTE_SET_USED(type);
+	RTE_SET_USED(arg);
+	RTE_SET_USED(ret);
+	__atomic_fetch_add(&lsc_events, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static int
+link_status(uint16_t p)
+{
+	struct rte_eth_link l;
+
+	memset(&l, 0, sizeof(l));
+	rte_eth_link_get_nowait(p, &l);
+	return l.link_status;
+}
+
+/* The port's link is up while any member's is; LSC events follow it. */
+static void
+test_link(struct rte_mempool *mp)
+{
+	uint16_t pf0 = port_of("net_octonic0_pf0"), pf1 = port_of("net_octonic0_pf1");
+	struct rte_eth_conf conf;
+
+	port = port_of("net_octopus0");
+	memset(&conf, 0, sizeof(conf));
+	conf.intr_conf.lsc = 1;
+	CHECK(rte_eth_dev_configure(port, 1, 1, &conf) == 0, "configure");
+	CHECK(rte_eth_rx_queue_setup(port, 0, 512, 0, NULL, mp) == 0, "rxq");
+	CHECK(rte_eth_tx_queue_setup(port, 0, 512, 0, NULL) == 0, "txq");
+	rte_eth_dev_callback_register(port, RTE_ETH_EVENT_INTR_LSC, on_lsc, NULL);
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	CHECK(link_status(port) == RTE_ETH_LINK_UP, "link down after start");
+	lsc_events = 0;
+	CHECK(rte_pmd_octonic_unplug(pf1) == 0, "unplug pf1");
+	CHECK(link_status(pf1) == RTE_ETH_LINK_DOWN, "pf1 still up");
+	CHECK(link_status(port) == RTE_ETH_LINK_UP && lsc_events == 0,
+		"one member down: port link %d, %d events", link_status(port), lsc_events);
+	CHECK(rte_pmd_octonic_unplug(pf0) == 0, "unplug pf0");
+	CHECK(link_status(port) == RTE_ETH_LINK_DOWN && lsc_events == 1,
+		"all members down: port link %d, %d events", link_status(port), lsc_events);
+	CHECK(rte_pmd_octonic_plug(pf0) == 0, "plug pf0");
+	CHECK(link_status(port) == RTE_ETH_LINK_UP && lsc_events == 2,
+		"member back: port link %d, %d events", link_status(port), lsc_events);
+	rte_pmd_octonic_plug(pf1);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -543,8 +600,10 @@ main(int argc, char **argv)
 		test_reta(mp);
 	else if (strcmp(which, "thread") == 0)
 		test_thread(mp);
+	else if (strcmp(which, "link") == 0)
+		test_link(mp);
 	else {
-		fprintf(stderr, "usage: %s octopus|single|domains|reta|thread\n", argv[0]);
+		fprintf(stderr, "usage: %s octopus|single|domains|reta|thread|link\n", argv[0]);
 		return 2;
 	}
 	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",

@@ -252,7 +252,7 @@ octopus_vlan_filter(struct rte_eth_dev *dev, uint16_t vlan, int on)
 /* The members share one wire: the port is up while any member is up (its
  * queues can still be served) and runs at the fastest member's speed.
  */
-static int
+int
 octopus_link_update(struct rte_eth_dev *dev, int wait)
 {
 	struct octopus_priv *p = octo_priv(dev);
@@ -335,6 +335,7 @@ octopus_configure(struct rte_eth_dev *dev)
 	 * member's own (the port's spreading is the steering's buckets).
 	 */
 	memset(&conf.intr_conf, 0, sizeof(conf.intr_conf));
+	/* LSC of the virtual port comes from the members' LSC events */
 	conf.rx_adv_conf.rss_conf.rss_key = NULL;
 	conf.rx_adv_conf.rss_conf.rss_key_len = 0;
 	/* What each member had, to put it back if a later member refuses. */
@@ -346,6 +347,8 @@ octopus_configure(struct rte_eth_dev *dev)
 		old_nb[i][1] = md->nb_tx_queues;
 	}
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
+		conf.intr_conf.lsc = dev->data->dev_conf.intr_conf.lsc &&
+			octopus_member_has_lsc(m->port_id);
 		ret = rte_eth_dev_configure(m->port_id, nb_rxq, nb_txq, &conf);
 		if (ret < 0) {
 			OCTO_LOG(ERR, "port %u: member %s refused configure (%u rxq, %u txq): %s",
@@ -699,6 +702,7 @@ octopus_close(struct rte_eth_dev *dev)
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		octopus_tx_queue_release(dev, i);
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
+		octopus_events_unregister(dev, m);
 		rte_eth_dev_owner_unset(m->port_id, p->owner_id);
 		if (m->state >= OCTO_MEMBER_CONFIGURED)
 			rte_eth_dev_close(m->port_id);
@@ -896,7 +900,7 @@ octopus_probe(struct rte_vdev_device *vdev)
 		rte_eth_macaddr_get(p->members[0].port_id, &dev->data->mac_addrs[0]);
 	else
 		rte_eth_random_addr(dev->data->mac_addrs[0].addr_bytes);
-	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
+	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS | RTE_ETH_DEV_INTR_LSC;
 	dev->rx_pkt_burst = octopus_rx_burst;
 	dev->tx_pkt_burst = octopus_tx_burst;
 	rte_eth_dev_probing_finish(dev);

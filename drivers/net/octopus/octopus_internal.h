@@ -203,7 +203,6 @@ int octopus_args_parse(struct octopus_args *a, const char *params);
 
 /* octopus_members.c */
 int octopus_members_init(struct octopus_priv *p, bool at_probe);
-void octopus_members_release(struct octopus_priv *p);
 int octopus_member_by_socket(const struct octopus_priv *p, int socket);
 
 /* octopus_caps.c */
@@ -231,5 +230,11 @@ int octopus_xstats_reset(struct rte_eth_dev *dev);
 
 /* octopus_ethdev.c */
 bool octopus_is_octopus(uint16_t port_id);
+int octopus_link_update(struct rte_eth_dev *dev, int wait);
+
+/* octopus_events.c */
+void octopus_events_register(struct rte_eth_dev *dev, struct octopus_member *m);
+void octopus_events_unregister(struct rte_eth_dev *dev, struct octopus_member *m);
+bool octopus_member_has_lsc(uint16_t port);
 
 #endif /* OCTOPUS_INTERNAL_H */

@@ -236,6 +236,8 @@ octopus_members_init(struct octopus_priv *p, bool at_probe)
 			/* undo this call's owners only */
 			for (j = 0; j < i; j++)
 				if (newly[j]) {
+					octopus_events_unregister(&rte_eth_devices[p->port_id],
+						&p->members[j]);
 					rte_eth_dev_owner_unset(port[j], p->owner_id);
 					p->members[j].state = OCTO_MEMBER_PARSED;
 				}
@@ -245,22 +247,9 @@ octopus_members_init(struct octopus_priv *p, bool at_probe)
 		m->port_id = port[i];
 		m->socket = socket[i];
 		m->state = OCTO_MEMBER_OWNED;
+		octopus_events_register(&rte_eth_devices[p->port_id], m);
 		OCTO_LOG(INFO, "port %u: member %u is %s (port %u, socket %d)",
 			p->port_id, i, m->name, m->port_id, m->socket);
 	}
 	return 0;
-}
-
-/* Give the members back (the port is going away). */
-void
-octopus_members_release(struct octopus_priv *p)
-{
-	struct octopus_member *m;
-	uint16_t i;
-
-	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
-		if (rte_eth_dev_is_valid_port(m->port_id))
-			rte_eth_dev_owner_unset(m->port_id, p->owner_id);
-		m->state = OCTO_MEMBER_PARSED;
-	}
 }
