@@ -325,18 +325,24 @@ octo_steer_plan_rule(const struct octo_steer_plan *plan, uint32_t slot)
 uint32_t
 octo_steer_plan_home_slot(const struct octo_steer_plan *plan, uint16_t q)
 {
+	if (plan == NULL || q >= plan->nb_queues)
+		return UINT32_MAX;
 	return plan->slot_home + q;
 }
 
 uint16_t
 octo_steer_plan_home(const struct octo_steer_plan *plan, uint16_t q)
 {
+	if (plan == NULL || q >= plan->nb_queues)
+		return UINT16_MAX;
 	return plan->rules[plan->slot_home + q].to_member;
 }
 
 uint16_t
 octo_steer_plan_bucket_queue(const struct octo_steer_plan *plan, uint16_t b)
 {
+	if (plan == NULL || b >= plan->reta_size)
+		return UINT16_MAX;
 	return plan->rules[plan->slot_bucket + (uint32_t)b * plan->rpb].queue;
 }
 

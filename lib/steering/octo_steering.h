@@ -223,10 +223,10 @@ uint32_t octo_steer_plan_nb_rules(const struct octo_steer_plan *plan);
 const struct octo_steer_rule *octo_steer_plan_rule(const struct octo_steer_plan *plan,
 		uint32_t slot);
 
-/** Slot of queue @p q's home rule. */
+/** Slot of queue @p q's home rule, UINT32_MAX for a bad queue. */
 uint32_t octo_steer_plan_home_slot(const struct octo_steer_plan *plan, uint16_t q);
 
-/** Current home member of queue @p q, queue of bucket @p b. */
+/** Current home member of queue @p q, queue of bucket @p b (UINT16_MAX if bad). */
 uint16_t octo_steer_plan_home(const struct octo_steer_plan *plan, uint16_t q);
 uint16_t octo_steer_plan_bucket_queue(const struct octo_steer_plan *plan, uint16_t b);
 

@@ -663,6 +663,9 @@ test_bad_input(void **state)
 	assert_int_equal(octo_steer_plan_set_bucket(p, RETA, 0, &chg), -EINVAL);
 	assert_int_equal(octo_steer_plan_set_bucket(p, 0, NB_QUEUES, &chg), -EINVAL);
 	assert_int_equal(octo_steer_plan_set_catchall(p, NB_QUEUES, &chg), -EINVAL);
+	assert_int_equal(octo_steer_plan_home_slot(p, NB_QUEUES), UINT32_MAX);
+	assert_int_equal(octo_steer_plan_home(p, NB_QUEUES), UINT16_MAX);
+	assert_int_equal(octo_steer_plan_bucket_queue(p, RETA), UINT16_MAX);
 	octo_steer_plan_free(p);
 }
 
