@@ -78,7 +78,6 @@ octonic_engine_setup(struct octonic_nic *nic)
 	char name[RTE_MEMPOOL_NAMESIZE];
 	struct octo_gen_conf gc;
 	uint64_t hz = rte_get_tsc_hz();
-	unsigned int i;
 
 	nic->nudma_dma_cycles = nic->args.nudma_dma_ns * hz / 1000000000ull;
 	nic->nudma_poll_cycles = nic->args.nudma_poll_ns * hz / 1000000000ull;
@@ -128,9 +127,6 @@ octonic_engine_setup(struct octonic_nic *nic)
 			return -ENOMEM;
 		break;
 	}
-	for (i = 0; i < RTE_DIM(nic->stage); i++)
-		if (nic->args.wire != OCTONIC_WIRE_GEN)
-			nic->stage[i] = NULL;
 	return 0;
 }
 
