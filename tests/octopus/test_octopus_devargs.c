@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * net_octopus devargs parser without EAL (cmocka): what each accepted form
+ * sets, and that every malformed or inconsistent form is refused. The EAL
+ * test (test_octopus_eal devargs) checks that refusals leave nothing behind.
+ */
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "octopus_internal.h"
+
+/* the driver registers it; here logs go to the default type */
+int octopus_logtype;
+
+static void
+test_defaults(void **state)
+{
+	struct octopus_args a;
+
+	(void)state;
+	assert_int_equal(octopus_args_parse(&a, "member=net_null0"), 0);
+	assert_int_equal(a.nb_names, 1);
+	assert_string_equal(a.names[0], "net_null0");
+	assert_int_equal(a.socket_of[0], -1);
+	assert_false(a.has_mac);
+	assert_false(a.rx_pool_app);
+	assert_false(a.force_domain);
+	assert_int_equal(a.reta_size, OCTOPUS_RETA_DEFAULT);
+	assert_int_equal(a.field, OCTOPUS_SPREAD_L4_SRC);
+	assert_int_equal(a.catchall_queue, 0);
+	assert_string_equal(a.nic, "");
+}
+
+static void
+test_all_keys(void **state)
+{
+	struct octopus_args a;
+	const struct rte_ether_addr mac = {{ 0x02, 0, 0, 0, 0, 0x2a }};
+
+	(void)state;
+	assert_int_equal(octopus_args_parse(&a,
+		"member=0000:81:00.0,member=0000:c1:00.0,socket_of=0000:c1:00.0:1,"
+		"socket_of=0000:81:00.0:0,mac=02:00:00:00:00:2a,rx_pool=app,force=1,"
+		"reta_size=128,spread=ip_dst,catchall=3"), 0);
+	assert_int_equal(a.nb_names, 2);
+	assert_string_equal(a.names[0], "0000:81:00.0");
+	assert_string_equal(a.names[1], "0000:c1:00.0");
+	/* the node follows the LAST colon: PCI addresses contain colons */
+	assert_int_equal(a.socket_of[0], 0);
+	assert_int_equal(a.socket_of[1], 1);
+	assert_true(a.has_mac);
+	assert_memory_equal(&a.mac, &mac, sizeof(mac));
+	assert_true(a.rx_pool_app);
+	assert_true(a.force_domain);
+	assert_int_equal(a.reta_size, 128);
+	assert_int_equal(a.field, OCTOPUS_SPREAD_IP_DST);
+	assert_int_equal(a.catchall_queue, 3);
+}
+
+static void
+test_nic(void **state)
+{
+	struct octopus_args a;
+
+	(void)state;
+	assert_int_equal(octopus_args_parse(&a,
+		"nic=net_octonic0_pf0,socket_of=net_octonic0_pf1:1"), 0);
+	assert_string_equal(a.nic, "net_octonic0_pf0");
+	/* socket_of kept by name for when nic= is expanded */
+	assert_int_equal(a.nb_names, 1);
+	assert_string_equal(a.names[0], "net_octonic0_pf1");
+	assert_int_equal(a.socket_of[0], 1);
+}
+
+static void
+test_spread_names(void **state)
+{
+	static const struct { const char *v; enum octopus_spread_field f; } t[] = {
+		{ "l4_src", OCTOPUS_SPREAD_L4_SRC }, { "l4_dst", OCTOPUS_SPREAD_L4_DST },
+		{ "ip_src", OCTOPUS_SPREAD_IP_SRC }, { "ip_dst", OCTOPUS_SPREAD_IP_DST },
+	};
+	struct octopus_args a;
+	char s[64];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < RTE_DIM(t); i++) {
+		snprintf(s, sizeof(s), "member=x,spread=%s", t[i].v);
+		assert_int_equal(octopus_args_parse(&a, s), 0);
+		assert_int_equal(a.field, t[i].f);
+	}
+}
+
+static void
+test_refused(void **state)
+{
+	static const char *const bad[] = {
+		NULL, "", "member=", "member=a,member=a", "bogus=1", "member=a,bogus=1",
+		"member=a,nic=b", "nic=a,nic=b", "member=a,socket_of=b:1",
+		"member=a,socket_of=a", "member=a,socket_of=a:", "member=a,socket_of=a:-1",
+		"member=a,socket_of=a:x", "member=a,socket_of=a:1,socket_of=a:0",
+		"member=a,mac=zz", "member=a,mac=01:00:00:00:00:01",
+		"member=a,mac=00:00:00:00:00:00", "member=a,rx_pool=remote",
+		"member=a,rx_pool=local,rx_pool=app", "member=a,force=2", "member=a,force=",
+		"member=a,reta_size=0", "member=a,reta_size=3", "member=a,reta_size=1024",
+		"member=a,spread=toeplitz", "member=a,catchall=64", "member=a,catchall=-1",
+		"member=a,member=b,member=c,member=d,member=e,member=f,member=g,member=h,member=i",
+	};
+	struct octopus_args a;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		if (octopus_args_parse(&a, bad[i]) == 0)
+			fail_msg("accepted: \"%s\"", bad[i] ? bad[i] : "(null)");
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_all_keys),
+		cmocka_unit_test(test_nic),
+		cmocka_unit_test(test_spread_names),
+		cmocka_unit_test(test_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
