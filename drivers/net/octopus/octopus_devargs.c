@@ -83,8 +83,10 @@ socket_of_cb(const char *key, const char *v, void *opaque)
 		OCTO_LOG(ERR, "%s=%s: expected <member>:<node>", key, v ? v : "");
 		return -EINVAL;
 	}
-	if (parse_uint(key, colon + 1, OCTOPUS_MAX_SOCKETS - 1, &node) < 0)
+	if (parse_uint(key, colon + 1, OCTOPUS_MAX_SOCKETS - 1, &node) < 0) {
+		OCTO_LOG(ERR, "%s=%s: bad node after the last ':'", key, v);
 		return -EINVAL;
+	}
 	len = colon - v;
 	if (len >= RTE_ETH_NAME_MAX_LEN || l->n >= OCTOPUS_MAX_MEMBERS) {
 		OCTO_LOG(ERR, "%s=%s: name too long or too many", key, v);
