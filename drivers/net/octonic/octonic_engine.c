@@ -408,41 +408,37 @@ wire_fetch(struct octonic_nic *nic, struct rte_mbuf **frames)
 	return 0;
 }
 
-/* Write frame @p w into a fresh mbuf of @p rxq (chained if scatter is on);
- * NULL, counted, when the pool is empty or the frame does not fit. */
-static struct rte_mbuf *
-dma_write(struct octonic_rxq *rxq, const struct rte_mbuf *w, int scatter)
+/*
+ * Write frame @p w into @p head, an mbuf of @p rxq's pool, chaining more
+ * mbufs of that pool if scatter is on.  -1, counted (errors or nombuf),
+ * when the frame does not fit or the pool runs dry; head is then freed.
+ */
+static int
+dma_write(struct octonic_rxq *rxq, struct rte_mbuf *head,
+		const struct rte_mbuf *w, int scatter)
 {
-	struct rte_mbuf *head, *seg, *prev;
-	uint32_t len = w->pkt_len, off = 0, chunk;
+	struct rte_mbuf *seg = head, *prev = NULL;
 	const struct rte_mbuf *src = w;
-	uint32_t src_off = 0;
+	uint32_t len = w->pkt_len, off = 0, src_off = 0, chunk;
 
-	head = rte_pktmbuf_alloc(rxq->mp);
-	if (head == NULL) {
-		RELAXED_ADD(&rxq->eng.nombuf, 1);
-		return NULL;
-	}
 	if (len > rte_pktmbuf_tailroom(head) && !scatter) {
 		RELAXED_ADD(&rxq->eng.errors, 1);
 		rte_pktmbuf_free(head);
-		return NULL;
+		return -1;
 	}
-	seg = head;
-	prev = NULL;
 	while (off < len) {
 		if (seg == NULL) {
 			seg = rte_pktmbuf_alloc(rxq->mp);
 			if (seg == NULL) {
 				RELAXED_ADD(&rxq->eng.nombuf, 1);
 				rte_pktmbuf_free(head);
-				return NULL;
+				return -1;
 			}
 			prev->next = seg;
 			head->nb_segs++;
 		}
 		chunk = RTE_MIN(len - off, (uint32_t)rte_pktmbuf_tailroom(seg));
-		/* walk the source chain (peer frames may be chained) */
+		/* walk the source chain (frames of an ethdev wire may be chained) */
 		for (uint32_t done = 0; done < chunk; ) {
 			uint32_t c = RTE_MIN(chunk - done,
 				(uint32_t)src->data_len - src_off);
@@ -464,53 +460,48 @@ dma_write(struct octonic_rxq *rxq, const struct rte_mbuf *w, int scatter)
 		seg = NULL;
 	}
 	head->pkt_len = len;
-	return head;
+	return 0;
 }
 
-static void
-deliver(struct octonic_nic *nic, struct rte_mbuf *w,
-		const struct octonic_verdict *v)
+/* The Rx queue a verdict sends a frame to, or NULL with the drop counted. */
+static struct octonic_rxq *
+steer(struct octonic_nic *nic, const struct octonic_verdict *v)
 {
 	struct rte_eth_dev_data *data;
-	struct octonic_rxq *rxq;
 	struct octonic_pf *pf;
-	struct rte_mbuf *m;
-	uint64_t offloads, flags = 0;
-	const uint8_t *frame = rte_pktmbuf_mtod(w, const uint8_t *);
 
 	if (v->pf >= nic->nb_pfs || nic->pf[v->pf] == NULL) {
-		nic->wire_drops++;
-		return;
+		nic->wire_drops++;	/* a PF already closed */
+		return NULL;
 	}
 	pf = nic->pf[v->pf];
 	if (v->drop) {
 		RELAXED_ADD(&pf->drop_flow, 1);
-		return;
+		return NULL;
 	}
 	if (!pf->plugged || !pf->started) {
 		RELAXED_ADD(&pf->drop_down, 1);
-		return;
+		return NULL;
 	}
 	data = pf->dev->data;
 	if (v->queue >= data->nb_rx_queues ||
 			data->rx_queues[v->queue] == NULL ||
 			data->rx_queue_state[v->queue] != RTE_ETH_QUEUE_STATE_STARTED) {
 		RELAXED_ADD(&pf->drop_noqueue, 1);
-		return;
+		return NULL;
 	}
-	rxq = data->rx_queues[v->queue];
-	offloads = data->dev_conf.rxmode.offloads;
-	m = dma_write(rxq, w, (offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0);
-	if (m == NULL)
-		return;		/* counted as nombuf or errors */
-	RELAXED_ADD(&rxq->eng.dma_pkts, 1);
-	RELAXED_ADD(&rxq->eng.dma_bytes, m->pkt_len);
-	if (rxq->remote_pool) {
-		RELAXED_ADD(&rxq->eng.remote_dma_pkts, 1);
-		RELAXED_ADD(&rxq->eng.remote_dma_bytes, m->pkt_len);
-		if (nic->nudma_dma_cycles != 0)
-			octonic_nudma_wait(nic->nudma_dma_cycles);
-	}
+	return data->rx_queues[v->queue];
+}
+
+/* What the NIC writes in the descriptor besides the data. */
+static void
+rx_fields(const struct octonic_pf *pf, struct rte_mbuf *m,
+		const struct rte_mbuf *w, const struct octonic_verdict *v,
+		uint64_t offloads)
+{
+	const uint8_t *frame = rte_pktmbuf_mtod(w, const uint8_t *);
+	uint64_t flags = 0;
+
 	m->port = pf->port_id;
 	m->packet_type = octo_offload_ptype(frame, w->data_len);
 	if (offloads & RTE_ETH_RX_OFFLOAD_CHECKSUM)
@@ -526,9 +517,57 @@ deliver(struct octonic_nic *nic, struct rte_mbuf *w,
 		m->hash.fdir.hi = v->mark;
 	}
 	m->ol_flags = flags;
-	if (rte_ring_sp_enqueue(rxq->ring, m) != 0) {
-		RELAXED_ADD(&rxq->eng.missed, 1);
-		rte_pktmbuf_free(m);
+}
+
+/*
+ * DMA-write frames[0..n) (all steered to @p rxq) into mbufs of its pool and
+ * enqueue them: one bulk allocation and one ring enqueue for the run.
+ */
+static void
+deliver_run(struct octonic_nic *nic, struct octonic_rxq *rxq,
+		struct rte_mbuf **frames, const struct octonic_verdict *v,
+		uint16_t n)
+{
+	struct octonic_pf *pf = rxq->pf;
+	struct rte_eth_dev_data *data = pf->dev->data;
+	uint64_t offloads = data->dev_conf.rxmode.offloads;
+	int scatter = (offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0;
+	struct rte_mbuf *m[OCTONIC_BURST];
+	uint64_t bytes = 0;
+	uint16_t i, k = 0, got;
+
+	if (rte_pktmbuf_alloc_bulk(rxq->mp, m, n) == 0) {
+		got = n;
+	} else {
+		/* fewer left than the run needs: take what there is */
+		for (got = 0; got < n; got++) {
+			m[got] = rte_pktmbuf_alloc(rxq->mp);
+			if (m[got] == NULL)
+				break;
+		}
+		RELAXED_ADD(&rxq->eng.nombuf, n - got);
+	}
+	for (i = 0; i < got; i++) {
+		if (dma_write(rxq, m[i], frames[i], scatter) != 0)
+			continue;	/* counted */
+		rx_fields(pf, m[i], frames[i], &v[i], offloads);
+		bytes += m[i]->pkt_len;
+		m[k++] = m[i];
+	}
+	if (k == 0)
+		return;
+	RELAXED_ADD(&rxq->eng.dma_pkts, k);
+	RELAXED_ADD(&rxq->eng.dma_bytes, bytes);
+	if (rxq->remote_pool) {
+		RELAXED_ADD(&rxq->eng.remote_dma_pkts, k);
+		RELAXED_ADD(&rxq->eng.remote_dma_bytes, bytes);
+		if (nic->nudma_dma_cycles != 0)
+			octonic_nudma_wait(nic->nudma_dma_cycles * k);
+	}
+	i = rte_ring_sp_enqueue_burst(rxq->ring, (void **)m, k, NULL);
+	if (i < k) {
+		RELAXED_ADD(&rxq->eng.missed, k - i);
+		rte_pktmbuf_free_bulk(m + i, k - i);
 	}
 }
 
@@ -537,7 +576,8 @@ wire_rx(struct octonic_nic *nic)
 {
 	struct rte_mbuf *frames[OCTONIC_BURST];
 	struct octonic_verdict v[OCTONIC_BURST];
-	uint16_t n, i;
+	struct octonic_rxq *q[OCTONIC_BURST];
+	uint16_t n, i, j;
 
 	n = wire_fetch(nic, frames);
 	if (n == 0)
@@ -546,11 +586,17 @@ wire_rx(struct octonic_nic *nic)
 	octonic_eswitch_reader_enter(nic->sw);
 	octonic_eswitch_classify(nic->sw, frames, n, v);
 	octonic_eswitch_reader_leave(nic->sw);
-	for (i = 0; i < n; i++) {
-		deliver(nic, frames[i], &v[i]);
-		if (nic->args.wire != OCTONIC_WIRE_GEN)
-			rte_pktmbuf_free(frames[i]);
+	for (i = 0; i < n; i++)
+		q[i] = steer(nic, &v[i]);
+	/* consecutive frames for one queue go as one run (keeps their order) */
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && q[j] == q[i]; j++)
+			;
+		if (q[i] != NULL)
+			deliver_run(nic, q[i], frames + i, v + i, j - i);
 	}
+	if (nic->args.wire != OCTONIC_WIRE_GEN)
+		rte_pktmbuf_free_bulk(frames, n);
 	return n;
 }
 
