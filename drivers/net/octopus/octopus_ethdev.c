@@ -539,6 +539,8 @@ steering_start(struct octopus_priv *p, uint16_t nb_rxq)
 	uint16_t i;
 	int ret;
 
+	if (nb_rxq == 0)
+		return 0;	/* Tx only: nothing to steer */
 	memset(&conf, 0, sizeof(conf));
 	conf.nb_members = p->nb_members;
 	for (i = 0; i < p->nb_members; i++)
