@@ -16,6 +16,17 @@
  * whether the NIC's DMA stayed on the polling lcore's socket, and the
  * e-switch's rule counters.
  *
+ * Ports: "--vdev net_octonicN,pfs=K,..." creates K ethdev ports named
+ * "net_octonicN_pf0" ... "net_octonicN_pf<K-1>", one per PF, all sharing
+ * one switch domain (rte_eth_dev_info.switch_info.port_id is the PF index).
+ *
+ * Devargs: pfs=1..8, numa=n0:n1:... (node of each PF; default PF i on
+ * socket i % sockets), mac=shared|per-pf, wire=gen|loop|<ethdev name>,
+ * flows=, pkt_len=, proto=udp|tcp, ipv6=0|1, gen_rate= (pps, 0: as fast
+ * as polled), gen_limit=, nudma_dma_ns=, nudma_poll_ns= (busy-wait per
+ * remote DMA / remote poll; 107 ns, a published PCIe remote-read penalty,
+ * is the suggested value; 0 = off, the default).
+ *
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  */
@@ -28,18 +39,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/**
- * Ports: "--vdev net_octonicN,pfs=K,..." creates K ethdev ports named
- * "net_octonicN_pf0" ... "net_octonicN_pf<K-1>", one per PF, all sharing
- * one switch domain (rte_eth_dev_info.switch_info.port_id is the PF index).
- * Devargs: pfs=1..8, numa=n0:n1:... (node of each PF; default PF i on
- * socket i % sockets), mac=shared|per-pf, wire=gen|loop|<ethdev name>,
- * flows=, pkt_len=, proto=udp|tcp, ipv6=0|1, gen_rate= (pps, 0: as fast
- * as polled), gen_limit=, nudma_dma_ns=, nudma_poll_ns= (busy-wait per
- * remote DMA / remote poll; 107 ns, a published PCIe remote-read penalty,
- * is the suggested value; 0 = off, the default).
- */
 
 /** Where a PF port sits in its NIC. */
 struct rte_pmd_octonic_pf_info {
