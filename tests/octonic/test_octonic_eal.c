@@ -376,6 +376,22 @@ test_bad_devargs(void)
 	CHECK(rte_eth_dev_count_avail() == before, "ports left");
 }
 
+struct dst_check {
+	struct rte_ether_addr mac;
+	uint64_t bad;
+};
+
+static void
+check_dst(uint16_t port, uint16_t q, struct rte_mbuf *m, void *arg)
+{
+	struct dst_check *dc = arg;
+	const struct rte_ether_hdr *eh =
+		rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+
+	if (!rte_is_same_ether_addr(&eh->dst_addr, &dc->mac))
+		dc->bad++;
+}
+
 /* Transfer rule -> PF1, ingress QUEUE rule on PF1 -> queue 2. */
 static void
 test_steer(void)
@@ -384,6 +400,7 @@ test_steer(void)
 	struct port_opts o = { .nb_rxq = 4, .nb_txq = 1 };
 	uint64_t cnt[2][MAXQ] = { { 0 } };
 	struct rte_eth_stats st;
+	struct dst_check dst = { .bad = 0 };
 	uint16_t ports[2];
 	uint64_t missed;
 	unsigned int p, q;
@@ -394,9 +411,12 @@ test_steer(void)
 		pf_port("net_octonic30", 1, &ports[1]) == 0, "ports");
 	REQUIRE(port_start(ports[0], &o) == 0 && port_start(ports[1], &o) == 0,
 		"start");
+	rte_eth_macaddr_get(ports[0], &dst.mac);
 	REQUIRE(transfer_to_pf(ports[0], ports[1], 0, 0, 0) != NULL, "transfer");
 	REQUIRE(ingress_to_queue(ports[1], 0, 0, 0, 0, 0, 2) != NULL, "ingress");
-	poll_until(ports, 2, 4, N, cnt, NULL, NULL);
+	poll_until(ports, 2, 4, N, cnt, check_dst, &dst);
+	CHECK(dst.bad == 0, "%" PRIu64 " frames not addressed to the NIC",
+		dst.bad);
 	/* a loaded machine may pause this lcore long enough for queue 2's
 	 * ring to overflow: those are counted on queue 2 as missed */
 	missed = xstat(ports[1], "rx_q2_missed_packets");

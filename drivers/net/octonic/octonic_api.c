@@ -227,6 +227,7 @@ rte_pmd_octonic_gen_set(uint16_t port_id, const struct rte_pmd_octonic_gen_conf 
 			octo_sink_free(s);
 		return -ENOMEM;
 	}
+	octonic_engine_gen_addr(nic, g);
 	/* new flows restart their sequences: the sink starts afresh too */
 	rte_spinlock_lock(&nic->engine_lock);
 	octo_gen_free(nic->gen);

@@ -131,6 +131,21 @@ octonic_engine_setup(struct octonic_nic *nic)
 }
 
 void
+octonic_engine_gen_addr(struct octonic_nic *nic, struct octo_gen *g)
+{
+	/* the far end of the wire, and the NIC (PF0's MAC: the shared one) */
+	static const struct rte_ether_addr far = {
+		.addr_bytes = { 0x02, 'w', 'i', 'r', 'e', 0 } };
+	uint16_t i;
+
+	for (i = 0; i < nic->nb_pfs; i++)
+		if (nic->pf[i] != NULL) {
+			octo_gen_set_eth(g, &far, &nic->pf[i]->dev->data->mac_addrs[0]);
+			return;
+		}
+}
+
+void
 octonic_engine_teardown(struct octonic_nic *nic)
 {
 	unsigned int i;

@@ -702,6 +702,8 @@ octonic_probe(struct rte_vdev_device *vdev)
 		octonic_eswitch_set_pf_port(nic->sw, i, devs[i]->data->port_id);
 	}
 	nic->nb_open = nic->nb_pfs;
+	if (nic->gen != NULL)
+		octonic_engine_gen_addr(nic, nic->gen);
 	for (i = 0; i < nic->nb_pfs; i++)
 		rte_eth_dev_probing_finish(devs[i]);
 	OCTONIC_LOG(INFO, "%s: %u PFs, ports %u..%u", name, nic->nb_pfs,

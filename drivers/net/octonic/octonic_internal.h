@@ -177,6 +177,8 @@ int octonic_is_octonic(const struct rte_eth_dev *dev);
 /* octonic_engine.c */
 int octonic_engine_setup(struct octonic_nic *nic);
 void octonic_engine_teardown(struct octonic_nic *nic);
+/** Address generated frames to the NIC (its first PF's MAC). */
+void octonic_engine_gen_addr(struct octonic_nic *nic, struct octo_gen *g);
 int octonic_engine_wire_start(struct octonic_nic *nic);
 /** Run the engine once if nobody else is (bounded work). */
 void octonic_engine_run(struct octonic_nic *nic);
