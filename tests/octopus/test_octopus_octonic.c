@@ -573,7 +573,7 @@ main(int argc, char **argv)
 
 	snprintf(prefix, sizeof(prefix), "octopus-octonic-%s-%d", which, (int)getpid());
 	snprintf(gen, sizeof(gen),
-		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=1024,gen_rate=400000,gen_limit=%u",
+		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=1024,gen_rate=200000,gen_limit=%u",
 		LIMIT);
 	if (strcmp(which, "single") == 0)
 		nb_eal -= 2;	/* no octopus port */
