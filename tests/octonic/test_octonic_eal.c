@@ -1328,6 +1328,115 @@ test_sink_order(void)
 	nic_remove("net_octonic43");
 }
 
+/* Two lcores poll two PFs at once: the engine runs on whichever wins the
+ * trylock; a transfer rule on the source address's low bit splits flows. */
+struct parity_poller {
+	uint16_t port;
+	uint32_t want_bit;
+	volatile int stop;
+	uint64_t got, bad;
+};
+
+static void
+check_parity(struct parity_poller *pp, struct rte_mbuf *m)
+{
+	const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		const struct rte_ipv4_hdr *, sizeof(struct rte_ether_hdr));
+
+	if ((rte_be_to_cpu_32(ip->src_addr) & 1) != pp->want_bit)
+		pp->bad++;
+}
+
+static void
+parity_poll_once(struct parity_poller *pp)
+{
+	struct rte_mbuf *pkts[BURST];
+	uint16_t n, i, q;
+
+	for (q = 0; q < 2; q++) {
+		n = rte_eth_rx_burst(pp->port, q, pkts, BURST);
+		for (i = 0; i < n; i++) {
+			check_parity(pp, pkts[i]);
+			rte_pktmbuf_free(pkts[i]);
+		}
+		pp->got += n;
+	}
+}
+
+static int
+parity_main(void *arg)
+{
+	struct parity_poller *pp = arg;
+
+	while (!pp->stop)
+		parity_poll_once(pp);
+	return 0;
+}
+
+static void
+test_two_pollers(void)
+{
+	const uint64_t N = 20000;
+	struct port_opts o = { .nb_rxq = 2, .nb_txq = 1 };
+	struct parity_poller p0 = { .want_bit = 0 }, p1 = { .want_bit = 1 };
+	struct rte_flow_attr attr = { .transfer = 1 };
+	struct rte_flow_item_ipv4 spec = { .hdr.src_addr = RTE_BE32(1) };
+	struct rte_flow_item_ipv4 mask = { .hdr.src_addr = RTE_BE32(1) };
+	struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &spec, .mask = &mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action_ethdev rp;
+	struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &rp },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error err;
+	struct rte_eth_stats s0, s1;
+	uint64_t end;
+	uint16_t ports[2];
+	unsigned int lcore;
+
+	lcore = rte_get_next_lcore(-1, 1, 0);
+	REQUIRE(lcore < RTE_MAX_LCORE, "needs a worker lcore");
+	REQUIRE(rte_vdev_init("net_octonic44",
+		"pfs=2,flows=64,gen_limit=20000,gen_rate=2000000") == 0, "probe");
+	REQUIRE(pf_port("net_octonic44", 0, &ports[0]) == 0 &&
+		pf_port("net_octonic44", 1, &ports[1]) == 0, "ports");
+	REQUIRE(port_start(ports[0], &o) == 0 && port_start(ports[1], &o) == 0,
+		"start");
+	rp.port_id = ports[1];
+	REQUIRE(rte_flow_create(ports[0], &attr, pattern, actions, &err) != NULL,
+		"odd sources to PF1: %s", err.message ? err.message : "?");
+	p0.port = ports[0];
+	p1.port = ports[1];
+	rte_eal_remote_launch(parity_main, &p1, lcore);
+	end = rte_get_tsc_cycles() + 3 * rte_get_tsc_hz();
+	while (generated(ports[0]) < N && rte_get_tsc_cycles() < end)
+		parity_poll_once(&p0);
+	/* drain what is still in the rings */
+	end = rte_get_tsc_cycles() + rte_get_tsc_hz() / 10;
+	while (rte_get_tsc_cycles() < end)
+		parity_poll_once(&p0);
+	p1.stop = 1;
+	rte_eal_wait_lcore(lcore);
+	rte_eth_stats_get(ports[0], &s0);
+	rte_eth_stats_get(ports[1], &s1);
+	printf("two pollers: PF0 %" PRIu64 " (+%" PRIu64 " missed), PF1 %" PRIu64
+		" (+%" PRIu64 " missed)\n", p0.got, s0.imissed, p1.got, s1.imissed);
+	CHECK(generated(ports[0]) == N, "generated %" PRIu64, generated(ports[0]));
+	CHECK(p0.bad == 0 && p1.bad == 0, "wrong PF: %" PRIu64 " / %" PRIu64,
+		p0.bad, p1.bad);
+	CHECK(p0.got > N / 4 && p1.got > N / 4, "both PFs served");
+	CHECK(p0.got + p1.got + s0.imissed + s1.imissed == N,
+		"accounted %" PRIu64 " of %" PRIu64,
+		p0.got + p1.got + s0.imissed + s1.imissed, N);
+	rte_eth_dev_stop(ports[0]);
+	rte_eth_dev_stop(ports[1]);
+	nic_remove("net_octonic44");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1348,6 +1457,7 @@ static const struct {
 	{ "nudma", test_nudma },
 	{ "telemetry", test_telemetry },
 	{ "sink_order", test_sink_order },
+	{ "two_pollers", test_two_pollers },
 };
 
 int
