@@ -260,6 +260,36 @@ test_lockstep(struct rte_mempool *mp)
 	n0 = port_of("net_null0");
 	n1 = port_of("net_null1");
 	r0 = port_of("net_ring0");
+	/* capabilities: the intersection of the members' */
+	{
+		struct rte_eth_dev_info vi, ri, ni;
+
+		rte_eth_dev_info_get(b, &vi);
+		rte_eth_dev_info_get(r0, &ri);
+		rte_eth_dev_info_get(port_of("net_null2"), &ni);
+		CHECK(vi.max_rx_queues == RTE_MIN(ri.max_rx_queues, ni.max_rx_queues) &&
+			vi.max_tx_queues == RTE_MIN(ri.max_tx_queues, ni.max_tx_queues),
+			"queues %u/%u vs ring %u null %u", vi.max_rx_queues,
+			vi.max_tx_queues, ri.max_rx_queues, ni.max_rx_queues);
+		CHECK(vi.rx_offload_capa == (ri.rx_offload_capa & ni.rx_offload_capa) &&
+			vi.tx_offload_capa == (ri.tx_offload_capa & ni.tx_offload_capa) &&
+			vi.flow_type_rss_offloads ==
+			(ri.flow_type_rss_offloads & ni.flow_type_rss_offloads),
+			"offloads not intersected");
+		CHECK(vi.max_mac_addrs == RTE_MIN(ri.max_mac_addrs, ni.max_mac_addrs) &&
+			vi.max_rx_pktlen == RTE_MIN(ri.max_rx_pktlen, ni.max_rx_pktlen) &&
+			vi.max_mtu == RTE_MIN(ri.max_mtu, ni.max_mtu) &&
+			vi.min_mtu == RTE_MAX(ri.min_mtu, ni.min_mtu),
+			"sizes: mac %u (%u,%u) pktlen %u (%u,%u) mtu %u (%u,%u) min %u (%u,%u)",
+			vi.max_mac_addrs, ri.max_mac_addrs, ni.max_mac_addrs,
+			vi.max_rx_pktlen, ri.max_rx_pktlen, ni.max_rx_pktlen,
+			vi.max_mtu, ri.max_mtu, ni.max_mtu, vi.min_mtu, ri.min_mtu, ni.min_mtu);
+		CHECK(vi.reta_size == 64 && vi.hash_key_size == 0, "reta %u key %u",
+			vi.reta_size, vi.hash_key_size);
+		rte_eth_dev_info_get(a, &vi);
+		CHECK(vi.max_rx_queues == RTE_MIN(ni.max_rx_queues, 64), "port a queues %u",
+			vi.max_rx_queues);
+	}
 	CHECK(configure(a, 2, mp, 0) == 0, "configure a");
 	CHECK(configure(b, 1, mp, 0) == 0, "configure b");
 	CHECK(configure(c, 1, mp, 0) == 0, "configure c");

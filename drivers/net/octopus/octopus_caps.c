@@ -53,7 +53,7 @@ octopus_caps_get(struct octopus_priv *p, struct rte_eth_dev_info *info)
 	info->max_rx_pktlen = UINT32_MAX;
 	info->min_rx_bufsize = 0;
 	info->max_mtu = UINT16_MAX;
-	info->min_mtu = RTE_ETHER_MIN_MTU;
+	info->min_mtu = 0;
 	info->reta_size = p->args.reta_size;
 	info->hash_key_size = 0;
 	info->rx_desc_lim.nb_max = UINT16_MAX;
@@ -101,6 +101,7 @@ octopus_caps_get(struct octopus_priv *p, struct rte_eth_dev_info *info)
 		/* no member yet: small, safe defaults */
 		info->max_rx_pktlen = RTE_ETHER_MAX_LEN;
 		info->max_mtu = RTE_ETHER_MTU;
+		info->min_mtu = RTE_ETHER_MIN_MTU;
 	}
 	if (info->max_mac_addrs == 0)
 		info->max_mac_addrs = 1;
