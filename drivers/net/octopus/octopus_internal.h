@@ -230,7 +230,39 @@ int octopus_xstats_reset(struct rte_eth_dev *dev);
 
 /* octopus_ethdev.c */
 bool octopus_is_octopus(uint16_t port_id);
+
+/* octopus_ctrl.c (lockstep settings) */
+int octopus_promisc_enable(struct rte_eth_dev *dev);
+int octopus_promisc_disable(struct rte_eth_dev *dev);
+int octopus_allmulti_enable(struct rte_eth_dev *dev);
+int octopus_allmulti_disable(struct rte_eth_dev *dev);
+int octopus_mtu_set(struct rte_eth_dev *dev, uint16_t mtu);
+int octopus_mac_set(struct rte_eth_dev *dev, struct rte_ether_addr *addr);
+int octopus_mac_add(struct rte_eth_dev *dev, struct rte_ether_addr *addr,
+		uint32_t index, uint32_t vmdq);
+void octopus_mac_remove(struct rte_eth_dev *dev, uint32_t index);
+int octopus_vlan_filter(struct rte_eth_dev *dev, uint16_t vlan, int on);
+
+/* octopus_link.c */
 int octopus_link_update(struct rte_eth_dev *dev, int wait);
+int octopus_set_link_up(struct rte_eth_dev *dev);
+int octopus_set_link_down(struct rte_eth_dev *dev);
+
+/* octopus_queues.c */
+int octopus_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		unsigned int socket, const struct rte_eth_rxconf *conf,
+		struct rte_mempool *mp);
+int octopus_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		unsigned int socket, const struct rte_eth_txconf *conf);
+void octopus_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid);
+void octopus_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid);
+
+/* octopus_reta.c */
+int octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
+		uint16_t size);
+int octopus_reta_query(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
+		uint16_t size);
+int octopus_rss_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *rss);
 
 /* octopus_events.c */
 void octopus_events_register(struct rte_eth_dev *dev, struct octopus_member *m);

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * Settings applied to every member in lockstep: promiscuous, all-multicast,
+ * MTU, MAC addresses, VLAN filter. When a member refuses, the members
+ * already changed are put back and the member's error is returned, so the
+ * members never disagree.
+ */
+
+#include <errno.h>
+
+#include "octopus_internal.h"
+
+typedef int (*member_op_t)(uint16_t port, uintptr_t arg);
+
+/*
+ * Apply @p apply(arg) to every owned member in order; when member i fails,
+ * run @p undo(undo_arg[j]) on members 0..i-1 and return member i's error.
+ */
+static int
+lockstep(struct octopus_priv *p, const char *what, member_op_t apply,
+		uintptr_t arg, member_op_t undo, const uintptr_t *undo_arg)
+{
+	struct octopus_member *m;
+	uint16_t i, j;
+	int ret, r;
+
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
+		ret = apply(m->port_id, arg);
+		if (ret == 0)
+			continue;
+		/* Refused by the first member: nothing changed, a plain
+		 * unsupported feature is not worth an error line.
+		 */
+		if (i == 0 && ret == -ENOTSUP)
+			OCTO_LOG(INFO, "port %u: %s not supported by member %s",
+				p->port_id, what, m->name);
+		else
+			OCTO_LOG(ERR, "port %u: %s refused by member %s (%s); undoing it on %u member(s)",
+				p->port_id, what, m->name, rte_strerror(-ret), i);
+		for (j = 0; j < i && undo != NULL; j++) {
+			if (p->members[j].state < OCTO_MEMBER_OWNED)
+				continue;
+			r = undo(p->members[j].port_id, undo_arg[j]);
+			if (r != 0)
+				OCTO_LOG(ERR, "port %u: undoing %s on %s failed (%d)",
+					p->port_id, what, p->members[j].name, r);
+		}
+		return ret;
+	}
+	return 0;
+}
+
+static int
+op_promisc(uint16_t port, uintptr_t on)
+{
+	return on ? rte_eth_promiscuous_enable(port) : rte_eth_promiscuous_disable(port);
+}
+
+static int
+op_allmulti(uint16_t port, uintptr_t on)
+{
+	return on ? rte_eth_allmulticast_enable(port) : rte_eth_allmulticast_disable(port);
+}
+
+static int
+op_mtu(uint16_t port, uintptr_t mtu)
+{
+	return rte_eth_dev_set_mtu(port, (uint16_t)mtu);
+}
+
+static int
+op_mac_set(uint16_t port, uintptr_t addr)
+{
+	return rte_eth_dev_default_mac_addr_set(port, (struct rte_ether_addr *)addr);
+}
+
+static int
+op_mac_add(uint16_t port, uintptr_t addr)
+{
+	return rte_eth_dev_mac_addr_add(port, (struct rte_ether_addr *)addr, 0);
+}
+
+static int
+op_mac_del(uint16_t port, uintptr_t addr)
+{
+	return rte_eth_dev_mac_addr_remove(port, (struct rte_ether_addr *)addr);
+}
+
+static int
+op_vlan(uint16_t port, uintptr_t arg)
+{
+	return rte_eth_dev_vlan_filter(port, (uint16_t)(arg & 0xffff), (int)(arg >> 16));
+}
+
+static int
+save_flag(struct octopus_priv *p, int (*get)(uint16_t), uintptr_t *saved)
+{
+	struct octopus_member *m;
+	uint16_t i;
+
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED)
+		saved[i] = get(m->port_id) == 1;
+	return 0;
+}
+
+static int
+octopus_promisc_set(struct rte_eth_dev *dev, int on)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	uintptr_t saved[OCTOPUS_MAX_MEMBERS] = { 0 };
+
+	save_flag(p, rte_eth_promiscuous_get, saved);
+	return lockstep(p, on ? "promiscuous enable" : "promiscuous disable",
+		op_promisc, on, op_promisc, saved);
+}
+
+int
+octopus_promisc_enable(struct rte_eth_dev *dev)
+{
+	return octopus_promisc_set(dev, 1);
+}
+
+int
+octopus_promisc_disable(struct rte_eth_dev *dev)
+{
+	return octopus_promisc_set(dev, 0);
+}
+
+static int
+octopus_allmulti_set(struct rte_eth_dev *dev, int on)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	uintptr_t saved[OCTOPUS_MAX_MEMBERS] = { 0 };
+
+	save_flag(p, rte_eth_allmulticast_get, saved);
+	return lockstep(p, on ? "allmulticast enable" : "allmulticast disable",
+		op_allmulti, on, op_allmulti, saved);
+}
+
+int
+octopus_allmulti_enable(struct rte_eth_dev *dev)
+{
+	return octopus_allmulti_set(dev, 1);
+}
+
+int
+octopus_allmulti_disable(struct rte_eth_dev *dev)
+{
+	return octopus_allmulti_set(dev, 0);
+}
+
+int
+octopus_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	uintptr_t saved[OCTOPUS_MAX_MEMBERS] = { 0 };
+	struct octopus_member *m;
+	uint16_t i, old;
+
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED)
+		saved[i] = rte_eth_dev_get_mtu(m->port_id, &old) == 0 ? old : mtu;
+	return lockstep(p, "MTU set", op_mtu, mtu, op_mtu, saved);
+}
+
+int
+octopus_mac_set(struct rte_eth_dev *dev, struct rte_ether_addr *addr)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct rte_ether_addr old[OCTOPUS_MAX_MEMBERS];
+	uintptr_t saved[OCTOPUS_MAX_MEMBERS] = { 0 };
+	struct octopus_member *m;
+	uint16_t i;
+
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
+		rte_eth_macaddr_get(m->port_id, &old[i]);
+		saved[i] = (uintptr_t)&old[i];
+	}
+	return lockstep(p, "MAC set", op_mac_set, (uintptr_t)addr, op_mac_set, saved);
+}
+
+int
+octopus_mac_add(struct rte_eth_dev *dev, struct rte_ether_addr *addr,
+		uint32_t index, uint32_t vmdq)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	uintptr_t saved[OCTOPUS_MAX_MEMBERS];
+	uint16_t i;
+
+	RTE_SET_USED(index);
+	if (vmdq != 0)
+		return -ENOTSUP;
+	for (i = 0; i < OCTOPUS_MAX_MEMBERS; i++)
+		saved[i] = (uintptr_t)addr;
+	return lockstep(p, "MAC add", op_mac_add, (uintptr_t)addr, op_mac_del, saved);
+}
+
+void
+octopus_mac_remove(struct rte_eth_dev *dev, uint32_t index)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct rte_ether_addr *addr = &dev->data->mac_addrs[index];
+	struct octopus_member *m;
+	uint16_t i;
+	int ret;
+
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
+		ret = rte_eth_dev_mac_addr_remove(m->port_id, addr);
+		if (ret < 0 && ret != -ENOTSUP)
+			OCTO_LOG(WARNING, "port %u: MAC remove on %s failed (%d)",
+				p->port_id, m->name, ret);
+	}
+}
+
+int
+octopus_vlan_filter(struct rte_eth_dev *dev, uint16_t vlan, int on)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	uintptr_t saved[OCTOPUS_MAX_MEMBERS];
+	uint16_t i;
+
+	for (i = 0; i < OCTOPUS_MAX_MEMBERS; i++)
+		saved[i] = vlan | ((uintptr_t)!on << 16);
+	return lockstep(p, "VLAN filter", op_vlan, vlan | ((uintptr_t)!!on << 16),
+		op_vlan, saved);
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/* Virtual queues: setup and release, backed by queue q on every member. */
+
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "octopus_internal.h"
+
+static struct octopus_queue *
+queue_alloc(struct rte_eth_dev *dev, uint16_t qid, unsigned int socket, bool tx)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_queue *q;
+	int home = octopus_member_by_socket(p, (int)socket);
+	int alloc_socket = home >= 0 ? (int)socket : p->members[0].socket;
+
+	q = rte_zmalloc_socket("octopus_queue", sizeof(*q), RTE_CACHE_LINE_SIZE,
+		octopus_alloc_socket(alloc_socket));
+	if (q == NULL)
+		return NULL;
+	q->priv = p;
+	q->vport = dev->data->port_id;
+	q->qid = qid;
+	q->is_tx = tx;
+	q->nb_members = p->nb_members;
+	q->poller_lcore = -1;
+	q->poller_socket = -1;
+	q->setup_socket = (int)socket;
+	q->home_fixed = home >= 0;
+	q->route = home >= 0 ? OCTO_ROUTE(home, home, OCTO_ROUTE_STEADY) :
+		OCTO_ROUTE(OCTOPUS_NO_HOME, OCTOPUS_NO_HOME, OCTO_ROUTE_STEADY);
+	return q;
+}
+
+/*
+ * Every virtual queue q gets hardware queue q on EVERY member, on that
+ * member's socket, so that moving q's home never needs a member stopped.
+ */
+int
+octopus_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		unsigned int socket, const struct rte_eth_rxconf *conf,
+		struct rte_mempool *mp)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_member *m;
+	struct rte_mempool *pool;
+	struct octopus_queue *q;
+	uint32_t nb_mbufs;
+	uint16_t i;
+	int ret;
+
+	q = queue_alloc(dev, qid, socket, false);
+	if (q == NULL)
+		return -ENOMEM;
+	/* Local pool per socket: all Rx queues' rings on that member, twice
+	 * (mbufs held by the app), plus the per-lcore caches.
+	 */
+	nb_mbufs = (uint32_t)dev->data->nb_rx_queues * 2 * RTE_MAX(nb_desc, 512) +
+		rte_lcore_count() * RTE_MEMPOOL_CACHE_MAX_SIZE * 3 / 2;
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_CONFIGURED) {
+		pool = p->args.rx_pool_app ? mp :
+			octopus_pool_get(p, m->socket, mp, nb_mbufs);
+		if (pool == NULL) {
+			rte_free(q);
+			return -ENOMEM;
+		}
+		ret = rte_eth_rx_queue_setup(m->port_id, qid, nb_desc, m->socket,
+			conf, pool);
+		if (ret < 0) {
+			OCTO_LOG(ERR, "port %u: member %s refused Rx queue %u (%u desc): %s",
+				p->port_id, m->name, qid, nb_desc, rte_strerror(-ret));
+			rte_free(q);
+			return ret;
+		}
+	}
+	p->rxq[qid] = q;
+	dev->data->rx_queues[qid] = q;
+	return 0;
+}
+
+int
+octopus_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		unsigned int socket, const struct rte_eth_txconf *conf)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_member *m;
+	struct octopus_queue *q;
+	uint16_t i;
+	int ret;
+
+	q = queue_alloc(dev, qid, socket, true);
+	if (q == NULL)
+		return -ENOMEM;
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_CONFIGURED) {
+		ret = rte_eth_tx_queue_setup(m->port_id, qid, nb_desc, m->socket, conf);
+		if (ret < 0) {
+			OCTO_LOG(ERR, "port %u: member %s refused Tx queue %u (%u desc): %s",
+				p->port_id, m->name, qid, nb_desc, rte_strerror(-ret));
+			rte_free(q);
+			return ret;
+		}
+	}
+	p->txq[qid] = q;
+	dev->data->tx_queues[qid] = q;
+	return 0;
+}
+
+void
+octopus_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct octopus_priv *p = octo_priv(dev);
+
+	rte_free(dev->data->rx_queues[qid]);
+	dev->data->rx_queues[qid] = NULL;
+	if (qid < OCTOPUS_MAX_QUEUES)
+		p->rxq[qid] = NULL;
+}
+
+void
+octopus_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct octopus_priv *p = octo_priv(dev);
+
+	rte_free(dev->data->tx_queues[qid]);
+	dev->data->tx_queues[qid] = NULL;
+	if (qid < OCTOPUS_MAX_QUEUES)
+		p->txq[qid] = NULL;
+}
