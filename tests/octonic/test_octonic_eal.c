@@ -252,6 +252,18 @@ test_ports(void)
 	uint16_t p0, p1, p2;
 	uint16_t before = rte_eth_dev_count_avail();
 
+	/* the PMD logs under its own logtype */
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		rte_log_dump(f);
+		fclose(f);
+		CHECK(buf != NULL && strstr(buf, ": pmd.net.octonic, level") != NULL,
+			"logtype pmd.net.octonic not registered");
+		free(buf);
+	}
 	REQUIRE(rte_vdev_init("net_octonic10", "pfs=2") == 0, "probe");
 	CHECK(rte_eth_dev_count_avail() == before + 2, "2 ports");
 	REQUIRE(pf_port("net_octonic10", 0, &p0) == 0, "pf0 name");

@@ -26,7 +26,7 @@
 
 #include "octonic_internal.h"
 
-RTE_LOG_REGISTER_DEFAULT(octonic_logtype, NOTICE);
+RTE_LOG_REGISTER(octonic_logtype, pmd.net.octonic, NOTICE);
 
 static uint32_t nic_seq;
 
