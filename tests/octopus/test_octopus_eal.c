@@ -221,6 +221,22 @@ test_devargs(struct rte_mempool *mp)
 		"after uninit: %u ports (was %u), %zu allocs (was %zu)", after.ports,
 		before.ports, after.alloc_count, before.alloc_count);
 
+	/* members probed after the port: resolved (and owned) at configure */
+	CHECK(rte_vdev_init("net_octopus9",
+		"member=net_null8,member=net_null9,socket_of=net_null9:1") == 0,
+		"probe before members");
+	CHECK(rte_vdev_init("net_null8", NULL) == 0 && rte_vdev_init("net_null9", NULL) == 0,
+		"late members");
+	port = port_of("net_octopus9");
+	CHECK(owner_of("net_null8") == 0, "owned before configure");
+	CHECK(configure(port, 1, mp, 0) == 0, "configure with late members");
+	CHECK(owner_of("net_null8") != 0 && owner_of("net_null9") != 0,
+		"late members not owned");
+	CHECK(rte_pmd_octopus_members_get(port, NULL, 0) == 2, "late members missing");
+	CHECK(rte_eth_dev_start(port) == 0, "start with late members");
+	CHECK(rte_vdev_uninit("net_octopus9") == 0, "uninit");
+	CHECK(port_of("net_null8") == RTE_MAX_ETHPORTS, "configured members not closed");
+
 	/* an octopus port is not a member */
 	CHECK(rte_vdev_init("net_octopus8",
 		"member=net_null0,member=net_null1,socket_of=net_null1:1") == 0, "good probe");
