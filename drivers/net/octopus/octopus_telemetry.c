@@ -64,13 +64,12 @@ add_queue(struct rte_tel_data *d, uint16_t port, uint16_t q, int tx)
 static int
 tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct rte_pmd_octopus_member mb[RTE_PMD_OCTOPUS_MAX_MEMBERS];
 	struct octopus_priv *p;
 	struct rte_tel_data *c;
 	char name[RTE_ETH_NAME_MAX_LEN], key[16];
 	unsigned long port;
 	char *end;
-	int n, i;
+	int i;
 	uint16_t q;
 
 	RTE_SET_USED(cmd);
@@ -80,7 +79,6 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (*end != '\0' || port >= RTE_MAX_ETHPORTS || !octopus_is_octopus(port))
 		return -EINVAL;
 	p = rte_eth_devices[port].data->dev_private;
-	n = rte_pmd_octopus_members_get(port, mb, RTE_DIM(mb));
 	rte_tel_data_start_dict(d);
 	rte_eth_dev_get_name_by_port(port, name);
 	rte_tel_data_add_dict_string(d, "name", name);
@@ -89,12 +87,16 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (c != NULL) {
 		/* member index -> "<ethdev name>@socket<N>" */
 		rte_tel_data_start_dict(c);
-		for (i = 0; i < n && i < (int)RTE_DIM(mb); i++) {
+		for (i = 0; i < p->nb_members; i++) {
+			const struct octopus_member *m = &p->members[i];
 			char v[RTE_TEL_MAX_STRING_LEN];
 
 			snprintf(key, sizeof(key), "%d", i);
-			snprintf(v, sizeof(v), "%s@port%u@socket%d", p->members[i].name,
-				mb[i].port_id, mb[i].socket);
+			if (m->state >= OCTO_MEMBER_OWNED)
+				snprintf(v, sizeof(v), "%s@port%u@socket%d", m->name,
+					m->port_id, m->socket);
+			else
+				snprintf(v, sizeof(v), "%s@not-found", m->name);
 			rte_tel_data_add_dict_string(c, key, v);
 		}
 		rte_tel_data_add_dict_container(d, "members", c, 0);
