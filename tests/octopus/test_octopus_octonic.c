@@ -396,6 +396,34 @@ test_reta(struct rte_mempool *mp)
 		"generated %" PRIu64 ", missed %" PRIu64 ", per queue %" PRIu64 " %" PRIu64
 		" %" PRIu64 " %" PRIu64, gen, st.imissed, received[0], received[1],
 		received[2], received[3]);
+	/* stop/start cycles: the rules go and come back, never accumulate */
+	{
+		struct rte_pmd_octonic_flow_stats fs0, fs;
+		int i;
+
+		rte_pmd_octonic_flow_stats_get(nic_port, &fs0);
+		for (i = 0; i < 20; i++) {
+			CHECK(rte_eth_dev_stop(port) == 0, "stop %d", i);
+			rte_pmd_octonic_flow_stats_get(nic_port, &fs);
+			CHECK(fs.transfer_rules == 0 && fs.ingress_rules == 0,
+				"after stop %d: %u/%u rules", i, fs.transfer_rules,
+				fs.ingress_rules);
+			CHECK(rte_eth_dev_start(port) == 0, "start %d", i);
+			rte_pmd_octonic_flow_stats_get(nic_port, &fs);
+			CHECK(fs.transfer_rules == fs0.transfer_rules &&
+				fs.ingress_rules == fs0.ingress_rules,
+				"after start %d: %u/%u rules, first start %u/%u", i,
+				fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules,
+				fs0.ingress_rules);
+		}
+		/* the RETA survives restarts: all buckets still on queue 3 */
+		memset(reta, 0, sizeof(reta));
+		for (b = 0; b < size; b++)
+			reta[b / 64].mask |= 1ULL << (b % 64);
+		rte_eth_dev_rss_reta_query(port, reta, size);
+		for (b = 0; b < size; b++)
+			CHECK(reta[b / 64].reta[b % 64] == 3, "bucket %u lost after restarts", b);
+	}
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }

@@ -4,11 +4,14 @@
 
 /* Virtual queues: setup and release, backed by queue q on every member. */
 
+#include <errno.h>
+
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
 #include "octopus_internal.h"
 
+/* The queue lives on its home's socket: its poller reads it every burst. */
 static struct octopus_queue *
 queue_alloc(struct rte_eth_dev *dev, uint16_t qid, unsigned int socket, bool tx)
 {
