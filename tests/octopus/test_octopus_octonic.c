@@ -194,6 +194,32 @@ test_octopus(struct rte_mempool *mp)
 			"rules: transfer %u ingress %u, port says %" PRIu64,
 			fs.transfer_rules, fs.ingress_rules, rules);
 	}
+	/* one home rule per queue, to the PF of its poller's socket */
+	{
+		char *dump = NULL, want[128];
+		size_t len = 0;
+		FILE *f = open_memstream(&dump, &len);
+		const char *at;
+		int hits;
+
+		rte_pmd_octonic_flow_dump(pf[0], f);
+		fclose(f);
+		for (q = 0; q < NB_Q; q++) {
+			rte_pmd_octopus_queue_info_get(port, q, 0, &qi);
+			snprintf(want, sizeof(want),
+				"pattern=meta(%u/0xffffffff) actions=represented_port(%u)\n",
+				q, qi.home_port);
+			for (hits = 0, at = dump; (at = strstr(at, want)) != NULL; at++)
+				hits++;
+			CHECK(hits == 1, "queue %u: %d home rules \"%s\"", q, hits, want);
+			snprintf(want, sizeof(want), "pattern=meta(%u/0xffffffff) actions=represented_port",
+				q);
+			for (hits = 0, at = dump; (at = strstr(at, want)) != NULL; at++)
+				hits++;
+			CHECK(hits == 1, "queue %u: %d rules to some PF", q, hits);
+		}
+		free(dump);
+	}
 	CHECK(rte_pmd_octonic_gen_enable(nic_port, 1) == 0, "generator on");
 	run_traffic();
 
