@@ -419,6 +419,14 @@ test_datapath(struct rte_mempool *mp)
 		"rxq0 home %u socket %d steered %u", qi.home_member, qi.home_socket,
 		qi.steered);
 	CHECK(qi.poller_lcore == -1, "poller before any poll");
+	{
+		struct rte_eth_rxq_info ri;
+
+		memset(&ri, 0, sizeof(ri));
+		CHECK(rte_eth_rx_queue_info_get(port, 0, &ri) == 0 && ri.nb_desc == 256 &&
+			ri.mp != NULL && ri.mp != mp, "rxq info: %u desc, pool %s",
+			ri.nb_desc, ri.mp ? ri.mp->name : "none");
+	}
 	for (i = 0; i < 10; i++) {
 		n = rte_eth_rx_burst(port, 0, pkts, 32);
 		rx += n;

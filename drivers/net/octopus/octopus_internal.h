@@ -126,6 +126,12 @@ struct octopus_queue {
 	struct octopus_qcounters cnt __rte_cache_aligned;
 	/* Control path only. */
 	int setup_socket;	/**< socket given to queue setup */
+	uint16_t nb_desc;
+	union {
+		struct rte_eth_rxconf rxconf;
+		struct rte_eth_txconf txconf;
+	};
+	struct rte_mempool *mp[OCTOPUS_MAX_MEMBERS]; /**< Rx pool per member */
 	uint8_t home_fixed;	/**< home chosen by queue setup, not by the poller */
 	struct octopus_priv *priv;
 } __rte_cache_aligned;
@@ -256,6 +262,10 @@ int octopus_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_de
 		unsigned int socket, const struct rte_eth_txconf *conf);
 void octopus_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid);
 void octopus_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid);
+void octopus_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid,
+		struct rte_eth_rxq_info *qinfo);
+void octopus_txq_info_get(struct rte_eth_dev *dev, uint16_t qid,
+		struct rte_eth_txq_info *qinfo);
 
 /* octopus_reta.c */
 int octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,

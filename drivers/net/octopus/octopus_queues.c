@@ -70,6 +70,7 @@ octopus_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 			rte_free(q);
 			return -ENOMEM;
 		}
+		q->mp[i] = pool;
 		ret = rte_eth_rx_queue_setup(m->port_id, qid, nb_desc, m->socket,
 			conf, pool);
 		if (ret < 0) {
@@ -79,6 +80,9 @@ octopus_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 			return ret;
 		}
 	}
+	q->nb_desc = nb_desc;
+	if (conf != NULL)
+		q->rxconf = *conf;
 	p->rxq[qid] = q;
 	dev->data->rx_queues[qid] = q;
 	return 0;
@@ -106,6 +110,9 @@ octopus_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 			return ret;
 		}
 	}
+	q->nb_desc = nb_desc;
+	if (conf != NULL)
+		q->txconf = *conf;
 	p->txq[qid] = q;
 	dev->data->tx_queues[qid] = q;
 	return 0;
@@ -131,4 +138,41 @@ octopus_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 	dev->data->tx_queues[qid] = NULL;
 	if (qid < OCTOPUS_MAX_QUEUES)
 		p->txq[qid] = NULL;
+}
+
+static unsigned int
+home_of(struct octopus_priv *p, const struct octopus_queue *q)
+{
+	unsigned int home = OCTO_ROUTE_HOME(__atomic_load_n(&q->route, __ATOMIC_RELAXED));
+
+	return home < p->nb_members ? home : 0;
+}
+
+/* What the queue was set up with; the pool is the home member's. */
+void
+octopus_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid,
+		struct rte_eth_rxq_info *qinfo)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_queue *q = qid < OCTOPUS_MAX_QUEUES ? p->rxq[qid] : NULL;
+
+	if (q == NULL)
+		return;
+	qinfo->mp = q->mp[home_of(p, q)];
+	qinfo->conf = q->rxconf;
+	qinfo->nb_desc = q->nb_desc;
+	qinfo->scattered_rx = dev->data->scattered_rx;
+}
+
+void
+octopus_txq_info_get(struct rte_eth_dev *dev, uint16_t qid,
+		struct rte_eth_txq_info *qinfo)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_queue *q = qid < OCTOPUS_MAX_QUEUES ? p->txq[qid] : NULL;
+
+	if (q == NULL)
+		return;
+	qinfo->conf = q->txconf;
+	qinfo->nb_desc = q->nb_desc;
 }
