@@ -505,6 +505,29 @@ test_datapath(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 	CHECK(!rte_eth_dev_is_valid_port(port), "port still there");
 	CHECK(port_of("net_null0") == RTE_MAX_ETHPORTS, "members outlived the port");
+
+	/* no steering: when the home member has nothing, the others are
+	 * polled in the same burst, so no packet is stranded there
+	 */
+	CHECK(rte_vdev_init("net_null6", "no-rx=1") == 0, "null6");
+	CHECK(rte_vdev_init("net_octopus1",
+		"member=net_null6,member=net_null3,socket_of=net_null3:1") == 0, "probe");
+	port = port_of("net_octopus1");
+	CHECK(configure(port, 1, mp, 0) == 0, "configure");
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	n = rte_eth_rx_burst(port, 0, pkts, 32);
+	CHECK(n == 32, "fallback burst %u", n);
+	for (k = 0, bad = 0; k < n; k++)
+		bad += pkts[k]->port != port;
+	CHECK(bad == 0, "%u fallback mbufs with port != %u", bad, port);
+	rte_pktmbuf_free_bulk(pkts, n);
+	CHECK(rte_pmd_octopus_locality_get(port, 0, 0, &loc) == 0 &&
+		loc.member_pkts[0] == 0 && loc.member_pkts[1] == 32 &&
+		loc.remote_pkts == 32 && loc.polls == 1 && loc.foreign_polls == 0,
+		"fallback: member0 %" PRIu64 " member1 %" PRIu64 " remote %" PRIu64
+		" polls %" PRIu64, loc.member_pkts[0], loc.member_pkts[1],
+		loc.remote_pkts, loc.polls);
+	CHECK(rte_vdev_uninit("net_octopus1") == 0, "uninit");
 }
 
 /* Ask the telemetry socket of this process, as dpdk-telemetry.py does. */
