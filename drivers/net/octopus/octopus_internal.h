@@ -79,6 +79,11 @@ struct octopus_member {
  *   bits  8..15 old member index (the one being drained while migrating)
  *   bits 16..23 phase (enum octopus_route_phase)
  * Only the steady phase exists so far; the migration work adds the others.
+ * Writers: the control path while the port is stopped (setup, start), and
+ * the queue's own poller binding a home on its first burst (bind_home),
+ * which happens only without steering: with steering every Rx queue gets a
+ * home at start, so a migration thread is then the only writer while the
+ * port runs.
  */
 enum octopus_route_phase {
 	OCTO_ROUTE_STEADY = 0,
