@@ -83,7 +83,9 @@ struct octopus_member {
  * the queue's own poller binding a home on its first burst (bind_home),
  * which happens only without steering: with steering every Rx queue gets a
  * home at start, so a migration thread is then the only writer while the
- * port runs.
+ * port runs. A Tx queue whose setup named no member's socket is bound by its
+ * first poller in any case (Tx needs no rule); a migration thread must wait
+ * for that (poller_lcore >= 0) before it writes the Tx route.
  */
 enum octopus_route_phase {
 	OCTO_ROUTE_STEADY = 0,
