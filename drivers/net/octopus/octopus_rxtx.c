@@ -89,10 +89,13 @@ queue_home(struct octopus_queue *q, int sock)
 {
 	unsigned int home = OCTO_ROUTE_HOME(__atomic_load_n(&q->route, __ATOMIC_RELAXED));
 
-	if (unlikely(q->poller_lcore < 0))
-		note_first_poller(q, sock);
+	/* bind before publishing the poller (release): whoever sees the
+	 * poller also sees the home it chose
+	 */
 	if (unlikely(home == OCTOPUS_NO_HOME))
 		home = bind_home(q, sock);
+	if (unlikely(q->poller_lcore < 0))
+		note_first_poller(q, sock);
 	q->cnt.polls++;
 	return home;
 }
