@@ -23,7 +23,8 @@
  *   test_octopus_octonic thread    a non-EAL thread on a socket-1 CPU polls a
  *       queue homed there: its polls count as local.
  *   test_octopus_octonic link      the port's link is up while any member's
- *       is (unplug/plug PFs); LSC events on the port follow it.
+ *       is (unplug/plug PFs); LSC events on the port follow it; a MAC
+ *       added/removed on the port is added/removed on every member.
  *   In the first case, the e-switch holds the port's steering rules while it
  *   runs and none after stop.
  */
@@ -605,6 +606,29 @@ test_link(struct rte_mempool *mp)
 	CHECK(link_status(port) == RTE_ETH_LINK_UP && lsc_events == 2,
 		"member back: port link %d, %d events", link_status(port), lsc_events);
 	rte_pmd_octonic_plug(pf1);
+
+	/* a MAC added to the port is on every member, and removed from all */
+	{
+		struct rte_ether_addr extra = {{ 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0x01 }};
+		struct rte_ether_addr list[32];
+		uint16_t pfs[2] = { pf0, pf1 };
+		int k, n, i, found;
+
+		CHECK(rte_eth_dev_mac_addr_add(port, &extra, 0) == 0, "mac add");
+		for (k = 0; k < 2; k++) {
+			n = rte_eth_macaddrs_get(pfs[k], list, RTE_DIM(list));
+			for (i = 0, found = 0; i < n; i++)
+				found += rte_is_same_ether_addr(&list[i], &extra);
+			CHECK(found == 1, "pf%d has the added MAC %d times", k, found);
+		}
+		CHECK(rte_eth_dev_mac_addr_remove(port, &extra) == 0, "mac remove");
+		for (k = 0; k < 2; k++) {
+			n = rte_eth_macaddrs_get(pfs[k], list, RTE_DIM(list));
+			for (i = 0, found = 0; i < n; i++)
+				found += rte_is_same_ether_addr(&list[i], &extra);
+			CHECK(found == 0, "pf%d kept the removed MAC", k);
+		}
+	}
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
