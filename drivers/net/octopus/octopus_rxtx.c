@@ -136,8 +136,10 @@ octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 			nb += k;
 		}
 	}
-	/* The mbufs were just written by the member: their first cache line
-	 * is hot, so this store costs little.
+	/* The one per-packet cost of the wrapper: measured at 4.5-7 cycles
+	 * per packet over net_null on the test VM, the rest of the burst
+	 * being within noise of a direct call (see README.md). Unrolling,
+	 * hoisting or fencing did not change it.
 	 */
 	for (i = 0; i < nb; i++)
 		pkts[i]->port = vport;
