@@ -607,6 +607,17 @@ test_link(struct rte_mempool *mp)
 		"member back: port link %d, %d events", link_status(port), lsc_events);
 	rte_pmd_octonic_plug(pf1);
 
+	/* packet types: the members' (both PFs of one NIC report the same) */
+	{
+		uint32_t vp[64], mp0[64];
+		int nv, nm;
+
+		nv = rte_eth_dev_get_supported_ptypes(port, RTE_PTYPE_ALL_MASK, vp, 64);
+		nm = rte_eth_dev_get_supported_ptypes(pf0, RTE_PTYPE_ALL_MASK, mp0, 64);
+		CHECK(nm > 0 && nv == nm && memcmp(vp, mp0, nm * sizeof(vp[0])) == 0,
+			"ptypes: port %d, member %d", nv, nm);
+	}
+
 	/* a MAC added to the port is on every member, and removed from all */
 	{
 		struct rte_ether_addr extra = {{ 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0x01 }};

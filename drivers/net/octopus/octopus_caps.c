@@ -107,3 +107,42 @@ octopus_caps_get(struct octopus_priv *p, struct rte_eth_dev_info *info)
 		info->max_mac_addrs = 1;
 	return 0;
 }
+
+/*
+ * Packet types the virtual port reports in mbufs: those every member
+ * reports (a queue's packets may come from any member).
+ */
+const uint32_t *
+octopus_ptypes_get(struct rte_eth_dev *dev)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	uint32_t mine[OCTOPUS_MAX_PTYPES], theirs[OCTOPUS_MAX_PTYPES];
+	struct octopus_member *m;
+	int n = -1, k, i, j, out;
+	uint16_t mi;
+
+	OCTO_FOREACH_MEMBER_STATE(p, mi, m, OCTO_MEMBER_OWNED) {
+		k = rte_eth_dev_get_supported_ptypes(m->port_id, RTE_PTYPE_ALL_MASK,
+			theirs, RTE_DIM(theirs));
+		if (k < 0)
+			k = 0;
+		k = RTE_MIN(k, (int)RTE_DIM(theirs));
+		if (n < 0) {
+			memcpy(mine, theirs, k * sizeof(theirs[0]));
+			n = k;
+			continue;
+		}
+		for (i = 0, out = 0; i < n; i++)
+			for (j = 0; j < k; j++)
+				if (mine[i] == theirs[j]) {
+					mine[out++] = mine[i];
+					break;
+				}
+		n = out;
+	}
+	if (n <= 0)
+		return NULL;
+	memcpy(p->ptypes, mine, n * sizeof(mine[0]));
+	p->ptypes[n] = RTE_PTYPE_UNKNOWN;
+	return p->ptypes;
+}

@@ -353,6 +353,7 @@ static const struct eth_dev_ops octopus_ops = {
 	.mac_addr_remove = octopus_mac_remove,
 	.vlan_filter_set = octopus_vlan_filter,
 	.dev_infos_get = octopus_dev_infos_get,
+	.dev_supported_ptypes_get = octopus_ptypes_get,
 	.rx_queue_setup = octopus_rx_queue_setup,
 	.tx_queue_setup = octopus_tx_queue_setup,
 	.rx_queue_release = octopus_rx_queue_release,

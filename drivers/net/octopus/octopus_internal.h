@@ -38,6 +38,7 @@ extern int octopus_logtype;
 #define OCTOPUS_RETA_DEFAULT	64
 #define OCTOPUS_MAX_SOCKETS	RTE_MAX_NUMA_NODES
 #define OCTOPUS_NO_HOME		UINT8_MAX
+#define OCTOPUS_MAX_PTYPES	64
 
 /*
  * Life cycle of a member, ordered: an operation that needs a member in
@@ -203,6 +204,9 @@ struct octopus_priv {
 
 	uint16_t nb_pools;
 	struct octopus_pool pools[2 * OCTOPUS_MAX_SOCKETS];
+
+	/* packet types every member recognises, RTE_PTYPE_UNKNOWN-terminated */
+	uint32_t ptypes[OCTOPUS_MAX_PTYPES + 1];
 };
 
 static inline struct octopus_priv *
@@ -220,6 +224,8 @@ int octopus_member_by_socket(const struct octopus_priv *p, int socket);
 
 /* octopus_caps.c */
 int octopus_caps_get(struct octopus_priv *p, struct rte_eth_dev_info *info);
+
+const uint32_t *octopus_ptypes_get(struct rte_eth_dev *dev);
 
 /* octopus_pool.c */
 int octopus_alloc_socket(int socket);
