@@ -99,6 +99,85 @@ __rte_experimental
 int rte_pmd_octopus_locality_get(uint16_t port_id, uint16_t queue_id, int tx,
 		struct rte_pmd_octopus_locality *loc);
 
+/** Buckets of the migration latency histogram (log2 of microseconds). */
+#define RTE_PMD_OCTOPUS_MIG_HIST 20
+
+/** Migration phase of a virtual queue. */
+enum rte_pmd_octopus_mig_phase {
+	RTE_PMD_OCTOPUS_MIG_STEADY = 0,	/**< served by its home member */
+	RTE_PMD_OCTOPUS_MIG_REQUESTED,	/**< a move is asked for, not begun */
+	RTE_PMD_OCTOPUS_MIG_DRAINING,	/**< switched; the old member is drained (Rx)
+					 *  or its Tx descriptors complete */
+};
+
+/** Migration state and counters of a virtual queue. */
+struct rte_pmd_octopus_migration {
+	enum rte_pmd_octopus_mig_phase phase;
+	uint16_t home_member;	/**< current home (the target once switched) */
+	int home_socket;	/**< its socket, -1 if no home yet */
+	uint16_t old_member;	/**< DRAINING: the member drained; else the home */
+	uint64_t migrations;	/**< completed moves (request to steady) */
+	uint64_t failures;	/**< moves refused by the NIC (rule change failed) */
+	uint64_t last_latency_ns;	/**< request to steady, last move */
+	uint64_t max_latency_ns;	/**< request to steady, longest move */
+	uint64_t drained_pkts;	/**< Rx: packets read from an old member while draining */
+	uint64_t gates;		/**< flow gates put on this queue (flow moved to it) */
+	uint64_t gated_bursts;	/**< bursts that delivered nothing behind a gate */
+	uint64_t gate_timeouts;	/**< gates opened because the source was not polled */
+	/** moves by latency: [0] < 1 us, [k] in [2^(k-1), 2^k) us, last: longer */
+	uint64_t latency_hist[RTE_PMD_OCTOPUS_MIG_HIST];
+};
+
+/**
+ * Move virtual queue @p queue_id (its Rx and its Tx queue, those set up) to
+ * the member on @p socket. Returns at once: a control thread changes the
+ * queue's home rule; the datapath drains the old member (Rx) or waits for
+ * its Tx completions, then uses the new one. Watch the progress with
+ * rte_pmd_octopus_migration_get().
+ *
+ * @return 0 requested (for at least one direction); -EALREADY the queue's
+ *   home is on @p socket; -EBUSY a move of the queue is in progress;
+ *   -EINVAL no member on @p socket or queue not set up; -EIO port stopped;
+ *   -ENODEV not an octopus port.
+ */
+__rte_experimental
+int rte_pmd_octopus_queue_migrate(uint16_t port_id, uint16_t queue_id, int socket);
+
+/**
+ * Move virtual queue @p queue_id to the socket of @p lcore_id, ahead of that
+ * lcore polling it (same as rte_pmd_octopus_queue_migrate() with
+ * rte_lcore_to_socket_id(lcore_id)).
+ *
+ * @return as rte_pmd_octopus_queue_migrate(); -EINVAL for a bad lcore.
+ */
+__rte_experimental
+int rte_pmd_octopus_queue_migrate_lcore(uint16_t port_id, uint16_t queue_id,
+		unsigned int lcore_id);
+
+/**
+ * Migration state and counters of a virtual queue.
+ *
+ * @param tx  0 for the Rx queue, 1 for the Tx queue
+ * @return 0, -ENODEV, -EINVAL (queue not set up or NULL @p st).
+ */
+__rte_experimental
+int rte_pmd_octopus_migration_get(uint16_t port_id, uint16_t queue_id, int tx,
+		struct rte_pmd_octopus_migration *st);
+
+/**
+ * Migration policy of the port (devarg migration=auto|manual, default
+ * manual): with auto a queue polled from an lcore on another socket than its
+ * home's moves to that socket by itself; with manual only the API moves it.
+ *
+ * @return 0, -ENODEV.
+ */
+__rte_experimental
+int rte_pmd_octopus_migration_auto_set(uint16_t port_id, int on);
+
+/** 1 when the port migrates queues by itself, 0 if not, -ENODEV. */
+__rte_experimental
+int rte_pmd_octopus_migration_auto_get(uint16_t port_id);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,6 +19,7 @@
 #include <ethdev_vdev.h>
 
 #include "octopus_internal.h"
+#include "octopus_migrate.h"
 
 RTE_LOG_REGISTER(octopus_logtype, pmd.net.octopus, NOTICE);
 
@@ -256,6 +257,15 @@ octopus_start(struct rte_eth_dev *dev)
 		members_stop(p);
 		return ret;
 	}
+	ret = octopus_migrate_start(p);
+	if (ret < 0) {
+		if (p->steer != NULL) {
+			octopus_steer_remove(p->steer);
+			p->steer = NULL;
+		}
+		members_stop(p);
+		return ret;
+	}
 	for (i = 0; i < nb_rxq; i++)
 		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
 	for (i = 0; i < nb_txq; i++)
@@ -271,6 +281,8 @@ octopus_stop(struct rte_eth_dev *dev)
 	struct octopus_priv *p = octo_priv(dev);
 	uint16_t i;
 
+	/* no rule change may run while the rules go */
+	octopus_migrate_stop(p);
 	if (p->steer != NULL) {
 		octopus_steer_remove(p->steer);
 		p->steer = NULL;
@@ -368,6 +380,7 @@ static const struct eth_dev_ops octopus_ops = {
 	.reta_update = octopus_reta_update,
 	.reta_query = octopus_reta_query,
 	.rss_hash_conf_get = octopus_rss_conf_get,
+	.flow_ops_get = octopus_flow_ops_get,
 };
 
 /* ---- probe / remove ----------------------------------------------------- */
@@ -376,6 +389,9 @@ static int
 octopus_probe(struct rte_vdev_device *vdev)
 {
 	const char *name = rte_vdev_device_name(vdev);
+	const char *params = rte_vdev_device_args(vdev);
+	char rest[1024];
+	struct octopus_mig mig;
 	struct octopus_args args;
 	struct rte_eth_dev *dev;
 	struct octopus_priv *p;
@@ -398,7 +414,10 @@ octopus_probe(struct rte_vdev_device *vdev)
 		return 0;
 	}
 
-	ret = octopus_args_parse(&args, rte_vdev_device_args(vdev));
+	/* migration=, drain= are octopus_migrate.c's */
+	ret = octopus_migrate_args_take(&mig, params, rest, sizeof(rest));
+	if (ret == 0)
+		ret = octopus_args_parse(&args, rest);
 	if (ret < 0) {
 		OCTO_LOG(ERR, "%s: refused (bad devargs)", name);
 		return ret;
@@ -409,6 +428,7 @@ octopus_probe(struct rte_vdev_device *vdev)
 	p = dev->data->dev_private;
 	p->port_id = dev->data->port_id;
 	p->args = args;
+	p->mig = mig;
 	ret = rte_eth_dev_owner_new(&p->owner_id);
 	if (ret < 0)
 		goto fail;

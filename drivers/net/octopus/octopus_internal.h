@@ -79,7 +79,11 @@ struct octopus_member {
  *   bits  0..7  home member index (OCTOPUS_NO_HOME: bind on first poll)
  *   bits  8..15 old member index (the one being drained while migrating)
  *   bits 16..23 phase (enum octopus_route_phase)
- * Only the steady phase exists so far; the migration work adds the others.
+ *   bits 24..31 flags (OCTO_ROUTE_F_*: flow gates, octopus_migrate.c)
+ * Migration (octopus_migrate.c) adds the REQUESTED and DRAINING phases and
+ * the flags; while the port runs every write is an atomic read-modify-write
+ * (CAS or fetch-or/and), so that no writer loses another's bits: see the
+ * state machine in octopus_migrate.c for who writes which transition.
  * Writers: the control path while the port is stopped (setup, start), and
  * the queue's own poller binding a home on its first burst (bind_home),
  * which happens only without steering: with steering every Rx queue gets a
@@ -90,9 +94,11 @@ struct octopus_member {
  */
 enum octopus_route_phase {
 	OCTO_ROUTE_STEADY = 0,
-	OCTO_ROUTE_REQUESTED,	/* reserved for migration */
-	OCTO_ROUTE_DRAINING,	/* reserved for migration */
+	OCTO_ROUTE_REQUESTED,	/* a move is asked for; still served from home */
+	OCTO_ROUTE_DRAINING,	/* switched: old member drained (Rx) / completed (Tx) */
 };
+
+#include "octopus_migrate_types.h"
 
 #define OCTO_ROUTE(home, old, phase) \
 	((uint32_t)(home) | ((uint32_t)(old) << 8) | ((uint32_t)(phase) << 16))
@@ -142,6 +148,7 @@ struct octopus_queue {
 	struct rte_mempool *mp[OCTOPUS_MAX_MEMBERS]; /**< Rx pool per member */
 	uint8_t home_fixed;	/**< home chosen by queue setup, not by the poller */
 	struct octopus_priv *priv;
+	struct octopus_qmig mig __rte_cache_aligned; /**< octopus_migrate.c */
 } __rte_cache_aligned;
 
 /* Devargs keys; the string is what RTE_PMD_REGISTER_PARAM_STRING shows. */
@@ -163,7 +170,8 @@ struct octopus_queue {
 	ARG_FORCE "=0|1 (allow members of different switch domains) " \
 	ARG_RETA "=<power of 2, 1..512: default spreading buckets> " \
 	ARG_SPREAD "=l4_src|l4_dst|ip_src|ip_dst (header bits choosing a bucket) " \
-	ARG_CATCHALL "=<queue for non-IP traffic>"
+	ARG_CATCHALL "=<queue for non-IP traffic> " \
+	"migration=auto|manual drain=0|1 (0: test only)"
 
 /* Parsed devargs. */
 struct octopus_args {
@@ -201,12 +209,16 @@ struct octopus_priv {
 	struct octopus_steer *steer;	/**< NULL: fallback (no e-switch steering) */
 	bool steer_refused_logged;
 	char steer_why[128];
+	/* The application's rte_flow rules (octopus_flow.c); NULL: none yet. */
+	struct octopus_flows *flows;
 
 	uint16_t nb_pools;
 	struct octopus_pool pools[2 * OCTOPUS_MAX_SOCKETS];
 
 	/* packet types every member recognises, RTE_PTYPE_UNKNOWN-terminated */
 	uint32_t ptypes[OCTOPUS_MAX_PTYPES + 1];
+
+	struct octopus_mig mig;		/**< queue migration (octopus_migrate.c) */
 };
 
 static inline struct octopus_priv *
@@ -291,5 +303,9 @@ int octopus_rss_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *rss);
 void octopus_events_register(struct rte_eth_dev *dev, struct octopus_member *m);
 void octopus_events_unregister(struct rte_eth_dev *dev, struct octopus_member *m);
 bool octopus_member_has_lsc(uint16_t port);
+
+/* octopus_flow.c (flow ops; the rest in octopus_flow.h) */
+struct rte_flow_ops;
+int octopus_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops);
 
 #endif /* OCTOPUS_INTERNAL_H */

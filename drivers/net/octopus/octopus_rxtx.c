@@ -21,7 +21,11 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+
 #include "octopus_internal.h"
+#include "octopus_migrate.h"
 
 /* Socket of a thread EAL knows nothing about; -2: not looked up yet. */
 static __thread int thread_socket = -2;
@@ -55,21 +59,26 @@ caller_socket(void)
 /*
  * A queue whose setup named no socket with a member gets its home from its
  * first poller. Without steering the home only decides which member is
- * polled first / sent through, so the datapath may pick it itself; the
- * single poller is the only writer of the route then.
+ * polled first / sent through, so the datapath may pick it itself; a CAS
+ * keeps the phase and flags a requester or a gate may have set meanwhile.
  */
 static __rte_noinline unsigned int
 bind_home(struct octopus_queue *q, int sock)
 {
 	unsigned int m, home = 0;
+	uint32_t cur = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
 
 	for (m = 0; m < q->nb_members; m++)
 		if (q->hw[m].socket == sock) {
 			home = m;
 			break;
 		}
-	__atomic_store_n(&q->route, OCTO_ROUTE(home, home, OCTO_ROUTE_STEADY),
-		__ATOMIC_RELAXED);
+	do {
+		if (OCTO_ROUTE_HOME(cur) != OCTOPUS_NO_HOME)
+			return OCTO_ROUTE_HOME(cur);
+	} while (!__atomic_compare_exchange_n(&q->route, &cur,
+			(cur & 0xffff0000u) | OCTO_ROUTE(home, home, 0), false,
+			__ATOMIC_RELEASE, __ATOMIC_ACQUIRE));
 	return home;
 }
 
@@ -84,20 +93,42 @@ note_first_poller(struct octopus_queue *q, int sock)
 		lcore == LCORE_ID_ANY ? RTE_MAX_LCORE : (int)lcore, __ATOMIC_RELEASE);
 }
 
+/*
+ * The route (one ACQUIRE load: pairs with the control thread's RELEASE
+ * CAS, see octopus_migrate.c) and its home.
+ */
 static __rte_always_inline unsigned int
-queue_home(struct octopus_queue *q, int sock)
+queue_home(struct octopus_queue *q, int sock, uint32_t *route)
 {
-	unsigned int home = OCTO_ROUTE_HOME(__atomic_load_n(&q->route, __ATOMIC_RELAXED));
+	uint32_t r = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
+	unsigned int home = OCTO_ROUTE_HOME(r);
 
 	/* bind before publishing the poller (release): whoever sees the
 	 * poller also sees the home it chose
 	 */
-	if (unlikely(home == OCTOPUS_NO_HOME))
+	if (unlikely(home == OCTOPUS_NO_HOME)) {
 		home = bind_home(q, sock);
+		r = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
+	}
 	if (unlikely(q->poller_lcore < 0))
 		note_first_poller(q, sock);
 	q->cnt.polls++;
+	*route = r;
 	return home;
+}
+
+/*
+ * A burst from a socket other than the home's: counted, and with
+ * migration=auto the queue asks to move there (a CAS and a fetch-or, once:
+ * the request leaves STEADY, so later foreign bursts skip it).
+ */
+static __rte_noinline void
+foreign_poll(struct octopus_queue *q, uint32_t r, int sock)
+{
+	q->cnt.foreign_polls++;
+	if (q->priv->mig.auto_mode && sock >= 0 &&
+	    OCTO_ROUTE_PHASE(r) == OCTO_ROUTE_STEADY)
+		octopus_migrate_request(q->priv, q->qid, q->is_tx, sock, true);
 }
 
 static __rte_always_inline void
@@ -110,18 +141,68 @@ count(struct octopus_queue *q, unsigned int m, int sock, uint16_t nb)
 		q->cnt.pkts_remote += nb;
 }
 
-uint16_t
-octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
+/* DRAINING -> STEADY, by the poller (state machine step 3). */
+static __rte_noinline void
+migration_finish(struct octopus_queue *q)
 {
-	struct octopus_queue *q = qp;
-	int sock = caller_socket();
-	unsigned int home = queue_home(q, sock);
-	const uint16_t vport = q->vport;
-	unsigned int m;
-	uint16_t nb, k, i;
+	uint32_t cur = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
+	uint32_t home;
 
-	if (unlikely(q->hw[home].socket != sock))
-		q->cnt.foreign_polls++;
+	/* counters before the RELEASE: the next request is ordered after */
+	octopus_migrate_done(q, rte_get_tsc_cycles());
+	do {
+		home = OCTO_ROUTE_HOME(cur);
+	} while (!__atomic_compare_exchange_n(&q->route, &cur,
+			(cur & OCTO_ROUTE_FLAGS) | OCTO_ROUTE(home, home, OCTO_ROUTE_STEADY),
+			false, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE));
+}
+
+/*
+ * F_GATED: whether some gate on this queue still holds (the queue then
+ * delivers nothing). The protocol is in octopus_migrate.c.
+ */
+static __rte_noinline bool
+gate_holds(struct octopus_queue *q)
+{
+	struct octopus_priv *p = q->priv;
+	uint64_t mask, now = 0, need;
+	bool holds = false;
+	unsigned int f;
+
+	__atomic_fetch_and(&q->route, ~OCTO_ROUTE_F_GATED, __ATOMIC_ACQ_REL);
+	mask = __atomic_load_n(&q->mig.gate_mask, __ATOMIC_ACQUIRE);
+	while (mask != 0) {
+		f = __builtin_ctzll(mask);
+		mask &= mask - 1;
+		need = __atomic_load_n(&q->mig.gate_need[f], __ATOMIC_ACQUIRE);
+		if (need == 0 || p->rxq[f] == NULL ||
+		    __atomic_load_n(&p->rxq[f]->mig.drain_ack, __ATOMIC_ACQUIRE) >= need)
+			continue;
+		if (now == 0)
+			now = rte_get_tsc_cycles();
+		if (now > __atomic_load_n(&q->mig.gate_deadline[f], __ATOMIC_RELAXED)) {
+			/* nobody drained the source: open, counted */
+			__atomic_store_n(&q->mig.gate_need[f], 0, __ATOMIC_RELAXED);
+			q->mig.gate_timeouts++;
+			continue;
+		}
+		holds = true;
+	}
+	if (holds) {
+		__atomic_fetch_or(&q->route, OCTO_ROUTE_F_GATED, __ATOMIC_RELEASE);
+		q->mig.gated_bursts++;
+	}
+	return holds;
+}
+
+/* The home member, then (without steering) the others. */
+static __rte_always_inline uint16_t
+rx_members(struct octopus_queue *q, unsigned int home, int sock,
+		struct rte_mbuf **pkts, uint16_t n)
+{
+	unsigned int m;
+	uint16_t nb, k;
+
 	nb = q->hw[home].rx(q->hw[home].queue, pkts, n);
 	count(q, home, sock, nb);
 	/* Without steering, traffic for q may sit in q's hardware queue on
@@ -136,6 +217,92 @@ octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 			nb += k;
 		}
 	}
+	return nb;
+}
+
+/*
+ * DRAINING(home = new, old): the rule already points at the new member;
+ * deliver what the old member's hardware queue still holds first, and
+ * read the new one only once the old one came back short (empty).
+ * drain=0 (test only) reads the new member first: reorders on purpose.
+ */
+static __rte_noinline uint16_t
+rx_draining(struct octopus_queue *q, uint32_t r, int sock,
+		struct rte_mbuf **pkts, uint16_t n)
+{
+	unsigned int home = OCTO_ROUTE_HOME(r), old = OCTO_ROUTE_OLD(r);
+	uint16_t nb = 0, k;
+
+	if (unlikely(q->priv->mig.no_drain)) {
+		nb = q->hw[home].rx(q->hw[home].queue, pkts, n);
+		count(q, home, sock, nb);
+		if (nb == n)
+			return nb;
+	}
+	k = q->hw[old].rx(q->hw[old].queue, pkts + nb, n - nb);
+	count(q, old, sock, k);
+	q->mig.drained_pkts += k;
+	nb += k;
+	if (nb == n)
+		return nb;
+	migration_finish(q);
+	if (!q->priv->mig.no_drain) {
+		k = q->hw[home].rx(q->hw[home].queue, pkts + nb, n - nb);
+		count(q, home, sock, k);
+		nb += k;
+	}
+	return nb;
+}
+
+/* Anything but STEADY without flags: migration phases and gates. */
+static __rte_noinline uint16_t
+rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
+		struct rte_mbuf **pkts, uint16_t n)
+{
+	uint64_t ack = 0;
+	bool acking = false;
+	uint16_t nb;
+
+	if ((r & OCTO_ROUTE_F_GATED) && gate_holds(q))
+		return 0;
+	if (r & OCTO_ROUTE_F_DRAIN_REQ) {
+		/* clear, THEN read the request: a later request re-sets it */
+		__atomic_fetch_and(&q->route, ~OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_ACQ_REL);
+		ack = __atomic_load_n(&q->mig.drain_req, __ATOMIC_ACQUIRE);
+		acking = true;
+	}
+	if (OCTO_ROUTE_PHASE(r) == OCTO_ROUTE_DRAINING && q->steered)
+		nb = rx_draining(q, r, sock, pkts, n);
+	else
+		nb = rx_members(q, home, sock, pkts, n);
+	if (acking) {
+		/* short burst: every hardware queue polled was empty after
+		 * the request, so what it held then has been delivered
+		 */
+		if (nb < n && OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_DRAINING)
+			__atomic_store_n(&q->mig.drain_ack, ack, __ATOMIC_RELEASE);
+		else
+			__atomic_fetch_or(&q->route, OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_RELEASE);
+	}
+	return nb;
+}
+
+uint16_t
+octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct octopus_queue *q = qp;
+	int sock = caller_socket();
+	uint32_t r;
+	unsigned int home = queue_home(q, sock, &r);
+	const uint16_t vport = q->vport;
+	uint16_t nb, i;
+
+	if (unlikely(q->hw[home].socket != sock))
+		foreign_poll(q, r, sock);
+	if (unlikely(OCTO_ROUTE_SLOW(r) != 0))
+		nb = rx_slow(q, r, home, sock, pkts, n);
+	else
+		nb = rx_members(q, home, sock, pkts, n);
 	/* The one per-packet cost of the wrapper: measured at 4.5-7 cycles
 	 * per packet over net_null on the test VM, the rest of the burst
 	 * being within noise of a direct call (see README.md). Unrolling,
@@ -146,16 +313,49 @@ octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 	return nb;
 }
 
+/*
+ * Whether every descriptor put on member @p m's hardware Tx queue has
+ * completed: let it clean up, then ask for the descriptor status. Offset 0
+ * is the next one to be completed in the NIC model's reading, the last one
+ * written (nb_desc - 1) in the drivers'; both must be done. A member that
+ * reports neither is taken as completed once cleaned up.
+ */
+static bool
+tx_member_completed(struct octopus_queue *q, unsigned int m)
+{
+	uint16_t port = q->priv->members[m].port_id;
+	int st;
+
+	rte_eth_tx_done_cleanup(port, q->qid, 0);
+	st = rte_eth_tx_descriptor_status(port, q->qid, 0);
+	if (st == RTE_ETH_TX_DESC_FULL)
+		return false;
+	if (q->nb_desc > 1 &&
+	    rte_eth_tx_descriptor_status(port, q->qid, q->nb_desc - 1) == RTE_ETH_TX_DESC_FULL)
+		return false;
+	return true;
+}
+
 uint16_t
 octopus_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct octopus_queue *q = qp;
 	int sock = caller_socket();
-	unsigned int home = queue_home(q, sock);
+	uint32_t r;
+	unsigned int home = queue_home(q, sock, &r);
 	uint16_t nb;
 
 	if (unlikely(q->hw[home].socket != sock))
-		q->cnt.foreign_polls++;
+		foreign_poll(q, r, sock);
+	/* DRAINING: keep sending through the old member until all it was
+	 * given has left, so that the wire sees the queue's packets in order
+	 */
+	if (unlikely(OCTO_ROUTE_PHASE(r) == OCTO_ROUTE_DRAINING)) {
+		if (tx_member_completed(q, OCTO_ROUTE_OLD(r)))
+			migration_finish(q);
+		else
+			home = OCTO_ROUTE_OLD(r);
+	}
 	nb = q->hw[home].tx(q->hw[home].queue, pkts, n);
 	count(q, home, sock, nb);
 	return nb;

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+#ifndef OCTOPUS_MIGRATE_H
+#define OCTOPUS_MIGRATE_H
+
+/*
+ * Queue migration between members (sockets) and the flow gate, internal
+ * to net_octopus. The state machine is written down in octopus_migrate.c.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "octopus_internal.h"
+
+/**
+ * Gate a flow that the control path just moved from Rx queue @p q_from to
+ * Rx queue @p q_to (call it right after the rule change returned): until
+ * q_from's poller has consumed everything that was in its hardware queue at
+ * this moment (a burst started after this call found it empty), q_to's
+ * datapath delivers nothing (Linux ARFS semantics: no reordering of the
+ * moved flow). A gate whose source is not polled for OCTO_GATE_TIMEOUT_MS
+ * opens anyway (counted in gate_timeouts). Lock-free for the datapath;
+ * callers on control threads are serialised by a spinlock.
+ *
+ * @return 0; -EINVAL when a queue is not set up or q_from == q_to.
+ */
+int octopus_migrate_gate(struct octopus_priv *p, uint16_t q_from, uint16_t q_to);
+
+/**
+ * Ask for virtual queue @p qid (Rx if !tx, else Tx) to move to the member on
+ * @p socket: STEADY -> REQUESTED, then the control thread does the rest.
+ *
+ * @return 0 requested; -EALREADY home is on @p socket already; -EBUSY a
+ * migration of the queue is in progress; -EINVAL no member on @p socket or
+ * queue not set up; -EIO port not started.
+ */
+int octopus_migrate_request(struct octopus_priv *p, uint16_t qid, int tx,
+		int socket, bool automatic);
+
+/** Reset the queues' migration state and start the control thread (dev_start). */
+int octopus_migrate_start(struct octopus_priv *p);
+
+/** Join the control thread (dev_stop); queues are left STEADY. */
+void octopus_migrate_stop(struct octopus_priv *p);
+
+/**
+ * Take this file's devargs (migration=, drain=) out of @p params: the rest
+ * goes to @p rest for octopus_args_parse().
+ *
+ * @return 0, -EINVAL on a bad value (logged), -E2BIG when @p rest is short.
+ */
+int octopus_migrate_args_take(struct octopus_mig *m, const char *params,
+		char *rest, size_t rest_len);
+
+/** Record a finished migration of @p q (latency from its request to @p now). */
+void octopus_migrate_done(struct octopus_queue *q, uint64_t now);
+
+#endif /* OCTOPUS_MIGRATE_H */

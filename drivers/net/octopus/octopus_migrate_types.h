@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+#ifndef OCTOPUS_MIGRATE_TYPES_H
+#define OCTOPUS_MIGRATE_TYPES_H
+
+/*
+ * Migration state embedded in the queue and port structures
+ * (octopus_internal.h includes this); the state machine and the
+ * memory-ordering argument are in octopus_migrate.c.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <pthread.h>
+
+#include <rte_spinlock.h>
+
+/* Route word flag bits (bits 24..31), next to home/old/phase. */
+#define OCTO_ROUTE_F_DRAIN_REQ	(1u << 24) /* a gate waits for this queue to drain */
+#define OCTO_ROUTE_F_GATED	(1u << 25) /* this queue delivers nothing: gated */
+#define OCTO_ROUTE_FLAGS	(0xffu << 24)
+/* Anything but "steady, no flag" takes the datapath's slow path. */
+#define OCTO_ROUTE_SLOW(r)	((r) >> 16)
+
+/* Latency histogram: bucket 0 < 1 us, bucket k in [2^(k-1), 2^k) us, the
+ * last one everything longer.
+ */
+#define OCTO_MIG_HIST		20
+
+/* How long a gate waits for a source queue nobody polls. */
+#define OCTO_GATE_TIMEOUT_MS	50
+
+#define OCTO_MIG_MAX_QUEUES	64
+
+/* Per virtual queue. */
+struct octopus_qmig {
+	/* request: written by the requester before its REQUESTED CAS (release) */
+	int want_socket;
+	uint8_t automatic;		/* 1: the datapath asked, 0: the API */
+	uint64_t req_tsc;
+	/* written by the poller while draining, read by the control thread */
+	uint64_t drained_pkts;
+	/* gate, source side: control bumps drain_req, the poller acks */
+	uint64_t drain_req;
+	uint64_t drain_ack;
+	/* gate, destination side: control writes, the poller reads */
+	uint64_t gate_mask;			/* sources with a gate */
+	uint64_t gate_need[OCTO_MIG_MAX_QUEUES];	/* drain_ack needed */
+	uint64_t gate_deadline[OCTO_MIG_MAX_QUEUES];	/* tsc */
+	uint64_t gated_bursts;		/* poller only */
+	uint64_t gate_timeouts;		/* poller only */
+	uint64_t gates;			/* control only */
+	/* completion: written by whoever moves the route back to STEADY
+	 * (the poller after a drain, the control thread otherwise); the
+	 * next request is ordered after it by the STEADY acquire
+	 */
+	uint64_t migrations;
+	uint64_t failures;
+	uint64_t last_ns;
+	uint64_t max_ns;
+	uint64_t hist[OCTO_MIG_HIST];
+};
+
+/* Per port. */
+struct octopus_mig {
+	bool auto_mode;			/* migration=auto (default: manual) */
+	bool no_drain;			/* drain=0: TEST ONLY, breaks Rx order */
+	bool running;			/* control thread started */
+	uint8_t stop;			/* asks the thread to end (atomic) */
+	pthread_t thread;
+	uint64_t pending[2];		/* [rx, tx]: bit q = q REQUESTED */
+	rte_spinlock_t gate_lock;	/* gate writers (control paths) */
+};
+
+#endif /* OCTOPUS_MIGRATE_TYPES_H */
