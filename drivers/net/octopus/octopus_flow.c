@@ -1,0 +1,652 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * Flow ops of the virtual port: the application's rules become transfer
+ * classification rules on the members' e-switch (octopus_flow.h), created
+ * through the members' common transfer proxy.  ethdev serialises these ops
+ * (the port does not claim RTE_ETH_DEV_FLOW_OPS_THREAD_SAFE), so the rule
+ * list needs no lock of its own.
+ *
+ * Nothing half-made: a rule whose member rules cannot all be created has
+ * the ones made removed again before the error returns.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <ethdev_driver.h>
+
+#include "octopus_internal.h"
+#include "octopus_flow.h"
+#include "octopus_migrate.h"
+
+static struct octopus_flows *
+flows_get(struct octopus_priv *p)
+{
+	if (p->flows == NULL) {
+		p->flows = rte_zmalloc("octopus_flows", sizeof(*p->flows), 0);
+		if (p->flows == NULL)
+			return NULL;
+		TAILQ_INIT(&p->flows->list);
+	}
+	return p->flows;
+}
+
+/*
+ * The port the application rules are created on: the members' common
+ * transfer proxy.  Refused (ENOTSUP) for members without an e-switch, as
+ * the steering is (its reason is kept in steer_why).
+ */
+static int
+proxy_get(struct octopus_priv *p, uint16_t *proxy, struct rte_flow_error *error)
+{
+	struct octopus_member *m;
+	uint16_t i, px = RTE_MAX_ETHPORTS;
+
+	if (p->started && p->steer == NULL && rte_eth_devices[p->port_id].data->nb_rx_queues)
+		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"no e-switch steering on this port's members (%s): rte_flow rules need it",
+			p->steer_why[0] ? p->steer_why : "not supported");
+	if (p->nb_members == 0)
+		return octopus_flow_error(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"no members");
+	OCTO_FOREACH_MEMBER(p, i, m) {
+		struct rte_flow_error err = { 0 };
+		uint16_t mp = RTE_MAX_ETHPORTS;
+		int ret;
+
+		if (m->state < OCTO_MEMBER_OWNED)
+			return octopus_flow_error(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+				NULL, "member %s not found yet", m->name);
+		ret = rte_flow_pick_transfer_proxy(m->port_id, &mp, &err);
+		if (ret != 0)
+			return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+				NULL, "member %s has no rte_flow e-switch (transfer proxy: %s)",
+				m->name, err.message != NULL ? err.message : rte_strerror(-ret));
+		if (i == 0)
+			px = mp;
+		else if (mp != px)
+			return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+				NULL, "members are not ports of one e-switch (transfer proxies %u and %u)",
+				px, mp);
+	}
+	*proxy = px;
+	return 0;
+}
+
+static struct octo_steer_app_conf
+app_conf(const struct octopus_priv *p)
+{
+	struct octo_steer_app_conf c;
+
+	memset(&c, 0, sizeof(c));
+	c.nb_queues = rte_eth_devices[p->port_id].data->nb_rx_queues;
+	c.reta_size = p->args.reta_size;
+	c.field = (enum octo_steer_field)p->args.field;
+	c.home_group = 0;	/* the steering's default home group */
+	return c;
+}
+
+static int
+plan(const struct octopus_priv *p, const struct octo_steer_app_rule *r,
+		struct octo_steer_app_entry **e, uint32_t *nb, struct rte_flow_error *error)
+{
+	struct octo_steer_app_conf c = app_conf(p);
+	char why[160];
+	int ret;
+
+	ret = octo_steer_app_plan(&c, r, e, nb, why, sizeof(why));
+	if (ret != 0)
+		return octopus_flow_error(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"%s", why);
+	return 0;
+}
+
+/* Member errors keep their cause but say where they came from. */
+static int
+member_error(struct rte_flow_error *error, int ret, uint16_t proxy)
+{
+	const char *msg = error != NULL && error->message != NULL ? error->message :
+		rte_strerror(-ret);
+	enum rte_flow_error_type type = error != NULL ? error->type :
+		RTE_FLOW_ERROR_TYPE_UNSPECIFIED;
+	char copy[200];
+
+	snprintf(copy, sizeof(copy), "%s", msg);
+	/* a PMD without rte_flow is "cannot", not "bad rule" */
+	if (ret == -ENOSYS)
+		ret = -ENOTSUP;
+	return octopus_flow_error(error, -ret, type, NULL,
+		"members' e-switch (port %u) refused the rule: %s", proxy, copy);
+}
+
+static void
+hw_remove(struct octopus_flow *f)
+{
+	struct rte_flow_query_count c;
+	struct rte_flow_action count[2] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	uint32_t i;
+
+	for (i = 0; i < f->nb_hw; i++) {
+		if (f->hw[i] == NULL)
+			continue;
+		/* keep what it counted: the application's count spans restarts */
+		if (f->app.has_count) {
+			memset(&c, 0, sizeof(c));
+			if (rte_flow_query(f->proxy, f->hw[i], count, &c, NULL) == 0) {
+				f->hits_gone += c.hits;
+				f->bytes_gone += c.bytes;
+			}
+		}
+		if (rte_flow_destroy(f->proxy, f->hw[i], NULL) != 0)
+			OCTO_LOG(ERR, "flow: removing a member rule on port %u failed",
+				f->proxy);
+		f->hw[i] = NULL;
+	}
+	rte_free(f->hw);
+	f->hw = NULL;
+	f->nb_hw = 0;
+	f->installed = 0;
+}
+
+/* Create the member rules of @p f from its copy; all or nothing. */
+static int
+hw_install(struct octopus_priv *p, struct octopus_flow *f, struct rte_flow_error *error)
+{
+	struct octopus_flow_parsed *parsed;
+	struct octo_steer_app_entry *e = NULL;
+	uint32_t nb = 0, i;
+	uint16_t proxy;
+	int ret;
+
+	ret = proxy_get(p, &proxy, error);
+	if (ret != 0)
+		return -rte_errno;
+	parsed = malloc(sizeof(*parsed));
+	if (parsed == NULL)
+		return octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"no memory");
+	ret = octopus_flow_parse(p, f->copy->attr_ro, f->copy->pattern_ro,
+		f->copy->actions_ro, parsed, error);
+	if (ret == 0) {
+		parsed->app.level = f->app.level;
+		ret = plan(p, &parsed->app, &e, &nb, error);
+	}
+	if (ret != 0) {
+		free(parsed);
+		return -rte_errno;
+	}
+	f->hw = rte_calloc("octopus_flow_hw", nb, sizeof(*f->hw), 0);
+	if (f->hw == NULL) {
+		free(e);
+		free(parsed);
+		return octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"no memory for %u member rules", nb);
+	}
+	f->nb_hw = nb;
+	f->proxy = proxy;
+	for (i = 0; i < nb; i++) {
+		ret = octopus_flow_hw_make(proxy, f->copy->pattern_ro, &e[i], 0, &f->hw[i],
+			error);
+		if (ret < 0) {
+			ret = member_error(error, ret, proxy);
+			hw_remove(f);
+			break;
+		}
+		if (ret == 1)
+			f->hw[i] = NULL;	/* the pattern excludes this bucket */
+		ret = 0;
+	}
+	if (ret == 0)
+		f->installed = 1;
+	free(e);
+	free(parsed);
+	return ret;
+}
+
+static void
+flow_free(struct octopus_flow *f)
+{
+	if (f == NULL)
+		return;
+	rte_free(f->hw);
+	rte_free(f->copy);
+	rte_free(f);
+}
+
+/* The home member of Rx queue @p q, OCTOPUS_NO_HOME when unknown. */
+static unsigned int
+queue_home(const struct octopus_priv *p, uint16_t q)
+{
+	const struct octopus_queue *rxq = q < OCTOPUS_MAX_QUEUES ? p->rxq[q] : NULL;
+
+	if (rxq == NULL)
+		return OCTOPUS_NO_HOME;
+	return OCTO_ROUTE_HOME(__atomic_load_n(&rxq->route, __ATOMIC_RELAXED));
+}
+
+/*
+ * The traffic of a QUEUE rule just switched from queue @p from to @p to:
+ * when their homes are different members, the packets already in @p from's
+ * hardware queue must be read before @p to delivers (no reordering).
+ */
+static void
+flow_moved(struct octopus_priv *p, uint16_t from, uint16_t to)
+{
+	unsigned int hf, ht;
+	int ret;
+
+	if (from == to || !p->started)
+		return;
+	hf = queue_home(p, from);
+	ht = queue_home(p, to);
+	if (hf == ht || hf == OCTOPUS_NO_HOME || ht == OCTOPUS_NO_HOME)
+		return;
+	/* the same drain rule as a queue migration (octopus_migrate.c) */
+	ret = octopus_migrate_gate(p, from, to);
+	if (ret != 0)
+		OCTO_LOG(WARNING, "port %u: drain gate %u -> %u refused (%d)", p->port_id,
+			from, to, ret);
+}
+
+/* Another QUEUE rule matching the same traffic (same attr and pattern). */
+static struct octopus_flow *
+twin_of(struct octopus_flows *fl, uint32_t key, const struct octopus_flow *self)
+{
+	struct octopus_flow *f;
+
+	TAILQ_FOREACH(f, &fl->list, next)
+		if (f != self && f->key == key)
+			return f;
+	return NULL;
+}
+
+static struct octopus_flow *
+flow_find(struct octopus_flows *fl, const struct rte_flow *handle)
+{
+	struct octopus_flow *f;
+
+	if (fl == NULL)
+		return NULL;
+	TAILQ_FOREACH(f, &fl->list, next)
+		if ((const void *)f == (const void *)handle)
+			return f;
+	return NULL;
+}
+
+/* ---- ops --------------------------------------------------------------- */
+
+static int
+flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+		struct rte_flow_error *error)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_flow_parsed *parsed;
+	struct octo_steer_app_entry *e = NULL;
+	uint32_t nb = 0, i;
+	uint16_t proxy;
+	int ret;
+
+	parsed = malloc(sizeof(*parsed));
+	if (parsed == NULL)
+		return octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"no memory");
+	ret = octopus_flow_parse(p, attr, pattern, actions, parsed, error);
+	if (ret == 0)
+		ret = proxy_get(p, &proxy, error);
+	if (ret == 0)
+		ret = plan(p, &parsed->app, &e, &nb, error);
+	for (i = 0; ret == 0 && i < nb; i++) {
+		ret = octopus_flow_hw_make(proxy, pattern, &e[i], 1, NULL, error);
+		if (ret < 0)
+			ret = member_error(error, ret, proxy);
+		else
+			ret = 0;
+	}
+	free(e);
+	free(parsed);
+	return ret;
+}
+
+static struct rte_flow *
+flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+		struct rte_flow_error *error)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct rte_flow_conv_rule in = {
+		.attr_ro = attr, .pattern_ro = pattern, .actions_ro = actions,
+	};
+	struct octopus_flow_parsed *parsed;
+	struct octopus_flow *f = NULL, *twin;
+	struct octopus_flows *fl;
+	int from = -1, size, ret;
+
+	parsed = malloc(sizeof(*parsed));
+	if (parsed == NULL) {
+		octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"no memory");
+		return NULL;
+	}
+	ret = octopus_flow_parse(p, attr, pattern, actions, parsed, error);
+	if (ret != 0)
+		goto fail;
+	fl = flows_get(p);
+	f = rte_zmalloc("octopus_flow", sizeof(*f), 0);
+	if (fl == NULL || f == NULL) {
+		octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"no memory");
+		goto fail;
+	}
+	/* the deep copy: the rule can be installed again without the app */
+	size = rte_flow_conv(RTE_FLOW_CONV_OP_RULE, NULL, 0, &in, error);
+	if (size < 0)
+		goto fail;
+	f->copy = rte_malloc("octopus_flow_copy", size, 0);
+	if (f->copy == NULL) {
+		octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"no memory for the rule's copy (%d bytes)", size);
+		goto fail;
+	}
+	if (rte_flow_conv(RTE_FLOW_CONV_OP_RULE, f->copy, size, &in, error) != size)
+		goto fail;
+	f->app = parsed->app;
+	f->app.rss_queues = NULL;	/* the copy is re-parsed when installing */
+	f->key = octopus_flow_key(attr, pattern);
+	/*
+	 * Make-before-break: a rule for traffic another rule already takes
+	 * gets the other level, so that whichever is removed last, some rule
+	 * always takes the traffic.  Level 0 wins, so such a rule wins at once
+	 * when its twin is at level 1 (the level of every first rule).
+	 */
+	twin = twin_of(fl, f->key, NULL);
+	f->app.level = twin != NULL ? twin->app.level ^ 1 : 1;
+	ret = hw_install(p, f, error);
+	if (ret != 0)
+		goto fail;
+	TAILQ_INSERT_TAIL(&fl->list, f, next);
+	fl->nb++;
+	/* where the same traffic went before: a twin that lost now, or the rule
+	 * the application destroyed just before (destroy + create = move)
+	 */
+	if (f->app.fate == OCTO_STEER_APP_QUEUE) {
+		if (twin != NULL && twin->app.fate == OCTO_STEER_APP_QUEUE &&
+				f->app.level < twin->app.level)
+			from = twin->app.queue;
+		else if (twin == NULL && fl->gone_valid && fl->gone_key == f->key)
+			from = fl->gone_queue;
+		if (from >= 0)
+			flow_moved(p, (uint16_t)from, f->app.queue);
+	}
+	fl->gone_valid = 0;
+	free(parsed);
+	return (struct rte_flow *)f;
+fail:
+	flow_free(f);
+	free(parsed);
+	return NULL;
+}
+
+static void
+flow_remove(struct octopus_priv *p, struct octopus_flow *f)
+{
+	struct octopus_flows *fl = p->flows;
+	struct octopus_flow *twin;
+
+	hw_remove(f);
+	TAILQ_REMOVE(&fl->list, f, next);
+	fl->nb--;
+	twin = twin_of(fl, f->key, f);
+	if (f->app.fate == OCTO_STEER_APP_QUEUE) {
+		/* the twin takes over now if it was the losing level */
+		if (twin != NULL && twin->app.fate == OCTO_STEER_APP_QUEUE &&
+				twin->app.level > f->app.level)
+			flow_moved(p, f->app.queue, twin->app.queue);
+		fl->gone_valid = twin == NULL;
+		fl->gone_key = f->key;
+		fl->gone_queue = f->app.queue;
+	}
+	flow_free(f);
+}
+
+static int
+flow_destroy(struct rte_eth_dev *dev, struct rte_flow *handle,
+		struct rte_flow_error *error)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_flow *f = flow_find(p->flows, handle);
+
+	if (f == NULL)
+		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, handle,
+			"not a rule of this port");
+	flow_remove(p, f);
+	return 0;
+}
+
+static int
+flow_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_flow *f;
+
+	RTE_SET_USED(error);
+	if (p->flows == NULL)
+		return 0;
+	while ((f = TAILQ_LAST(&p->flows->list, octopus_flow_list)) != NULL)
+		flow_remove(p, f);
+	p->flows->gone_valid = 0;
+	return 0;
+}
+
+static int
+flow_query(struct rte_eth_dev *dev, struct rte_flow *handle,
+		const struct rte_flow_action *action, void *data,
+		struct rte_flow_error *error)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_flow *f = flow_find(p->flows, handle);
+	struct rte_flow_query_count *out = data, c;
+	uint64_t hits, bytes;
+	uint32_t i;
+	int ret;
+
+	if (f == NULL)
+		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, handle,
+			"not a rule of this port");
+	if (action == NULL || action->type != RTE_FLOW_ACTION_TYPE_COUNT)
+		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
+			"only COUNT can be queried");
+	if (!f->app.has_count)
+		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, action,
+			"the rule has no COUNT action");
+	hits = f->hits_gone;
+	bytes = f->bytes_gone;
+	/* one application rule may be many member rules (RSS): their sum */
+	for (i = 0; i < f->nb_hw; i++) {
+		if (f->hw[i] == NULL)
+			continue;
+		memset(&c, 0, sizeof(c));
+		c.reset = out->reset;
+		ret = rte_flow_query(f->proxy, f->hw[i], action, &c, error);
+		if (ret != 0)
+			return member_error(error, ret, f->proxy);
+		hits += c.hits;
+		bytes += c.bytes;
+	}
+	if (out->reset) {
+		f->hits_gone = 0;
+		f->bytes_gone = 0;
+	}
+	out->hits_set = 1;
+	out->bytes_set = 1;
+	out->hits = hits;
+	out->bytes = bytes;
+	return 0;
+}
+
+/*
+ * Isolated mode: only the application's rules deliver.  One transfer rule
+ * ETH -> DROP between the application's priorities and the default buckets
+ * takes everything no application rule took (priority pair 15 of group 0
+ * is kept for it).
+ */
+static int
+flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct rte_flow_item items[2] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action actions[2] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_attr attr = {
+		.group = 0, .priority = OCTO_STEER_PRIO_ISOLATE, .transfer = 1,
+	};
+	struct octopus_flows *fl;
+	uint16_t proxy;
+	int ret;
+
+	set = !!set;
+	fl = flows_get(p);
+	if (fl == NULL)
+		return octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"no memory");
+	if (fl->isolated == set)
+		return 0;
+	if (!set) {
+		if (fl->isolate_rule != NULL &&
+				rte_flow_destroy(fl->isolate_proxy, fl->isolate_rule, error) != 0)
+			return member_error(error, -rte_errno, fl->isolate_proxy);
+		fl->isolate_rule = NULL;
+		fl->isolated = 0;
+		return 0;
+	}
+	ret = proxy_get(p, &proxy, error);
+	if (ret != 0)
+		return ret;
+	fl->isolate_rule = rte_flow_create(proxy, &attr, items, actions, error);
+	if (fl->isolate_rule == NULL)
+		return member_error(error, rte_errno > 0 ? -rte_errno : -EIO, proxy);
+	fl->isolate_proxy = proxy;
+	fl->isolated = 1;
+	return 0;
+}
+
+static const struct rte_flow_ops octopus_flow_ops = {
+	.validate = flow_validate,
+	.create = flow_create,
+	.destroy = flow_destroy,
+	.flush = flow_flush,
+	.query = flow_query,
+	.isolate = flow_isolate,
+};
+
+/*
+ * Until the port's close calls octopus_flows_free(), the port's DESTROY
+ * event does: members are closed by then (their e-switch and its rules
+ * are gone), so only the copies are freed.
+ */
+static int
+on_destroy(uint16_t port_id, enum rte_eth_event_type ev, void *arg, void *ret_param)
+{
+	struct octopus_priv *p;
+
+	RTE_SET_USED(ev);
+	RTE_SET_USED(arg);
+	RTE_SET_USED(ret_param);
+	if (!octopus_is_octopus(port_id))
+		return 0;
+	p = rte_eth_devices[port_id].data->dev_private;
+	if (p == NULL || p->flows == NULL)
+		return 0;
+	{
+		struct octopus_flow *f;
+
+		while ((f = TAILQ_FIRST(&p->flows->list)) != NULL) {
+			TAILQ_REMOVE(&p->flows->list, f, next);
+			flow_free(f);
+		}
+	}
+	rte_free(p->flows);
+	p->flows = NULL;
+	return 0;
+}
+
+int
+octopus_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops)
+{
+	static bool registered[RTE_MAX_ETHPORTS];
+	uint16_t port = dev->data->port_id;
+
+	if (!registered[port] && rte_eal_process_type() == RTE_PROC_PRIMARY) {
+		/* the same callback and argument are registered only once */
+		if (rte_eth_dev_callback_register(port, RTE_ETH_EVENT_DESTROY,
+				on_destroy, NULL) == 0)
+			registered[port] = true;
+	}
+	*ops = &octopus_flow_ops;
+	return 0;
+}
+
+int
+octopus_flows_replay(struct octopus_priv *p)
+{
+	struct rte_flow_error err = { 0 };
+	struct octopus_flow *f;
+	int ret, failed = 0;
+
+	if (p->flows == NULL)
+		return 0;
+	TAILQ_FOREACH(f, &p->flows->list, next) {
+		if (f->installed)
+			continue;
+		ret = hw_install(p, f, &err);
+		if (ret != 0) {
+			OCTO_LOG(ERR, "port %u: re-installing a flow rule failed: %s",
+				p->port_id, err.message != NULL ? err.message : rte_strerror(-ret));
+			failed = ret;
+		}
+	}
+	return failed;
+}
+
+void
+octopus_flows_uninstall(struct octopus_priv *p)
+{
+	struct octopus_flow *f;
+
+	if (p->flows == NULL)
+		return;
+	TAILQ_FOREACH(f, &p->flows->list, next)
+		hw_remove(f);
+}
+
+void
+octopus_flows_free(struct octopus_priv *p)
+{
+	struct octopus_flow *f;
+
+	if (p->flows == NULL)
+		return;
+	while ((f = TAILQ_FIRST(&p->flows->list)) != NULL) {
+		TAILQ_REMOVE(&p->flows->list, f, next);
+		hw_remove(f);
+		flow_free(f);
+	}
+	if (p->flows->isolate_rule != NULL)
+		rte_flow_destroy(p->flows->isolate_proxy, p->flows->isolate_rule, NULL);
+	rte_free(p->flows);
+	p->flows = NULL;
+}

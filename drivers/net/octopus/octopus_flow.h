@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+#ifndef OCTOPUS_FLOW_H
+#define OCTOPUS_FLOW_H
+
+/*
+ * The application's rte_flow rules on the virtual port (flow ops).
+ *
+ * An application rule (ingress) becomes one or more transfer-domain
+ * classification rules on the members' e-switch, created through the
+ * members' transfer proxy above the default buckets of the steering
+ * (lib/steering/octo_steer_app.h says what each action becomes).  Every
+ * rule is kept as a deep copy (rte_flow_conv) so that it can be installed
+ * again from the copy: octopus_flows_replay() after the e-switch lost its
+ * rules (a member came back, a restart that removed them).
+ *
+ *   octopus_flow.c        ops: validate, create, destroy, flush, query,
+ *                         isolate; the rule list; replay
+ *   octopus_flow_build.c  application rule -> planner input, and a
+ *                         planner entry -> the member rte_flow rule
+ */
+
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_flow.h>
+#include <rte_flow_driver.h>
+
+#include "octo_steer_app.h"
+
+struct octopus_priv;
+struct rte_eth_dev;
+
+/* One application rule. */
+struct octopus_flow {
+	TAILQ_ENTRY(octopus_flow) next;
+	struct rte_flow_conv_rule *copy;	/* deep copy (rte_malloc) */
+	struct octo_steer_app_rule app;		/* rss_queues point into copy */
+	uint32_t key;				/* hash of attr + pattern */
+	uint32_t nb_hw;				/* planner entries */
+	struct rte_flow **hw;			/* [nb_hw] member rules, NULL: none */
+	uint16_t proxy;				/* port the member rules live on */
+	uint8_t installed;
+	uint64_t hits_gone, bytes_gone;		/* counts of member rules removed */
+};
+
+TAILQ_HEAD(octopus_flow_list, octopus_flow);
+
+/* The port's application rules (priv->flows, allocated at first use). */
+struct octopus_flows {
+	struct octopus_flow_list list;
+	uint32_t nb;
+	int isolated;
+	struct rte_flow *isolate_rule;		/* ETH -> DROP at the isolate priority */
+	uint16_t isolate_proxy;
+	/* the last rule destroyed, to see "destroy + create elsewhere" as a move */
+	uint32_t gone_key;
+	uint16_t gone_queue;
+	uint8_t gone_valid;
+};
+
+/* Application rule parsed for the planner. */
+struct octopus_flow_parsed {
+	struct octo_steer_app_rule app;
+	uint16_t rss_queues[OCTO_STEER_APP_MAX_RSS];
+};
+
+/* eth_dev_ops.flow_ops_get */
+int octopus_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops);
+
+/* Install every kept rule that is not installed (start, member back). */
+int octopus_flows_replay(struct octopus_priv *p);
+/* Remove the member rules of every rule, keeping the copies (stop). */
+void octopus_flows_uninstall(struct octopus_priv *p);
+/* Remove and forget every rule (close). */
+void octopus_flows_free(struct octopus_priv *p);
+
+/* octopus_flow_build.c */
+int octopus_flow_parse(const struct octopus_priv *p, const struct rte_flow_attr *attr,
+		const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+		struct octopus_flow_parsed *out, struct rte_flow_error *error);
+/*
+ * Create (validate_only == 0) or validate the member rule of planner entry
+ * @p e for an application rule of pattern @p pattern on port @p proxy.
+ * @return 0 and *flow set (create), 1 when the entry cannot match anything
+ * the pattern matches (skipped, nothing created), or -errno with @p error set.
+ */
+int octopus_flow_hw_make(uint16_t proxy, const struct rte_flow_item pattern[],
+		const struct octo_steer_app_entry *e,
+		int validate_only, struct rte_flow **flow, struct rte_flow_error *error);
+/* Hash of attr and pattern (same rule matching the same traffic). */
+uint32_t octopus_flow_key(const struct rte_flow_attr *attr,
+		const struct rte_flow_item pattern[]);
+/* Set @p error to @p code with a formatted message (per-thread buffer). */
+int octopus_flow_error(struct rte_flow_error *error, int code,
+		enum rte_flow_error_type type, const void *cause, const char *fmt, ...)
+	__rte_format_printf(5, 6);
+
+#endif /* OCTOPUS_FLOW_H */

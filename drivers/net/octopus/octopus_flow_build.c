@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * Application rte_flow rule -> planner input (octo_steer_app_rule), with
+ * every refusal named in rte_flow_error; and planner entry -> the member
+ * rule (transfer, on the proxy): the application's pattern, narrowed to the
+ * entry's spreading bucket when it has one, with the entry's actions.
+ */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_hash_crc.h>
+
+#include "octopus_internal.h"
+#include "octopus_flow.h"
+
+/* Longest application pattern, END excluded. */
+#define FLOW_MAX_ITEMS 32
+
+/* rte_flow_error keeps a pointer to the message: one buffer per thread
+ * outlives the call, as the API needs.
+ */
+static __thread char flow_msg[256];
+
+int
+octopus_flow_error(struct rte_flow_error *error, int code,
+		enum rte_flow_error_type type, const void *cause, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(flow_msg, sizeof(flow_msg), fmt, ap);
+	va_end(ap);
+	return rte_flow_error_set(error, code, type, cause, flow_msg);
+}
+
+/* Spec/mask size of the items the port accepts, 0 for the others. */
+static size_t
+item_size(enum rte_flow_item_type t)
+{
+	switch (t) {
+	case RTE_FLOW_ITEM_TYPE_ETH: return sizeof(struct rte_flow_item_eth);
+	case RTE_FLOW_ITEM_TYPE_VLAN: return sizeof(struct rte_flow_item_vlan);
+	case RTE_FLOW_ITEM_TYPE_IPV4: return sizeof(struct rte_flow_item_ipv4);
+	case RTE_FLOW_ITEM_TYPE_IPV6: return sizeof(struct rte_flow_item_ipv6);
+	case RTE_FLOW_ITEM_TYPE_TCP: return sizeof(struct rte_flow_item_tcp);
+	case RTE_FLOW_ITEM_TYPE_UDP: return sizeof(struct rte_flow_item_udp);
+	case RTE_FLOW_ITEM_TYPE_SCTP: return sizeof(struct rte_flow_item_sctp);
+	case RTE_FLOW_ITEM_TYPE_ICMP: return sizeof(struct rte_flow_item_icmp);
+	case RTE_FLOW_ITEM_TYPE_ICMP6: return sizeof(struct rte_flow_item_icmp6);
+	default: return 0;
+	}
+}
+
+static int
+parse_attr(const struct rte_flow_attr *attr, struct octo_steer_app_rule *r,
+		struct rte_flow_error *error)
+{
+	if (attr == NULL)
+		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
+			"attributes missing");
+	if (attr->egress)
+		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS,
+			attr, "egress rules are not supported on net_octopus (ingress only)");
+	if (attr->transfer)
+		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER,
+			attr, "transfer rules are not supported: the members' e-switch carries the port's steering (use ingress)");
+	if (!attr->ingress)
+		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_INGRESS,
+			attr, "ingress must be set");
+	if (attr->group >= OCTO_STEER_HOME_GROUP)
+		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_GROUP,
+			attr, "group %u: net_octopus offers groups 0..%u (the others carry its steering)",
+			attr->group, OCTO_STEER_HOME_GROUP - 1);
+	if (attr->priority >= OCTO_STEER_APP_MAX_PRIO)
+		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY,
+			attr, "priority %u: net_octopus offers priorities 0..%u",
+			attr->priority, OCTO_STEER_APP_MAX_PRIO - 1);
+	r->group = attr->group;
+	r->priority = attr->priority;
+	return 0;
+}
+
+static int
+parse_pattern(const struct rte_flow_item pattern[], struct octo_steer_app_rule *r,
+		struct rte_flow_error *error)
+{
+	const struct rte_flow_item *it;
+	unsigned int n = 0;
+
+	if (pattern == NULL)
+		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_NUM, NULL,
+			"pattern missing");
+	for (it = pattern; it->type != RTE_FLOW_ITEM_TYPE_END; it++) {
+		if (++n > FLOW_MAX_ITEMS)
+			return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, it,
+				"pattern longer than %u items", FLOW_MAX_ITEMS);
+		if (it->type == RTE_FLOW_ITEM_TYPE_VOID)
+			continue;
+		if (item_size(it->type) == 0)
+			return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, it,
+				"item type %d not supported on net_octopus (eth, vlan, ipv4, ipv6, tcp, udp, sctp, icmp, icmp6)",
+				(int)it->type);
+		if (it->spec == NULL && (it->last != NULL || it->mask != NULL))
+			return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, it,
+				"item type %d: mask or last without spec", (int)it->type);
+		switch (it->type) {
+		case RTE_FLOW_ITEM_TYPE_IPV4:
+			if (r->l3 == OCTO_STEER_L3_ANY)
+				r->l3 = OCTO_STEER_L3_IPV4;
+			break;
+		case RTE_FLOW_ITEM_TYPE_IPV6:
+			if (r->l3 == OCTO_STEER_L3_ANY)
+				r->l3 = OCTO_STEER_L3_IPV6;
+			break;
+		case RTE_FLOW_ITEM_TYPE_TCP:
+			if (r->l4 == OCTO_STEER_L4_ANY)
+				r->l4 = OCTO_STEER_L4_TCP;
+			break;
+		case RTE_FLOW_ITEM_TYPE_UDP:
+			if (r->l4 == OCTO_STEER_L4_ANY)
+				r->l4 = OCTO_STEER_L4_UDP;
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+static int
+set_fate(struct octo_steer_app_rule *r, int *has_fate, enum octo_steer_app_fate f,
+		const struct rte_flow_action *a, struct rte_flow_error *error)
+{
+	if (*has_fate)
+		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
+			"only one of queue, rss, drop, jump per rule");
+	*has_fate = 1;
+	r->fate = f;
+	return 0;
+}
+
+static int
+parse_actions(uint16_t nb_rxq, const struct rte_flow_action actions[],
+		struct octopus_flow_parsed *out, struct rte_flow_error *error)
+{
+	struct octo_steer_app_rule *r = &out->app;
+	const struct rte_flow_action *a;
+	int has_fate = 0, ret;
+	uint32_t i;
+
+	if (actions == NULL)
+		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
+			"actions missing");
+	for (a = actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++) {
+		ret = 0;
+		switch (a->type) {
+		case RTE_FLOW_ACTION_TYPE_VOID:
+			break;
+		case RTE_FLOW_ACTION_TYPE_QUEUE: {
+			const struct rte_flow_action_queue *q = a->conf;
+
+			if (q == NULL)
+				return octopus_flow_error(error, EINVAL,
+					RTE_FLOW_ERROR_TYPE_ACTION_CONF, a, "queue: configuration missing");
+			if (q->index >= nb_rxq)
+				return octopus_flow_error(error, EINVAL,
+					RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					"queue index %u: the port has %u Rx queues", q->index, nb_rxq);
+			ret = set_fate(r, &has_fate, OCTO_STEER_APP_QUEUE, a, error);
+			r->queue = q->index;
+			break;
+		}
+		case RTE_FLOW_ACTION_TYPE_RSS: {
+			const struct rte_flow_action_rss *c = a->conf;
+
+			if (c == NULL)
+				return octopus_flow_error(error, EINVAL,
+					RTE_FLOW_ERROR_TYPE_ACTION_CONF, a, "rss: configuration missing");
+			if (c->level > 1)
+				return octopus_flow_error(error, ENOTSUP,
+					RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					"rss: level %u: only the outermost headers spread", c->level);
+			if (c->queue_num == 0 || c->queue == NULL ||
+					c->queue_num > OCTO_STEER_APP_MAX_RSS)
+				return octopus_flow_error(error, EINVAL,
+					RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					"rss: %u queues, need 1..%u", c->queue_num,
+					OCTO_STEER_APP_MAX_RSS);
+			for (i = 0; i < c->queue_num; i++) {
+				if (c->queue[i] >= nb_rxq)
+					return octopus_flow_error(error, EINVAL,
+						RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+						"rss: queue %u: the port has %u Rx queues",
+						c->queue[i], nb_rxq);
+				out->rss_queues[i] = c->queue[i];
+			}
+			ret = set_fate(r, &has_fate, OCTO_STEER_APP_RSS, a, error);
+			r->rss_queues = out->rss_queues;
+			r->rss_num = c->queue_num;
+			break;
+		}
+		case RTE_FLOW_ACTION_TYPE_DROP:
+			ret = set_fate(r, &has_fate, OCTO_STEER_APP_DROP, a, error);
+			break;
+		case RTE_FLOW_ACTION_TYPE_JUMP: {
+			const struct rte_flow_action_jump *j = a->conf;
+
+			if (j == NULL)
+				return octopus_flow_error(error, EINVAL,
+					RTE_FLOW_ERROR_TYPE_ACTION_CONF, a, "jump: configuration missing");
+			ret = set_fate(r, &has_fate, OCTO_STEER_APP_JUMP, a, error);
+			r->jump_group = j->group;
+			break;
+		}
+		case RTE_FLOW_ACTION_TYPE_MARK: {
+			const struct rte_flow_action_mark *m = a->conf;
+
+			if (m == NULL)
+				return octopus_flow_error(error, EINVAL,
+					RTE_FLOW_ERROR_TYPE_ACTION_CONF, a, "mark: configuration missing");
+			r->has_mark = 1;
+			r->mark = m->id;
+			break;
+		}
+		case RTE_FLOW_ACTION_TYPE_COUNT:
+			r->has_count = 1;
+			break;
+		case RTE_FLOW_ACTION_TYPE_FLAG:
+			return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+				"flag: the members' e-switch delivers MARK but not FLAG from its transfer domain (use mark)");
+		default:
+			return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+				"action type %d not supported on net_octopus (queue, rss, drop, jump, mark, count, void)",
+				(int)a->type);
+		}
+		if (ret != 0)
+			return ret;
+	}
+	if (!has_fate)
+		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, actions,
+			"a rule needs one of queue, rss, drop, jump");
+	return 0;
+}
+
+int
+octopus_flow_parse(const struct octopus_priv *p, const struct rte_flow_attr *attr,
+		const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+		struct octopus_flow_parsed *out, struct rte_flow_error *error)
+{
+	uint16_t nb_rxq = rte_eth_devices[p->port_id].data->nb_rx_queues;
+	int ret;
+
+	memset(&out->app, 0, sizeof(out->app));
+	ret = parse_attr(attr, &out->app, error);
+	if (ret == 0)
+		ret = parse_pattern(pattern, &out->app, error);
+	if (ret == 0 && nb_rxq == 0)
+		ret = octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"the port has no Rx queues (configure it first)");
+	if (ret == 0)
+		ret = parse_actions(nb_rxq, actions, out, error);
+	return ret;
+}
+
+uint32_t
+octopus_flow_key(const struct rte_flow_attr *attr, const struct rte_flow_item pattern[])
+{
+	const struct rte_flow_item *it;
+	uint32_t h, w[3];
+
+	w[0] = attr->group;
+	w[1] = attr->priority;
+	w[2] = attr->ingress;
+	h = rte_hash_crc(w, sizeof(w), 0);
+	for (it = pattern; it->type != RTE_FLOW_ITEM_TYPE_END; it++) {
+		size_t sz = item_size(it->type), k;
+		const uint8_t *spec = it->spec, *mask = it->mask;
+
+		if (it->type == RTE_FLOW_ITEM_TYPE_VOID)
+			continue;
+		h = rte_hash_crc_4byte((uint32_t)it->type, h);
+		if (spec == NULL)
+			continue;
+		/* the bits that match: spec under its mask (all when none) */
+		for (k = 0; k < sz; k++)
+			h = rte_hash_crc_1byte(spec[k] & (mask != NULL ? mask[k] : 0xff), h);
+	}
+	return h;
+}
+
+/* Where the spreading field of an entry sits in an item. */
+static int
+field_place(enum octo_steer_field f, enum rte_flow_item_type t, size_t *off, size_t *width)
+{
+	int dst = f == OCTO_STEER_FIELD_L4_DST || f == OCTO_STEER_FIELD_IP_DST;
+	int l4 = f == OCTO_STEER_FIELD_L4_SRC || f == OCTO_STEER_FIELD_L4_DST;
+
+	if (l4 && t == RTE_FLOW_ITEM_TYPE_UDP) {
+		*off = dst ? offsetof(struct rte_flow_item_udp, hdr.dst_port) :
+			offsetof(struct rte_flow_item_udp, hdr.src_port);
+		*width = 2;
+		return 0;
+	}
+	if (l4 && t == RTE_FLOW_ITEM_TYPE_TCP) {
+		*off = dst ? offsetof(struct rte_flow_item_tcp, hdr.dst_port) :
+			offsetof(struct rte_flow_item_tcp, hdr.src_port);
+		*width = 2;
+		return 0;
+	}
+	if (!l4 && t == RTE_FLOW_ITEM_TYPE_IPV4) {
+		*off = dst ? offsetof(struct rte_flow_item_ipv4, hdr.dst_addr) :
+			offsetof(struct rte_flow_item_ipv4, hdr.src_addr);
+		*width = 4;
+		return 0;
+	}
+	if (!l4 && t == RTE_FLOW_ITEM_TYPE_IPV6) {
+		/* the low 32 bits: the address's last four bytes */
+		*off = (dst ? offsetof(struct rte_flow_item_ipv6, hdr.dst_addr) :
+			offsetof(struct rte_flow_item_ipv6, hdr.src_addr)) + 12;
+		*width = 4;
+		return 0;
+	}
+	return -1;
+}
+
+static const void *
+default_mask(enum rte_flow_item_type t)
+{
+	switch (t) {
+	case RTE_FLOW_ITEM_TYPE_UDP: return &rte_flow_item_udp_mask;
+	case RTE_FLOW_ITEM_TYPE_TCP: return &rte_flow_item_tcp_mask;
+	case RTE_FLOW_ITEM_TYPE_IPV4: return &rte_flow_item_ipv4_mask;
+	case RTE_FLOW_ITEM_TYPE_IPV6: return &rte_flow_item_ipv6_mask;
+	default: return NULL;
+	}
+}
+
+union item_buf {
+	struct rte_flow_item_ipv4 v4;
+	struct rte_flow_item_ipv6 v6;
+	struct rte_flow_item_tcp tcp;
+	struct rte_flow_item_udp udp;
+};
+
+/*
+ * Narrow the pattern's item carrying entry @p e's field to the entry's
+ * bucket: mask |= bucket mask, spec's bucket bits = the bucket's value.
+ * @return 0, 1 when the application's own match on those bits excludes
+ * the bucket (no packet could match: skip the entry), -errno.
+ */
+static int
+narrow(struct rte_flow_item *items, unsigned int n, const struct octo_steer_app_entry *e,
+		union item_buf *spec, union item_buf *mask, struct rte_flow_error *error)
+{
+	size_t off = 0, width = 0, k;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (field_place(e->field, items[i].type, &off, &width) == 0)
+			break;
+	if (i == n)
+		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
+			"rss: no item carries the spreading field %s",
+			octo_steer_field_name(e->field));
+	if (items[i].last != NULL)
+		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST,
+			&items[i], "rss: a range (last) on the item the spreading narrows is not supported");
+	memset(spec, 0, sizeof(*spec));
+	memset(mask, 0, sizeof(*mask));
+	if (items[i].spec != NULL) {
+		memcpy(spec, items[i].spec, item_size(items[i].type));
+		memcpy(mask, items[i].mask != NULL ? items[i].mask :
+			default_mask(items[i].type), item_size(items[i].type));
+	}
+	for (k = 0; k < width; k++) {
+		uint8_t *s = (uint8_t *)spec + off + k, *m = (uint8_t *)mask + off + k;
+		unsigned int sh = 8 * (unsigned int)(width - 1 - k);
+		uint8_t bm = (uint8_t)(e->mask >> sh), bv = (uint8_t)(e->value >> sh) & bm;
+		uint8_t am = *m, as = *s & am;
+
+		if ((as ^ bv) & am & bm)
+			return 1;
+		*m = am | bm;
+		*s = as | bv;
+	}
+	items[i].spec = spec;
+	items[i].mask = mask;
+	return 0;
+}
+
+int
+octopus_flow_hw_make(uint16_t proxy, const struct rte_flow_item pattern[], const struct octo_steer_app_entry *e,
+		int validate_only, struct rte_flow **flow, struct rte_flow_error *error)
+{
+	struct rte_flow_item items[FLOW_MAX_ITEMS + 1];
+	struct rte_flow_action actions[6];
+	struct rte_flow_action_set_meta meta;
+	struct rte_flow_action_jump jump;
+	struct rte_flow_action_mark mark;
+	struct rte_flow_action_count count;
+	struct rte_flow_attr attr;
+	union item_buf spec, mask;
+	unsigned int n = 0, na = 0;
+	int ret;
+
+	for (; pattern[n].type != RTE_FLOW_ITEM_TYPE_END; n++) {
+		if (n >= FLOW_MAX_ITEMS)
+			return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM,
+				&pattern[n], "pattern longer than %u items", FLOW_MAX_ITEMS);
+		items[n] = pattern[n];
+	}
+	items[n].type = RTE_FLOW_ITEM_TYPE_END;
+	items[n].spec = items[n].last = items[n].mask = NULL;
+	if (e->field != OCTO_STEER_FIELD_NONE) {
+		ret = narrow(items, n, e, &spec, &mask, error);
+		if (ret != 0)
+			return ret < 0 ? ret : 1;
+	}
+
+	memset(&attr, 0, sizeof(attr));
+	attr.group = e->group;
+	attr.priority = e->priority;
+	attr.transfer = 1;
+	memset(actions, 0, sizeof(actions));
+	if (e->has_count) {
+		memset(&count, 0, sizeof(count));
+		actions[na].type = RTE_FLOW_ACTION_TYPE_COUNT;
+		actions[na++].conf = &count;
+	}
+	if (e->has_mark) {
+		mark.id = e->mark;
+		actions[na].type = RTE_FLOW_ACTION_TYPE_MARK;
+		actions[na++].conf = &mark;
+	}
+	if (e->has_meta) {
+		meta.data = e->set_meta;
+		meta.mask = UINT32_MAX;
+		actions[na].type = RTE_FLOW_ACTION_TYPE_SET_META;
+		actions[na++].conf = &meta;
+	}
+	if (e->drop) {
+		actions[na++].type = RTE_FLOW_ACTION_TYPE_DROP;
+	} else if (e->has_jump) {
+		jump.group = e->jump_group;
+		actions[na].type = RTE_FLOW_ACTION_TYPE_JUMP;
+		actions[na++].conf = &jump;
+	}
+	actions[na].type = RTE_FLOW_ACTION_TYPE_END;
+
+	if (validate_only) {
+		ret = rte_flow_validate(proxy, &attr, items, actions, error);
+		return ret == -ENOSYS ? -ENOTSUP : ret;
+	}
+	*flow = rte_flow_create(proxy, &attr, items, actions, error);
+	if (*flow == NULL)
+		return rte_errno > 0 ? -rte_errno : -EIO;
+	return 0;
+}

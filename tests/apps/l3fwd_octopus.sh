@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 Octopus authors
+#
+# DPDK's own l3fwd, unmodified, on net_octopus over the two PFs of
+# net_octonic (sockets 0 and 1, wire=gen), 4 queues polled by lcores of both
+# sockets (l3fwd sets each queue up on its lcore's socket). l3fwd prints no
+# counters, so the test watches it from outside through telemetry while it
+# runs, then stops it with SIGINT and checks it exits cleanly.
+#
+# Routing: the generator sends to 198.18.0.0/15 and l3fwd's default LPM
+# table has 198.18.<port>.0/24 -> <port> for enabled ports, other addresses
+# missing the table go back out of the port they came in on: with the
+# octopus port (2) the only enabled port, everything it routes leaves
+# through port 2, so the NIC's sink counts what l3fwd forwarded.
+#
+#   l3fwd_octopus.sh <l3fwd binary> [lpm|em]
+# Run under octopus-numa-emu --nodes 2.
+set -euo pipefail
+
+l3fwd=${1:?l3fwd binary}
+mode=${2:-lpm}
+here=$(cd "$(dirname "$0")" && pwd)
+tq() { "$here/telemetry_query.py" "$prefix" "$@"; }
+prefix="octopus-l3fwd-$mode-$$"
+work=$(mktemp -d)
+out="$work/out"
+pid=
+cleanup() {
+	[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; cat "$out"; exit 1; }
+
+port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
+# l3fwd makes its tables on every socket with lcores: LPM6 takes 64 MB per
+# socket, EM's hash tables (1M entries) several hundred MB.
+mem=1024
+[ "$mode" = em ] && mem=2048
+"$l3fwd" --no-huge -m "$mem" --no-pci --file-prefix "$prefix" \
+	--lcores '0@0,1@1,2@0,3@1' \
+	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
+	--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=200000 \
+	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1 \
+	-- -p 0x4 -P --lookup="$mode" --config "($port,0,0),($port,1,1),($port,2,2),($port,3,3)" \
+	>"$out" 2>&1 &
+pid=$!
+
+# Wait for the main loops, then let it forward for 2 s more.
+for _ in $(seq 1 100); do
+	kill -0 "$pid" 2>/dev/null || { pid=; fail "l3fwd exited before forwarding"; }
+	[ "$(grep -c 'entering main loop' "$out")" -eq 4 ] && break
+	sleep 0.3
+done
+[ "$(grep -c 'entering main loop' "$out")" -eq 4 ] || fail "l3fwd lcores not started in 30 s"
+sleep 2
+tq "/octonic/info,0" "/octopus/info,$port" "/ethdev/stats,$port" "/ethdev/xstats,$port" \
+	>"$work/tel" || fail "telemetry unreachable"
+sleep 1
+tq "/octonic/info,0" >"$work/tel2" || fail "telemetry unreachable"
+
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+pid=
+[ "$rc" -eq 0 ] || fail "l3fwd exit status $rc after SIGINT"
+grep -q "Signal 2 received" "$out" && grep -q "^Bye" "$out" || fail "l3fwd did not stop cleanly"
+
+# tel <command> <key>: a number from a telemetry reply
+tel() {
+	python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+	c, v = l.rstrip("\n").split("\t", 1)
+	if c == sys.argv[2]:
+		print(json.loads(v)[sys.argv[3]])' "$work/${3:-tel}" "$1" "$2"
+}
+sink=$(tel "/octonic/info,0" sink_packets)
+sink2=$(tel "/octonic/info,0" sink_packets tel2)
+opk=$(tel "/ethdev/stats,$port" opackets)
+ipk=$(tel "/ethdev/stats,$port" ipackets)
+lost=$(tel "/octonic/info,0" sink_lost)
+missed=$(( $(tel "/ethdev/xstats,$port" member0_rx_missed) + $(tel "/ethdev/xstats,$port" member1_rx_missed) ))
+echo "l3fwd $mode: rx $ipk tx $opk, sink $sink then $sink2 (lost $lost, missed by the PFs $missed)"
+[ "$ipk" -gt 0 ] || fail "port $port received nothing"
+[ "$opk" -gt 0 ] || fail "l3fwd sent nothing on port $port"
+[ "$sink" -gt 0 ] && [ "$sink2" -gt "$sink" ] || fail "the wire's sink does not see l3fwd's packets grow"
+for q in 0 1 2 3; do
+	for d in rx tx; do
+		loc=$(tel "/ethdev/xstats,$port" "${d}_q${q}_local_packets")
+		rem=$(tel "/ethdev/xstats,$port" "${d}_q${q}_remote_packets")
+		[ "$loc" -gt 0 ] || fail "$d queue $q: no packet through its socket's PF"
+		[ "$rem" -eq 0 ] || fail "$d queue $q: $rem packets through a remote PF"
+	done
+done
+echo "ok: l3fwd ($mode) forwarded on all 4 queues of the octopus port, all socket-local"

@@ -1,0 +1,729 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * The application's rte_flow rules on net_octopus over net_octonic PFs on 2
+ * (emulated) sockets; lcore q polls virtual queue q (lcores 0,2 on socket 0,
+ * 1,3 on socket 1) and counts every packet by queue and generator flow (the
+ * flow id is in the payload).  Run under tools/octopus-numa-emu.
+ *
+ *   test_octopus_flow queue  a QUEUE+MARK+COUNT rule for one generated
+ *       5-tuple: that flow, and only it, arrives at the chosen queue, every
+ *       packet of it marked, none of the others; COUNT equals what arrived;
+ *       validate creates nothing; a DROP rule drops its flow (COUNT = its
+ *       packets); reta_update moves the buckets while the rule keeps its
+ *       flow; the rules survive stop/start; destroy and flush remove every
+ *       member rule (the e-switch's rule count returns to the steering's).
+ *   test_octopus_flow rss    an RSS rule over {2,3} takes every flow, each
+ *       flow to one queue, both queues used; over {0,2,3} (not a power of
+ *       two) queue 1 gets nothing and the three share the flows.
+ *   test_octopus_flow bad    bad rules are refused by validate and create
+ *       with an rte_flow_error message naming the cause, and leave the
+ *       e-switch's rule counters unchanged; members without an e-switch
+ *       (net_null) refuse flows with ENOTSUP.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_flow.h>
+#include <rte_ip.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_udp.h>
+
+#include "rte_pmd_octonic.h"
+
+static int failures;
+
+#define CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		failures++; \
+		fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr); \
+	} \
+} while (0)
+
+#define NB_Q 4
+#define NB_DESC 4096
+#define NB_FLOWS 256
+#define PER_FLOW 16			/* packets per flow and phase */
+#define PHASE_PKTS (NB_FLOWS * PER_FLOW)
+#define MAGIC 0x4f43544fu		/* lib/wire's payload magic */
+
+static uint16_t port, nic_port;
+/* per queue, per flow: written by the queue's poller only */
+static uint32_t cnt[NB_Q][NB_FLOWS];
+static uint32_t marked[NB_Q][NB_FLOWS];	/* with FDIR_ID */
+static uint32_t mark_val[NB_FLOWS];
+static uint32_t fdir_any[NB_Q];		/* any FDIR flag */
+/* what the generator's flows look like (learnt from the first phase) */
+static rte_be32_t flow_src[NB_FLOWS];
+static rte_be16_t flow_sport[NB_FLOWS];
+static uint64_t received;
+static uint64_t last_rx_tsc;
+static uint64_t deadline;
+static uint64_t expected;	/* packets the phase must deliver */
+static volatile int stop;
+
+static uint16_t
+port_of(const char *name)
+{
+	uint16_t p = RTE_MAX_ETHPORTS;
+
+	rte_eth_dev_get_port_by_name(name, &p);
+	return p;
+}
+
+/* The generator's flow id of an IPv4/UDP frame, -1 for anything else. */
+static int
+flow_of(struct rte_mbuf *m, rte_be32_t *src, rte_be16_t *sport)
+{
+	const struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	const struct rte_ipv4_hdr *ip;
+	const struct rte_udp_hdr *udp;
+	const uint8_t *pl;
+	uint32_t magic, id;
+	size_t off;
+
+	if (eh->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
+		return -1;
+	ip = (const struct rte_ipv4_hdr *)(eh + 1);
+	if (ip->next_proto_id != IPPROTO_UDP)
+		return -1;
+	off = sizeof(*eh) + rte_ipv4_hdr_len(ip);
+	udp = rte_pktmbuf_mtod_offset(m, const struct rte_udp_hdr *, off);
+	pl = (const uint8_t *)(udp + 1);
+	if (off + sizeof(*udp) + 8 > m->data_len)
+		return -1;
+	memcpy(&magic, pl, 4);
+	memcpy(&id, pl + 4, 4);
+	if (rte_be_to_cpu_32(magic) != MAGIC)
+		return -1;
+	id = rte_be_to_cpu_32(id);
+	if (id >= NB_FLOWS)
+		return -1;
+	*src = ip->src_addr;
+	*sport = udp->src_port;
+	return (int)id;
+}
+
+static int
+poll_queue(void *arg)
+{
+	uint16_t q = (uint16_t)rte_lcore_id();
+	struct rte_mbuf *pkts[32];
+	uint16_t n, k;
+
+	RTE_SET_USED(arg);
+	if (q >= NB_Q)
+		return 0;
+	while (!stop) {
+		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
+		for (k = 0; k < n; k++) {
+			struct rte_mbuf *m = pkts[k];
+			rte_be32_t src;
+			rte_be16_t sport;
+			int f = flow_of(m, &src, &sport);
+
+			if (m->ol_flags & RTE_MBUF_F_RX_FDIR)
+				fdir_any[q]++;
+			if (f >= 0) {
+				cnt[q][f]++;
+				flow_src[f] = src;
+				flow_sport[f] = sport;
+				if (m->ol_flags & RTE_MBUF_F_RX_FDIR_ID) {
+					marked[q][f]++;
+					mark_val[f] = m->hash.fdir.hi;
+				}
+			}
+			rte_pktmbuf_free(m);
+		}
+		if (n > 0) {
+			__atomic_fetch_add(&received, n, __ATOMIC_RELAXED);
+			__atomic_store_n(&last_rx_tsc, rte_get_timer_cycles(), __ATOMIC_RELAXED);
+		}
+		if (q == 0 && n == 0) {
+			uint64_t now = rte_get_timer_cycles();
+
+			/* everything that should arrive did, and 50 ms more
+			 * passed without a packet (so a wrong extra shows too)
+			 */
+			if ((__atomic_load_n(&received, __ATOMIC_RELAXED) >= expected &&
+					now - __atomic_load_n(&last_rx_tsc, __ATOMIC_RELAXED) >
+					rte_get_timer_hz() / 20) || now > deadline)
+				stop = 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Generate PER_FLOW packets of every flow and count where they arrive; the
+ * phase ends when all but @p dropped_flows flows' packets arrived (or after
+ * 20 s).
+ */
+static void
+run_phase_drop(unsigned int dropped_flows)
+{
+	struct rte_pmd_octonic_gen_conf gc;
+
+	memset(cnt, 0, sizeof(cnt));
+	memset(marked, 0, sizeof(marked));
+	memset(fdir_any, 0, sizeof(fdir_any));
+	received = 0;
+	CHECK(rte_pmd_octonic_gen_get(nic_port, &gc) == 0, "gen_get");
+	gc.limit = PHASE_PKTS;
+	CHECK(rte_pmd_octonic_gen_set(nic_port, &gc) == 0, "gen_set");
+	expected = (uint64_t)(NB_FLOWS - dropped_flows) * PER_FLOW;
+	last_rx_tsc = rte_get_timer_cycles();
+	deadline = last_rx_tsc + 20 * rte_get_timer_hz();
+	stop = 0;
+	rte_pmd_octonic_gen_enable(nic_port, 1);
+	rte_eal_mp_remote_launch(poll_queue, NULL, SKIP_MAIN);
+	poll_queue(NULL);	/* the main lcore polls queue 0 and decides the end */
+	rte_eal_mp_wait_lcore();
+	rte_pmd_octonic_gen_enable(nic_port, 0);
+	if (getenv("FLOW_TEST_DEBUG") != NULL) {
+		uint64_t gen = 0;
+		struct rte_eth_stats st;
+
+		rte_pmd_octonic_gen_count(nic_port, &gen);
+		rte_eth_stats_get(port, &st);
+		fprintf(stderr, "phase: generated %" PRIu64 " received %" PRIu64
+			" imissed %" PRIu64 " q %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			gen, received, st.imissed, st.q_ipackets[0], st.q_ipackets[1],
+			st.q_ipackets[2], st.q_ipackets[3]);
+	}
+}
+
+static void
+run_phase(void)
+{
+	run_phase_drop(0);
+}
+
+static uint32_t
+flow_total(int f)
+{
+	uint32_t t = 0;
+	int q;
+
+	for (q = 0; q < NB_Q; q++)
+		t += cnt[q][f];
+	return t;
+}
+
+/* The queue every packet of flow f reached, -1: none or several. */
+static int
+flow_queue(int f)
+{
+	int q, found = -1;
+
+	for (q = 0; q < NB_Q; q++) {
+		if (cnt[q][f] == 0)
+			continue;
+		if (found >= 0)
+			return -1;
+		found = q;
+	}
+	return found;
+}
+
+static uint64_t
+imissed(void)
+{
+	struct rte_eth_stats st;
+
+	memset(&st, 0, sizeof(st));
+	rte_eth_stats_get(port, &st);
+	return st.imissed;
+}
+
+static void
+setup_port(struct rte_mempool *mp, int rss_mode)
+{
+	struct rte_eth_conf conf;
+	uint16_t q;
+
+	memset(&conf, 0, sizeof(conf));
+	if (rss_mode) {
+		/* ethdev offers reta_update only in RSS mode */
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP;
+	}
+	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
+	for (q = 0; q < NB_Q; q++) {
+		int sock = (int)rte_lcore_to_socket_id(q);
+
+		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, sock, NULL, mp) == 0, "rxq");
+		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, sock, NULL) == 0, "txq");
+	}
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+}
+
+static struct rte_pmd_octonic_flow_stats
+fstats(void)
+{
+	struct rte_pmd_octonic_flow_stats fs;
+
+	memset(&fs, 0, sizeof(fs));
+	CHECK(rte_pmd_octonic_flow_stats_get(nic_port, &fs) == 0, "flow stats");
+	return fs;
+}
+
+/* A rule for exactly flow f's source address and port. */
+struct five_tuple_rule {
+	struct rte_flow_attr attr;
+	struct rte_flow_item items[4];
+	struct rte_flow_item_ipv4 ip, ip_mask;
+	struct rte_flow_item_udp udp, udp_mask;
+	struct rte_flow_action actions[5];
+	struct rte_flow_action_queue queue;
+	struct rte_flow_action_mark mark;
+	struct rte_flow_action_count count;
+};
+
+static void
+five_tuple(struct five_tuple_rule *r, int f)
+{
+	memset(r, 0, sizeof(*r));
+	r->attr.ingress = 1;
+	r->ip.hdr.src_addr = flow_src[f];
+	r->ip_mask.hdr.src_addr = RTE_BE32(0xffffffff);
+	r->udp.hdr.src_port = flow_sport[f];
+	r->udp_mask.hdr.src_port = RTE_BE16(0xffff);
+	r->items[0].type = RTE_FLOW_ITEM_TYPE_ETH;
+	r->items[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
+	r->items[1].spec = &r->ip;
+	r->items[1].mask = &r->ip_mask;
+	r->items[2].type = RTE_FLOW_ITEM_TYPE_UDP;
+	r->items[2].spec = &r->udp;
+	r->items[2].mask = &r->udp_mask;
+	r->items[3].type = RTE_FLOW_ITEM_TYPE_END;
+}
+
+static int
+reta_set_all(uint16_t (*fn)(uint16_t b))
+{
+	struct rte_eth_rss_reta_entry64 reta[8];
+	struct rte_eth_dev_info info;
+	uint16_t b;
+
+	rte_eth_dev_info_get(port, &info);
+	memset(reta, 0, sizeof(reta));
+	for (b = 0; b < info.reta_size; b++) {
+		reta[b / 64].mask |= 1ULL << (b % 64);
+		reta[b / 64].reta[b % 64] = fn(b);
+	}
+	return rte_eth_dev_rss_reta_update(port, reta, info.reta_size);
+}
+
+static uint16_t to_01(uint16_t b) { return b % 2; }
+static uint16_t to_0(uint16_t b) { RTE_SET_USED(b); return 0; }
+
+static void
+test_queue(struct rte_mempool *mp)
+{
+	struct rte_pmd_octonic_flow_stats fs0, fs;
+	struct five_tuple_rule r, d;
+	struct rte_flow_query_count qc;
+	struct rte_flow_action count_action[2] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error err;
+	struct rte_flow *flow, *drop;
+	const int X = 37, Y = 100;
+	int f, i, q;
+
+	setup_port(mp, 1);
+	/* the default buckets use queues 0 and 1 only: 2 and 3 get nothing */
+	CHECK(reta_set_all(to_01) == 0, "reta 0/1");
+	run_phase();
+	CHECK(received == PHASE_PKTS && imissed() == 0, "learning phase: %" PRIu64
+		" of %u, missed %" PRIu64, received, PHASE_PKTS, imissed());
+	for (f = 0; f < NB_FLOWS; f++)
+		CHECK(flow_total(f) == PER_FLOW && (flow_queue(f) == 0 || flow_queue(f) == 1),
+			"flow %d: %u packets, queue %d", f, flow_total(f), flow_queue(f));
+	CHECK(fdir_any[0] == 0 && fdir_any[1] == 0, "FDIR flags without a rule");
+
+	fs0 = fstats();
+	five_tuple(&r, X);
+	r.queue.index = 3;
+	r.mark.id = 0xabc;
+	r.actions[0].type = RTE_FLOW_ACTION_TYPE_MARK;
+	r.actions[0].conf = &r.mark;
+	r.actions[1].type = RTE_FLOW_ACTION_TYPE_COUNT;
+	r.actions[1].conf = &r.count;
+	r.actions[2].type = RTE_FLOW_ACTION_TYPE_QUEUE;
+	r.actions[2].conf = &r.queue;
+	r.actions[3].type = RTE_FLOW_ACTION_TYPE_END;
+	memset(&err, 0, sizeof(err));
+	CHECK(rte_flow_validate(port, &r.attr, r.items, r.actions, &err) == 0,
+		"validate: %s", err.message ? err.message : "?");
+	fs = fstats();
+	CHECK(fs.creates == fs0.creates && fs.transfer_rules == fs0.transfer_rules,
+		"validate created rules (%" PRIu64 " -> %" PRIu64 ")", fs0.creates, fs.creates);
+	flow = rte_flow_create(port, &r.attr, r.items, r.actions, &err);
+	CHECK(flow != NULL, "create: %s", err.message ? err.message : "?");
+	fs = fstats();
+	CHECK(fs.creates == fs0.creates + 1 && fs.transfer_rules == fs0.transfer_rules + 1,
+		"a QUEUE rule is one member rule: creates +%" PRIu64 ", transfer rules %u -> %u",
+		fs.creates - fs0.creates, fs0.transfer_rules, fs.transfer_rules);
+
+	/* DROP (with COUNT) for flow Y */
+	five_tuple(&d, Y);
+	d.actions[0].type = RTE_FLOW_ACTION_TYPE_COUNT;
+	d.actions[0].conf = &d.count;
+	d.actions[1].type = RTE_FLOW_ACTION_TYPE_DROP;
+	d.actions[2].type = RTE_FLOW_ACTION_TYPE_END;
+	drop = rte_flow_create(port, &d.attr, d.items, d.actions, &err);
+	CHECK(drop != NULL, "create drop: %s", err.message ? err.message : "?");
+
+	for (i = 0; i < 2; i++) {
+		run_phase_drop(1);
+		CHECK(cnt[3][X] == PER_FLOW && flow_queue(X) == 3,
+			"round %d: flow %d: %u of %u packets at queue 3 (queue %d)", i, X,
+			cnt[3][X], PER_FLOW, flow_queue(X));
+		CHECK(marked[3][X] == PER_FLOW && mark_val[X] == 0xabc,
+			"round %d: %u of %u marked, mark 0x%x", i, marked[3][X], PER_FLOW,
+			mark_val[X]);
+		for (f = 0; f < NB_FLOWS; f++) {
+			if (f == X)
+				continue;
+			CHECK(cnt[3][f] == 0 && cnt[2][f] == 0,
+				"round %d: flow %d reached queue 3 (%u) or 2 (%u)", i, f,
+				cnt[3][f], cnt[2][f]);
+			CHECK(f == Y || flow_total(f) == PER_FLOW,
+				"round %d: flow %d: %u packets", i, f, flow_total(f));
+			CHECK(marked[0][f] + marked[1][f] == 0, "flow %d marked", f);
+		}
+		CHECK(flow_total(Y) == 0, "round %d: dropped flow %d: %u packets arrived",
+			i, Y, flow_total(Y));
+		CHECK(fdir_any[0] == 0 && fdir_any[1] == 0, "FDIR on unmarked queues");
+		/* COUNT: what matched, summed over the member rules, kept over restarts */
+		memset(&qc, 0, sizeof(qc));
+		CHECK(rte_flow_query(port, flow, count_action, &qc, &err) == 0 &&
+			qc.hits_set && qc.hits == (uint64_t)PER_FLOW * (i + 1),
+			"round %d: queue rule count %" PRIu64 ", want %u", i, qc.hits,
+			PER_FLOW * (i + 1));
+		memset(&qc, 0, sizeof(qc));
+		CHECK(rte_flow_query(port, drop, count_action, &qc, &err) == 0 &&
+			qc.hits == (uint64_t)PER_FLOW * (i + 1),
+			"round %d: drop rule count %" PRIu64 ", want %u", i, qc.hits,
+			PER_FLOW * (i + 1));
+		if (i == 0) {
+			/* rules survive stop/start */
+			CHECK(rte_eth_dev_stop(port) == 0, "stop");
+			CHECK(rte_eth_dev_start(port) == 0, "start");
+		}
+	}
+	/* reta_update moves the buckets; the rule keeps its flow */
+	CHECK(reta_set_all(to_0) == 0, "reta all 0");
+	run_phase_drop(1);
+	for (f = 0; f < NB_FLOWS; f++) {
+		q = f == X ? 3 : f == Y ? -1 : 0;
+		CHECK(flow_queue(f) == q && (q < 0 || flow_total(f) == PER_FLOW),
+			"after reta: flow %d at queue %d (%u packets), want %d", f,
+			flow_queue(f), flow_total(f), q);
+	}
+	/* destroy: back to the buckets, member rule gone */
+	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
+	fs = fstats();
+	CHECK(fs.transfer_rules == fs0.transfer_rules + 1, "after destroy: %u transfer rules, want %u",
+		fs.transfer_rules, fs0.transfer_rules + 1);
+	run_phase_drop(1);
+	CHECK(flow_queue(X) == 0 && cnt[0][X] == PER_FLOW && marked[0][X] == 0,
+		"destroyed rule still steers: flow %d at queue %d", X, flow_queue(X));
+	/* flush removes the rest */
+	flow = rte_flow_create(port, &r.attr, r.items, r.actions, &err);
+	CHECK(flow != NULL, "create again: %s", err.message ? err.message : "?");
+	CHECK(rte_flow_flush(port, &err) == 0, "flush");
+	fs = fstats();
+	CHECK(fs.transfer_rules == fs0.transfer_rules, "after flush: %u transfer rules, want %u",
+		fs.transfer_rules, fs0.transfer_rules);
+	CHECK(rte_flow_destroy(port, flow, &err) != 0, "a flushed rule destroyed again");
+	run_phase();
+	CHECK(flow_total(Y) == PER_FLOW && flow_queue(X) == 0, "after flush: Y %u, X at %d",
+		flow_total(Y), flow_queue(X));
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
+static void
+rss_rule(const uint16_t *queues, uint32_t n, struct rte_flow **flow)
+{
+	struct rte_flow_attr attr = { .ingress = 1 };
+	struct rte_flow_item items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action_rss rss = { .queue_num = n, .queue = queues };
+	struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_RSS, .conf = &rss },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error err;
+
+	memset(&err, 0, sizeof(err));
+	*flow = rte_flow_create(port, &attr, items, actions, &err);
+	CHECK(*flow != NULL, "rss create: %s", err.message ? err.message : "?");
+}
+
+static void
+test_rss(struct rte_mempool *mp)
+{
+	static const uint16_t q23[] = { 2, 3 }, q023[] = { 0, 2, 3 };
+	struct rte_pmd_octonic_flow_stats fs0, fs;
+	struct rte_flow_error err;
+	struct rte_flow *flow;
+	uint32_t per_q[NB_Q];
+	int f, q;
+
+	setup_port(mp, 0);
+	fs0 = fstats();
+	rss_rule(q23, 2, &flow);
+	fs = fstats();
+	CHECK(fs.transfer_rules == fs0.transfer_rules + 2, "rss over 2 queues: %u member rules",
+		fs.transfer_rules - fs0.transfer_rules);
+	run_phase();
+	memset(per_q, 0, sizeof(per_q));
+	for (f = 0; f < NB_FLOWS; f++) {
+		q = flow_queue(f);
+		CHECK((q == 2 || q == 3) && flow_total(f) == PER_FLOW,
+			"rss {2,3}: flow %d at queue %d, %u packets", f, q, flow_total(f));
+		if (q >= 0)
+			per_q[q]++;
+	}
+	CHECK(per_q[2] >= NB_FLOWS / 4 && per_q[3] >= NB_FLOWS / 4,
+		"rss {2,3}: flows per queue %u %u", per_q[2], per_q[3]);
+	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
+
+	rss_rule(q023, 3, &flow);
+	fs = fstats();
+	CHECK(fs.transfer_rules == fs0.transfer_rules + 64,
+		"rss over 3 queues: %u member rules (the port's 64 buckets)",
+		fs.transfer_rules - fs0.transfer_rules);
+	run_phase();
+	memset(per_q, 0, sizeof(per_q));
+	for (f = 0; f < NB_FLOWS; f++) {
+		q = flow_queue(f);
+		CHECK(q == 0 || q == 2 || q == 3, "rss {0,2,3}: flow %d at queue %d", f, q);
+		if (q >= 0)
+			per_q[q]++;
+	}
+	CHECK(per_q[1] == 0 && per_q[0] >= NB_FLOWS / 5 && per_q[2] >= NB_FLOWS / 5 &&
+		per_q[3] >= NB_FLOWS / 5, "rss {0,2,3}: flows per queue %u %u %u %u",
+		per_q[0], per_q[1], per_q[2], per_q[3]);
+	CHECK(rte_flow_flush(port, &err) == 0, "flush");
+	fs = fstats();
+	CHECK(fs.transfer_rules == fs0.transfer_rules, "after flush %u, want %u",
+		fs.transfer_rules, fs0.transfer_rules);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
+/* A rule that must be refused: by validate and create, with a message
+ * containing @p text, and without any rule operation on the e-switch.
+ */
+static void
+refused(const char *what, const struct rte_flow_attr *attr,
+		const struct rte_flow_item *items, const struct rte_flow_action *actions,
+		const char *text)
+{
+	struct rte_pmd_octonic_flow_stats fs0 = fstats(), fs;
+	struct rte_flow_error err;
+	struct rte_flow *flow;
+
+	memset(&err, 0, sizeof(err));
+	CHECK(rte_flow_validate(port, attr, items, actions, &err) < 0, "%s: validated", what);
+	CHECK(err.message != NULL && strstr(err.message, text) != NULL,
+		"%s: validate says \"%s\", want \"%s\"", what,
+		err.message ? err.message : "(none)", text);
+	memset(&err, 0, sizeof(err));
+	flow = rte_flow_create(port, attr, items, actions, &err);
+	CHECK(flow == NULL, "%s: created", what);
+	CHECK(err.message != NULL && strstr(err.message, text) != NULL,
+		"%s: create says \"%s\", want \"%s\"", what,
+		err.message ? err.message : "(none)", text);
+	fs = fstats();
+	CHECK(fs.creates == fs0.creates && fs.destroys == fs0.destroys &&
+		fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
+		"%s: rule operations %" PRIu64 "/%" PRIu64 " -> %" PRIu64 "/%" PRIu64, what,
+		fs0.creates, fs0.destroys, fs.creates, fs.destroys);
+	printf("refused %-22s: %s\n", what, err.message ? err.message : "");
+}
+
+static void
+test_bad(struct rte_mempool *mp)
+{
+	struct rte_flow_attr in = { .ingress = 1 }, attr;
+	struct rte_flow_item_ipv4 ip = { .hdr.src_addr = RTE_BE32(0x0a000001) };
+	struct rte_flow_item udp_items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item_meta meta = { .data = 1 };
+	struct rte_flow_item meta_items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_META, .spec = &meta },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item eth_only[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action_queue q1 = { .index = 1 }, q9 = { .index = NB_Q };
+	struct rte_flow_action_port_id pid = { .id = 0 };
+	struct rte_flow_action act_queue[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_action act_q9[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q9 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_action act_port[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_PORT_ID, .conf = &pid },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_action act_flag[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_FLAG },
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_action act_none[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_action act_two[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	uint16_t rq[] = { 0, 1, 2 };
+	struct rte_flow_action_rss rss = { .queue_num = 3, .queue = rq };
+	struct rte_flow_action act_rss[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_RSS, .conf = &rss },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error err;
+	uint16_t null_port;
+
+	setup_port(mp, 0);
+	refused("unknown action", &in, udp_items, act_port, "action type");
+	refused("queue out of range", &in, udp_items, act_q9, "queue index 4");
+	attr = in;
+	attr.egress = 1;
+	attr.ingress = 0;
+	refused("egress", &attr, udp_items, act_queue, "egress");
+	attr = in;
+	attr.transfer = 1;
+	refused("transfer", &attr, udp_items, act_queue, "transfer");
+	refused("meta item", &in, meta_items, act_queue, "item type");
+	refused("flag", &in, udp_items, act_flag, "flag");
+	refused("no fate", &in, udp_items, act_none, "needs one of");
+	refused("two fates", &in, udp_items, act_two, "only one of");
+	attr = in;
+	attr.priority = 15;
+	refused("priority 15", &attr, udp_items, act_queue, "priority 15");
+	attr = in;
+	attr.group = 64;
+	refused("group 64", &attr, udp_items, act_queue, "group 64");
+	refused("rss without IP", &in, eth_only, act_rss, "IPv4 or IPv6");
+	refused("no pattern", &in, NULL, act_queue, "pattern");
+
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+
+	/* members without an e-switch */
+	null_port = port_of("net_octopus1");
+	CHECK(null_port < RTE_MAX_ETHPORTS, "no null-member port");
+	{
+		struct rte_eth_conf conf;
+		struct rte_flow *flow;
+
+		memset(&conf, 0, sizeof(conf));
+		CHECK(rte_eth_dev_configure(null_port, 2, 2, &conf) == 0, "configure null");
+		CHECK(rte_eth_rx_queue_setup(null_port, 0, 256, 0, NULL, mp) == 0 &&
+			rte_eth_rx_queue_setup(null_port, 1, 256, 0, NULL, mp) == 0 &&
+			rte_eth_tx_queue_setup(null_port, 0, 256, 0, NULL) == 0 &&
+			rte_eth_tx_queue_setup(null_port, 1, 256, 0, NULL) == 0, "queues null");
+		memset(&err, 0, sizeof(err));
+		CHECK(rte_flow_validate(null_port, &in, udp_items, act_queue, &err) == -ENOTSUP,
+			"null members: validate %s", err.message ? err.message : "?");
+		CHECK(rte_eth_dev_start(null_port) == 0, "start null");
+		memset(&err, 0, sizeof(err));
+		flow = rte_flow_create(null_port, &in, udp_items, act_queue, &err);
+		CHECK(flow == NULL && rte_errno == ENOTSUP && err.message != NULL &&
+			strstr(err.message, "e-switch") != NULL,
+			"null members: create %p errno %d: %s", (void *)flow, rte_errno,
+			err.message ? err.message : "?");
+		printf("refused on null members : %s\n", err.message ? err.message : "");
+		CHECK(rte_eth_dev_stop(null_port) == 0, "stop null");
+		CHECK(rte_eth_dev_close(null_port) == 0, "close null");
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *which = argc > 1 ? argv[1] : "";
+	char prefix[64], gen[128];
+	char *eal[] = {
+		argv[0], "--no-huge", "-m", "512", "--no-pci",
+		"--lcores", "0@0,1@1,2@0,3@1", "--file-prefix", prefix,
+		"--vdev", gen,
+		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1",
+		"--vdev", "net_null0", "--vdev", "net_null1",
+		"--vdev", "net_octopus1,member=net_null0,member=net_null1,socket_of=net_null0:0,socket_of=net_null1:1",
+	};
+	struct rte_mempool *mp;
+
+	snprintf(prefix, sizeof(prefix), "octopus-flow-%s-%d", which, (int)getpid());
+	snprintf(gen, sizeof(gen),
+		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=200000", NB_FLOWS);
+	if (rte_eal_init(RTE_DIM(eal), eal) < 0) {
+		fprintf(stderr, "EAL init failed\n");
+		return 2;
+	}
+	if (rte_socket_count() < 2 || rte_lcore_count() < NB_Q) {
+		fprintf(stderr, "needs 2 sockets and 4 lcores (run under octopus-numa-emu)\n");
+		return 2;
+	}
+	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	if (mp == NULL)
+		return 2;
+	port = port_of("net_octopus0");
+	nic_port = port_of("net_octonic0_pf0");
+	rte_pmd_octonic_gen_enable(nic_port, 0);
+	if (strcmp(which, "queue") == 0)
+		test_queue(mp);
+	else if (strcmp(which, "rss") == 0)
+		test_rss(mp);
+	else if (strcmp(which, "bad") == 0)
+		test_bad(mp);
+	else {
+		fprintf(stderr, "usage: %s queue|rss|bad\n", argv[0]);
+		return 2;
+	}
+	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
+		failures);
+	rte_eal_cleanup();
+	return failures ? 1 : 0;
+}
