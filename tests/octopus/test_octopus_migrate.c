@@ -1,0 +1,461 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * Queue migration under load: net_octopus over two net_octonic PFs on 2
+ * (emulated) sockets, wire=gen with 1024 sequence-numbered flows, 4
+ * virtual queues. Lcore 0 drives; lcores 1, 3 (socket 1) and 2 (socket 0)
+ * poll: lcore owner[q] polls queue q, checks per-flow order of what it
+ * receives and sends it back through Tx queue q (the NIC's sink checks the
+ * order on the wire). Run under tools/octopus-numa-emu.
+ *
+ *   test_octopus_migrate order [N]    N moves (default 1000), half with
+ *       the API (queue_migrate_lcore, then the poller changes), half
+ *       automatic (only the poller changes, migration=auto): 0 reordered,
+ *       0 duplicated per flow at Rx and at the sink, losses only where the
+ *       NIC counted a drop; after each move completes, the NIC's remote-DMA
+ *       and remote-poll counters of that queue stop growing.
+ *   test_octopus_migrate nodrain [N]  the same with drain=0 (test-only):
+ *       reordering is seen, so the first case can fail.
+ *   test_octopus_migrate bench [N]    not a test: migration latency
+ *       p50/p99/max under load with 1 flow and with 100000 flows.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "octo_wire.h"
+#include "rte_pmd_octonic.h"
+#include "rte_pmd_octopus.h"
+
+static int failures;
+
+#define CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		failures++; \
+		fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr); \
+	} \
+} while (0)
+
+#define NB_Q 4
+#define NB_DESC 4096
+#define MAX_FLOWS 100000
+/* Ethernet + IPv4 (no options) + UDP: where the generator's payload is */
+#define PAYLOAD_OFF (14 + 20 + 8)
+
+static uint16_t port, pf[2];
+static int owner[NB_Q];		/* lcore polling queue q */
+static int holder[NB_Q];	/* 1 while an lcore is inside a burst of q */
+static uint64_t polls[NB_Q];
+static uint64_t received;
+static volatile int stop;
+
+/* per flow, touched only by the holder of the flow's queue */
+static uint64_t next_seq[MAX_FLOWS];
+static uint64_t flow_pkts[MAX_FLOWS];
+static uint64_t reordered, duplicated, foreign_frames;
+
+static uint16_t
+port_of(const char *name)
+{
+	uint16_t p = RTE_MAX_ETHPORTS;
+
+	rte_eth_dev_get_port_by_name(name, &p);
+	return p;
+}
+
+/* Per-flow order of one received frame (seq must be above all before). */
+static void
+check_frame(struct rte_mbuf *m)
+{
+	const struct octo_wire_payload *pl;
+	uint32_t flow;
+	uint64_t seq;
+
+	if (rte_pktmbuf_data_len(m) < PAYLOAD_OFF + sizeof(*pl)) {
+		foreign_frames++;
+		return;
+	}
+	pl = rte_pktmbuf_mtod_offset(m, const struct octo_wire_payload *, PAYLOAD_OFF);
+	flow = rte_be_to_cpu_32(pl->flow_id);
+	seq = rte_be_to_cpu_64(pl->seq);
+	if (rte_be_to_cpu_32(pl->magic) != OCTO_WIRE_MAGIC || flow >= MAX_FLOWS) {
+		foreign_frames++;
+		return;
+	}
+	if (flow_pkts[flow] != 0 && seq < next_seq[flow]) {
+		/* not above the highest seen: repeated, or late */
+		if (seq + 1 == next_seq[flow])
+			duplicated++;
+		else
+			reordered++;
+		return;
+	}
+	next_seq[flow] = seq + 1;
+	flow_pkts[flow]++;
+}
+
+static int
+worker(void *arg)
+{
+	int me = (int)rte_lcore_id();
+	struct rte_mbuf *pkts[32];
+	uint16_t q, n, k, i;
+	int zero;
+
+	RTE_SET_USED(arg);
+	while (!stop) {
+		for (q = 0; q < NB_Q; q++) {
+			if (__atomic_load_n(&owner[q], __ATOMIC_ACQUIRE) != me)
+				continue;
+			zero = 0;
+			if (!__atomic_compare_exchange_n(&holder[q], &zero, 1, false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+				continue;
+			n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
+			for (i = 0; i < n; i++)
+				check_frame(pkts[i]);
+			for (k = 0; k < n; )
+				k += rte_eth_tx_burst(port, q, pkts + k, n - k);
+			if (n == 0)	/* lets a Tx migration finish */
+				rte_eth_tx_burst(port, q, pkts, 0);
+			__atomic_fetch_add(&received, n, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&polls[q], 1, __ATOMIC_RELEASE);
+			__atomic_store_n(&holder[q], 0, __ATOMIC_RELEASE);
+		}
+	}
+	return 0;
+}
+
+/* Lcore of socket @p s for queue q: socket 0 has lcore 2, socket 1 has 1 and 3. */
+static int
+lcore_on(int s, uint16_t q)
+{
+	return s == 0 ? 2 : (q & 1 ? 1 : 3);
+}
+
+static uint64_t
+remote_of(uint16_t q)
+{
+	struct rte_pmd_octonic_locality l;
+	uint64_t t = 0;
+	int m, tx;
+
+	for (m = 0; m < 2; m++)
+		for (tx = 0; tx < 2; tx++) {
+			memset(&l, 0, sizeof(l));
+			rte_pmd_octonic_locality_get(pf[m], q, tx, &l);
+			t += l.remote_dma_pkts + l.remote_polls;
+		}
+	return t;
+}
+
+/* Wait until queue q's poller has done @p bursts more; false on timeout. */
+static bool
+wait_polls(uint16_t q, uint64_t bursts)
+{
+	uint64_t want = __atomic_load_n(&polls[q], __ATOMIC_ACQUIRE) + bursts;
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz();
+
+	while (__atomic_load_n(&polls[q], __ATOMIC_ACQUIRE) < want)
+		if (rte_get_timer_cycles() > end)
+			return false;
+	return true;
+}
+
+static bool
+settled(uint16_t q, int sock, uint64_t rx_before, uint64_t tx_before)
+{
+	struct rte_pmd_octopus_migration r, t;
+
+	rte_pmd_octopus_migration_get(port, q, 0, &r);
+	rte_pmd_octopus_migration_get(port, q, 1, &t);
+	return r.phase == RTE_PMD_OCTOPUS_MIG_STEADY && r.home_socket == sock &&
+		t.phase == RTE_PMD_OCTOPUS_MIG_STEADY && t.home_socket == sock &&
+		r.migrations > rx_before && t.migrations > tx_before;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Wait until every queue's poller has done @p bursts more. */
+static void
+wait_all_polls(uint64_t bursts)
+{
+	uint16_t q;
+
+	for (q = 0; q < NB_Q; q++)
+		wait_polls(q, bursts);
+}
+
+/*
+ * @p nb moves, NB_Q at a time (one per queue, in parallel); the first
+ * @p nb_explicit through the API, the rest automatic. Latencies (Rx,
+ * request to steady) go to @p lat.
+ */
+static void
+move_queues(unsigned int nb, unsigned int nb_explicit, uint64_t *lat, bool check_remote)
+{
+	struct rte_pmd_octopus_migration r[NB_Q], t[NB_Q];
+	unsigned int i, j, bad_remote = 0, timeouts = 0;
+	uint64_t before[NB_Q], end;
+	int sock[NB_Q], to, ret;
+	bool all;
+	uint16_t q;
+
+	for (i = 0; i < nb; i += NB_Q) {
+		if (i >= nb_explicit && rte_pmd_octopus_migration_auto_get(port) == 0)
+			CHECK(rte_pmd_octopus_migration_auto_set(port, 1) == 0, "auto");
+		for (q = 0; q < NB_Q && i + q < nb; q++) {
+			rte_pmd_octopus_migration_get(port, q, 0, &r[q]);
+			rte_pmd_octopus_migration_get(port, q, 1, &t[q]);
+			sock[q] = 1 - r[q].home_socket;
+			to = lcore_on(sock[q], q);
+			if (i < nb_explicit) {
+				ret = rte_pmd_octopus_queue_migrate_lcore(port, q, to);
+				CHECK(ret == 0, "move %u: queue %u to lcore %d: %d", i + q, q, to, ret);
+			}
+			/* the poller follows (in auto mode it is the trigger) */
+			__atomic_store_n(&owner[q], to, __ATOMIC_RELEASE);
+		}
+		end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
+		do {
+			all = true;
+			for (q = 0; q < NB_Q && i + q < nb; q++)
+				all = all && settled(q, sock[q], r[q].migrations, t[q].migrations);
+		} while (!all && rte_get_timer_cycles() < end);
+		if (!all) {
+			timeouts++;
+			continue;
+		}
+		for (q = 0; q < NB_Q && i + q < nb; q++) {
+			rte_pmd_octopus_migration_get(port, q, 0, &r[q]);
+			lat[i + q] = r[q].last_latency_ns;
+		}
+		if (!check_remote)
+			continue;
+		/* packets of the drain still leave through Tx: let them go */
+		wait_all_polls(4);
+		for (q = 0; q < NB_Q; q++)
+			before[q] = remote_of(q);
+		wait_all_polls(8);
+		for (q = 0, j = 0; q < NB_Q; q++)
+			if (remote_of(q) != before[q])
+				j++;
+		bad_remote += j;
+	}
+	CHECK(timeouts == 0, "%u batches of moves did not settle within 2 s", timeouts);
+	CHECK(bad_remote == 0, "%u of %u moves: remote DMA/polls grew after the move",
+		bad_remote, nb);
+	CHECK(rte_pmd_octopus_migration_auto_set(port, 0) == 0, "manual");
+}
+
+static void
+start_port(struct rte_mempool *mp)
+{
+	struct rte_eth_conf conf;
+	uint16_t q;
+	int sock;
+
+	memset(&conf, 0, sizeof(conf));
+	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
+	for (q = 0; q < NB_Q; q++) {
+		owner[q] = lcore_on(q & 1, q);
+		sock = q & 1;
+		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, sock, NULL, mp) == 0, "rxq");
+		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, sock, NULL) == 0, "txq");
+	}
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+}
+
+/* Stop the generator and poll until nothing more arrives. */
+static void
+quiesce(void)
+{
+	uint64_t last = UINT64_MAX, now;
+
+	rte_pmd_octonic_gen_enable(pf[0], 0);
+	do {
+		last = __atomic_load_n(&received, __ATOMIC_RELAXED);
+		rte_delay_ms(100);
+		now = __atomic_load_n(&received, __ATOMIC_RELAXED);
+	} while (now != last);
+}
+
+static void
+test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
+{
+	struct rte_pmd_octonic_sink_stats sink;
+	struct rte_pmd_octopus_migration ms;
+	struct rte_eth_stats st;
+	uint64_t *lat = calloc(nb, sizeof(*lat));
+	uint64_t gen = 0, lost = 0, migrations = 0, drained = 0;
+	uint32_t f;
+	uint16_t q;
+
+	start_port(mp);
+	CHECK(rte_pmd_octopus_migration_auto_get(port) == 0, "manual by default");
+	CHECK(rte_pmd_octonic_gen_enable(pf[0], 1) == 0, "generator on");
+	stop = 0;
+	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
+	rte_delay_ms(20);
+	{
+		uint64_t t0 = rte_get_timer_cycles();
+
+		move_queues(nb, nb / 2, lat, drain);
+		printf("%u moves in %.2f s\n", nb,
+			(double)(rte_get_timer_cycles() - t0) / rte_get_timer_hz());
+	}
+	quiesce();
+	stop = 1;
+	rte_eal_mp_wait_lcore();
+
+	rte_pmd_octonic_gen_count(pf[0], &gen);
+	memset(&st, 0, sizeof(st));
+	rte_eth_stats_get(port, &st);
+	for (f = 0; f < MAX_FLOWS; f++)
+		lost += next_seq[f] - flow_pkts[f];
+	for (q = 0; q < NB_Q; q++) {
+		rte_pmd_octopus_migration_get(port, q, 0, &ms);
+		migrations += ms.migrations;
+		drained += ms.drained_pkts;
+	}
+	CHECK(rte_pmd_octonic_sink_stats_get(pf[0], &sink) == 0, "sink");
+	printf("%s: %u moves, %" PRIu64 " Rx migrations, %" PRIu64 " generated, %" PRIu64
+		" received, %" PRIu64 " NIC drops, %" PRIu64 " drained from old PFs;"
+		" Rx: %" PRIu64 " reordered %" PRIu64 " dup %" PRIu64 " lost;"
+		" sink: %" PRIu64 " pkts %" PRIu64 " out of order %" PRIu64 " dup %"
+		PRIu64 " lost\n", drain ? "order" : "nodrain", nb, migrations, gen,
+		received, st.imissed, drained, reordered, duplicated, lost, sink.pkts,
+		sink.out_of_order, sink.duplicates, sink.lost);
+	CHECK(migrations >= nb, "only %" PRIu64 " Rx migrations of %u", migrations, nb);
+	CHECK(foreign_frames == 0 && sink.foreign == 0, "foreign frames %" PRIu64, foreign_frames);
+	CHECK(received + st.imissed == gen, "received %" PRIu64 " + NIC drops %" PRIu64
+		" != generated %" PRIu64, received, st.imissed, gen);
+	if (drain) {
+		CHECK(reordered == 0 && duplicated == 0, "Rx: %" PRIu64 " reordered, %"
+			PRIu64 " duplicated", reordered, duplicated);
+		CHECK(lost <= st.imissed, "Rx: %" PRIu64 " lost, NIC counted %" PRIu64,
+			lost, st.imissed);
+		CHECK(sink.pkts == received && sink.out_of_order == 0 &&
+			sink.duplicates == 0 && sink.lost <= st.imissed,
+			"sink: %" PRIu64 " of %" PRIu64 ", %" PRIu64 " out of order, %" PRIu64
+			" dup, %" PRIu64 " lost", sink.pkts, received, sink.out_of_order,
+			sink.duplicates, sink.lost);
+	} else {
+		CHECK(reordered + sink.out_of_order > 0,
+			"drain=0 but no reordering seen (Rx %" PRIu64 ", sink %" PRIu64 ")",
+			reordered, sink.out_of_order);
+	}
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+	free(lat);
+}
+
+static void
+bench_one(uint32_t flows, unsigned int nb)
+{
+	struct rte_pmd_octonic_gen_conf gc;
+	uint64_t *lat = calloc(nb, sizeof(*lat));
+	unsigned int i, k = 0;
+
+	CHECK(rte_pmd_octonic_gen_get(pf[0], &gc) == 0, "gen get");
+	gc.nb_flows = flows;
+	CHECK(rte_pmd_octonic_gen_set(pf[0], &gc) == 0, "gen set");
+	memset(next_seq, 0, sizeof(next_seq));
+	memset(flow_pkts, 0, sizeof(flow_pkts));
+	rte_pmd_octonic_gen_enable(pf[0], 1);
+	rte_delay_ms(20);
+	move_queues(nb, nb, lat, false);
+	rte_pmd_octonic_gen_enable(pf[0], 0);
+	for (i = 0; i < nb; i++)
+		if (lat[i] != 0)
+			lat[k++] = lat[i];
+	qsort(lat, k, sizeof(*lat), cmp_u64);
+	if (k > 0)
+		printf("bench: %u flows, %u moves: latency p50 %.1f us, p99 %.1f us, max %.1f us\n",
+			flows, k, lat[k / 2] / 1e3, lat[(k * 99) / 100] / 1e3, lat[k - 1] / 1e3);
+	free(lat);
+}
+
+static void
+bench(struct rte_mempool *mp, unsigned int nb)
+{
+	start_port(mp);
+	stop = 0;
+	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
+	bench_one(1, nb);
+	bench_one(MAX_FLOWS, nb);
+	stop = 1;
+	rte_eal_mp_wait_lcore();
+	rte_eth_dev_stop(port);
+	rte_eth_dev_close(port);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *which = argc > 1 ? argv[1] : "";
+	unsigned int nb = argc > 2 ? (unsigned int)atoi(argv[2]) : 1000;
+	char prefix[64], octo[160];
+	char *eal[] = {
+		argv[0], "--no-huge", "-m", "512", "--no-pci",
+		"--lcores", "0@0,1@1,2@0,3@1", "--file-prefix", prefix,
+		"--vdev", "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=1024,gen_rate=200000",
+		"--vdev", octo,
+	};
+	struct rte_mempool *mp;
+
+	snprintf(prefix, sizeof(prefix), "octopus-migrate-%s-%d", which, (int)getpid());
+	snprintf(octo, sizeof(octo),
+		"net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1%s",
+		strcmp(which, "nodrain") == 0 ? ",drain=0" : "");
+	if (rte_eal_init(RTE_DIM(eal), eal) < 0) {
+		fprintf(stderr, "EAL init failed\n");
+		return 2;
+	}
+	if (rte_socket_count() < 2 || rte_lcore_count() < NB_Q) {
+		fprintf(stderr, "needs 2 sockets and 4 lcores (run under octopus-numa-emu)\n");
+		return 2;
+	}
+	pf[0] = port_of("net_octonic0_pf0");
+	pf[1] = port_of("net_octonic0_pf1");
+	port = port_of("net_octopus0");
+	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	if (mp == NULL || port >= RTE_MAX_ETHPORTS)
+		return 2;
+	rte_pmd_octonic_gen_enable(pf[0], 0);
+	if (strcmp(which, "order") == 0)
+		test_order(mp, nb, true);
+	else if (strcmp(which, "nodrain") == 0)
+		test_order(mp, nb, false);
+	else if (strcmp(which, "bench") == 0)
+		bench(mp, nb);
+	else {
+		fprintf(stderr, "usage: %s order|nodrain|bench [moves]\n", argv[0]);
+		return 2;
+	}
+	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
+		failures);
+	rte_eal_cleanup();
+	return failures ? 1 : 0;
+}
