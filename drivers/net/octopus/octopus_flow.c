@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <rte_errno.h>
+#include <rte_hash_crc.h>
 #include <rte_malloc.h>
 #include <ethdev_driver.h>
 
@@ -257,26 +258,109 @@ flow_moved(struct octopus_priv *p, uint16_t from, uint16_t to)
 			from, to, ret);
 }
 
-/* Another QUEUE rule matching the same traffic (same attr and pattern). */
+/* ---- index: by key and by handle -------------------------------------- */
+
+static uint32_t
+ptr_hash(const void *ptr)
+{
+	return rte_hash_crc_8byte((uint64_t)(uintptr_t)ptr, 0);
+}
+
+static void
+index_link(struct octopus_flows *fl, struct octopus_flow *f)
+{
+	uint32_t mask = fl->nb_buckets - 1;
+	uint32_t kb = f->key & mask, pb = ptr_hash(f) & mask;
+
+	f->key_next = fl->by_key[kb];
+	fl->by_key[kb] = f;
+	f->ptr_next = fl->by_ptr[pb];
+	fl->by_ptr[pb] = f;
+}
+
+/* Room for @p n rules: rebuild both tables from the list when short. */
+static int
+index_reserve(struct octopus_flows *fl, uint32_t n)
+{
+	struct octopus_flow **bk, **bp;
+	struct octopus_flow *f;
+	uint32_t nb = fl->nb_buckets ? fl->nb_buckets : 64;
+
+	if (n <= fl->nb_buckets)
+		return 0;
+	while (nb < n)
+		nb <<= 1;
+	bk = rte_calloc("octopus_flow_by_key", nb, sizeof(*bk), 0);
+	bp = rte_calloc("octopus_flow_by_ptr", nb, sizeof(*bp), 0);
+	if (bk == NULL || bp == NULL) {
+		rte_free(bk);
+		rte_free(bp);
+		return -ENOMEM;
+	}
+	rte_free(fl->by_key);
+	rte_free(fl->by_ptr);
+	fl->by_key = bk;
+	fl->by_ptr = bp;
+	fl->nb_buckets = nb;
+	TAILQ_FOREACH(f, &fl->list, next)
+		index_link(fl, f);
+	return 0;
+}
+
+static void
+index_unlink(struct octopus_flows *fl, struct octopus_flow *f)
+{
+	uint32_t mask = fl->nb_buckets - 1;
+	struct octopus_flow **pp;
+
+	for (pp = &fl->by_key[f->key & mask]; *pp != NULL; pp = &(*pp)->key_next)
+		if (*pp == f) {
+			*pp = f->key_next;
+			break;
+		}
+	for (pp = &fl->by_ptr[ptr_hash(f) & mask]; *pp != NULL; pp = &(*pp)->ptr_next)
+		if (*pp == f) {
+			*pp = f->ptr_next;
+			break;
+		}
+}
+
+static void
+index_free(struct octopus_flows *fl)
+{
+	rte_free(fl->by_key);
+	rte_free(fl->by_ptr);
+	fl->by_key = NULL;
+	fl->by_ptr = NULL;
+	fl->nb_buckets = 0;
+}
+
+/* Another rule matching the same traffic (same attr and pattern). */
 static struct octopus_flow *
 twin_of(struct octopus_flows *fl, uint32_t key, const struct octopus_flow *self)
 {
 	struct octopus_flow *f;
 
-	TAILQ_FOREACH(f, &fl->list, next)
+	if (fl->nb_buckets == 0)
+		return NULL;
+	for (f = fl->by_key[key & (fl->nb_buckets - 1)]; f != NULL; f = f->key_next)
 		if (f != self && f->key == key)
 			return f;
 	return NULL;
 }
 
+/* The rule behind @p handle; the handle is compared, never dereferenced
+ * before it is known to be one of ours.
+ */
 static struct octopus_flow *
 flow_find(struct octopus_flows *fl, const struct rte_flow *handle)
 {
 	struct octopus_flow *f;
 
-	if (fl == NULL)
+	if (fl == NULL || fl->nb_buckets == 0)
 		return NULL;
-	TAILQ_FOREACH(f, &fl->list, next)
+	for (f = fl->by_ptr[ptr_hash(handle) & (fl->nb_buckets - 1)]; f != NULL;
+			f = f->ptr_next)
 		if ((const void *)f == (const void *)handle)
 			return f;
 	return NULL;
@@ -370,10 +454,16 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	 */
 	twin = twin_of(fl, f->key, NULL);
 	f->app.level = twin != NULL ? twin->app.level ^ 1 : 1;
+	if (index_reserve(fl, fl->nb + 1) != 0) {
+		octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"no memory for the rule index");
+		goto fail;
+	}
 	ret = hw_install(p, f, error);
 	if (ret != 0)
 		goto fail;
 	TAILQ_INSERT_TAIL(&fl->list, f, next);
+	index_link(fl, f);
 	fl->nb++;
 	/* where the same traffic went before: a twin that lost now, or the rule
 	 * the application destroyed just before (destroy + create = move)
@@ -404,6 +494,7 @@ flow_remove(struct octopus_priv *p, struct octopus_flow *f)
 
 	hw_remove(f);
 	TAILQ_REMOVE(&fl->list, f, next);
+	index_unlink(fl, f);
 	fl->nb--;
 	twin = twin_of(fl, f->key, f);
 	if (f->app.fate == OCTO_STEER_APP_QUEUE) {
@@ -579,6 +670,7 @@ on_destroy(uint16_t port_id, enum rte_eth_event_type ev, void *arg, void *ret_pa
 			flow_free(f);
 		}
 	}
+	index_free(p->flows);
 	rte_free(p->flows);
 	p->flows = NULL;
 	return 0;
@@ -647,6 +739,7 @@ octopus_flows_free(struct octopus_priv *p)
 	}
 	if (p->flows->isolate_rule != NULL)
 		rte_flow_destroy(p->flows->isolate_proxy, p->flows->isolate_rule, NULL);
+	index_free(p->flows);
 	rte_free(p->flows);
 	p->flows = NULL;
 }

@@ -36,6 +36,8 @@ struct rte_eth_dev;
 /* One application rule. */
 struct octopus_flow {
 	TAILQ_ENTRY(octopus_flow) next;
+	struct octopus_flow *key_next;		/* chain in octopus_flows.by_key */
+	struct octopus_flow *ptr_next;		/* chain in octopus_flows.by_ptr */
 	struct rte_flow_conv_rule *copy;	/* deep copy (rte_malloc) */
 	struct octo_steer_app_rule app;		/* rss_queues point into copy */
 	uint32_t key;				/* hash of attr + pattern */
@@ -52,6 +54,15 @@ TAILQ_HEAD(octopus_flow_list, octopus_flow);
 struct octopus_flows {
 	struct octopus_flow_list list;
 	uint32_t nb;
+	/*
+	 * Two chained hash tables over the list, so that neither create (is
+	 * there a rule for the same traffic?) nor destroy (is this handle
+	 * ours?) walks 100k rules: by key, and by handle address.  Grown
+	 * (rebuilt from the list) when rules outnumber buckets.
+	 */
+	uint32_t nb_buckets;			/* power of 2, 0 before the first rule */
+	struct octopus_flow **by_key;
+	struct octopus_flow **by_ptr;
 	int isolated;
 	struct rte_flow *isolate_rule;		/* ETH -> DROP at the isolate priority */
 	uint16_t isolate_proxy;

@@ -1,0 +1,441 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * Application flows and moves, on net_octopus over net_octonic PFs on 2
+ * (emulated) sockets, lcore q polling virtual queue q (lcores 2 on socket
+ * 0; 1,3 on socket 1; lcore 4 on socket 0 polls queue 0, the main lcore 0
+ * runs the test), migration=manual.  Run under tools/octopus-numa-emu.
+ *
+ *   test_octopus_flow_move pinned  queue 1 carries 1 pinned flow (an app
+ *       QUEUE rule), queue 3 carries 100000 (both homed on socket 1 and
+ *       polled there); moving each to socket 0
+ *       (rte_pmd_octopus_queue_migrate) costs the e-switch the same rule
+ *       operations (creates and destroys of the NIC model), and few.
+ *   test_octopus_flow_move flow    under traffic, one generated flow is moved
+ *       back and forth between queue 0 (socket 0) and queue 1 (socket 1) by
+ *       destroy + create and by make-before-break (create, then destroy):
+ *       every move between the members puts a drain gate on the new queue
+ *       (migration counters), a move within a member none; in the
+ *       make-before-break moves the flow's sequence numbers never go back
+ *       (except behind a gate that timed out), and nothing is lost that the
+ *       NIC did not count.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_flow.h>
+#include <rte_ip.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_udp.h>
+
+#include "rte_pmd_octonic.h"
+#include "rte_pmd_octopus.h"
+
+static int failures;
+
+#define CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		failures++; \
+		fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr); \
+	} \
+} while (0)
+
+#define NB_Q 4
+#define NB_DESC 4096
+#define NB_FLOWS 256
+#define PINNED 100000
+#define MAGIC 0x4f43544fu
+
+static uint16_t port, nic_port;
+static volatile int stop;
+/* per flow: last sequence number seen (any queue), packets, reorders */
+static uint64_t last_seq[NB_FLOWS];
+static uint64_t seen[NB_FLOWS];
+static uint64_t per_q_flow[NB_Q];	/* packets of the moved flow per queue */
+static uint64_t reordered;
+static int watched = -1;		/* flow the test moves */
+static rte_be32_t flow_src[NB_FLOWS];
+static rte_be16_t flow_sport[NB_FLOWS];
+
+static uint16_t
+port_of(const char *name)
+{
+	uint16_t p = RTE_MAX_ETHPORTS;
+
+	rte_eth_dev_get_port_by_name(name, &p);
+	return p;
+}
+
+static void
+account(uint16_t q, struct rte_mbuf *m)
+{
+	const struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(eh + 1);
+	const struct rte_udp_hdr *udp;
+	const uint8_t *pl;
+	uint32_t magic, id;
+	uint64_t seq;
+	size_t off;
+
+	if (eh->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) ||
+			ip->next_proto_id != IPPROTO_UDP)
+		return;
+	off = sizeof(*eh) + rte_ipv4_hdr_len(ip);
+	if (off + sizeof(*udp) + 16 > m->data_len)
+		return;
+	udp = rte_pktmbuf_mtod_offset(m, const struct rte_udp_hdr *, off);
+	pl = (const uint8_t *)(udp + 1);
+	memcpy(&magic, pl, 4);
+	memcpy(&id, pl + 4, 4);
+	memcpy(&seq, pl + 8, 8);
+	id = rte_be_to_cpu_32(id);
+	if (rte_be_to_cpu_32(magic) != MAGIC || id >= NB_FLOWS)
+		return;
+	seq = rte_be_to_cpu_64(seq);
+	flow_src[id] = ip->src_addr;
+	flow_sport[id] = udp->src_port;
+	/* a flow is on one queue at a time except across a move: the
+	 * gate makes the new queue wait, so seq must only grow
+	 */
+	if (seen[id] > 0 && seq <= __atomic_load_n(&last_seq[id], __ATOMIC_ACQUIRE))
+		__atomic_fetch_add(&reordered, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&last_seq[id], seq, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&seen[id], 1, __ATOMIC_RELAXED);
+	if ((int)id == watched)
+		__atomic_fetch_add(&per_q_flow[q], 1, __ATOMIC_RELAXED);
+}
+
+static int
+poll_queue(void *arg)
+{
+	/* lcore 4 (socket 0) polls queue 0: the main lcore runs the test */
+	uint16_t q = rte_lcore_id() == 4 ? 0 : (uint16_t)rte_lcore_id();
+	struct rte_mbuf *pkts[32];
+	uint16_t n, k;
+
+	RTE_SET_USED(arg);
+	if (q >= NB_Q || rte_lcore_id() == rte_get_main_lcore())
+		return 0;
+	while (!stop) {
+		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
+		for (k = 0; k < n; k++) {
+			account(q, pkts[k]);
+			rte_pktmbuf_free(pkts[k]);
+		}
+	}
+	return 0;
+}
+
+/* Wait, while the pollers run. */
+static void
+idle_poll(unsigned int us)
+{
+	rte_delay_us_sleep(us);
+}
+
+static void
+setup_port(struct rte_mempool *mp)
+{
+	struct rte_eth_conf conf;
+	uint16_t q;
+
+	memset(&conf, 0, sizeof(conf));
+	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
+	for (q = 0; q < NB_Q; q++) {
+		int sock = (int)rte_lcore_to_socket_id(q);
+
+		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, sock, NULL, mp) == 0, "rxq");
+		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, sock, NULL) == 0, "txq");
+	}
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	CHECK(rte_pmd_octopus_migration_auto_get(port) == 0, "migration is not manual");
+}
+
+static struct rte_flow *
+pin(rte_be32_t src, rte_be16_t sport, uint16_t queue, struct rte_flow_error *err)
+{
+	struct rte_flow_attr attr = { .ingress = 1 };
+	struct rte_flow_item_ipv4 ip = { .hdr.src_addr = src };
+	struct rte_flow_item_ipv4 ip_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
+	struct rte_flow_item_udp udp = { .hdr.src_port = sport };
+	struct rte_flow_item_udp udp_mask = { .hdr.src_port = RTE_BE16(0xffff) };
+	struct rte_flow_item items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip, .mask = &ip_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp, .mask = &udp_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action_queue qa = { .index = queue };
+	struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qa },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+
+	memset(err, 0, sizeof(*err));
+	return rte_flow_create(port, &attr, items, actions, err);
+}
+
+static struct rte_pmd_octonic_flow_stats
+fstats(void)
+{
+	struct rte_pmd_octonic_flow_stats fs;
+
+	memset(&fs, 0, sizeof(fs));
+	CHECK(rte_pmd_octonic_flow_stats_get(nic_port, &fs) == 0, "flow stats");
+	return fs;
+}
+
+static struct rte_pmd_octopus_migration
+mig(uint16_t q)
+{
+	struct rte_pmd_octopus_migration st;
+
+	memset(&st, 0, sizeof(st));
+	CHECK(rte_pmd_octopus_migration_get(port, q, 0, &st) == 0, "migration_get %u", q);
+	return st;
+}
+
+/* Move queue q to @p socket and wait until it is steady there. */
+static void
+move_queue(uint16_t q, int socket, uint64_t *creates, uint64_t *destroys,
+		uint64_t *lat_ns)
+{
+	struct rte_pmd_octonic_flow_stats a, b;
+	struct rte_pmd_octopus_migration st = mig(q);
+	uint64_t before = st.migrations;
+	uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+	int ret;
+
+	a = fstats();
+	ret = rte_pmd_octopus_queue_migrate(port, q, socket);
+	CHECK(ret == 0, "migrate queue %u to socket %d: %d", q, socket, ret);
+	do {
+		rte_delay_us_sleep(1000);
+		st = mig(q);
+	} while ((st.migrations == before || st.phase != RTE_PMD_OCTOPUS_MIG_STEADY) &&
+		rte_get_timer_cycles() < end);
+	b = fstats();
+	CHECK(st.migrations == before + 1 && st.home_socket == socket,
+		"queue %u: %" PRIu64 " migrations, home socket %d", q, st.migrations,
+		st.home_socket);
+	*creates = b.creates - a.creates;
+	*destroys = b.destroys - a.destroys;
+	*lat_ns = st.last_latency_ns;
+}
+
+static void
+test_pinned(struct rte_mempool *mp)
+{
+	struct rte_flow_error err;
+	uint64_t c1, d1, c2, d2, l1, l2, t0, t_create, t_flush;
+	struct rte_pmd_octonic_flow_stats fs0, fs;
+	struct rte_flow *f;
+	uint32_t i, made = 0;
+
+	setup_port(mp);
+	fs0 = fstats();
+	/* queue 1: one pinned flow; queue 3: PINNED of them (both on socket 1) */
+	f = pin(RTE_BE32(0xac100001), RTE_BE16(1000), 1, &err);
+	CHECK(f != NULL, "pin: %s", err.message ? err.message : "?");
+	t0 = rte_get_timer_cycles();
+	for (i = 0; i < PINNED; i++) {
+		f = pin(rte_cpu_to_be_32(0xac110000u + i / 50000), rte_cpu_to_be_16(i % 50000 + 1),
+			3, &err);
+		if (f == NULL) {
+			CHECK(f != NULL, "pinned flow %u: %s", i, err.message ? err.message : "?");
+			break;
+		}
+		made++;
+	}
+	t_create = rte_get_timer_cycles() - t0;
+	fs = fstats();
+	CHECK(made == PINNED && fs.transfer_rules == fs0.transfer_rules + PINNED + 1,
+		"%u pinned flows, transfer rules %u -> %u", made, fs0.transfer_rules,
+		fs.transfer_rules);
+	printf("created %u pinned flows in %.2f s (%.1f us per rule)\n", made,
+		(double)t_create / rte_get_timer_hz(),
+		1e6 * t_create / rte_get_timer_hz() / (made ? made : 1));
+
+	stop = 0;
+	rte_eal_mp_remote_launch(poll_queue, NULL, SKIP_MAIN);
+	/* the pollers (lcores 1 and 3) keep polling: the drain needs them */
+	move_queue(1, 0, &c1, &d1, &l1);
+	move_queue(3, 0, &c2, &d2, &l2);
+	stop = 1;
+	rte_eal_mp_wait_lcore();
+	printf("move queue with 1 flow: %" PRIu64 " creates, %" PRIu64 " destroys, %.1f us\n",
+		c1, d1, l1 / 1000.0);
+	printf("move queue with %u flows: %" PRIu64 " creates, %" PRIu64 " destroys, %.1f us\n",
+		PINNED, c2, d2, l2 / 1000.0);
+	CHECK(c1 == c2 && d1 == d2, "1 flow: %" PRIu64 "/%" PRIu64 ", %u flows: %" PRIu64
+		"/%" PRIu64, c1, d1, PINNED, c2, d2);
+	CHECK(c1 >= 1 && c1 <= 2 && d1 == c1, "a move is one home rule replaced: %"
+		PRIu64 " creates, %" PRIu64 " destroys", c1, d1);
+
+	t0 = rte_get_timer_cycles();
+	CHECK(rte_flow_flush(port, &err) == 0, "flush");
+	t_flush = rte_get_timer_cycles() - t0;
+	fs = fstats();
+	CHECK(fs.transfer_rules == fs0.transfer_rules, "after flush %u, want %u",
+		fs.transfer_rules, fs0.transfer_rules);
+	printf("flushed in %.2f s\n", (double)t_flush / rte_get_timer_hz());
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
+static void
+test_flow(struct rte_mempool *mp)
+{
+	struct rte_pmd_octopus_migration g0[NB_Q], g1[NB_Q], gm[NB_Q];
+	uint64_t reord_mid = 0, tmo_mbb = 0;
+	struct rte_eth_stats st;
+	struct rte_flow_error err;
+	struct rte_flow *cur, *next;
+	uint64_t gen = 0, total = 0, dropped_by_nic;
+	int i, f, q, moves_cross = 0;
+
+	setup_port(mp);
+	stop = 0;
+	rte_pmd_octonic_gen_enable(nic_port, 1);
+	rte_eal_mp_remote_launch(poll_queue, NULL, SKIP_MAIN);
+	/* learn the flows' tuples */
+	idle_poll(200000);
+	watched = 5;
+	CHECK(seen[watched] > 0, "flow %d not seen", watched);
+	for (q = 0; q < NB_Q; q++)
+		g0[q] = mig(q);
+	cur = pin(flow_src[watched], flow_sport[watched], 0, &err);
+	CHECK(cur != NULL, "pin: %s", err.message ? err.message : "?");
+	for (i = 0; i < 40; i++) {
+		uint16_t to = (i % 2 == 0) ? 1 : 0;
+
+		idle_poll(20000);
+		if (i == 20) {
+			/* the make-before-break phase starts: its own order count */
+			reord_mid = __atomic_load_n(&reordered, __ATOMIC_RELAXED);
+			for (q = 0; q < NB_Q; q++)
+				gm[q] = mig(q);
+		}
+		if (i < 20) {
+			/* destroy + create: the port sees the same traffic go elsewhere */
+			CHECK(rte_flow_destroy(port, cur, &err) == 0, "destroy");
+			cur = pin(flow_src[watched], flow_sport[watched], to, &err);
+		} else {
+			/* make-before-break: the new rule wins at its creation */
+			next = pin(flow_src[watched], flow_sport[watched], to, &err);
+			CHECK(next != NULL, "pin: %s", err.message ? err.message : "?");
+			CHECK(rte_flow_destroy(port, cur, &err) == 0, "destroy");
+			cur = next;
+		}
+		CHECK(cur != NULL, "move %d: %s", i, err.message ? err.message : "?");
+		moves_cross++;
+	}
+	/* a move within one member (queue 0 -> 2, both socket 0): no gate */
+	idle_poll(20000);
+	CHECK(rte_flow_destroy(port, cur, &err) == 0, "destroy");
+	cur = pin(flow_src[watched], flow_sport[watched], 2, &err);
+	CHECK(cur != NULL, "pin to 2");
+	idle_poll(100000);
+	rte_pmd_octonic_gen_enable(nic_port, 0);
+	idle_poll(300000);
+	stop = 1;
+	rte_eal_mp_wait_lcore();
+	for (q = 0; q < NB_Q; q++)
+		g1[q] = mig(q);
+	rte_pmd_octonic_gen_count(nic_port, &gen);
+	for (f = 0; f < NB_FLOWS; f++)
+		total += seen[f];
+	rte_eth_stats_get(port, &st);
+	dropped_by_nic = st.imissed;
+	printf("flow %d: %" PRIu64 " packets on queue 0, %" PRIu64 " on 1, %" PRIu64
+		" on 2; gates q0 %" PRIu64 " q1 %" PRIu64 " q2 %" PRIu64 ", timeouts %" PRIu64
+		"/%" PRIu64 "; reordered %" PRIu64 "; generated %" PRIu64 " received %" PRIu64
+		" missed %" PRIu64 "\n", watched, per_q_flow[0], per_q_flow[1], per_q_flow[2],
+		g1[0].gates - g0[0].gates, g1[1].gates - g0[1].gates, g1[2].gates - g0[2].gates,
+		g1[0].gate_timeouts - g0[0].gate_timeouts, g1[1].gate_timeouts - g0[1].gate_timeouts,
+		reordered, gen, total, dropped_by_nic);
+	CHECK(per_q_flow[0] > 0 && per_q_flow[1] > 0 && per_q_flow[2] > 0,
+		"the flow did not follow its rule");
+	/* 40 moves alternate 0 -> 1 -> 0 ...: 20 gates on each queue */
+	CHECK(g1[1].gates - g0[1].gates == (uint64_t)moves_cross / 2 &&
+		g1[0].gates - g0[0].gates == (uint64_t)moves_cross / 2,
+		"gates q0 %" PRIu64 " q1 %" PRIu64 ", want %d each",
+		g1[0].gates - g0[0].gates, g1[1].gates - g0[1].gates, moves_cross / 2);
+	CHECK(g1[2].gates == g0[2].gates, "a move within a member gated queue 2");
+	/*
+	 * Make-before-break moves keep the flow in order: the only exception
+	 * is a gate that opened on its timeout because its source queue's
+	 * lcore was not scheduled for OCTO_GATE_TIMEOUT_MS (5 lcores share 2
+	 * CPUs here).  destroy + create leaves a window where the flow falls
+	 * back to its default bucket's queue, which no gate covers (README).
+	 */
+	for (q = 0; q < NB_Q; q++)
+		tmo_mbb += g1[q].gate_timeouts - gm[q].gate_timeouts;
+	printf("make-before-break moves: %" PRIu64 " reordered, %" PRIu64 " gate timeouts\n",
+		reordered - reord_mid, tmo_mbb);
+	CHECK(reordered - reord_mid <= tmo_mbb, "%" PRIu64
+		" packets out of order in make-before-break moves, %" PRIu64 " gate timeouts",
+		reordered - reord_mid, tmo_mbb);
+	CHECK(total + dropped_by_nic == gen, "generated %" PRIu64 ", received %" PRIu64
+		" + missed %" PRIu64, gen, total, dropped_by_nic);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *which = argc > 1 ? argv[1] : "";
+	char prefix[64], gen[128];
+	char *eal[] = {
+		argv[0], "--no-huge", "-m", "1024", "--no-pci",
+		"--lcores", "0@0,1@1,2@0,3@1,4@0", "--file-prefix", prefix,
+		"--vdev", gen,
+		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual",
+	};
+	struct rte_mempool *mp;
+
+	snprintf(prefix, sizeof(prefix), "octopus-flowmove-%s-%d", which, (int)getpid());
+	snprintf(gen, sizeof(gen),
+		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=100000", NB_FLOWS);
+	if (rte_eal_init(RTE_DIM(eal), eal) < 0) {
+		fprintf(stderr, "EAL init failed\n");
+		return 2;
+	}
+	if (rte_socket_count() < 2 || rte_lcore_count() < NB_Q + 1) {
+		fprintf(stderr, "needs 2 sockets and 5 lcores (run under octopus-numa-emu)\n");
+		return 2;
+	}
+	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	if (mp == NULL)
+		return 2;
+	port = port_of("net_octopus0");
+	nic_port = port_of("net_octonic0_pf0");
+	rte_pmd_octonic_gen_enable(nic_port, 0);
+	if (strcmp(which, "pinned") == 0)
+		test_pinned(mp);
+	else if (strcmp(which, "flow") == 0)
+		test_flow(mp);
+	else {
+		fprintf(stderr, "usage: %s pinned|flow\n", argv[0]);
+		return 2;
+	}
+	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
+		failures);
+	rte_eal_cleanup();
+	return failures ? 1 : 0;
+}
