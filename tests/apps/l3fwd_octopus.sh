@@ -91,6 +91,8 @@ for q in 0 1 2 3; do
 		rem=$(tel "/ethdev/xstats,$port" "${d}_q${q}_remote_packets")
 		[ "$loc" -gt 0 ] || fail "$d queue $q: no packet through its socket's PF"
 		[ "$rem" -eq 0 ] || fail "$d queue $q: $rem packets through a remote PF"
+		fp=$(tel "/ethdev/xstats,$port" "${d}_q${q}_foreign_polls")
+		[ "$fp" -eq 0 ] || fail "$d queue $q: $fp polls from the other socket"
 	done
 done
 echo "ok: l3fwd ($mode) forwarded on all 4 queues of the octopus port, all socket-local"
