@@ -22,6 +22,8 @@
  *       with an rte_flow_error message naming the cause, and leave the
  *       e-switch's rule counters unchanged; members without an e-switch
  *       (net_null) refuse flows with ENOTSUP.
+ *   test_octopus_flow isolate  in isolated mode only a QUEUE rule's flow
+ *       arrives (one e-switch rule added); out of it, every flow again.
  */
 
 #include <inttypes.h>
@@ -536,6 +538,53 @@ test_rss(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
+/* isolate: only the application's rules deliver; off again: all do. */
+static void
+test_isolate(struct rte_mempool *mp)
+{
+	struct rte_pmd_octonic_flow_stats fs0, fs;
+	struct five_tuple_rule r;
+	struct rte_flow_error err;
+	struct rte_flow *flow;
+	const int X = 11;
+	int f;
+
+	setup_port(mp, 0);
+	run_phase();	/* learn the tuples */
+	CHECK(received == PHASE_PKTS, "learning: %" PRIu64, received);
+	fs0 = fstats();
+	memset(&err, 0, sizeof(err));
+	CHECK(rte_flow_isolate(port, 1, &err) == 0, "isolate: %s",
+		err.message ? err.message : "?");
+	fs = fstats();
+	CHECK(fs.transfer_rules == fs0.transfer_rules + 1, "isolate rule: %u -> %u",
+		fs0.transfer_rules, fs.transfer_rules);
+	five_tuple(&r, X);
+	r.queue.index = 2;
+	r.actions[0].type = RTE_FLOW_ACTION_TYPE_QUEUE;
+	r.actions[0].conf = &r.queue;
+	r.actions[1].type = RTE_FLOW_ACTION_TYPE_END;
+	flow = rte_flow_create(port, &r.attr, r.items, r.actions, &err);
+	CHECK(flow != NULL, "create: %s", err.message ? err.message : "?");
+	run_phase_drop(NB_FLOWS - 1);
+	for (f = 0; f < NB_FLOWS; f++)
+		CHECK(f == X ? (flow_queue(f) == 2 && flow_total(f) == PER_FLOW) :
+			flow_total(f) == 0, "isolated: flow %d: %u packets at queue %d", f,
+			flow_total(f), flow_queue(f));
+	CHECK(rte_flow_isolate(port, 0, &err) == 0, "isolate off");
+	run_phase();
+	for (f = 0; f < NB_FLOWS; f++)
+		CHECK(flow_total(f) == PER_FLOW && (f != X || flow_queue(f) == 2),
+			"not isolated: flow %d: %u packets at queue %d", f, flow_total(f),
+			flow_queue(f));
+	CHECK(rte_flow_flush(port, &err) == 0, "flush");
+	fs = fstats();
+	CHECK(fs.transfer_rules == fs0.transfer_rules, "after: %u, want %u",
+		fs.transfer_rules, fs0.transfer_rules);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
 /* A rule that must be refused: by validate and create, with a message
  * containing @p text, and without any rule operation on the e-switch.
  */
@@ -718,8 +767,10 @@ main(int argc, char **argv)
 		test_rss(mp);
 	else if (strcmp(which, "bad") == 0)
 		test_bad(mp);
+	else if (strcmp(which, "isolate") == 0)
+		test_isolate(mp);
 	else {
-		fprintf(stderr, "usage: %s queue|rss|bad\n", argv[0]);
+		fprintf(stderr, "usage: %s queue|rss|bad|isolate\n", argv[0]);
 		return 2;
 	}
 	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
