@@ -6,7 +6,9 @@
 # net_octonic (sockets 0 and 1, wire=gen), 4 queues polled by lcores of both
 # sockets (l3fwd sets each queue up on its lcore's socket). l3fwd prints no
 # counters, so the test watches it from outside through telemetry while it
-# runs, then stops it with SIGINT and checks it exits cleanly.
+# runs (the port's Rx/Tx counters, the sink of the NIC's wire, each queue's
+# locality in the port's xstats and the NIC's remote-DMA counters of both
+# PFs), then stops it with SIGINT and checks it exits cleanly.
 #
 # Routing: the generator sends to 198.18.0.0/15 and l3fwd's default LPM
 # table has 198.18.<port>.0/24 -> <port> for enabled ports, other addresses
@@ -55,7 +57,7 @@ for _ in $(seq 1 100); do
 done
 [ "$(grep -c 'entering main loop' "$out")" -eq 4 ] || fail "l3fwd lcores not started in 30 s"
 sleep 2
-tq "/octonic/info,0" "/octopus/info,$port" "/ethdev/stats,$port" "/ethdev/xstats,$port" \
+tq "/octonic/info,0" "/octonic/info,1" "/octopus/info,$port" "/ethdev/stats,$port" "/ethdev/xstats,$port" \
 	>"$work/tel" || fail "telemetry unreachable"
 sleep 1
 tq "/octonic/info,0" >"$work/tel2" || fail "telemetry unreachable"
@@ -67,13 +69,26 @@ pid=
 [ "$rc" -eq 0 ] || fail "l3fwd exit status $rc after SIGINT"
 grep -q "Signal 2 received" "$out" && grep -q "^Bye" "$out" || fail "l3fwd did not stop cleanly"
 
-# tel <command> <key>: a number from a telemetry reply
+# Every numeric field of every reply as "<file>:<command>:<key> <value>",
+# read once (a python start per value is seconds on a loaded machine).
+declare -A T
+while read -r k v; do
+	T[$k]=$v
+done < <(python3 -c 'import json,sys
+for f in sys.argv[1:]:
+	for l in open(f):
+		c, v = l.rstrip("\n").split("\t", 1)
+		for k, x in (json.loads(v) or {}).items():
+			items = x.items() if isinstance(x, dict) else [("", x)]
+			for k2, y in items:
+				if isinstance(y, int):
+					print("%s:%s:%s%s %d" % (f.rsplit("/", 1)[1], c, k,
+						"." + k2 if k2 else "", y))' "$work/tel" "$work/tel2")
+# tel <command> <key> [file]: a number from a telemetry reply
 tel() {
-	python3 -c 'import json,sys
-for l in open(sys.argv[1]):
-	c, v = l.rstrip("\n").split("\t", 1)
-	if c == sys.argv[2]:
-		print(json.loads(v)[sys.argv[3]])' "$work/${3:-tel}" "$1" "$2"
+	local k="${3:-tel}:$1:$2"
+	[ -n "${T[$k]:-}" ] || { echo "FAIL: telemetry has no $k" >&2; exit 1; }
+	echo "${T[$k]}"
 }
 sink=$(tel "/octonic/info,0" sink_packets)
 sink2=$(tel "/octonic/info,0" sink_packets tel2)
@@ -93,6 +108,11 @@ for q in 0 1 2 3; do
 		[ "$rem" -eq 0 ] || fail "$d queue $q: $rem packets through a remote PF"
 		fp=$(tel "/ethdev/xstats,$port" "${d}_q${q}_foreign_polls")
 		[ "$fp" -eq 0 ] || fail "$d queue $q: $fp polls from the other socket"
+		# the NIC's view: no DMA across sockets on hardware queue q of either PF
+		for pf in 0 1; do
+			dma=$(tel "/octonic/info,$pf" "${d}_q${q}.remote_dma_packets")
+			[ "$dma" -eq 0 ] || fail "PF $pf $d queue $q: $dma packets DMA-ed across sockets"
+		done
 	done
 done
-echo "ok: l3fwd ($mode) forwarded on all 4 queues of the octopus port, all socket-local"
+echo "ok: l3fwd ($mode) forwarded on all 4 queues of the octopus port, all socket-local, no remote DMA"
