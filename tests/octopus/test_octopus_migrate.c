@@ -171,9 +171,12 @@ wait_polls(uint16_t q, uint64_t bursts)
 	uint64_t want = __atomic_load_n(&polls[q], __ATOMIC_ACQUIRE) + bursts;
 	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz();
 
-	while (__atomic_load_n(&polls[q], __ATOMIC_ACQUIRE) < want)
+	/* sleep, not spin: the pollers share 2 CPUs with this lcore */
+	while (__atomic_load_n(&polls[q], __ATOMIC_ACQUIRE) < want) {
 		if (rte_get_timer_cycles() > end)
 			return false;
+		rte_delay_us_sleep(20);
+	}
 	return true;
 }
 
@@ -242,6 +245,8 @@ move_queues(unsigned int nb, unsigned int nb_explicit, uint64_t *lat, bool check
 			all = true;
 			for (q = 0; q < NB_Q && i + q < nb; q++)
 				all = all && settled(q, sock[q], r[q].migrations, t[q].migrations);
+			if (!all)
+				rte_delay_us_sleep(20);
 		} while (!all && rte_get_timer_cycles() < end);
 		if (!all) {
 			timeouts++;
@@ -254,10 +259,10 @@ move_queues(unsigned int nb, unsigned int nb_explicit, uint64_t *lat, bool check
 		if (!check_remote)
 			continue;
 		/* packets of the drain still leave through Tx: let them go */
-		wait_all_polls(4);
+		wait_all_polls(3);
 		for (q = 0; q < NB_Q; q++)
 			before[q] = remote_of(q);
-		wait_all_polls(8);
+		wait_all_polls(4);
 		for (q = 0, j = 0; q < NB_Q; q++)
 			if (remote_of(q) != before[q])
 				j++;
@@ -335,9 +340,23 @@ test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 	for (f = 0; f < MAX_FLOWS; f++)
 		lost += next_seq[f] - flow_pkts[f];
 	for (q = 0; q < NB_Q; q++) {
+		uint64_t id, v = UINT64_MAX, hist = 0;
+		char name[64];
+		int h;
+
 		rte_pmd_octopus_migration_get(port, q, 0, &ms);
 		migrations += ms.migrations;
 		drained += ms.drained_pkts;
+		for (h = 0; h < RTE_PMD_OCTOPUS_MIG_HIST; h++)
+			hist += ms.latency_hist[h];
+		snprintf(name, sizeof(name), "rx_q%u_migrations", q);
+		if (rte_eth_xstats_get_id_by_name(port, name, &id) == 0)
+			rte_eth_xstats_get_by_id(port, &id, &v, 1);
+		CHECK(v == ms.migrations && hist == ms.migrations &&
+			ms.max_latency_ns >= ms.last_latency_ns && ms.last_latency_ns > 0,
+			"rxq %u: xstat %" PRIu64 ", API %" PRIu64 ", histogram %" PRIu64
+			", last %" PRIu64 " max %" PRIu64 " ns", q, v, ms.migrations, hist,
+			ms.last_latency_ns, ms.max_latency_ns);
 	}
 	CHECK(rte_pmd_octonic_sink_stats_get(pf[0], &sink) == 0, "sink");
 	printf("%s: %u moves, %" PRIu64 " Rx migrations, %" PRIu64 " generated, %" PRIu64

@@ -357,23 +357,47 @@ octopus_migrate_stop(struct octopus_priv *p)
 
 /* ---- flow gates ------------------------------------------------------- */
 
+/* Close @p dst to traffic moved from @p q_from until @p need is acked. */
+static void
+gate_close(struct octopus_queue *dst, uint16_t q_from, uint64_t need)
+{
+	uint64_t deadline = rte_get_tsc_cycles() +
+		rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
+
+	__atomic_store_n(&dst->mig.gate_deadline[q_from], deadline, __ATOMIC_RELAXED);
+	__atomic_store_n(&dst->mig.gate_need[q_from], need, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&dst->mig.gate_mask, UINT64_C(1) << q_from, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&dst->route, OCTO_ROUTE_F_GATED, __ATOMIC_RELEASE);
+}
+
+int
+octopus_migrate_gate_prepare(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
+{
+	struct octopus_queue *src = queue_of(p, q_from, 0);
+	struct octopus_queue *dst = queue_of(p, q_to, 0);
+
+	if (src == NULL || dst == NULL || q_from == q_to)
+		return -EINVAL;
+	rte_spinlock_lock(&p->mig.gate_lock);
+	/* no ack reaches UINT64_MAX: closed until octopus_migrate_gate() */
+	gate_close(dst, q_from, UINT64_MAX);
+	rte_spinlock_unlock(&p->mig.gate_lock);
+	return 0;
+}
+
 int
 octopus_migrate_gate(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
 {
 	struct octopus_queue *src = queue_of(p, q_from, 0);
 	struct octopus_queue *dst = queue_of(p, q_to, 0);
-	uint64_t need, deadline;
+	uint64_t need;
 
 	if (src == NULL || dst == NULL || q_from == q_to)
 		return -EINVAL;
-	deadline = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
 	rte_spinlock_lock(&p->mig.gate_lock);
 	/* destination first: it must hold from now on */
-	__atomic_store_n(&dst->mig.gate_deadline[q_from], deadline, __ATOMIC_RELAXED);
 	need = src->mig.drain_req + 1;
-	__atomic_store_n(&dst->mig.gate_need[q_from], need, __ATOMIC_RELEASE);
-	__atomic_fetch_or(&dst->mig.gate_mask, UINT64_C(1) << q_from, __ATOMIC_RELEASE);
-	__atomic_fetch_or(&dst->route, OCTO_ROUTE_F_GATED, __ATOMIC_RELEASE);
+	gate_close(dst, q_from, need);
 	/* then ask the source for a drain observed after this point */
 	__atomic_store_n(&src->mig.drain_req, need, __ATOMIC_RELAXED);
 	__atomic_fetch_or(&src->route, OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_RELEASE);

@@ -30,6 +30,18 @@
 int octopus_migrate_gate(struct octopus_priv *p, uint16_t q_from, uint16_t q_to);
 
 /**
+ * Optional, before the rule change: close @p q_to to what it receives until
+ * the matching octopus_migrate_gate() (or OCTO_GATE_TIMEOUT_MS). Without it
+ * @p q_to may deliver packets of the moved flow that arrive between the
+ * rule change and the octopus_migrate_gate() call, ahead of older packets
+ * still in @p q_from.
+ *
+ * @return 0; -EINVAL when a queue is not set up or q_from == q_to.
+ */
+int octopus_migrate_gate_prepare(struct octopus_priv *p, uint16_t q_from,
+		uint16_t q_to);
+
+/**
  * Ask for virtual queue @p qid (Rx if !tx, else Tx) to move to the member on
  * @p socket: STEADY -> REQUESTED, then the control thread does the rest.
  *

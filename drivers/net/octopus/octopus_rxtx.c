@@ -181,10 +181,14 @@ gate_holds(struct octopus_queue *q)
 		if (now == 0)
 			now = rte_get_tsc_cycles();
 		if (now > __atomic_load_n(&q->mig.gate_deadline[f], __ATOMIC_RELAXED)) {
-			/* nobody drained the source: open, counted */
-			__atomic_store_n(&q->mig.gate_need[f], 0, __ATOMIC_RELAXED);
-			q->mig.gate_timeouts++;
-			continue;
+			/* nobody drained the source: open, counted; a CAS, so
+			 * that a gate renewed meanwhile is not opened with it
+			 */
+			if (__atomic_compare_exchange_n(&q->mig.gate_need[f], &need, 0,
+					false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+				q->mig.gate_timeouts++;
+				continue;
+			}
 		}
 		holds = true;
 	}

@@ -82,6 +82,12 @@ static const char *const queue_names[] = {
 	"remote_packets",	/* through a member on another socket */
 	"polls",		/* bursts */
 	"foreign_polls",	/* bursts from an lcore not on the home's socket */
+	/* migration (octopus_migrate.c) */
+	"migrations",		/* moves completed, request to steady */
+	"migration_last_ns",	/* latency of the last move */
+	"migration_max_ns",	/* latency of the longest move */
+	"migration_drained_packets", /* Rx: read from the old member after the switch */
+	"gate_timeouts",	/* flow gates opened because the source was not polled */
 };
 #define NB_QUEUE_XSTATS RTE_DIM(queue_names)
 
@@ -161,6 +167,11 @@ octopus_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs, unsigned i
 			xs[k++].value = c.pkts_remote;
 			xs[k++].value = c.polls;
 			xs[k++].value = c.foreign_polls;
+			xs[k++].value = vq ? __atomic_load_n(&vq->mig.migrations, __ATOMIC_RELAXED) : 0;
+			xs[k++].value = vq ? __atomic_load_n(&vq->mig.last_ns, __ATOMIC_RELAXED) : 0;
+			xs[k++].value = vq ? __atomic_load_n(&vq->mig.max_ns, __ATOMIC_RELAXED) : 0;
+			xs[k++].value = vq ? __atomic_load_n(&vq->mig.drained_pkts, __ATOMIC_RELAXED) : 0;
+			xs[k++].value = vq ? __atomic_load_n(&vq->mig.gate_timeouts, __ATOMIC_RELAXED) : 0;
 			for (i = 0; i < p->nb_members; i++)
 				xs[k++].value = c.member_pkts[i];
 		}
