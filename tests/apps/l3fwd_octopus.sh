@@ -16,15 +16,17 @@
 # octopus port (2) the only enabled port, everything it routes leaves
 # through port 2, so the NIC's sink counts what l3fwd forwarded.
 #
-#   l3fwd_octopus.sh <l3fwd binary> [lpm|em]
+#   l3fwd_octopus.sh <l3fwd binary> [lpm|em] [ipv6]
 # Run under octopus-numa-emu --nodes 2.
 set -euo pipefail
 
 l3fwd=${1:?l3fwd binary}
 mode=${2:-lpm}
+ipv6=0
+[ "${3:-}" = ipv6 ] && ipv6=1
 here=$(cd "$(dirname "$0")" && pwd)
 tq() { "$here/telemetry_query.py" "$prefix" "$@"; }
-prefix="octopus-l3fwd-$mode-$$"
+prefix="octopus-l3fwd-$mode-$ipv6-$$"
 work=$(mktemp -d)
 out="$work/out"
 pid=
@@ -43,7 +45,7 @@ mem=1024
 "$l3fwd" --no-huge -m "$mem" --no-pci --file-prefix "$prefix" \
 	--lcores '0@0,1@1,2@0,3@1' \
 	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
-	--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=200000 \
+	--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=200000,ipv6=$ipv6,pkt_len=128 \
 	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1 \
 	-- -p 0x4 -P --lookup="$mode" --config "($port,0,0),($port,1,1),($port,2,2),($port,3,3)" \
 	>"$out" 2>&1 &
@@ -96,7 +98,7 @@ opk=$(tel "/ethdev/stats,$port" opackets)
 ipk=$(tel "/ethdev/stats,$port" ipackets)
 lost=$(tel "/octonic/info,0" sink_lost)
 missed=$(( $(tel "/ethdev/xstats,$port" member0_rx_missed) + $(tel "/ethdev/xstats,$port" member1_rx_missed) ))
-echo "l3fwd $mode: rx $ipk tx $opk, sink $sink then $sink2 (lost $lost, missed by the PFs $missed)"
+echo "l3fwd $mode (ipv6=$ipv6): rx $ipk tx $opk, sink $sink then $sink2 (lost $lost, missed by the PFs $missed)"
 [ "$ipk" -gt 0 ] || fail "port $port received nothing"
 [ "$opk" -gt 0 ] || fail "l3fwd sent nothing on port $port"
 [ "$sink" -gt 0 ] && [ "$sink2" -gt "$sink" ] || fail "the wire's sink does not see l3fwd's packets grow"
@@ -115,4 +117,4 @@ for q in 0 1 2 3; do
 		done
 	done
 done
-echo "ok: l3fwd ($mode) forwarded on all 4 queues of the octopus port, all socket-local, no remote DMA"
+echo "ok: l3fwd ($mode, ipv6=$ipv6) forwarded on all 4 queues of the octopus port, all socket-local, no remote DMA"
