@@ -24,6 +24,10 @@
  *       (net_null) refuse flows with ENOTSUP.
  *   test_octopus_flow isolate  in isolated mode only a QUEUE rule's flow
  *       arrives (one e-switch rule added); out of it, every flow again.
+ *   test_octopus_flow rollback a member refusing member rule 30 of an RSS
+ *       rule (test-only fault injection): the 29 made are removed again,
+ *       nothing is kept; a rule's member rules removed and replayed from
+ *       its copy steer as before.
  */
 
 #include <inttypes.h>
@@ -44,6 +48,8 @@
 #include <rte_udp.h>
 
 #include "rte_pmd_octonic.h"
+#include "octopus_internal.h"
+#include "octopus_flow.h"
 
 static int failures;
 
@@ -585,6 +591,74 @@ test_isolate(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
+/*
+ * A member refusing rule 30 of an RSS expansion: the 29 made are removed,
+ * the error names the cause.  Then the rule's member rules are removed and
+ * made again from its copy (what a restart or a returning member needs).
+ */
+static void
+test_rollback(struct rte_mempool *mp)
+{
+	static const uint16_t q023[] = { 0, 2, 3 };
+	struct rte_flow_attr attr = { .ingress = 1 };
+	struct rte_flow_item items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action_rss rss = { .queue_num = 3, .queue = q023 };
+	struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_RSS, .conf = &rss },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_pmd_octonic_flow_stats fs0, fs;
+	struct octopus_priv *p;
+	struct rte_flow_error err;
+	struct rte_flow *flow;
+	int f;
+
+	setup_port(mp, 0);
+	p = rte_eth_devices[port].data->dev_private;
+	fs0 = fstats();
+	octopus_flow_fault_after = 30;
+	memset(&err, 0, sizeof(err));
+	flow = rte_flow_create(port, &attr, items, actions, &err);
+	octopus_flow_fault_after = 0;
+	fs = fstats();
+	CHECK(flow == NULL && err.message != NULL && strstr(err.message, "rule 29 of 64") != NULL,
+		"half-made rule: %p, %s", (void *)flow, err.message ? err.message : "?");
+	CHECK(fs.creates - fs0.creates == 29 && fs.destroys - fs0.destroys == 29 &&
+		fs.transfer_rules == fs0.transfer_rules,
+		"rollback: %" PRIu64 " created, %" PRIu64 " removed, transfer rules %u -> %u",
+		fs.creates - fs0.creates, fs.destroys - fs0.destroys, fs0.transfer_rules,
+		fs.transfer_rules);
+	CHECK(p->flows == NULL || p->flows->nb == 0, "a refused rule is kept");
+
+	flow = rte_flow_create(port, &attr, items, actions, &err);
+	CHECK(flow != NULL, "create: %s", err.message ? err.message : "?");
+	octopus_flows_uninstall(p);
+	fs = fstats();
+	CHECK(fs.transfer_rules == fs0.transfer_rules, "uninstalled: %u, want %u",
+		fs.transfer_rules, fs0.transfer_rules);
+	CHECK(octopus_flows_replay(p) == 0, "replay");
+	fs = fstats();
+	CHECK(fs.transfer_rules == fs0.transfer_rules + 64, "replayed: %u, want %u",
+		fs.transfer_rules, fs0.transfer_rules + 64);
+	run_phase();
+	for (f = 0; f < NB_FLOWS; f++) {
+		int q = flow_queue(f);
+
+		CHECK((q == 0 || q == 2 || q == 3) && flow_total(f) == PER_FLOW,
+			"after replay: flow %d at queue %d", f, q);
+	}
+	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
+	fs = fstats();
+	CHECK(fs.transfer_rules == fs0.transfer_rules, "after destroy %u", fs.transfer_rules);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
 /* A rule that must be refused: by validate and create, with a message
  * containing @p text, and without any rule operation on the e-switch.
  */
@@ -769,8 +843,10 @@ main(int argc, char **argv)
 		test_bad(mp);
 	else if (strcmp(which, "isolate") == 0)
 		test_isolate(mp);
+	else if (strcmp(which, "rollback") == 0)
+		test_rollback(mp);
 	else {
-		fprintf(stderr, "usage: %s queue|rss|bad|isolate\n", argv[0]);
+		fprintf(stderr, "usage: %s queue|rss|bad|isolate|rollback\n", argv[0]);
 		return 2;
 	}
 	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",

@@ -26,6 +26,8 @@
 #include "octopus_flow.h"
 #include "octopus_migrate.h"
 
+int octopus_flow_fault_after;
+
 static struct octopus_flows *
 flows_get(struct octopus_priv *p)
 {
@@ -195,8 +197,12 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f, struct rte_flow_error
 	f->nb_hw = nb;
 	f->proxy = proxy;
 	for (i = 0; i < nb; i++) {
-		ret = octopus_flow_hw_make(proxy, f->copy->pattern_ro, &e[i], 0, &f->hw[i],
-			error);
+		if (octopus_flow_fault_after > 0 && --octopus_flow_fault_after == 0)
+			ret = octopus_flow_error(error, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+				NULL, "injected: no room for member rule %u of %u", i, nb);
+		else
+			ret = octopus_flow_hw_make(proxy, f->copy->pattern_ro, &e[i], 0,
+				&f->hw[i], error);
 		if (ret < 0) {
 			ret = member_error(error, ret, proxy);
 			hw_remove(f);

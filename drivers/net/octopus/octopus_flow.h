@@ -88,6 +88,13 @@ void octopus_flows_uninstall(struct octopus_priv *p);
 /* Remove and forget every rule (close). */
 void octopus_flows_free(struct octopus_priv *p);
 
+/*
+ * Test-only fault injection: when > 0, the member rule creation that brings
+ * it to 0 is refused (-ENOSPC) as a NIC out of room would, so tests can
+ * check the rollback of a half-made rule.  0: off.
+ */
+extern int octopus_flow_fault_after;
+
 /* octopus_flow_build.c */
 int octopus_flow_parse(const struct octopus_priv *p, const struct rte_flow_attr *attr,
 		const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
