@@ -18,16 +18,21 @@
  *       and remote-poll counters of that queue stop growing.
  *   test_octopus_migrate nodrain [N]  the same with drain=0 (test-only):
  *       reordering is seen, so the first case can fail.
+ *   test_octopus_migrate nosteer      members without e-switch (net_null):
+ *       a poller on the other socket moves Rx and Tx (migration=auto), the
+ *       API moves them back; the API's refusals; bad devargs refused.
  *   test_octopus_migrate bench [N]    not a test: migration latency
  *       p50/p99/max under load with 1 flow and with 100000 flows.
  */
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_bus_vdev.h>
 #include <rte_byteorder.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -443,6 +448,130 @@ bench(struct rte_mempool *mp, unsigned int nb)
 	rte_eth_dev_close(port);
 }
 
+/* lcore 1 (socket 1) polls queue 0 of @p vport until both directions settle. */
+static int
+poll_from_socket1(void *arg)
+{
+	uint16_t vport = *(uint16_t *)arg;
+	struct rte_pmd_octopus_migration r, t;
+	uint64_t end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
+	struct rte_mbuf *pkts[32];
+	uint16_t n, k;
+
+	do {
+		n = rte_eth_rx_burst(vport, 0, pkts, RTE_DIM(pkts));
+		k = rte_eth_tx_burst(vport, 0, pkts, n);
+		rte_pktmbuf_free_bulk(pkts + k, n - k);
+		rte_pmd_octopus_migration_get(vport, 0, 0, &r);
+		rte_pmd_octopus_migration_get(vport, 0, 1, &t);
+	} while (!(r.home_socket == 1 && t.home_socket == 1 &&
+		   r.phase == RTE_PMD_OCTOPUS_MIG_STEADY &&
+		   t.phase == RTE_PMD_OCTOPUS_MIG_STEADY) &&
+		 rte_get_timer_cycles() < end);
+	/* settled: 10 more bursts, all local */
+	for (k = 0; k < 10; k++) {
+		n = rte_eth_rx_burst(vport, 0, pkts, RTE_DIM(pkts));
+		rte_pktmbuf_free_bulk(pkts, n);
+		rte_eth_tx_burst(vport, 0, pkts, 0);
+	}
+	return 0;
+}
+
+/*
+ * Members without e-switch (net_null): migration moves Tx and the Rx polling
+ * order; auto by a poller on the other socket, then back with the API. And
+ * the API's refusals, and devargs refused.
+ */
+static void
+test_nosteer(struct rte_mempool *mp)
+{
+	struct rte_pmd_octopus_migration r, t;
+	struct rte_pmd_octopus_queue_info qi;
+	struct rte_pmd_octopus_locality loc;
+	struct rte_eth_conf conf;
+	uint64_t foreign, end;
+	struct rte_mbuf *pkts[32];
+	uint16_t vport = RTE_MAX_ETHPORTS, n;
+
+	CHECK(rte_vdev_init("net_null10", NULL) == 0 && rte_vdev_init("net_null11", NULL) == 0,
+		"net_null members");
+	CHECK(rte_vdev_init("net_octopus9", "member=net_null10,member=net_null11,"
+		"socket_of=net_null10:0,socket_of=net_null11:1,migration=bogus") != 0,
+		"migration=bogus accepted");
+	CHECK(rte_vdev_init("net_octopus9", "member=net_null10,member=net_null11,"
+		"socket_of=net_null10:0,socket_of=net_null11:1,drain=2") != 0,
+		"drain=2 accepted");
+	CHECK(rte_vdev_init("net_octopus1", "member=net_null10,member=net_null11,"
+		"socket_of=net_null10:0,socket_of=net_null11:1,migration=auto") == 0,
+		"octopus over net_null");
+	rte_eth_dev_get_port_by_name("net_octopus1", &vport);
+	CHECK(rte_pmd_octopus_migration_auto_get(vport) == 1, "migration=auto not taken");
+	memset(&conf, 0, sizeof(conf));
+	CHECK(rte_eth_dev_configure(vport, 1, 1, &conf) == 0, "configure");
+	CHECK(rte_eth_rx_queue_setup(vport, 0, 512, 0, NULL, mp) == 0, "rxq");
+	CHECK(rte_eth_tx_queue_setup(vport, 0, 512, 0, NULL) == 0, "txq");
+	CHECK(rte_pmd_octopus_queue_migrate(vport, 0, 1) == -EIO, "moved while stopped");
+	CHECK(rte_eth_dev_start(vport) == 0, "start");
+	CHECK(rte_pmd_octopus_queue_info_get(vport, 0, 0, &qi) == 0 && !qi.steered &&
+		qi.home_socket == 0, "home socket %d steered %u", qi.home_socket, qi.steered);
+
+	/* automatic: polled from socket 1 */
+	rte_eal_remote_launch(poll_from_socket1, &vport, 1);
+	rte_eal_wait_lcore(1);
+	rte_pmd_octopus_migration_get(vport, 0, 0, &r);
+	rte_pmd_octopus_migration_get(vport, 0, 1, &t);
+	CHECK(r.home_socket == 1 && r.migrations == 1 && r.phase == RTE_PMD_OCTOPUS_MIG_STEADY,
+		"rx: home socket %d, %" PRIu64 " migrations, phase %d", r.home_socket,
+		r.migrations, r.phase);
+	CHECK(t.home_socket == 1 && t.migrations == 1 && t.phase == RTE_PMD_OCTOPUS_MIG_STEADY,
+		"tx: home socket %d, %" PRIu64 " migrations, phase %d", t.home_socket,
+		t.migrations, t.phase);
+	rte_pmd_octopus_locality_get(vport, 0, 0, &loc);
+	foreign = loc.foreign_polls;
+	rte_eal_remote_launch(poll_from_socket1, &vport, 1);
+	rte_eal_wait_lcore(1);
+	rte_pmd_octopus_locality_get(vport, 0, 0, &loc);
+	CHECK(loc.foreign_polls == foreign, "foreign polls grew after the move: %" PRIu64
+		" -> %" PRIu64, foreign, loc.foreign_polls);
+	rte_pmd_octopus_migration_get(vport, 0, 0, &r);
+	CHECK(r.migrations == 1, "moved again: %" PRIu64, r.migrations);
+
+	/* explicit, back to socket 0 (manual: lcore 0's polls must not move it) */
+	CHECK(rte_pmd_octopus_migration_auto_set(vport, 0) == 0, "manual");
+	CHECK(rte_pmd_octopus_queue_migrate(vport, 0, 0) == 0, "move back");
+	end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
+	do {
+		/* a Tx burst lets Tx see its old member's completions */
+		n = rte_eth_rx_burst(vport, 0, pkts, RTE_DIM(pkts));
+		rte_pktmbuf_free_bulk(pkts, n);
+		rte_eth_tx_burst(vport, 0, pkts, 0);
+		rte_pmd_octopus_migration_get(vport, 0, 0, &r);
+		rte_pmd_octopus_migration_get(vport, 0, 1, &t);
+		rte_delay_us_sleep(100);
+	} while ((r.migrations < 2 || t.migrations < 2) && rte_get_timer_cycles() < end);
+	CHECK(r.home_socket == 0 && r.migrations == 2 && t.home_socket == 0 &&
+		t.migrations == 2, "back: rx socket %d (%" PRIu64 "), tx socket %d (%" PRIu64 ")",
+		r.home_socket, r.migrations, t.home_socket, t.migrations);
+	CHECK(r.latency_hist[0] + r.latency_hist[1] + r.latency_hist[RTE_PMD_OCTOPUS_MIG_HIST - 1] <= 2,
+		"histogram");
+	/* refusals */
+	CHECK(rte_pmd_octopus_queue_migrate(vport, 0, 0) == -EALREADY, "already there");
+	CHECK(rte_pmd_octopus_queue_migrate(vport, 0, 5) == -EINVAL, "no member on socket 5");
+	CHECK(rte_pmd_octopus_queue_migrate(vport, 7, 1) == -EINVAL, "queue 7");
+	CHECK(rte_pmd_octopus_queue_migrate(RTE_MAX_ETHPORTS - 1, 0, 1) == -ENODEV, "bad port");
+	CHECK(rte_pmd_octopus_queue_migrate_lcore(vport, 0, RTE_MAX_LCORE) == -EINVAL,
+		"bad lcore");
+	CHECK(rte_pmd_octopus_queue_migrate_lcore(vport, 0, 3) == 0, "to lcore 3");
+	{
+		/* the first is in progress (-EBUSY) or done already (-EALREADY) */
+		int ret = rte_pmd_octopus_queue_migrate(vport, 0, 1);
+
+		CHECK(ret == -EBUSY || ret == -EALREADY, "a second move: %d", ret);
+	}
+	CHECK(rte_eth_dev_stop(vport) == 0, "stop");
+	CHECK(rte_eth_dev_close(vport) == 0, "close");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -482,8 +611,10 @@ main(int argc, char **argv)
 		test_order(mp, nb, false);
 	else if (strcmp(which, "bench") == 0)
 		bench(mp, nb);
+	else if (strcmp(which, "nosteer") == 0)
+		test_nosteer(mp);
 	else {
-		fprintf(stderr, "usage: %s order|nodrain|bench [moves]\n", argv[0]);
+		fprintf(stderr, "usage: %s order|nodrain|nosteer|bench [moves]\n", argv[0]);
 		return 2;
 	}
 	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
