@@ -16,7 +16,12 @@
 # octopus port (2) the only enabled port, everything it routes leaves
 # through port 2, so the NIC's sink counts what l3fwd forwarded.
 #
-#   l3fwd_octopus.sh <l3fwd binary> [lpm|em] [ipv6]
+#   l3fwd_octopus.sh <l3fwd binary> [lpm|em] [ipv4|ipv6] [nonuma]
+#
+# nonuma: l3fwd --no-numa sets every queue up on socket 0 with socket-0
+# mbufs, as a NUMA-unaware application would; with the port's
+# migration=auto the queues polled from socket 1 (1 and 3) must move to
+# PF 1 by themselves and then carry their traffic locally; 0 and 2 stay.
 # Run under octopus-numa-emu --nodes 2.
 set -euo pipefail
 
@@ -24,9 +29,11 @@ l3fwd=${1:?l3fwd binary}
 mode=${2:-lpm}
 ipv6=0
 [ "${3:-}" = ipv6 ] && ipv6=1
+nonuma=0
+[ "${4:-}" = nonuma ] && nonuma=1
 here=$(cd "$(dirname "$0")" && pwd)
 tq() { "$here/telemetry_query.py" "$prefix" "$@"; }
-prefix="octopus-l3fwd-$mode-$ipv6-$$"
+prefix="octopus-l3fwd-$mode-$ipv6-$nonuma-$$"
 work=$(mktemp -d)
 out="$work/out"
 pid=
@@ -46,8 +53,8 @@ mem=1024
 	--lcores '0@0,1@1,2@0,3@1' \
 	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
 	--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=200000,ipv6=$ipv6,pkt_len=128 \
-	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1 \
-	-- -p 0x4 -P --lookup="$mode" --config "($port,0,0),($port,1,1),($port,2,2),($port,3,3)" \
+	--vdev "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1$([ $nonuma = 1 ] && echo ,migration=auto)" \
+	-- -p 0x4 -P $([ $nonuma = 1 ] && echo --no-numa) --lookup="$mode" --config "($port,0,0),($port,1,1),($port,2,2),($port,3,3)" \
 	>"$out" 2>&1 &
 pid=$!
 
@@ -98,23 +105,38 @@ opk=$(tel "/ethdev/stats,$port" opackets)
 ipk=$(tel "/ethdev/stats,$port" ipackets)
 lost=$(tel "/octonic/info,0" sink_lost)
 missed=$(( $(tel "/ethdev/xstats,$port" member0_rx_missed) + $(tel "/ethdev/xstats,$port" member1_rx_missed) ))
-echo "l3fwd $mode (ipv6=$ipv6): rx $ipk tx $opk, sink $sink then $sink2 (lost $lost, missed by the PFs $missed)"
+echo "l3fwd $mode (ipv6=$ipv6 nonuma=$nonuma): rx $ipk tx $opk, sink $sink then $sink2 (lost $lost, missed by the PFs $missed)"
 [ "$ipk" -gt 0 ] || fail "port $port received nothing"
 [ "$opk" -gt 0 ] || fail "l3fwd sent nothing on port $port"
 [ "$sink" -gt 0 ] && [ "$sink2" -gt "$sink" ] || fail "the wire's sink does not see l3fwd's packets grow"
 for q in 0 1 2 3; do
+	# with --no-numa, the queues whose lcore is on socket 1 start remote
+	moved=$((nonuma && q % 2))
 	for d in rx tx; do
 		loc=$(tel "/ethdev/xstats,$port" "${d}_q${q}_local_packets")
 		rem=$(tel "/ethdev/xstats,$port" "${d}_q${q}_remote_packets")
-		[ "$loc" -gt 0 ] || fail "$d queue $q: no packet through its socket's PF"
-		[ "$rem" -eq 0 ] || fail "$d queue $q: $rem packets through a remote PF"
 		fp=$(tel "/ethdev/xstats,$port" "${d}_q${q}_foreign_polls")
-		[ "$fp" -eq 0 ] || fail "$d queue $q: $fp polls from the other socket"
-		# the NIC's view: no DMA across sockets on hardware queue q of either PF
+		[ "$loc" -gt 0 ] || fail "$d queue $q: no packet through its socket's PF"
+		if [ "$moved" = 1 ]; then
+			mig=$(tel "/ethdev/xstats,$port" "${d}_q${q}_migrations")
+			echo "$d queue $q: $mig migrations, $rem remote before, $loc local"
+			[ "$mig" -ge 1 ] || fail "$d queue $q polled from socket 1 did not move there"
+		else
+			[ "$rem" -eq 0 ] || fail "$d queue $q: $rem packets through a remote PF"
+			[ "$fp" -eq 0 ] || fail "$d queue $q: $fp polls from the other socket"
+		fi
+		# the NIC's view: no DMA across sockets on hardware queue q of
+		# either PF (Rx uses the port's per-socket pools; a moved queue
+		# may send a few socket-0 mbufs received before its move)
 		for pf in 0 1; do
 			dma=$(tel "/octonic/info,$pf" "${d}_q${q}.remote_dma_packets")
-			[ "$dma" -eq 0 ] || fail "PF $pf $d queue $q: $dma packets DMA-ed across sockets"
+			if [ "$moved" = 1 ] && [ "$d" = tx ]; then
+				[ "$dma" -le $((loc / 100)) ] ||
+					fail "PF $pf tx queue $q: $dma of $loc packets DMA-ed across sockets"
+			else
+				[ "$dma" -eq 0 ] || fail "PF $pf $d queue $q: $dma packets DMA-ed across sockets"
+			fi
 		done
 	done
 done
-echo "ok: l3fwd ($mode, ipv6=$ipv6) forwarded on all 4 queues of the octopus port, all socket-local, no remote DMA"
+echo "ok: l3fwd ($mode, ipv6=$ipv6, nonuma=$nonuma) forwarded on all 4 queues of the octopus port, all socket-local, no remote DMA"
