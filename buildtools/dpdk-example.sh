@@ -29,9 +29,10 @@ fail() {
 tarball=$(ls "$src"/dpdk_*.orig.tar.* 2>/dev/null | head -n 1 || true)
 [ -n "$tarball" ] || fail "no dpdk_*.orig.tar.* in $src (see buildtools/driver-sdk.sh)"
 top=$(tar tf "$tarball" | head -n 1 | cut -d/ -f1)
+[ -n "$top" ] || fail "cannot list $tarball"
 
 # Fresh extraction each time: a half-built or patched tree never lingers.
-rm -rf "$work/$top"
+rm -rf "${work:?}/${top:?}"
 mkdir -p "$work"
 tar xf "$tarball" -C "$work" "$top/examples/$name" "$top/examples/common" ||
 	fail "cannot extract examples/$name from $tarball"

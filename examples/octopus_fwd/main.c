@@ -53,7 +53,6 @@
 #include <rte_lpm.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
-#include <rte_pmd_octopus.h>
 
 #include "octopus_fwd.h"
 
@@ -233,8 +232,8 @@ ofwd_setup_port(uint16_t port)
 			rte_exit(EXIT_FAILURE, "port %u: promiscuous: %s\n", port,
 				strerror(-ret));
 	}
-	printf("port %u: %u queues, %u/%u descriptors%s\n", port, nq, nb_rxd, nb_txd,
-		rte_pmd_octopus_is_octopus(port) == 1 ? ", net_octopus" : "");
+	printf("port %u: %u queues, %u/%u descriptors\n", port, nq, nb_rxd, nb_txd);
+	ofwd_report_members(port);
 }
 
 int

@@ -72,6 +72,7 @@ int ofwd_lcore_main(void *arg);
 
 /* report.c */
 void ofwd_report_queues(const struct ofwd_lcore *lc, unsigned int nb_lc);
+void ofwd_report_members(uint16_t port);
 void ofwd_report_locality(uint16_t port, uint16_t nb_queues);
 
 #endif /* OCTOPUS_FWD_H */

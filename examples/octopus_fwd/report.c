@@ -37,6 +37,21 @@ ofwd_report_queues(const struct ofwd_lcore *lc, unsigned int nb_lc)
 }
 
 void
+ofwd_report_members(uint16_t port)
+{
+	struct rte_pmd_octopus_member m[RTE_PMD_OCTOPUS_MAX_MEMBERS];
+	int i, n;
+
+	n = rte_pmd_octopus_members_get(port, m, RTE_DIM(m));
+	if (n < 0)
+		return;
+	printf("port %u: net_octopus over %d members:", port, n);
+	for (i = 0; i < RTE_MIN(n, (int)RTE_DIM(m)); i++)
+		printf(" port %u (socket %d)", m[i].port_id, m[i].socket);
+	printf("\n");
+}
+
+void
 ofwd_report_locality(uint16_t port, uint16_t nb_queues)
 {
 	struct rte_pmd_octopus_queue_info qi;

@@ -30,7 +30,13 @@ mode=${2:-lpm}
 ipv6=0
 [ "${3:-}" = ipv6 ] && ipv6=1
 nonuma=0
-[ "${4:-}" = nonuma ] && nonuma=1
+app_args=()
+octopus_args=""
+if [ "${4:-}" = nonuma ]; then
+	nonuma=1
+	app_args=(--no-numa)
+	octopus_args=",migration=auto"
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 tq() { "$here/telemetry_query.py" "$prefix" "$@"; }
 prefix="octopus-l3fwd-$mode-$ipv6-$nonuma-$$"
@@ -53,8 +59,8 @@ mem=1024
 	--lcores '0@0,1@1,2@0,3@1' \
 	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
 	--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=200000,ipv6=$ipv6,pkt_len=128 \
-	--vdev "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1$([ $nonuma = 1 ] && echo ,migration=auto)" \
-	-- -p 0x4 -P $([ $nonuma = 1 ] && echo --no-numa) --lookup="$mode" --config "($port,0,0),($port,1,1),($port,2,2),($port,3,3)" \
+	--vdev "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1$octopus_args" \
+	-- -p 0x4 -P "${app_args[@]}" --lookup="$mode" --config "($port,0,0),($port,1,1),($port,2,2),($port,3,3)" \
 	>"$out" 2>&1 &
 pid=$!
 
