@@ -479,7 +479,17 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 				f->app.level < twin->app.level)
 			from = twin->app.queue;
 		else if (twin == NULL && fl->gone_valid && fl->gone_key == f->key)
-			from = fl->gone_queue;
+			/* since the destroy the flow went to its default bucket */
+			from = fl->gone_bucket_queue >= 0 ? fl->gone_bucket_queue :
+				fl->gone_queue;
+		else if (twin == NULL) {
+			/* a first rule takes the flow from its default bucket */
+			int b = octopus_flow_bucket_of((enum octo_steer_field)p->args.field,
+				p->args.reta_size, pattern);
+
+			if (b >= 0)
+				from = p->reta[b];
+		}
 		if (from >= 0)
 			flow_moved(p, (uint16_t)from, f->app.queue);
 	}
@@ -492,8 +502,13 @@ fail:
 	return NULL;
 }
 
+/*
+ * Remove rule @p f.  @p track: the traffic it took goes elsewhere now (a
+ * twin, or its default bucket), follow it with the drain gate and remember
+ * it for a create of the same traffic; flush does not (everything goes).
+ */
 static void
-flow_remove(struct octopus_priv *p, struct octopus_flow *f)
+flow_remove(struct octopus_priv *p, struct octopus_flow *f, bool track)
 {
 	struct octopus_flows *fl = p->flows;
 	struct octopus_flow *twin;
@@ -503,7 +518,7 @@ flow_remove(struct octopus_priv *p, struct octopus_flow *f)
 	index_unlink(fl, f);
 	fl->nb--;
 	twin = twin_of(fl, f->key, f);
-	if (f->app.fate == OCTO_STEER_APP_QUEUE) {
+	if (track && f->app.fate == OCTO_STEER_APP_QUEUE) {
 		/* the twin takes over now if it was the losing level */
 		if (twin != NULL && twin->app.fate == OCTO_STEER_APP_QUEUE &&
 				twin->app.level > f->app.level)
@@ -511,6 +526,19 @@ flow_remove(struct octopus_priv *p, struct octopus_flow *f)
 		fl->gone_valid = twin == NULL;
 		fl->gone_key = f->key;
 		fl->gone_queue = f->app.queue;
+		fl->gone_bucket_queue = -1;
+		if (twin == NULL) {
+			/* the flow falls back to its default bucket's queue: a move
+			 * too, gated like any (when the bucket is known)
+			 */
+			int b = octopus_flow_bucket_of((enum octo_steer_field)p->args.field,
+				p->args.reta_size, f->copy->pattern_ro);
+
+			if (b >= 0) {
+				fl->gone_bucket_queue = p->reta[b];
+				flow_moved(p, f->app.queue, p->reta[b]);
+			}
+		}
 	}
 	flow_free(f);
 }
@@ -525,7 +553,7 @@ flow_destroy(struct rte_eth_dev *dev, struct rte_flow *handle,
 	if (f == NULL)
 		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, handle,
 			"not a rule of this port");
-	flow_remove(p, f);
+	flow_remove(p, f, true);
 	return 0;
 }
 
@@ -539,7 +567,7 @@ flow_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
 	if (p->flows == NULL)
 		return 0;
 	while ((f = TAILQ_LAST(&p->flows->list, octopus_flow_list)) != NULL)
-		flow_remove(p, f);
+		flow_remove(p, f, false);
 	p->flows->gone_valid = 0;
 	return 0;
 }

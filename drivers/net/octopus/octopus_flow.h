@@ -69,6 +69,7 @@ struct octopus_flows {
 	/* the last rule destroyed, to see "destroy + create elsewhere" as a move */
 	uint32_t gone_key;
 	uint16_t gone_queue;
+	int32_t gone_bucket_queue;		/* where its traffic fell, -1: unknown */
 	uint8_t gone_valid;
 };
 
@@ -108,6 +109,9 @@ int octopus_flow_parse(const struct octopus_priv *p, const struct rte_flow_attr 
 int octopus_flow_hw_make(uint16_t proxy, const struct rte_flow_item pattern[],
 		const struct octo_steer_app_entry *e,
 		int validate_only, struct rte_flow **flow, struct rte_flow_error *error);
+/* Default bucket of a pattern's traffic, -1 when it spans several. */
+int octopus_flow_bucket_of(enum octo_steer_field spread, uint16_t reta_size,
+		const struct rte_flow_item pattern[]);
 /* Hash of attr and pattern (same rule matching the same traffic). */
 uint32_t octopus_flow_key(const struct rte_flow_attr *attr,
 		const struct rte_flow_item pattern[]);

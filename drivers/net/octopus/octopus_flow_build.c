@@ -463,3 +463,48 @@ octopus_flow_hw_make(uint16_t proxy, const struct rte_flow_item pattern[], const
 		return rte_errno > 0 ? -rte_errno : -EIO;
 	return 0;
 }
+
+/*
+ * The default bucket a pattern's traffic falls into when no application
+ * rule takes it: known when the pattern fixes the bucket bits of the
+ * spreading field (e.g. a pinned 5-tuple).  -1 when it does not.
+ */
+int
+octopus_flow_bucket_of(enum octo_steer_field spread, uint16_t reta_size,
+		const struct rte_flow_item pattern[])
+{
+	const struct rte_flow_item *it, *ip = NULL, *l4 = NULL;
+	enum octo_steer_field f;
+	const struct rte_flow_item *holder;
+	const uint8_t *spec, *mask;
+	size_t off = 0, width = 0, k;
+	uint32_t v = 0, m = 0, need = (uint32_t)reta_size - 1;
+
+	for (it = pattern; it->type != RTE_FLOW_ITEM_TYPE_END; it++) {
+		if (ip == NULL && (it->type == RTE_FLOW_ITEM_TYPE_IPV4 ||
+				it->type == RTE_FLOW_ITEM_TYPE_IPV6))
+			ip = it;
+		if (l4 == NULL && (it->type == RTE_FLOW_ITEM_TYPE_TCP ||
+				it->type == RTE_FLOW_ITEM_TYPE_UDP))
+			l4 = it;
+	}
+	if (ip == NULL)
+		return -1;	/* non-IP: the catch-all, not a bucket */
+	/* the bucket rules: L4 port for TCP/UDP, else the address, same direction */
+	f = octo_steer_app_rss_field(spread, ip->type == RTE_FLOW_ITEM_TYPE_IPV4 ?
+		OCTO_STEER_L3_IPV4 : OCTO_STEER_L3_IPV6, l4 == NULL ? OCTO_STEER_L4_ANY :
+		l4->type == RTE_FLOW_ITEM_TYPE_TCP ? OCTO_STEER_L4_TCP : OCTO_STEER_L4_UDP);
+	holder = (f == OCTO_STEER_FIELD_L4_SRC || f == OCTO_STEER_FIELD_L4_DST) ? l4 : ip;
+	if (holder == NULL || holder->spec == NULL || holder->last != NULL ||
+			field_place(f, holder->type, &off, &width) != 0)
+		return -1;
+	spec = holder->spec;
+	mask = holder->mask != NULL ? holder->mask : default_mask(holder->type);
+	for (k = 0; k < width; k++) {
+		v = (v << 8) | (spec[off + k] & mask[off + k]);
+		m = (m << 8) | mask[off + k];
+	}
+	if ((m & need) != need)
+		return -1;	/* the pattern spans several buckets */
+	return (int)(v & need);
+}
