@@ -17,7 +17,9 @@
  *       member rule (the e-switch's rule count returns to the steering's).
  *   test_octopus_flow rss    an RSS rule over {2,3} takes every flow, each
  *       flow to one queue, both queues used; over {0,2,3} (not a power of
- *       two) queue 1 gets nothing and the three share the flows.
+ *       two) queue 1 gets nothing and the three share the flows; an RSS
+ *       rule over {1} made while the port is stopped takes every flow once
+ *       it starts.
  *   test_octopus_flow bad    bad rules are refused by validate and create
  *       with an rte_flow_error message naming the cause, and leave the
  *       e-switch's rule counters unchanged; members without an e-switch
@@ -494,7 +496,7 @@ rss_rule(const uint16_t *queues, uint32_t n, struct rte_flow **flow)
 static void
 test_rss(struct rte_mempool *mp)
 {
-	static const uint16_t q23[] = { 2, 3 }, q023[] = { 0, 2, 3 };
+	static const uint16_t q23[] = { 2, 3 }, q023[] = { 0, 2, 3 }, q1[] = { 1 };
 	struct rte_pmd_octonic_flow_stats fs0, fs;
 	struct rte_flow_error err;
 	struct rte_flow *flow;
@@ -540,6 +542,14 @@ test_rss(struct rte_mempool *mp)
 	fs = fstats();
 	CHECK(fs.transfer_rules == fs0.transfer_rules, "after flush %u, want %u",
 		fs.transfer_rules, fs0.transfer_rules);
+	/* a rule created while the port is stopped steers once it starts */
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	rss_rule(q1, 1, &flow);
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	run_phase();
+	for (f = 0; f < NB_FLOWS; f++)
+		CHECK(flow_queue(f) == 1 && flow_total(f) == PER_FLOW,
+			"rule made while stopped: flow %d at queue %d", f, flow_queue(f));
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
