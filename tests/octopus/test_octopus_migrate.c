@@ -21,6 +21,9 @@
  *   test_octopus_migrate nosteer      members without e-switch (net_null):
  *       a poller on the other socket moves Rx and Tx (migration=auto), the
  *       API moves them back; the API's refusals; bad devargs refused.
+ *   test_octopus_migrate gate         the flow gate: a flow moved from
+ *       queue 0 to queue 1 (RETA) is not delivered by queue 1 until queue 0
+ *       drained; without the gate it is, out of order.
  *   test_octopus_migrate bench [N]    not a test: migration latency
  *       p50/p99/max under load with 1 flow and with 100000 flows.
  */
@@ -42,6 +45,7 @@
 #include <rte_mbuf.h>
 
 #include "octo_wire.h"
+#include "octopus_migrate.h"
 #include "rte_pmd_octonic.h"
 #include "rte_pmd_octopus.h"
 
@@ -572,6 +576,133 @@ test_nosteer(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(vport) == 0, "close");
 }
 
+/* Point every RETA bucket of the port at queue @p q. */
+static void
+reta_all(uint16_t q)
+{
+	struct rte_eth_rss_reta_entry64 reta[RTE_ETH_RSS_RETA_SIZE_512 / RTE_ETH_RETA_GROUP_SIZE];
+	struct rte_eth_dev_info info;
+	unsigned int i;
+
+	rte_eth_dev_info_get(port, &info);
+	memset(reta, 0, sizeof(reta));
+	for (i = 0; i < info.reta_size; i++) {
+		reta[i / RTE_ETH_RETA_GROUP_SIZE].mask |= UINT64_C(1) << (i % RTE_ETH_RETA_GROUP_SIZE);
+		reta[i / RTE_ETH_RETA_GROUP_SIZE].reta[i % RTE_ETH_RETA_GROUP_SIZE] = q;
+	}
+	CHECK(rte_eth_dev_rss_reta_update(port, reta, info.reta_size) == 0, "reta -> %u", q);
+}
+
+/* Bursts of queue @p q, frames checked in order; returns how many. */
+static uint64_t
+take(uint16_t q, unsigned int bursts, bool until_short)
+{
+	struct rte_mbuf *pkts[32];
+	uint64_t total = 0;
+	uint16_t n, i;
+
+	while (bursts-- > 0) {
+		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
+		for (i = 0; i < n; i++)
+			check_frame(pkts[i]);
+		rte_pktmbuf_free_bulk(pkts, n);
+		total += n;
+		if (until_short && n < RTE_DIM(pkts))
+			break;
+	}
+	return total;
+}
+
+/* The NIC model runs in bursts: an empty Tx burst runs it, taking nothing. */
+static void
+run_nic(void)
+{
+	struct rte_mbuf *none[1];
+
+	rte_eth_tx_burst(port, 0, none, 0);
+}
+
+/*
+ * The flow gate (octopus_migrate_gate, what the flow code calls when a
+ * flow moves between queues on different members), on one lcore: traffic
+ * piles up in queue 0's hardware queue (PF0), RETA moves it all to queue 1
+ * (PF1), and queue 1 is read before queue 0. With the gate queue 1 delivers
+ * nothing until queue 0 is drained: no reordering. Without it queue 1
+ * delivers at once, ahead of older packets: reordering (the control case).
+ */
+static void
+test_gate(struct rte_mempool *mp)
+{
+	struct octopus_priv *p;
+	struct rte_pmd_octopus_migration ms;
+	struct rte_eth_conf conf;
+	uint64_t early, drained, late, end;
+	uint16_t q;
+	int round;
+
+	memset(&conf, 0, sizeof(conf));
+	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;	/* for reta_update */
+	CHECK(rte_eth_dev_configure(port, 2, 2, &conf) == 0, "configure");
+	for (q = 0; q < 2; q++) {
+		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, q, NULL, mp) == 0, "rxq");
+		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, q, NULL) == 0, "txq");
+	}
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	p = rte_eth_devices[port].data->dev_private;
+	{
+		/* fewer flows than packets piled up: each flow is in both queues */
+		struct rte_pmd_octonic_gen_conf gc;
+
+		CHECK(rte_pmd_octonic_gen_get(pf[0], &gc) == 0, "gen get");
+		gc.nb_flows = 16;
+		CHECK(rte_pmd_octonic_gen_set(pf[0], &gc) == 0, "gen set");
+	}
+	rte_pmd_octonic_gen_enable(pf[0], 1);
+	for (round = 0; round < 2; round++) {
+		bool gated = round == 0;
+
+		reta_all(0);
+		take(1, 1000, true);	/* what was left for queue 1 */
+		/* pile up in queue 0 (polling queue 1 runs the NIC) */
+		end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
+		while (rte_eth_rx_queue_count(pf[0], 0) < 256 && rte_get_timer_cycles() < end)
+			run_nic();
+		reordered = 0;
+		reta_all(1);
+		if (gated)
+			CHECK(octopus_migrate_gate(p, 0, 1) == 0, "gate");
+		/* until packets wait in queue 1's hardware queue too */
+		early = 0;
+		end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
+		while (rte_eth_rx_queue_count(pf[1], 1) < 64 && early == 0 &&
+				rte_get_timer_cycles() < end) {
+			run_nic();
+			early += take(1, 1, false);
+		}
+		if (gated) {
+			rte_pmd_octopus_migration_get(port, 1, 0, &ms);
+			CHECK(early == 0 && ms.gated_bursts > 0 && ms.gate_timeouts == 0,
+				"gated queue 1 delivered %" PRIu64 " (gated bursts %" PRIu64
+				", timeouts %" PRIu64 ")", early, ms.gated_bursts, ms.gate_timeouts);
+		} else {
+			CHECK(early > 0, "ungated queue 1 delivered nothing");
+		}
+		drained = take(0, 100000, true);
+		late = take(1, 100, false);
+		printf("gate %s: queue 1 before the drain %" PRIu64 ", queue 0 drained %"
+			PRIu64 ", queue 1 after %" PRIu64 ", reordered %" PRIu64 "\n",
+			gated ? "on" : "off", early, drained, late, reordered);
+		CHECK(drained > 0 && late > 0, "drained %" PRIu64 " late %" PRIu64, drained, late);
+		if (gated)
+			CHECK(reordered == 0, "%" PRIu64 " reordered behind the gate", reordered);
+		else
+			CHECK(reordered > 0, "no gate, yet no reordering: the test cannot fail");
+	}
+	rte_pmd_octonic_gen_enable(pf[0], 0);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -613,8 +744,10 @@ main(int argc, char **argv)
 		bench(mp, nb);
 	else if (strcmp(which, "nosteer") == 0)
 		test_nosteer(mp);
+	else if (strcmp(which, "gate") == 0)
+		test_gate(mp);
 	else {
-		fprintf(stderr, "usage: %s order|nodrain|nosteer|bench [moves]\n", argv[0]);
+		fprintf(stderr, "usage: %s order|nodrain|nosteer|gate|bench [moves]\n", argv[0]);
 		return 2;
 	}
 	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
