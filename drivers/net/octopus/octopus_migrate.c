@@ -258,8 +258,16 @@ migrate_one(struct octopus_priv *p, struct octopus_queue *q)
 		return;
 	}
 	if (!q->is_tx) {
+		/* the app's flow ops on the port change the same rule set:
+		 * ethdev serialises them with this mutex (the port does not
+		 * claim RTE_ETH_DEV_FLOW_OPS_THREAD_SAFE), so take it too
+		 */
+		pthread_mutex_t *mx = &rte_eth_devices[p->port_id].data->flow_ops_mutex;
+
+		pthread_mutex_lock(mx);
 		ret = p->steer != NULL ?
 			octopus_steer_set_home(p->steer, q->qid, target) : -ENODEV;
+		pthread_mutex_unlock(mx);
 		if (ret < 0) {
 			OCTO_LOG(ERR, "port %u: Rx queue %u: moving the home rule to member %u failed: %s",
 				p->port_id, q->qid, target, rte_strerror(-ret));
