@@ -24,8 +24,12 @@ work=$(mktemp -d)
 out="$work/out"
 pid=
 cleanup() {
-	[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
-	rm -rf "$work"
+	if [ -n "$pid" ]; then
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	fi
+	# EAL leaves its runtime directory behind
+	rm -rf "$work" "/var/run/dpdk/${prefix:?}"
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; cat "$out"; exit 1; }
