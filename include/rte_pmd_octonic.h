@@ -115,7 +115,8 @@ int rte_pmd_octonic_sink_stats_get(uint16_t port_id,
 /** Generator controls (wire=gen). */
 struct rte_pmd_octonic_gen_conf {
 	uint32_t nb_flows;      /**< distinct flows, round-robin */
-	uint16_t pkt_len;       /**< frame length without CRC, >= 64 */
+	uint16_t pkt_len;       /**< frame length without CRC, at least the
+				  *  shortest frame of ipv6/l4_proto (64..90) */
 	uint8_t ipv6;           /**< 1: IPv6, 0: IPv4 */
 	uint8_t l4_proto;       /**< IPPROTO_UDP or IPPROTO_TCP */
 	uint64_t rate_pps;      /**< 0: as fast as polled */

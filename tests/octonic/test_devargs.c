@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "octo_wire.h"
 #include "octonic_devargs.h"
 
 static void
@@ -69,6 +70,16 @@ test_good(void **state)
 	assert_int_equal(da.nb_pfs, 1);
 	assert_int_equal(da.numa[0], 1);
 
+	/* without pkt_len= the frame is the shortest the generator can make
+	 * for the chosen IP version and L4 protocol
+	 */
+	assert_int_equal(octonic_devargs_parse("ipv6=1,proto=tcp", &da, err,
+		sizeof(err)), 0);
+	assert_int_equal(da.pkt_len, octo_gen_min_len(1, IPPROTO_TCP));
+	assert_true(da.pkt_len > 64);
+	assert_int_equal(octonic_devargs_parse("ipv6=1", &da, err, sizeof(err)), 0);
+	assert_int_equal(da.pkt_len, octo_gen_min_len(1, IPPROTO_UDP));
+
 	/* bounds are inclusive */
 	assert_int_equal(octonic_devargs_parse("pfs=8,pkt_len=9618,wire=gen,mac=shared",
 		&da, err, sizeof(err)), 0);
@@ -107,6 +118,8 @@ static const struct {
 	{ "pkt_len=9619", "pkt_len" },
 	{ "proto=sctp", "proto" },
 	{ "ipv6=2", "ipv6" },
+	{ "ipv6=1,pkt_len=64", "pkt_len" },
+	{ "proto=tcp,pkt_len=65", "pkt_len" },
 	{ "gen_rate=fast", "gen_rate" },
 	{ "gen_limit=1e6", "gen_limit" },
 	{ "nudma_dma_ns=100001", "nudma_dma_ns" },

@@ -206,9 +206,10 @@ rte_pmd_octonic_gen_set(uint16_t port_id, const struct rte_pmd_octonic_gen_conf 
 	if (pf == NULL)
 		return -ENODEV;
 	nic = pf->nic;
-	if (c == NULL || c->nb_flows == 0 || c->pkt_len < 64 ||
-			c->pkt_len > OCTONIC_MAX_FRAME || c->ipv6 > 1 ||
-			(c->l4_proto != IPPROTO_UDP && c->l4_proto != IPPROTO_TCP))
+	if (c == NULL || c->nb_flows == 0 || c->pkt_len > OCTONIC_MAX_FRAME ||
+			c->ipv6 > 1 ||
+			(c->l4_proto != IPPROTO_UDP && c->l4_proto != IPPROTO_TCP) ||
+			c->pkt_len < octo_gen_min_len(c->ipv6, c->l4_proto))
 		return -EINVAL;
 	if (nic->gen == NULL)
 		return -ENOTSUP;

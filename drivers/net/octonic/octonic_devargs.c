@@ -16,6 +16,7 @@
 
 #include <rte_kvargs.h>
 
+#include "octo_wire.h"
 #include "octonic_devargs.h"
 
 const char *const octonic_devargs_keys[] = {
@@ -148,6 +149,7 @@ apply(struct octonic_devargs *da, const char *key, const char *val,
 		if (parse_u64(val, 64, OCTONIC_MAX_FRAME, &v) != 0)
 			return BAD();
 		da->pkt_len = v;
+		da->pkt_len_given = 1;
 	} else if (strcmp(key, "proto") == 0) {
 		if (strcmp(val, "udp") == 0)
 			da->l4_proto = IPPROTO_UDP;
@@ -186,7 +188,7 @@ octonic_devargs_parse(const char *args, struct octonic_devargs *da,
 		char *err, size_t err_len)
 {
 	struct rte_kvargs *kv;
-	uint16_t nb_numa = 0;
+	uint16_t nb_numa = 0, min_len;
 	unsigned int i, j;
 	int ret = 0;
 
@@ -220,5 +222,17 @@ octonic_devargs_parse(const char *args, struct octonic_devargs *da,
 		ret = fail(err, err_len,
 			"devarg 'numa' names %u nodes but pfs=%u", nb_numa,
 			da->nb_pfs);
+	/* The generator's frame carries headers and a sequence payload: an
+	 * IPv6 or TCP frame needs more than 64 bytes.  Without pkt_len= take
+	 * the shortest that fits; refuse a given one that does not.
+	 */
+	min_len = octo_gen_min_len(da->ipv6, da->l4_proto);
+	if (ret == 0 && !da->pkt_len_given && da->pkt_len < min_len)
+		da->pkt_len = min_len;
+	else if (ret == 0 && da->pkt_len < min_len)
+		ret = fail(err, err_len,
+			"devarg 'pkt_len=%u' is shorter than the %u bytes an %s/%s frame of the generator needs",
+			da->pkt_len, min_len, da->ipv6 ? "IPv6" : "IPv4",
+			da->l4_proto == IPPROTO_TCP ? "TCP" : "UDP");
 	return ret;
 }

@@ -41,7 +41,10 @@ struct octonic_devargs {
 	enum octonic_wire_kind wire;	/**< wire=gen|loop|<ethdev name> */
 	char wire_name[OCTONIC_WIRE_NAME_LEN]; /**< for OCTONIC_WIRE_ETHDEV */
 	uint32_t flows;			/**< flows=N (default 64) */
-	uint16_t pkt_len;		/**< pkt_len=64..9618 (default 64) */
+	uint16_t pkt_len;		/**< pkt_len=64..9618 (default: the
+					 *  shortest frame of the chosen
+					 *  IP version and L4, 64 for IPv4/UDP) */
+	uint8_t pkt_len_given;		/**< pkt_len= was present */
 	uint8_t l4_proto;		/**< proto=udp|tcp (IPPROTO_*) */
 	uint8_t ipv6;			/**< ipv6=0|1 */
 	uint64_t gen_rate;		/**< gen_rate=pps, 0: as fast as polled */

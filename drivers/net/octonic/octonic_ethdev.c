@@ -745,7 +745,7 @@ RTE_PMD_REGISTER_PARAM_STRING(net_octonic,
 	"mac=shared|per-pf "
 	"wire=gen|loop|<ethdev name> "
 	"flows=<n> "
-	"pkt_len=<64-9618> "
+	"pkt_len=<64-9618, default: shortest for ipv6/proto> "
 	"proto=udp|tcp "
 	"ipv6=0|1 "
 	"gen_rate=<pps, 0: as polled> "
