@@ -60,6 +60,14 @@
  *    source's drain_ack (ACQUIRE); while one gate is not satisfied or timed
  *    out it sets the flag again and delivers nothing. A gate added during
  *    that check sets the flag after the poller cleared it: seen next burst.
+ *    While gated the queue may still deliver what its hardware queues held
+ *    when the first open gate closed it (gate_limit, a position in its
+ *    delivered count: those packets are older than any moved flow's), and
+ *    once there it acks the drain requests made to it before (gate_covers):
+ *    two queues gated on each other (a flow moved a -> b -> a) so both
+ *    progress instead of waiting for the timeout. limit/covers are a pair
+ *    under a seqlock (gate_seq); a reader that sees it change delivers
+ *    nothing that burst.
  */
 
 #include <errno.h>
@@ -323,6 +331,8 @@ queue_reset(struct octopus_queue *q)
 	home = OCTO_ROUTE_HOME(q->route);
 	q->route = OCTO_ROUTE(home, home, OCTO_ROUTE_STEADY);
 	q->mig.gate_mask = 0;
+	q->mig.gate_limit = 0;
+	q->mig.gate_covers = 0;
 	q->mig.drain_req = 0;
 	q->mig.drain_ack = 0;
 }
@@ -365,6 +375,42 @@ octopus_migrate_stop(struct octopus_priv *p)
 
 /* ---- flow gates ------------------------------------------------------- */
 
+/* Packets @p q has delivered (its poller's counters). */
+static uint64_t
+delivered(struct octopus_queue *q)
+{
+	return __atomic_load_n(&q->cnt.pkts_local, __ATOMIC_RELAXED) +
+		__atomic_load_n(&q->cnt.pkts_remote, __ATOMIC_RELAXED);
+}
+
+/*
+ * Where @p dst may deliver up to while gated: its delivered count plus what
+ * its hardware queues hold now (read in this order, the sum can only be
+ * short of the true position: safe). With a gate already open on it the
+ * earlier, lower limit stays.
+ */
+static void
+gate_limit_set(struct octopus_priv *p, struct octopus_queue *dst)
+{
+	uint64_t covers = __atomic_load_n(&dst->mig.drain_req, __ATOMIC_ACQUIRE);
+	uint64_t limit = delivered(dst);
+	uint16_t m;
+	int c;
+
+	if (__atomic_load_n(&dst->route, __ATOMIC_ACQUIRE) & OCTO_ROUTE_F_GATED)
+		return;
+	for (m = 0; m < p->nb_members; m++) {
+		c = rte_eth_rx_queue_count(p->members[m].port_id, dst->qid);
+		if (c > 0)
+			limit += (uint64_t)c;
+	}
+	__atomic_store_n(&dst->mig.gate_seq, dst->mig.gate_seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&dst->mig.gate_limit, limit, __ATOMIC_RELAXED);
+	__atomic_store_n(&dst->mig.gate_covers, covers, __ATOMIC_RELAXED);
+	__atomic_store_n(&dst->mig.gate_seq, dst->mig.gate_seq + 1, __ATOMIC_RELEASE);
+}
+
 /* Close @p dst to traffic moved from @p q_from until @p need is acked. */
 static void
 gate_close(struct octopus_queue *dst, uint16_t q_from, uint64_t need)
@@ -388,6 +434,7 @@ octopus_migrate_gate_prepare(struct octopus_priv *p, uint16_t q_from, uint16_t q
 		return -EINVAL;
 	rte_spinlock_lock(&p->mig.gate_lock);
 	/* no ack reaches UINT64_MAX: closed until octopus_migrate_gate() */
+	gate_limit_set(p, dst);
 	gate_close(dst, q_from, UINT64_MAX);
 	rte_spinlock_unlock(&p->mig.gate_lock);
 	return 0;
@@ -405,6 +452,7 @@ octopus_migrate_gate(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
 	rte_spinlock_lock(&p->mig.gate_lock);
 	/* destination first: it must hold from now on */
 	need = src->mig.drain_req + 1;
+	gate_limit_set(p, dst);	/* kept if prepared: the gate is open then */
 	gate_close(dst, q_from, need);
 	/* then ask the source for a drain observed after this point */
 	__atomic_store_n(&src->mig.drain_req, need, __ATOMIC_RELAXED);

@@ -50,6 +50,15 @@ struct octopus_qmig {
 	uint64_t gate_mask;			/* sources with a gate */
 	uint64_t gate_need[OCTO_MIG_MAX_QUEUES];	/* drain_ack needed */
 	uint64_t gate_deadline[OCTO_MIG_MAX_QUEUES];	/* tsc */
+	/* what the queue may still deliver while gated: packets that were in
+	 * its hardware queues at the first open gate (older than any moved
+	 * flow's), as a position in its delivered count; and the drain
+	 * requests made to it before that (acked once it is reached).
+	 * Seqlock: gate_seq odd while the control path writes.
+	 */
+	uint32_t gate_seq;
+	uint64_t gate_limit;
+	uint64_t gate_covers;
 	uint64_t gated_bursts;		/* poller only */
 	uint64_t gate_timeouts;		/* poller only */
 	uint64_t gates;			/* control only */

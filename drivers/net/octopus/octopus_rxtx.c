@@ -258,35 +258,73 @@ rx_draining(struct octopus_queue *q, uint32_t r, int sock,
 	return nb;
 }
 
+/*
+ * A gated queue's allowance: how many more packets it may deliver (those
+ * older than the gate), and the drain requests it may ack once they are
+ * out. False when the control path is writing them (deliver nothing).
+ */
+static __rte_noinline bool
+gate_allowance(struct octopus_queue *q, uint64_t *room, uint64_t *covers)
+{
+	uint32_t s0 = __atomic_load_n(&q->mig.gate_seq, __ATOMIC_ACQUIRE);
+	uint64_t limit, done;
+
+	if (s0 & 1)
+		return false;
+	limit = __atomic_load_n(&q->mig.gate_limit, __ATOMIC_RELAXED);
+	*covers = __atomic_load_n(&q->mig.gate_covers, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&q->mig.gate_seq, __ATOMIC_RELAXED) != s0)
+		return false;
+	done = q->cnt.pkts_local + q->cnt.pkts_remote;
+	*room = limit > done ? limit - done : 0;
+	return true;
+}
+
 /* Anything but STEADY without flags: migration phases and gates. */
 static __rte_noinline uint16_t
 rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 		struct rte_mbuf **pkts, uint16_t n)
 {
-	uint64_t ack = 0;
-	bool acking = false;
-	uint16_t nb;
+	uint64_t ack = 0, room = 0, covers = 0;
+	bool acking = false, gated = false;
+	uint16_t nb, want = n;
 
-	if ((r & OCTO_ROUTE_F_GATED) && gate_holds(q))
-		return 0;
 	if (r & OCTO_ROUTE_F_DRAIN_REQ) {
 		/* clear, THEN read the request: a later request re-sets it */
 		__atomic_fetch_and(&q->route, ~OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_ACQ_REL);
 		ack = __atomic_load_n(&q->mig.drain_req, __ATOMIC_ACQUIRE);
 		acking = true;
 	}
-	if (OCTO_ROUTE_PHASE(r) == OCTO_ROUTE_DRAINING && q->steered)
-		nb = rx_draining(q, r, sock, pkts, n);
+	if ((r & OCTO_ROUTE_F_GATED) && gate_holds(q)) {
+		/* only what is older than the gate may go */
+		gated = true;
+		if (!gate_allowance(q, &room, &covers))
+			room = 0, covers = 0;
+		want = room < n ? (uint16_t)room : n;
+	}
+	if (want == 0)
+		nb = 0;
+	else if (OCTO_ROUTE_PHASE(r) == OCTO_ROUTE_DRAINING && q->steered)
+		nb = rx_draining(q, r, sock, pkts, want);
 	else
-		nb = rx_members(q, home, sock, pkts, n);
+		nb = rx_members(q, home, sock, pkts, want);
+	if (gated && nb == room && covers > q->mig.drain_ack) {
+		/* all it held at the gate is out: so is all it held at
+		 * any drain request made before
+		 */
+		__atomic_store_n(&q->mig.drain_ack, covers, __ATOMIC_RELEASE);
+	}
 	if (acking) {
 		/* short burst: every hardware queue polled was empty after
 		 * the request, so what it held then has been delivered
 		 */
-		if (nb < n && OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_DRAINING)
-			__atomic_store_n(&q->mig.drain_ack, ack, __ATOMIC_RELEASE);
-		else
+		if (want > 0 && nb < want && OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_DRAINING) {
+			if (ack > q->mig.drain_ack)
+				__atomic_store_n(&q->mig.drain_ack, ack, __ATOMIC_RELEASE);
+		} else if (__atomic_load_n(&q->mig.drain_ack, __ATOMIC_RELAXED) < ack) {
 			__atomic_fetch_or(&q->route, OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_RELEASE);
+		}
 	}
 	return nb;
 }
