@@ -16,7 +16,8 @@
  *       flow; the rules survive stop/start; destroy and flush remove every
  *       member rule (the e-switch's rule count returns to the steering's).
  *   test_octopus_flow rss    an RSS rule over {2,3} takes every flow, each
- *       flow to one queue, both queues used; over {0,2,3} (not a power of
+ *       flow to one queue, both queues used, its COUNT (two member rules)
+ *       equal to all packets; over {0,2,3} (not a power of
  *       two) queue 1 gets nothing and the three share the flows; an RSS
  *       rule over {1} made while the port is stopped takes every flow once
  *       it starts.
@@ -483,6 +484,7 @@ rss_rule(const uint16_t *queues, uint32_t n, struct rte_flow **flow)
 	};
 	struct rte_flow_action_rss rss = { .queue_num = n, .queue = queues };
 	struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
 		{ .type = RTE_FLOW_ACTION_TYPE_RSS, .conf = &rss },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
@@ -520,6 +522,19 @@ test_rss(struct rte_mempool *mp)
 	}
 	CHECK(per_q[2] >= NB_FLOWS / 4 && per_q[3] >= NB_FLOWS / 4,
 		"rss {2,3}: flows per queue %u %u", per_q[2], per_q[3]);
+	{
+		/* COUNT of one app rule = the sum over its member rules */
+		struct rte_flow_action count_action[2] = {
+			{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+			{ .type = RTE_FLOW_ACTION_TYPE_END },
+		};
+		struct rte_flow_query_count qc;
+
+		memset(&qc, 0, sizeof(qc));
+		CHECK(rte_flow_query(port, flow, count_action, &qc, &err) == 0 &&
+			qc.hits == received && received == PHASE_PKTS,
+			"rss count %" PRIu64 ", received %" PRIu64, qc.hits, received);
+	}
 	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
 
 	rss_rule(q023, 3, &flow);
