@@ -126,6 +126,8 @@ struct rte_pmd_octopus_migration {
 	uint64_t gate_timeouts;	/**< gates opened because the source was not polled */
 	/** moves by latency: [0] < 1 us, [k] in [2^(k-1), 2^k) us, last: longer */
 	uint64_t latency_hist[RTE_PMD_OCTOPUS_MIG_HIST];
+	uint64_t last_switch_ns;	/**< last move: request to the switch (rule
+					 *  changed; the rest is the drain) */
 };
 
 /**

@@ -228,6 +228,8 @@ wait_all_polls(uint64_t bursts)
  * @p nb_explicit through the API, the rest automatic. Latencies (Rx,
  * request to steady) go to @p lat.
  */
+static uint64_t *switch_lat;	/* bench: request to switch, per move */
+
 static void
 move_queues(unsigned int nb, unsigned int batch, unsigned int nb_explicit,
 		uint64_t *lat, bool check_remote)
@@ -272,6 +274,8 @@ move_queues(unsigned int nb, unsigned int batch, unsigned int nb_explicit,
 		for (k = 0; k < nk; k++) {
 			rte_pmd_octopus_migration_get(port, qs[k], 0, &r[k]);
 			lat[i + k] = r[k].last_latency_ns;
+			if (switch_lat != NULL)
+				switch_lat[i + k] = r[k].last_switch_ns;
 		}
 		if (!check_remote)
 			continue;
@@ -413,6 +417,8 @@ bench_one(uint32_t flows, unsigned int nb)
 	uint64_t *lat = calloc(nb, sizeof(*lat));
 	unsigned int i, k = 0;
 
+	switch_lat = calloc(nb, sizeof(*switch_lat));
+
 	CHECK(rte_pmd_octonic_gen_get(pf[0], &gc) == 0, "gen get");
 	gc.nb_flows = flows;
 	CHECK(rte_pmd_octonic_gen_set(pf[0], &gc) == 0, "gen set");
@@ -423,13 +429,20 @@ bench_one(uint32_t flows, unsigned int nb)
 	move_queues(nb, 1, nb, lat, false);
 	rte_pmd_octonic_gen_enable(pf[0], 0);
 	for (i = 0; i < nb; i++)
-		if (lat[i] != 0)
+		if (lat[i] != 0) {
+			switch_lat[k] = switch_lat[i];
 			lat[k++] = lat[i];
+		}
 	qsort(lat, k, sizeof(*lat), cmp_u64);
+	qsort(switch_lat, k, sizeof(*switch_lat), cmp_u64);
 	if (k > 0)
-		printf("bench: %u flows, %u moves: latency p50 %.1f us, p99 %.1f us, max %.1f us\n",
-			flows, k, lat[k / 2] / 1e3, lat[(k * 99) / 100] / 1e3, lat[k - 1] / 1e3);
+		printf("bench: %u flows, %u moves: latency p50 %.1f us, p99 %.1f us, max %.1f us"
+			" (of which request to rule switched: p50 %.1f us, p99 %.1f us)\n",
+			flows, k, lat[k / 2] / 1e3, lat[(k * 99) / 100] / 1e3, lat[k - 1] / 1e3,
+			switch_lat[k / 2] / 1e3, switch_lat[(k * 99) / 100] / 1e3);
 	free(lat);
+	free(switch_lat);
+	switch_lat = NULL;
 }
 
 /*

@@ -284,6 +284,9 @@ migrate_one(struct octopus_priv *p, struct octopus_queue *q)
 			return;
 		}
 	}
+	/* before the RELEASE: the poller's counters come after it */
+	__atomic_store_n(&q->mig.last_switch_ns, (rte_get_tsc_cycles() - q->mig.req_tsc) *
+		1000000000ull / rte_get_tsc_hz(), __ATOMIC_RELAXED);
 	route_from_requested(q, OCTO_ROUTE(target, home, OCTO_ROUTE_DRAINING));
 }
 

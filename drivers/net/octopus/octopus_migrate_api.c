@@ -84,6 +84,7 @@ rte_pmd_octopus_migration_get(uint16_t port_id, uint16_t queue_id, int tx,
 	st->failures = __atomic_load_n(&m->failures, __ATOMIC_RELAXED);
 	st->last_latency_ns = __atomic_load_n(&m->last_ns, __ATOMIC_RELAXED);
 	st->max_latency_ns = __atomic_load_n(&m->max_ns, __ATOMIC_RELAXED);
+	st->last_switch_ns = __atomic_load_n(&m->last_switch_ns, __ATOMIC_RELAXED);
 	st->drained_pkts = __atomic_load_n(&m->drained_pkts, __ATOMIC_RELAXED);
 	st->gates = __atomic_load_n(&m->gates, __ATOMIC_RELAXED);
 	st->gated_bursts = __atomic_load_n(&m->gated_bursts, __ATOMIC_RELAXED);

@@ -42,6 +42,7 @@ add_queue(struct rte_tel_data *d, uint16_t port, uint16_t q, int tx)
 	rte_tel_data_add_dict_u64(c, "failures", st.failures);
 	rte_tel_data_add_dict_u64(c, "last_latency_ns", st.last_latency_ns);
 	rte_tel_data_add_dict_u64(c, "max_latency_ns", st.max_latency_ns);
+	rte_tel_data_add_dict_u64(c, "last_switch_ns", st.last_switch_ns);
 	rte_tel_data_add_dict_u64(c, "drained_packets", st.drained_pkts);
 	rte_tel_data_add_dict_u64(c, "gates", st.gates);
 	rte_tel_data_add_dict_u64(c, "gated_bursts", st.gated_bursts);

@@ -69,6 +69,7 @@ struct octopus_qmig {
 	uint64_t migrations;
 	uint64_t failures;
 	uint64_t last_ns;
+	uint64_t last_switch_ns;	/* request to the rule switched (control) */
 	uint64_t max_ns;
 	uint64_t hist[OCTO_MIG_HIST];
 };
