@@ -10,6 +10,9 @@
 # exactly the flow's, which the rule's COUNT must match. Run under
 # octopus-numa-emu --nodes 2.
 set -euo pipefail
+# testpmd's output is block-buffered into the pipe while the command line
+# echoes each command at once: line buffering (stdbuf) keeps the xstats
+# lines whole.
 
 testpmd=${TESTPMD:-dpdk-testpmd}
 work=$(mktemp -d)
@@ -69,7 +72,7 @@ done
 	echo "show port xstats $port"
 	echo "flow query $port 0 count"
 	echo "quit"
-} | timeout 60 "$testpmd" --no-huge -m 512 --no-pci --file-prefix "octopus-tpf-$$" \
+} | timeout 60 stdbuf -oL "$testpmd" --no-huge -m 512 --no-pci --file-prefix "octopus-tpf-$$" \
 	--lcores '0@0,1@0,2@1,3@0,4@1' \
 	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
 	--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=100000 \

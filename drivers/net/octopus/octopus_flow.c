@@ -679,6 +679,30 @@ static const struct rte_flow_ops octopus_flow_ops = {
 };
 
 /*
+ * Forget every rule; @p remove_hw: remove their member rules too (false
+ * once the members are closed: their e-switch took the rules with it).
+ */
+static void
+flows_release(struct octopus_priv *p, bool remove_hw)
+{
+	struct octopus_flow *f;
+
+	if (p == NULL || p->flows == NULL)
+		return;
+	while ((f = TAILQ_FIRST(&p->flows->list)) != NULL) {
+		TAILQ_REMOVE(&p->flows->list, f, next);
+		if (remove_hw)
+			hw_remove(f);
+		flow_free(f);
+	}
+	if (remove_hw && p->flows->isolate_rule != NULL)
+		rte_flow_destroy(p->flows->isolate_proxy, p->flows->isolate_rule, NULL);
+	index_free(p->flows);
+	rte_free(p->flows);
+	p->flows = NULL;
+}
+
+/*
  * Until the port's close calls octopus_flows_free(), the port's DESTROY
  * event does: members are closed by then (their e-switch and its rules
  * are gone), so only the copies are freed.
@@ -686,27 +710,12 @@ static const struct rte_flow_ops octopus_flow_ops = {
 static int
 on_destroy(uint16_t port_id, enum rte_eth_event_type ev, void *arg, void *ret_param)
 {
-	struct octopus_priv *p;
-
 	RTE_SET_USED(ev);
 	RTE_SET_USED(arg);
 	RTE_SET_USED(ret_param);
-	if (!octopus_is_octopus(port_id))
-		return 0;
-	p = rte_eth_devices[port_id].data->dev_private;
-	if (p == NULL || p->flows == NULL)
-		return 0;
-	{
-		struct octopus_flow *f;
-
-		while ((f = TAILQ_FIRST(&p->flows->list)) != NULL) {
-			TAILQ_REMOVE(&p->flows->list, f, next);
-			flow_free(f);
-		}
-	}
-	index_free(p->flows);
-	rte_free(p->flows);
-	p->flows = NULL;
+	/* the callback outlives the port: another driver may own the id now */
+	if (octopus_is_octopus(port_id))
+		flows_release(rte_eth_devices[port_id].data->dev_private, false);
 	return 0;
 }
 
@@ -762,18 +771,5 @@ octopus_flows_uninstall(struct octopus_priv *p)
 void
 octopus_flows_free(struct octopus_priv *p)
 {
-	struct octopus_flow *f;
-
-	if (p->flows == NULL)
-		return;
-	while ((f = TAILQ_FIRST(&p->flows->list)) != NULL) {
-		TAILQ_REMOVE(&p->flows->list, f, next);
-		hw_remove(f);
-		flow_free(f);
-	}
-	if (p->flows->isolate_rule != NULL)
-		rte_flow_destroy(p->flows->isolate_proxy, p->flows->isolate_rule, NULL);
-	index_free(p->flows);
-	rte_free(p->flows);
-	p->flows = NULL;
+	flows_release(p, true);
 }
