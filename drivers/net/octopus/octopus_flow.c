@@ -242,22 +242,22 @@ queue_home(const struct octopus_priv *p, uint16_t q)
 
 /*
  * The traffic of a QUEUE rule just switched from queue @p from to @p to:
- * when their homes are different members, the packets already in @p from's
- * hardware queue must be read before @p to delivers (no reordering).
+ * the packets already in @p from's hardware queue must be read before @p to
+ * delivers, or the two pollers may hand the flow to the application out of
+ * order.  That matters most between members (another PF, another socket:
+ * the drain rule of a queue migration), but two queues of one member are
+ * two rings read by two lcores as well, so every change is gated (as Linux
+ * does for ARFS).
  */
 static void
 flow_moved(struct octopus_priv *p, uint16_t from, uint16_t to)
 {
-	unsigned int hf, ht;
 	int ret;
 
 	if (from == to || !p->started)
 		return;
-	hf = queue_home(p, from);
-	ht = queue_home(p, to);
-	if (hf == ht || hf == OCTOPUS_NO_HOME || ht == OCTOPUS_NO_HOME)
+	if (queue_home(p, from) == OCTOPUS_NO_HOME || queue_home(p, to) == OCTOPUS_NO_HOME)
 		return;
-	/* the same drain rule as a queue migration (octopus_migrate.c) */
 	ret = octopus_migrate_gate(p, from, to);
 	if (ret != 0)
 		OCTO_LOG(WARNING, "port %u: drain gate %u -> %u refused (%d)", p->port_id,
