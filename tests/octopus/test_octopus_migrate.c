@@ -259,7 +259,10 @@ move_queues(unsigned int nb, unsigned int batch, unsigned int nb_explicit,
 			/* the poller follows (in auto mode it is the trigger) */
 			__atomic_store_n(&owner[q], to, __ATOMIC_RELEASE);
 		}
-		end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
+		/* a liveness bound, not a latency check (the bench measures
+		 * that): generous, for a loaded 2-CPU machine
+		 */
+		end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
 		do {
 			all = true;
 			for (k = 0; k < nk; k++)
@@ -288,7 +291,7 @@ move_queues(unsigned int nb, unsigned int batch, unsigned int nb_explicit,
 			if (remote_of(q) != before[q])
 				bad_remote++;
 	}
-	CHECK(timeouts == 0, "%u batches of moves did not settle within 2 s", timeouts);
+	CHECK(timeouts == 0, "%u batches of moves did not settle within 10 s", timeouts);
 	CHECK(bad_remote == 0, "%u of %u moves: remote DMA/polls grew after the move",
 		bad_remote, nb);
 	CHECK(rte_pmd_octopus_migration_auto_set(port, 0) == 0, "manual");

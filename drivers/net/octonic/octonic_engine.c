@@ -598,9 +598,18 @@ wire_rx(struct octonic_nic *nic)
 	if (n == 0)
 		return 0;
 	memset(v, 0, sizeof(v[0]) * n);
+	/*
+	 * The read section covers delivery too, not only classification: a
+	 * rule change returns once every reader has left, and by then each
+	 * frame classified by the old rules must already sit in its queue's
+	 * ring, as a NIC finishes the packets in its pipeline before it
+	 * acknowledges a rule update.  Whoever drains a queue after a rule
+	 * change (net_octopus's migration) relies on it: otherwise a frame
+	 * routed by the old rule could land in the old queue after the drain
+	 * found it empty, and be delivered out of order.
+	 */
 	octonic_eswitch_reader_enter(nic->sw);
 	octonic_eswitch_classify(nic->sw, frames, n, v);
-	octonic_eswitch_reader_leave(nic->sw);
 	for (i = 0; i < n; i++)
 		q[i] = steer(nic, &v[i]);
 	/* consecutive frames for one queue go as one run (keeps their order) */
@@ -610,6 +619,7 @@ wire_rx(struct octonic_nic *nic)
 		if (q[i] != NULL)
 			deliver_run(nic, q[i], frames + i, v + i, j - i);
 	}
+	octonic_eswitch_reader_leave(nic->sw);
 	if (nic->args.wire != OCTONIC_WIRE_GEN)
 		rte_pktmbuf_free_bulk(frames, n);
 	return n;
