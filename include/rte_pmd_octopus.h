@@ -168,7 +168,7 @@ int rte_pmd_octopus_migration_get(uint16_t port_id, uint16_t queue_id, int tx,
 
 /**
  * Migration policy of the port (devarg migration=auto|manual, default
- * manual): with auto a queue polled from an lcore on another socket than its
+ * auto): with auto a queue polled from an lcore on another socket than its
  * home's moves to that socket by itself; with manual only the API moves it.
  *
  * @return 0, -ENODEV.

@@ -19,7 +19,7 @@ trap 'rm -f "$out"' EXIT
 	echo "stop"
 	sleep 1
 	echo "quit"
-} | "$TESTPMD" -d "$OCTONIC_PLUGIN" --no-huge -m 512 --no-pci \
+} | stdbuf -oL "$TESTPMD" -d "$OCTONIC_PLUGIN" --no-huge -m 512 --no-pci \
 	--file-prefix octonic_testpmd_$$ \
 	--vdev net_octonic0,pfs=2,wire=gen,flows=64,gen_rate=1000000 -- \
 	-i --rxq=4 --txq=4 --forward-mode=rxonly --total-num-mbufs=16384 \

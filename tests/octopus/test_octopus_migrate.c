@@ -735,7 +735,10 @@ main(int argc, char **argv)
 
 	snprintf(prefix, sizeof(prefix), "octopus-migrate-%s-%d", which, (int)getpid());
 	snprintf(octo, sizeof(octo),
-		"net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1%s",
+		/* manual: the explicit moves come first, then the test turns
+		 * auto on for the automatic ones
+		 */
+		"net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual%s",
 		strcmp(which, "nodrain") == 0 ? ",drain=0" : "");
 	if (rte_eal_init(RTE_DIM(eal), eal) < 0) {
 		fprintf(stderr, "EAL init failed\n");

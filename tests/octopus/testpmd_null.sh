@@ -31,7 +31,7 @@ port=2	# net_null0 = 0, net_null1 = 1, the octopus port after them
 	echo "quit"
 } > "$work/cmds"
 
-timeout 90 "$testpmd" --no-huge -m 512 --no-pci --file-prefix "octopus-tpmd-$$" \
+timeout 90 stdbuf -oL "$testpmd" --no-huge -m 512 --no-pci --file-prefix "octopus-tpmd-$$" \
 	-l 0-1 -d "$plugin" --vdev net_null0 --vdev net_null1 \
 	--vdev "net_octopus0,member=net_null0,member=net_null1,socket_of=net_null1:1" \
 	-- -i --total-num-mbufs=8192 --forward-mode=io \

@@ -7,7 +7,9 @@
 # testpmd sets every queue up on the port's socket (0), so the queues polled
 # from socket-1 lcores have a remote home: the port must say so in
 # rx_qN_foreign_polls (and not for the others), while steering is active and
-# traffic flows. Run under octopus-numa-emu --nodes 2.
+# traffic flows (migration=manual: with the default, auto, the queues would
+# move to their pollers; testpmd_flow.sh checks that). Run under
+# octopus-numa-emu --nodes 2.
 set -euo pipefail
 
 testpmd=${TESTPMD:-dpdk-testpmd}
@@ -21,11 +23,11 @@ port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
 	echo "stop"
 	echo "show port xstats $port"
 	echo "quit"
-} | timeout 60 "$testpmd" --no-huge -m 512 --no-pci --file-prefix "octopus-tpo-$$" \
+} | timeout 60 stdbuf -oL "$testpmd" --no-huge -m 512 --no-pci --file-prefix "octopus-tpo-$$" \
 	--lcores '0@0,1@0,2@1,3@0,4@1' \
 	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
 	--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=100000 \
-	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1 \
+	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual \
 	-- -i --rxq=4 --txq=4 --nb-cores=4 --total-num-mbufs=16384 --forward-mode=io \
 	> "$work/out" 2>&1 || { cat "$work/out"; echo "testpmd failed"; exit 1; }
 

@@ -19,6 +19,7 @@
 #include <ethdev_vdev.h>
 
 #include "octopus_internal.h"
+#include "octopus_flow.h"
 #include "octopus_migrate.h"
 
 RTE_LOG_REGISTER(octopus_logtype, pmd.net.octopus, NOTICE);
@@ -257,6 +258,11 @@ octopus_start(struct rte_eth_dev *dev)
 		members_stop(p);
 		return ret;
 	}
+	/* the app's rules stay on the e-switch across stop/start; re-install
+	 * any that a member lost meanwhile (logged, not fatal: the others steer)
+	 */
+	if (p->steer != NULL)
+		octopus_flows_replay(p);
 	ret = octopus_migrate_start(p);
 	if (ret < 0) {
 		if (p->steer != NULL) {
@@ -315,6 +321,8 @@ octopus_close(struct rte_eth_dev *dev)
 		octopus_rx_queue_release(dev, i);
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		octopus_tx_queue_release(dev, i);
+	/* the app's rules, from the members' e-switch and from memory */
+	octopus_flows_free(p);
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
 		octopus_events_unregister(dev, m);
 		rte_eth_dev_owner_unset(m->port_id, p->owner_id);

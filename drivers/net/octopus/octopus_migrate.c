@@ -133,10 +133,8 @@ octopus_migrate_args_take(struct octopus_mig *m, const char *params,
 	int ret, len;
 
 	memset(m, 0, sizeof(*m));
-	/* manual by default for now: the previous issue's tests assert that a
-	 * queue polled from the wrong socket stays there (foreign polls)
-	 */
-	m->auto_mode = false;
+	/* auto by default: queues follow their pollers with no app change */
+	m->auto_mode = true;
 	rte_spinlock_init(&m->gate_lock);
 	if (rest_len == 0)
 		return -E2BIG;

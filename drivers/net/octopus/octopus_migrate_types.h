@@ -76,7 +76,7 @@ struct octopus_qmig {
 
 /* Per port. */
 struct octopus_mig {
-	bool auto_mode;			/* migration=auto (default: manual) */
+	bool auto_mode;			/* migration=auto (the default) */
 	bool no_drain;			/* drain=0: TEST ONLY, breaks Rx order */
 	bool running;			/* control thread started */
 	uint8_t stop;			/* asks the thread to end (atomic) */

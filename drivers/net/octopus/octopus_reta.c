@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <pthread.h>
+
 #include "octopus_internal.h"
 
 /*
@@ -20,6 +22,7 @@ octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *co
 		uint16_t size)
 {
 	struct octopus_priv *p = octo_priv(dev);
+	pthread_mutex_t *mx = &dev->data->flow_ops_mutex;
 	uint16_t old[OCTOPUS_RETA_MAX];
 	uint16_t b, idx, shift, nb_rxq = dev->data->nb_rx_queues;
 	int ret;
@@ -32,6 +35,10 @@ octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *co
 		if ((conf[idx].mask >> shift) & 1 && conf[idx].reta[shift] >= nb_rxq)
 			return -EINVAL;
 	}
+	/* the migration control thread and the app's flow ops change the same
+	 * rule set under this mutex (see octopus_migrate.c)
+	 */
+	pthread_mutex_lock(mx);
 	memcpy(old, p->reta, sizeof(old));
 	for (b = 0; b < size; b++) {
 		idx = b / RTE_ETH_RETA_GROUP_SIZE;
@@ -47,11 +54,13 @@ octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *co
 					if (p->reta[b] != old[b] &&
 					    octopus_steer_set_bucket(p->steer, b, old[b]) == 0)
 						p->reta[b] = old[b];
+				pthread_mutex_unlock(mx);
 				return ret;
 			}
 		}
 		p->reta[b] = conf[idx].reta[shift];
 	}
+	pthread_mutex_unlock(mx);
 	return 0;
 }
 
