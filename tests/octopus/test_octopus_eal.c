@@ -36,16 +36,7 @@
 
 #include "rte_pmd_octopus.h"
 
-static int failures;
-
-#define CHECK(cond, ...) do { \
-	if (!(cond)) { \
-		failures++; \
-		fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-	} \
-} while (0)
+#include "../common/octo_check.h"
 
 /* ---- log capture: what the driver said about a refusal ---- */
 

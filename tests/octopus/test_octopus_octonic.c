@@ -48,16 +48,7 @@
 #include "rte_pmd_octonic.h"
 #include "rte_pmd_octopus.h"
 
-static int failures;
-
-#define CHECK(cond, ...) do { \
-	if (!(cond)) { \
-		failures++; \
-		fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-	} \
-} while (0)
+#include "../common/octo_check.h"
 
 #define NB_Q 4
 #define NB_DESC 4096

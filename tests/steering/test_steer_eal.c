@@ -45,16 +45,7 @@
 #include "octo_steering.h"
 #include "octopus_steer.h"
 
-static int failures;
-
-#define CHECK(cond, ...) do { \
-	if (!(cond)) { \
-		failures++; \
-		fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-	} \
-} while (0)
+#include "../common/octo_check.h"
 
 #define NB_Q 4
 #define RETA 16

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+#ifndef OCTO_CHECK_H
+#define OCTO_CHECK_H
+
+/*
+ * The EAL tests' assertion.  A failed CHECK says where and why and the test
+ * goes on, so that one run of a scenario reports every behaviour it found
+ * broken; main() turns the count into the exit status.  (cmocka's asserts
+ * end the test at the first failure and need its runner, which does not fit
+ * programs that own EAL and several lcores.)
+ */
+
+#include <stdio.h>
+
+static int failures;
+
+#define CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		failures++; \
+		fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr); \
+	} \
+} while (0)
+
+#endif /* OCTO_CHECK_H */
