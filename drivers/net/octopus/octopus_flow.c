@@ -678,12 +678,9 @@ static const struct rte_flow_ops octopus_flow_ops = {
 	.isolate = flow_isolate,
 };
 
-/*
- * Forget every rule; @p remove_hw: remove their member rules too (false
- * once the members are closed: their e-switch took the rules with it).
- */
+/* Remove every rule from the members and forget it (close). */
 static void
-flows_release(struct octopus_priv *p, bool remove_hw)
+flows_release(struct octopus_priv *p)
 {
 	struct octopus_flow *f;
 
@@ -691,46 +688,21 @@ flows_release(struct octopus_priv *p, bool remove_hw)
 		return;
 	while ((f = TAILQ_FIRST(&p->flows->list)) != NULL) {
 		TAILQ_REMOVE(&p->flows->list, f, next);
-		if (remove_hw)
-			hw_remove(f);
+		hw_remove(f);
 		flow_free(f);
 	}
-	if (remove_hw && p->flows->isolate_rule != NULL)
+	if (p->flows->isolate_rule != NULL)
 		rte_flow_destroy(p->flows->isolate_proxy, p->flows->isolate_rule, NULL);
 	index_free(p->flows);
 	rte_free(p->flows);
 	p->flows = NULL;
 }
 
-/*
- * Until the port's close calls octopus_flows_free(), the port's DESTROY
- * event does: members are closed by then (their e-switch and its rules
- * are gone), so only the copies are freed.
- */
-static int
-on_destroy(uint16_t port_id, enum rte_eth_event_type ev, void *arg, void *ret_param)
-{
-	RTE_SET_USED(ev);
-	RTE_SET_USED(arg);
-	RTE_SET_USED(ret_param);
-	/* the callback outlives the port: another driver may own the id now */
-	if (octopus_is_octopus(port_id))
-		flows_release(rte_eth_devices[port_id].data->dev_private, false);
-	return 0;
-}
-
+/* The copies are freed at close (octopus_close calls octopus_flows_free). */
 int
 octopus_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops)
 {
-	static bool registered[RTE_MAX_ETHPORTS];
-	uint16_t port = dev->data->port_id;
-
-	if (!registered[port] && rte_eal_process_type() == RTE_PROC_PRIMARY) {
-		/* the same callback and argument are registered only once */
-		if (rte_eth_dev_callback_register(port, RTE_ETH_EVENT_DESTROY,
-				on_destroy, NULL) == 0)
-			registered[port] = true;
-	}
+	RTE_SET_USED(dev);
 	*ops = &octopus_flow_ops;
 	return 0;
 }
@@ -771,5 +743,5 @@ octopus_flows_uninstall(struct octopus_priv *p)
 void
 octopus_flows_free(struct octopus_priv *p)
 {
-	flows_release(p, true);
+	flows_release(p);
 }
