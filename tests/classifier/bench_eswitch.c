@@ -7,8 +7,9 @@
  * masks, not rules, so the two rates should be close; a linear scan would
  * be ~10000x apart.
  *
- * Usage: bench_eswitch <EAL args> -- [--rules N] [--seconds S] [--max-ratio R]
- * S is the measuring time per case, split into 8 interleaved rounds.
+ * Usage: bench_eswitch <EAL args> -- [--rules N] [--seconds S] [--rounds K]
+ *        [--max-ratio R]
+ * S is the measuring time per case, split into K (8) interleaved rounds.
  * With --max-ratio, exits 1 when rate(10 rules) / rate(N rules) > R.
  */
 
@@ -159,6 +160,7 @@ main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "rules", required_argument, NULL, 'n' },
 		{ "seconds", required_argument, NULL, 's' },
+		{ "rounds", required_argument, NULL, 'k' },
 		{ "max-ratio", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -180,12 +182,19 @@ main(int argc, char **argv)
 		case 's':
 			seconds = strtod(optarg, NULL);
 			break;
+		case 'k':
+			rounds = atoi(optarg);
+			break;
 		case 'r':
 			max_ratio = strtod(optarg, NULL);
 			break;
 		default:
 			return 2;
 		}
+	}
+	if (rounds < 1 || seconds <= 0) {
+		printf("--rounds and --seconds must be positive\n");
+		return 2;
 	}
 	/* Small mbufs: 64-byte frames, two packet sets in --no-huge memory. */
 	mp = rte_pktmbuf_pool_create("bench_mbufs", NB_PKTS * 2, 256, 0,

@@ -272,6 +272,7 @@ t_priorities(void)
 		{ .type = RTE_FLOW_ACTION_TYPE_END } };
 	struct rte_flow_attr p5 = { .ingress = 1, .priority = 5 };
 	struct rte_flow_attr p2 = { .ingress = 1, .priority = 2 };
+	struct rte_flow_attr pmax = { .ingress = 1, .priority = 65535 };
 	struct rte_flow *f1, *f2, *f3;
 	struct rte_flow_error err;
 	struct octonic_verdict v;
@@ -298,6 +299,12 @@ t_priorities(void)
 	/* Destroying twice / on the wrong PF is refused. */
 	CHECK(octonic_eswitch_flow_destroy(sw, 1, f1, &err) == -EINVAL);
 	CHECK(octonic_eswitch_flow_destroy(sw, 0, f1, &err) == 0);
+	CHECK(run_udp(sw, 1, 2, 3, 53).queue == 2);
+	/* The mirror case: now the older rule is in the other table. */
+	CHECK(mk(sw, 0, &p5, udp_dst(53), a3) != NULL);
+	CHECK(run_udp(sw, 1, 2, 3, 53).queue == 2);
+	/* The highest priority value is accepted, and loses to the others. */
+	CHECK(mk(sw, 0, &pmax, udp_dst(53), a1) != NULL);
 	CHECK(run_udp(sw, 1, 2, 3, 53).queue == 2);
 	octonic_eswitch_free(sw);
 	return 0;
@@ -459,12 +466,7 @@ t_rss(void)
 	/* RSS action with its own key and queues. */
 	CHECK(mk(sw, 1, &A_INGRESS, udp_dst(2000), a_rss) != NULL);
 	seen = 0;
-	for (i = 0; i < 64; i++) {
-		struct rte_flow_action_ethdev to1 = { .port_id = PORT1 };
-
-		RTE_SET_USED(to1);
-		/* Reach PF1 by making it the transfer default? No: rule. */
-	}
+	/* Everything to PF1, whose ingress has the RSS rule. */
 	{
 		struct rte_flow_action_ethdev to1 = { .port_id = PORT1 };
 		struct rte_flow_action a_t[] = {
@@ -489,6 +491,125 @@ t_rss(void)
 	qs[1] = NBQ;
 	CHECK(octonic_eswitch_flow_validate(sw, 1, &A_INGRESS, pat_any, a_rss, NULL)
 		== -EINVAL);
+	octonic_eswitch_free(sw);
+	return 0;
+}
+
+/* Classify one IPv6/UDP frame after setting its Ethernet source's last byte. */
+static struct octonic_verdict
+run_udp6(struct octonic_eswitch *sw, uint8_t src, uint16_t dp, uint8_t eth_src)
+{
+	struct rte_mbuf *m = mk_udp6(mp, src, 9, 4000, dp);
+	struct octonic_verdict v;
+
+	memset(&v, 0, sizeof(v));
+	v.drop = 1;
+	if (m == NULL)
+		return v;
+	rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->src_addr.addr_bytes[5] = eth_src;
+	v = run1(sw, m);
+	rte_pktmbuf_free(m);
+	return v;
+}
+
+/*
+ * Hash keys hold only the flow-key words a mask touches, so masks of
+ * different widths give keys of different lengths (8, 24, 56 and 120
+ * bytes).  For each width: rules differing only in the first or the last
+ * word gathered must each find their own packets, and rules with the same
+ * mask and match in two groups of two domains must not find each other's.
+ */
+static int
+t_key_layouts(void)
+{
+	static const uint8_t v6_src[16] = { 0x20, 0x01, 0x0d, 0xb8 };
+	static const uint8_t v6_dst[16] = { 0xfe, 0x80 };
+	struct octonic_eswitch *sw = new_sw();
+	struct rte_flow_item_eth eth = { 0 }, ethm = { 0 };
+	struct rte_flow_item_ipv6 ip = { 0 }, ipm = { 0 };
+	struct rte_flow_item_udp udp = { 0 }, udpm = { 0 };
+	struct rte_flow_item pat[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH, .spec = &eth, .mask = &ethm },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV6, .spec = &ip, .mask = &ipm },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp, .mask = &udpm },
+		{ .type = RTE_FLOW_ITEM_TYPE_END } };
+	struct rte_flow_action_queue q = { 0 };
+	struct rte_flow_action a_q[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_action_jump j2 = { .group = 2 };
+	struct rte_flow_action a_j2[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &j2 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_attr g2 = { .ingress = 1, .group = 2 };
+	struct rte_flow_attr lo = { .ingress = 1, .priority = 1 };
+	struct rte_flow_action_ethdev to1 = { .port_id = PORT1 };
+	struct rte_flow_action a_t[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct octonic_verdict v;
+
+	CHECK(sw != NULL);
+	/* 56 bytes: IPv6 5-tuple (id + 11 words).  Queue 1 for dport 53,
+	 * queue 2 for dport 54 (last word), queue 3 for source ::2 (first
+	 * address word differs only in its last byte). */
+	memcpy(ip.hdr.src_addr, v6_src, 16);
+	memcpy(ip.hdr.dst_addr, v6_dst, 16);
+	ip.hdr.src_addr[15] = 1;
+	ip.hdr.dst_addr[15] = 9;
+	memset(ipm.hdr.src_addr, 0xff, 16);
+	memset(ipm.hdr.dst_addr, 0xff, 16);
+	udp.hdr.src_port = RTE_BE16(4000);
+	udp.hdr.dst_port = RTE_BE16(53);
+	udpm.hdr.src_port = RTE_BE16(0xffff);
+	udpm.hdr.dst_port = RTE_BE16(0xffff);
+	q.index = 1;
+	CHECK(mk(sw, 0, &lo, pat, a_q) != NULL);
+	udp.hdr.dst_port = RTE_BE16(54);
+	q.index = 2;
+	CHECK(mk(sw, 0, &lo, pat, a_q) != NULL);
+	udp.hdr.dst_port = RTE_BE16(53);
+	ip.hdr.src_addr[15] = 2;
+	q.index = 3;
+	CHECK(mk(sw, 0, &lo, pat, a_q) != NULL);
+	v = run_udp6(sw, 1, 53, 0);
+	CHECK(v.pf == 0 && v.queue == 1 && !v.has_rss);
+	v = run_udp6(sw, 1, 54, 0);
+	CHECK(v.queue == 2 && !v.has_rss);
+	v = run_udp6(sw, 2, 53, 0);
+	CHECK(v.queue == 3 && !v.has_rss);
+	v = run_udp6(sw, 2, 54, 0);	/* no rule: RSS */
+	CHECK(v.has_rss);
+	/* 120 bytes: the same plus both MAC addresses (id + 14 words), at a
+	 * better priority: queue 4 for Ethernet source ...:00, 5 for ...:01. */
+	memset(ethm.hdr.dst_addr.addr_bytes, 0xff, RTE_ETHER_ADDR_LEN);
+	memset(ethm.hdr.src_addr.addr_bytes, 0xff, RTE_ETHER_ADDR_LEN);
+	ip.hdr.src_addr[15] = 1;
+	q.index = 4;
+	CHECK(mk(sw, 0, &A_INGRESS, pat, a_q) != NULL);
+	eth.hdr.src_addr.addr_bytes[5] = 1;
+	q.index = 5;
+	CHECK(mk(sw, 0, &A_INGRESS, pat, a_q) != NULL);
+	v = run_udp6(sw, 1, 53, 0);
+	CHECK(v.queue == 4);
+	v = run_udp6(sw, 1, 53, 1);
+	CHECK(v.queue == 5);
+	v = run_udp6(sw, 1, 53, 2);	/* only the 5-tuple rule matches */
+	CHECK(v.queue == 1);
+	/* 8 bytes (no word: match all) and 24 (udp dst): the same match in
+	 * ingress group 2 of PF0 and of PF1, and in the transfer domain,
+	 * each with its own fate.  PF0's rule comes first: were the keys
+	 * alike, it would win the tie in PF1's group 2. */
+	q.index = 7;
+	CHECK(mk(sw, 0, &g2, udp_dst(7), a_q) != NULL);
+	CHECK(mk(sw, 0, &A_TRANSFER, udp_dst(7), a_t) != NULL);
+	CHECK(mk(sw, 1, &A_INGRESS, pat_any, a_j2) != NULL);
+	q.index = 6;
+	CHECK(mk(sw, 1, &g2, udp_dst(7), a_q) != NULL);
+	v = run_udp(sw, 1, 2, 3, 7);	/* transfer -> PF1 -> group 2 */
+	CHECK(v.pf == 1 && v.queue == 6 && !v.has_rss);
+	v = run_udp(sw, 1, 2, 3, 8);	/* PF0 group 0: no rule, RSS */
+	CHECK(v.pf == 0 && v.has_rss);
 	octonic_eswitch_free(sw);
 	return 0;
 }
@@ -580,6 +701,7 @@ t_refusals_leave_nothing(void)
 		{ .type = RTE_FLOW_ACTION_TYPE_END } };
 	struct rte_flow_attr egress = { .egress = 1 };
 	struct rte_flow_attr both = { .ingress = 1, .transfer = 1 };
+	struct rte_flow_attr prio_high = { .ingress = 1, .priority = 65536 };
 	struct {
 		uint16_t pf;
 		const struct rte_flow_attr *attr;
@@ -590,6 +712,8 @@ t_refusals_leave_nothing(void)
 	} cases[] = {
 		{ 0, &egress, pat_any, a_q, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS, "egress" },
 		{ 0, &both, pat_any, a_q, RTE_FLOW_ERROR_TYPE_ATTR, "exactly one" },
+		{ 0, &prio_high, pat_any, a_q, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY,
+			"highest supported, 65535" },
 		{ 1, &A_TRANSFER, pat_any, a_flag_transfer + 1,
 			RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, "proxy port 10" },
 		{ 0, &A_INGRESS, pat_vx, a_q, RTE_FLOW_ERROR_TYPE_ITEM, "item 1" },
@@ -1015,6 +1139,7 @@ static const struct {
 	{ "ingress_jump", t_ingress_jump },
 	{ "jump_cap", t_jump_cap },
 	{ "rss", t_rss },
+	{ "key_layouts", t_key_layouts },
 	{ "drop_count", t_drop_count },
 	{ "refusals_leave_nothing", t_refusals_leave_nothing },
 	{ "isolate_flush_stats", t_isolate_flush_stats },

@@ -61,7 +61,7 @@ resolve(const struct sw_view *view, uint64_t gen, struct sw_pkt *st,
 		struct sw_hot **best)
 {
 	const struct sw_gview *gv = find_group(view, dom, group);
-	struct sw_hkey hk[SW_CHUNK];
+	uint32_t hk[SW_CHUNK * SW_HKEY_MAX / sizeof(uint32_t)];
 	const void *kp[SW_CHUNK];
 	void *data[SW_CHUNK];
 	uint32_t p, i;
@@ -70,18 +70,17 @@ resolve(const struct sw_view *view, uint64_t gen, struct sw_pkt *st,
 		best[i] = NULL;
 	if (gv == NULL)
 		return;
-	for (i = 0; i < cnt; i++) {
-		hk[i].group = group;
-		hk[i].domain = dom;
-		memset(hk[i].pad, 0, sizeof(hk[i].pad));
-		kp[i] = &hk[i];
-	}
 	for (p = 0; p < gv->nb_probes; p++) {
 		const struct sw_probe *pr = &gv->probes[p];
+		uint32_t stride = pr->layout.key_len / sizeof(uint32_t);
 		uint64_t hits = 0;
 
-		for (i = 0; i < cnt; i++)
-			octo_flow_key_apply_mask(&st[idx[i]].key, &pr->mask, &hk[i].k);
+		/* Keys packed back to back: fewer lines to hash and compare. */
+		for (i = 0; i < cnt; i++) {
+			sw_hkey_build(&pr->layout, pr->id, &st[idx[i]].key,
+				&hk[i * stride]);
+			kp[i] = &hk[i * stride];
+		}
 		if (rte_hash_lookup_bulk_data(pr->h, kp, cnt, &hits, data) <= 0)
 			continue;
 		/* Touch every hit's rule before walking them: the loads overlap
@@ -112,9 +111,12 @@ resolve(const struct sw_view *view, uint64_t gen, struct sw_pkt *st,
 				if (r->born > gen ||
 						__atomic_load_n(&r->dead, __ATOMIC_RELAXED) <= gen)
 					continue;
+				/* Equal priorities in two tables: the older rule
+				 * wins (a rare tie, so its order is read from the
+				 * rule itself). */
 				if (best[i] == NULL || r->prio < best[i]->prio ||
 						(r->prio == best[i]->prio &&
-						 r->seq < best[i]->seq))
+						 r->cold->seq < best[i]->cold->seq))
 					best[i] = r;
 				break;	/* sorted: the first visible is the best */
 			}
@@ -162,20 +164,22 @@ apply(struct octonic_eswitch *sw, struct sw_hot *r, struct sw_pkt *s,
 		}
 		return;
 	}
-	if (r->has_count) {
+	if ((r->flags & SW_HOT_COUNT) != 0) {
 		__atomic_fetch_add(&r->cold->hits, 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&r->cold->bytes, s->len, __ATOMIC_RELAXED);
 	}
-	if (r->has_set_meta) {
-		s->key.meta = (s->key.meta & ~r->meta_mask) | r->meta_data;
+	if ((r->flags & SW_HOT_SET_META) != 0) {
+		const struct rte_flow *c = r->cold;
+
+		s->key.meta = (s->key.meta & ~c->meta_mask) | c->meta_data;
 		v->meta = s->key.meta;
 		v->has_meta = 1;
 	}
-	if (r->has_mark) {
+	if ((r->flags & SW_HOT_MARK) != 0) {
 		v->has_mark = 1;
-		v->mark = r->mark;
+		v->mark = r->cold->mark;
 	}
-	if (r->has_flag)
+	if ((r->flags & SW_HOT_FLAG) != 0)
 		v->has_flag = 1;
 	switch (r->fate) {
 	case SW_FATE_DROP:
@@ -183,18 +187,18 @@ apply(struct octonic_eswitch *sw, struct sw_hot *r, struct sw_pkt *s,
 		s->active = 0;
 		break;
 	case SW_FATE_JUMP:
-		s->group = r->jump_group;
+		s->group = r->arg;
 		if (++s->stages > SW_MAX_STAGES)
 			apply(sw, NULL, s, v);	/* too deep: domain default */
 		break;
 	case SW_FATE_PORT:
-		v->pf = r->fate_arg;
-		s->dom = 1 + r->fate_arg;
+		v->pf = (uint16_t)r->arg;
+		s->dom = 1 + r->arg;
 		s->group = 0;
 		s->stages = 0;
 		break;
 	case SW_FATE_QUEUE:
-		v->queue = r->fate_arg;
+		v->queue = (uint16_t)r->arg;
 		s->active = 0;
 		break;
 	case SW_FATE_RSS: {

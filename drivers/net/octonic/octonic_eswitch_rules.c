@@ -102,6 +102,7 @@ gc_hot(struct sw_garbage *g, struct sw_hot *h)
 static struct sw_hot *
 hot_alloc(struct octonic_eswitch *sw)
 {
+	RTE_BUILD_BUG_ON(sizeof(struct sw_hot) != 32);
 	if (sw->nb_hot_free == 0) {
 		struct sw_hot *chunk, **nf;
 		void **nc;
@@ -171,14 +172,59 @@ rule_free(struct rte_flow *r)
 
 /* ---- tables ---- */
 
+void
+sw_layout_init(struct sw_layout *l, const struct octo_flow_key *mask)
+{
+	/* Key lengths whose rte_hash key slot (8 + key_len bytes) divides a
+	 * cache line or is a whole number of them. */
+	static const uint8_t lens[] = { 8, 24, 56, SW_HKEY_MAX };
+	const uint8_t *mb = (const uint8_t *)mask;
+	uint32_t i, need;
+
+	RTE_BUILD_BUG_ON(sizeof(uint32_t) * (1 + SW_KEY_WORDS) > SW_HKEY_MAX);
+	memset(l, 0, sizeof(*l));
+	for (i = 0; i < SW_KEY_WORDS; i++) {
+		uint32_t w;
+
+		memcpy(&w, mb + i * sizeof(w), sizeof(w));
+		if (w == 0)
+			continue;
+		l->word[l->nb_words] = (uint8_t)i;
+		l->mask[l->nb_words] = w;
+		l->nb_words++;
+	}
+	need = sizeof(uint32_t) * (1 + l->nb_words);
+	for (i = 0; lens[i] < need; i++)
+		;
+	l->key_len = lens[i];
+}
+
+/* Keys are whole 64-bit words (key_len is a multiple of 8). */
+static int
+hkey_cmp(const void *a, const void *b, size_t len)
+{
+	const uint8_t *x = a, *y = b;
+	uint64_t diff = 0, u, v;
+	size_t i;
+
+	for (i = 0; i < len; i += sizeof(u)) {
+		memcpy(&u, x + i, sizeof(u));
+		memcpy(&v, y + i, sizeof(v));
+		diff |= u ^ v;
+	}
+	return diff != 0;
+}
+
 static struct rte_hash *
-table_hash_create(struct octonic_eswitch *sw, uint32_t capacity)
+table_hash_create(struct octonic_eswitch *sw, uint32_t capacity,
+		uint32_t key_len)
 {
 	char name[RTE_HASH_NAMESIZE];
+	struct rte_hash *h;
 	struct rte_hash_parameters p = {
 		.name = name,
 		.entries = capacity,
-		.key_len = sizeof(struct sw_hkey),
+		.key_len = key_len,
 		.hash_func = rte_hash_crc,
 		.socket_id = sw->socket,
 		/* Lock-free readers; buckets never overflow on collisions. */
@@ -187,7 +233,10 @@ table_hash_create(struct octonic_eswitch *sw, uint32_t capacity)
 	};
 
 	snprintf(name, sizeof(name), "octsw%u_%u", sw->id, sw->table_serial++);
-	return rte_hash_create(&p);
+	h = rte_hash_create(&p);
+	if (h != NULL)
+		rte_hash_set_cmp_func(h, hkey_cmp);
+	return h;
 }
 
 static int
@@ -225,7 +274,8 @@ table_get(struct octonic_eswitch *sw, const struct octo_flow_key *mask)
 	}
 	t = &sw->tables[i];
 	memset(t, 0, sizeof(*t));
-	t->h = table_hash_create(sw, SW_TABLE_MIN);
+	sw_layout_init(&t->layout, mask);
+	t->h = table_hash_create(sw, SW_TABLE_MIN, t->layout.key_len);
 	if (t->h == NULL)
 		return -ENOMEM;
 	t->mask = *mask;
@@ -311,8 +361,9 @@ view_publish(struct octonic_eswitch *sw, struct sw_garbage *g)
 				v->groups[d->domain] = gv;
 			v->nb_groups[d->domain]++;
 		}
-		pr->mask = sw->tables[d->table].mask;
 		pr->h = sw->tables[d->table].h;
+		pr->id = d->id;
+		pr->layout = sw->tables[d->table].layout;
 		pr++;
 		gv->nb_probes++;
 	}
@@ -332,7 +383,7 @@ table_grow(struct octonic_eswitch *sw, uint32_t idx, struct sw_garbage *g)
 	void *data;
 	uint32_t it = 0;
 
-	nh = table_hash_create(sw, t->capacity * 4);
+	nh = table_hash_create(sw, t->capacity * 4, t->layout.key_len);
 	if (nh == NULL)
 		return -ENOMEM;
 	while (rte_hash_iterate(oh, &key, &data, &it) >= 0) {
@@ -377,6 +428,12 @@ check_attr(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *
 		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, attr,
 			"exactly one of ingress and transfer must be set");
 		return -EINVAL;
+	}
+	if (attr->priority > SW_MAX_PRIO) {
+		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY, attr,
+			"priority %u above the highest supported, %u",
+			attr->priority, SW_MAX_PRIO);
+		return -ENOTSUP;
 	}
 	if (attr->transfer && pf != 0) {
 		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
@@ -470,7 +527,8 @@ entry_with(const void *old, struct sw_hot *r, int socket)
 		return NULL;
 	for (i = 0; i < n; i++) {
 		if (!placed && (r->prio < rs[i]->prio ||
-				(r->prio == rs[i]->prio && r->seq < rs[i]->seq))) {
+				(r->prio == rs[i]->prio &&
+				 r->cold->seq < rs[i]->cold->seq))) {
 			b->r[j++] = r;
 			placed = 1;
 		}
@@ -512,12 +570,10 @@ gc_entry(struct sw_garbage *g, void *e)
 }
 
 static void
-hkey_of(const struct rte_flow *r, struct sw_hkey *hk)
+hkey_of(const struct octonic_eswitch *sw, const struct rte_flow *r,
+		uint32_t *hk)
 {
-	memset(hk, 0, sizeof(*hk));
-	hk->k = r->match.key;
-	hk->group = r->group;
-	hk->domain = r->domain;
+	sw_hkey_build(&sw->tables[r->table].layout, r->dgt_id, &r->match.key, hk);
 }
 
 static void
@@ -537,7 +593,7 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 	void *old = NULL, *nb;
 	struct sw_hot *h;
 	struct sw_dgt *d;
-	struct sw_hkey hk;
+	uint32_t hk[SW_HKEY_MAX / sizeof(uint32_t)];
 	int tidx, new_table, ret;
 
 	new_table = table_find(sw, &r->match.mask) < 0;
@@ -546,8 +602,12 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 		goto nomem;
 	t = &sw->tables[tidx];
 	r->table = (uint32_t)tidx;
-	hkey_of(r, &hk);
-	if (rte_hash_lookup_data(t->h, &hk, (void **)&old) < 0)
+	/* The key starts with the id of the rule's (domain, group, table),
+	 * the one to be created if it is the first rule there. */
+	d = dgt_find(sw, r->domain, r->group, r->table);
+	r->dgt_id = d != NULL ? d->id : sw->next_dgt_id;
+	hkey_of(sw, r, hk);
+	if (rte_hash_lookup_data(t->h, hk, (void **)&old) < 0)
 		old = NULL;
 	if (old == NULL && t->nb_keys + 1 > t->capacity / 2 &&
 			table_grow(sw, r->table, g) != 0)
@@ -563,19 +623,14 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 	/* Readers of older generations may find the rule: born hides it. */
 	h->born = sw->gen + 1;
 	h->dead = SW_GEN_INF;
-	h->seq = r->seq;
 	h->cold = r;
-	h->prio = r->prio;
-	h->jump_group = r->jump_group;
-	h->meta_data = r->meta_data;
-	h->meta_mask = r->meta_mask;
-	h->mark = r->mark;
-	h->fate_arg = r->fate_arg;
+	h->prio = (uint16_t)r->prio;
 	h->fate = r->fate;
-	h->has_set_meta = r->has_set_meta;
-	h->has_mark = r->has_mark;
-	h->has_flag = r->has_flag;
-	h->has_count = r->has_count;
+	h->arg = r->fate == SW_FATE_JUMP ? r->jump_group : r->fate_arg;
+	h->flags = (r->has_set_meta ? SW_HOT_SET_META : 0) |
+		(r->has_mark ? SW_HOT_MARK : 0) |
+		(r->has_flag ? SW_HOT_FLAG : 0) |
+		(r->has_count ? SW_HOT_COUNT : 0);
 	r->hot = h;
 	nb = entry_with(old, h, sw->socket);
 	if (nb == NULL) {
@@ -583,7 +638,7 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 		r->hot = NULL;
 		goto undo_table;
 	}
-	ret = rte_hash_add_key_data(t->h, &hk, nb);
+	ret = rte_hash_add_key_data(t->h, hk, nb);
 	if (ret != 0) {
 		gc_entry(g, nb);
 		hot_release(sw, h);
@@ -600,16 +655,17 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 		d->group = r->group;
 		d->table = r->table;
 		d->nb_rules = 1;
+		d->id = sw->next_dgt_id++;
 		if (view_publish(sw, g) != 0) {
 			/* In the table but never probed, and hidden by born
 			 * anyway: take it out again. */
 			sw->nb_dgts--;
 			if (old != NULL) {
-				rte_hash_add_key_data(t->h, &hk, old);
+				rte_hash_add_key_data(t->h, hk, old);
 				if (!sw_entry_is_one(old))
 					g->nb_ptrs--;	/* old was the last recorded */
 			} else {
-				int32_t pos = rte_hash_del_key(t->h, &hk);
+				int32_t pos = rte_hash_del_key(t->h, hk);
 
 				if (pos >= 0)
 					gc_key(g, t->h, pos);
@@ -705,12 +761,12 @@ remove_rules(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 		struct sw_table *t = &sw->tables[r->table];
 		void *old = NULL, *nb;
 		struct sw_dgt *d;
-		struct sw_hkey hk;
+		uint32_t hk[SW_HKEY_MAX / sizeof(uint32_t)];
 
-		hkey_of(r, &hk);
-		if (rte_hash_lookup_data(t->h, &hk, &old) >= 0 && old != NULL) {
+		hkey_of(sw, r, hk);
+		if (rte_hash_lookup_data(t->h, hk, &old) >= 0 && old != NULL) {
 			if (sw_entry_is_one(old)) {
-				int32_t pos = rte_hash_del_key(t->h, &hk);
+				int32_t pos = rte_hash_del_key(t->h, hk);
 
 				if (pos >= 0)
 					gc_key(&g, t->h, pos);
@@ -720,7 +776,7 @@ remove_rules(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 				/* Without memory the dead rule stays listed (and
 				 * ignored by generation): only a leak. */
 				if (nb != NULL &&
-						rte_hash_add_key_data(t->h, &hk, nb) == 0)
+						rte_hash_add_key_data(t->h, hk, nb) == 0)
 					gc_entry(&g, old);
 				else
 					gc_entry(&g, nb);

@@ -726,7 +726,9 @@ octonic_remove(struct rte_vdev_device *vdev)
 	RTE_ETH_FOREACH_DEV_OF(port, &vdev->device) {
 		if (!octonic_is_octonic(&rte_eth_devices[port]))
 			continue;
-		rte_eth_dev_stop(port);
+		/* Only started ports: ethdev logs a stop of a stopped one. */
+		if (rte_eth_devices[port].data->dev_started != 0)
+			rte_eth_dev_stop(port);
 		if (rte_eth_dev_close(port) != 0)
 			ret = -EIO;
 	}
