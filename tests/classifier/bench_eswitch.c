@@ -8,9 +8,12 @@
  * be ~10000x apart.
  *
  * Usage: bench_eswitch <EAL args> -- [--rules N] [--seconds S] [--rounds K]
- *        [--max-ratio R]
+ *        [--max-ratio R [--attempts A]]
  * S is the measuring time per case, split into K (8) interleaved rounds.
- * With --max-ratio, exits 1 when rate(10 rules) / rate(N rules) > R.
+ * With --max-ratio, exits 1 when rate(10 rules) / rate(N rules) > R in
+ * each of A (1) measurements: on a shared machine a neighbour's burst can
+ * evict the large case's tables for seconds, and noise only ever slows a
+ * run down, so the best measurement is the one to judge.
  */
 
 #include <getopt.h>
@@ -162,12 +165,13 @@ main(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 's' },
 		{ "rounds", required_argument, NULL, 'k' },
 		{ "max-ratio", required_argument, NULL, 'r' },
+		{ "attempts", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct bench_case cases[2];
 	uint32_t nrules = 100000;
 	double seconds = 2.0, max_ratio = 0, small, big, ratio;
-	int ret, c, r, rounds = 8;
+	int ret, c, r, rounds = 8, attempts = 1, a;
 
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
@@ -188,12 +192,15 @@ main(int argc, char **argv)
 		case 'r':
 			max_ratio = strtod(optarg, NULL);
 			break;
+		case 'a':
+			attempts = atoi(optarg);
+			break;
 		default:
 			return 2;
 		}
 	}
-	if (rounds < 1 || seconds <= 0) {
-		printf("--rounds and --seconds must be positive\n");
+	if (rounds < 1 || seconds <= 0 || attempts < 1) {
+		printf("--rounds, --seconds and --attempts must be positive\n");
 		return 2;
 	}
 	/* Small mbufs: 64-byte frames, two packet sets in --no-huge memory. */
@@ -207,21 +214,27 @@ main(int argc, char **argv)
 		printf("FAILED: setup\n");
 		return 1;
 	}
-	/* Interleaved rounds, so both cases see the same machine load. */
-	for (r = 0; r < rounds; r++) {
-		if (case_round(&cases[0], seconds / rounds) != 0 ||
-				case_round(&cases[1], seconds / rounds) != 0) {
-			printf("FAILED: a case did not run cleanly\n");
-			return 1;
+	for (a = 0; a < attempts; a++) {
+		cases[0].best_pps = 0;
+		cases[1].best_pps = 0;
+		/* Interleaved rounds, so both cases see the same machine load. */
+		for (r = 0; r < rounds; r++) {
+			if (case_round(&cases[0], seconds / rounds) != 0 ||
+					case_round(&cases[1], seconds / rounds) != 0) {
+				printf("FAILED: a case did not run cleanly\n");
+				return 1;
+			}
 		}
+		small = cases[0].best_pps;
+		big = cases[1].best_pps;
+		ratio = small / big;
+		printf("best of %d rounds: 10 rules: %.2f Mpps, %u rules: %.2f Mpps, ratio %.2f\n",
+			rounds, small / 1e6, nrules, big / 1e6, ratio);
+		if (max_ratio <= 0 || ratio <= max_ratio)
+			break;
 	}
-	small = cases[0].best_pps;
-	big = cases[1].best_pps;
 	case_teardown(&cases[0]);
 	case_teardown(&cases[1]);
-	ratio = small / big;
-	printf("best of %d rounds: 10 rules: %.2f Mpps, %u rules: %.2f Mpps, ratio %.2f\n",
-		rounds, small / 1e6, nrules, big / 1e6, ratio);
 	rte_mempool_free(mp);
 	rte_eal_cleanup();
 	if (max_ratio > 0 && ratio > max_ratio) {
