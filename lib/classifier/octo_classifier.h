@@ -35,6 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <rte_flow.h>
 
@@ -124,8 +125,48 @@ int octo_match_test(const struct octo_match *m, const struct octo_flow_key *k);
 int octo_flow_key_equal(const struct octo_flow_key *a,
 		const struct octo_flow_key *b);
 
-/** Hash of a key (already masked), with @p seed; rte_jhash. */
-uint32_t octo_flow_key_hash(const struct octo_flow_key *k, uint32_t seed);
+/** 32-bit words in a flow key. */
+#define OCTO_KEY_WORDS (sizeof(struct octo_flow_key) / sizeof(uint32_t))
+/** Longest compact key, in bytes. */
+#define OCTO_KEY_LEN_MAX 120
+
+/**
+ * How a tuple-space table builds the compact hash keys of one mask: a
+ * 32-bit id (telling apart the users of one table, e.g. groups) followed
+ * by the flow-key words the mask has bits in, masked, then zeros up to
+ * key_len.  key_len is 8, 24, 56 or 120 bytes, so that a key plus an 8-byte
+ * value fills a half, one or two cache lines.  Keys built with one layout
+ * are equal exactly when the ids are equal and the masked flow keys are.
+ * An IPv4 5-tuple mask gives 24 bytes where the masked key is 64.
+ */
+struct octo_key_layout {
+	uint8_t nb_words;		/**< words gathered */
+	uint8_t key_len;		/**< bytes: 8, 24, 56 or 120 */
+	uint8_t word[OCTO_KEY_WORDS];	/**< their index in the flow key */
+	uint32_t mask[OCTO_KEY_WORDS];	/**< and their mask */
+};
+
+/** Fill @p l for the tables of @p mask. */
+void octo_key_layout_init(struct octo_key_layout *l,
+		const struct octo_flow_key *mask);
+
+/** Write the compact key (l->key_len bytes at @p out) of flow key @p k
+ * under id @p id. */
+static inline void
+octo_key_build(const struct octo_key_layout *l, uint32_t id,
+		const struct octo_flow_key *k, uint32_t *out)
+{
+	const uint8_t *kb = (const uint8_t *)k;
+	uint32_t i, n = l->key_len / sizeof(uint32_t), w;
+
+	out[0] = id;
+	for (i = 0; i < l->nb_words; i++) {
+		memcpy(&w, kb + l->word[i] * sizeof(uint32_t), sizeof(w));
+		out[1 + i] = w & l->mask[i];
+	}
+	for (i = 1 + l->nb_words; i < n; i++)
+		out[i] = 0;
+}
 
 /**
  * Write the pattern of @p m in the dump form, e.g.

@@ -2,8 +2,7 @@
  * Copyright(c) 2026 Octopus authors
  */
 
-/* Match -> stable text (the pattern part of the e-switch dump), and the
- * key hash.  The text is derived from the match alone, so two rules that
+/* Match -> stable text (the pattern part of the e-switch dump).  The text is derived from the match alone, so two rules that
  * match the same frames print the same way whatever items built them.
  */
 
@@ -13,15 +12,8 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
-#include <rte_jhash.h>
 
 #include "octo_classifier.h"
-
-uint32_t
-octo_flow_key_hash(const struct octo_flow_key *k, uint32_t seed)
-{
-	return rte_jhash_32b((const uint32_t *)k, sizeof(*k) / 4, seed);
-}
 
 /* An snprintf that keeps the running length even past the buffer end. */
 struct out {

@@ -499,10 +499,10 @@ test_empty_pattern_matches_all(void **state)
 	assert_string_equal(buf, "any");
 }
 
-/* ---- masked keys, hash, text ---- */
+/* ---- masked keys, compact keys, text ---- */
 
 static void
-test_masked_key_hash(void **state)
+test_masked_key(void **state)
 {
 	struct octo_flow_key a, b, mask, ma, mb;
 	uint8_t f[128] = { 0 };
@@ -514,15 +514,104 @@ test_masked_key_hash(void **state)
 	mask.src_port = 0xffff;
 	octo_flow_key_apply_mask(&a, &mask, &ma);
 	octo_flow_key_apply_mask(&b, &mask, &mb);
-	/* dst port masked out: same masked key, same hash. */
+	/* dst port masked out: same masked key. */
 	assert_true(octo_flow_key_equal(&ma, &mb));
-	assert_int_equal(octo_flow_key_hash(&ma, 1), octo_flow_key_hash(&mb, 1));
 	mask.dst_port = 0xffff;
 	octo_flow_key_apply_mask(&a, &mask, &ma);
 	octo_flow_key_apply_mask(&b, &mask, &mb);
 	assert_false(octo_flow_key_equal(&ma, &mb));
-	assert_int_not_equal(octo_flow_key_hash(&ma, 1), octo_flow_key_hash(&mb, 1));
 	assert_int_equal(sizeof(struct octo_flow_key), 64);
+}
+
+/* The mask of an exact IPv4 (or IPv6) 5-tuple rule. */
+static void
+mask_5tuple(struct octo_flow_key *m, int v6)
+{
+	memset(m, 0, sizeof(*m));
+	m->layers = 0xffff;
+	m->ip_proto = 0xff;
+	memset(m->ip_src, 0xff, v6 ? 16 : 4);
+	memset(m->ip_dst, 0xff, v6 ? 16 : 4);
+	m->src_port = 0xffff;
+	m->dst_port = 0xffff;
+}
+
+static void
+test_key_layout_sizes(void **state)
+{
+	static const uint8_t v4_words[] = {
+		offsetof(struct octo_flow_key, layers) / 4,
+		offsetof(struct octo_flow_key, ip_proto) / 4,
+		offsetof(struct octo_flow_key, ip_src) / 4,
+		offsetof(struct octo_flow_key, ip_dst) / 4,
+		offsetof(struct octo_flow_key, src_port) / 4,
+	};
+	struct octo_key_layout l;
+	struct octo_flow_key m;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	octo_key_layout_init(&l, &m);
+	assert_int_equal(l.nb_words, 0);
+	assert_int_equal(l.key_len, 8);
+	/* IPv4 5-tuple: id + 5 words = 20 bytes -> 24, the words in order. */
+	mask_5tuple(&m, 0);
+	octo_key_layout_init(&l, &m);
+	assert_int_equal(l.nb_words, 5);
+	assert_int_equal(l.key_len, 24);
+	assert_memory_equal(l.word, v4_words, sizeof(v4_words));
+	assert_int_equal(l.mask[4], 0xffffffff);
+	/* IPv6 5-tuple: id + 11 words = 48 -> 56. */
+	mask_5tuple(&m, 1);
+	octo_key_layout_init(&l, &m);
+	assert_int_equal(l.nb_words, 11);
+	assert_int_equal(l.key_len, 56);
+	/* Everything: id + 16 words = 68 -> the longest. */
+	memset(&m, 0xff, sizeof(m));
+	octo_key_layout_init(&l, &m);
+	assert_int_equal(l.nb_words, OCTO_KEY_WORDS);
+	assert_int_equal(l.key_len, OCTO_KEY_LEN_MAX);
+}
+
+static void
+test_key_build(void **state)
+{
+	uint32_t ka[OCTO_KEY_LEN_MAX / 4 + 1], kb[OCTO_KEY_LEN_MAX / 4 + 1];
+	struct octo_flow_key a, b, m;
+	struct octo_key_layout l;
+	uint8_t f[128] = { 0 };
+	uint32_t i;
+
+	(void)state;
+	mask_5tuple(&m, 0);
+	m.dst_port = RTE_BE16(0x00ff);	/* part of a word only */
+	octo_key_layout_init(&l, &m);
+	octo_flow_key_parse(f, frame_v4_udp(f, 1, 2, 100, 0x1234), 0, &a);
+	/* Differs outside the mask: TTL, meta, MACs, the dst port's high byte. */
+	octo_flow_key_parse(f, frame_v4_udp(f, 1, 2, 100, 0x9934), 9, &b);
+	b.ip_ttl = 1;
+	b.eth_src[0] = 0x42;
+	memset(ka, 0xaa, sizeof(ka));
+	memset(kb, 0x55, sizeof(kb));
+	octo_key_build(&l, 7, &a, ka);
+	octo_key_build(&l, 7, &b, kb);
+	assert_memory_equal(ka, kb, l.key_len);
+	assert_int_equal(ka[0], 7);
+	/* Zero padding up to key_len, nothing written past it. */
+	for (i = 1 + l.nb_words; i < l.key_len / 4u; i++)
+		assert_int_equal(ka[i], 0);
+	assert_int_equal(ka[l.key_len / 4], 0xaaaaaaaa);
+	/* Another id, or a masked bit of the last word gathered: another key. */
+	octo_key_build(&l, 8, &a, kb);
+	assert_memory_not_equal(ka, kb, l.key_len);
+	octo_flow_key_parse(f, frame_v4_udp(f, 1, 2, 100, 0x1235), 0, &b);
+	octo_key_build(&l, 7, &b, kb);
+	assert_memory_not_equal(ka, kb, l.key_len);
+	/* ... or of the first (the layers: TCP instead of UDP). */
+	b = a;
+	b.layers = (uint16_t)((a.layers & ~OCTO_L_UDP) | OCTO_L_TCP);
+	octo_key_build(&l, 7, &b, kb);
+	assert_memory_not_equal(ka, kb, l.key_len);
 }
 
 static void
@@ -571,7 +660,9 @@ main(void)
 		cmocka_unit_test(test_pattern_ipv6),
 		cmocka_unit_test(test_pattern_refusals),
 		cmocka_unit_test(test_empty_pattern_matches_all),
-		cmocka_unit_test(test_masked_key_hash),
+		cmocka_unit_test(test_masked_key),
+		cmocka_unit_test(test_key_layout_sizes),
+		cmocka_unit_test(test_key_build),
 		cmocka_unit_test(test_format),
 	};
 

@@ -61,7 +61,7 @@ resolve(const struct sw_view *view, uint64_t gen, struct sw_pkt *st,
 		struct sw_hot **best)
 {
 	const struct sw_gview *gv = find_group(view, dom, group);
-	uint32_t hk[SW_CHUNK * SW_HKEY_MAX / sizeof(uint32_t)];
+	uint32_t hk[SW_CHUNK * OCTO_KEY_LEN_MAX / sizeof(uint32_t)];
 	const void *kp[SW_CHUNK];
 	void *data[SW_CHUNK];
 	uint32_t p, i;
@@ -77,7 +77,7 @@ resolve(const struct sw_view *view, uint64_t gen, struct sw_pkt *st,
 
 		/* Keys packed back to back: fewer lines to hash and compare. */
 		for (i = 0; i < cnt; i++) {
-			sw_hkey_build(&pr->layout, pr->id, &st[idx[i]].key,
+			octo_key_build(&pr->layout, pr->id, &st[idx[i]].key,
 				&hk[i * stride]);
 			kp[i] = &hk[i * stride];
 		}

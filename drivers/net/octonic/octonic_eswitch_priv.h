@@ -9,9 +9,9 @@
  * Inside the e-switch.  Shared by octonic_eswitch*.c only.
  *
  * Lookup structure (tuple-space search): one rte_hash per distinct match
- * mask ("table"), shared by all domains and groups; its key is the id of
- * the (domain, group, table) followed by the flow-key words the mask
- * touches, masked (a "compact key", see struct sw_layout), its value an
+ * mask ("table"), shared by all domains and groups; its key is the compact
+ * key (struct octo_key_layout) of the masked flow key under the id of the
+ * (domain, group, table), its value an
  * immutable bucket: the rules with exactly that match, sorted by
  * (priority, creation order).  A published "view" lists, for every
  * (domain, group), the tables to probe.  Cost per packet and stage: one
@@ -30,7 +30,6 @@
 
 #include <pthread.h>
 #include <stdint.h>
-#include <string.h>
 #include <sys/queue.h>
 
 #include <rte_flow.h>
@@ -144,48 +143,6 @@ struct rte_flow {
 };
 TAILQ_HEAD(sw_rule_list, rte_flow);
 
-/** 32-bit words in a flow key. */
-#define SW_KEY_WORDS (sizeof(struct octo_flow_key) / sizeof(uint32_t))
-/** Longest compact key, in bytes (see sw_layout_init()). */
-#define SW_HKEY_MAX 120
-
-/**
- * How a table builds its hash keys from a flow key.  A key is the 32-bit
- * id of a (domain, group, table), then the flow-key words the mask has
- * bits in, masked, then zeros up to key_len.  Why not the whole masked
- * flow key: at 100k rules the tables outgrow the caches and every lookup
- * misses; an IPv4 5-tuple becomes a 24-byte key (a 32-byte rte_hash key
- * slot, two per cache line, never straddling one) instead of 80 bytes
- * (88, one or two lines), so the same rules take a third of the memory.
- */
-struct sw_layout {
-	uint8_t nb_words;		/* words gathered */
-	uint8_t key_len;		/* bytes: 8, 24, 56 or 120 */
-	uint8_t word[SW_KEY_WORDS];	/* their index in the flow key */
-	uint32_t mask[SW_KEY_WORDS];
-};
-
-/** Fill @p l for a table of @p mask. */
-void sw_layout_init(struct sw_layout *l, const struct octo_flow_key *mask);
-
-/** The hash key (l->key_len bytes at @p out) of flow key @p k for the
- * (domain, group, table) of id @p id. */
-static inline void
-sw_hkey_build(const struct sw_layout *l, uint32_t id,
-		const struct octo_flow_key *k, uint32_t *out)
-{
-	const uint8_t *kb = (const uint8_t *)k;
-	uint32_t i, n = l->key_len / sizeof(uint32_t), w;
-
-	out[0] = id;
-	for (i = 0; i < l->nb_words; i++) {
-		memcpy(&w, kb + l->word[i] * sizeof(uint32_t), sizeof(w));
-		out[1 + i] = w & l->mask[i];
-	}
-	for (i = 1 + l->nb_words; i < n; i++)
-		out[i] = 0;
-}
-
 /** Value: the rules with one exact (domain, group, masked key). */
 struct sw_bucket {
 	uint32_t n;
@@ -218,7 +175,7 @@ sw_entry_rule(const void *e)
 /** Control-side record of one distinct mask. */
 struct sw_table {
 	struct octo_flow_key mask;
-	struct sw_layout layout;
+	struct octo_key_layout layout;
 	struct rte_hash *h;	/* NULL: slot unused */
 	uint32_t capacity;
 	uint32_t nb_keys;
@@ -237,7 +194,7 @@ struct sw_dgt {
 struct sw_probe {
 	struct rte_hash *h;
 	uint32_t id;		/* of the (domain, group, table) */
-	struct sw_layout layout;
+	struct octo_key_layout layout;
 };
 
 struct sw_gview {

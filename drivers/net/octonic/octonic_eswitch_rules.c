@@ -172,33 +172,6 @@ rule_free(struct rte_flow *r)
 
 /* ---- tables ---- */
 
-void
-sw_layout_init(struct sw_layout *l, const struct octo_flow_key *mask)
-{
-	/* Key lengths whose rte_hash key slot (8 + key_len bytes) divides a
-	 * cache line or is a whole number of them. */
-	static const uint8_t lens[] = { 8, 24, 56, SW_HKEY_MAX };
-	const uint8_t *mb = (const uint8_t *)mask;
-	uint32_t i, need;
-
-	RTE_BUILD_BUG_ON(sizeof(uint32_t) * (1 + SW_KEY_WORDS) > SW_HKEY_MAX);
-	memset(l, 0, sizeof(*l));
-	for (i = 0; i < SW_KEY_WORDS; i++) {
-		uint32_t w;
-
-		memcpy(&w, mb + i * sizeof(w), sizeof(w));
-		if (w == 0)
-			continue;
-		l->word[l->nb_words] = (uint8_t)i;
-		l->mask[l->nb_words] = w;
-		l->nb_words++;
-	}
-	need = sizeof(uint32_t) * (1 + l->nb_words);
-	for (i = 0; lens[i] < need; i++)
-		;
-	l->key_len = lens[i];
-}
-
 /* Keys are whole 64-bit words (key_len is a multiple of 8). */
 static int
 hkey_cmp(const void *a, const void *b, size_t len)
@@ -274,7 +247,7 @@ table_get(struct octonic_eswitch *sw, const struct octo_flow_key *mask)
 	}
 	t = &sw->tables[i];
 	memset(t, 0, sizeof(*t));
-	sw_layout_init(&t->layout, mask);
+	octo_key_layout_init(&t->layout, mask);
 	t->h = table_hash_create(sw, SW_TABLE_MIN, t->layout.key_len);
 	if (t->h == NULL)
 		return -ENOMEM;
@@ -573,7 +546,7 @@ static void
 hkey_of(const struct octonic_eswitch *sw, const struct rte_flow *r,
 		uint32_t *hk)
 {
-	sw_hkey_build(&sw->tables[r->table].layout, r->dgt_id, &r->match.key, hk);
+	octo_key_build(&sw->tables[r->table].layout, r->dgt_id, &r->match.key, hk);
 }
 
 static void
@@ -593,7 +566,7 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 	void *old = NULL, *nb;
 	struct sw_hot *h;
 	struct sw_dgt *d;
-	uint32_t hk[SW_HKEY_MAX / sizeof(uint32_t)];
+	uint32_t hk[OCTO_KEY_LEN_MAX / sizeof(uint32_t)];
 	int tidx, new_table, ret;
 
 	new_table = table_find(sw, &r->match.mask) < 0;
@@ -761,7 +734,7 @@ remove_rules(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 		struct sw_table *t = &sw->tables[r->table];
 		void *old = NULL, *nb;
 		struct sw_dgt *d;
-		uint32_t hk[SW_HKEY_MAX / sizeof(uint32_t)];
+		uint32_t hk[OCTO_KEY_LEN_MAX / sizeof(uint32_t)];
 
 		hkey_of(sw, r, hk);
 		if (rte_hash_lookup_data(t->h, hk, &old) >= 0 && old != NULL) {
