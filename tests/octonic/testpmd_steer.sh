@@ -8,7 +8,9 @@
 set -eu
 : "${TESTPMD:?}" "${OCTONIC_PLUGIN:?}"
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+prefix="octonic_testpmd_$$"
+# EAL leaves its runtime directory behind; the prefix is per run.
+trap 'rm -rf "$out" "/var/run/dpdk/${prefix:?}"' EXIT
 
 {
 	sleep 1
@@ -20,7 +22,7 @@ trap 'rm -f "$out"' EXIT
 	sleep 1
 	echo "quit"
 } | stdbuf -oL "$TESTPMD" -d "$OCTONIC_PLUGIN" --no-huge -m 512 --no-pci \
-	--file-prefix octonic_testpmd_$$ \
+	--file-prefix "$prefix" \
 	--vdev net_octonic0,pfs=2,wire=gen,flows=64,gen_rate=1000000 -- \
 	-i --rxq=4 --txq=4 --forward-mode=rxonly --total-num-mbufs=16384 \
 	>"$out" 2>&1 || { cat "$out"; echo "testpmd failed"; exit 1; }

@@ -37,6 +37,7 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_check.h"
+#include "../common/octo_eal_cleanup.h"
 
 /* ---- log capture: what the driver said about a refusal ---- */
 
@@ -701,6 +702,6 @@ main(int argc, char **argv)
 	rte_openlog_stream(stderr);
 	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
 		failures);
-	rte_eal_cleanup();
+	octo_test_eal_cleanup();
 	return failures ? 1 : 0;
 }

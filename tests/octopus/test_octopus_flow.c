@@ -55,6 +55,7 @@
 #include "octopus_flow.h"
 
 #include "../common/octo_check.h"
+#include "../common/octo_eal_cleanup.h"
 
 #define NB_Q 4
 #define NB_DESC 4096
@@ -867,6 +868,6 @@ main(int argc, char **argv)
 	}
 	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
 		failures);
-	rte_eal_cleanup();
+	octo_test_eal_cleanup();
 	return failures ? 1 : 0;
 }

@@ -14,7 +14,9 @@ set -euo pipefail
 
 testpmd=${TESTPMD:-dpdk-testpmd}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+prefix="octopus-tpo-$$"
+# EAL leaves its runtime directory behind; the prefix is per run.
+trap 'rm -rf "$work" "/var/run/dpdk/${prefix:?}"' EXIT
 port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
 
 {
@@ -23,7 +25,7 @@ port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
 	echo "stop"
 	echo "show port xstats $port"
 	echo "quit"
-} | timeout 60 stdbuf -oL "$testpmd" --no-huge -m 512 --no-pci --file-prefix "octopus-tpo-$$" \
+} | timeout 60 stdbuf -oL "$testpmd" --no-huge -m 512 --no-pci --file-prefix "$prefix" \
 	--lcores '0@0,1@0,2@1,3@0,4@1' \
 	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
 	--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=100000 \
