@@ -172,7 +172,11 @@ rule_free(struct rte_flow *r)
 
 /* ---- tables ---- */
 
-/* Keys are whole 64-bit words (key_len is a multiple of 8). */
+/* Keys are whole 64-bit words (key_len is a multiple of 8): three XORs for
+ * an IPv4 5-tuple, where rte_hash would use memcmp for lengths it has no
+ * vector compare for (24, 56, 120).  A custom compare is a function
+ * pointer, valid in this process only; the e-switch lives in the primary
+ * process (net_octonic refuses secondaries). */
 static int
 hkey_cmp(const void *a, const void *b, size_t len)
 {
@@ -284,6 +288,25 @@ dgt_find(struct octonic_eswitch *sw, uint16_t dom, uint32_t group, uint32_t tabl
 			return d;
 	}
 	return NULL;
+}
+
+/* An id no (domain, group, table) has: the next of a counter, skipping
+ * live ones should it ever wrap.  A reader still probing with a retired id
+ * cannot be misled by its reuse: the new owner's rules are born after the
+ * generation that reader classifies in. */
+static uint32_t
+dgt_new_id(struct octonic_eswitch *sw)
+{
+	uint32_t i;
+
+	for (;;) {
+		for (i = 0; i < sw->nb_dgts; i++)
+			if (sw->dgts[i].id == sw->next_dgt_id)
+				break;
+		if (i == sw->nb_dgts)
+			return sw->next_dgt_id;
+		sw->next_dgt_id++;
+	}
 }
 
 static int
@@ -578,7 +601,7 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 	/* The key starts with the id of the rule's (domain, group, table),
 	 * the one to be created if it is the first rule there. */
 	d = dgt_find(sw, r->domain, r->group, r->table);
-	r->dgt_id = d != NULL ? d->id : sw->next_dgt_id;
+	r->dgt_id = d != NULL ? d->id : dgt_new_id(sw);
 	hkey_of(sw, r, hk);
 	if (rte_hash_lookup_data(t->h, hk, (void **)&old) < 0)
 		old = NULL;
@@ -628,7 +651,8 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 		d->group = r->group;
 		d->table = r->table;
 		d->nb_rules = 1;
-		d->id = sw->next_dgt_id++;
+		d->id = r->dgt_id;
+		sw->next_dgt_id = r->dgt_id + 1;
 		if (view_publish(sw, g) != 0) {
 			/* In the table but never probed, and hidden by born
 			 * anyway: take it out again. */
