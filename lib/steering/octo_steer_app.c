@@ -139,6 +139,7 @@ entry_common(struct octo_steer_app_entry *e, const struct octo_steer_app_rule *r
 	e->field = OCTO_STEER_FIELD_NONE;
 	e->has_mark = r->has_mark;
 	e->mark = r->mark;
+	e->has_flag = r->has_flag;
 	e->has_count = r->has_count;
 	e->queue = UINT16_MAX;
 }

@@ -97,6 +97,7 @@ struct octo_steer_app_rule {
 	uint32_t jump_group;		/**< JUMP */
 	uint8_t has_mark;
 	uint32_t mark;
+	uint8_t has_flag;
 	uint8_t has_count;
 	uint8_t l3;			/**< OCTO_STEER_L3_* the pattern names */
 	uint8_t l4;			/**< OCTO_STEER_L4_* the pattern names */
@@ -117,6 +118,7 @@ struct octo_steer_app_entry {
 	uint32_t jump_group;
 	uint8_t has_mark;		/**< MARK(mark) */
 	uint32_t mark;
+	uint8_t has_flag;		/**< FLAG */
 	uint8_t has_count;		/**< COUNT */
 	uint16_t queue;			/**< target queue, UINT16_MAX for DROP/JUMP */
 };

@@ -160,6 +160,7 @@ t_transfer_ingress_chain(void)
 	struct rte_flow_action_ethdev to1 = { .port_id = PORT1 };
 	struct rte_flow_action_queue q5 = { .index = 5 };
 	struct rte_flow_action a_t[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_FLAG },
 		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to1 },
 		{ .type = RTE_FLOW_ACTION_TYPE_END } };
 	struct rte_flow_action a_i[] = {
@@ -174,9 +175,10 @@ t_transfer_ingress_chain(void)
 	CHECK(mk(sw, 1, &A_INGRESS, udp_dst(53), a_i) != NULL);
 	v = run_udp(sw, 0x0a000001, 0x0a000002, 1000, 53);
 	CHECK(!v.drop && v.pf == 1 && v.queue == 5 && !v.has_rss);
+	CHECK(v.has_flag && !v.has_mark);	/* FLAG set in the transfer domain */
 	/* Not matching the transfer rule: PF0, whose RSS picks the queue. */
 	v = run_udp(sw, 0x0a000001, 0x0a000002, 1000, 54);
-	CHECK(!v.drop && v.pf == 0 && v.has_rss);
+	CHECK(!v.drop && v.pf == 0 && v.has_rss && !v.has_flag);
 	CHECK(v.rss_hash == ref_hash4(0x0a000001, 0x0a000002, 1000, 54,
 		default_key, 1));
 	CHECK(v.queue == (v.rss_hash % OCTONIC_RETA_SIZE) % NBQ);
@@ -695,8 +697,8 @@ t_refusals_leave_nothing(void)
 		{ .type = RTE_FLOW_ACTION_TYPE_SET_META, .conf = &sm },
 		{ .type = RTE_FLOW_ACTION_TYPE_DROP },
 		{ .type = RTE_FLOW_ACTION_TYPE_END } };
-	struct rte_flow_action a_flag_transfer[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_FLAG },
+	struct rte_flow_action a_queue_transfer[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
 		{ .type = RTE_FLOW_ACTION_TYPE_DROP },
 		{ .type = RTE_FLOW_ACTION_TYPE_END } };
 	struct rte_flow_attr egress = { .egress = 1 };
@@ -714,7 +716,7 @@ t_refusals_leave_nothing(void)
 		{ 0, &both, pat_any, a_q, RTE_FLOW_ERROR_TYPE_ATTR, "exactly one" },
 		{ 0, &prio_high, pat_any, a_q, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY,
 			"highest supported, 65535" },
-		{ 1, &A_TRANSFER, pat_any, a_flag_transfer + 1,
+		{ 1, &A_TRANSFER, pat_any, a_queue_transfer + 1,
 			RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, "proxy port 10" },
 		{ 0, &A_INGRESS, pat_vx, a_q, RTE_FLOW_ERROR_TYPE_ITEM, "item 1" },
 		{ 0, &A_INGRESS, pat_last, a_q, RTE_FLOW_ERROR_TYPE_ITEM, "last" },
@@ -730,7 +732,7 @@ t_refusals_leave_nothing(void)
 			"not a PF" },
 		{ 0, &A_INGRESS, pat_any, a_setmeta_ingress, RTE_FLOW_ERROR_TYPE_ACTION,
 			"ingress domain" },
-		{ 0, &A_TRANSFER, pat_any, a_flag_transfer, RTE_FLOW_ERROR_TYPE_ACTION,
+		{ 0, &A_TRANSFER, pat_any, a_queue_transfer, RTE_FLOW_ERROR_TYPE_ACTION,
 			"transfer domain" },
 	};
 	struct octonic_eswitch_stats st0, st1;

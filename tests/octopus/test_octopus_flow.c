@@ -10,7 +10,8 @@
  *
  *   test_octopus_flow queue  a QUEUE+MARK+COUNT rule for one generated
  *       5-tuple: that flow, and only it, arrives at the chosen queue, every
- *       packet of it marked, none of the others; COUNT equals what arrived;
+ *       packet of it marked, none of the others; a FLAG+QUEUE rule's flow
+ *       arrives flagged without a mark id; COUNT equals what arrived;
  *       validate creates nothing; a DROP rule drops its flow (COUNT = its
  *       packets); reta_update moves the buckets while the rule keeps its
  *       flow; the rules survive stop/start; destroy and flush remove every
@@ -339,15 +340,15 @@ static void
 test_queue(struct rte_mempool *mp)
 {
 	struct rte_pmd_octonic_flow_stats fs0, fs;
-	struct five_tuple_rule r, d;
+	struct five_tuple_rule r, d, g;
 	struct rte_flow_query_count qc;
 	struct rte_flow_action count_action[2] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
 	struct rte_flow_error err;
-	struct rte_flow *flow, *drop;
-	const int X = 37, Y = 100;
+	struct rte_flow *flow, *drop, *flag;
+	const int X = 37, Y = 100, Z = 5;
 	int f, i, q;
 
 	setup_port(mp, 1);
@@ -393,6 +394,15 @@ test_queue(struct rte_mempool *mp)
 	d.actions[2].type = RTE_FLOW_ACTION_TYPE_END;
 	drop = rte_flow_create(port, &d.attr, d.items, d.actions, &err);
 	CHECK(drop != NULL, "create drop: %s", err.message ? err.message : "?");
+	/* FLAG for flow Z, to queue 2 */
+	five_tuple(&g, Z);
+	g.queue.index = 2;
+	g.actions[0].type = RTE_FLOW_ACTION_TYPE_FLAG;
+	g.actions[1].type = RTE_FLOW_ACTION_TYPE_QUEUE;
+	g.actions[1].conf = &g.queue;
+	g.actions[2].type = RTE_FLOW_ACTION_TYPE_END;
+	flag = rte_flow_create(port, &g.attr, g.items, g.actions, &err);
+	CHECK(flag != NULL, "create flag: %s", err.message ? err.message : "?");
 
 	for (i = 0; i < 2; i++) {
 		run_phase_drop(1);
@@ -402,8 +412,12 @@ test_queue(struct rte_mempool *mp)
 		CHECK(marked[3][X] == PER_FLOW && mark_val[X] == 0xabc,
 			"round %d: %u of %u marked, mark 0x%x", i, marked[3][X], PER_FLOW,
 			mark_val[X]);
+		CHECK(cnt[2][Z] == PER_FLOW && flow_queue(Z) == 2 &&
+			fdir_any[2] == PER_FLOW && marked[2][Z] == 0,
+			"round %d: flagged flow %d: %u of %u at queue 2, %u flagged, %u with an id",
+			i, Z, cnt[2][Z], PER_FLOW, fdir_any[2], marked[2][Z]);
 		for (f = 0; f < NB_FLOWS; f++) {
-			if (f == X)
+			if (f == X || f == Z)
 				continue;
 			CHECK(cnt[3][f] == 0 && cnt[2][f] == 0,
 				"round %d: flow %d reached queue 3 (%u) or 2 (%u)", i, f,
@@ -436,7 +450,7 @@ test_queue(struct rte_mempool *mp)
 	CHECK(reta_set_all(to_0) == 0, "reta all 0");
 	run_phase_drop(1);
 	for (f = 0; f < NB_FLOWS; f++) {
-		q = f == X ? 3 : f == Y ? -1 : 0;
+		q = f == X ? 3 : f == Y ? -1 : f == Z ? 2 : 0;
 		CHECK(flow_queue(f) == q && (q < 0 || flow_total(f) == PER_FLOW),
 			"after reta: flow %d at queue %d (%u packets), want %d", f,
 			flow_queue(f), flow_total(f), q);
@@ -444,8 +458,8 @@ test_queue(struct rte_mempool *mp)
 	/* destroy: back to the buckets, member rule gone */
 	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
 	fs = fstats();
-	CHECK(fs.transfer_rules == fs0.transfer_rules + 1, "after destroy: %u transfer rules, want %u",
-		fs.transfer_rules, fs0.transfer_rules + 1);
+	CHECK(fs.transfer_rules == fs0.transfer_rules + 2, "after destroy: %u transfer rules, want %u",
+		fs.transfer_rules, fs0.transfer_rules + 2);
 	run_phase_drop(1);
 	CHECK(flow_queue(X) == 0 && cnt[0][X] == PER_FLOW && marked[0][X] == 0,
 		"destroyed rule still steers: flow %d at queue %d", X, flow_queue(X));
@@ -742,11 +756,6 @@ test_bad(struct rte_mempool *mp)
 		{ .type = RTE_FLOW_ACTION_TYPE_PORT_ID, .conf = &pid },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
-	struct rte_flow_action act_flag[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_FLAG },
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
 	struct rte_flow_action act_none[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
@@ -776,7 +785,6 @@ test_bad(struct rte_mempool *mp)
 	attr.transfer = 1;
 	refused("transfer", &attr, udp_items, act_queue, "transfer");
 	refused("meta item", &in, meta_items, act_queue, "item type");
-	refused("flag", &in, udp_items, act_flag, "flag");
 	refused("no fate", &in, udp_items, act_none, "needs one of");
 	refused("two fates", &in, udp_items, act_two, "only one of");
 	attr = in;

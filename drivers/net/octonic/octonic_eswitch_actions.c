@@ -135,6 +135,9 @@ parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 		r->mark = m->id;
 		return 0;
 	}
+	case RTE_FLOW_ACTION_TYPE_FLAG:
+		r->has_flag = 1;
+		return 0;
 	case RTE_FLOW_ACTION_TYPE_DROP:
 		return set_fate(r, SW_FATE_DROP, a, error);
 	case RTE_FLOW_ACTION_TYPE_JUMP: {
@@ -201,9 +204,6 @@ parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 		}
 	} else {
 		switch (a->type) {
-		case RTE_FLOW_ACTION_TYPE_FLAG:
-			r->has_flag = 1;
-			return 0;
 		case RTE_FLOW_ACTION_TYPE_QUEUE: {
 			const struct rte_flow_action_queue *q = a->conf;
 

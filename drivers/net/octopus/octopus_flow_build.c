@@ -233,11 +233,11 @@ parse_actions(uint16_t nb_rxq, const struct rte_flow_action actions[],
 			r->has_count = 1;
 			break;
 		case RTE_FLOW_ACTION_TYPE_FLAG:
-			return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
-				"flag: the members' e-switch delivers MARK but not FLAG from its transfer domain (use mark)");
+			r->has_flag = 1;
+			break;
 		default:
 			return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
-				"action type %d not supported on net_octopus (queue, rss, drop, jump, mark, count, void)",
+				"action type %d not supported on net_octopus (queue, rss, drop, jump, mark, flag, count, void)",
 				(int)a->type);
 		}
 		if (ret != 0)
@@ -439,6 +439,8 @@ octopus_flow_hw_make(uint16_t proxy, const struct rte_flow_item pattern[], const
 		actions[na].type = RTE_FLOW_ACTION_TYPE_MARK;
 		actions[na++].conf = &mark;
 	}
+	if (e->has_flag)
+		actions[na++].type = RTE_FLOW_ACTION_TYPE_FLAG;
 	if (e->has_meta) {
 		meta.data = e->set_meta;
 		meta.mask = UINT32_MAX;
