@@ -2,8 +2,9 @@
  * Copyright(c) 2026 Octopus authors
  */
 
-/* Match -> stable text (the pattern part of the e-switch dump).  The text is derived from the match alone, so two rules that
- * match the same frames print the same way whatever items built them.
+/* Match -> stable text (the pattern part of the e-switch dump).  The text
+ * is derived from the match alone, so two rules that match the same frames
+ * print the same way whatever items built them.
  */
 
 #include <arpa/inet.h>
