@@ -151,8 +151,9 @@ struct sw_bucket {
 
 /*
  * A hash value ("entry") is either one rule's hot record, tagged with
- * bit 0 (records are cache-line aligned), or a bucket of two or more.  The common case, one
- * rule per exact match, then costs readers no extra dependent load.
+ * bit 0 (records are 32-byte aligned), or a bucket of two or more.  The
+ * common case, one rule per exact match, then costs readers no extra
+ * dependent load.
  */
 static inline void *
 sw_entry_one(struct sw_hot *r)
