@@ -11,12 +11,11 @@
  * Lookup structure (tuple-space search): one rte_hash per distinct match
  * mask ("table"), shared by all domains and groups; its key is the compact
  * key (struct octo_key_layout) of the masked flow key under the id of the
- * (domain, group, table), its value an
- * immutable bucket: the rules with exactly that match, sorted by
- * (priority, creation order).  A published "view" lists, for every
- * (domain, group), the tables to probe.  Cost per packet and stage: one
- * masked hash lookup per distinct mask of the group, independent of the
- * number of rules.
+ * (domain, group, table), its value an immutable bucket: the rules with
+ * exactly that match, sorted by (priority, creation order).  A published
+ * "view" lists, for every (domain, group), the tables to probe.  Cost per
+ * packet and stage: one masked hash lookup per distinct mask of the group,
+ * independent of the number of rules.
  *
  * Consistency: each rule carries the generations [born, dead) in which it
  * exists; the control path bumps sw->gen once per change, after the change
