@@ -21,6 +21,11 @@
  *       to the flow's default bucket's queue and from it);
  *       the flow's sequence numbers go back rarely (see the check), and
  *       nothing is lost that the NIC did not count.
+ *   test_octopus_flow_move wide    the same by destroy + create with a rule
+ *       that names the flow's source address only, so fixes no bucket of the
+ *       spreading field (the source port): a destroy gates every queue the
+ *       RETA names on the rule's queue, the create gates the new queue on
+ *       all of them and on the old one (exact counts, none else).
  */
 
 #include <inttypes.h>
@@ -157,18 +162,25 @@ setup_port(struct rte_mempool *mp)
 	CHECK(rte_pmd_octopus_migration_auto_get(port) == 0, "migration is not manual");
 }
 
+/*
+ * A QUEUE rule for the packets from source address @p src and, when
+ * @p sport is not NULL, source port *sport: the port pins the flow's
+ * bucket of the spreading field (the source port), the address alone not.
+ */
 static struct rte_flow *
-pin(rte_be32_t src, rte_be16_t sport, uint16_t queue, struct rte_flow_error *err)
+src_rule(rte_be32_t src, const rte_be16_t *sport, uint16_t queue,
+		struct rte_flow_error *err)
 {
 	struct rte_flow_attr attr = { .ingress = 1 };
 	struct rte_flow_item_ipv4 ip = { .hdr.src_addr = src };
 	struct rte_flow_item_ipv4 ip_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
-	struct rte_flow_item_udp udp = { .hdr.src_port = sport };
+	struct rte_flow_item_udp udp = { .hdr.src_port = sport ? *sport : 0 };
 	struct rte_flow_item_udp udp_mask = { .hdr.src_port = RTE_BE16(0xffff) };
 	struct rte_flow_item items[] = {
 		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
 		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip, .mask = &ip_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp, .mask = &udp_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = sport ? &udp : NULL,
+		  .mask = sport ? &udp_mask : NULL },
 		{ .type = RTE_FLOW_ITEM_TYPE_END },
 	};
 	struct rte_flow_action_queue qa = { .index = queue };
@@ -179,6 +191,18 @@ pin(rte_be32_t src, rte_be16_t sport, uint16_t queue, struct rte_flow_error *err
 
 	memset(err, 0, sizeof(*err));
 	return rte_flow_create(port, &attr, items, actions, err);
+}
+
+static struct rte_flow *
+pin(rte_be32_t src, rte_be16_t sport, uint16_t queue, struct rte_flow_error *err)
+{
+	return src_rule(src, &sport, queue, err);
+}
+
+static struct rte_flow *
+wide(rte_be32_t src, uint16_t queue, struct rte_flow_error *err)
+{
+	return src_rule(src, NULL, queue, err);
 }
 
 static struct rte_pmd_octonic_flow_stats
@@ -289,6 +313,38 @@ test_pinned(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
+/*
+ * Start the port and the traffic with the pollers running, learn the
+ * flows' tuples, watch flow @p flow, and snapshot every queue's migration
+ * counters into @p g0.
+ */
+static void
+traffic_start(struct rte_mempool *mp, int flow, struct rte_pmd_octopus_migration *g0)
+{
+	int q;
+
+	setup_port(mp);
+	stop = 0;
+	rte_pmd_octonic_gen_enable(nic_port, 1);
+	rte_eal_mp_remote_launch(poll_queue, NULL, SKIP_MAIN);
+	idle_poll(200000);
+	watched = flow;
+	CHECK(seen[watched] > 0, "flow %d not seen", watched);
+	for (q = 0; q < NB_Q; q++)
+		g0[q] = mig(q);
+}
+
+/* Stop the traffic, let the queues empty, stop the pollers. */
+static void
+traffic_stop(void)
+{
+	idle_poll(100000);
+	rte_pmd_octonic_gen_enable(nic_port, 0);
+	idle_poll(300000);
+	stop = 1;
+	rte_eal_mp_wait_lcore();
+}
+
 static void
 test_flow(struct rte_mempool *mp)
 {
@@ -302,16 +358,7 @@ test_flow(struct rte_mempool *mp)
 	uint64_t gen = 0, total = 0, dropped_by_nic;
 	int i, f, q, moves_cross = 0;
 
-	setup_port(mp);
-	stop = 0;
-	rte_pmd_octonic_gen_enable(nic_port, 1);
-	rte_eal_mp_remote_launch(poll_queue, NULL, SKIP_MAIN);
-	/* learn the flows' tuples */
-	idle_poll(200000);
-	watched = 5;
-	CHECK(seen[watched] > 0, "flow %d not seen", watched);
-	for (q = 0; q < NB_Q; q++)
-		g0[q] = mig(q);
+	traffic_start(mp, 5, g0);
 	/* the flow's default queue: bucket = low 6 bits of its source port,
 	 * default RETA bucket b -> queue b % 4; queue q's home is socket q % 2
 	 */
@@ -363,11 +410,7 @@ test_flow(struct rte_mempool *mp)
 		want[bq]++;
 	if (bq != 2)
 		want[2]++;
-	idle_poll(100000);
-	rte_pmd_octonic_gen_enable(nic_port, 0);
-	idle_poll(300000);
-	stop = 1;
-	rte_eal_mp_wait_lcore();
+	traffic_stop();
 	for (q = 0; q < NB_Q; q++)
 		g1[q] = mig(q);
 	rte_pmd_octonic_gen_count(nic_port, &gen);
@@ -415,6 +458,65 @@ test_flow(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
+static void
+test_wide(struct rte_mempool *mp)
+{
+	struct rte_pmd_octopus_migration g0[NB_Q], g1[NB_Q];
+	uint32_t want[NB_Q] = { 0 };
+	uint64_t gen = 0, total = 0, tmo = 0, nb_gates = 0;
+	struct rte_eth_stats st;
+	struct rte_flow_error err;
+	struct rte_flow *cur;
+	int i, f, q, d;
+
+	traffic_start(mp, 7, g0);
+	/* a first rule: not a move the port can follow (no bucket known) */
+	cur = wide(flow_src[watched], 0, &err);
+	CHECK(cur != NULL, "wide: %s", err.message ? err.message : "?");
+	for (i = 0; i < 10 && cur != NULL; i++) {
+		uint16_t to = (i % 2 == 0) ? 1 : 0, from = 1 - to;
+
+		/* the default RETA names every queue (bucket b -> b % NB_Q) */
+		for (d = 0; d < NB_Q; d++) {
+			if (d != from)
+				want[d]++;	/* destroy: from -> d */
+			if (d != to)
+				want[to]++;	/* create: d (from among them) -> to */
+		}
+		idle_poll(20000);
+		CHECK(rte_flow_destroy(port, cur, &err) == 0, "destroy");
+		cur = wide(flow_src[watched], to, &err);
+		CHECK(cur != NULL, "move %d: %s", i, err.message ? err.message : "?");
+	}
+	traffic_stop();
+	for (q = 0; q < NB_Q; q++) {
+		g1[q] = mig(q);
+		tmo += g1[q].gate_timeouts - g0[q].gate_timeouts;
+		nb_gates += g1[q].gates - g0[q].gates;
+	}
+	rte_pmd_octonic_gen_count(nic_port, &gen);
+	for (f = 0; f < NB_FLOWS; f++)
+		total += seen[f];
+	rte_eth_stats_get(port, &st);
+	printf("wide: flow %d: %" PRIu64 " packets on queue 0, %" PRIu64 " on 1; gates %"
+		PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64 ", timeouts %" PRIu64
+		"; reordered %" PRIu64 "\n", watched, per_q_flow[0], per_q_flow[1],
+		g1[0].gates - g0[0].gates, g1[1].gates - g0[1].gates,
+		g1[2].gates - g0[2].gates, g1[3].gates - g0[3].gates, tmo, reordered);
+	CHECK(per_q_flow[0] > 0 && per_q_flow[1] > 0, "the flow did not follow its rule");
+	for (q = 0; q < NB_Q; q++)
+		CHECK(g1[q].gates - g0[q].gates == want[q],
+			"queue %d: %" PRIu64 " gates, want %u", q,
+			g1[q].gates - g0[q].gates, want[q]);
+	/* the same loose order bound as test_flow (see there) */
+	CHECK(reordered <= tmo + nb_gates / 4, "%" PRIu64 " packets out of order, %"
+		PRIu64 " gate timeouts, %" PRIu64 " gates", reordered, tmo, nb_gates);
+	CHECK(total + st.imissed == gen, "generated %" PRIu64 ", received %" PRIu64
+		" + missed %" PRIu64, gen, total, st.imissed);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -449,8 +551,10 @@ main(int argc, char **argv)
 		test_pinned(mp);
 	else if (strcmp(which, "flow") == 0)
 		test_flow(mp);
+	else if (strcmp(which, "wide") == 0)
+		test_wide(mp);
 	else {
-		fprintf(stderr, "usage: %s pinned|flow\n", argv[0]);
+		fprintf(stderr, "usage: %s pinned|flow|wide\n", argv[0]);
 		return 2;
 	}
 	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",

@@ -264,6 +264,36 @@ flow_moved(struct octopus_priv *p, uint16_t from, uint16_t to)
 			from, to, ret);
 }
 
+/*
+ * The traffic of a rule whose pattern fixes no bucket moves between queue
+ * @p q and the default buckets, i.e. any queue the RETA names (and @p also,
+ * when >= 0): gate the change once per such queue, towards them
+ * (@p to_defaults) or from them.
+ */
+static void
+flow_moved_defaults(struct octopus_priv *p, uint16_t q, bool to_defaults, int also)
+{
+	bool seen[OCTOPUS_MAX_QUEUES] = { false };
+	uint32_t b;
+	uint16_t d;
+
+	for (b = 0; b <= p->args.reta_size; b++) {
+		if (b < p->args.reta_size)
+			d = p->reta[b];
+		else if (also >= 0)
+			d = (uint16_t)also;
+		else
+			break;
+		if (d >= OCTOPUS_MAX_QUEUES || seen[d])
+			continue;
+		seen[d] = true;
+		if (to_defaults)
+			flow_moved(p, q, d);
+		else
+			flow_moved(p, d, q);
+	}
+}
+
 /* ---- index: by key and by handle -------------------------------------- */
 
 static uint32_t
@@ -478,10 +508,15 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		if (twin != NULL && twin->app.fate == OCTO_STEER_APP_QUEUE &&
 				f->app.level < twin->app.level)
 			from = twin->app.queue;
-		else if (twin == NULL && fl->gone_valid && fl->gone_key == f->key)
+		else if (twin == NULL && fl->gone_valid && fl->gone_key == f->key &&
+				fl->gone_bucket_queue == OCTO_GONE_TO_DEFAULTS) {
+			/* since the destroy it went to any default queue (each
+			 * gated on the destroyed rule's queue then); what the
+			 * destroyed rule's queue still holds comes first too */
+			flow_moved_defaults(p, f->app.queue, false, fl->gone_queue);
+		} else if (twin == NULL && fl->gone_valid && fl->gone_key == f->key)
 			/* since the destroy the flow went to its default bucket */
-			from = fl->gone_bucket_queue >= 0 ? fl->gone_bucket_queue :
-				fl->gone_queue;
+			from = fl->gone_bucket_queue;
 		else if (twin == NULL) {
 			/* a first rule takes the flow from its default bucket */
 			int b = octopus_flow_bucket_of((enum octo_steer_field)p->args.field,
@@ -529,7 +564,8 @@ flow_remove(struct octopus_priv *p, struct octopus_flow *f, bool track)
 		fl->gone_bucket_queue = -1;
 		if (twin == NULL) {
 			/* the flow falls back to its default bucket's queue: a move
-			 * too, gated like any (when the bucket is known)
+			 * too, gated like any; when the pattern fixes no bucket,
+			 * to every queue of the RETA
 			 */
 			int b = octopus_flow_bucket_of((enum octo_steer_field)p->args.field,
 				p->args.reta_size, f->copy->pattern_ro);
@@ -537,6 +573,9 @@ flow_remove(struct octopus_priv *p, struct octopus_flow *f, bool track)
 			if (b >= 0) {
 				fl->gone_bucket_queue = p->reta[b];
 				flow_moved(p, f->app.queue, p->reta[b]);
+			} else {
+				fl->gone_bucket_queue = OCTO_GONE_TO_DEFAULTS;
+				flow_moved_defaults(p, f->app.queue, true, -1);
 			}
 		}
 	}

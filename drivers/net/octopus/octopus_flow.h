@@ -50,6 +50,10 @@ struct octopus_flow {
 
 TAILQ_HEAD(octopus_flow_list, octopus_flow);
 
+/* octopus_flows.gone_bucket_queue: the destroyed rule's pattern did not fix
+ * a bucket, so its traffic fell to any of the default buckets' queues. */
+#define OCTO_GONE_TO_DEFAULTS (-2)
+
 /* The port's application rules (priv->flows, allocated at first use). */
 struct octopus_flows {
 	struct octopus_flow_list list;
@@ -69,7 +73,8 @@ struct octopus_flows {
 	/* the last rule destroyed, to see "destroy + create elsewhere" as a move */
 	uint32_t gone_key;
 	uint16_t gone_queue;
-	int32_t gone_bucket_queue;		/* where its traffic fell, -1: unknown */
+	/* where its traffic fell: a queue, or OCTO_GONE_TO_DEFAULTS */
+	int32_t gone_bucket_queue;
 	uint8_t gone_valid;
 };
 
