@@ -33,10 +33,13 @@ port=2	# net_null0 = 0, net_null1 = 1, the octopus port after them
 	echo "quit"
 } > "$work/cmds"
 
+# run under octopus-numa-emu (2 nodes, CPU i on node i % 2): the main and
+# the forwarding lcore on node 0 (member 0's socket), an idle lcore on node 1
+# so that EAL knows node 1 (socket_of= names it)
 timeout 90 stdbuf -oL "$testpmd" --no-huge -m 512 --no-pci --file-prefix "$prefix" \
-	-l 0-1 -d "$plugin" --vdev net_null0 --vdev net_null1 \
-	--vdev "net_octopus0,member=net_null0,member=net_null1,socket_of=net_null1:1" \
-	-- -i --total-num-mbufs=8192 --forward-mode=io \
+	--lcores 0@0,1@0,2@1 -d "$plugin" --vdev net_null0 --vdev net_null1 \
+	--vdev "net_octopus0,member=net_null0,member=net_null1,socket_of=net_null0:0,socket_of=net_null1:1" \
+	-- -i --total-num-mbufs=8192 --forward-mode=io --nb-cores=1 \
 	< "$work/cmds" > "$work/out" 2>&1 || { cat "$work/out"; echo "testpmd failed"; exit 1; }
 
 out="$work/out"

@@ -723,6 +723,15 @@ octonic_remove(struct rte_vdev_device *vdev)
 	uint16_t port;
 	int ret = 0;
 
+	/* The device leaves, as a hot-unplugged one does: its users hear of
+	 * it (RTE_ETH_EVENT_INTR_RMV) while its queues still exist, so that
+	 * whoever polls them stops first.
+	 */
+	RTE_ETH_FOREACH_DEV_OF(port, &vdev->device)
+		if (octonic_is_octonic(&rte_eth_devices[port]) &&
+		    rte_eth_devices[port].data->dev_started != 0)
+			rte_eth_dev_callback_process(&rte_eth_devices[port],
+				RTE_ETH_EVENT_INTR_RMV, NULL);
 	RTE_ETH_FOREACH_DEV_OF(port, &vdev->device) {
 		if (!octonic_is_octonic(&rte_eth_devices[port]))
 			continue;

@@ -87,11 +87,10 @@ octopus_configure(struct rte_eth_dev *dev)
 	ret = octopus_members_init(p, false);
 	if (ret < 0)
 		return ret;
-	/* Interrupts of members are not forwarded; the hash key is the
-	 * member's own (the port's spreading is the steering's buckets).
+	/* The hash key is the member's own (the port's spreading is the
+	 * steering's buckets).
 	 */
 	memset(&conf.intr_conf, 0, sizeof(conf.intr_conf));
-	/* LSC of the virtual port comes from the members' LSC events */
 	conf.rx_adv_conf.rss_conf.rss_key = NULL;
 	conf.rx_adv_conf.rss_conf.rss_key_len = 0;
 	/* What each member had, to put it back if a later member refuses. */
@@ -103,8 +102,12 @@ octopus_configure(struct rte_eth_dev *dev)
 		old_nb[i][1] = md->nb_tx_queues;
 	}
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
-		conf.intr_conf.lsc = dev->data->dev_conf.intr_conf.lsc &&
-			octopus_member_has_lsc(m->port_id);
+		/* A member's link and removal events drive failover
+		 * (octopus_events.c) whatever the application asked for.
+		 */
+		conf.intr_conf.lsc = octopus_member_has_lsc(m->port_id);
+		conf.intr_conf.rmv = (rte_eth_devices[m->port_id].data->dev_flags &
+			RTE_ETH_DEV_INTR_RMV) != 0;
 		ret = rte_eth_dev_configure(m->port_id, nb_rxq, nb_txq, &conf);
 		if (ret < 0) {
 			OCTO_LOG(ERR, "port %u: member %s refused configure (%u rxq, %u txq): %s",
@@ -159,10 +162,37 @@ initial_home(struct octopus_priv *p, struct octopus_queue *q)
 	unsigned int home = OCTO_ROUTE_HOME(q->route);
 	int m;
 
-	if (home != OCTOPUS_NO_HOME)
+	if (home != OCTOPUS_NO_HOME && octopus_member_serving(p, home))
 		return home;
-	m = q->poller_socket >= 0 ? octopus_member_by_socket(p, q->poller_socket) : -1;
+	/* none yet, or one out of service: the serving member nearest to
+	 * where it is polled (or was set up)
+	 */
+	m = octopus_member_nearest(p, q->poller_socket >= 0 ? q->poller_socket :
+		q->setup_socket);
+	if (home != OCTOPUS_NO_HOME && m >= 0 && q->mig.displaced_from == 0)
+		q->mig.displaced_from = home + 1;
 	return m >= 0 ? (unsigned int)m : 0;
+}
+
+/*
+ * A member out of service for its link (or unplugged) whose link came back
+ * while the port was stopped serves again (its event came while stopped).
+ */
+static void
+members_recheck(struct octopus_priv *p)
+{
+	struct octopus_member *m;
+	struct rte_eth_link ml;
+	uint16_t i;
+
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_STARTED) {
+		if ((m->loss == OCTO_LOSS_LINK || m->loss == OCTO_LOSS_REMOVED) &&
+		    rte_eth_link_get_nowait(m->port_id, &ml) == 0 &&
+		    ml.link_status == RTE_ETH_LINK_UP) {
+			__atomic_store_n(&m->loss, OCTO_LOSS_NONE, __ATOMIC_RELEASE);
+			p->member_returns++;
+		}
+	}
 }
 
 static int
@@ -179,7 +209,8 @@ steering_start(struct octopus_priv *p, uint16_t nb_rxq)
 	memset(&conf, 0, sizeof(conf));
 	conf.nb_members = p->nb_members;
 	for (i = 0; i < p->nb_members; i++)
-		conf.member_port[i] = p->members[i].port_id;
+		conf.member_port[i] = p->members[i].state >= OCTO_MEMBER_OWNED ?
+			p->members[i].port_id : OCTOPUS_STEER_PORT_ABSENT;
 	conf.nb_queues = nb_rxq;
 	for (i = 0; i < nb_rxq; i++)
 		home[i] = (uint16_t)initial_home(p, p->rxq[i]);
@@ -247,16 +278,39 @@ octopus_start(struct rte_eth_dev *dev)
 		}
 		m->state = OCTO_MEMBER_STARTED;
 	}
+	members_recheck(p);
+	if (octopus_member_nearest(p, -1) < 0) {
+		OCTO_LOG(ERR, "port %u: no member in service", p->port_id);
+		members_stop(p);
+		return -ENODEV;
+	}
 	for (i = 0; i < nb_rxq; i++) {
 		p->rxq[i]->steered = 0;
 		octopus_queue_bind(p->rxq[i]);
 	}
-	for (i = 0; i < nb_txq; i++)
+	for (i = 0; i < nb_txq; i++) {
 		octopus_queue_bind(p->txq[i]);
+		/* Tx needs no rule: a home out of service is replaced now */
+		if (OCTO_ROUTE_HOME(p->txq[i]->route) != OCTOPUS_NO_HOME) {
+			unsigned int h = initial_home(p, p->txq[i]);
+
+			p->txq[i]->route = OCTO_ROUTE(h, h, OCTO_ROUTE_STEADY);
+		}
+	}
 	ret = steering_start(p, nb_rxq);
 	if (ret < 0) {
 		members_stop(p);
 		return ret;
+	}
+	for (i = 0; i < nb_rxq; i++) {
+		struct octopus_queue *q = p->rxq[i];
+		unsigned int h = OCTO_ROUTE_HOME(q->route);
+
+		/* unsteered: the home is only polled first */
+		if (!q->steered && h != OCTOPUS_NO_HOME && !octopus_member_serving(p, h)) {
+			h = initial_home(p, q);
+			q->route = OCTO_ROUTE(h, h, OCTO_ROUTE_STEADY);
+		}
 	}
 	/* the app's rules stay on the e-switch across stop/start; re-install
 	 * any that a member lost meanwhile (logged, not fatal: the others steer)
@@ -287,6 +341,8 @@ octopus_stop(struct rte_eth_dev *dev)
 	struct octopus_priv *p = octo_priv(dev);
 	uint16_t i;
 
+	/* first: the members' links going down now are no failover */
+	p->started = false;
 	/* no rule change may run while the rules go */
 	octopus_migrate_stop(p);
 	if (p->steer != NULL) {

@@ -3,27 +3,89 @@
  */
 
 /*
- * Members' events: a member's link change or removal changes the virtual
- * port's aggregate link (up while any member is up); the application gets
- * an LSC event on the virtual port when that aggregate changes and it
- * asked for LSC interrupts.
+ * Members' events. A member's removal, reset request, release, or link
+ * loss while the port runs takes it out of service, its link coming back
+ * returns it (octopus_failover.c). The virtual port's link is up while any
+ * member's is; the application gets an LSC event on the virtual port when
+ * that aggregate changes and it asked for LSC interrupts.
+ *
+ * Handlers run in the thread that raised the event (an interrupt thread,
+ * or the one detaching the member: RTE_ETH_EVENT_DESTROY comes before the
+ * port's memory is freed). ethdev keeps a released port's callbacks, and
+ * its port id may be reused: the member is found by port id AND state.
  */
 
 #include "octopus_internal.h"
+
+static const enum rte_eth_event_type member_events[] = {
+	RTE_ETH_EVENT_INTR_LSC,
+	RTE_ETH_EVENT_INTR_RMV,
+	RTE_ETH_EVENT_INTR_RESET,
+	RTE_ETH_EVENT_DESTROY,
+};
+
+static int
+member_of(const struct octopus_priv *p, uint16_t port)
+{
+	uint16_t i;
+
+	for (i = 0; i < p->nb_members; i++)
+		if (p->members[i].state >= OCTO_MEMBER_OWNED &&
+		    p->members[i].port_id == port)
+			return i;
+	return -1;
+}
+
+static void
+link_changed(struct octopus_priv *p, uint16_t m)
+{
+	struct rte_eth_dev *dev = &rte_eth_devices[p->port_id];
+	struct rte_eth_link ml;
+
+	if (!p->started || rte_eth_link_get_nowait(p->members[m].port_id, &ml) < 0)
+		return;
+	if (ml.link_status == RTE_ETH_LINK_DOWN)
+		octopus_member_lost(dev, m, OCTO_LOSS_LINK);
+	else
+		octopus_member_back(dev, m);
+}
 
 static int
 member_event(uint16_t member_port, enum rte_eth_event_type type, void *arg,
 		void *ret_param)
 {
 	struct rte_eth_dev *dev = arg;
-	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_priv *p;
 	struct rte_eth_link before, after;
+	int m;
 
 	RTE_SET_USED(ret_param);
-	if (type == RTE_ETH_EVENT_INTR_RMV)
-		OCTO_LOG(WARNING, "port %u: member port %u removed; its queues' traffic is lost until it returns",
-			p->port_id, member_port);
+	/* the virtual port may be gone itself (its callbacks on a released
+	 * member could not be unregistered)
+	 */
+	if (!octopus_is_octopus(dev - rte_eth_devices))
+		return 0;
+	p = octo_priv(dev);
+	m = member_of(p, member_port);
+	if (m < 0)
+		return 0;
 	rte_eth_linkstatus_get(dev, &before);
+	switch (type) {
+	case RTE_ETH_EVENT_INTR_LSC:
+		link_changed(p, m);
+		break;
+	case RTE_ETH_EVENT_INTR_RMV:
+		octopus_member_lost(dev, m, OCTO_LOSS_REMOVED);
+		break;
+	case RTE_ETH_EVENT_INTR_RESET:
+		octopus_member_lost(dev, m, OCTO_LOSS_RESET);
+		break;
+	case RTE_ETH_EVENT_DESTROY:
+		octopus_member_lost(dev, m, OCTO_LOSS_RELEASED);
+		break;
+	default:
+		return 0;
+	}
 	octopus_link_update(dev, 0);
 	rte_eth_linkstatus_get(dev, &after);
 	if (before.link_status != after.link_status &&
@@ -36,19 +98,21 @@ member_event(uint16_t member_port, enum rte_eth_event_type type, void *arg,
 void
 octopus_events_register(struct rte_eth_dev *dev, struct octopus_member *m)
 {
-	rte_eth_dev_callback_register(m->port_id, RTE_ETH_EVENT_INTR_LSC,
-		member_event, dev);
-	rte_eth_dev_callback_register(m->port_id, RTE_ETH_EVENT_INTR_RMV,
-		member_event, dev);
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(member_events); i++)
+		rte_eth_dev_callback_register(m->port_id, member_events[i],
+			member_event, dev);
 }
 
 void
 octopus_events_unregister(struct rte_eth_dev *dev, struct octopus_member *m)
 {
-	rte_eth_dev_callback_unregister(m->port_id, RTE_ETH_EVENT_INTR_LSC,
-		member_event, dev);
-	rte_eth_dev_callback_unregister(m->port_id, RTE_ETH_EVENT_INTR_RMV,
-		member_event, dev);
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(member_events); i++)
+		rte_eth_dev_callback_unregister(m->port_id, member_events[i],
+			member_event, dev);
 }
 
 /* Whether member @p port can report link changes by interrupt. */

@@ -63,6 +63,8 @@ proxy_get(struct octopus_priv *p, uint16_t *proxy, struct rte_flow_error *error)
 		uint16_t mp = RTE_MAX_ETHPORTS;
 		int ret;
 
+		if (m->state < OCTO_MEMBER_OWNED && m->loss == OCTO_LOSS_RELEASED)
+			continue;	/* gone: the others still share the e-switch */
 		if (m->state < OCTO_MEMBER_OWNED)
 			return octopus_flow_error(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 				NULL, "member %s not found yet", m->name);
@@ -71,13 +73,16 @@ proxy_get(struct octopus_priv *p, uint16_t *proxy, struct rte_flow_error *error)
 			return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 				NULL, "member %s has no rte_flow e-switch (transfer proxy: %s)",
 				m->name, err.message != NULL ? err.message : rte_strerror(-ret));
-		if (i == 0)
+		if (px == RTE_MAX_ETHPORTS)
 			px = mp;
 		else if (mp != px)
 			return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 				NULL, "members are not ports of one e-switch (transfer proxies %u and %u)",
 				px, mp);
 	}
+	if (px == RTE_MAX_ETHPORTS)
+		return octopus_flow_error(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+			NULL, "every member is gone");
 	*proxy = px;
 	return 0;
 }
@@ -141,6 +146,11 @@ hw_remove(struct octopus_flow *f)
 	for (i = 0; i < f->nb_hw; i++) {
 		if (f->hw[i] == NULL)
 			continue;
+		if (!rte_eth_dev_is_valid_port(f->proxy)) {
+			/* the e-switch went with its proxy port, and the rule */
+			f->hw[i] = NULL;
+			continue;
+		}
 		/* keep what it counted: the application's count spans restarts */
 		if (f->app.has_count) {
 			memset(&c, 0, sizeof(c));
@@ -638,6 +648,11 @@ flow_query(struct rte_eth_dev *dev, struct rte_flow *handle,
 	for (i = 0; i < f->nb_hw; i++) {
 		if (f->hw[i] == NULL)
 			continue;
+		if (!rte_eth_dev_is_valid_port(f->proxy)) {
+			/* the e-switch went with its proxy port, and the rule */
+			f->hw[i] = NULL;
+			continue;
+		}
 		memset(&c, 0, sizeof(c));
 		c.reset = out->reset;
 		ret = rte_flow_query(f->proxy, f->hw[i], action, &c, error);

@@ -51,12 +51,26 @@ enum octopus_member_state {
 	OCTO_MEMBER_STARTED,	/**< rte_eth_dev_start done */
 };
 
+/* Why a member is out of service (octopus_failover.c). */
+enum octopus_member_loss {
+	OCTO_LOSS_NONE = 0,	/**< in service */
+	OCTO_LOSS_LINK,		/**< its link went down while the port ran */
+	OCTO_LOSS_REMOVED,	/**< RTE_ETH_EVENT_INTR_RMV: the device is going */
+	OCTO_LOSS_RESET,	/**< RTE_ETH_EVENT_INTR_RESET: needs a port reset */
+	OCTO_LOSS_RELEASED,	/**< its ethdev was released (detach, EAL exit) */
+};
+
 struct octopus_member {
 	char name[RTE_ETH_NAME_MAX_LEN];
 	uint16_t port_id;
 	int socket;		/**< NUMA node the PF hangs off */
 	int socket_forced;	/**< from socket_of=, -1 if none */
 	enum octopus_member_state state;
+	/* Out of service: no burst touches it, no queue is homed on it.
+	 * Written by the control path (events), read by the control path
+	 * and the migration thread (atomic loads).
+	 */
+	enum octopus_member_loss loss;
 };
 
 /* Walk members whose state is at least @p st. */
@@ -219,6 +233,12 @@ struct octopus_priv {
 	uint32_t ptypes[OCTOPUS_MAX_PTYPES + 1];
 
 	struct octopus_mig mig;		/**< queue migration (octopus_migrate.c) */
+
+	/* failover (octopus_failover.c); control path writers, any reader */
+	uint64_t member_losses;		/**< members taken out of service */
+	uint64_t member_returns;	/**< members back in service */
+	uint64_t outage_lost_pkts;	/**< held by lost members' Rx rings then */
+	struct rte_eth_stats gone_stats;	/**< released members' last totals */
 };
 
 static inline struct octopus_priv *
@@ -233,6 +253,15 @@ int octopus_args_parse(struct octopus_args *a, const char *params);
 /* octopus_members.c */
 int octopus_members_init(struct octopus_priv *p, bool at_probe);
 int octopus_member_by_socket(const struct octopus_priv *p, int socket);
+
+/* octopus_failover.c */
+bool octopus_member_serving(const struct octopus_priv *p, unsigned int m);
+int octopus_member_nearest(const struct octopus_priv *p, int socket);
+void octopus_member_lost(struct rte_eth_dev *dev, uint16_t m,
+		enum octopus_member_loss why);
+void octopus_member_back(struct rte_eth_dev *dev, uint16_t m);
+bool octopus_failover_sweep(struct octopus_priv *p);
+const char *octopus_loss_name(enum octopus_member_loss why);
 
 /* octopus_caps.c */
 int octopus_caps_get(struct octopus_priv *p, struct rte_eth_dev_info *info);
@@ -249,6 +278,7 @@ void octopus_pools_free(struct octopus_priv *p);
 uint16_t octopus_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
 uint16_t octopus_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
 void octopus_queue_bind(struct octopus_queue *q);
+void octopus_queue_member_bind(struct octopus_queue *q, uint16_t m);
 
 /* octopus_stats.c */
 int octopus_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st);
@@ -258,6 +288,7 @@ int octopus_xstats_get_names(struct rte_eth_dev *dev,
 int octopus_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		unsigned int n);
 int octopus_xstats_reset(struct rte_eth_dev *dev);
+void octopus_stats_keep(struct octopus_priv *p, uint16_t m);
 
 /* octopus_ethdev.c */
 bool octopus_is_octopus(uint16_t port_id);

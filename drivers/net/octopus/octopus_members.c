@@ -114,8 +114,7 @@ octopus_member_by_socket(const struct octopus_priv *p, int socket)
 	uint16_t i;
 
 	for (i = 0; i < p->nb_members; i++)
-		if (p->members[i].state >= OCTO_MEMBER_OWNED &&
-				p->members[i].socket == socket)
+		if (octopus_member_serving(p, i) && p->members[i].socket == socket)
 			return i;
 	return -1;
 }
@@ -165,6 +164,12 @@ octopus_members_init(struct octopus_priv *p, bool at_probe)
 		if (lookup_port(m->name, &port[i]) < 0) {
 			if (at_probe)
 				continue;
+			if (m->loss == OCTO_LOSS_RELEASED) {
+				/* it was here and left: the others carry on */
+				OCTO_LOG(WARNING, "member %s: gone (its port was released); the port runs without it until it is probed again",
+					m->name);
+				continue;
+			}
 			OCTO_LOG(ERR, "member %s: no such ethdev (not probed?)", m->name);
 			return -ENODEV;
 		}
@@ -192,6 +197,13 @@ octopus_members_init(struct octopus_priv *p, bool at_probe)
 			return ret;
 		}
 		domain[i] = info.switch_info.domain_id;
+		if (m->socket_forced >= 0 &&
+		    octopus_alloc_socket(m->socket_forced) == SOCKET_ID_ANY) {
+			OCTO_LOG(ERR, "socket_of=%s:%d: this machine has no NUMA node %d (EAL sees %u socket(s))",
+				m->name, m->socket_forced, m->socket_forced,
+				rte_socket_count());
+			return -EINVAL;
+		}
 		socket[i] = m->socket_forced >= 0 ? m->socket_forced :
 			rte_eth_dev_socket_id(port[i]);
 		if (socket[i] < 0) {
@@ -200,6 +212,15 @@ octopus_members_init(struct octopus_priv *p, bool at_probe)
 			return -EINVAL;
 		}
 		found[i] = true;
+	}
+
+	if (!at_probe) {
+		for (i = 0; i < p->nb_members && !found[i]; i++)
+			;
+		if (i == p->nb_members) {
+			OCTO_LOG(ERR, "no member left: every one is gone");
+			return -ENODEV;
+		}
 	}
 
 	/* The home of a queue is "the member on the poller's socket": two
@@ -247,6 +268,7 @@ octopus_members_init(struct octopus_priv *p, bool at_probe)
 		m->port_id = port[i];
 		m->socket = socket[i];
 		m->state = OCTO_MEMBER_OWNED;
+		__atomic_store_n(&m->loss, OCTO_LOSS_NONE, __ATOMIC_RELEASE);
 		octopus_events_register(&rte_eth_devices[p->port_id], m);
 		OCTO_LOG(INFO, "port %u: member %u is %s (port %u, socket %d)",
 			p->port_id, i, m->name, m->port_id, m->socket);

@@ -171,17 +171,28 @@ int
 octopus_migrate_request(struct octopus_priv *p, uint16_t qid, int tx, int socket,
 		bool automatic)
 {
-	struct octopus_queue *q = queue_of(p, qid, tx);
-	uint32_t cur, want;
-	int target;
+	int target = octopus_member_by_socket(p, socket);
 
-	if (q == NULL)
+	if (queue_of(p, qid, tx) == NULL)
 		return -EINVAL;
 	if (!p->mig.running)
 		return -EIO;
-	target = octopus_member_by_socket(p, socket);
 	if (target < 0)
 		return -EINVAL;
+	return octopus_migrate_request_member(p, qid, tx, target, automatic);
+}
+
+int
+octopus_migrate_request_member(struct octopus_priv *p, uint16_t qid, int tx,
+		unsigned int target, bool automatic)
+{
+	struct octopus_queue *q = queue_of(p, qid, tx);
+	uint32_t cur, want;
+
+	if (q == NULL || !octopus_member_serving(p, target))
+		return -EINVAL;
+	if (!p->mig.running)
+		return -EIO;
 	cur = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
 	do {
 		if (OCTO_ROUTE_PHASE(cur) != OCTO_ROUTE_STEADY)
@@ -250,6 +261,14 @@ migrate_one(struct octopus_priv *p, struct octopus_queue *q)
 
 	if (OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_REQUESTED)
 		return;
+	if (!octopus_member_serving(p, target)) {
+		/* the target left service since the request: stay, unless
+		 * the home left too (then the failover sweep moves it)
+		 */
+		route_from_requested(q, OCTO_ROUTE(home, home, OCTO_ROUTE_STEADY));
+		__atomic_store_n(&p->mig.failover, 1, __ATOMIC_RELEASE);
+		return;
+	}
 	if (home == OCTOPUS_NO_HOME || home == target) {
 		/* never polled (Tx / no steering): nothing to drain */
 		route_from_requested(q, OCTO_ROUTE(target, target, OCTO_ROUTE_STEADY));
@@ -305,6 +324,9 @@ migrate_thread(void *arg)
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	while (!__atomic_load_n(&p->mig.stop, __ATOMIC_ACQUIRE)) {
 		worked = false;
+		if (__atomic_exchange_n(&p->mig.failover, 0, __ATOMIC_ACQUIRE) &&
+		    octopus_failover_sweep(p))
+			__atomic_store_n(&p->mig.failover, 1, __ATOMIC_RELAXED);
 		for (t = 0; t < 2; t++) {
 			bits = __atomic_exchange_n(&p->mig.pending[t], 0, __ATOMIC_ACQUIRE);
 			while (bits != 0) {
@@ -351,6 +373,7 @@ octopus_migrate_start(struct octopus_priv *p)
 	}
 	p->mig.pending[0] = 0;
 	p->mig.pending[1] = 0;
+	p->mig.failover = 0;
 	p->mig.stop = 0;
 	snprintf(name, sizeof(name), "octo-mig-%u", p->port_id);
 	ret = rte_ctrl_thread_create(&p->mig.thread, name, NULL, migrate_thread, p);

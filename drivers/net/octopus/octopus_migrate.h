@@ -55,6 +55,13 @@ int octopus_migrate_gate_prepare(struct octopus_priv *p, uint16_t q_from,
 int octopus_migrate_request(struct octopus_priv *p, uint16_t qid, int tx,
 		int socket, bool automatic);
 
+/**
+ * Like octopus_migrate_request(), to member index @p member (which must
+ * serve). Used by the failover sweep.
+ */
+int octopus_migrate_request_member(struct octopus_priv *p, uint16_t qid, int tx,
+		unsigned int member, bool automatic);
+
 /** Reset the queues' migration state and start the control thread (dev_start). */
 int octopus_migrate_start(struct octopus_priv *p);
 

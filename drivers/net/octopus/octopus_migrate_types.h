@@ -62,6 +62,10 @@ struct octopus_qmig {
 	uint64_t gated_bursts;		/* poller only */
 	uint64_t gate_timeouts;		/* poller only */
 	uint64_t gates;			/* control only */
+	/* failover: 1 + the member a sweep moved the queue off (0: none);
+	 * migration thread only
+	 */
+	uint8_t displaced_from;
 	/* completion: written by whoever moves the route back to STEADY
 	 * (the poller after a drain, the control thread otherwise); the
 	 * next request is ordered after it by the STEADY acquire
@@ -82,6 +86,7 @@ struct octopus_mig {
 	uint8_t stop;			/* asks the thread to end (atomic) */
 	pthread_t thread;
 	uint64_t pending[2];		/* [rx, tx]: bit q = q REQUESTED */
+	uint8_t failover;		/* a member left or returned: sweep (atomic) */
 	rte_spinlock_t gate_lock;	/* gate writers (control paths) */
 };
 

@@ -65,14 +65,10 @@ caller_socket(void)
 static __rte_noinline unsigned int
 bind_home(struct octopus_queue *q, int sock)
 {
-	unsigned int m, home = 0;
+	int near = octopus_member_nearest(q->priv, sock);
+	unsigned int home = near >= 0 ? (unsigned int)near : 0;
 	uint32_t cur = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
 
-	for (m = 0; m < q->nb_members; m++)
-		if (q->hw[m].socket == sock) {
-			home = m;
-			break;
-		}
 	do {
 		if (OCTO_ROUTE_HOME(cur) != OCTOPUS_NO_HOME)
 			return OCTO_ROUTE_HOME(cur);
@@ -112,9 +108,21 @@ queue_home(struct octopus_queue *q, int sock, uint32_t *route)
 	}
 	if (unlikely(q->poller_lcore < 0))
 		note_first_poller(q, sock);
-	q->cnt.polls++;
 	*route = r;
 	return home;
+}
+
+/*
+ * End of a burst: count it. The count is also the poller's quiescent
+ * report: a RELEASE store after every load of q->hw in the burst, so that
+ * a control thread that swapped a member's burst function and then sees
+ * the count move knows no burst still runs the old one (octopus_failover.c).
+ * On x86 this is a plain store.
+ */
+static __rte_always_inline void
+burst_done(struct octopus_queue *q)
+{
+	__atomic_store_n(&q->cnt.polls, q->cnt.polls + 1, __ATOMIC_RELEASE);
 }
 
 /*
@@ -352,6 +360,7 @@ octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 	 */
 	for (i = 0; i < nb; i++)
 		pkts[i]->port = vport;
+	burst_done(q);
 	return nb;
 }
 
@@ -367,6 +376,12 @@ tx_member_completed(struct octopus_queue *q, unsigned int m)
 {
 	uint16_t port = q->priv->members[m].port_id;
 	int st;
+
+	/* a member out of service completes nothing more: what it held is
+	 * lost with it, and it may no longer be a port to ask
+	 */
+	if (!octopus_member_serving(q->priv, m))
+		return true;
 
 	rte_eth_tx_done_cleanup(port, q->qid, 0);
 	st = rte_eth_tx_descriptor_status(port, q->qid, 0);
@@ -400,7 +415,60 @@ octopus_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 	}
 	nb = q->hw[home].tx(q->hw[home].queue, pkts, n);
 	count(q, home, sock, nb);
+	burst_done(q);
 	return nb;
+}
+
+/*
+ * What a virtual queue calls for a member out of service: nothing. The
+ * queue pointer next to it is left as it was and never dereferenced, so a
+ * poller that reads the pair while it changes is safe either way.
+ */
+static uint16_t
+member_absent_rx(void *queue, struct rte_mbuf **pkts, uint16_t n)
+{
+	RTE_SET_USED(queue);
+	RTE_SET_USED(pkts);
+	RTE_SET_USED(n);
+	return 0;
+}
+
+static uint16_t
+member_absent_tx(void *queue, struct rte_mbuf **pkts, uint16_t n)
+{
+	RTE_SET_USED(queue);
+	RTE_SET_USED(pkts);
+	RTE_SET_USED(n);
+	return 0;
+}
+
+/*
+ * Point @p q's entry for member @p m at the member's burst function and
+ * queue when it serves and is started, else at the absent stubs. The
+ * function pointer is stored atomically: pollers may be running.
+ */
+void
+octopus_queue_member_bind(struct octopus_queue *q, uint16_t m)
+{
+	struct octopus_member *mb = &q->priv->members[m];
+	struct rte_eth_dev *md;
+
+	q->hw[m].socket = mb->socket;
+	if (mb->state < OCTO_MEMBER_STARTED || !octopus_member_serving(q->priv, m)) {
+		if (q->is_tx)
+			__atomic_store_n(&q->hw[m].tx, member_absent_tx, __ATOMIC_RELEASE);
+		else
+			__atomic_store_n(&q->hw[m].rx, member_absent_rx, __ATOMIC_RELEASE);
+		return;
+	}
+	md = &rte_eth_devices[mb->port_id];
+	if (q->is_tx) {
+		q->hw[m].queue = md->data->tx_queues[q->qid];
+		__atomic_store_n(&q->hw[m].tx, md->tx_pkt_burst, __ATOMIC_RELEASE);
+	} else {
+		q->hw[m].queue = md->data->rx_queues[q->qid];
+		__atomic_store_n(&q->hw[m].rx, md->rx_pkt_burst, __ATOMIC_RELEASE);
+	}
 }
 
 /*
@@ -412,20 +480,9 @@ void
 octopus_queue_bind(struct octopus_queue *q)
 {
 	struct octopus_priv *p = q->priv;
-	struct octopus_member *m;
-	struct rte_eth_dev *md;
 	uint16_t i;
 
-	OCTO_FOREACH_MEMBER(p, i, m) {
-		md = &rte_eth_devices[m->port_id];
-		if (q->is_tx) {
-			q->hw[i].tx = md->tx_pkt_burst;
-			q->hw[i].queue = md->data->tx_queues[q->qid];
-		} else {
-			q->hw[i].rx = md->rx_pkt_burst;
-			q->hw[i].queue = md->data->rx_queues[q->qid];
-		}
-		q->hw[i].socket = m->socket;
-	}
+	for (i = 0; i < p->nb_members; i++)
+		octopus_queue_member_bind(q, i);
 	q->nb_members = p->nb_members;
 }

@@ -14,34 +14,52 @@
 
 #include "octopus_internal.h"
 
+static void
+stats_add(struct rte_eth_stats *st, const struct rte_eth_stats *ms)
+{
+	uint16_t q;
+
+	st->ipackets += ms->ipackets;
+	st->opackets += ms->opackets;
+	st->ibytes += ms->ibytes;
+	st->obytes += ms->obytes;
+	st->imissed += ms->imissed;
+	st->ierrors += ms->ierrors;
+	st->oerrors += ms->oerrors;
+	st->rx_nombuf += ms->rx_nombuf;
+	for (q = 0; q < RTE_ETHDEV_QUEUE_STAT_CNTRS; q++) {
+		st->q_ipackets[q] += ms->q_ipackets[q];
+		st->q_opackets[q] += ms->q_opackets[q];
+		st->q_ibytes[q] += ms->q_ibytes[q];
+		st->q_obytes[q] += ms->q_obytes[q];
+		st->q_errors[q] += ms->q_errors[q];
+	}
+}
+
 int
 octopus_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 {
 	struct octopus_priv *p = octo_priv(dev);
 	struct octopus_member *m;
 	struct rte_eth_stats ms;
-	uint16_t i, q;
+	uint16_t i;
 
+	/* what released members had counted: totals never go back */
+	stats_add(st, &p->gone_stats);
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
-		if (rte_eth_stats_get(m->port_id, &ms) < 0)
-			continue;
-		st->ipackets += ms.ipackets;
-		st->opackets += ms.opackets;
-		st->ibytes += ms.ibytes;
-		st->obytes += ms.obytes;
-		st->imissed += ms.imissed;
-		st->ierrors += ms.ierrors;
-		st->oerrors += ms.oerrors;
-		st->rx_nombuf += ms.rx_nombuf;
-		for (q = 0; q < RTE_ETHDEV_QUEUE_STAT_CNTRS; q++) {
-			st->q_ipackets[q] += ms.q_ipackets[q];
-			st->q_opackets[q] += ms.q_opackets[q];
-			st->q_ibytes[q] += ms.q_ibytes[q];
-			st->q_obytes[q] += ms.q_obytes[q];
-			st->q_errors[q] += ms.q_errors[q];
-		}
+		if (rte_eth_stats_get(m->port_id, &ms) == 0)
+			stats_add(st, &ms);
 	}
 	return 0;
+}
+
+void
+octopus_stats_keep(struct octopus_priv *p, uint16_t m)
+{
+	struct rte_eth_stats ms;
+
+	if (rte_eth_stats_get(p->members[m].port_id, &ms) == 0)
+		stats_add(&p->gone_stats, &ms);
 }
 
 static void
@@ -66,6 +84,7 @@ octopus_stats_reset(struct rte_eth_dev *dev)
 
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED)
 		rte_eth_stats_reset(m->port_id);
+	memset(&p->gone_stats, 0, sizeof(p->gone_stats));
 	return 0;
 }
 
@@ -73,6 +92,7 @@ octopus_stats_reset(struct rte_eth_dev *dev)
 static const char *const member_names[] = {
 	"rx_packets", "tx_packets", "rx_bytes", "tx_bytes", "rx_missed",
 	"rx_errors", "tx_errors",
+	"in_service",	/* 1: serving, 0: out of service (failover) */
 };
 #define NB_MEMBER_XSTATS RTE_DIM(member_names)
 
@@ -91,6 +111,14 @@ static const char *const queue_names[] = {
 };
 #define NB_QUEUE_XSTATS RTE_DIM(queue_names)
 
+/* Per port, last. */
+static const char *const port_names[] = {
+	"steering_rules",	/* rules the steering holds on the e-switch */
+	"member_losses",	/* members taken out of service */
+	"member_returns",	/* members back in service */
+	"outage_lost_packets",	/* in a lost member's Rx rings, never delivered */
+};
+
 static unsigned int
 xstats_count(struct rte_eth_dev *dev)
 {
@@ -98,7 +126,7 @@ xstats_count(struct rte_eth_dev *dev)
 
 	return p->nb_members * NB_MEMBER_XSTATS +
 		(dev->data->nb_rx_queues + dev->data->nb_tx_queues) *
-		(NB_QUEUE_XSTATS + p->nb_members) + 1;
+		(NB_QUEUE_XSTATS + p->nb_members) + RTE_DIM(port_names);
 }
 
 int
@@ -127,7 +155,8 @@ octopus_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *nam
 					"%s_q%u_member%u_packets", dir, q, i);
 		}
 	}
-	snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE, "steering_rules");
+	for (j = 0; j < RTE_DIM(port_names); j++)
+		snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE, "%s", port_names[j]);
 	return k;
 }
 
@@ -151,6 +180,7 @@ octopus_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs, unsigned i
 		xs[k++].value = ms.imissed;
 		xs[k++].value = ms.ierrors;
 		xs[k++].value = ms.oerrors;
+		xs[k++].value = octopus_member_serving(p, i);
 	}
 	for (t = 0; t < 2; t++) {
 		uint16_t nb = t ? dev->data->nb_tx_queues : dev->data->nb_rx_queues;
@@ -177,6 +207,9 @@ octopus_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs, unsigned i
 		}
 	}
 	xs[k++].value = p->steer != NULL ? octopus_steer_rule_count(p->steer) : 0;
+	xs[k++].value = __atomic_load_n(&p->member_losses, __ATOMIC_RELAXED);
+	xs[k++].value = __atomic_load_n(&p->member_returns, __ATOMIC_RELAXED);
+	xs[k++].value = __atomic_load_n(&p->outage_lost_pkts, __ATOMIC_RELAXED);
 	for (i = 0; i < k; i++)
 		xs[i].id = i;
 	return k;

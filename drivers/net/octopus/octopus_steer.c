@@ -49,6 +49,21 @@ struct octopus_steer {
 	struct rte_flow **flows;	/* [nb_slots]: handle of each slot's rule */
 };
 
+/*
+ * The handle of a rule that belongs on an absent member's port: nothing to
+ * create or destroy, but the slot is taken, as the plan expects.
+ */
+static char absent_rule;
+#define ABSENT_FLOW ((struct rte_flow *)&absent_rule)
+
+/* The port rule @p r lives on. */
+static uint16_t
+rule_port(const struct octopus_steer *s, const struct octo_steer_rule *r)
+{
+	return r->domain == OCTO_STEER_DOM_TRANSFER ? s->proxy :
+		s->member_port[r->member];
+}
+
 /* Everything one rte_flow rule needs, on the stack of its creator. */
 struct flow_desc {
 	struct rte_flow_attr attr;
@@ -274,6 +289,8 @@ create_rule(const struct octopus_steer *s, const struct octo_steer_rule *r,
 	struct flow_desc d;
 	struct rte_flow *f;
 
+	if (rule_port(s, r) == OCTOPUS_STEER_PORT_ABSENT)
+		return ABSENT_FLOW;
 	build_flow(s, r, &d);
 	f = rte_flow_create(d.port, &d.attr, d.items, d.actions, &err);
 	if (f == NULL) {
@@ -292,10 +309,11 @@ destroy_rule(const struct octopus_steer *s, const struct octo_steer_rule *r,
 		struct rte_flow *f)
 {
 	struct rte_flow_error err = { 0 };
-	uint16_t port = r->domain == OCTO_STEER_DOM_TRANSFER ? s->proxy :
-		s->member_port[r->member];
+	uint16_t port = rule_port(s, r);
 	int ret;
 
+	if (f == ABSENT_FLOW || port == OCTOPUS_STEER_PORT_ABSENT)
+		return 0;
 	ret = rte_flow_destroy(port, f, &err);
 	if (ret != 0)
 		STEER_LOG(ERR, "port %u: removing %s rule (queue %u) failed: %s",
@@ -317,20 +335,26 @@ pick_proxy(struct octopus_steer *s, char *why, size_t why_len)
 		uint16_t proxy = RTE_MAX_ETHPORTS;
 		int ret;
 
+		if (s->member_port[i] == OCTOPUS_STEER_PORT_ABSENT)
+			continue;
 		ret = rte_flow_pick_transfer_proxy(s->member_port[i], &proxy, &err);
 		if (ret != 0) {
 			snprintf(why, why_len, "member port %u: no rte_flow transfer proxy (%s)",
 				s->member_port[i], err_msg(&err, ret));
 			return -ENOTSUP;
 		}
-		if (i == 0) {
+		if (s->proxy == OCTOPUS_STEER_PORT_ABSENT) {
 			s->proxy = proxy;
 		} else if (proxy != s->proxy) {
 			snprintf(why, why_len,
-				"members %u and %u have different transfer proxies (%u, %u): not one e-switch",
-				s->member_port[0], s->member_port[i], s->proxy, proxy);
+				"member port %u and the others have different transfer proxies (%u, %u): not one e-switch",
+				s->member_port[i], proxy, s->proxy);
 			return -ENOTSUP;
 		}
+	}
+	if (s->proxy == OCTOPUS_STEER_PORT_ABSENT) {
+		snprintf(why, why_len, "no member has a port");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -375,6 +399,8 @@ probe(const struct octopus_steer *s, char *why, size_t why_len)
 		const struct octo_steer_rule *r = octo_steer_plan_rule(s->plan, i);
 		int ret;
 
+		if (rule_port(s, r) == OCTOPUS_STEER_PORT_ABSENT)
+			continue;
 		if (r->kind == OCTO_STEER_KIND_QUEUE) {
 			if (done_member[r->member])
 				continue;
@@ -439,7 +465,8 @@ octopus_steer_install(struct octopus_steer **sp,
 		return -EINVAL;
 	}
 	for (i = 0; i < conf->nb_members; i++) {
-		if (!rte_eth_dev_is_valid_port(conf->member_port[i])) {
+		if (conf->member_port[i] != OCTOPUS_STEER_PORT_ABSENT &&
+		    !rte_eth_dev_is_valid_port(conf->member_port[i])) {
 			snprintf(why, why_len, "member %u: port %u is not valid", i,
 				conf->member_port[i]);
 			return -EINVAL;
@@ -450,6 +477,7 @@ octopus_steer_install(struct octopus_steer **sp,
 	if (s == NULL)
 		return -ENOMEM;
 	s->nb_members = conf->nb_members;
+	s->proxy = OCTOPUS_STEER_PORT_ABSENT;
 	memcpy(s->member_port, conf->member_port,
 		conf->nb_members * sizeof(conf->member_port[0]));
 
@@ -614,6 +642,31 @@ octopus_steer_rule_count(const struct octopus_steer *s)
 	if (s == NULL)
 		return 0;
 	for (i = 0; i < s->nb_slots; i++)
-		n += s->flows[i] != NULL;
+		n += s->flows[i] != NULL && s->flows[i] != ABSENT_FLOW;
 	return n;
+}
+
+bool
+octopus_steer_member_gone(struct octopus_steer *s, uint16_t member)
+{
+	const struct octo_steer_rule *r;
+	uint32_t i;
+
+	if (s == NULL || member >= s->nb_members)
+		return false;
+	if (s->member_port[member] == s->proxy)
+		return true;
+	s->member_port[member] = OCTOPUS_STEER_PORT_ABSENT;
+	for (i = 0; i < s->nb_slots; i++) {
+		r = octo_steer_plan_rule(s->plan, i);
+		if (s->flows[i] != NULL && rule_port(s, r) == OCTOPUS_STEER_PORT_ABSENT)
+			s->flows[i] = ABSENT_FLOW;
+	}
+	return false;
+}
+
+void
+octopus_steer_abandon(struct octopus_steer *s)
+{
+	steer_free(s);
 }

@@ -21,8 +21,11 @@
  * Moving queue q to another member replaces exactly q's home rule.
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
+
+#include <rte_config.h>
 
 /** Which header bits choose a default-spreading bucket. */
 enum octopus_spread_field {
@@ -37,7 +40,10 @@ enum octopus_spread_field {
 /** What the steering needs to know about the port. */
 struct octopus_steer_conf {
 	uint16_t nb_members;
-	uint16_t member_port[OCTOPUS_STEER_MAX_MEMBERS]; /**< ethdev port ids */
+	/** ethdev port ids; OCTOPUS_STEER_PORT_ABSENT: a member whose port
+	 * is gone (no rule is placed on it, no queue may be homed on it)
+	 */
+	uint16_t member_port[OCTOPUS_STEER_MAX_MEMBERS];
 	uint16_t nb_queues;		/**< virtual Rx queues */
 	const uint16_t *home;		/**< [nb_queues]: home member index of q */
 	uint16_t reta_size;		/**< buckets (power of 2) */
@@ -45,6 +51,9 @@ struct octopus_steer_conf {
 	enum octopus_spread_field field;/**< header field for buckets */
 	uint16_t catchall_queue;	/**< queue for traffic no bucket matches */
 };
+
+/** A member without a port (released): see octopus_steer_conf. */
+#define OCTOPUS_STEER_PORT_ABSENT RTE_MAX_ETHPORTS
 
 struct octopus_steer;
 
@@ -72,6 +81,16 @@ int octopus_steer_set_bucket(struct octopus_steer *s, uint16_t bucket, uint16_t 
  * must always name a queue that is polled.
  */
 int octopus_steer_set_catchall(struct octopus_steer *s, uint16_t q);
+
+/**
+ * Member @p member's port is gone, and with it the rules placed on it.
+ * @return true when it was the transfer proxy: every rule is gone then,
+ *         and the caller drops the state with octopus_steer_abandon().
+ */
+bool octopus_steer_member_gone(struct octopus_steer *s, uint16_t member);
+
+/** Free @p s without touching any rule (their e-switch is gone). */
+void octopus_steer_abandon(struct octopus_steer *s);
 
 /** Remove every rule installed; frees @p s. */
 void octopus_steer_remove(struct octopus_steer *s);

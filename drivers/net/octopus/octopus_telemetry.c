@@ -101,6 +101,23 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 		}
 		rte_tel_data_add_dict_container(d, "members", c, 0);
 	}
+	c = rte_tel_data_alloc();
+	if (c != NULL) {
+		/* member index -> "serving" or why it is out of service */
+		rte_tel_data_start_dict(c);
+		for (i = 0; i < p->nb_members; i++) {
+			snprintf(key, sizeof(key), "%d", i);
+			rte_tel_data_add_dict_string(c, key,
+				octopus_loss_name(p->members[i].loss));
+		}
+		rte_tel_data_add_dict_container(d, "member_state", c, 0);
+	}
+	rte_tel_data_add_dict_u64(d, "member_losses",
+		__atomic_load_n(&p->member_losses, __ATOMIC_RELAXED));
+	rte_tel_data_add_dict_u64(d, "member_returns",
+		__atomic_load_n(&p->member_returns, __ATOMIC_RELAXED));
+	rte_tel_data_add_dict_u64(d, "outage_lost_packets",
+		__atomic_load_n(&p->outage_lost_pkts, __ATOMIC_RELAXED));
 	rte_tel_data_add_dict_string(d, "steering", p->steer != NULL ? "e-switch" :
 		(p->started ? "none: poll all members" : "stopped"));
 	rte_tel_data_add_dict_u64(d, "steering_rules",

@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * Member failover. The PFs of one NIC share the wire, so a port that loses
+ * one PF can still carry all its traffic through the others: a member that
+ * goes away (removal, reset, its ethdev released, its link down while the
+ * port runs) is taken out of service at once, and its queues are re-homed
+ * to the serving member nearest by NUMA distance.
+ *
+ * Out of service, in this order:
+ *  1. the member's loss is recorded: homes, auto-migration targets and
+ *     queue setups no longer choose it (octopus_member_nearest,
+ *     octopus_member_by_socket);
+ *  2. every virtual queue's entry for it is pointed at a stub burst
+ *     function that returns 0 (octopus_queue_member_bind);
+ *  3. the caller waits until every queue's poller has finished a burst
+ *     begun before step 2 (its poll count moves: the count is stored with
+ *     RELEASE after the burst's last use of the member), so that when the
+ *     event handler returns, and the member's PMD frees its queues, no
+ *     burst of the virtual port runs the member's code or touches its
+ *     queues;
+ *  4. the migration thread moves the queues homed on it to a serving
+ *     member (octopus_failover_sweep: the usual migration, whose drain of
+ *     the old member reads the stub and so ends at once). What sat in the
+ *     member's Rx rings is lost, counted in outage_lost_pkts.
+ * Back in service (its link up again while started): its Rx rings are
+ * emptied first (those packets are older than what the other members
+ * delivered meanwhile: counted as lost, never delivered out of order),
+ * its entries point at its burst functions again, and the queues the
+ * failover moved away go back with the usual drain.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <numa.h>
+
+#include <rte_cycles.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "octopus_internal.h"
+#include "octopus_migrate.h"
+
+/* How long a loss waits for pollers to leave the member's code. A queue
+ * that none polls that long is taken as idle (logged).
+ */
+#define OCTO_QUIESCE_MS	200
+
+const char *
+octopus_loss_name(enum octopus_member_loss why)
+{
+	switch (why) {
+	case OCTO_LOSS_NONE: return "serving";
+	case OCTO_LOSS_LINK: return "link down";
+	case OCTO_LOSS_REMOVED: return "removed";
+	case OCTO_LOSS_RESET: return "needs reset";
+	case OCTO_LOSS_RELEASED: return "released";
+	}
+	return "?";
+}
+
+bool
+octopus_member_serving(const struct octopus_priv *p, unsigned int m)
+{
+	return m < p->nb_members && p->members[m].state >= OCTO_MEMBER_OWNED &&
+		__atomic_load_n(&p->members[m].loss, __ATOMIC_ACQUIRE) == OCTO_LOSS_NONE;
+}
+
+/* NUMA distance from @p a to @p b (SLIT; 10 apart per node when unknown). */
+static int
+distance(int a, int b)
+{
+	int d = numa_available() >= 0 ? numa_distance(a, b) : 0;
+
+	if (d > 0)
+		return d;
+	return a == b ? 10 : 10 + 10 * abs(a - b);
+}
+
+/*
+ * The serving member on @p socket, else the serving one nearest to it;
+ * any serving member when @p socket is unknown (< 0).
+ * @return member index, -1 when none serves.
+ */
+int
+octopus_member_nearest(const struct octopus_priv *p, int socket)
+{
+	int best = -1, best_d = INT32_MAX, d;
+	uint16_t i;
+
+	for (i = 0; i < p->nb_members; i++) {
+		if (!octopus_member_serving(p, i))
+			continue;
+		if (socket < 0)
+			return i;
+		d = p->members[i].socket == socket ? 0 :
+			distance(socket, p->members[i].socket);
+		if (d < best_d) {
+			best = i;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+static struct octopus_queue *
+queue_at(struct octopus_priv *p, int tx, uint16_t qid)
+{
+	return tx ? p->txq[qid] : p->rxq[qid];
+}
+
+/* Whether @p q may be inside a burst now, as far as we can tell cheaply. */
+static bool
+poller_may_run(const struct octopus_queue *q)
+{
+	int lc = __atomic_load_n(&q->poller_lcore, __ATOMIC_ACQUIRE);
+
+	if (lc < 0 || lc == (int)rte_lcore_id())
+		return false;	/* never polled, or polled by this thread */
+	if (lc < RTE_MAX_LCORE && lc != (int)rte_get_main_lcore() &&
+	    rte_eal_get_lcore_state(lc) == WAIT)
+		return false;	/* a worker lcore running no function */
+	return true;
+}
+
+/*
+ * A burst of @p lcore ended after the stubs were in place: bursts run one
+ * at a time on an lcore, so none it began before is still running, whatever
+ * queue it was for (an application may call a Tx burst only when its Rx
+ * burst brought packets).
+ */
+static void
+lcore_done(struct octopus_priv *p, bool (*wait)[OCTOPUS_MAX_QUEUES], int lcore)
+{
+	struct octopus_queue *q;
+	unsigned int t, i;
+
+	for (t = 0; t < 2; t++)
+		for (i = 0; i < OCTOPUS_MAX_QUEUES; i++) {
+			q = queue_at(p, t, i);
+			if (wait[t][i] && q != NULL &&
+			    __atomic_load_n(&q->poller_lcore, __ATOMIC_ACQUIRE) == lcore)
+				wait[t][i] = false;
+		}
+}
+
+/* Step 3 of the header comment: wait until no burst runs old entries. */
+static void
+quiesce(struct octopus_priv *p)
+{
+	uint64_t seen[2][OCTOPUS_MAX_QUEUES];
+	bool wait[2][OCTOPUS_MAX_QUEUES];
+	const struct timespec nap = { .tv_sec = 0, .tv_nsec = 20000 };
+	uint64_t deadline = rte_get_tsc_cycles() +
+		rte_get_tsc_hz() / 1000 * OCTO_QUIESCE_MS;
+	struct octopus_queue *q;
+	unsigned int t, i, left;
+
+	/* the stores of the stubs before the loads of the counts */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (t = 0; t < 2; t++)
+		for (i = 0; i < OCTOPUS_MAX_QUEUES; i++) {
+			q = queue_at(p, t, i);
+			wait[t][i] = q != NULL && poller_may_run(q);
+			seen[t][i] = wait[t][i] ?
+				__atomic_load_n(&q->cnt.polls, __ATOMIC_ACQUIRE) : 0;
+		}
+	for (;;) {
+		for (t = 0; t < 2; t++)
+			for (i = 0; i < OCTOPUS_MAX_QUEUES; i++) {
+				if (!wait[t][i])
+					continue;
+				q = queue_at(p, t, i);
+				if (q == NULL || !poller_may_run(q) ||
+				    __atomic_load_n(&q->cnt.polls, __ATOMIC_ACQUIRE) != seen[t][i]) {
+					wait[t][i] = false;
+					if (q != NULL)
+						lcore_done(p, wait, q->poller_lcore);
+				}
+			}
+		left = 0;
+		for (t = 0; t < 2; t++)
+			for (i = 0; i < OCTOPUS_MAX_QUEUES; i++)
+				left += wait[t][i];
+		if (left == 0)
+			return;
+		if (rte_get_tsc_cycles() > deadline)
+			break;
+		/* sleep, not spin: this thread may share a CPU with a poller */
+		nanosleep(&nap, NULL);
+	}
+	OCTO_LOG(WARNING, "port %u: %u queue(s) not polled for %d ms while a member left service: taken as idle",
+		p->port_id, left, OCTO_QUIESCE_MS);
+}
+
+/* Point every virtual queue's entry for member @p m at what it is now. */
+static void
+rebind_member(struct octopus_priv *p, uint16_t m)
+{
+	struct octopus_queue *q;
+	unsigned int t, i;
+
+	for (t = 0; t < 2; t++)
+		for (i = 0; i < OCTOPUS_MAX_QUEUES; i++) {
+			q = queue_at(p, t, i);
+			if (q != NULL && m < q->nb_members)
+				octopus_queue_member_bind(q, m);
+		}
+}
+
+/* Packets waiting in member @p m's Rx rings (0 where it cannot say). */
+static uint64_t
+rx_held(struct octopus_priv *p, uint16_t m)
+{
+	const struct octopus_member *mb = &p->members[m];
+	uint16_t qid, nb = rte_eth_devices[p->port_id].data->nb_rx_queues;
+	uint64_t n = 0;
+	int c;
+
+	if (mb->state < OCTO_MEMBER_STARTED)
+		return 0;
+	for (qid = 0; qid < nb; qid++) {
+		c = rte_eth_rx_queue_count(mb->port_id, qid);
+		if (c > 0)
+			n += (uint64_t)c;
+	}
+	return n;
+}
+
+/* Empty member @p m's Rx rings (nobody polls them: it is out of service). */
+static uint64_t
+rx_flush(struct octopus_priv *p, uint16_t m)
+{
+	const struct octopus_member *mb = &p->members[m];
+	uint16_t qid, nb = rte_eth_devices[p->port_id].data->nb_rx_queues, k;
+	struct rte_mbuf *pkts[32];
+	uint64_t n = 0;
+
+	for (qid = 0; qid < nb; qid++)
+		while ((k = rte_eth_rx_burst(mb->port_id, qid, pkts, RTE_DIM(pkts))) > 0) {
+			rte_pktmbuf_free_bulk(pkts, k);
+			n += k;
+		}
+	return n;
+}
+
+/* Wake the migration thread for a sweep (no-op while stopped: start
+ * homes every queue on a serving member).
+ */
+static void
+sweep_request(struct octopus_priv *p)
+{
+	__atomic_store_n(&p->mig.failover, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * The steering rules of a released member went with its port; when it was
+ * the transfer proxy, all of them did, and the port carries on without
+ * e-switch steering (every Rx queue polls every serving member).
+ */
+static void
+steer_forget(struct octopus_priv *p, uint16_t m)
+{
+	pthread_mutex_t *mx = &rte_eth_devices[p->port_id].data->flow_ops_mutex;
+	uint16_t i;
+
+	/* the migration thread and the flow ops change rules under it */
+	pthread_mutex_lock(mx);
+	if (p->steer != NULL && octopus_steer_member_gone(p->steer, m)) {
+		octopus_steer_abandon(p->steer);
+		p->steer = NULL;
+		for (i = 0; i < OCTOPUS_MAX_QUEUES; i++)
+			if (p->rxq[i] != NULL)
+				p->rxq[i]->steered = 0;
+		OCTO_LOG(WARNING, "port %u: member %s was the e-switch's transfer proxy: no steering until the port restarts",
+			p->port_id, p->members[m].name);
+	}
+	pthread_mutex_unlock(mx);
+}
+
+void
+octopus_member_lost(struct rte_eth_dev *dev, uint16_t m, enum octopus_member_loss why)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_member *mb = &p->members[m];
+	enum octopus_member_loss was = __atomic_load_n(&mb->loss, __ATOMIC_ACQUIRE);
+	uint64_t held = 0;
+	int to;
+
+	if (was == OCTO_LOSS_NONE) {
+		held = rx_held(p, m);
+		__atomic_store_n(&mb->loss, why, __ATOMIC_RELEASE);
+		rebind_member(p, m);
+		quiesce(p);
+		__atomic_fetch_add(&p->outage_lost_pkts, held, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&p->member_losses, 1, __ATOMIC_RELAXED);
+		to = octopus_member_nearest(p, mb->socket);
+		OCTO_LOG(WARNING, "port %u: member %s (socket %d) out of service (%s): %" PRIu64 " packet(s) in its Rx rings lost; its queues move to %s",
+			p->port_id, mb->name, mb->socket, octopus_loss_name(why), held,
+			to >= 0 ? p->members[to].name : "no member (none serves)");
+		if (p->started)
+			sweep_request(p);
+	} else if (why == OCTO_LOSS_RELEASED) {
+		__atomic_store_n(&mb->loss, why, __ATOMIC_RELEASE);
+	}
+	if (why == OCTO_LOSS_RELEASED && mb->state >= OCTO_MEMBER_OWNED) {
+		/* its port id may name another device from now on */
+		octopus_stats_keep(p, m);
+		steer_forget(p, m);
+		mb->state = OCTO_MEMBER_PARSED;
+	}
+}
+
+void
+octopus_member_back(struct rte_eth_dev *dev, uint16_t m)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_member *mb = &p->members[m];
+	enum octopus_member_loss was = __atomic_load_n(&mb->loss, __ATOMIC_ACQUIRE);
+	uint64_t stale;
+
+	/* a reset member comes back through a reset of the port, a released
+	 * one through a new configure
+	 */
+	if ((was != OCTO_LOSS_LINK && was != OCTO_LOSS_REMOVED) ||
+	    mb->state < OCTO_MEMBER_STARTED)
+		return;
+	stale = rx_flush(p, m);
+	__atomic_fetch_add(&p->outage_lost_pkts, stale, __ATOMIC_RELAXED);
+	__atomic_store_n(&mb->loss, OCTO_LOSS_NONE, __ATOMIC_RELEASE);
+	rebind_member(p, m);
+	__atomic_fetch_add(&p->member_returns, 1, __ATOMIC_RELAXED);
+	OCTO_LOG(NOTICE, "port %u: member %s (socket %d) back in service (%" PRIu64 " stale packet(s) dropped); its queues return",
+		p->port_id, mb->name, mb->socket, stale);
+	if (p->started)
+		sweep_request(p);
+}
+
+/*
+ * The migration thread's part (step 4): move queues off members out of
+ * service, and the ones it moved back once their member serves again.
+ * @return true when a queue was busy migrating: sweep again later.
+ */
+bool
+octopus_failover_sweep(struct octopus_priv *p)
+{
+	struct octopus_queue *q;
+	unsigned int t, i, home, back;
+	bool again = false;
+	uint32_t r;
+	int to;
+
+	for (t = 0; t < 2; t++)
+		for (i = 0; i < OCTOPUS_MAX_QUEUES; i++) {
+			q = queue_at(p, t, i);
+			if (q == NULL)
+				continue;
+			r = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
+			home = OCTO_ROUTE_HOME(r);
+			if (home == OCTOPUS_NO_HOME)
+				continue;
+			if (!octopus_member_serving(p, home)) {
+				to = octopus_member_nearest(p, q->poller_socket >= 0 ?
+					q->poller_socket : p->members[home].socket);
+				if (to < 0)
+					continue;	/* nothing serves: wait */
+				if (octopus_migrate_request_member(p, i, t, to, false) != 0) {
+					again = true;
+					continue;
+				}
+				if (q->mig.displaced_from == 0)
+					q->mig.displaced_from = home + 1;
+				continue;
+			}
+			if (q->mig.displaced_from == 0)
+				continue;
+			back = q->mig.displaced_from - 1;
+			if (back == home) {
+				q->mig.displaced_from = 0;
+				continue;
+			}
+			if (!octopus_member_serving(p, back))
+				continue;
+			if (q->poller_socket >= 0 &&
+			    q->poller_socket == p->members[home].socket &&
+			    q->poller_socket != p->members[back].socket) {
+				/* its poller moved meanwhile: it is home */
+				q->mig.displaced_from = 0;
+				continue;
+			}
+			if (octopus_migrate_request_member(p, i, t, back, false) == 0)
+				q->mig.displaced_from = 0;
+			else
+				again = true;
+		}
+	return again;
+}
