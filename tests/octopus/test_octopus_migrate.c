@@ -24,6 +24,9 @@
  *   test_octopus_migrate gate         the flow gate: a flow moved from
  *       queue 0 to queue 1 (RETA) is not delivered by queue 1 until queue 0
  *       drained; without the gate it is, out of order.
+ *   test_octopus_migrate failover     PF1 unplugged under load, then plugged
+ *       back: served by PF0 within a bound, in order, losses accounted;
+ *       back home on PF1, remote counters flat.
  *   test_octopus_migrate bench [N]    not a test: migration latency
  *       p50/p99/max under load with 1 flow and with 100000 flows.
  */
@@ -711,6 +714,179 @@ test_gate(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
+/* Packets Rx queue @p q has delivered through member @p m. */
+static uint64_t
+delivered_via(uint16_t q, int m)
+{
+	struct rte_pmd_octopus_locality l;
+
+	memset(&l, 0, sizeof(l));
+	rte_pmd_octopus_locality_get(port, q, 0, &l);
+	return l.member_pkts[m];
+}
+
+static uint64_t
+xstat(const char *name)
+{
+	uint64_t id, v = UINT64_MAX;
+
+	if (rte_eth_xstats_get_id_by_name(port, name, &id) == 0)
+		rte_eth_xstats_get_by_id(port, &id, &v, 1);
+	return v;
+}
+
+/* Whether every queue, Rx and Tx, is steady at home on @p sock[q]. */
+static bool
+homes_are(const int *sock)
+{
+	struct rte_pmd_octopus_migration r, t;
+	uint16_t q;
+
+	for (q = 0; q < NB_Q; q++) {
+		rte_pmd_octopus_migration_get(port, q, 0, &r);
+		rte_pmd_octopus_migration_get(port, q, 1, &t);
+		if (r.phase != RTE_PMD_OCTOPUS_MIG_STEADY || r.home_socket != sock[q] ||
+		    t.phase != RTE_PMD_OCTOPUS_MIG_STEADY || t.home_socket != sock[q])
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Wait until every queue is home on @p sock[q] and each has delivered more
+ * through member @p via[q] than when it got there. @return ms taken, or
+ * -1 after @p limit_ms.
+ */
+static double
+wait_served(const int *sock, const int *via, unsigned int limit_ms)
+{
+	uint64_t t0 = rte_get_timer_cycles(), end = t0 + rte_get_timer_hz() / 1000 * limit_ms;
+	uint64_t base[NB_Q];
+	bool homed = false, all;
+	uint16_t q;
+
+	do {
+		if (!homed && homes_are(sock)) {
+			homed = true;
+			for (q = 0; q < NB_Q; q++)
+				base[q] = delivered_via(q, via[q]);
+		}
+		all = homed;
+		for (q = 0; all && q < NB_Q; q++)
+			all = delivered_via(q, via[q]) > base[q];
+		if (all)
+			return (double)(rte_get_timer_cycles() - t0) * 1000 / rte_get_timer_hz();
+		rte_delay_us_sleep(50);
+	} while (rte_get_timer_cycles() < end);
+	return -1;
+}
+
+/*
+ * Failover: PF1 unplugged while lcores on both sockets forward. Every queue
+ * is served by PF0 within a bound (the socket-1 queues' traffic flows
+ * again through it), per-flow order kept at Rx and at the sink, losses
+ * those the NIC counted plus what sat in PF1's rings. PF1 plugged back:
+ * its queues return (with the drain), and remote DMA and polls stop
+ * growing.
+ */
+static void
+test_failover(struct rte_mempool *mp)
+{
+	static const int all0[NB_Q] = { 0, 0, 0, 0 };
+	static const int split[NB_Q] = { 0, 1, 0, 1 };
+	struct rte_pmd_octonic_sink_stats sink;
+	struct rte_eth_stats st;
+	uint64_t gen = 0, lost = 0, outage, before[NB_Q];
+	double t_out, t_back;
+	unsigned int bad_remote = 0;
+	uint32_t f;
+	uint16_t q;
+
+	start_port(mp);
+	CHECK(homes_are(split), "queues not at home before the unplug");
+	CHECK(rte_pmd_octonic_gen_enable(pf[0], 1) == 0, "generator on");
+	stop = 0;
+	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
+	wait_all_polls(20);
+
+	CHECK(rte_pmd_octonic_unplug(pf[1]) == 0, "unplug PF1");
+	t_out = wait_served(all0, all0, 5000);
+	CHECK(t_out >= 0, "queues not served by PF0 within 5 s of the unplug");
+	CHECK(xstat("member1_in_service") == 0 && xstat("member0_in_service") == 1,
+		"member states %" PRIu64 " %" PRIu64, xstat("member0_in_service"),
+		xstat("member1_in_service"));
+	CHECK(xstat("member_losses") == 1, "member_losses %" PRIu64, xstat("member_losses"));
+	/* the pollers stay where they are: socket 1's now read PF0, remotely;
+	 * their foreign polls must not move a queue back onto PF1 (auto)
+	 */
+	CHECK(rte_pmd_octopus_migration_auto_set(port, 1) == 0, "auto");
+	wait_all_polls(20);
+	CHECK(homes_are(all0), "automatic migration moved a queue onto the unplugged PF");
+	CHECK(rte_pmd_octopus_migration_auto_set(port, 0) == 0, "manual");
+
+	CHECK(rte_pmd_octonic_plug(pf[1]) == 0, "plug PF1");
+	t_back = wait_served(split, split, 5000);
+	CHECK(t_back >= 0, "queues not back on PF1 within 5 s of the plug");
+	CHECK(xstat("member1_in_service") == 1 && xstat("member_returns") == 1,
+		"after the plug: in service %" PRIu64 ", returns %" PRIu64,
+		xstat("member1_in_service"), xstat("member_returns"));
+	wait_all_polls(3);
+	for (q = 0; q < NB_Q; q++)
+		before[q] = remote_of(q);
+	wait_all_polls(4);
+	for (q = 0; q < NB_Q; q++)
+		bad_remote += remote_of(q) != before[q];
+	CHECK(bad_remote == 0, "%u queue(s): remote DMA/polls still grow after the return",
+		bad_remote);
+
+	quiesce();
+	stop = 1;
+	rte_eal_mp_wait_lcore();
+	rte_pmd_octonic_gen_count(pf[0], &gen);
+	memset(&st, 0, sizeof(st));
+	rte_eth_stats_get(port, &st);
+	outage = xstat("outage_lost_packets");
+	for (f = 0; f < MAX_FLOWS; f++)
+		lost += next_seq[f] - flow_pkts[f];
+	CHECK(rte_pmd_octonic_sink_stats_get(pf[0], &sink) == 0, "sink");
+	printf("failover: served by PF0 %.1f ms after the unplug, back on PF1 %.1f ms after the plug;"
+		" %" PRIu64 " generated, %" PRIu64 " received, %" PRIu64 " NIC drops, %"
+		PRIu64 " lost in PF1's rings; Rx: %" PRIu64 " reordered %" PRIu64 " dup %"
+		PRIu64 " lost; sink: %" PRIu64 " out of order %" PRIu64 " dup\n",
+		t_out, t_back, gen, received, st.imissed, outage, reordered, duplicated,
+		lost, sink.out_of_order, sink.duplicates);
+	CHECK(reordered == 0 && duplicated == 0, "Rx: %" PRIu64 " reordered, %" PRIu64
+		" duplicated", reordered, duplicated);
+	CHECK(sink.out_of_order == 0 && sink.duplicates == 0,
+		"sink: %" PRIu64 " out of order, %" PRIu64 " dup", sink.out_of_order,
+		sink.duplicates);
+	CHECK(outage <= 2 * NB_Q * NB_DESC, "%" PRIu64 " lost in PF1's rings: more than they hold",
+		outage);
+	CHECK(received + st.imissed + outage == gen, "received %" PRIu64 " + NIC drops %"
+		PRIu64 " + ring losses %" PRIu64 " != generated %" PRIu64, received,
+		st.imissed, outage, gen);
+	CHECK(lost <= st.imissed + outage, "Rx: %" PRIu64 " lost, NIC and rings %" PRIu64,
+		lost, st.imissed + outage);
+
+	/* unplugged while stopped: queues set up for its socket meanwhile
+	 * are homed on PF0, and the port starts
+	 */
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_pmd_octonic_unplug(pf[1]) == 0, "unplug PF1 (stopped)");
+	start_port(mp);
+	for (q = 0; q < NB_Q; q++) {
+		struct rte_pmd_octopus_migration r;
+
+		/* (a Tx queue gets its home from its first poller) */
+		rte_pmd_octopus_migration_get(port, q, 0, &r);
+		CHECK(r.home_socket == 0, "Rx queue %u set up while PF1 was out is homed on socket %d",
+			q, r.home_socket);
+	}
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_pmd_octonic_plug(pf[1]) == 0, "plug PF1 (stopped)");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -757,8 +933,11 @@ main(int argc, char **argv)
 		test_nosteer(mp);
 	else if (strcmp(which, "gate") == 0)
 		test_gate(mp);
+	else if (strcmp(which, "failover") == 0)
+		test_failover(mp);
 	else {
-		fprintf(stderr, "usage: %s order|nodrain|nosteer|gate|bench [moves]\n", argv[0]);
+		fprintf(stderr, "usage: %s order|nodrain|nosteer|gate|failover|bench [moves]\n",
+			argv[0]);
 		return 2;
 	}
 	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",

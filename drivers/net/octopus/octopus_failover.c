@@ -120,8 +120,8 @@ poller_may_run(const struct octopus_queue *q)
 {
 	int lc = __atomic_load_n(&q->poller_lcore, __ATOMIC_ACQUIRE);
 
-	if (lc < 0 || lc == (int)rte_lcore_id())
-		return false;	/* never polled, or polled by this thread */
+	if (lc < 0)
+		return false;	/* never polled */
 	if (lc < RTE_MAX_LCORE && lc != (int)rte_get_main_lcore() &&
 	    rte_eal_get_lcore_state(lc) == WAIT)
 		return false;	/* a worker lcore running no function */
@@ -294,6 +294,8 @@ octopus_member_lost(struct rte_eth_dev *dev, uint16_t m, enum octopus_member_los
 
 	if (was == OCTO_LOSS_NONE) {
 		held = rx_held(p, m);
+		mb->held_at_loss = held;
+		octopus_stats_snapshot(p, m);
 		__atomic_store_n(&mb->loss, why, __ATOMIC_RELEASE);
 		rebind_member(p, m);
 		quiesce(p);
@@ -330,8 +332,13 @@ octopus_member_back(struct rte_eth_dev *dev, uint16_t m)
 	if ((was != OCTO_LOSS_LINK && was != OCTO_LOSS_REMOVED) ||
 	    mb->state < OCTO_MEMBER_STARTED)
 		return;
+	/* what it held at the loss was counted lost then; more may have
+	 * come in while it was out
+	 */
 	stale = rx_flush(p, m);
-	__atomic_fetch_add(&p->outage_lost_pkts, stale, __ATOMIC_RELAXED);
+	if (stale > mb->held_at_loss)
+		__atomic_fetch_add(&p->outage_lost_pkts, stale - mb->held_at_loss,
+			__ATOMIC_RELAXED);
 	__atomic_store_n(&mb->loss, OCTO_LOSS_NONE, __ATOMIC_RELEASE);
 	rebind_member(p, m);
 	__atomic_fetch_add(&p->member_returns, 1, __ATOMIC_RELAXED);

@@ -71,6 +71,8 @@ struct octopus_member {
 	 * and the migration thread (atomic loads).
 	 */
 	enum octopus_member_loss loss;
+	uint64_t held_at_loss;	/**< its Rx rings' packets then (counted lost) */
+	struct rte_eth_stats last_stats; /**< its totals when it left service */
 };
 
 /* Walk members whose state is at least @p st. */
@@ -288,6 +290,7 @@ int octopus_xstats_get_names(struct rte_eth_dev *dev,
 int octopus_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		unsigned int n);
 int octopus_xstats_reset(struct rte_eth_dev *dev);
+void octopus_stats_snapshot(struct octopus_priv *p, uint16_t m);
 void octopus_stats_keep(struct octopus_priv *p, uint16_t m);
 
 /* octopus_ethdev.c */

@@ -53,13 +53,48 @@ octopus_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 	return 0;
 }
 
+/* What member @p m has counted until now, while its port can still say. */
+void
+octopus_stats_snapshot(struct octopus_priv *p, uint16_t m)
+{
+	struct octopus_member *mb = &p->members[m];
+
+	if (mb->state < OCTO_MEMBER_OWNED ||
+	    rte_eth_stats_get(mb->port_id, &mb->last_stats) != 0)
+		memset(&mb->last_stats, 0, sizeof(mb->last_stats));
+}
+
+#define KEEP_MAX(a, b) ((a) = RTE_MAX(a, b))
+
+/*
+ * Member @p m's port is being released: keep its totals, the larger of
+ * now and the snapshot taken when it left service (a PMD may have cleared
+ * its counters when it closed).
+ */
 void
 octopus_stats_keep(struct octopus_priv *p, uint16_t m)
 {
-	struct rte_eth_stats ms;
+	struct rte_eth_stats ms, *last = &p->members[m].last_stats;
+	uint16_t q;
 
-	if (rte_eth_stats_get(p->members[m].port_id, &ms) == 0)
-		stats_add(&p->gone_stats, &ms);
+	memset(&ms, 0, sizeof(ms));
+	rte_eth_stats_get(p->members[m].port_id, &ms);
+	KEEP_MAX(ms.ipackets, last->ipackets);
+	KEEP_MAX(ms.opackets, last->opackets);
+	KEEP_MAX(ms.ibytes, last->ibytes);
+	KEEP_MAX(ms.obytes, last->obytes);
+	KEEP_MAX(ms.imissed, last->imissed);
+	KEEP_MAX(ms.ierrors, last->ierrors);
+	KEEP_MAX(ms.oerrors, last->oerrors);
+	KEEP_MAX(ms.rx_nombuf, last->rx_nombuf);
+	for (q = 0; q < RTE_ETHDEV_QUEUE_STAT_CNTRS; q++) {
+		KEEP_MAX(ms.q_ipackets[q], last->q_ipackets[q]);
+		KEEP_MAX(ms.q_opackets[q], last->q_opackets[q]);
+		KEEP_MAX(ms.q_ibytes[q], last->q_ibytes[q]);
+		KEEP_MAX(ms.q_obytes[q], last->q_obytes[q]);
+		KEEP_MAX(ms.q_errors[q], last->q_errors[q]);
+	}
+	stats_add(&p->gone_stats, &ms);
 }
 
 static void
