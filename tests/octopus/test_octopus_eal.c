@@ -178,6 +178,22 @@ test_devargs(struct rte_mempool *mp)
 	refused("member=net_null0,nic=net_null1", "exclusive");
 	refused("nic=net_null0", "no switch domain");
 	refused("member=net_null0,force=2", "expected an integer");
+	refused("member=net_null0,member=net_null1,socket_of=net_null1:9", "no NUMA node 9");
+	refused("member=net_null0,migration=sometimes", "expected auto or manual");
+	refused("member=net_null0,drain=2", "expected an integer");
+	{
+		/* more pairs than kvargs holds; a value longer than any name */
+		char many[64 + 33 * 8], *w = many;
+		char longv[2100];
+		unsigned int k;
+
+		w += sprintf(w, "member=net_null0");
+		for (k = 0; k < 32; k++)
+			w += sprintf(w, ",force=0");
+		refused(many, "at most 32");
+		snprintf(longv, sizeof(longv), "member=net_null0,member=%02000d", 7);
+		refused(longv, "too long device name");
+	}
 
 	/* owned by someone else */
 	memset(&other, 0, sizeof(other));

@@ -765,6 +765,25 @@ test_bad(struct rte_mempool *mp)
 		{ .type = RTE_FLOW_ACTION_TYPE_DROP },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
+	struct rte_flow_action_mark mk1 = { .id = 1 }, mk2 = { .id = 2 };
+	struct rte_flow_action act_two_marks[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mk1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mk2 },
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_action act_mark_flag[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mk1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_FLAG },
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_action act_two_counts[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
 	uint16_t rq[] = { 0, 1, 2 };
 	struct rte_flow_action_rss rss = { .queue_num = 3, .queue = rq };
 	struct rte_flow_action act_rss[] = {
@@ -787,6 +806,9 @@ test_bad(struct rte_mempool *mp)
 	refused("meta item", &in, meta_items, act_queue, "item type");
 	refused("no fate", &in, udp_items, act_none, "needs one of");
 	refused("two fates", &in, udp_items, act_two, "only one of");
+	refused("two marks", &in, udp_items, act_two_marks, "one mark or flag per rule");
+	refused("mark and flag", &in, udp_items, act_mark_flag, "one mark or flag per rule");
+	refused("two counts", &in, udp_items, act_two_counts, "count given twice");
 	attr = in;
 	attr.priority = 15;
 	refused("priority 15", &attr, udp_items, act_queue, "priority 15");

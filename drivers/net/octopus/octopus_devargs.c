@@ -19,7 +19,7 @@
 
 static const char *const valid_keys[] = {
 	ARG_MEMBER, ARG_NIC, ARG_SOCKET_OF, ARG_MAC, ARG_RX_POOL, ARG_FORCE,
-	ARG_RETA, ARG_SPREAD, ARG_CATCHALL, NULL,
+	ARG_RETA, ARG_SPREAD, ARG_CATCHALL, ARG_MIGRATION, ARG_DRAIN, NULL,
 };
 
 static int
@@ -208,6 +208,52 @@ catchall_cb(const char *key, const char *v, void *opaque)
 	return 0;
 }
 
+static int
+migration_cb(const char *key, const char *v, void *opaque)
+{
+	struct octopus_args *a = opaque;
+
+	if (v != NULL && strcmp(v, "auto") == 0)
+		a->migration_manual = false;
+	else if (v != NULL && strcmp(v, "manual") == 0)
+		a->migration_manual = true;
+	else {
+		OCTO_LOG(ERR, "%s=%s: expected auto or manual", key, v ? v : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+drain_cb(const char *key, const char *v, void *opaque)
+{
+	struct octopus_args *a = opaque;
+	unsigned long x;
+
+	if (parse_uint(key, v, 1, &x) < 0)
+		return -EINVAL;
+	a->no_drain = x == 0;
+	return 0;
+}
+
+/* Pairs in @p params, as rte_kvargs counts them (commas outside []). */
+static unsigned int
+count_pairs(const char *params)
+{
+	unsigned int n = 1, depth = 0;
+	const char *c;
+
+	for (c = params; *c != '\0'; c++) {
+		if (*c == '[')
+			depth++;
+		else if (*c == ']' && depth > 0)
+			depth--;
+		else if (*c == ',' && depth == 0)
+			n++;
+	}
+	return n;
+}
+
 /*
  * Parse @p params into @p a. Every refusal logs which argument is wrong.
  * @return 0 or a negative errno.
@@ -226,6 +272,11 @@ octopus_args_parse(struct octopus_args *a, const char *params)
 	for (i = 0; i < OCTOPUS_MAX_MEMBERS; i++)
 		a->socket_of[i] = -1;
 	if (params != NULL && *params != '\0') {
+		if (count_pairs(params) > RTE_KVARGS_MAX) {
+			OCTO_LOG(ERR, "%u key=value pairs: DPDK's kvargs takes at most %u (%u members at most)",
+				count_pairs(params), RTE_KVARGS_MAX, OCTOPUS_MAX_MEMBERS);
+			return -E2BIG;
+		}
 		kv = rte_kvargs_parse(params, valid_keys);
 		if (kv == NULL) {
 			OCTO_LOG(ERR, "cannot parse \"%s\": unknown key or bad syntax"
@@ -243,7 +294,9 @@ octopus_args_parse(struct octopus_args *a, const char *params)
 	    (ret = rte_kvargs_process(kv, ARG_FORCE, force_cb, a)) < 0 ||
 	    (ret = rte_kvargs_process(kv, ARG_RETA, reta_cb, a)) < 0 ||
 	    (ret = rte_kvargs_process(kv, ARG_SPREAD, spread_cb, a)) < 0 ||
-	    (ret = rte_kvargs_process(kv, ARG_CATCHALL, catchall_cb, a)) < 0)
+	    (ret = rte_kvargs_process(kv, ARG_CATCHALL, catchall_cb, a)) < 0 ||
+	    (ret = rte_kvargs_process(kv, ARG_MIGRATION, migration_cb, a)) < 0 ||
+	    (ret = rte_kvargs_process(kv, ARG_DRAIN, drain_cb, a)) < 0)
 		goto out;
 	if (rte_kvargs_count(kv, ARG_MAC) > 1 || rte_kvargs_count(kv, ARG_RX_POOL) > 1) {
 		OCTO_LOG(ERR, "mac= and rx_pool= may be given once");

@@ -454,7 +454,6 @@ octopus_probe(struct rte_vdev_device *vdev)
 {
 	const char *name = rte_vdev_device_name(vdev);
 	const char *params = rte_vdev_device_args(vdev);
-	char rest[1024];
 	struct octopus_mig mig;
 	struct octopus_args args;
 	struct rte_eth_dev *dev;
@@ -478,14 +477,13 @@ octopus_probe(struct rte_vdev_device *vdev)
 		return 0;
 	}
 
-	/* migration=, drain= are octopus_migrate.c's */
-	ret = octopus_migrate_args_take(&mig, params, rest, sizeof(rest));
-	if (ret == 0)
-		ret = octopus_args_parse(&args, rest);
+	ret = octopus_args_parse(&args, params);
 	if (ret < 0) {
 		OCTO_LOG(ERR, "%s: refused (bad devargs)", name);
 		return ret;
 	}
+	/* auto by default: queues follow their pollers with no app change */
+	octopus_migrate_init(&mig, !args.migration_manual, args.no_drain);
 	dev = rte_eth_vdev_allocate(vdev, sizeof(*p));
 	if (dev == NULL)
 		return -ENOMEM;

@@ -225,14 +225,25 @@ parse_actions(uint16_t nb_rxq, const struct rte_flow_action actions[],
 			if (m == NULL)
 				return octopus_flow_error(error, EINVAL,
 					RTE_FLOW_ERROR_TYPE_ACTION_CONF, a, "mark: configuration missing");
+			if (r->has_mark || r->has_flag)
+				return octopus_flow_error(error, EINVAL,
+					RTE_FLOW_ERROR_TYPE_ACTION, a,
+					"one mark or flag per rule (a packet carries one mark)");
 			r->has_mark = 1;
 			r->mark = m->id;
 			break;
 		}
 		case RTE_FLOW_ACTION_TYPE_COUNT:
+			if (r->has_count)
+				return octopus_flow_error(error, EINVAL,
+					RTE_FLOW_ERROR_TYPE_ACTION, a, "count given twice in one rule");
 			r->has_count = 1;
 			break;
 		case RTE_FLOW_ACTION_TYPE_FLAG:
+			if (r->has_mark || r->has_flag)
+				return octopus_flow_error(error, EINVAL,
+					RTE_FLOW_ERROR_TYPE_ACTION, a,
+					"one mark or flag per rule (a packet carries one mark)");
 			r->has_flag = 1;
 			break;
 		default:

@@ -177,6 +177,8 @@ struct octopus_queue {
 #define ARG_RETA	"reta_size"
 #define ARG_SPREAD	"spread"
 #define ARG_CATCHALL	"catchall"
+#define ARG_MIGRATION	"migration"
+#define ARG_DRAIN	"drain"
 #define OCTOPUS_PARAM_STRING \
 	ARG_MEMBER "=<ethdev name or PCI address> (repeat, one per PF) " \
 	ARG_NIC "=<one PF: every port of its switch domain> " \
@@ -187,7 +189,8 @@ struct octopus_queue {
 	ARG_RETA "=<power of 2, 1..512: default spreading buckets> " \
 	ARG_SPREAD "=l4_src|l4_dst|ip_src|ip_dst (header bits choosing a bucket) " \
 	ARG_CATCHALL "=<queue for non-IP traffic> " \
-	"migration=auto|manual drain=0|1 (0: test only)"
+	ARG_MIGRATION "=auto|manual " \
+	ARG_DRAIN "=0|1 (0: test only)"
 
 /* Parsed devargs. */
 struct octopus_args {
@@ -202,6 +205,8 @@ struct octopus_args {
 	uint16_t reta_size;
 	enum octopus_spread_field field;
 	uint16_t catchall_queue;
+	bool migration_manual;			/**< migration=manual */
+	bool no_drain;				/**< drain=0 (test only) */
 };
 
 struct octopus_pool {

@@ -77,7 +77,6 @@
 #include <sys/prctl.h>
 
 #include <rte_cycles.h>
-#include <rte_kvargs.h>
 #include <rte_lcore.h>
 
 #include "octopus_migrate.h"
@@ -90,79 +89,15 @@ queue_of(struct octopus_priv *p, uint16_t qid, int tx)
 	return tx ? p->txq[qid] : p->rxq[qid];
 }
 
-/* ---- devargs ---------------------------------------------------------- */
-
-static int
-take_one(struct octopus_mig *m, const char *key, const char *val)
+void
+octopus_migrate_init(struct octopus_mig *m, bool auto_mode, bool no_drain)
 {
-	if (strcmp(key, "migration") == 0) {
-		if (strcmp(val, "auto") == 0)
-			m->auto_mode = true;
-		else if (strcmp(val, "manual") == 0)
-			m->auto_mode = false;
-		else
-			goto bad;
-		return 1;
-	}
-	if (strcmp(key, "drain") == 0) {
-		if (strcmp(val, "1") == 0)
-			m->no_drain = false;
-		else if (strcmp(val, "0") == 0)
-			m->no_drain = true;
-		else
-			goto bad;
-		return 1;
-	}
-	return 0;
-bad:
-	OCTO_LOG(ERR, "%s=%s: expected %s", key, val,
-		key[0] == 'm' ? "auto or manual" : "0 or 1");
-	return -EINVAL;
-}
-
-/*
- * octopus_args_parse() refuses keys it does not know; the migration keys
- * are this file's, so they are taken out of the string before it runs.
- */
-int
-octopus_migrate_args_take(struct octopus_mig *m, const char *params,
-		char *rest, size_t rest_len)
-{
-	char buf[1024], *tok, *save = NULL, *eq;
-	size_t used = 0;
-	int ret, len;
-
 	memset(m, 0, sizeof(*m));
-	/* auto by default: queues follow their pollers with no app change */
-	m->auto_mode = true;
+	m->auto_mode = auto_mode;
+	m->no_drain = no_drain;
 	rte_spinlock_init(&m->gate_lock);
-	if (rest_len == 0)
-		return -E2BIG;
-	rest[0] = '\0';
-	if (params == NULL)
-		return 0;
-	if (strlen(params) >= sizeof(buf) || strlen(params) >= rest_len)
-		return -E2BIG;
-	strcpy(buf, params);
-	for (tok = strtok_r(buf, ",", &save); tok != NULL;
-	     tok = strtok_r(NULL, ",", &save)) {
-		eq = strchr(tok, '=');
-		if (eq != NULL) {
-			*eq = '\0';
-			ret = take_one(m, tok, eq + 1);
-			*eq = '=';
-			if (ret < 0)
-				return ret;
-			if (ret > 0)
-				continue;
-		}
-		len = snprintf(rest + used, rest_len - used, "%s%s",
-			used ? "," : "", tok);
-		used += len;
-	}
-	if (m->no_drain)
+	if (no_drain)
 		OCTO_LOG(WARNING, "drain=0: migration does not drain the old member (TEST ONLY: reorders packets)");
-	return 0;
 }
 
 /* ---- requests --------------------------------------------------------- */

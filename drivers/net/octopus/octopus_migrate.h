@@ -68,14 +68,8 @@ int octopus_migrate_start(struct octopus_priv *p);
 /** Join the control thread (dev_stop); queues are left STEADY. */
 void octopus_migrate_stop(struct octopus_priv *p);
 
-/**
- * Take this file's devargs (migration=, drain=) out of @p params: the rest
- * goes to @p rest for octopus_args_parse().
- *
- * @return 0, -EINVAL on a bad value (logged), -E2BIG when @p rest is short.
- */
-int octopus_migrate_args_take(struct octopus_mig *m, const char *params,
-		char *rest, size_t rest_len);
+/** Initial migration state of a port (probe): migration=, drain= devargs. */
+void octopus_migrate_init(struct octopus_mig *m, bool auto_mode, bool no_drain);
 
 /** Record a finished migration of @p q (latency from its request to @p now). */
 void octopus_migrate_done(struct octopus_queue *q, uint64_t now);

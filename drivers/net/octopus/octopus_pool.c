@@ -18,8 +18,8 @@
 
 /*
  * The socket to allocate on for memory meant to live on @p socket: itself
- * when EAL knows it, else any (a member whose socket_of= names a node this
- * EAL does not see, e.g. net_null test members on a one-node host).
+ * when EAL knows it, else any (a device that reports a node EAL has no
+ * lcore on). Also tells whether EAL knows a node (socket_of= checks).
  */
 int
 octopus_alloc_socket(int socket)
