@@ -41,6 +41,7 @@
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
+#include <rte_flow.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
@@ -636,6 +637,71 @@ test_link(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
+/*
+ * An application that exits without closing its ports (legal: EAL closes
+ * the devices). The vdev bus removes the NIC model's PFs before the octopus
+ * port: the port must let them go and release what is left quietly. The
+ * log of rte_eal_cleanup() is captured: no error line may come from the
+ * virtual port or its steering. @return the test's exit status.
+ */
+static int
+test_exit(struct rte_mempool *mp)
+{
+	struct rte_flow_attr attr = { .ingress = 1 };
+	struct rte_flow_item items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action_queue q1 = { .index = 1 };
+	struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error err;
+	struct rte_eth_conf conf;
+	char *log = NULL, *line, *save = NULL;
+	size_t len = 0;
+	unsigned int lines = 0, bad = 0;
+	FILE *f;
+	uint16_t q;
+
+	port = port_of("net_octopus0");
+	memset(&conf, 0, sizeof(conf));
+	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
+	for (q = 0; q < NB_Q; q++) {
+		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, rte_lcore_to_socket_id(q),
+			NULL, mp) == 0, "rxq");
+		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, rte_lcore_to_socket_id(q),
+			NULL) == 0, "txq");
+	}
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	CHECK(rte_flow_create(port, &attr, items, actions, &err) != NULL, "flow");
+	f = open_memstream(&log, &len);
+	if (f == NULL)
+		return 2;
+	rte_openlog_stream(f);
+	octo_test_eal_cleanup();
+	fclose(f);
+	for (line = strtok_r(log, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
+		lines++;
+		if ((strstr(line, "octopus") != NULL || strstr(line, "octonic") != NULL) &&
+		    (strstr(line, "fail") != NULL || strstr(line, "No such device") != NULL ||
+		     strstr(line, "refused") != NULL)) {
+			if (bad++ < 5)
+				fprintf(stderr, "exit: %s\n", line);
+		}
+	}
+	free(log);
+	fprintf(stderr, "exit: %u line(s) logged by rte_eal_cleanup(), %u error(s)\n",
+		lines, bad);
+	CHECK(bad == 0, "%u error line(s) at exit", bad);
+	fprintf(stderr, "exit: %s (%d failure(s))\n", failures ? "FAILED" : "ok", failures);
+	return failures ? 1 : 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -683,8 +749,11 @@ main(int argc, char **argv)
 		test_thread(mp);
 	else if (strcmp(which, "link") == 0)
 		test_link(mp);
+	else if (strcmp(which, "exit") == 0)
+		return test_exit(mp);	/* it ends EAL itself */
 	else {
-		fprintf(stderr, "usage: %s octopus|single|domains|reta|thread|link\n", argv[0]);
+		fprintf(stderr, "usage: %s octopus|single|domains|reta|thread|link|exit\n",
+			argv[0]);
 		return 2;
 	}
 	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
