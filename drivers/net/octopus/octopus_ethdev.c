@@ -35,10 +35,24 @@ octopus_is_octopus(uint16_t port_id)
 
 /* ---- configure ---------------------------------------------------------- */
 
+/*
+ * Members not found by now (all devices are probed once the application
+ * asks) are an error naming them: the capabilities are the members'.
+ */
 static int
 octopus_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 {
-	return octopus_caps_get(octo_priv(dev), info);
+	struct octopus_priv *p = octo_priv(dev);
+	int ret;
+
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY && octopus_members_missing(p)) {
+		ret = octopus_members_init(p, false);
+		if (ret < 0)
+			return ret;
+		if (!p->args.has_mac && p->members[0].state >= OCTO_MEMBER_OWNED)
+			rte_eth_macaddr_get(p->members[0].port_id, &dev->data->mac_addrs[0]);
+	}
+	return octopus_caps_get(p, info);
 }
 
 /*
@@ -371,6 +385,7 @@ octopus_close(struct rte_eth_dev *dev)
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
+	octopus_members_watch(dev, false);
 	if (p->started)
 		octopus_stop(dev);
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
@@ -507,6 +522,9 @@ octopus_probe(struct rte_vdev_device *vdev)
 		OCTO_LOG(ERR, "%s: refused", name);
 		goto fail;
 	}
+	/* members probed after this port are taken as they appear */
+	if (octopus_members_missing(p))
+		octopus_members_watch(dev, true);
 	if (args.has_mac)
 		rte_ether_addr_copy(&args.mac, &dev->data->mac_addrs[0]);
 	else if (p->nb_members > 0 && p->members[0].state >= OCTO_MEMBER_OWNED)
@@ -520,6 +538,7 @@ octopus_probe(struct rte_vdev_device *vdev)
 	OCTO_LOG(INFO, "%s: port %u with %u member(s)", name, p->port_id, p->nb_members);
 	return 0;
 fail:
+	octopus_members_watch(dev, false);
 	/* frees dev_private and mac_addrs */
 	rte_eth_dev_release_port(dev);
 	return ret;

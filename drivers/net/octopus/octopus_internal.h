@@ -221,6 +221,7 @@ struct octopus_priv {
 	struct octopus_args args;
 	uint64_t owner_id;
 	bool owner_taken;
+	bool watching;		/**< waits for members to appear (NEW events) */
 	bool started;
 
 	struct octopus_queue *rxq[OCTOPUS_MAX_QUEUES];
@@ -260,6 +261,8 @@ int octopus_args_parse(struct octopus_args *a, const char *params);
 /* octopus_members.c */
 int octopus_members_init(struct octopus_priv *p, bool at_probe);
 int octopus_member_by_socket(const struct octopus_priv *p, int socket);
+bool octopus_members_missing(const struct octopus_priv *p);
+void octopus_members_watch(struct rte_eth_dev *dev, bool on);
 
 /* octopus_failover.c */
 bool octopus_member_serving(const struct octopus_priv *p, unsigned int m);

@@ -9,6 +9,12 @@
  *
  * Every check runs before any member is owned, so a refusal leaves no
  * member owned and nothing to undo.
+ *
+ * The virtual port may be probed before its members (EAL probes vdevs in
+ * the order given): then each one is taken as it appears (its
+ * RTE_ETH_EVENT_NEW, still during EAL's probing, before the application
+ * iterates ports), and whatever is still missing when the port is first
+ * asked for its capabilities or configured is an error naming it.
  */
 
 #include <errno.h>
@@ -117,6 +123,59 @@ octopus_member_by_socket(const struct octopus_priv *p, int socket)
 		if (octopus_member_serving(p, i) && p->members[i].socket == socket)
 			return i;
 	return -1;
+}
+
+/* Whether a member named in devargs (or the nic=) is not resolved yet. */
+bool
+octopus_members_missing(const struct octopus_priv *p)
+{
+	uint16_t i;
+
+	if (p->nb_members == 0)
+		return true;
+	for (i = 0; i < p->nb_members; i++)
+		if (p->members[i].state < OCTO_MEMBER_OWNED &&
+		    p->members[i].loss != OCTO_LOSS_RELEASED)
+			return true;
+	return false;
+}
+
+/* A port appeared: take it if it is a member we wait for. */
+static int
+port_appeared(uint16_t port, enum rte_eth_event_type type, void *arg,
+		void *ret_param)
+{
+	struct rte_eth_dev *dev = arg;
+	struct octopus_priv *p;
+	bool had_first;
+
+	RTE_SET_USED(port);
+	RTE_SET_USED(type);
+	RTE_SET_USED(ret_param);
+	if (!octopus_is_octopus(dev - rte_eth_devices))
+		return 0;
+	p = octo_priv(dev);
+	if (!octopus_members_missing(p))
+		return 0;
+	had_first = p->nb_members > 0 && p->members[0].state >= OCTO_MEMBER_OWNED;
+	/* a refusal is logged; configure reports it again */
+	if (octopus_members_init(p, true) == 0 && !had_first && !p->args.has_mac &&
+	    p->nb_members > 0 && p->members[0].state >= OCTO_MEMBER_OWNED)
+		rte_eth_macaddr_get(p->members[0].port_id, &dev->data->mac_addrs[0]);
+	return 0;
+}
+
+void
+octopus_members_watch(struct rte_eth_dev *dev, bool on)
+{
+	struct octopus_priv *p = octo_priv(dev);
+
+	if (on && !p->watching)
+		p->watching = rte_eth_dev_callback_register(RTE_ETH_ALL,
+			RTE_ETH_EVENT_NEW, port_appeared, dev) == 0;
+	else if (!on && p->watching)
+		p->watching = rte_eth_dev_callback_unregister(RTE_ETH_ALL,
+			RTE_ETH_EVENT_NEW, port_appeared, dev) != 0;
 }
 
 /*
