@@ -188,9 +188,12 @@ struct octopus_args {
 	uint16_t catchall_queue;
 };
 
+/* A local Rx pool (octopus_pool.c) and the app pool it mirrors. */
 struct octopus_pool {
 	struct rte_mempool *mp;
 	int socket;
+	const struct rte_mempool *app;
+	char app_name[RTE_MEMPOOL_NAMESIZE];
 };
 
 struct octopus_priv {
