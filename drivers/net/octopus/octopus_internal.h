@@ -134,8 +134,8 @@ struct octopus_queue {
 	uint8_t steered;	/**< 1: only the home member receives q's traffic */
 	uint8_t is_tx;
 	uint8_t pad;
-	int poller_lcore;	/**< first lcore that polled, -1 none (written once) */
-	int poller_socket;
+	int poller_lcore;	/**< lcore of the latest poll, -1 none yet */
+	int poller_socket;	/**< its socket */
 	struct octopus_hwq hw[OCTOPUS_MAX_MEMBERS];
 	struct octopus_qcounters cnt __rte_cache_aligned;
 	/* Control path only. */
