@@ -16,7 +16,10 @@
  *   test_octopus_pool mirror   every received mbuf carries what the app's
  *       obj_init wrote, its self-references point at itself, its pool has the
  *       app pool's sizes, flags, ops and private area and lives on the socket
- *       of the queue's member; the NIC model counts no remote DMA.
+ *       of the queue's member; the NIC model counts no remote DMA. Then the
+ *       queues are set up again with a second app pool (another data room,
+ *       as after an MTU change): the same holds for it, and the local pools
+ *       that mirrored the first one are freed.
  *   test_octopus_pool extbuf   a pool whose buffers are outside its objects
  *       (pinned external buffers) is refused with rx_pool=local.
  */
@@ -45,6 +48,7 @@
 #define NB_DESC 512
 #define WANT 2000		/* packets per queue before the test stops */
 #define DATA_ROOM (RTE_PKTMBUF_HEADROOM + 1664)
+#define DATA_ROOM2 (RTE_PKTMBUF_HEADROOM + 3072)
 #define APP_MAGIC UINT64_C(0x6f63746f70757321)
 #define APP_POOL_SIG "app-pool-signature"
 
@@ -98,7 +102,7 @@ app_obj_init(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
 }
 
 static struct rte_mempool *
-app_pool_create(void)
+app_pool_create(const char *name, uint16_t data_room)
 {
 	static const struct rte_mbuf_dynfield dyn = {
 		.name = "test_octopus_pool_dyn",
@@ -106,7 +110,7 @@ app_pool_create(void)
 		.align = __alignof__(uint64_t),
 	};
 	struct rte_pktmbuf_pool_private pkt = {
-		.mbuf_data_room_size = DATA_ROOM,
+		.mbuf_data_room_size = data_room,
 		.mbuf_priv_size = sizeof(struct app_priv),
 	};
 	struct app_pool_priv *pp;
@@ -115,8 +119,8 @@ app_pool_create(void)
 	dyn_off = rte_mbuf_dynfield_register(&dyn);
 	CHECK(dyn_off >= 0, "dynfield");
 	/* not what rte_pktmbuf_pool_create would pick: ops and flags */
-	mp = rte_mempool_create_empty("app", 8192,
-		sizeof(struct rte_mbuf) + sizeof(struct app_priv) + DATA_ROOM, 128,
+	mp = rte_mempool_create_empty(name, 8192,
+		sizeof(struct rte_mbuf) + sizeof(struct app_priv) + data_room, 128,
 		sizeof(struct app_pool_priv), 0, RTE_MEMPOOL_F_NO_SPREAD);
 	if (mp == NULL)
 		return NULL;
@@ -230,16 +234,16 @@ port_of(const char *name)
 	return p;
 }
 
+/* Queues set up with @p app, traffic on both, every mbuf checked. */
 static void
-test_mirror(struct rte_mempool *app)
+run_with(struct rte_mempool *app)
 {
 	uint16_t pf[2] = { port_of("net_octonic0_pf0"), port_of("net_octonic0_pf1") };
 	struct rte_pmd_octonic_locality nl;
-	struct rte_eth_conf conf;
 	uint16_t q, m;
 
-	memset(&conf, 0, sizeof(conf));
-	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
+	stop = 0;
+	memset(checked, 0, sizeof(checked));
 	for (q = 0; q < NB_Q; q++) {
 		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, q, NULL, app) == 0, "rxq %u", q);
 		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, q, NULL) == 0, "txq %u", q);
@@ -250,7 +254,8 @@ test_mirror(struct rte_mempool *app)
 	poll_queue(app);
 	rte_eal_mp_wait_lcore();
 	rte_pmd_octonic_gen_enable(pf[0], 0);
-	printf("mirror: checked %" PRIu64 " and %" PRIu64 " mbufs\n", checked[0], checked[1]);
+	printf("%s: checked %" PRIu64 " and %" PRIu64 " mbufs\n", app->name, checked[0],
+		checked[1]);
 	for (q = 0; q < NB_Q; q++) {
 		CHECK(checked[q] >= WANT, "queue %u: %" PRIu64 " packets", q, checked[q]);
 		for (m = 0; m < 2; m++) {
@@ -261,6 +266,31 @@ test_mirror(struct rte_mempool *app)
 		}
 	}
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+}
+
+static void
+test_mirror(void)
+{
+	char first[NB_Q][RTE_MEMPOOL_NAMESIZE];
+	struct rte_mempool *app, *app2;
+	struct rte_eth_conf conf;
+	uint16_t q;
+
+	app = app_pool_create("app", DATA_ROOM);
+	app2 = app_pool_create("app2", DATA_ROOM2);
+	CHECK(app != NULL && app2 != NULL, "app pools");
+	if (app == NULL || app2 == NULL)
+		return;
+	memset(&conf, 0, sizeof(conf));
+	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
+	run_with(app);
+	for (q = 0; q < NB_Q; q++)
+		snprintf(first[q], sizeof(first[q]), "%s",
+			seen_pool[q] != NULL ? seen_pool[q]->name : "");
+	run_with(app2);
+	for (q = 0; q < NB_Q; q++)
+		CHECK(first[q][0] != '\0' && rte_mempool_lookup(first[q]) == NULL,
+			"local pool \"%s\" of the first app pool still there", first[q]);
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
@@ -309,8 +339,6 @@ main(int argc, char **argv)
 		"--vdev", "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64,gen_rate=100000",
 		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual",
 	};
-	struct rte_mempool *app;
-
 	snprintf(prefix, sizeof(prefix), "octopus-pool-%s-%d", which, (int)getpid());
 	if (rte_eal_init(RTE_DIM(eal), eal) < 0) {
 		fprintf(stderr, "EAL init failed\n");
@@ -323,10 +351,7 @@ main(int argc, char **argv)
 	port = port_of("net_octopus0");
 	rte_pmd_octonic_gen_enable(port_of("net_octonic0_pf0"), 0);
 	if (strcmp(which, "mirror") == 0) {
-		app = app_pool_create();
-		CHECK(app != NULL, "app pool");
-		if (app != NULL)
-			test_mirror(app);
+		test_mirror();
 	} else if (strcmp(which, "extbuf") == 0) {
 		test_extbuf();
 	} else {

@@ -246,6 +246,7 @@ const uint32_t *octopus_ptypes_get(struct rte_eth_dev *dev);
 int octopus_alloc_socket(int socket);
 struct rte_mempool *octopus_pool_get(struct octopus_priv *p, int socket,
 		struct rte_mempool *app_mp, uint32_t nb_mbufs);
+void octopus_pools_sweep(struct octopus_priv *p);
 void octopus_pools_free(struct octopus_priv *p);
 
 /* octopus_rxtx.c */

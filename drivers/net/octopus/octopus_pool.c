@@ -158,6 +158,8 @@ fail:
 	return NULL;
 }
 
+static unsigned int pool_seq;
+
 /*
  * Pool for Rx on @p socket mirroring @p app_mp, holding at least
  * @p nb_mbufs. Reuses a pool made earlier from the same app pool.
@@ -186,7 +188,9 @@ octopus_pool_get(struct octopus_priv *p, int socket, struct rte_mempool *app_mp,
 		rte_errno = ENOSPC;
 		return NULL;
 	}
-	snprintf(name, sizeof(name), "octo%u_s%d_%u", p->port_id, socket, p->nb_pools);
+	/* a process-wide sequence: pools freed by the sweep leave gaps */
+	snprintf(name, sizeof(name), "octo%u_s%d_%u", p->port_id, socket,
+		__atomic_fetch_add(&pool_seq, 1, __ATOMIC_RELAXED));
 	mp = mirror_create(name, app_mp, nb_mbufs, octopus_alloc_socket(socket));
 	if (mp == NULL) {
 		OCTO_LOG(ERR, "port %u: cannot create Rx pool %s (%u mbufs) on socket %d mirroring %s: %s%s",
@@ -204,6 +208,41 @@ octopus_pool_get(struct octopus_priv *p, int socket, struct rte_mempool *app_mp,
 	op->app = app_mp;
 	snprintf(op->app_name, sizeof(op->app_name), "%s", app_mp->name);
 	return mp;
+}
+
+static bool
+pool_in_use(const struct octopus_priv *p, const struct rte_mempool *mp)
+{
+	uint16_t q, m;
+
+	for (q = 0; q < OCTOPUS_MAX_QUEUES; q++)
+		for (m = 0; p->rxq[q] != NULL && m < OCTOPUS_MAX_MEMBERS; m++)
+			if (p->rxq[q]->mp[m] == mp)
+				return true;
+	return false;
+}
+
+/*
+ * Free the local pools no Rx queue uses any more (the app set its queues
+ * up again with another pool, e.g. after an MTU change) once the app has
+ * given all their mbufs back. Called after a queue setup, when every
+ * member's queue uses the pools recorded in p->rxq.
+ */
+void
+octopus_pools_sweep(struct octopus_priv *p)
+{
+	uint16_t i = 0;
+
+	while (i < p->nb_pools) {
+		if (pool_in_use(p, p->pools[i].mp) || !rte_mempool_full(p->pools[i].mp)) {
+			i++;
+			continue;
+		}
+		OCTO_LOG(INFO, "port %u: Rx pool %s unused: freed", p->port_id,
+			p->pools[i].mp->name);
+		rte_mempool_free(p->pools[i].mp);
+		p->pools[i] = p->pools[--p->nb_pools];
+	}
 }
 
 /* Free every local pool; the members' queues must be released before. */
