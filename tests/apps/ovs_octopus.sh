@@ -75,7 +75,7 @@ vsctl --no-wait init
 vsctl --no-wait set Open_vSwitch . other_config:dpdk-init=true \
 	other_config:pmd-cpu-mask=0x3 other_config:per-port-memory=true \
 	other_config:pmd-maxsleep=50 \
-	other_config:dpdk-extra="--no-huge -m 1024 --legacy-mem --no-pci --file-prefix $prefix \
+	other_config:dpdk-extra="--no-huge -m 512 --legacy-mem --no-pci --file-prefix $prefix \
 -d ${OCTONIC_PLUGIN:?} -d ${OCTOPUS_PLUGIN:?} \
 --vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=100000 \
 --vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1 --vdev net_null0"
