@@ -47,7 +47,7 @@ octopus_alloc_socket(int socket)
 struct pool_template {
 	uintptr_t lo, hi;	/**< the app element: [mbuf, mbuf + elt_size] */
 	size_t len;		/**< mbuf header + mbuf private area */
-	uint64_t words[];	/**< their copy (len is a multiple of 8) */
+	uintptr_t words[];	/**< their copy (len: a multiple of RTE_MBUF_PRIV_ALIGN) */
 };
 
 /*
@@ -98,7 +98,7 @@ mirror_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
 	const struct pool_template *t = arg;
 	uintptr_t base = (uintptr_t)obj;
 	struct rte_mbuf *m = obj;
-	uint64_t *w = obj;
+	uintptr_t *w = obj;
 	size_t i;
 
 	RTE_SET_USED(idx);
