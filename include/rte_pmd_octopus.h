@@ -40,7 +40,8 @@ struct rte_pmd_octopus_queue_info {
 	uint16_t home_member;	/**< index of the home member in the member list */
 	uint16_t home_port;	/**< ethdev port of the home member */
 	int home_socket;	/**< socket of the home member */
-	int poller_lcore;	/**< first lcore that polled the queue, -1 if none,
+	int poller_lcore;	/**< lcore that polls the queue (of the latest
+				 *  burst), -1 if none yet,
 				 *  RTE_MAX_LCORE for a non-EAL thread */
 	int poller_socket;	/**< that lcore's socket, -1 if none */
 	uint8_t steered;	/**< 1: NIC steering sends the queue's traffic to the

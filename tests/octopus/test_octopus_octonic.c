@@ -21,7 +21,8 @@
  *   test_octopus_octonic reta      reta_update moves every bucket to queue 3:
  *       all traffic arrives there; a bad entry is refused.
  *   test_octopus_octonic thread    a non-EAL thread on a socket-1 CPU polls a
- *       queue homed there: its polls count as local.
+ *       queue homed there: its polls count as local; when the main lcore
+ *       polls the queue next, the port reports that poller.
  *   test_octopus_octonic link      the port's link is up while any member's
  *       is (unplug/plug PFs); LSC events on the port follow it; a MAC
  *       added/removed on the port is added/removed on every member.
@@ -483,7 +484,8 @@ thread_poll(void *p)
 
 /*
  * A non-EAL thread pinned to a CPU of socket 1 polls queue 1 (home on
- * socket 1): its polls are local, found without an lcore id.
+ * socket 1): its polls are local, found without an lcore id. Then the main
+ * lcore (socket 0) polls it once: the queue's poller is that lcore now.
  */
 static void
 test_thread(struct rte_mempool *mp)
@@ -544,6 +546,17 @@ test_thread(struct rte_mempool *mp)
 	CHECK(nl.remote_polls == 0 && nl.remote_dma_pkts == 0 && nl.polls > 0,
 		"pf1 rxq: remote polls %" PRIu64 " remote DMA %" PRIu64,
 		nl.remote_polls, nl.remote_dma_pkts);
+	/* another poller takes the queue over: the port reports it */
+	{
+		struct rte_mbuf *pkts[32];
+		uint16_t n = rte_eth_rx_burst(port, a.q, pkts, RTE_DIM(pkts));
+
+		rte_pktmbuf_free_bulk(pkts, n);
+	}
+	CHECK(rte_pmd_octopus_queue_info_get(port, a.q, 0, &qi) == 0 &&
+		qi.poller_lcore == (int)rte_lcore_id() && qi.poller_socket == 0,
+		"after a poll from lcore %u: poller %d socket %d", rte_lcore_id(),
+		qi.poller_lcore, qi.poller_socket);
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }

@@ -150,8 +150,8 @@ struct octopus_queue {
 	uint8_t steered;	/**< 1: only the home member receives q's traffic */
 	uint8_t is_tx;
 	uint8_t pad;
-	int poller_lcore;	/**< first lcore that polled, -1 none (written once) */
-	int poller_socket;
+	int poller_lcore;	/**< lcore of the latest poll, -1 none yet */
+	int poller_socket;	/**< its socket */
 	struct octopus_hwq hw[OCTOPUS_MAX_MEMBERS];
 	struct octopus_qcounters cnt __rte_cache_aligned;
 	/* Control path only. */
@@ -209,9 +209,12 @@ struct octopus_args {
 	bool no_drain;				/**< drain=0 (test only) */
 };
 
+/* A local Rx pool (octopus_pool.c) and the app pool it mirrors. */
 struct octopus_pool {
 	struct rte_mempool *mp;
 	int socket;
+	const struct rte_mempool *app;
+	char app_name[RTE_MEMPOOL_NAMESIZE];
 };
 
 struct octopus_priv {
@@ -282,6 +285,7 @@ const uint32_t *octopus_ptypes_get(struct rte_eth_dev *dev);
 int octopus_alloc_socket(int socket);
 struct rte_mempool *octopus_pool_get(struct octopus_priv *p, int socket,
 		struct rte_mempool *app_mp, uint32_t nb_mbufs);
+void octopus_pools_sweep(struct octopus_priv *p);
 void octopus_pools_free(struct octopus_priv *p);
 
 /* octopus_rxtx.c */

@@ -85,6 +85,8 @@ octopus_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 		q->rxconf = *conf;
 	p->rxq[qid] = q;
 	dev->data->rx_queues[qid] = q;
+	if (!p->args.rx_pool_app)
+		octopus_pools_sweep(p);
 	return 0;
 }
 

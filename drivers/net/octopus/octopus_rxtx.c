@@ -78,15 +78,26 @@ bind_home(struct octopus_queue *q, int sock)
 	return home;
 }
 
-static __rte_noinline void
-note_first_poller(struct octopus_queue *q, int sock)
+/* The caller's lcore id; a non-EAL thread has none: RTE_MAX_LCORE. */
+static __rte_always_inline int
+caller_lcore(void)
 {
 	unsigned int lcore = rte_lcore_id();
 
-	q->poller_socket = sock;
-	/* a non-EAL thread has no lcore id: recorded as RTE_MAX_LCORE */
-	__atomic_store_n(&q->poller_lcore,
-		lcore == LCORE_ID_ANY ? RTE_MAX_LCORE : (int)lcore, __ATOMIC_RELEASE);
+	return lcore == LCORE_ID_ANY ? RTE_MAX_LCORE : (int)lcore;
+}
+
+/*
+ * The queue's poller changed (or it is the first): record the current one.
+ * Called only when a plain compare saw a difference, so a queue keeps one
+ * poller's stores out of its steady state. poller_lcore never returns to
+ * -1: whoever waits for the first poll still sees it.
+ */
+static __rte_noinline void
+note_poller(struct octopus_queue *q, int lcore, int sock)
+{
+	__atomic_store_n(&q->poller_socket, sock, __ATOMIC_RELAXED);
+	__atomic_store_n(&q->poller_lcore, lcore, __ATOMIC_RELEASE);
 }
 
 /*
@@ -98,6 +109,7 @@ queue_home(struct octopus_queue *q, int sock, uint32_t *route)
 {
 	uint32_t r = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
 	unsigned int home = OCTO_ROUTE_HOME(r);
+	int lcore;
 
 	/* bind before publishing the poller (release): whoever sees the
 	 * poller also sees the home it chose
@@ -106,8 +118,9 @@ queue_home(struct octopus_queue *q, int sock, uint32_t *route)
 		home = bind_home(q, sock);
 		r = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
 	}
-	if (unlikely(q->poller_lcore < 0))
-		note_first_poller(q, sock);
+	lcore = caller_lcore();
+	if (unlikely(q->poller_lcore != lcore || q->poller_socket != sock))
+		note_poller(q, lcore, sock);
 	*route = r;
 	return home;
 }
