@@ -229,7 +229,10 @@ test_devargs(struct rte_mempool *mp)
 		"after uninit: %u ports (was %u), %zu allocs (was %zu)", after.ports,
 		before.ports, after.alloc_count, before.alloc_count);
 
-	/* members probed after the port: resolved (and owned) at configure */
+	/* members attached after the port: resolved (and owned) when first
+	 * needed (configure here); members listed after the port on EAL's
+	 * command line are probed by it (testpmd_order.sh)
+	 */
 	CHECK(rte_vdev_init("net_octopus9",
 		"member=net_null8,member=net_null9,socket_of=net_null9:1") == 0,
 		"probe before members");

@@ -385,7 +385,6 @@ octopus_close(struct rte_eth_dev *dev)
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
-	octopus_members_watch(dev, false);
 	if (p->started)
 		octopus_stop(dev);
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
@@ -518,13 +517,15 @@ octopus_probe(struct rte_vdev_device *vdev)
 	}
 	dev->dev_ops = &octopus_ops;
 	ret = octopus_members_init(p, true);
+	if (ret == 0 && octopus_members_missing(p)) {
+		/* members listed after this port: probe them now */
+		octopus_members_probe_later();
+		ret = octopus_members_init(p, true);
+	}
 	if (ret < 0) {
 		OCTO_LOG(ERR, "%s: refused", name);
 		goto fail;
 	}
-	/* members probed after this port are taken as they appear */
-	if (octopus_members_missing(p))
-		octopus_members_watch(dev, true);
 	if (args.has_mac)
 		rte_ether_addr_copy(&args.mac, &dev->data->mac_addrs[0]);
 	else if (p->nb_members > 0 && p->members[0].state >= OCTO_MEMBER_OWNED)
@@ -538,7 +539,6 @@ octopus_probe(struct rte_vdev_device *vdev)
 	OCTO_LOG(INFO, "%s: port %u with %u member(s)", name, p->port_id, p->nb_members);
 	return 0;
 fail:
-	octopus_members_watch(dev, false);
 	/* frees dev_private and mac_addrs */
 	rte_eth_dev_release_port(dev);
 	return ret;

@@ -224,7 +224,6 @@ struct octopus_priv {
 	struct octopus_args args;
 	uint64_t owner_id;
 	bool owner_taken;
-	bool watching;		/**< waits for members to appear (NEW events) */
 	bool started;
 
 	struct octopus_queue *rxq[OCTOPUS_MAX_QUEUES];
@@ -265,7 +264,7 @@ int octopus_args_parse(struct octopus_args *a, const char *params);
 int octopus_members_init(struct octopus_priv *p, bool at_probe);
 int octopus_member_by_socket(const struct octopus_priv *p, int socket);
 bool octopus_members_missing(const struct octopus_priv *p);
-void octopus_members_watch(struct rte_eth_dev *dev, bool on);
+void octopus_members_probe_later(void);
 
 /* octopus_failover.c */
 bool octopus_member_serving(const struct octopus_priv *p, unsigned int m);

@@ -10,17 +10,20 @@
  * Every check runs before any member is owned, so a refusal leaves no
  * member owned and nothing to undo.
  *
- * The virtual port may be probed before its members (EAL probes vdevs in
- * the order given): then each one is taken as it appears (its
- * RTE_ETH_EVENT_NEW, still during EAL's probing, before the application
- * iterates ports), and whatever is still missing when the port is first
- * asked for its capabilities or configured is an error naming it.
+ * The virtual port may be listed before its members (EAL probes vdevs in
+ * the order given): then the vdevs after it are probed first
+ * (octopus_members_probe_later), and whatever is still missing when the
+ * port is first asked for its capabilities or configured is an error
+ * naming it.
  */
 
 #include <errno.h>
 #include <string.h>
 
+#include <rte_bus.h>
+#include <rte_dev.h>
 #include <rte_pci.h>
+#include <bus_driver.h>
 
 #include "octopus_internal.h"
 
@@ -140,42 +143,38 @@ octopus_members_missing(const struct octopus_priv *p)
 	return false;
 }
 
-/* A port appeared: take it if it is a member we wait for. */
+/* Devices the vdev bus has not probed yet, octopus ports aside. */
 static int
-port_appeared(uint16_t port, enum rte_eth_event_type type, void *arg,
-		void *ret_param)
+unprobed_vdev(const struct rte_device *d, const void *data)
 {
-	struct rte_eth_dev *dev = arg;
-	struct octopus_priv *p;
-	bool had_first;
-
-	RTE_SET_USED(port);
-	RTE_SET_USED(type);
-	RTE_SET_USED(ret_param);
-	if (!octopus_is_octopus(dev - rte_eth_devices))
-		return 0;
-	p = octo_priv(dev);
-	if (!octopus_members_missing(p))
-		return 0;
-	had_first = p->nb_members > 0 && p->members[0].state >= OCTO_MEMBER_OWNED;
-	/* a refusal is logged; configure reports it again */
-	if (octopus_members_init(p, true) == 0 && !had_first && !p->args.has_mac &&
-	    p->nb_members > 0 && p->members[0].state >= OCTO_MEMBER_OWNED)
-		rte_eth_macaddr_get(p->members[0].port_id, &dev->data->mac_addrs[0]);
-	return 0;
+	RTE_SET_USED(data);
+	if (rte_dev_is_probed(d))
+		return 1;
+	return strncmp(rte_dev_name(d), OCTOPUS_DRIVER_NAME,
+		strlen(OCTOPUS_DRIVER_NAME)) == 0;
 }
 
+/*
+ * Probe the virtual devices listed after this port now, so that members
+ * named in its devargs exist before the application iterates ports: EAL
+ * probes vdevs in the order of the command line, and an application
+ * (testpmd, flow-perf) lists its ports as soon as EAL is up, before it
+ * asks any of them anything. The bus skips what was probed already when
+ * its turn comes. Other octopus ports are left to the bus (they probe
+ * their own members).
+ */
 void
-octopus_members_watch(struct rte_eth_dev *dev, bool on)
+octopus_members_probe_later(void)
 {
-	struct octopus_priv *p = octo_priv(dev);
+	struct rte_bus *vbus = rte_bus_find_by_name("vdev");
+	struct rte_device *d = NULL;
 
-	if (on && !p->watching)
-		p->watching = rte_eth_dev_callback_register(RTE_ETH_ALL,
-			RTE_ETH_EVENT_NEW, port_appeared, dev) == 0;
-	else if (!on && p->watching)
-		p->watching = rte_eth_dev_callback_unregister(RTE_ETH_ALL,
-			RTE_ETH_EVENT_NEW, port_appeared, dev) != 0;
+	if (vbus == NULL || vbus->find_device == NULL || vbus->plug == NULL)
+		return;
+	while ((d = vbus->find_device(d, unprobed_vdev, NULL)) != NULL)
+		if (vbus->plug(d) != 0)
+			OCTO_LOG(NOTICE, "%s: probing it early for a member failed; the bus retries in its turn",
+				rte_dev_name(d));
 }
 
 /*
