@@ -19,7 +19,8 @@
 
 static const char *const valid_keys[] = {
 	ARG_MEMBER, ARG_NIC, ARG_SOCKET_OF, ARG_MAC, ARG_RX_POOL, ARG_FORCE,
-	ARG_RETA, ARG_SPREAD, ARG_CATCHALL, ARG_MIGRATION, ARG_DRAIN, NULL,
+	ARG_RETA, ARG_SPREAD, ARG_CATCHALL, ARG_MIGRATION, ARG_MIGRATE_AFTER,
+	ARG_DRAIN, NULL,
 };
 
 static int
@@ -225,6 +226,18 @@ migration_cb(const char *key, const char *v, void *opaque)
 }
 
 static int
+migrate_after_cb(const char *key, const char *v, void *opaque)
+{
+	struct octopus_args *a = opaque;
+	unsigned long x;
+
+	if (parse_uint(key, v, 60000, &x) < 0)
+		return -EINVAL;
+	a->migrate_after_ms = (uint32_t)x;
+	return 0;
+}
+
+static int
 drain_cb(const char *key, const char *v, void *opaque)
 {
 	struct octopus_args *a = opaque;
@@ -269,6 +282,7 @@ octopus_args_parse(struct octopus_args *a, const char *params)
 	memset(a, 0, sizeof(*a));
 	a->reta_size = OCTOPUS_RETA_DEFAULT;
 	a->field = OCTOPUS_SPREAD_L4_SRC;
+	a->migrate_after_ms = OCTO_MIG_AFTER_MS;
 	for (i = 0; i < OCTOPUS_MAX_MEMBERS; i++)
 		a->socket_of[i] = -1;
 	if (params != NULL && *params != '\0') {
@@ -296,6 +310,7 @@ octopus_args_parse(struct octopus_args *a, const char *params)
 	    (ret = rte_kvargs_process(kv, ARG_SPREAD, spread_cb, a)) < 0 ||
 	    (ret = rte_kvargs_process(kv, ARG_CATCHALL, catchall_cb, a)) < 0 ||
 	    (ret = rte_kvargs_process(kv, ARG_MIGRATION, migration_cb, a)) < 0 ||
+	    (ret = rte_kvargs_process(kv, ARG_MIGRATE_AFTER, migrate_after_cb, a)) < 0 ||
 	    (ret = rte_kvargs_process(kv, ARG_DRAIN, drain_cb, a)) < 0)
 		goto out;
 	if (rte_kvargs_count(kv, ARG_MAC) > 1 || rte_kvargs_count(kv, ARG_RX_POOL) > 1) {

@@ -179,6 +179,7 @@ struct octopus_queue {
 #define ARG_CATCHALL	"catchall"
 #define ARG_MIGRATION	"migration"
 #define ARG_DRAIN	"drain"
+#define ARG_MIGRATE_AFTER "migrate_after"
 #define OCTOPUS_PARAM_STRING \
 	ARG_MEMBER "=<ethdev name or PCI address> (repeat, one per PF) " \
 	ARG_NIC "=<one PF: every port of its switch domain> " \
@@ -190,6 +191,7 @@ struct octopus_queue {
 	ARG_SPREAD "=l4_src|l4_dst|ip_src|ip_dst (header bits choosing a bucket) " \
 	ARG_CATCHALL "=<queue for non-IP traffic> " \
 	ARG_MIGRATION "=auto|manual " \
+	ARG_MIGRATE_AFTER "=<ms a new poller polls a queue alone before it moves, default 20> " \
 	ARG_DRAIN "=0|1 (0: test only)"
 
 /* Parsed devargs. */
@@ -206,6 +208,7 @@ struct octopus_args {
 	enum octopus_spread_field field;
 	uint16_t catchall_queue;
 	bool migration_manual;			/**< migration=manual */
+	uint32_t migrate_after_ms;		/**< migrate_after= */
 	bool no_drain;				/**< drain=0 (test only) */
 };
 

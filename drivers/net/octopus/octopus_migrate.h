@@ -68,8 +68,12 @@ int octopus_migrate_start(struct octopus_priv *p);
 /** Join the control thread (dev_stop); queues are left STEADY. */
 void octopus_migrate_stop(struct octopus_priv *p);
 
-/** Initial migration state of a port (probe): migration=, drain= devargs. */
-void octopus_migrate_init(struct octopus_mig *m, bool auto_mode, bool no_drain);
+/**
+ * Initial migration state of a port (probe): migration=, migrate_after=,
+ * drain= devargs.
+ */
+void octopus_migrate_init(struct octopus_mig *m, bool auto_mode, uint32_t after_ms,
+		bool no_drain);
 
 /** Record a finished migration of @p q (latency from its request to @p now). */
 void octopus_migrate_done(struct octopus_queue *q, uint64_t now);

@@ -30,6 +30,13 @@
  */
 #define OCTO_MIG_HIST		20
 
+/* Automatic migration: the default of migrate_after= (ms a new poller must
+ * poll a queue alone), and the fewest bursts it must have made
+ * (octopus_rxtx.c, foreign_poll).
+ */
+#define OCTO_MIG_AFTER_MS	20
+#define OCTO_MIG_MIN_POLLS	32
+
 /* How long a gate waits for a source queue nobody polls. */
 #define OCTO_GATE_TIMEOUT_MS	50
 
@@ -37,6 +44,12 @@
 
 /* Per virtual queue. */
 struct octopus_qmig {
+	/* automatic migration's candidate poller: the poller only */
+	int cand_lcore;
+	int cand_socket;
+	uint64_t cand_start;		/* tsc of its first burst in the streak */
+	uint64_t cand_polls;		/* bursts in the streak */
+	uint64_t cand_next_poll;	/* polls count its next burst must see */
 	/* request: written by the requester before its REQUESTED CAS (release) */
 	int want_socket;
 	uint8_t automatic;		/* 1: the datapath asked, 0: the API */
@@ -81,6 +94,7 @@ struct octopus_qmig {
 /* Per port. */
 struct octopus_mig {
 	bool auto_mode;			/* migration=auto (the default) */
+	uint64_t after_tsc;		/* migrate_after=, in tsc cycles */
 	bool no_drain;			/* drain=0: TEST ONLY, breaks Rx order */
 	bool running;			/* control thread started */
 	uint8_t stop;			/* asks the thread to end (atomic) */

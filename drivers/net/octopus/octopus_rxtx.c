@@ -146,9 +146,32 @@ burst_done(struct octopus_queue *q)
 static __rte_noinline void
 foreign_poll(struct octopus_queue *q, uint32_t r, int sock)
 {
+	const struct octopus_mig *pm = &q->priv->mig;
+	struct octopus_qmig *m = &q->mig;
+	uint64_t now;
+
 	q->cnt.foreign_polls++;
-	if (q->priv->mig.auto_mode && sock >= 0 &&
-	    OCTO_ROUTE_PHASE(r) == OCTO_ROUTE_STEADY)
+	if (!pm->auto_mode || sock < 0 || OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_STEADY)
+		return;
+	/*
+	 * Follow a poller, not a poll: the queue moves once one lcore of
+	 * the other socket has polled it alone (no other burst in between)
+	 * for migrate_after ms and OCTO_MIG_MIN_POLLS bursts. A drain or a
+	 * cleanup from another lcore, between the poller's bursts, never
+	 * qualifies; neither does the poller's own socket-local polling.
+	 */
+	now = rte_get_tsc_cycles();
+	if (m->cand_lcore != q->poller_lcore || m->cand_socket != sock ||
+	    m->cand_next_poll != q->cnt.polls) {
+		m->cand_lcore = q->poller_lcore;
+		m->cand_socket = sock;
+		m->cand_start = now;
+		m->cand_polls = 0;
+	}
+	m->cand_polls++;
+	/* polls counts this burst at its end */
+	m->cand_next_poll = q->cnt.polls + 1;
+	if (m->cand_polls >= OCTO_MIG_MIN_POLLS && now - m->cand_start >= pm->after_tsc)
 		octopus_migrate_request(q->priv, q->qid, q->is_tx, sock, true);
 }
 
