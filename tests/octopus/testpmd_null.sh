@@ -14,6 +14,8 @@ work=$(mktemp -d)
 prefix="octopus-tpmd-$$"
 # EAL leaves its runtime directory behind; the prefix is per run.
 trap 'rm -rf "$work" "/var/run/dpdk/${prefix:?}"' EXIT
+# hugepages or --no-huge, as the project decides (tools/octopus_eal_mem.h)
+mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
 port=2	# net_null0 = 0, net_null1 = 1, the octopus port after them
 
 {
@@ -33,7 +35,7 @@ port=2	# net_null0 = 0, net_null1 = 1, the octopus port after them
 	echo "quit"
 } > "$work/cmds"
 
-timeout 90 stdbuf -oL "$testpmd" --no-huge -m 512 --no-pci --file-prefix "$prefix" \
+timeout 90 stdbuf -oL "$testpmd" "$mem_opt" -m 512 --no-pci --file-prefix "$prefix" \
 	-l 0-1 -d "$plugin" --vdev net_null0 --vdev net_null1 \
 	--vdev "net_octopus0,member=net_null0,member=net_null1,socket_of=net_null1:1" \
 	-- -i --total-num-mbufs=8192 --forward-mode=io \
