@@ -32,9 +32,10 @@ octo_test_eal_init(int *argc, char ***argv, unsigned int default_mb)
 	if (n < 0)
 		return -1;
 	ret = rte_eal_init(n, eal);
+	/* EAL makes its runtime directory early: gone even if init failed */
+	octo_test_rundir_at_exit();
 	if (ret < 0)
 		return ret;
-	octo_test_rundir_at_exit();
 	*argc = n;
 	*argv = eal;
 	return ret;

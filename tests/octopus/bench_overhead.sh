@@ -16,7 +16,9 @@ rounds=${1:-5}
 secs=${2:-2}
 testpmd=${TESTPMD:-dpdk-testpmd}
 build=${OCTOPUS_BUILD:-$(cd "$(dirname "$0")/../.." && pwd)/build}
-plugin=${OCTOPUS_PLUGIN:-$build/drivers/net/octopus/librte_net_octopus.so}
+# the plugin where EAL accepts it (see meson.build)
+[ -n "${OCTOPUS_PLUGIN:-}" ] || . "$build/octopus-plugins.env"
+plugin=$OCTOPUS_PLUGIN
 out=$(mktemp)
 prefix="octopus-bench-$$"
 # EAL leaves its runtime directory behind; the prefix is per run.
