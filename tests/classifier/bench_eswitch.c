@@ -219,7 +219,7 @@ main(int argc, char **argv)
 		printf("--rounds, --seconds and --attempts must be positive\n");
 		return 2;
 	}
-	/* Small mbufs: 64-byte frames, two packet sets in --no-huge memory. */
+	/* Small mbufs: 64-byte frames, two packet sets within the tests' -m 512. */
 	mp = rte_pktmbuf_pool_create("bench_mbufs", NB_PKTS * 2, 256, 0,
 		RTE_PKTMBUF_HEADROOM + 128, 0);
 	if (mp == NULL) {
