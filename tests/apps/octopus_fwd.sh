@@ -35,9 +35,11 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*"; cat "$out"; exit 1; }
 
 port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
-"$app" --no-huge -m 512 --no-pci --file-prefix "$prefix" \
+# hugepages or --no-huge, as the project decides (tools/octopus_eal_mem.h)
+mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
+"$app" "$mem_opt" -m 512 --no-pci --file-prefix "$prefix" \
 	--lcores '0@0,1@0,2@1,3@0,4@1' \
-	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
+	-d "${OCTONIC_PLUGIN:?}" \
 	--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=200000 \
 	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1 \
 	-- ${route:+-r "$route"} >"$out" 2>&1 &

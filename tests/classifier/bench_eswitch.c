@@ -33,6 +33,7 @@
 
 #include "octonic_eswitch.h"
 #include "eswitch_test_util.h"
+#include "../common/octo_test_eal.h"
 
 #define NB_PKTS 8192
 #define BURST 32
@@ -185,7 +186,7 @@ main(int argc, char **argv)
 	double seconds = 2.0, max_ratio = 0, small, big, ratio;
 	int ret, c, r, rounds = 8, attempts = 1, a;
 
-	ret = rte_eal_init(argc, argv);
+	ret = octo_test_eal_init(&argc, &argv, 512);
 	if (ret < 0)
 		return 1;
 	argc -= ret;
@@ -218,7 +219,7 @@ main(int argc, char **argv)
 		printf("--rounds, --seconds and --attempts must be positive\n");
 		return 2;
 	}
-	/* Small mbufs: 64-byte frames, two packet sets in --no-huge memory. */
+	/* Small mbufs: 64-byte frames, two packet sets within the tests' -m 512. */
 	mp = rte_pktmbuf_pool_create("bench_mbufs", NB_PKTS * 2, 256, 0,
 		RTE_PKTMBUF_HEADROOM + 128, 0);
 	if (mp == NULL) {

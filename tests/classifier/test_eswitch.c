@@ -29,6 +29,7 @@
 
 #include "octonic_eswitch.h"
 #include "eswitch_test_util.h"
+#include "../common/octo_test_eal.h"
 
 static int failures;
 #define CHECK(c) do { \
@@ -1157,7 +1158,7 @@ main(int argc, char **argv)
 	size_t i;
 	int ret, ran = 0;
 
-	ret = rte_eal_init(argc, argv);
+	ret = octo_test_eal_init(&argc, &argv, 512);
 	if (ret < 0) {
 		printf("EAL init failed\n");
 		return 1;

@@ -18,6 +18,7 @@
 #include <rte_flow.h>
 
 #include <rte_pmd_octonic.h>
+#include "../common/octo_test_eal.h"
 
 static int failures;
 #define CHECK(c) do { \
@@ -133,7 +134,7 @@ run(void)
 int
 main(int argc, char **argv)
 {
-	if (rte_eal_init(argc, argv) < 0)
+	if (octo_test_eal_init(&argc, &argv, 512) < 0)
 		return 1;
 	run();
 	rte_eal_cleanup();

@@ -15,31 +15,55 @@
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
 
+/* EAL's runtime directory of this run, once EAL is up. */
+static char octo_test_rundir[PATH_MAX];
+
+/* Remove the runtime directory (EAL's own files only). */
 static inline void
-octo_test_eal_cleanup(void)
+octo_test_rundir_remove(void)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 256];
+	char path[PATH_MAX + 256];
 	struct dirent *e;
 	DIR *d;
 
-	snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
-	rte_eal_cleanup();
-	d = opendir(dir);
+	if (octo_test_rundir[0] == '\0')
+		return;
+	d = opendir(octo_test_rundir);
 	if (d == NULL)
 		return;
 	while ((e = readdir(d)) != NULL) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		snprintf(path, sizeof(path), "%s/%s", octo_test_rundir, e->d_name);
 		unlink(path);
 	}
 	closedir(d);
-	rmdir(dir);
+	rmdir(octo_test_rundir);
+}
+
+/*
+ * After rte_eal_init(): the runtime directory goes when the process exits,
+ * however main() ends (not on a crash: the next run's prefix differs).
+ */
+static inline void
+octo_test_rundir_at_exit(void)
+{
+	snprintf(octo_test_rundir, sizeof(octo_test_rundir), "%s", rte_eal_get_runtime_dir());
+	atexit(octo_test_rundir_remove);
+}
+
+static inline void
+octo_test_eal_cleanup(void)
+{
+	snprintf(octo_test_rundir, sizeof(octo_test_rundir), "%s", rte_eal_get_runtime_dir());
+	rte_eal_cleanup();
+	octo_test_rundir_remove();
 }
 
 #endif /* OCTO_EAL_CLEANUP_H */

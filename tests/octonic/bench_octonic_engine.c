@@ -24,6 +24,7 @@
 #include <rte_mbuf.h>
 
 #include <rte_pmd_octonic.h>
+#include "../common/octo_test_eal.h"
 
 static double
 measure(uint16_t port, double seconds, uint64_t *missed)
@@ -89,7 +90,7 @@ main(int argc, char **argv)
 	uint16_t port;
 	int ret;
 
-	ret = rte_eal_init(argc, argv);
+	ret = octo_test_eal_init(&argc, &argv, 512);
 	if (ret < 0)
 		return 1;
 	argc -= ret;

@@ -32,6 +32,7 @@
 #include <rte_udp.h>
 
 #include <rte_pmd_octonic.h>
+#include "../common/octo_test_eal.h"
 
 static int failures;
 
@@ -1478,7 +1479,7 @@ main(int argc, char **argv)
 	unsigned int i;
 	int ret, a, ran = 0;
 
-	ret = rte_eal_init(argc, argv);
+	ret = octo_test_eal_init(&argc, &argv, 512);
 	if (ret < 0) {
 		printf("EAL init failed\n");
 		return 1;

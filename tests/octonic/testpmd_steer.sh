@@ -11,6 +11,8 @@ out=$(mktemp)
 prefix="octonic_testpmd_$$"
 # EAL leaves its runtime directory behind; the prefix is per run.
 trap 'rm -rf "$out" "/var/run/dpdk/${prefix:?}"' EXIT
+# hugepages or --no-huge, as the project decides (tools/octopus_eal_mem.h)
+mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
 
 {
 	sleep 1
@@ -21,7 +23,7 @@ trap 'rm -rf "$out" "/var/run/dpdk/${prefix:?}"' EXIT
 	echo "stop"
 	sleep 1
 	echo "quit"
-} | stdbuf -oL "$TESTPMD" -d "$OCTONIC_PLUGIN" --no-huge -m 512 --no-pci \
+} | stdbuf -oL "$TESTPMD" -d "$OCTONIC_PLUGIN" "$mem_opt" -m 512 --no-pci \
 	--file-prefix "$prefix" \
 	--vdev net_octonic0,pfs=2,wire=gen,flows=64,gen_rate=1000000 -- \
 	-i --rxq=4 --txq=4 --forward-mode=rxonly --total-num-mbufs=16384 \

@@ -16,11 +16,15 @@ rounds=${1:-5}
 secs=${2:-2}
 testpmd=${TESTPMD:-dpdk-testpmd}
 build=${OCTOPUS_BUILD:-$(cd "$(dirname "$0")/../.." && pwd)/build}
-plugin=${OCTOPUS_PLUGIN:-$build/drivers/net/octopus/librte_net_octopus.so}
+# the plugin where EAL accepts it (see meson.build)
+[ -n "${OCTOPUS_PLUGIN:-}" ] || . "$build/octopus-plugins.env"
+plugin=$OCTOPUS_PLUGIN
 out=$(mktemp)
 prefix="octopus-bench-$$"
 # EAL leaves its runtime directory behind; the prefix is per run.
 trap 'rm -rf "$out" "/var/run/dpdk/${prefix:?}"' EXIT
+# hugepages or --no-huge, as the project decides (tools/octopus_eal_mem.h)
+mem_opt=$("${OCTOPUS_EAL_MEM:-$build/tools/octopus-eal-mem}" 512)
 
 # Port ids follow --vdev order: null0..5 are 0..5 (null0/1 owned by the
 # octopus port, null4/5 enslaved), net_octopus0 is 6, net_bonding0 is 7.
@@ -38,7 +42,7 @@ direct=2 octopus=6 bonding=7
 		done
 	done
 	echo "quit"
-} | "$testpmd" --no-huge -m 512 --no-pci --file-prefix "$prefix" -l 0-1 \
+} | "$testpmd" "$mem_opt" -m 512 --no-pci --file-prefix "$prefix" -l 0-1 \
 	-d "$plugin" \
 	--vdev net_null0 --vdev net_null1 --vdev net_null2 --vdev net_null3 \
 	--vdev net_null4 --vdev net_null5 \

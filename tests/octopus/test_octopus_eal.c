@@ -37,7 +37,7 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_check.h"
-#include "../common/octo_eal_cleanup.h"
+#include "../common/octo_test_eal.h"
 
 /* ---- log capture: what the driver said about a refusal ---- */
 
@@ -684,17 +684,19 @@ main(int argc, char **argv)
 	const char *which = argc > 1 ? argv[1] : "";
 	char prefix[64];
 	char *eal[] = {
-		argv[0], "--no-huge", "-m", "256", "--no-pci", "-l", "0",
+		argv[0], "-m", "256", "--no-pci", "-l", "0",
 		"--file-prefix", prefix, "--log-level", "pmd.net.octopus:info",
 		"--vdev", "net_null0", "--vdev", "net_null1",
 		"--vdev", "net_null2", "--vdev", "net_null3",
 		"--vdev", "net_ring0", "--vdev", "net_ring1",
 	};
 	struct rte_mempool *mp;
+	int nb_eal = RTE_DIM(eal);
+	char **eal_argv = eal;
 
-	snprintf(prefix, sizeof(prefix), "octopus-eal-%s-%d", which, (int)getpid());
+	snprintf(prefix, sizeof(prefix), "octopus-eal-%s", which);
 	logf_ = fmemopen(logbuf, sizeof(logbuf), "w");
-	if (logf_ == NULL || rte_eal_init(RTE_DIM(eal), eal) < 0) {
+	if (logf_ == NULL || octo_test_eal_init(&nb_eal, &eal_argv, 256) < 0) {
 		fprintf(stderr, "EAL init failed\n");
 		return 2;
 	}

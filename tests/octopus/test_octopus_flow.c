@@ -56,7 +56,7 @@
 #include "octopus_flow.h"
 
 #include "../common/octo_check.h"
-#include "../common/octo_eal_cleanup.h"
+#include "../common/octo_test_eal.h"
 
 #define NB_Q 4
 #define NB_DESC 4096
@@ -856,7 +856,7 @@ main(int argc, char **argv)
 	const char *which = argc > 1 ? argv[1] : "";
 	char prefix[64], gen[128];
 	char *eal[] = {
-		argv[0], "--no-huge", "-m", "512", "--no-pci",
+		argv[0], "-m", "512", "--no-pci",
 		"--lcores", "0@0,1@1,2@0,3@1", "--file-prefix", prefix,
 		"--vdev", gen,
 		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1",
@@ -864,11 +864,13 @@ main(int argc, char **argv)
 		"--vdev", "net_octopus1,member=net_null0,member=net_null1,socket_of=net_null0:0,socket_of=net_null1:1",
 	};
 	struct rte_mempool *mp;
+	int nb_eal = RTE_DIM(eal);
+	char **eal_argv = eal;
 
-	snprintf(prefix, sizeof(prefix), "octopus-flow-%s-%d", which, (int)getpid());
+	snprintf(prefix, sizeof(prefix), "octopus-flow-%s", which);
 	snprintf(gen, sizeof(gen),
 		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=200000", NB_FLOWS);
-	if (rte_eal_init(RTE_DIM(eal), eal) < 0) {
+	if (octo_test_eal_init(&nb_eal, &eal_argv, 512) < 0) {
 		fprintf(stderr, "EAL init failed\n");
 		return 2;
 	}

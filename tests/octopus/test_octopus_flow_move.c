@@ -49,7 +49,7 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_check.h"
-#include "../common/octo_eal_cleanup.h"
+#include "../common/octo_test_eal.h"
 
 #define NB_Q 4
 #define NB_DESC 4096
@@ -523,17 +523,19 @@ main(int argc, char **argv)
 	const char *which = argc > 1 ? argv[1] : "";
 	char prefix[64], gen[128];
 	char *eal[] = {
-		argv[0], "--no-huge", "-m", "1024", "--no-pci",
+		argv[0], "-m", "1024", "--no-pci",
 		"--lcores", "0@0,1@1,2@0,3@1,4@0", "--file-prefix", prefix,
 		"--vdev", gen,
 		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual",
 	};
 	struct rte_mempool *mp;
+	int nb_eal = RTE_DIM(eal);
+	char **eal_argv = eal;
 
-	snprintf(prefix, sizeof(prefix), "octopus-flowmove-%s-%d", which, (int)getpid());
+	snprintf(prefix, sizeof(prefix), "octopus-flowmove-%s", which);
 	snprintf(gen, sizeof(gen),
 		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=100000", NB_FLOWS);
-	if (rte_eal_init(RTE_DIM(eal), eal) < 0) {
+	if (octo_test_eal_init(&nb_eal, &eal_argv, 1024) < 0) {
 		fprintf(stderr, "EAL init failed\n");
 		return 2;
 	}

@@ -53,7 +53,7 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_check.h"
-#include "../common/octo_eal_cleanup.h"
+#include "../common/octo_test_eal.h"
 
 #define NB_Q 4
 #define NB_DESC 4096
@@ -894,21 +894,27 @@ main(int argc, char **argv)
 	unsigned int nb = argc > 2 ? (unsigned int)atoi(argv[2]) : 1000;
 	char prefix[64], octo[160];
 	char *eal[] = {
-		argv[0], "--no-huge", "-m", "512", "--no-pci",
+		argv[0], "-m", "512", "--no-pci",
 		"--lcores", "0@0,1@1,2@0,3@1", "--file-prefix", prefix,
 		"--vdev", "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=1024,gen_rate=200000",
 		"--vdev", octo,
 	};
 	struct rte_mempool *mp;
+	int nb_eal = RTE_DIM(eal);
+	char **eal_argv = eal;
 
-	snprintf(prefix, sizeof(prefix), "octopus-migrate-%s-%d", which, (int)getpid());
+	snprintf(prefix, sizeof(prefix), "octopus-migrate-%s", which);
 	snprintf(octo, sizeof(octo),
 		/* manual: the explicit moves come first, then the test turns
 		 * auto on for the automatic ones
 		 */
-		"net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual%s",
+		/* migrate_after=1: the automatic moves follow the test's
+		 * pollers within a millisecond (the default, 200, is for
+		 * the ones an application makes: testpmd_migrate.sh)
+		 */
+		"net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual,migrate_after=1%s",
 		strcmp(which, "nodrain") == 0 ? ",drain=0" : "");
-	if (rte_eal_init(RTE_DIM(eal), eal) < 0) {
+	if (octo_test_eal_init(&nb_eal, &eal_argv, 512) < 0) {
 		fprintf(stderr, "EAL init failed\n");
 		return 2;
 	}

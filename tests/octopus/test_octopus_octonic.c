@@ -51,7 +51,7 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_check.h"
-#include "../common/octo_eal_cleanup.h"
+#include "../common/octo_test_eal.h"
 
 #define NB_Q 4
 #define NB_DESC 4096
@@ -721,7 +721,7 @@ main(int argc, char **argv)
 	const char *which = argc > 1 ? argv[1] : "";
 	char prefix[64], gen[128];
 	char *eal[] = {
-		argv[0], "--no-huge", "-m", "512", "--no-pci",
+		argv[0], "-m", "512", "--no-pci",
 		"--lcores", "0@0,1@1,2@0,3@1", "--file-prefix", prefix,
 		"--vdev", gen,
 		"--vdev", "net_octonic1,pfs=2,numa=0:1,wire=loop",
@@ -730,14 +730,15 @@ main(int argc, char **argv)
 	};
 	struct rte_mempool *mp;
 	int nb_eal = RTE_DIM(eal);
+	char **eal_argv = eal;
 
-	snprintf(prefix, sizeof(prefix), "octopus-octonic-%s-%d", which, (int)getpid());
+	snprintf(prefix, sizeof(prefix), "octopus-octonic-%s", which);
 	snprintf(gen, sizeof(gen),
 		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=1024,gen_rate=200000,gen_limit=%u",
 		LIMIT);
 	if (strcmp(which, "single") == 0)
 		nb_eal -= 2;	/* no octopus port */
-	if (rte_eal_init(nb_eal, eal) < 0) {
+	if (octo_test_eal_init(&nb_eal, &eal_argv, 512) < 0) {
 		fprintf(stderr, "EAL init failed\n");
 		return 2;
 	}

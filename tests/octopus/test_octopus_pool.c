@@ -42,7 +42,7 @@
 #include "rte_pmd_octonic.h"
 
 #include "../common/octo_check.h"
-#include "../common/octo_eal_cleanup.h"
+#include "../common/octo_test_eal.h"
 
 #define NB_Q 2
 #define NB_DESC 512
@@ -334,13 +334,16 @@ main(int argc, char **argv)
 	const char *which = argc > 1 ? argv[1] : "";
 	char prefix[64];
 	char *eal[] = {
-		argv[0], "--no-huge", "-m", "512", "--no-pci",
+		argv[0], "-m", "512", "--no-pci",
 		"--lcores", "0@0,1@1", "--file-prefix", prefix,
 		"--vdev", "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64,gen_rate=100000",
 		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual",
 	};
-	snprintf(prefix, sizeof(prefix), "octopus-pool-%s-%d", which, (int)getpid());
-	if (rte_eal_init(RTE_DIM(eal), eal) < 0) {
+	int nb_eal = RTE_DIM(eal);
+	char **eal_argv = eal;
+
+	snprintf(prefix, sizeof(prefix), "octopus-pool-%s", which);
+	if (octo_test_eal_init(&nb_eal, &eal_argv, 512) < 0) {
 		fprintf(stderr, "EAL init failed\n");
 		return 2;
 	}

@@ -19,6 +19,8 @@ testpmd=${TESTPMD:-dpdk-testpmd}
 work=$(mktemp -d)
 prefix="octopus-tpd-$$"
 trap 'rm -rf "$work" /var/run/dpdk/"${prefix:?}"-*' EXIT
+# hugepages or --no-huge, as the project decides (tools/octopus_eal_mem.h)
+mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
 
 fail() { echo "FAIL ($1): $2"; tail -n 60 "$work/$1.out"; exit 1; }
 
@@ -26,7 +28,7 @@ fail() { echo "FAIL ($1): $2"; tail -n 60 "$work/$1.out"; exit 1; }
 run() {
 	local name=$1
 	shift
-	timeout 60 stdbuf -oL "$testpmd" --no-huge -m 512 --no-pci \
+	timeout 60 stdbuf -oL "$testpmd" "$mem_opt" -m 512 --no-pci \
 		--file-prefix "$prefix-$name" --lcores '0@0,1@0,2@1' \
 		-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" "$@" \
 		-- -i --rxq=2 --txq=2 --nb-cores=2 --total-num-mbufs=16384 \

@@ -19,6 +19,8 @@ work=$(mktemp -d)
 prefix="octopus-tpf-$$"
 # EAL leaves its runtime directory behind; the prefix is per run.
 trap 'rm -rf "$work" "/var/run/dpdk/${prefix:?}"' EXIT
+# hugepages or --no-huge, as the project decides (tools/octopus_eal_mem.h)
+mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
 port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
 
 # Flow 0 of the generator (seed 1): lib/wire/octo_gen.c gives flow f the
@@ -74,7 +76,7 @@ done
 	echo "show port xstats $port"
 	echo "flow query $port 0 count"
 	echo "quit"
-} | timeout 60 stdbuf -oL "$testpmd" --no-huge -m 512 --no-pci --file-prefix "$prefix" \
+} | timeout 60 stdbuf -oL "$testpmd" "$mem_opt" -m 512 --no-pci --file-prefix "$prefix" \
 	--lcores '0@0,1@0,2@1,3@0,4@1' \
 	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
 	--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=100000 \

@@ -14,6 +14,8 @@ work=$(mktemp -d)
 prefix="octopus-tpmd-$$"
 # EAL leaves its runtime directory behind; the prefix is per run.
 trap 'rm -rf "$work" "/var/run/dpdk/${prefix:?}"' EXIT
+# hugepages or --no-huge, as the project decides (tools/octopus_eal_mem.h)
+mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
 port=2	# net_null0 = 0, net_null1 = 1, the octopus port after them
 
 {
@@ -36,7 +38,7 @@ port=2	# net_null0 = 0, net_null1 = 1, the octopus port after them
 # run under octopus-numa-emu (2 nodes, CPU i on node i % 2): the main and
 # the forwarding lcore on node 0 (member 0's socket), an idle lcore on node 1
 # so that EAL knows node 1 (socket_of= names it)
-timeout 90 stdbuf -oL "$testpmd" --no-huge -m 512 --no-pci --file-prefix "$prefix" \
+timeout 90 stdbuf -oL "$testpmd" "$mem_opt" -m 512 --no-pci --file-prefix "$prefix" \
 	--lcores 0@0,1@0,2@1 -d "$plugin" --vdev net_null0 --vdev net_null1 \
 	--vdev "net_octopus0,member=net_null0,member=net_null1,socket_of=net_null0:0,socket_of=net_null1:1" \
 	-- -i --total-num-mbufs=8192 --forward-mode=io --nb-cores=1 \

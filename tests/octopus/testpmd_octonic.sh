@@ -17,6 +17,8 @@ work=$(mktemp -d)
 prefix="octopus-tpo-$$"
 # EAL leaves its runtime directory behind; the prefix is per run.
 trap 'rm -rf "$work" "/var/run/dpdk/${prefix:?}"' EXIT
+# hugepages or --no-huge, as the project decides (tools/octopus_eal_mem.h)
+mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
 port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
 
 {
@@ -25,7 +27,7 @@ port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
 	echo "stop"
 	echo "show port xstats $port"
 	echo "quit"
-} | timeout 60 stdbuf -oL "$testpmd" --no-huge -m 512 --no-pci --file-prefix "$prefix" \
+} | timeout 60 stdbuf -oL "$testpmd" "$mem_opt" -m 512 --no-pci --file-prefix "$prefix" \
 	--lcores '0@0,1@0,2@1,3@0,4@1' \
 	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
 	--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=100000 \

@@ -19,10 +19,12 @@ flowperf=${FLOWPERF:-dpdk-test-flow-perf}
 work=$(mktemp -d)
 prefix="octopus-order-$$"
 trap 'rm -rf "$work" /var/run/dpdk/"${prefix:?}"-*' EXIT
+# hugepages or --no-huge, as the project decides (tools/octopus_eal_mem.h)
+mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
 
 fail() { echo "FAIL ($1): $2"; tail -n 40 "$work/$1.out"; exit 1; }
 eal() {
-	echo --no-huge -m 512 --no-pci --file-prefix "$prefix-$1" --lcores 0@0,1@0,2@1 \
+	echo "$mem_opt" -m 512 --no-pci --file-prefix "$prefix-$1" --lcores 0@0,1@0,2@1 \
 		-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}"
 }
 nic=(--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64)

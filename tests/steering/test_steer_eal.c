@@ -46,6 +46,7 @@
 #include "octopus_steer.h"
 
 #include "../common/octo_check.h"
+#include "../common/octo_test_eal.h"
 
 #define NB_Q 4
 #define RETA 16
@@ -954,7 +955,7 @@ main(int argc, char **argv)
 	const char *mode;
 	int ret;
 
-	ret = rte_eal_init(argc, argv);
+	ret = octo_test_eal_init(&argc, &argv, 512);
 	if (ret < 0) {
 		/* the octonic run needs the NIC model's plugin; without one
 		 * that loads there is nothing to test against: skip (77)

@@ -26,6 +26,7 @@
 #include "octopus_steer.h"
 
 #include "../common/octo_check.h"
+#include "../common/octo_test_eal.h"
 
 #define NB_Q 4
 #define RETA 16
@@ -397,7 +398,7 @@ main(int argc, char **argv)
 {
 	int p0, p1;
 
-	if (rte_eal_init(argc, argv) < 0) {
+	if (octo_test_eal_init(&argc, &argv, 512) < 0) {
 		fprintf(stderr, "EAL init failed\n");
 		return 1;
 	}

@@ -191,7 +191,7 @@ struct octopus_queue {
 	ARG_SPREAD "=l4_src|l4_dst|ip_src|ip_dst (header bits choosing a bucket) " \
 	ARG_CATCHALL "=<queue for non-IP traffic> " \
 	ARG_MIGRATION "=auto|manual " \
-	ARG_MIGRATE_AFTER "=<ms a new poller polls a queue alone before it moves, default 20> " \
+	ARG_MIGRATE_AFTER "=<ms a new poller polls a queue alone before it moves, default 200> " \
 	ARG_DRAIN "=0|1 (0: test only)"
 
 /* Parsed devargs. */

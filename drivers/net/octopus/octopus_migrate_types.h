@@ -34,7 +34,7 @@
  * poll a queue alone), and the fewest bursts it must have made
  * (octopus_rxtx.c, foreign_poll).
  */
-#define OCTO_MIG_AFTER_MS	20
+#define OCTO_MIG_AFTER_MS	200
 #define OCTO_MIG_MIN_POLLS	32
 
 /* How long a gate waits for a source queue nobody polls. */
