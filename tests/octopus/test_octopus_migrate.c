@@ -27,6 +27,9 @@
  *   test_octopus_migrate failover     PF1 unplugged under load, then plugged
  *       back: served by PF0 within a bound, in order, losses accounted;
  *       back home on PF1, remote counters flat.
+ *   test_octopus_migrate follow       automatic migration follows a poller:
+ *       a 50 ms drain and one-off polls from the other socket move nothing;
+ *       a new poller moves the queue after migrate_after (default), not before.
  *   test_octopus_migrate bench [N]    not a test: migration latency
  *       p50/p99/max under load with 1 flow and with 100000 flows.
  */
@@ -887,6 +890,103 @@ test_failover(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
+/* Rx migrations of queue @p q so far. */
+static uint64_t
+rx_moves(uint16_t q)
+{
+	struct rte_pmd_octopus_migration r;
+
+	rte_pmd_octopus_migration_get(port, q, 0, &r);
+	return r.migrations;
+}
+
+/* The main lcore polls queue @p q (its owner idle) for @p ms, alone. */
+static void
+poll_alone(uint16_t q, unsigned int ms)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * ms;
+	struct rte_mbuf *pkts[32];
+	int was = owner[q], zero = 0;
+	uint16_t n;
+
+	__atomic_store_n(&owner[q], -1, __ATOMIC_RELEASE);
+	while (!__atomic_compare_exchange_n(&holder[q], &zero, 1, false,
+			__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		zero = 0;
+	while (rte_get_timer_cycles() < end) {
+		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
+		for (zero = 0; zero < n; zero++)
+			check_frame(pkts[zero]);
+		rte_pktmbuf_free_bulk(pkts, n);
+		__atomic_fetch_add(&received, n, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&holder[q], 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&owner[q], was, __ATOMIC_RELEASE);
+}
+
+/*
+ * Automatic migration follows a poller, not a poll (migrate_after=, its
+ * default): a queue that another socket's lcore polls alone for less than
+ * that (a drain), or now and then between its poller's bursts, stays; a
+ * queue whose poller changes socket moves once the new one has polled it
+ * alone that long, not before.
+ */
+static void
+test_follow(struct rte_mempool *mp)
+{
+	const double after_ms = 200;	/* OCTO_MIG_AFTER_MS */
+	uint64_t before, t0, end;
+	double took = -1;
+	unsigned int i;
+	uint16_t q = 1;	/* homed on socket 1, polled from there */
+
+	start_port(mp);
+	CHECK(rte_pmd_octopus_migration_auto_set(port, 1) == 0, "auto");
+	CHECK(rte_pmd_octonic_gen_enable(pf[0], 1) == 0, "generator on");
+	stop = 0;
+	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
+	wait_all_polls(20);
+	before = rx_moves(q);
+
+	/* a drain from socket 0: 50 ms alone, then the poller is back */
+	poll_alone(q, 50);
+	wait_polls(q, 1000);
+	CHECK(rx_moves(q) == before, "a 50 ms drain moved the queue (%" PRIu64 " moves)",
+		rx_moves(q) - before);
+	/* one-off polls from socket 0 between the poller's, for 400 ms */
+	for (i = 0; i < 400; i++) {
+		poll_alone(q, 0);
+		rte_delay_us_sleep(1000);
+	}
+	CHECK(rx_moves(q) == before, "one-off polls moved the queue (%" PRIu64 " moves)",
+		rx_moves(q) - before);
+
+	/* the poller moves to socket 0: the queue follows after after_ms */
+	t0 = rte_get_timer_cycles();
+	__atomic_store_n(&owner[q], lcore_on(0, q), __ATOMIC_RELEASE);
+	end = t0 + 5 * rte_get_timer_hz();
+	while (rte_get_timer_cycles() < end) {
+		if (rx_moves(q) > before) {
+			took = (double)(rte_get_timer_cycles() - t0) * 1000 / rte_get_timer_hz();
+			break;
+		}
+		rte_delay_us_sleep(200);
+	}
+	printf("follow: the queue moved %.1f ms after its poller changed socket (migrate_after %.0f ms)\n",
+		took, after_ms);
+	CHECK(took >= after_ms, "moved after %.1f ms, before migrate_after", took);
+	CHECK(took >= 0 && took < after_ms + 2000, "not moved within 2 s after migrate_after");
+	CHECK(rx_moves(q) == before + 1, "%" PRIu64 " moves", rx_moves(q) - before);
+
+	rte_pmd_octonic_gen_enable(pf[0], 0);
+	stop = 1;
+	rte_eal_mp_wait_lcore();
+	CHECK(reordered == 0 && duplicated == 0, "Rx: %" PRIu64 " reordered, %" PRIu64 " dup",
+		reordered, duplicated);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -912,7 +1012,8 @@ main(int argc, char **argv)
 		 * pollers within a millisecond (the default, 200, is for
 		 * the ones an application makes: testpmd_migrate.sh)
 		 */
-		"net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual,migrate_after=1%s",
+		"net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual%s%s",
+		strcmp(which, "follow") == 0 ? "" : ",migrate_after=1",
 		strcmp(which, "nodrain") == 0 ? ",drain=0" : "");
 	if (octo_test_eal_init(&nb_eal, &eal_argv, 512) < 0) {
 		fprintf(stderr, "EAL init failed\n");
@@ -941,8 +1042,10 @@ main(int argc, char **argv)
 		test_gate(mp);
 	else if (strcmp(which, "failover") == 0)
 		test_failover(mp);
+	else if (strcmp(which, "follow") == 0)
+		test_follow(mp);
 	else {
-		fprintf(stderr, "usage: %s order|nodrain|nosteer|gate|failover|bench [moves]\n",
+		fprintf(stderr, "usage: %s order|nodrain|nosteer|gate|failover|follow|bench [moves]\n",
 			argv[0]);
 		return 2;
 	}
