@@ -540,10 +540,38 @@ const struct eth_dev_ops octonic_ops = {
 	.flow_ops_get = octonic_flow_ops_get,
 };
 
+/*
+ * A secondary process reads what the primary's PFs hold (their private
+ * data is in shared memory): information, link, statistics, and resets of
+ * the statistics. Everything that drives the NIC model (configure, start,
+ * queues, flows, the datapath) is the primary's: not in this table, so
+ * ethdev refuses it with -ENOTSUP.
+ */
+static const struct eth_dev_ops octonic_secondary_ops = {
+	.link_update = octonic_link_update,
+	.stats_get = octonic_stats_get,
+	.stats_reset = octonic_stats_reset,
+	.xstats_get = octonic_xstats_get,
+	.xstats_get_names = octonic_xstats_get_names,
+	.xstats_reset = octonic_stats_reset,
+	.dev_infos_get = octonic_dev_infos_get,
+};
+
+/* The model's bursts run in the primary only. */
+static uint16_t
+secondary_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	RTE_SET_USED(q);
+	RTE_SET_USED(pkts);
+	RTE_SET_USED(n);
+	return 0;
+}
+
 int
 octonic_is_octonic(const struct rte_eth_dev *dev)
 {
-	return dev != NULL && dev->dev_ops == &octonic_ops;
+	return dev != NULL && (dev->dev_ops == &octonic_ops ||
+		dev->dev_ops == &octonic_secondary_ops);
 }
 
 struct octonic_eswitch *
@@ -630,6 +658,38 @@ pf_create(struct octonic_nic *nic, uint16_t idx, int socket)
 	return dev;
 }
 
+/*
+ * Secondary process: the primary's PFs, attached by name (<nic>_pf<i>, from
+ * 0 up to the first the primary does not have; a secondary is not given the
+ * primary's devargs).
+ */
+static int
+octonic_probe_secondary(struct rte_vdev_device *vdev, const char *name)
+{
+	char pf_name[RTE_ETH_NAME_MAX_LEN];
+	struct rte_eth_dev *dev;
+	uint16_t i;
+
+	for (i = 0; i < OCTONIC_MAX_PFS; i++) {
+		snprintf(pf_name, sizeof(pf_name), "%s_pf%u", name, i);
+		dev = rte_eth_dev_attach_secondary(pf_name);
+		if (dev == NULL)
+			break;
+		dev->dev_ops = &octonic_secondary_ops;
+		dev->device = &vdev->device;
+		dev->rx_pkt_burst = secondary_burst;
+		dev->tx_pkt_burst = secondary_burst;
+		rte_eth_dev_probing_finish(dev);
+	}
+	if (i == 0) {
+		OCTONIC_LOG(ERR, "%s: the primary process has no %s_pf0 to attach", name, name);
+		return -ENODEV;
+	}
+	OCTONIC_LOG(INFO, "%s: %u PFs attached (secondary: statistics and information only)",
+		name, i);
+	return 0;
+}
+
 static int
 octonic_probe(struct rte_vdev_device *vdev)
 {
@@ -643,10 +703,8 @@ octonic_probe(struct rte_vdev_device *vdev)
 	int node[OCTONIC_MAX_PFS];
 	int ret;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		OCTONIC_LOG(ERR, "%s: secondary processes are not supported", name);
-		return -ENOTSUP;
-	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return octonic_probe_secondary(vdev, name);
 	if (octonic_devargs_parse(rte_vdev_device_args(vdev), &da, err,
 			sizeof(err)) != 0) {
 		OCTONIC_LOG(ERR, "%s: %s", name, err);
@@ -723,6 +781,13 @@ octonic_remove(struct rte_vdev_device *vdev)
 	uint16_t port;
 	int ret = 0;
 
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		/* the primary's PFs stay; this process lets go of them */
+		RTE_ETH_FOREACH_DEV_OF(port, &vdev->device)
+			if (octonic_is_octonic(&rte_eth_devices[port]))
+				rte_eth_dev_release_port(&rte_eth_devices[port]);
+		return 0;
+	}
 	/* The device leaves, as a hot-unplugged one does: its users hear of
 	 * it (RTE_ETH_EVENT_INTR_RMV) while its queues still exist, so that
 	 * whoever polls them stops first.

@@ -26,11 +26,14 @@ RTE_LOG_REGISTER(octopus_logtype, pmd.net.octopus, NOTICE);
 
 static const struct eth_dev_ops octopus_ops;
 
+static const struct eth_dev_ops octopus_secondary_ops;
+
 bool
 octopus_is_octopus(uint16_t port_id)
 {
 	return rte_eth_dev_is_valid_port(port_id) &&
-		rte_eth_devices[port_id].dev_ops == &octopus_ops;
+		(rte_eth_devices[port_id].dev_ops == &octopus_ops ||
+		 rte_eth_devices[port_id].dev_ops == &octopus_secondary_ops);
 }
 
 /* ---- configure ---------------------------------------------------------- */
@@ -461,6 +464,36 @@ static const struct eth_dev_ops octopus_ops = {
 	.flow_ops_get = octopus_flow_ops_get,
 };
 
+/*
+ * A secondary process reads the primary's port (its private data is in
+ * shared memory): information, link, statistics and their resets, as
+ * dpdk-proc-info asks. Everything that changes the port is the primary's:
+ * not in this table, so ethdev refuses it with -ENOTSUP. Capture
+ * (dpdk-dumpcap, pdump) needs nothing here: the primary copies the packets.
+ */
+static const struct eth_dev_ops octopus_secondary_ops = {
+	.dev_infos_get = octopus_dev_infos_get,
+	.link_update = octopus_link_update,
+	.stats_get = octopus_stats_get,
+	.stats_reset = octopus_stats_reset,
+	.xstats_get = octopus_xstats_get,
+	.xstats_get_names = octopus_xstats_get_names,
+	.xstats_reset = octopus_xstats_reset,
+};
+
+/*
+ * The virtual queues hold the member burst functions of the primary's
+ * address space: a secondary process has no datapath on the port.
+ */
+static uint16_t
+secondary_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	RTE_SET_USED(q);
+	RTE_SET_USED(pkts);
+	RTE_SET_USED(n);
+	return 0;
+}
+
 /* ---- probe / remove ----------------------------------------------------- */
 
 static int
@@ -483,10 +516,10 @@ octopus_probe(struct rte_vdev_device *vdev)
 			OCTO_LOG(ERR, "%s: cannot attach in secondary process", name);
 			return -ENODEV;
 		}
-		dev->dev_ops = &octopus_ops;
+		dev->dev_ops = &octopus_secondary_ops;
 		dev->device = &vdev->device;
-		dev->rx_pkt_burst = octopus_rx_burst;
-		dev->tx_pkt_burst = octopus_tx_burst;
+		dev->rx_pkt_burst = secondary_burst;
+		dev->tx_pkt_burst = secondary_burst;
 		rte_eth_dev_probing_finish(dev);
 		return 0;
 	}

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 Octopus authors
+#
+# Secondary processes: a primary testpmd forwards over net_octopus (one
+# net_octonic PF of two on socket 0) on hugepages; dpdk-proc-info, as a
+# secondary with both plugins, reads the virtual port's and the members'
+# statistics and xstats, and resets them. The counts it reads equal the
+# primary's own (forwarding stopped so that they hold still), and a reset
+# from the secondary is seen by the primary. Neither process crashes; the
+# primary forwards again afterwards. Secondary processes need the primary's
+# memory shared: skipped (77) without hugepages.
+set -euo pipefail
+
+testpmd=${TESTPMD:-dpdk-testpmd}
+procinfo=${PROCINFO:-dpdk-proc-info}
+mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
+if [ "$mem_opt" = "--no-huge" ]; then
+	echo "skip: secondary processes need hugepages"
+	exit 77
+fi
+# a secondary maps the primary's hugepage files: they must not be unlinked
+mem_opt=
+work=$(mktemp -d)
+prefix="octopus-sec-$$"
+plugins=(-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}")
+pid=
+cleanup() {
+	exec 3>&- 2>/dev/null || true
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	rm -rf "$work" "/var/run/dpdk/${prefix:?}"
+	rm -f /dev/hugepages/"${prefix:?}"map_*
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; for f in "$work"/*.out; do echo "== $f"; tail -n 30 "$f"; done; exit 1; }
+
+mkfifo "$work/cmds"
+stdbuf -oL "$testpmd" $mem_opt -m 512 --no-pci --file-prefix "$prefix" -l 0-1 \
+	"${plugins[@]}" \
+	--vdev net_octonic0,pfs=2,numa=0:0,wire=gen,gen_rate=100000 \
+	--vdev net_octopus0,member=net_octonic0_pf0 \
+	-- -i --total-num-mbufs=16384 < "$work/cmds" > "$work/primary.out" 2>&1 &
+pid=$!
+exec 3> "$work/cmds"
+say() { echo "$*" >&3; sleep "${2:-0.5}"; }
+# the octopus port is port 2 (PF0 = 0, owned; PF1 = 1, a port of its own)
+port=2
+for _ in $(seq 1 100); do
+	grep -q "^Port $port: " "$work/primary.out" && break
+	sleep 0.1
+done
+grep -q "^Port $port: " "$work/primary.out" || fail "primary did not start its port"
+echo "start" >&3; sleep 2
+echo "stop" >&3; sleep 1
+
+secondary() {
+	"$procinfo" --file-prefix "$prefix" "${plugins[@]}" -- "$@" \
+		> "$work/sec$1.out" 2>&1 || fail "proc-info $* exited with status $?"
+}
+# RX-packets of port P in the N-th "statistics for port P" block of FILE
+rx_of() {
+	awk -v p="$2" '/statistics for port/{f=($6==p)} f&&/RX-packets:/{print $2; exit}' "$1"
+}
+
+secondary --stats
+r1=$(rx_of "$work/sec--stats.out" $port)
+[ "${r1:-0}" -gt 0 ] || fail "secondary reads RX-packets '$r1' on the octopus port"
+: > "$work/primary.out.mark"
+echo "show port stats $port" >&3; sleep 1
+r0=$(awk -v p="$port" '/NIC statistics for port/{f=($6==p)} f&&/RX-packets:/{v=$2} END{print v}' \
+	"$work/primary.out")
+[ "$r0" = "$r1" ] || fail "secondary read $r1 RX packets, the primary counts $r0"
+
+secondary --xstats
+xs() { awk -v n="$1:" '$1==n{print $2; exit}' "$work/sec--xstats.out"; }
+[ "$(xs member0_in_service)" = 1 ] || fail "member0_in_service '$(xs member0_in_service)'"
+[ "$(xs member0_rx_packets)" -gt 0 ] || fail "member0_rx_packets '$(xs member0_rx_packets)'"
+[ "$(xs rx_q0_local_packets)" -gt 0 ] || fail "rx_q0_local_packets '$(xs rx_q0_local_packets)'"
+[ "$(xs steering_rules)" -gt 0 ] || fail "steering_rules '$(xs steering_rules)'"
+
+secondary --stats-reset
+secondary --xstats-reset
+echo "show port stats $port" >&3; sleep 1
+r2=$(awk -v p="$port" '/NIC statistics for port/{f=($6==p)} f&&/RX-packets:/{v=$2} END{print v}' \
+	"$work/primary.out")
+[ "$r2" = 0 ] || fail "after the secondary's reset the primary counts $r2 RX packets"
+secondary --xstats
+[ "$(xs rx_q0_local_packets)" = 0 ] || fail "rx_q0_local_packets after xstats-reset: $(xs rx_q0_local_packets)"
+
+# the primary goes on forwarding
+echo "start" >&3; sleep 1.5
+echo "stop" >&3; sleep 1
+echo "show port stats $port" >&3; sleep 1
+r3=$(awk -v p="$port" '/NIC statistics for port/{f=($6==p)} f&&/RX-packets:/{v=$2} END{print v}' \
+	"$work/primary.out")
+[ "${r3:-0}" -gt 0 ] || fail "primary forwards nothing after the secondary's visits"
+echo "quit" >&3
+exec 3>&-
+wait "$pid" || fail "primary exited with status $?"
+pid=
+echo "ok: secondary read $r1 RX packets (primary: $r0), reset them; primary forwarded $r3 more"
