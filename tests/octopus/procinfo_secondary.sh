@@ -62,6 +62,14 @@ rx_of() {
 	awk -v p="$2" '/statistics for port/{f=($6==p)} f&&/RX-packets:/{print $2; exit}' "$1"
 }
 
+# telemetry lists the NIC model's PFs, the owned one too, with its owner
+tq="${OCTOPUS_SRC:?}/tests/apps/telemetry_query.py"
+python3 "$tq" "$prefix" /octonic/list /octonic/info,0 > "$work/tel.out" 2>&1 ||
+	fail "telemetry: $(cat "$work/tel.out")"
+grep -q $'^/octonic/list\t\[0, 1\]' "$work/tel.out" || fail "/octonic/list: $(cat "$work/tel.out")"
+grep -q '"owner": "net_octopus(port 2)"' "$work/tel.out" ||
+	fail "/octonic/info,0 has no owner: $(cat "$work/tel.out")"
+
 secondary --stats
 r1=$(rx_of "$work/sec--stats.out" $port)
 [ "${r1:-0}" -gt 0 ] || fail "secondary reads RX-packets '$r1' on the octopus port"

@@ -4,7 +4,7 @@
 
 /*
  * Telemetry (usertools/dpdk-telemetry.py):
- *   /octonic/list          port ids of every octonic PF
+ *   /octonic/list          port ids of every octonic PF, owned ones too
  *   /octonic/info,<port>   the PF's place in its NIC (index, socket,
  *                          plugged), per queue locality counters, and the
  *                          NIC's generator and sink counters
@@ -24,8 +24,12 @@ tel_list(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	uint16_t pid;
 
+	/* every PF, owned ones too (a virtual port's members): their owner
+	 * is in /octonic/info
+	 */
 	rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
-	RTE_ETH_FOREACH_DEV(pid)
+	for (pid = rte_eth_find_next(0); pid < RTE_MAX_ETHPORTS;
+	     pid = rte_eth_find_next(pid + 1))
 		if (octonic_is_octonic(&rte_eth_devices[pid]))
 			rte_tel_data_add_array_int(d, pid);
 	return 0;
@@ -57,6 +61,7 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct rte_pmd_octonic_sink_stats ss;
 	struct rte_pmd_octonic_pf_info pi;
+	struct rte_eth_dev_owner owner;
 	struct octonic_pf *pf;
 	uint64_t gen;
 	char *end;
@@ -77,6 +82,9 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_int(d, "socket", pi.socket_id);
 	rte_tel_data_add_dict_int(d, "plugged", pf->plugged);
 	rte_tel_data_add_dict_int(d, "started", pf->started);
+	if (rte_eth_dev_owner_get(port, &owner) == 0)
+		rte_tel_data_add_dict_string(d, "owner",
+			owner.id != RTE_ETH_DEV_NO_OWNER ? owner.name : "");
 	if (rte_pmd_octonic_gen_count(port, &gen) == 0)
 		rte_tel_data_add_dict_u64(d, "generated", gen);
 	if (rte_pmd_octonic_sink_stats_get(port, &ss) == 0) {
