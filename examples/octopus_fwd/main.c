@@ -280,12 +280,15 @@ main(int argc, char **argv)
 		ofwd_seconds ? "" : " until SIGINT/SIGTERM");
 	fflush(stdout);
 
-	/* The main lcore only waits: for the signal, or for the deadline. */
+	/* The main lcore only waits: for the signal, or for the deadline.
+	 * It sleeps (rte_delay_ms busy-waits): it may share a CPU with a
+	 * forwarding lcore.
+	 */
 	deadline = rte_get_timer_cycles() + (uint64_t)ofwd_seconds * rte_get_timer_hz();
 	while (!__atomic_load_n(&ofwd_quit, __ATOMIC_RELAXED)) {
 		if (ofwd_seconds != 0 && rte_get_timer_cycles() >= deadline)
 			__atomic_store_n(&ofwd_quit, true, __ATOMIC_RELAXED);
-		rte_delay_ms(50);
+		rte_delay_us_sleep(50 * 1000);
 	}
 	rte_eal_mp_wait_lcore();
 	printf("stopping\n");

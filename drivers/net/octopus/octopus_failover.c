@@ -256,6 +256,7 @@ static void
 sweep_request(struct octopus_priv *p)
 {
 	__atomic_store_n(&p->mig.failover, 1, __ATOMIC_RELEASE);
+	octopus_migrate_wake(p);
 }
 
 /*
@@ -293,12 +294,13 @@ octopus_member_lost(struct rte_eth_dev *dev, uint16_t m, enum octopus_member_los
 	int to;
 
 	if (was == OCTO_LOSS_NONE) {
-		held = rx_held(p, m);
-		mb->held_at_loss = held;
-		octopus_stats_snapshot(p, m);
 		__atomic_store_n(&mb->loss, why, __ATOMIC_RELEASE);
 		rebind_member(p, m);
 		quiesce(p);
+		/* nobody reads its rings from here: what they hold is lost */
+		held = rx_held(p, m);
+		mb->held_at_loss = held;
+		octopus_stats_snapshot(p, m);
 		__atomic_fetch_add(&p->outage_lost_pkts, held, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&p->member_losses, 1, __ATOMIC_RELAXED);
 		to = octopus_member_nearest(p, mb->socket);

@@ -74,7 +74,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <sys/prctl.h>
+#include <semaphore.h>
 
 #include <rte_cycles.h>
 #include <rte_lcore.h>
@@ -147,6 +147,7 @@ octopus_migrate_request_member(struct octopus_priv *p, uint16_t qid, int tx,
 	q->mig.automatic = automatic;
 	__atomic_fetch_or(&p->mig.pending[tx ? 1 : 0], UINT64_C(1) << qid,
 		__ATOMIC_RELEASE);
+	octopus_migrate_wake(p);
 	return 0;
 }
 
@@ -246,24 +247,35 @@ migrate_one(struct octopus_priv *p, struct octopus_queue *q)
 
 /* ---- control thread --------------------------------------------------- */
 
+/*
+ * Wake the control thread: a request or a sweep is pending. A post the
+ * thread is not waiting for is counted and makes its next wait return at
+ * once, so none is lost. A system call only when the thread sleeps.
+ */
+void
+octopus_migrate_wake(struct octopus_priv *p)
+{
+	sem_post(&p->mig.wake);
+}
+
+/*
+ * The control thread sleeps until woken (no timer while nothing is asked:
+ * it costs the pollers' CPUs nothing in a steady run), and takes the
+ * pending requests and failover sweeps.
+ */
 static void *
 migrate_thread(void *arg)
 {
 	struct octopus_priv *p = arg;
-	struct timespec ts = { .tv_sec = 0, .tv_nsec = 5000 };
+	const struct timespec retry = { .tv_sec = 0, .tv_nsec = 50000 };
 	uint64_t bits;
 	unsigned int t, i;
-	bool worked;
+	bool worked, again;
 
-	/* sleep 5 us, not the default 50 us timer slack: the latency of a
-	 * migration is mostly this thread's wake-up
-	 */
-	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	while (!__atomic_load_n(&p->mig.stop, __ATOMIC_ACQUIRE)) {
 		worked = false;
-		if (__atomic_exchange_n(&p->mig.failover, 0, __ATOMIC_ACQUIRE) &&
-		    octopus_failover_sweep(p))
-			__atomic_store_n(&p->mig.failover, 1, __ATOMIC_RELAXED);
+		again = __atomic_exchange_n(&p->mig.failover, 0, __ATOMIC_ACQUIRE) &&
+			octopus_failover_sweep(p);
 		for (t = 0; t < 2; t++) {
 			bits = __atomic_exchange_n(&p->mig.pending[t], 0, __ATOMIC_ACQUIRE);
 			while (bits != 0) {
@@ -274,8 +286,14 @@ migrate_thread(void *arg)
 				worked = true;
 			}
 		}
-		if (!worked)
-			nanosleep(&ts, NULL);
+		if (again) {
+			/* a queue was busy moving: sweep again shortly */
+			__atomic_store_n(&p->mig.failover, 1, __ATOMIC_RELAXED);
+			nanosleep(&retry, NULL);
+		} else if (!worked) {
+			while (sem_wait(&p->mig.wake) != 0 && errno == EINTR)
+				;
+		}
 	}
 	return NULL;
 }
@@ -311,6 +329,7 @@ octopus_migrate_start(struct octopus_priv *p)
 	p->mig.pending[0] = 0;
 	p->mig.pending[1] = 0;
 	p->mig.failover = 0;
+	sem_init(&p->mig.wake, 0, 0);
 	p->mig.stop = 0;
 	snprintf(name, sizeof(name), "octo-mig-%u", p->port_id);
 	ret = rte_ctrl_thread_create(&p->mig.thread, name, NULL, migrate_thread, p);
@@ -331,7 +350,9 @@ octopus_migrate_stop(struct octopus_priv *p)
 		return;
 	__atomic_store_n(&p->mig.running, false, __ATOMIC_RELEASE);
 	__atomic_store_n(&p->mig.stop, 1, __ATOMIC_RELEASE);
+	octopus_migrate_wake(p);
 	pthread_join(p->mig.thread, NULL);
+	sem_destroy(&p->mig.wake);
 }
 
 /* ---- flow gates ------------------------------------------------------- */

@@ -62,6 +62,9 @@ int octopus_migrate_request(struct octopus_priv *p, uint16_t qid, int tx,
 int octopus_migrate_request_member(struct octopus_priv *p, uint16_t qid, int tx,
 		unsigned int member, bool automatic);
 
+/** Wake the control thread (a request or a failover sweep is pending). */
+void octopus_migrate_wake(struct octopus_priv *p);
+
 /** Reset the queues' migration state and start the control thread (dev_start). */
 int octopus_migrate_start(struct octopus_priv *p);
 

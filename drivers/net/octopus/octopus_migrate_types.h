@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include <pthread.h>
+#include <semaphore.h>
 
 #include <rte_spinlock.h>
 
@@ -101,6 +102,7 @@ struct octopus_mig {
 	pthread_t thread;
 	uint64_t pending[2];		/* [rx, tx]: bit q = q REQUESTED */
 	uint8_t failover;		/* a member left or returned: sweep (atomic) */
+	sem_t wake;			/* posted for the control thread */
 	rte_spinlock_t gate_lock;	/* gate writers (control paths) */
 };
 
