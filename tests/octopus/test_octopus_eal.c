@@ -231,7 +231,7 @@ test_devargs(struct rte_mempool *mp)
 
 	/* members attached after the port: resolved (and owned) when first
 	 * needed (configure here); members listed after the port on EAL's
-	 * command line are probed by it (testpmd_order.sh)
+	 * command line are probed by it (testpmd_vdev_order.sh)
 	 */
 	CHECK(rte_vdev_init("net_octopus9",
 		"member=net_null8,member=net_null9,socket_of=net_null9:1") == 0,
