@@ -11,7 +11,6 @@
  *   test_octopus_eal datapath  bursts go through the home member, mbuf->port,
  *                              stats/xstats/locality counters, stop/start
  *   test_octopus_eal telemetry /octopus/list and /octopus/info over the socket
- *   test_octopus_eal bench [touch]  cycles/packet: null direct vs octopus
  *                              (a measurement, not a test)
  */
 
@@ -612,72 +611,6 @@ test_telemetry(struct rte_mempool *mp)
 	rte_vdev_uninit("net_octopus0");
 }
 
-/* The bench's app reads each packet's length, as any real app does. */
-static bool bench_touch;
-
-/* cycles per packet of @p iters rx+tx bursts on @p port */
-static double
-burst_cycles(uint16_t port, unsigned int iters)
-{
-	struct rte_mbuf *pkts[32];
-	uint64_t t0, pk = 0;
-	unsigned int i;
-	uint16_t n;
-
-	t0 = rte_rdtsc();
-	for (i = 0; i < iters; i++) {
-		n = rte_eth_rx_burst(port, 0, pkts, 32);
-		pk += n;
-		if (bench_touch) {
-			uint32_t len = 0;
-			uint16_t j;
-
-			for (j = 0; j < n; j++)
-				len += pkts[j]->data_len;
-			if (len == UINT32_MAX)	/* keep the reads */
-				printf("\n");
-		}
-		rte_eth_tx_burst(port, 0, pkts, n);
-	}
-	return (double)(rte_rdtsc() - t0) / (double)pk;
-}
-
-/*
- * Datapath cost without testpmd around it, robust to a shared machine:
- * the best of many short rounds, setups interleaved.
- */
-static void
-test_bench(struct rte_mempool *mp)
-{
-	static const char *const names[] = { "direct", "octopus", "octopus-app-pool" };
-	double best[3] = { 1e9, 1e9, 1e9 }, c;
-	uint16_t ports[3];
-	int r, k;
-
-	CHECK(rte_vdev_init("net_octopus0",
-		"member=net_null0,member=net_null1,socket_of=net_null1:1") == 0, "probe");
-	CHECK(rte_vdev_init("net_octopus1",
-		"member=net_null3,member=net_ring0,force=1,socket_of=net_ring0:1,rx_pool=app") == 0,
-		"probe");
-	ports[0] = port_of("net_null2");
-	ports[1] = port_of("net_octopus0");
-	ports[2] = port_of("net_octopus1");
-	for (k = 0; k < 3; k++) {
-		CHECK(configure(ports[k], 1, mp, 0) == 0, "configure %s", names[k]);
-		CHECK(rte_eth_dev_start(ports[k]) == 0, "start %s", names[k]);
-	}
-	for (r = 0; r < 200; r++)
-		for (k = 0; k < 3; k++) {
-			c = burst_cycles(ports[k], 2000);
-			if (c < best[k])
-				best[k] = c;
-		}
-	for (k = 0; k < 3; k++)
-		printf("bench %-17s %.2f cycles/packet (rx+tx burst of 32%s, best of 200)\n",
-			names[k], best[k], bench_touch ? ", app reads data_len" : "");
-	printf("bench overhead %.2f cycles/packet (octopus - direct)\n", best[1] - best[0]);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -712,12 +645,8 @@ main(int argc, char **argv)
 		test_datapath(mp);
 	else if (strcmp(which, "telemetry") == 0)
 		test_telemetry(mp);
-	else if (strcmp(which, "bench") == 0) {
-		bench_touch = argc > 2 && strcmp(argv[2], "touch") == 0;
-		test_bench(mp);
-	}
 	else {
-		fprintf(stderr, "usage: %s devargs|lockstep|datapath|telemetry|bench [touch]\n", argv[0]);
+		fprintf(stderr, "usage: %s devargs|lockstep|datapath|telemetry\n", argv[0]);
 		return 2;
 	}
 	rte_openlog_stream(stderr);
