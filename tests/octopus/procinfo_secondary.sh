@@ -85,6 +85,10 @@ xs() { awk -v n="$1:" '$1==n{print $2; exit}' "$work/sec--xstats.out"; }
 [ "$(xs member0_rx_packets)" -gt 0 ] || fail "member0_rx_packets '$(xs member0_rx_packets)'"
 [ "$(xs rx_q0_local_packets)" -gt 0 ] || fail "rx_q0_local_packets '$(xs rx_q0_local_packets)'"
 [ "$(xs steering_rules)" -gt 0 ] || fail "steering_rules '$(xs steering_rules)'"
+# the queue's current poller: testpmd's forwarding lcore 1, after the main
+# lcore's drain at start
+[ "$(xs rx_q0_poller_lcore)" = 1 ] && [ "$(xs rx_q0_poller_socket)" = 0 ] ||
+	fail "rx_q0 poller lcore '$(xs rx_q0_poller_lcore)' socket '$(xs rx_q0_poller_socket)'"
 
 secondary --stats-reset
 secondary --xstats-reset

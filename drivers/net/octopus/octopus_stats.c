@@ -143,6 +143,8 @@ static const char *const queue_names[] = {
 	"migration_max_ns",	/* latency of the longest move */
 	"migration_drained_packets", /* Rx: read from the old member after the switch */
 	"gate_timeouts",	/* flow gates opened because the source was not polled */
+	"poller_lcore",		/* lcore that polls it now (-1 as 2^64-1: none yet) */
+	"poller_socket",	/* that lcore's socket (likewise) */
 };
 #define NB_QUEUE_XSTATS RTE_DIM(queue_names)
 
@@ -237,6 +239,10 @@ octopus_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs, unsigned i
 			xs[k++].value = vq ? __atomic_load_n(&vq->mig.max_ns, __ATOMIC_RELAXED) : 0;
 			xs[k++].value = vq ? __atomic_load_n(&vq->mig.drained_pkts, __ATOMIC_RELAXED) : 0;
 			xs[k++].value = vq ? __atomic_load_n(&vq->mig.gate_timeouts, __ATOMIC_RELAXED) : 0;
+			xs[k++].value = vq ? (uint64_t)(int64_t)__atomic_load_n(&vq->poller_lcore,
+				__ATOMIC_ACQUIRE) : UINT64_MAX;
+			xs[k++].value = vq ? (uint64_t)(int64_t)__atomic_load_n(&vq->poller_socket,
+				__ATOMIC_RELAXED) : UINT64_MAX;
 			for (i = 0; i < p->nb_members; i++)
 				xs[k++].value = c.member_pkts[i];
 		}
