@@ -33,16 +33,51 @@
 int octopus_migrate_gate(struct octopus_priv *p, uint16_t q_from, uint16_t q_to);
 
 /**
- * Optional, before the rule change: close @p q_to to what it receives until
- * the matching octopus_migrate_gate() (or OCTO_GATE_TIMEOUT_MS). Without it
- * @p q_to may deliver packets of the moved flow that arrive between the
- * rule change and the octopus_migrate_gate() call, ahead of older packets
- * still in @p q_from.
+ * Before the rule change: close @p q_to to what it receives until the
+ * matching octopus_migrate_gate() (or octopus_migrate_gate_cancel(), or
+ * OCTO_GATE_TIMEOUT_MS). Without it @p q_to may deliver packets of the moved
+ * flow that arrive between the rule change and the octopus_migrate_gate()
+ * call, ahead of older packets still in @p q_from.
  *
  * @return 0; -EINVAL when a queue is not set up or q_from == q_to.
  */
 int octopus_migrate_gate_prepare(struct octopus_priv *p, uint16_t q_from,
 		uint16_t q_to);
+
+/**
+ * The rule change prepared for did not happen: open what
+ * octopus_migrate_gate_prepare(@p q_from, @p q_to) closed (not counted).
+ */
+void octopus_migrate_gate_cancel(struct octopus_priv *p, uint16_t q_from,
+		uint16_t q_to);
+
+/**
+ * The gates of one rule change: Rx queue d is gated on every queue of
+ * src[d] (bit q: queue q).
+ */
+struct octopus_gate_set {
+	uint64_t src[OCTO_MIG_MAX_QUEUES];
+	uint64_t late;		/* destinations closed only after the change */
+};
+
+/**
+ * Prepare the gates of @p s (octopus_migrate_gate_prepare) before the rule
+ * change. Pairs with a queue that is not set up or has no home yet, and all
+ * of them while the port is stopped, are dropped from @p s: nothing polls
+ * them. A destination that is also a source is not prepared (set in
+ * s->late): it is closed after the change, so that a packet reaching it
+ * between the change and octopus_migrate_gates_finish() can be delivered
+ * early; a change that moves traffic along a cycle of queues (RETA updates
+ * do) avoids that by moving one destination queue at a time.
+ */
+void octopus_migrate_gates_prepare(struct octopus_priv *p, struct octopus_gate_set *s);
+
+/**
+ * After the rule change: gate every pair of @p s (octopus_migrate_gate)
+ * when @p changed, else cancel them.
+ */
+void octopus_migrate_gates_finish(struct octopus_priv *p,
+		const struct octopus_gate_set *s, bool changed);
 
 /**
  * Ask for virtual queue @p qid (Rx if !tx, else Tx) to move to the member on

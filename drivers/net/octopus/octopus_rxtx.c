@@ -281,6 +281,25 @@ gate_allowance(struct octopus_queue *q, uint64_t *room, uint64_t *covers)
 	return true;
 }
 
+/*
+ * Drain request @p ack is served by a burst returning @p nb packets. With
+ * none, at once; else at the queue's next poll (F_DRAIN_REQ brings it to
+ * rx_slow): a forwarding loop has then passed this burst's packets to
+ * tx_burst, so the queue gated on this one cannot send the moved flow's
+ * first packets before them.
+ */
+static inline void
+drain_acked(struct octopus_queue *q, uint64_t ack, uint16_t nb)
+{
+	if (nb == 0) {
+		__atomic_store_n(&q->mig.drain_ack, ack, __ATOMIC_RELEASE);
+		return;
+	}
+	if (ack > q->mig.ack_next)
+		q->mig.ack_next = ack;
+	__atomic_fetch_or(&q->route, OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_RELEASE);
+}
+
 /* Anything but STEADY without flags: migration phases and gates. */
 static __rte_noinline uint16_t
 rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
@@ -295,6 +314,8 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 		__atomic_fetch_and(&q->route, ~OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_ACQ_REL);
 		ack = __atomic_load_n(&q->mig.drain_req, __ATOMIC_ACQUIRE);
 		acking = true;
+		if (q->mig.ack_next > q->mig.drain_ack)
+			__atomic_store_n(&q->mig.drain_ack, q->mig.ack_next, __ATOMIC_RELEASE);
 	}
 	if ((r & OCTO_ROUTE_F_GATED) && gate_holds(q)) {
 		/* only what is older than the gate may go */
@@ -313,7 +334,7 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 		/* all it held at the gate is out: so is all it held at
 		 * any drain request made before
 		 */
-		__atomic_store_n(&q->mig.drain_ack, covers, __ATOMIC_RELEASE);
+		drain_acked(q, covers, nb);
 	}
 	if (acking) {
 		/* short burst: every hardware queue polled was empty after
@@ -321,7 +342,7 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 		 */
 		if (want > 0 && nb < want && OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_DRAINING) {
 			if (ack > q->mig.drain_ack)
-				__atomic_store_n(&q->mig.drain_ack, ack, __ATOMIC_RELEASE);
+				drain_acked(q, ack, nb);
 		} else if (__atomic_load_n(&q->mig.drain_ack, __ATOMIC_RELAXED) < ack) {
 			__atomic_fetch_or(&q->route, OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_RELEASE);
 		}

@@ -171,7 +171,8 @@ octopus_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs, unsigned i
 			xs[k++].value = vq ? __atomic_load_n(&vq->mig.last_ns, __ATOMIC_RELAXED) : 0;
 			xs[k++].value = vq ? __atomic_load_n(&vq->mig.max_ns, __ATOMIC_RELAXED) : 0;
 			xs[k++].value = vq ? __atomic_load_n(&vq->mig.drained_pkts, __ATOMIC_RELAXED) : 0;
-			xs[k++].value = vq ? __atomic_load_n(&vq->mig.gate_timeouts, __ATOMIC_RELAXED) : 0;
+			xs[k++].value = vq ? __atomic_load_n(&vq->mig.gate_timeouts, __ATOMIC_RELAXED) +
+				__atomic_load_n(&vq->mig.gate_settle_timeouts, __ATOMIC_RELAXED) : 0;
 			for (i = 0; i < p->nb_members; i++)
 				xs[k++].value = c.member_pkts[i];
 		}
