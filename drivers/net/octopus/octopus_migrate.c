@@ -50,9 +50,12 @@
  *  - F_DRAIN_REQ on a gate's source queue: set by the gate (RELEASE) after
  *    bumping drain_req. The poller clears it (ACQ_REL) BEFORE reading
  *    drain_req (ACQUIRE) and starting its burst; if that burst comes back
- *    short (not DRAINING), it stores drain_ack = the value read (RELEASE),
- *    else it sets the flag again. A gate that bumps drain_req after the
- *    poller's clear sets the flag after it too, so it is never lost.
+ *    short (not DRAINING), it stores drain_ack = the value read (RELEASE):
+ *    at once when the burst returned nothing and its lcore's Tx queue has
+ *    completed, else (ack_next) at a later poll once that holds, the flag
+ *    set again to bring that poll here; a burst that is not short sets the
+ *    flag again. A gate that bumps drain_req after the poller's clear sets
+ *    the flag after it too, so it is never lost.
  *  - F_GATED on a gate's destination queue: set by the gate (RELEASE) after
  *    storing gate_deadline, gate_need (RELEASE) and the source bit in
  *    gate_mask. The poller clears it (ACQ_REL), then reads the mask and, per

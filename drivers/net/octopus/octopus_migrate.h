@@ -19,14 +19,15 @@
  * Gate a flow that the control path just moved from Rx queue @p q_from to
  * Rx queue @p q_to (call it right after the rule change returned): until
  * q_from's poller has consumed everything that was in its hardware queue at
- * this moment (a burst started after this call found it empty), q_to's
+ * this moment (a burst started after this call found it empty), come back
+ * for its next burst and seen its lcore's Tx queue complete, q_to's
  * datapath delivers nothing but what its own hardware queues held when the
- * gate closed (older than the moved flow's packets; Linux ARFS semantics:
- * no reordering of the moved flow). Having delivered that, q_to counts as
- * drained for gates waiting on it, so gates in both directions (a flow
- * moved a -> b -> a quickly) do not wait on each other. A gate whose source is not polled for OCTO_GATE_TIMEOUT_MS
- * opens anyway (counted in gate_timeouts). Lock-free for the datapath;
- * callers on control threads are serialised by a spinlock.
+ * gate closed (older than the moved flow's packets). Having delivered that,
+ * q_to counts as drained for gates waiting on it, so gates in both
+ * directions (a flow moved a -> b -> a quickly) do not wait on each other.
+ * A gate whose source is not polled for OCTO_GATE_TIMEOUT_MS opens anyway
+ * (counted in gate_timeouts). Lock-free for the datapath; callers on
+ * control threads are serialised by a spinlock.
  *
  * @return 0; -EINVAL when a queue is not set up or q_from == q_to.
  */

@@ -87,7 +87,7 @@ static const char *const queue_names[] = {
 	"migration_last_ns",	/* latency of the last move */
 	"migration_max_ns",	/* latency of the longest move */
 	"migration_drained_packets", /* Rx: read from the old member after the switch */
-	"gate_timeouts",	/* flow gates opened because the source was not polled */
+	"gate_timeouts",	/* flow gates given up on after 50 ms: order not kept */
 };
 #define NB_QUEUE_XSTATS RTE_DIM(queue_names)
 
