@@ -50,6 +50,10 @@ struct octopus_qmig {
 	 * of the short burst that drained it are out of the application's loop
 	 */
 	uint64_t ack_next;
+	/* Tx: the sending thread (its lcore_txq in octopus_rxtx.c), written
+	 * when it changes
+	 */
+	void *tx_owner;
 	/* gate, destination side: control writes, the poller reads */
 	uint64_t gate_mask;			/* sources with a gate */
 	uint64_t gate_need[OCTO_MIG_MAX_QUEUES];	/* drain_ack needed */

@@ -289,7 +289,9 @@ static __thread struct octopus_queue *lcore_txq;
 /*
  * Whether what this lcore handed to its Tx queue has left: the home member
  * (and, while it drains, the old one) reports every descriptor completed.
- * Called by the queue's own poller, the one lcore using that Tx queue.
+ * Only while this lcore is still the one sending through it (the
+ * application may have given that Tx queue to another lcore since): the
+ * check cleans the queue up.
  */
 static bool
 tx_settled(const struct octopus_queue *rxq)
@@ -297,7 +299,8 @@ tx_settled(const struct octopus_queue *rxq)
 	struct octopus_queue *t = lcore_txq;
 	uint32_t r;
 
-	if (t == NULL || t->priv != rxq->priv)
+	if (t == NULL || t->priv != rxq->priv ||
+	    __atomic_load_n(&t->mig.tx_owner, __ATOMIC_RELAXED) != &lcore_txq)
 		return true;
 	r = __atomic_load_n(&t->route, __ATOMIC_ACQUIRE);
 	if (OCTO_ROUTE_HOME(r) < t->nb_members &&
@@ -449,6 +452,8 @@ octopus_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 	nb = q->hw[home].tx(q->hw[home].queue, pkts, n);
 	count(q, home, sock, nb);
 	lcore_txq = q;
+	if (unlikely(q->mig.tx_owner != &lcore_txq))
+		__atomic_store_n(&q->mig.tx_owner, &lcore_txq, __ATOMIC_RELAXED);
 	return nb;
 }
 
