@@ -73,6 +73,9 @@ octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *co
 		}
 		if (gates.src[d] == 0)
 			continue;
+		/* without steering no rule moves traffic: nothing to gate */
+		if (p->steer == NULL)
+			gates.src[d] = 0;
 		octopus_migrate_gates_prepare(p, &gates);
 		for (b = 0; b < size && ret == 0; b++) {
 			idx = b / RTE_ETH_RETA_GROUP_SIZE;
