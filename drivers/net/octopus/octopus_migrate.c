@@ -508,7 +508,11 @@ octopus_migrate_gate_cancel(struct octopus_priv *p, uint16_t q_from, uint16_t q_
 		__ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }
 
-/* Whether gates between @p q and other queues can be kept: it is polled. */
+/*
+ * Whether gates between @p q and other queues can be kept: it is set up
+ * and has a home (a queue set up on no member's socket gets one from its
+ * first poller).
+ */
 static bool
 gate_queue_ok(struct octopus_priv *p, uint16_t q)
 {
