@@ -124,7 +124,9 @@ struct rte_pmd_octopus_migration {
 	uint64_t drained_pkts;	/**< Rx: packets read from an old member while draining */
 	uint64_t gates;		/**< flow gates put on this queue (flow moved to it) */
 	uint64_t gated_bursts;	/**< bursts that delivered nothing behind a gate */
-	uint64_t gate_timeouts;	/**< gates opened because the source was not polled */
+	uint64_t gate_timeouts;	/**< gates given up on after 50 ms (source not polled, or
+				 *   this queue's poller not back while a gate closed):
+				 *   order is not guaranteed across them */
 	/** moves by latency: [0] < 1 us, [k] in [2^(k-1), 2^k) us, last: longer */
 	uint64_t latency_hist[RTE_PMD_OCTOPUS_MIG_HIST];
 	uint64_t last_switch_ns;	/**< last move: request to the switch (rule

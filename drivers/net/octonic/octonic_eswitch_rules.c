@@ -725,7 +725,15 @@ octonic_eswitch_flow_create(struct octonic_eswitch *sw, uint16_t pf,
 	} else {
 		sw->stats.creates++;
 	}
-	if (g.nb_ptrs != 0 || g.nb_keys != 0 || g.nb_hashes != 0)
+	/*
+	 * A new rule may take traffic that older rules steered elsewhere: as a
+	 * NIC acknowledges a rule only once its pipeline holds no packet
+	 * classified without it, return after the readers of older
+	 * generations (whose frames land in their queues inside the read
+	 * section) are gone.  Whoever drains the old queue after this call
+	 * (net_octopus's flow gates) relies on it.
+	 */
+	if (r != NULL || g.nb_ptrs != 0 || g.nb_keys != 0 || g.nb_hashes != 0)
 		sw_synchronize(sw);
 	gc_run(sw, &g);
 	pthread_mutex_unlock(&sw->lock);

@@ -36,6 +36,13 @@ flows_get(struct octopus_priv *p)
 		if (p->flows == NULL)
 			return NULL;
 		TAILQ_INIT(&p->flows->list);
+		p->flows->reach = rte_calloc("octopus_flow_reach",
+			(size_t)(p->args.reta_size + 2) * OCTOPUS_MAX_QUEUES,
+			sizeof(*p->flows->reach), 0);
+		if (p->flows->reach == NULL) {
+			rte_free(p->flows);
+			p->flows = NULL;
+		}
 	}
 	return p->flows;
 }
@@ -239,68 +246,92 @@ flow_free(struct octopus_flow *f)
 	rte_free(f);
 }
 
-/* The home member of Rx queue @p q, OCTOPUS_NO_HOME when unknown. */
-static unsigned int
-queue_home(const struct octopus_priv *p, uint16_t q)
-{
-	const struct octopus_queue *rxq = q < OCTOPUS_MAX_QUEUES ? p->rxq[q] : NULL;
+/*
+ * Gating: every create or destroy of a group-0 QUEUE or RSS rule gates each
+ * queue the rule's traffic moves to on each queue it may come from, prepared
+ * before the rule changes.  Without the rule that traffic may go to the RETA
+ * queue of every default bucket its pattern can hit and to the queues of
+ * every other such rule that can hit one of those buckets (reach_of): a
+ * create moves it from all of those to the rule's queues, a destroy from the
+ * rule's queues to all of those.  No state is kept across calls: a destroy +
+ * create of the same traffic is two gated changes.
+ */
 
-	if (rxq == NULL)
-		return OCTOPUS_NO_HOME;
-	return OCTO_ROUTE_HOME(__atomic_load_n(&rxq->route, __ATOMIC_RELAXED));
+/* Row of octopus_flows.reach: bucket b, or every bucket (wide), or the sum. */
+static uint32_t *
+reach_row(const struct octopus_priv *p, int b)
+{
+	return p->flows->reach + (size_t)(b < 0 ? p->args.reta_size : b) * OCTOPUS_MAX_QUEUES;
 }
 
-/*
- * The traffic of a QUEUE rule just switched from queue @p from to @p to:
- * the packets already in @p from's hardware queue must be read before @p to
- * delivers, or the two pollers may hand the flow to the application out of
- * order.  That matters most between members (another PF, another socket:
- * the drain rule of a queue migration), but two queues of one member are
- * two rings read by two lcores as well, so every change is gated (as Linux
- * does for ARFS).
- */
-static void
-flow_moved(struct octopus_priv *p, uint16_t from, uint16_t to)
+static uint32_t *
+reach_all(const struct octopus_priv *p)
 {
-	int ret;
-
-	if (from == to || !p->started)
-		return;
-	if (queue_home(p, from) == OCTOPUS_NO_HOME || queue_home(p, to) == OCTOPUS_NO_HOME)
-		return;
-	ret = octopus_migrate_gate(p, from, to);
-	if (ret != 0)
-		OCTO_LOG(WARNING, "port %u: drain gate %u -> %u refused (%d)", p->port_id,
-			from, to, ret);
+	return p->flows->reach + (size_t)(p->args.reta_size + 1) * OCTOPUS_MAX_QUEUES;
 }
 
-/*
- * The traffic of a rule whose pattern fixes no bucket moves between queue
- * @p q and the default buckets, i.e. any queue the RETA names (and @p also,
- * when >= 0): gate the change once per such queue, towards them
- * (@p to_defaults) or from them.
- */
+/* Count (@p n = 1) or uncount (-1) the queues of @p f where it may deliver. */
 static void
-flow_moved_defaults(struct octopus_priv *p, uint16_t q, bool to_defaults, int also)
+reach_count(struct octopus_priv *p, const struct octopus_flow *f, int n)
 {
-	bool seen[OCTOPUS_MAX_QUEUES] = { false };
-	uint32_t b;
-	uint16_t d;
+	uint32_t *row = reach_row(p, f->bucket), *all = reach_all(p);
+	uint64_t qs;
+	unsigned int q;
 
-	for (b = 0; b <= p->args.reta_size; b++) {
-		if (b < p->args.reta_size)
-			d = p->reta[b];
-		else if (also >= 0)
-			d = (uint16_t)also;
-		else
-			break;
-		if (d >= OCTOPUS_MAX_QUEUES || seen[d])
-			continue;
-		seen[d] = true;
-		if (to_defaults)
-			flow_moved(p, q, d);
-		else
-			flow_moved(p, d, q);
+	for (qs = f->queues; qs != 0; qs &= qs - 1) {
+		q = __builtin_ctzll(qs);
+		row[q] += n;
+		all[q] += n;
+	}
+}
+
+/* The queues traffic hitting bucket @p b (-1: any) may go to without @p f. */
+static uint64_t
+reach_of(const struct octopus_priv *p, int b)
+{
+	const uint32_t *row = reach_row(p, b), *wide = reach_row(p, -1), *all = reach_all(p);
+	uint64_t qs = 0;
+	unsigned int i;
+
+	for (i = 0; i < p->args.reta_size; i++)
+		if (b < 0 || (int)i == b)
+			qs |= UINT64_C(1) << (p->reta[i] % OCTOPUS_MAX_QUEUES);
+	for (i = 0; i < OCTOPUS_MAX_QUEUES; i++)
+		if (b < 0 ? all[i] != 0 : row[i] != 0 || wide[i] != 0)
+			qs |= UINT64_C(1) << i;
+	return qs;
+}
+
+/* Queues a rule delivers to: those of a group-0 QUEUE or RSS rule. */
+static uint64_t
+flow_queues(const struct octo_steer_app_rule *app)
+{
+	uint64_t qs = 0;
+	uint32_t i;
+
+	if (app->group != 0)
+		return 0;
+	if (app->fate == OCTO_STEER_APP_QUEUE)
+		qs = UINT64_C(1) << (app->queue % OCTOPUS_MAX_QUEUES);
+	else if (app->fate == OCTO_STEER_APP_RSS)
+		for (i = 0; i < app->rss_num; i++)
+			qs |= UINT64_C(1) << (app->rss_queues[i] % OCTOPUS_MAX_QUEUES);
+	return qs;
+}
+
+/* The gates of creating (@p create) or destroying @p f, f not counted. */
+static void
+flow_gates(const struct octopus_priv *p, const struct octopus_flow *f, bool create,
+		struct octopus_gate_set *s)
+{
+	uint64_t other = f->queues != 0 ? reach_of(p, f->bucket) : 0;
+	uint64_t to = create ? f->queues : other;
+	unsigned int d;
+
+	memset(s, 0, sizeof(*s));
+	for (; to != 0; to &= to - 1) {
+		d = __builtin_ctzll(to);
+		s->src[d] = create ? other : f->queues;
 	}
 }
 
@@ -458,8 +489,9 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	};
 	struct octopus_flow_parsed *parsed;
 	struct octopus_flow *f = NULL, *twin;
+	struct octopus_gate_set gates;
 	struct octopus_flows *fl;
-	int from = -1, size, ret;
+	int size, ret;
 
 	parsed = malloc(sizeof(*parsed));
 	if (parsed == NULL) {
@@ -505,40 +537,19 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 			"no memory for the rule index");
 		goto fail;
 	}
+	f->bucket = octopus_flow_bucket_of((enum octo_steer_field)p->args.field,
+		p->args.reta_size, pattern);
+	f->queues = flow_queues(&parsed->app);
+	flow_gates(p, f, true, &gates);
+	octopus_migrate_gates_prepare(p, &gates);
 	ret = hw_install(p, f, error);
+	octopus_migrate_gates_finish(p, &gates, ret == 0);
 	if (ret != 0)
 		goto fail;
 	TAILQ_INSERT_TAIL(&fl->list, f, next);
 	index_link(fl, f);
 	fl->nb++;
-	/* where the same traffic went before: a twin that lost now, or the rule
-	 * the application destroyed just before (destroy + create = move)
-	 */
-	if (f->app.fate == OCTO_STEER_APP_QUEUE) {
-		if (twin != NULL && twin->app.fate == OCTO_STEER_APP_QUEUE &&
-				f->app.level < twin->app.level)
-			from = twin->app.queue;
-		else if (twin == NULL && fl->gone_valid && fl->gone_key == f->key &&
-				fl->gone_bucket_queue == OCTO_GONE_TO_DEFAULTS) {
-			/* since the destroy it went to any default queue (each
-			 * gated on the destroyed rule's queue then); what the
-			 * destroyed rule's queue still holds comes first too */
-			flow_moved_defaults(p, f->app.queue, false, fl->gone_queue);
-		} else if (twin == NULL && fl->gone_valid && fl->gone_key == f->key)
-			/* since the destroy the flow went to its default bucket */
-			from = fl->gone_bucket_queue;
-		else if (twin == NULL) {
-			/* a first rule takes the flow from its default bucket */
-			int b = octopus_flow_bucket_of((enum octo_steer_field)p->args.field,
-				p->args.reta_size, pattern);
-
-			if (b >= 0)
-				from = p->reta[b];
-		}
-		if (from >= 0)
-			flow_moved(p, (uint16_t)from, f->app.queue);
-	}
-	fl->gone_valid = 0;
+	reach_count(p, f, 1);
 	free(parsed);
 	return (struct rte_flow *)f;
 fail:
@@ -548,47 +559,26 @@ fail:
 }
 
 /*
- * Remove rule @p f.  @p track: the traffic it took goes elsewhere now (a
- * twin, or its default bucket), follow it with the drain gate and remember
- * it for a create of the same traffic; flush does not (everything goes).
+ * Remove rule @p f.  @p gate: its traffic goes elsewhere now, gated; flush
+ * does not gate (everything goes).
  */
 static void
-flow_remove(struct octopus_priv *p, struct octopus_flow *f, bool track)
+flow_remove(struct octopus_priv *p, struct octopus_flow *f, bool gate)
 {
 	struct octopus_flows *fl = p->flows;
-	struct octopus_flow *twin;
+	struct octopus_gate_set gates;
 
+	reach_count(p, f, -1);
+	if (gate) {
+		flow_gates(p, f, false, &gates);
+		octopus_migrate_gates_prepare(p, &gates);
+	}
 	hw_remove(f);
+	if (gate)
+		octopus_migrate_gates_finish(p, &gates, true);
 	TAILQ_REMOVE(&fl->list, f, next);
 	index_unlink(fl, f);
 	fl->nb--;
-	twin = twin_of(fl, f->key, f);
-	if (track && f->app.fate == OCTO_STEER_APP_QUEUE) {
-		/* the twin takes over now if it was the losing level */
-		if (twin != NULL && twin->app.fate == OCTO_STEER_APP_QUEUE &&
-				twin->app.level > f->app.level)
-			flow_moved(p, f->app.queue, twin->app.queue);
-		fl->gone_valid = twin == NULL;
-		fl->gone_key = f->key;
-		fl->gone_queue = f->app.queue;
-		fl->gone_bucket_queue = -1;
-		if (twin == NULL) {
-			/* the flow falls back to its default bucket's queue: a move
-			 * too, gated like any; when the pattern fixes no bucket,
-			 * to every queue of the RETA
-			 */
-			int b = octopus_flow_bucket_of((enum octo_steer_field)p->args.field,
-				p->args.reta_size, f->copy->pattern_ro);
-
-			if (b >= 0) {
-				fl->gone_bucket_queue = p->reta[b];
-				flow_moved(p, f->app.queue, p->reta[b]);
-			} else {
-				fl->gone_bucket_queue = OCTO_GONE_TO_DEFAULTS;
-				flow_moved_defaults(p, f->app.queue, true, -1);
-			}
-		}
-	}
 	flow_free(f);
 }
 
@@ -617,7 +607,6 @@ flow_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
 		return 0;
 	while ((f = TAILQ_LAST(&p->flows->list, octopus_flow_list)) != NULL)
 		flow_remove(p, f, false);
-	p->flows->gone_valid = 0;
 	return 0;
 }
 
@@ -748,6 +737,7 @@ flows_release(struct octopus_priv *p)
 	if (p->flows->isolate_rule != NULL)
 		rte_flow_destroy(p->flows->isolate_proxy, p->flows->isolate_rule, NULL);
 	index_free(p->flows);
+	rte_free(p->flows->reach);
 	rte_free(p->flows);
 	p->flows = NULL;
 }

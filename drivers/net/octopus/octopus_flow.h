@@ -45,14 +45,12 @@ struct octopus_flow {
 	struct rte_flow **hw;			/* [nb_hw] member rules, NULL: none */
 	uint16_t proxy;				/* port the member rules live on */
 	uint8_t installed;
+	int32_t bucket;				/* default bucket it hits, -1: several */
+	uint64_t queues;			/* queues it delivers to (bit q) */
 	uint64_t hits_gone, bytes_gone;		/* counts of member rules removed */
 };
 
 TAILQ_HEAD(octopus_flow_list, octopus_flow);
-
-/* octopus_flows.gone_bucket_queue: the destroyed rule's pattern did not fix
- * a bucket, so its traffic fell to any of the default buckets' queues. */
-#define OCTO_GONE_TO_DEFAULTS (-2)
 
 /* The port's application rules (priv->flows, allocated at first use). */
 struct octopus_flows {
@@ -70,12 +68,12 @@ struct octopus_flows {
 	int isolated;
 	struct rte_flow *isolate_rule;		/* ETH -> DROP at the isolate priority */
 	uint16_t isolate_proxy;
-	/* the last rule destroyed, to see "destroy + create elsewhere" as a move */
-	uint32_t gone_key;
-	uint16_t gone_queue;
-	/* where its traffic fell: a queue, or OCTO_GONE_TO_DEFAULTS */
-	int32_t gone_bucket_queue;
-	uint8_t gone_valid;
+	/*
+	 * QUEUE/RSS rules per (row, queue): rows 0 .. reta_size - 1 for the
+	 * rules whose pattern fixes that default bucket, row reta_size for
+	 * those that do not, row reta_size + 1 the sum (octopus_flow.c).
+	 */
+	uint32_t *reach;
 };
 
 /* Application rule parsed for the planner. */

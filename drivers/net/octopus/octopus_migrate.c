@@ -50,9 +50,12 @@
  *  - F_DRAIN_REQ on a gate's source queue: set by the gate (RELEASE) after
  *    bumping drain_req. The poller clears it (ACQ_REL) BEFORE reading
  *    drain_req (ACQUIRE) and starting its burst; if that burst comes back
- *    short (not DRAINING), it stores drain_ack = the value read (RELEASE),
- *    else it sets the flag again. A gate that bumps drain_req after the
- *    poller's clear sets the flag after it too, so it is never lost.
+ *    short (not DRAINING), it stores drain_ack = the value read (RELEASE):
+ *    at once when the burst returned nothing and its lcore's Tx queue has
+ *    completed, else (ack_next) at a later poll once that holds, the flag
+ *    set again to bring that poll here; a burst that is not short sets the
+ *    flag again. A gate that bumps drain_req after the poller's clear sets
+ *    the flag after it too, so it is never lost.
  *  - F_GATED on a gate's destination queue: set by the gate (RELEASE) after
  *    storing gate_deadline, gate_need (RELEASE) and the source bit in
  *    gate_mask. The poller clears it (ACQ_REL), then reads the mask and, per
@@ -78,6 +81,7 @@
 
 #include <rte_cycles.h>
 #include <rte_lcore.h>
+#include <rte_pause.h>
 
 #include "octopus_migrate.h"
 
@@ -313,6 +317,7 @@ queue_reset(struct octopus_queue *q)
 	q->mig.gate_covers = 0;
 	q->mig.drain_req = 0;
 	q->mig.drain_ack = 0;
+	q->mig.ack_next = 0;
 }
 
 int
@@ -366,6 +371,30 @@ delivered(struct octopus_queue *q)
 }
 
 /*
+ * Whether a gate on @p dst has not opened yet (nor timed out: its poller
+ * may not be there to notice). Not F_GATED: the poller clears that flag for
+ * a moment in every check.
+ */
+static bool
+gate_closed(struct octopus_priv *p, struct octopus_queue *dst)
+{
+	uint64_t mask = __atomic_load_n(&dst->mig.gate_mask, __ATOMIC_ACQUIRE), need;
+	uint64_t now = rte_get_tsc_cycles();
+	unsigned int f;
+
+	while (mask != 0) {
+		f = __builtin_ctzll(mask);
+		mask &= mask - 1;
+		need = __atomic_load_n(&dst->mig.gate_need[f], __ATOMIC_ACQUIRE);
+		if (need != 0 && p->rxq[f] != NULL &&
+		    __atomic_load_n(&p->rxq[f]->mig.drain_ack, __ATOMIC_ACQUIRE) < need &&
+		    now <= __atomic_load_n(&dst->mig.gate_deadline[f], __ATOMIC_RELAXED))
+			return true;
+	}
+	return false;
+}
+
+/*
  * Where @p dst may deliver up to while gated: its delivered count plus what
  * its hardware queues hold now (read in this order, the sum can only be
  * short of the true position: safe). With a gate already open on it the
@@ -379,7 +408,7 @@ gate_limit_set(struct octopus_priv *p, struct octopus_queue *dst)
 	uint16_t m;
 	int c;
 
-	if (__atomic_load_n(&dst->route, __ATOMIC_ACQUIRE) & OCTO_ROUTE_F_GATED)
+	if (gate_closed(p, dst))
 		return;
 	for (m = 0; m < p->nb_members; m++) {
 		c = rte_eth_rx_queue_count(p->members[m].port_id, dst->qid);
@@ -397,7 +426,8 @@ gate_limit_set(struct octopus_priv *p, struct octopus_queue *dst)
 static void
 gate_close(struct octopus_queue *dst, uint16_t q_from, uint64_t need)
 {
-	uint64_t deadline = rte_get_tsc_cycles() +
+	/* a prepared gate waits for its rule change, however long that takes */
+	uint64_t deadline = need == UINT64_MAX ? UINT64_MAX : rte_get_tsc_cycles() +
 		rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
 
 	__atomic_store_n(&dst->mig.gate_deadline[q_from], deadline, __ATOMIC_RELAXED);
@@ -415,7 +445,9 @@ octopus_migrate_gate_prepare(struct octopus_priv *p, uint16_t q_from, uint16_t q
 	if (src == NULL || dst == NULL || q_from == q_to)
 		return -EINVAL;
 	rte_spinlock_lock(&p->mig.gate_lock);
-	/* no ack reaches UINT64_MAX: closed until octopus_migrate_gate() */
+	/* no ack reaches UINT64_MAX: closed until octopus_migrate_gate() or
+	 * octopus_migrate_gate_cancel()
+	 */
 	gate_limit_set(p, dst);
 	gate_close(dst, q_from, UINT64_MAX);
 	rte_spinlock_unlock(&p->mig.gate_lock);
@@ -442,4 +474,149 @@ octopus_migrate_gate(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
 	dst->mig.gates++;
 	rte_spinlock_unlock(&p->mig.gate_lock);
 	return 0;
+}
+
+void
+octopus_migrate_gate_cancel(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
+{
+	struct octopus_queue *dst = queue_of(p, q_to, 0);
+	uint64_t need = UINT64_MAX;
+
+	if (dst == NULL || q_from >= OCTO_MIG_MAX_QUEUES)
+		return;
+	/* only a gate still prepared: a real one set meanwhile stays */
+	__atomic_compare_exchange_n(&dst->mig.gate_need[q_from], &need, 0, false,
+		__ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
+/*
+ * Whether gates between @p q and other queues can be kept: it is set up
+ * and has a home (a queue set up on no member's socket gets one from its
+ * first poller).
+ */
+static bool
+gate_queue_ok(struct octopus_priv *p, uint16_t q)
+{
+	struct octopus_queue *rxq = queue_of(p, q, 0);
+
+	return rxq != NULL && OCTO_ROUTE_HOME(__atomic_load_n(&rxq->route,
+		__ATOMIC_RELAXED)) != OCTOPUS_NO_HOME;
+}
+
+/* Whether Rx queue @p qid has been polled (it has a poller to wait for). */
+static bool
+polled(struct octopus_priv *p, uint16_t qid)
+{
+	struct octopus_queue *q = queue_of(p, qid, 0);
+
+	return q != NULL && __atomic_load_n(&q->poller_lcore, __ATOMIC_ACQUIRE) >= 0;
+}
+
+/*
+ * A burst that read its route before the gate closed does not see the
+ * gate, and may still be reading its ring when the rule changes (its lcore
+ * preempted in between): wait until each prepared destination's poller has
+ * started two more bursts (the second read the route after the first one
+ * ended). Microseconds for a polled queue; a queue whose poller does not
+ * come back within OCTO_GATE_TIMEOUT_MS is given up on, counted as a gate
+ * timeout. Queues never polled are not waited for.
+ */
+static void
+gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
+{
+	uint64_t polls[OCTO_MIG_MAX_QUEUES], start = rte_get_tsc_cycles(), now;
+	uint64_t deadline = start + rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
+	uint64_t spin = start + rte_get_tsc_hz() / 20000;	/* 50 us */
+	struct octopus_queue *q;
+	uint16_t d;
+
+	for (d = 0; d < OCTO_MIG_MAX_QUEUES; d++) {
+		q = queue_of(p, d, 0);
+		if (s->src[d] != 0 && !(s->late & (UINT64_C(1) << d)) && q != NULL)
+			polls[d] = __atomic_load_n(&q->cnt.polls, __ATOMIC_ACQUIRE);
+	}
+	for (d = 0; d < OCTO_MIG_MAX_QUEUES; d++) {
+		q = queue_of(p, d, 0);
+		if (s->src[d] == 0 || (s->late & (UINT64_C(1) << d)) || !polled(p, d))
+			continue;
+		while (__atomic_load_n(&q->cnt.polls, __ATOMIC_ACQUIRE) < polls[d] + 2) {
+			now = rte_get_tsc_cycles();
+			if (now > deadline) {
+				__atomic_store_n(&q->mig.gate_settle_timeouts,
+					q->mig.gate_settle_timeouts + 1, __ATOMIC_RELAXED);
+				break;
+			}
+			if (now < spin)
+				rte_pause();
+			else
+				rte_delay_us_sleep(10);
+		}
+	}
+}
+
+void
+octopus_migrate_gates_prepare(struct octopus_priv *p, struct octopus_gate_set *s)
+{
+	uint64_t src, sources = 0, deadline;
+	uint16_t d, f;
+
+	s->late = 0;
+	for (d = 0; d < OCTO_MIG_MAX_QUEUES; d++) {
+		s->src[d] &= ~(UINT64_C(1) << d);
+		if (!p->started || !p->mig.running || !gate_queue_ok(p, d))
+			s->src[d] = 0;
+		for (src = s->src[d]; src != 0; src &= src - 1) {
+			f = (uint16_t)__builtin_ctzll(src);
+			if (!gate_queue_ok(p, f))
+				s->src[d] &= ~(UINT64_C(1) << f);
+		}
+		sources |= s->src[d];
+	}
+	/*
+	 * A destination still closed by an earlier change would keep that
+	 * change's limit, and the drain requests made to it since would not be
+	 * covered: after moves along a cycle of queues (rotating the RETA
+	 * twice) each would wait on the next until the timeout. So wait for it
+	 * to open first (the timeout at most; not for a queue never polled):
+	 * its gates do not depend on this change.
+	 */
+	deadline = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
+	for (d = 0; d < OCTO_MIG_MAX_QUEUES; d++)
+		while (s->src[d] != 0 && polled(p, d) && gate_closed(p, queue_of(p, d, 0)) &&
+		       rte_get_tsc_cycles() < deadline)
+			rte_delay_us_sleep(10);
+	for (d = 0; d < OCTO_MIG_MAX_QUEUES; d++) {
+		if (s->src[d] == 0)
+			continue;
+		/*
+		 * A queue that is a source too is closed after the change, by
+		 * octopus_migrate_gate(): closed now, it could not count the
+		 * drain request the change makes to it as covered, and two
+		 * such queues would wait on each other until the timeout.
+		 */
+		if (sources & (UINT64_C(1) << d)) {
+			s->late |= UINT64_C(1) << d;
+			continue;
+		}
+		for (src = s->src[d]; src != 0; src &= src - 1)
+			octopus_migrate_gate_prepare(p, (uint16_t)__builtin_ctzll(src), d);
+	}
+	gates_settle(p, s);
+}
+
+void
+octopus_migrate_gates_finish(struct octopus_priv *p, const struct octopus_gate_set *s,
+		bool changed)
+{
+	uint64_t src;
+	uint16_t d, f;
+
+	for (d = 0; d < OCTO_MIG_MAX_QUEUES; d++)
+		for (src = s->src[d]; src != 0; src &= src - 1) {
+			f = (uint16_t)__builtin_ctzll(src);
+			if (changed)
+				octopus_migrate_gate(p, f, d);
+			else if (!(s->late & (UINT64_C(1) << d)))
+				octopus_migrate_gate_cancel(p, f, d);
+		}
 }

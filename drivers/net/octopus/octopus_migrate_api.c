@@ -88,7 +88,8 @@ rte_pmd_octopus_migration_get(uint16_t port_id, uint16_t queue_id, int tx,
 	st->drained_pkts = __atomic_load_n(&m->drained_pkts, __ATOMIC_RELAXED);
 	st->gates = __atomic_load_n(&m->gates, __ATOMIC_RELAXED);
 	st->gated_bursts = __atomic_load_n(&m->gated_bursts, __ATOMIC_RELAXED);
-	st->gate_timeouts = __atomic_load_n(&m->gate_timeouts, __ATOMIC_RELAXED);
+	st->gate_timeouts = __atomic_load_n(&m->gate_timeouts, __ATOMIC_RELAXED) +
+		__atomic_load_n(&m->gate_settle_timeouts, __ATOMIC_RELAXED);
 	for (i = 0; i < OCTO_MIG_HIST; i++)
 		st->latency_hist[i] = __atomic_load_n(&m->hist[i], __ATOMIC_RELAXED);
 	return 0;

@@ -60,6 +60,14 @@ struct octopus_qmig {
 	/* gate, source side: control bumps drain_req, the poller acks */
 	uint64_t drain_req;
 	uint64_t drain_ack;
+	/* poller only: drain_ack to publish at its next poll, once the packets
+	 * of the short burst that drained it are out of the application's loop
+	 */
+	uint64_t ack_next;
+	/* Tx: the sending thread (its lcore_txq in octopus_rxtx.c), written
+	 * when it changes
+	 */
+	void *tx_owner;
 	/* gate, destination side: control writes, the poller reads */
 	uint64_t gate_mask;			/* sources with a gate */
 	uint64_t gate_need[OCTO_MIG_MAX_QUEUES];	/* drain_ack needed */
@@ -75,6 +83,7 @@ struct octopus_qmig {
 	uint64_t gate_covers;
 	uint64_t gated_bursts;		/* poller only */
 	uint64_t gate_timeouts;		/* poller only */
+	uint64_t gate_settle_timeouts;	/* control only: see gates_settle() */
 	uint64_t gates;			/* control only */
 	/* failover: 1 + the member a sweep moved the queue off (0: none);
 	 * migration thread only

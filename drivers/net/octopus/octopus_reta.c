@@ -10,12 +10,33 @@
 #include <pthread.h>
 
 #include "octopus_internal.h"
+#include "octopus_migrate.h"
+
+/* Put back the buckets changed since @p old (a failed update). */
+static void
+reta_undo(struct octopus_priv *p, const uint16_t *old, uint16_t size)
+{
+	uint16_t b;
+
+	for (b = 0; b < size; b++)
+		if (p->reta[b] != old[b] && octopus_steer_set_bucket(p->steer, b, old[b]) == 0)
+			p->reta[b] = old[b];
+}
 
 /*
  * The RETA is the steering's default spreading: bucket b (masked bits of
  * the field chosen by spread=) goes to queue reta[b]. Changing an entry
  * rewrites that bucket's classification rule; on failure the entries
- * already changed by this call are put back.
+ * already changed by this call are put back (not gated).
+ *
+ * The traffic of a bucket that changes queue is gated as a moved flow's:
+ * its new queue delivers nothing until the old one has delivered what it
+ * held. The update returns once the rules are replaced; the gates open as
+ * the old queues are read. The buckets move one new queue at a time, each
+ * step with its gates prepared before its rules change: a queue that
+ * receives buckets and gives others away (a rotation, a swap) is then never
+ * closed before the drain request it must answer is made (see
+ * octopus_migrate_gates_prepare).
  */
 int
 octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
@@ -24,8 +45,9 @@ octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *co
 	struct octopus_priv *p = octo_priv(dev);
 	pthread_mutex_t *mx = &dev->data->flow_ops_mutex;
 	uint16_t old[OCTOPUS_RETA_MAX];
-	uint16_t b, idx, shift, nb_rxq = dev->data->nb_rx_queues;
-	int ret;
+	struct octopus_gate_set gates;
+	uint16_t b, idx, shift, d, want, nb_rxq = dev->data->nb_rx_queues;
+	int ret = 0;
 
 	if (size != p->args.reta_size)
 		return -EINVAL;
@@ -40,28 +62,42 @@ octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *co
 	 */
 	pthread_mutex_lock(mx);
 	memcpy(old, p->reta, sizeof(old));
-	for (b = 0; b < size; b++) {
-		idx = b / RTE_ETH_RETA_GROUP_SIZE;
-		shift = b % RTE_ETH_RETA_GROUP_SIZE;
-		if (!((conf[idx].mask >> shift) & 1) || p->reta[b] == conf[idx].reta[shift])
-			continue;
-		if (p->steer != NULL) {
-			ret = octopus_steer_set_bucket(p->steer, b, conf[idx].reta[shift]);
-			if (ret < 0) {
-				OCTO_LOG(ERR, "port %u: RETA bucket %u -> queue %u refused (%d)",
-					p->port_id, b, conf[idx].reta[shift], ret);
-				while (b-- > 0)
-					if (p->reta[b] != old[b] &&
-					    octopus_steer_set_bucket(p->steer, b, old[b]) == 0)
-						p->reta[b] = old[b];
-				pthread_mutex_unlock(mx);
-				return ret;
-			}
+	for (d = 0; d < nb_rxq && ret == 0; d++) {
+		memset(&gates, 0, sizeof(gates));
+		for (b = 0; b < size; b++) {
+			idx = b / RTE_ETH_RETA_GROUP_SIZE;
+			shift = b % RTE_ETH_RETA_GROUP_SIZE;
+			if ((conf[idx].mask >> shift) & 1 && conf[idx].reta[shift] == d &&
+			    p->reta[b] != d)
+				gates.src[d] |= UINT64_C(1) << p->reta[b];
 		}
-		p->reta[b] = conf[idx].reta[shift];
+		if (gates.src[d] == 0)
+			continue;
+		/* without steering no rule moves traffic: nothing to gate */
+		if (p->steer == NULL)
+			gates.src[d] = 0;
+		octopus_migrate_gates_prepare(p, &gates);
+		for (b = 0; b < size && ret == 0; b++) {
+			idx = b / RTE_ETH_RETA_GROUP_SIZE;
+			shift = b % RTE_ETH_RETA_GROUP_SIZE;
+			want = conf[idx].reta[shift];
+			if (!((conf[idx].mask >> shift) & 1) || want != d || p->reta[b] == d)
+				continue;
+			if (p->steer != NULL)
+				ret = octopus_steer_set_bucket(p->steer, b, d);
+			if (ret < 0)
+				OCTO_LOG(ERR, "port %u: RETA bucket %u -> queue %u refused (%d)",
+					p->port_id, b, d, ret);
+			else
+				p->reta[b] = d;
+		}
+		if (ret < 0 && p->steer != NULL)
+			reta_undo(p, old, size);
+		/* the moves made are gated, not their undoing */
+		octopus_migrate_gates_finish(p, &gates, true);
 	}
 	pthread_mutex_unlock(mx);
-	return 0;
+	return ret;
 }
 
 int

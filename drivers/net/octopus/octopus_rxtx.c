@@ -325,6 +325,55 @@ gate_allowance(struct octopus_queue *q, uint64_t *room, uint64_t *covers)
 	return true;
 }
 
+static bool tx_member_completed(struct octopus_queue *q, unsigned int m);
+
+/* The Tx queue of this port the calling lcore sent through last. */
+static __thread struct octopus_queue *lcore_txq;
+
+/*
+ * Whether what this lcore handed to its Tx queue has left: the home member
+ * (and, while it drains, the old one) reports every descriptor completed.
+ * Only while this lcore is still the one sending through it (the
+ * application may have given that Tx queue to another lcore since): the
+ * check cleans the queue up.
+ */
+static bool
+tx_settled(const struct octopus_queue *rxq)
+{
+	struct octopus_queue *t = lcore_txq;
+	uint32_t r;
+
+	if (t == NULL || t->priv != rxq->priv ||
+	    __atomic_load_n(&t->mig.tx_owner, __ATOMIC_RELAXED) != &lcore_txq)
+		return true;
+	r = __atomic_load_n(&t->route, __ATOMIC_ACQUIRE);
+	if (OCTO_ROUTE_HOME(r) < t->nb_members &&
+	    !tx_member_completed(t, OCTO_ROUTE_HOME(r)))
+		return false;
+	return OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_DRAINING ||
+		tx_member_completed(t, OCTO_ROUTE_OLD(r));
+}
+
+/*
+ * Drain request @p ack is served by a burst returning @p nb packets. It is
+ * acked once those packets are on the wire as far as this lcore can tell:
+ * at the queue's next poll when @p nb > 0 (a forwarding loop has then passed
+ * them to tx_burst; F_DRAIN_REQ brings that poll to rx_slow), and once the
+ * lcore's Tx queue has completed them, so that the queue gated on this one
+ * cannot send the moved flow's first packets before them.
+ */
+static inline void
+drain_acked(struct octopus_queue *q, uint64_t ack, uint16_t nb)
+{
+	if (nb == 0 && tx_settled(q)) {
+		__atomic_store_n(&q->mig.drain_ack, ack, __ATOMIC_RELEASE);
+		return;
+	}
+	if (ack > q->mig.ack_next)
+		q->mig.ack_next = ack;
+	__atomic_fetch_or(&q->route, OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_RELEASE);
+}
+
 /* Anything but STEADY without flags: migration phases and gates. */
 static __rte_noinline uint16_t
 rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
@@ -339,6 +388,8 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 		__atomic_fetch_and(&q->route, ~OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_ACQ_REL);
 		ack = __atomic_load_n(&q->mig.drain_req, __ATOMIC_ACQUIRE);
 		acking = true;
+		if (q->mig.ack_next > q->mig.drain_ack)
+			drain_acked(q, q->mig.ack_next, 0);
 	}
 	if ((r & OCTO_ROUTE_F_GATED) && gate_holds(q)) {
 		/* only what is older than the gate may go */
@@ -357,7 +408,7 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 		/* all it held at the gate is out: so is all it held at
 		 * any drain request made before
 		 */
-		__atomic_store_n(&q->mig.drain_ack, covers, __ATOMIC_RELEASE);
+		drain_acked(q, covers, nb);
 	}
 	if (acking) {
 		/* short burst: every hardware queue polled was empty after
@@ -365,7 +416,7 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 		 */
 		if (want > 0 && nb < want && OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_DRAINING) {
 			if (ack > q->mig.drain_ack)
-				__atomic_store_n(&q->mig.drain_ack, ack, __ATOMIC_RELEASE);
+				drain_acked(q, ack, nb);
 		} else if (__atomic_load_n(&q->mig.drain_ack, __ATOMIC_RELAXED) < ack) {
 			__atomic_fetch_or(&q->route, OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_RELEASE);
 		}
@@ -456,6 +507,9 @@ octopus_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 	}
 	nb = q->hw[home].tx(q->hw[home].queue, pkts, n);
 	count(q, home, sock, nb);
+	lcore_txq = q;
+	if (unlikely(q->mig.tx_owner != &lcore_txq))
+		__atomic_store_n(&q->mig.tx_owner, &lcore_txq, __ATOMIC_RELAXED);
 	burst_done(q);
 	return nb;
 }

@@ -142,7 +142,7 @@ static const char *const queue_names[] = {
 	"migration_last_ns",	/* latency of the last move */
 	"migration_max_ns",	/* latency of the longest move */
 	"migration_drained_packets", /* Rx: read from the old member after the switch */
-	"gate_timeouts",	/* flow gates opened because the source was not polled */
+	"gate_timeouts",	/* flow gates given up on after 50 ms: order not kept */
 	"poller_lcore",		/* lcore that polls it now (-1 as 2^64-1: none yet) */
 	"poller_socket",	/* that lcore's socket (likewise) */
 };
@@ -238,7 +238,8 @@ octopus_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs, unsigned i
 			xs[k++].value = vq ? __atomic_load_n(&vq->mig.last_ns, __ATOMIC_RELAXED) : 0;
 			xs[k++].value = vq ? __atomic_load_n(&vq->mig.max_ns, __ATOMIC_RELAXED) : 0;
 			xs[k++].value = vq ? __atomic_load_n(&vq->mig.drained_pkts, __ATOMIC_RELAXED) : 0;
-			xs[k++].value = vq ? __atomic_load_n(&vq->mig.gate_timeouts, __ATOMIC_RELAXED) : 0;
+			xs[k++].value = vq ? __atomic_load_n(&vq->mig.gate_timeouts, __ATOMIC_RELAXED) +
+				__atomic_load_n(&vq->mig.gate_settle_timeouts, __ATOMIC_RELAXED) : 0;
 			xs[k++].value = vq ? (uint64_t)(int64_t)__atomic_load_n(&vq->poller_lcore,
 				__ATOMIC_ACQUIRE) : UINT64_MAX;
 			xs[k++].value = vq ? (uint64_t)(int64_t)__atomic_load_n(&vq->poller_socket,
