@@ -4,7 +4,8 @@
 #
 # Every application command a README shows is run as written, so that docs
 # and code cannot drift apart: the indented blocks (4 spaces) of the READMEs
-# that start an application (dpdk-testpmd, l3fwd, octopus_fwd). A block is
+# that start an application (dpdk-testpmd, l3fwd, octopus_fwd, flow-perf;
+# one without --no-huge only where hugepages are free). A block is
 # run by bash from the source tree, with "build" standing for the build
 # directory; an interactive testpmd gets start / stats / stop / quit on its
 # standard input, an application that runs until a signal gets SIGINT
@@ -20,7 +21,7 @@ import sys
 
 READMES = ["README.md", "drivers/net/octonic/README.md",
            "drivers/net/octopus/README.md", "examples/README.md"]
-APPS = re.compile(r"\b(dpdk-testpmd|dpdk-l3fwd|octopus_fwd)\b")
+APPS = re.compile(r"\b(dpdk-testpmd|dpdk-l3fwd|octopus_fwd|dpdk-test-flow-perf)\b")
 BAD = re.compile(r"EAL: FATAL|PANIC|Cannot init|failed to initialize|"
                  r"Segmentation fault|Aborted|Fail to start port|"
                  r"Creation of mbuf pool .* failed|No probed ethernet devices")
@@ -75,6 +76,16 @@ def run(src, build, text):
     return ok, out
 
 
+def hugepages(build):
+    """Whether the project's memory decision finds hugepages here."""
+    tool = os.path.join(build, "tools", "octopus-eal-mem")
+    try:
+        out = subprocess.run([tool, "512"], capture_output=True, text=True).stdout
+    except OSError:
+        return False
+    return out.strip() != "--no-huge"
+
+
 def main():
     src, build = sys.argv[1], sys.argv[2]
     found = failed = 0
@@ -83,6 +94,9 @@ def main():
             if not APPS.search(text):
                 continue
             found += 1
+            if "--no-huge" not in text and not hugepages(build):
+                print("skip %s:%d (needs hugepages)" % (readme, line))
+                continue
             if "--list" in sys.argv:
                 print("%s:%d\n%s\n" % (readme, line, text))
                 continue
