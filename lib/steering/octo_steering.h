@@ -57,7 +57,7 @@
  * old path stopped receiving.  Initial rules use the losing level, so the
  * first change of any rule switches at the add.
  *
- * What the next issue adds on top, without changing this layout: an app
+ * The application's rules sit on top, without changing this layout: an app
  * rule is a classification rule in transfer group 0 at priority
  * OCTO_STEER_PRIO_APP(app priority, level), above every default bucket, or
  * in an app group below the home group; QUEUE(q) becomes SET_META(q) +
@@ -115,7 +115,7 @@ enum octo_steer_kind {
 
 /**
  * Transfer group 0 priorities (lower wins).  0..OCTO_STEER_PRIO_BUCKET_L4-1
- * are left to the application's rules (next issue), above every default.
+ * are left to the application's rules, above every default.
  * Each class has two levels (base, base + 1) for make-before-break.
  */
 #define OCTO_STEER_PRIO_APP_LEVELS 16	/**< app priorities 0..15, 2 levels each */

@@ -2,13 +2,18 @@
  * Copyright(c) 2026 Octopus authors
  */
 
-/* The public API of rte_pmd_octopus.h: read-only views of a port. */
+/* The public API of rte_pmd_octopus.h: views of a port, and its queue
+ * migration (requests go to octopus_migrate.c).
+ */
 
 #include <errno.h>
 #include <string.h>
 
+#include <rte_lcore.h>
+
 #include "rte_pmd_octopus.h"
 #include "octopus_internal.h"
+#include "octopus_migrate.h"
 
 static_assert(RTE_PMD_OCTOPUS_MAX_MEMBERS == OCTOPUS_MAX_MEMBERS,
 	"public member count differs from the driver's");
@@ -106,4 +111,103 @@ rte_pmd_octopus_locality_get(uint16_t port_id, uint16_t queue_id, int tx,
 	for (i = 0; i < OCTOPUS_MAX_MEMBERS; i++)
 		loc->member_pkts[i] = q->cnt.member_pkts[i];
 	return 0;
+}
+
+/* ---- migration ---------------------------------------------------------- */
+
+static_assert(RTE_PMD_OCTOPUS_MIG_HIST == OCTO_MIG_HIST,
+	"public histogram size differs from the driver's");
+static_assert((int)RTE_PMD_OCTOPUS_MIG_DRAINING == (int)OCTO_ROUTE_DRAINING,
+	"public phases differ from the route's");
+
+int
+rte_pmd_octopus_queue_migrate(uint16_t port_id, uint16_t queue_id, int socket)
+{
+	struct octopus_priv *p = priv_of(port_id);
+	int rx, tx;
+
+	if (p == NULL)
+		return -ENODEV;
+	rx = octopus_migrate_request(p, queue_id, 0, socket, false);
+	tx = octopus_migrate_request(p, queue_id, 1, socket, false);
+	/* a queue set up in one direction only is fine */
+	if (rx == -EINVAL && queue_id < OCTOPUS_MAX_QUEUES && p->rxq[queue_id] == NULL)
+		rx = tx;
+	if (tx == -EINVAL && queue_id < OCTOPUS_MAX_QUEUES && p->txq[queue_id] == NULL)
+		tx = rx;
+	if (rx == 0 || tx == 0)
+		return 0;
+	return rx;
+}
+
+int
+rte_pmd_octopus_queue_migrate_lcore(uint16_t port_id, uint16_t queue_id,
+		unsigned int lcore_id)
+{
+	if (lcore_id >= RTE_MAX_LCORE || !rte_lcore_is_enabled(lcore_id))
+		return -EINVAL;
+	return rte_pmd_octopus_queue_migrate(port_id, queue_id,
+		(int)rte_lcore_to_socket_id(lcore_id));
+}
+
+int
+rte_pmd_octopus_migration_get(uint16_t port_id, uint16_t queue_id, int tx,
+		struct rte_pmd_octopus_migration *st)
+{
+	struct octopus_priv *p = priv_of(port_id);
+	struct octopus_queue *q;
+	struct octopus_qmig *m;
+	uint32_t r;
+	unsigned int i, home;
+
+	if (p == NULL)
+		return -ENODEV;
+	if (st == NULL || queue_id >= OCTOPUS_MAX_QUEUES)
+		return -EINVAL;
+	q = tx ? p->txq[queue_id] : p->rxq[queue_id];
+	if (q == NULL)
+		return -EINVAL;
+	m = &q->mig;
+	memset(st, 0, sizeof(*st));
+	r = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
+	home = OCTO_ROUTE_HOME(r);
+	st->phase = (enum rte_pmd_octopus_mig_phase)OCTO_ROUTE_PHASE(r);
+	st->home_member = home;
+	st->home_socket = home < p->nb_members ? p->members[home].socket : -1;
+	st->old_member = st->phase == RTE_PMD_OCTOPUS_MIG_DRAINING ? OCTO_ROUTE_OLD(r) : home;
+	st->migrations = __atomic_load_n(&m->migrations, __ATOMIC_RELAXED);
+	st->failures = __atomic_load_n(&m->failures, __ATOMIC_RELAXED);
+	st->last_latency_ns = __atomic_load_n(&m->last_ns, __ATOMIC_RELAXED);
+	st->max_latency_ns = __atomic_load_n(&m->max_ns, __ATOMIC_RELAXED);
+	st->last_switch_ns = __atomic_load_n(&m->last_switch_ns, __ATOMIC_RELAXED);
+	st->drained_pkts = __atomic_load_n(&m->drained_pkts, __ATOMIC_RELAXED);
+	st->gates = __atomic_load_n(&m->gates, __ATOMIC_RELAXED);
+	st->gated_bursts = __atomic_load_n(&m->gated_bursts, __ATOMIC_RELAXED);
+	st->gate_timeouts = __atomic_load_n(&m->gate_timeouts, __ATOMIC_RELAXED) +
+		__atomic_load_n(&m->gate_settle_timeouts, __ATOMIC_RELAXED);
+	for (i = 0; i < OCTO_MIG_HIST; i++)
+		st->latency_hist[i] = __atomic_load_n(&m->hist[i], __ATOMIC_RELAXED);
+	return 0;
+}
+
+int
+rte_pmd_octopus_migration_auto_set(uint16_t port_id, int on)
+{
+	struct octopus_priv *p = priv_of(port_id);
+
+	if (p == NULL)
+		return -ENODEV;
+	/* read by pollers on their foreign-poll path */
+	__atomic_store_n(&p->mig.auto_mode, on != 0, __ATOMIC_RELAXED);
+	return 0;
+}
+
+int
+rte_pmd_octopus_migration_auto_get(uint16_t port_id)
+{
+	struct octopus_priv *p = priv_of(port_id);
+
+	if (p == NULL)
+		return -ENODEV;
+	return __atomic_load_n(&p->mig.auto_mode, __ATOMIC_RELAXED) ? 1 : 0;
 }
