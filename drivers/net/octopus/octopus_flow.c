@@ -171,17 +171,22 @@ hw_remove(struct octopus_flow *f)
 				f->proxy);
 		f->hw[i] = NULL;
 	}
-	rte_free(f->hw);
+	free(f->hw);
 	f->hw = NULL;
 	f->nb_hw = 0;
 	f->installed = 0;
 }
 
-/* Create the member rules of @p f from its copy; all or nothing. */
+/*
+ * Create the member rules of @p f, all or nothing, from @p given (the
+ * parse of the rule being created) or, when NULL (replay), from a parse of
+ * its copy.
+ */
 static int
-hw_install(struct octopus_priv *p, struct octopus_flow *f, struct rte_flow_error *error)
+hw_install(struct octopus_priv *p, struct octopus_flow *f,
+		struct octopus_flow_parsed *given, struct rte_flow_error *error)
 {
-	struct octopus_flow_parsed *parsed;
+	struct octopus_flow_parsed *parsed = given;
 	struct octo_steer_app_entry *e = NULL;
 	uint32_t nb = 0, i;
 	uint16_t proxy;
@@ -190,24 +195,29 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f, struct rte_flow_error
 	ret = proxy_get(p, &proxy, error);
 	if (ret != 0)
 		return -rte_errno;
-	parsed = malloc(sizeof(*parsed));
-	if (parsed == NULL)
-		return octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"no memory");
-	ret = octopus_flow_parse(p, f->copy->attr_ro, f->copy->pattern_ro,
-		f->copy->actions_ro, parsed, error);
+	if (parsed == NULL) {
+		parsed = malloc(sizeof(*parsed));
+		if (parsed == NULL)
+			return octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+				NULL, "no memory");
+		ret = octopus_flow_parse(p, f->copy->attr_ro, f->copy->pattern_ro,
+			f->copy->actions_ro, parsed, error);
+	}
 	if (ret == 0) {
 		parsed->app.level = f->app.level;
 		ret = plan(p, &parsed->app, &e, &nb, error);
 	}
 	if (ret != 0) {
-		free(parsed);
+		if (parsed != given)
+			free(parsed);
 		return -rte_errno;
 	}
-	f->hw = rte_calloc("octopus_flow_hw", nb, sizeof(*f->hw), 0);
+	/* control data of this process only: the C heap, not the shared one */
+	f->hw = calloc(nb, sizeof(*f->hw));
 	if (f->hw == NULL) {
 		free(e);
-		free(parsed);
+		if (parsed != given)
+			free(parsed);
 		return octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no memory for %u member rules", nb);
 	}
@@ -232,7 +242,8 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f, struct rte_flow_error
 	if (ret == 0)
 		f->installed = 1;
 	free(e);
-	free(parsed);
+	if (parsed != given)
+		free(parsed);
 	return ret;
 }
 
@@ -241,9 +252,9 @@ flow_free(struct octopus_flow *f)
 {
 	if (f == NULL)
 		return;
-	rte_free(f->hw);
-	rte_free(f->copy);
-	rte_free(f);
+	free(f->hw);
+	free(f->copy);
+	free(f);
 }
 
 /*
@@ -503,7 +514,7 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	if (ret != 0)
 		goto fail;
 	fl = flows_get(p);
-	f = rte_zmalloc("octopus_flow", sizeof(*f), 0);
+	f = calloc(1, sizeof(*f));
 	if (fl == NULL || f == NULL) {
 		octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no memory");
@@ -513,7 +524,7 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	size = rte_flow_conv(RTE_FLOW_CONV_OP_RULE, NULL, 0, &in, error);
 	if (size < 0)
 		goto fail;
-	f->copy = rte_malloc("octopus_flow_copy", size, 0);
+	f->copy = malloc(size);
 	if (f->copy == NULL) {
 		octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no memory for the rule's copy (%d bytes)", size);
@@ -522,7 +533,7 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	if (rte_flow_conv(RTE_FLOW_CONV_OP_RULE, f->copy, size, &in, error) != size)
 		goto fail;
 	f->app = parsed->app;
-	f->app.rss_queues = NULL;	/* the copy is re-parsed when installing */
+	f->app.rss_queues = NULL;	/* a replay parses the copy again */
 	f->key = octopus_flow_key(attr, pattern);
 	/*
 	 * Make-before-break: a rule for traffic another rule already takes
@@ -542,7 +553,7 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	f->queues = flow_queues(&parsed->app);
 	flow_gates(p, f, true, &gates);
 	octopus_migrate_gates_prepare(p, &gates);
-	ret = hw_install(p, f, error);
+	ret = hw_install(p, f, parsed, error);
 	octopus_migrate_gates_finish(p, &gates, ret == 0);
 	if (ret != 0)
 		goto fail;
@@ -763,7 +774,7 @@ octopus_flows_replay(struct octopus_priv *p)
 	TAILQ_FOREACH(f, &p->flows->list, next) {
 		if (f->installed)
 			continue;
-		ret = hw_install(p, f, &err);
+		ret = hw_install(p, f, NULL, &err);
 		if (ret != 0) {
 			OCTO_LOG(ERR, "port %u: re-installing a flow rule failed: %s",
 				p->port_id, err.message != NULL ? err.message : rte_strerror(-ret));

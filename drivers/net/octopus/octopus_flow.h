@@ -38,7 +38,7 @@ struct octopus_flow {
 	TAILQ_ENTRY(octopus_flow) next;
 	struct octopus_flow *key_next;		/* chain in octopus_flows.by_key */
 	struct octopus_flow *ptr_next;		/* chain in octopus_flows.by_ptr */
-	struct rte_flow_conv_rule *copy;	/* deep copy (rte_malloc) */
+	struct rte_flow_conv_rule *copy;	/* deep copy (C heap: primary only) */
 	struct octo_steer_app_rule app;		/* rss_queues point into copy */
 	uint32_t key;				/* hash of attr + pattern */
 	uint32_t nb_hw;				/* planner entries */
