@@ -8,11 +8,12 @@
  * in LLVMFuzzerInitialize; each input is decoded into up to RULES_MAX
  * bounded rule descriptions (attributes, pattern items with spec, mask and
  * last, actions with their configurations), each validated and created,
- * then the created ones destroyed in an order the input picks.
+ * their COUNT actions queried, then the created ones destroyed in an order
+ * the input picks, or flushed.
  *
  * Beyond what ASan and UBSan catch, a finding is:
- * - a refusal (validate or create) without an error message;
- * - a destroy of a created rule that fails;
+ * - a refusal (validate, create, query) without an error message;
+ * - a destroy of a created rule, or a flush, that fails;
  * - e-switch rules left behind once every rule of the input is destroyed.
  */
 
@@ -258,6 +259,24 @@ check_refusal(const char *what, const struct rte_flow_error *err)
 	}
 }
 
+/* Query every COUNT action of a created rule: a refusal must say why. */
+static void
+query_counts(struct rte_flow *flow, const struct rule *r)
+{
+	const struct rte_flow_action *a;
+	struct rte_flow_query_count qc;
+	struct rte_flow_error err;
+
+	for (a = r->actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++) {
+		if (a->type != RTE_FLOW_ACTION_TYPE_COUNT)
+			continue;
+		memset(&qc, 0, sizeof(qc));
+		memset(&err, 0, sizeof(err));
+		if (rte_flow_query(port, flow, a, &qc, &err) != 0)
+			check_refusal("query", &err);
+	}
+}
+
 static struct rte_pmd_octonic_flow_stats
 rule_counts(void)
 {
@@ -274,10 +293,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct rule rules[RULES_MAX];
 	struct rte_flow *flows[RULES_MAX];
+	const struct rule *flow_rule[RULES_MAX];
 	struct rte_pmd_octonic_flow_stats before, after;
 	struct input in = { data, size };
 	struct rte_flow_error err;
-	uint8_t nb_rules, nb_flows = 0, i;
+	uint8_t nb_rules, nb_flows = 0, i, order;
 
 	before = rule_counts();
 	nb_rules = 1 + take8(&in) % RULES_MAX;
@@ -298,11 +318,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (flows[nb_flows] == NULL)
 			check_refusal("create", &err);
 		else
-			nb_flows++;
+			flow_rule[nb_flows++] = r;
 	}
-	/* destroy in an order the input picks: a rotation of creation order */
-	if (nb_flows > 0) {
-		uint8_t first = take8(&in) % nb_flows;
+	for (i = 0; i < nb_flows; i++)
+		query_counts(flows[i], flow_rule[i]);
+	/* destroy in an order the input picks (a rotation of creation
+	 * order), or flush */
+	order = take8(&in);
+	if (nb_flows > 0 && (order & 0x80) != 0) {
+		memset(&err, 0, sizeof(err));
+		if (rte_flow_flush(port, &err) != 0) {
+			fprintf(stderr, "fuzz_flow: flush failed: %s\n",
+				err.message != NULL ? err.message : "(no message)");
+			abort();
+		}
+	} else if (nb_flows > 0) {
+		uint8_t first = order % nb_flows;
 
 		for (i = 0; i < nb_flows; i++) {
 			struct rte_flow *f = flows[(first + i) % nb_flows];
