@@ -8,12 +8,13 @@
  * in LLVMFuzzerInitialize; each input is decoded into up to RULES_MAX
  * bounded rule descriptions (attributes, pattern items with spec, mask and
  * last, actions with their configurations), each validated and created,
- * their COUNT actions queried, then the created ones destroyed in an order
- * the input picks, or flushed.
+ * the port restarted if the input says so (the rules are replayed), their
+ * COUNT actions queried, then the created ones destroyed in an order the
+ * input picks, or flushed.
  *
  * Beyond what ASan and UBSan catch, a finding is:
  * - a refusal (validate, create, query) without an error message;
- * - a destroy of a created rule, or a flush, that fails;
+ * - a restart, a destroy of a created rule, or a flush, that fails;
  * - e-switch rules left behind once every rule of the input is destroyed.
  */
 
@@ -320,11 +321,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else
 			flow_rule[nb_flows++] = r;
 	}
+	order = take8(&in);
+	/* a restart takes the rules out of the members and puts them back */
+	if (nb_flows > 0 && (order & 0x40) != 0) {
+		if (rte_eth_dev_stop(port) != 0 || rte_eth_dev_start(port) != 0) {
+			fprintf(stderr, "fuzz_flow: restart with %u rules failed\n", nb_flows);
+			abort();
+		}
+	}
 	for (i = 0; i < nb_flows; i++)
 		query_counts(flows[i], flow_rule[i]);
 	/* destroy in an order the input picks (a rotation of creation
 	 * order), or flush */
-	order = take8(&in);
 	if (nb_flows > 0 && (order & 0x80) != 0) {
 		memset(&err, 0, sizeof(err));
 		if (rte_flow_flush(port, &err) != 0) {
