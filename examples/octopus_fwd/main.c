@@ -264,8 +264,10 @@ main(int argc, char **argv)
 	if (ofwd_conf.nb_ports == 0)
 		rte_exit(EXIT_FAILURE, "no port to use\n");
 	if (ofwd_conf.nb_routes == 0) {
+		/* 198u: RTE_IPV4 shifts its first byte as an int, and
+		 * 198 << 24 does not fit one */
 		ofwd_conf.routes[0] = (struct ofwd_route){
-			.ip = RTE_IPV4(198, 18, 0, 0), .depth = 15,
+			.ip = RTE_IPV4(198u, 18, 0, 0), .depth = 15,
 			.port = ofwd_conf.ports[0] };
 		ofwd_conf.nb_routes = 1;
 	}

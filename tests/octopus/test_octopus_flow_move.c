@@ -159,6 +159,21 @@ idle_poll(unsigned int us)
 	rte_delay_us_sleep(us);
 }
 
+/* Wait until the watched flow has more than @p since packets on queue @p q
+ * (10 s at most); -1 if it has not. */
+static int
+wait_flow_on(uint16_t q, uint64_t since)
+{
+	uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+
+	while (__atomic_load_n(&per_q_flow[q], __ATOMIC_RELAXED) <= since) {
+		if (rte_get_timer_cycles() > end)
+			return -1;
+		rte_delay_us_sleep(1000);
+	}
+	return 0;
+}
+
 static void
 setup_port(struct rte_mempool *mp)
 {
@@ -345,13 +360,18 @@ test_pinned(struct rte_mempool *mp)
 static void
 traffic_start(struct rte_mempool *mp, int flow, struct rte_pmd_octopus_migration *g0)
 {
+	uint64_t end;
 	int q;
 
 	setup_port(mp);
 	stop = 0;
 	rte_pmd_octonic_gen_enable(nic_port, 1);
 	rte_eal_mp_remote_launch(poll_queue, NULL, SKIP_MAIN);
-	idle_poll(200000);
+	/* until the flow (and so its addresses) is seen, 10 s at most */
+	end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+	while (__atomic_load_n(&seen[flow], __ATOMIC_RELAXED) == 0 &&
+			rte_get_timer_cycles() < end)
+		rte_delay_us_sleep(1000);
 	watched = flow;
 	CHECK(seen[watched] > 0, "flow %d not seen", watched);
 	for (q = 0; q < NB_Q; q++)
@@ -362,9 +382,23 @@ traffic_start(struct rte_mempool *mp, int flow, struct rte_pmd_octopus_migration
 static void
 traffic_stop(void)
 {
+	uint64_t gen = 0, total, end;
+	struct rte_eth_stats st;
+	int f;
+
 	idle_poll(100000);
 	rte_pmd_octonic_gen_enable(nic_port, 0);
-	idle_poll(300000);
+	/* until every frame generated is received or counted missed (10 s
+	 * at most): the pollers may be slow to empty the queues */
+	rte_pmd_octonic_gen_count(nic_port, &gen);
+	end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+	do {
+		rte_delay_us_sleep(1000);
+		for (total = 0, f = 0; f < NB_FLOWS; f++)
+			total += __atomic_load_n(&seen[f], __ATOMIC_RELAXED);
+		memset(&st, 0, sizeof(st));
+		rte_eth_stats_get(port, &st);
+	} while (total + st.imissed < gen && rte_get_timer_cycles() < end);
 	stop = 1;
 	rte_eal_mp_wait_lcore();
 }
@@ -494,7 +528,7 @@ test_wide(struct rte_mempool *mp)
 {
 	struct rte_pmd_octopus_migration g0[NB_Q], g1[NB_Q];
 	uint32_t want[NB_Q] = { 0 };
-	uint64_t gen = 0, total = 0, tmo = 0, nb_gates = 0;
+	uint64_t gen = 0, total = 0, tmo = 0, nb_gates = 0, since;
 	struct rte_eth_stats st;
 	struct rte_flow_error err;
 	struct rte_flow *cur;
@@ -502,6 +536,7 @@ test_wide(struct rte_mempool *mp)
 
 	traffic_start(mp, 7, g0);
 	/* a first rule: from every queue the RETA names to queue 0 */
+	since = __atomic_load_n(&per_q_flow[0], __ATOMIC_RELAXED);
 	cur = wide(flow_src[watched], 0, &err);
 	CHECK(cur != NULL, "wide: %s", err.message ? err.message : "?");
 	want[0] += NB_Q - 1;
@@ -515,8 +550,13 @@ test_wide(struct rte_mempool *mp)
 			if (d != to)
 				want[to]++;	/* create: d (from among them) -> to */
 		}
-		idle_poll(20000);
+		/* the flow reaches the queue its rule names before it moves
+		 * on: a wait on that, not a time, as a slow (sanitizer)
+		 * build or a busy host need longer */
+		CHECK(wait_flow_on(from, since) == 0, "move %d: flow %d not on queue %u in 10 s",
+			i, watched, from);
 		CHECK(rte_flow_destroy(port, cur, &err) == 0, "destroy");
+		since = __atomic_load_n(&per_q_flow[to], __ATOMIC_RELAXED);
 		cur = wide(flow_src[watched], to, &err);
 		CHECK(cur != NULL, "move %d: %s", i, err.message ? err.message : "?");
 	}

@@ -7,6 +7,7 @@
  * message written into err), so tests/octonic/test_devargs.c can run it.
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdarg.h>
@@ -43,11 +44,18 @@ static int
 fail(char *err, size_t err_len, const char *fmt, ...)
 {
 	va_list ap;
+	char *c;
 
 	if (err != NULL && err_len > 0) {
 		va_start(ap, fmt);
 		vsnprintf(err, err_len, fmt, ap);
 		va_end(ap);
+		/* the message quotes the input: a newline or other control
+		 * character in a key or value must not break it (or a log
+		 * line) in two */
+		for (c = err; *c != '\0'; c++)
+			if (iscntrl((unsigned char)*c))
+				*c = '?';
 	}
 	return -EINVAL;
 }

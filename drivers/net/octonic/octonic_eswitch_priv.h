@@ -68,7 +68,8 @@ enum sw_fate {
 /** RSS configuration of an RSS action or of a PF's default. */
 struct sw_rss_action {
 	uint64_t types;		/* RTE_ETH_RSS_* */
-	uint8_t key[OCTONIC_RSS_KEY_LEN];
+	/* rte_softrss() reads the key as 32-bit words */
+	uint8_t key[OCTONIC_RSS_KEY_LEN] __rte_aligned(sizeof(uint32_t));
 	uint8_t custom_key;	/* 1: key given in the action (for the dump) */
 	uint16_t nb_queues;
 	uint16_t queues[];
@@ -213,7 +214,8 @@ struct sw_view {
 struct sw_pf_rss {
 	uint64_t hf;
 	uint16_t nb_rxq;
-	uint8_t key[OCTONIC_RSS_KEY_LEN];
+	/* rte_softrss() reads the key as 32-bit words */
+	uint8_t key[OCTONIC_RSS_KEY_LEN] __rte_aligned(sizeof(uint32_t));
 	uint16_t reta[OCTONIC_RETA_SIZE];
 };
 
@@ -263,6 +265,7 @@ void sw_error(struct rte_flow_error *error, int code,
 
 /* octonic_eswitch_rss.c */
 void sw_rss_default_key(uint8_t key[OCTONIC_RSS_KEY_LEN]);
+/* @p key: OCTONIC_RSS_KEY_LEN bytes, 4-byte aligned (read as words) */
 int sw_rss_hash(const struct octo_flow_key *k, uint64_t types,
 		const uint8_t *key, uint32_t *hash);
 void sw_rss_free_all(struct octonic_eswitch *sw);
