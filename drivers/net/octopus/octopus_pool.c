@@ -18,6 +18,7 @@
  * keeps its dp_packet there, initialised by its own obj_init).
  */
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,9 @@ template_take(struct rte_mempool *app_mp)
 	/* a data buffer elsewhere (pinned external buffers, an app attaching
 	 * its own) cannot be reproduced in memory of another socket
 	 */
-	buf = (uintptr_t)((const struct rte_mbuf *)(const void *)t->words)->buf_addr;
+	/* read as bytes: the copy lacks the mbuf's 64-byte alignment */
+	memcpy(&buf, (const uint8_t *)t->words + offsetof(struct rte_mbuf, buf_addr),
+		sizeof(buf));
 	if (buf < t->lo || buf >= t->hi) {
 		free(t);
 		rte_errno = ENOTSUP;
