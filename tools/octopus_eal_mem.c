@@ -105,9 +105,10 @@ octo_eal_mem_decide(unsigned int mb, struct octo_eal_mem *m)
 }
 
 /* The last argument array made: EAL may keep pointers into it for the
- * process's life, so it stays reachable (and LeakSanitizer says so).
+ * process's life, so it stays reachable (and LeakSanitizer says so). Not
+ * static: a compiler drops stores to a static nothing reads.
  */
-static char **made_args;
+char **octo_eal_args_made;
 
 int
 octo_eal_args(int argc, char **argv, unsigned int default_mb, char ***out)
@@ -165,7 +166,7 @@ octo_eal_args(int argc, char **argv, unsigned int default_mb, char ***out)
 		a[n++] = "--file-prefix";
 		a[n++] = prefix;
 	}
-	made_args = a;
+	octo_eal_args_made = a;
 	*out = a;
 	return n;
 }

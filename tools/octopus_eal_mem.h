@@ -45,4 +45,7 @@ int octo_eal_mem_decide(unsigned int mb, struct octo_eal_mem *m);
  */
 int octo_eal_args(int argc, char **argv, unsigned int default_mb, char ***out);
 
+/** The argument array octo_eal_args() made last (kept reachable). */
+extern char **octo_eal_args_made;
+
 #endif /* OCTOPUS_EAL_MEM_H */
