@@ -109,6 +109,8 @@ octo_eal_mem_decide(unsigned int mb, struct octo_eal_mem *m)
  * static: a compiler drops stores to a static nothing reads.
  */
 char **octo_eal_args_made;
+/* EAL overwrites an entry of the array it parses: the prefix made too */
+char *octo_eal_prefix_made;
 
 int
 octo_eal_args(int argc, char **argv, unsigned int default_mb, char ***out)
@@ -147,7 +149,7 @@ octo_eal_args(int argc, char **argv, unsigned int default_mb, char ***out)
 			if (asprintf(&prefix, "%s-%d", argv[i + 1], (int)getpid()) < 0)
 				return -1;
 			a[n++] = argv[i++];
-			a[n++] = prefix;
+			a[n++] = octo_eal_prefix_made = prefix;
 			has_prefix = 1;
 			continue;
 		}
@@ -155,7 +157,7 @@ octo_eal_args(int argc, char **argv, unsigned int default_mb, char ***out)
 			if (asprintf(&prefix, "%s-%d", base, (int)getpid()) < 0)
 				return -1;
 			a[n++] = "--file-prefix";
-			a[n++] = prefix;
+			a[n++] = octo_eal_prefix_made = prefix;
 			has_prefix = 1;
 		}
 		a[n++] = argv[i];
@@ -164,7 +166,7 @@ octo_eal_args(int argc, char **argv, unsigned int default_mb, char ***out)
 		if (asprintf(&prefix, "%s-%d", base, (int)getpid()) < 0)
 			return -1;
 		a[n++] = "--file-prefix";
-		a[n++] = prefix;
+		a[n++] = octo_eal_prefix_made = prefix;
 	}
 	octo_eal_args_made = a;
 	*out = a;

@@ -47,5 +47,7 @@ int octo_eal_args(int argc, char **argv, unsigned int default_mb, char ***out);
 
 /** The argument array octo_eal_args() made last (kept reachable). */
 extern char **octo_eal_args_made;
+/** The file prefix it made last (kept reachable). */
+extern char *octo_eal_prefix_made;
 
 #endif /* OCTOPUS_EAL_MEM_H */

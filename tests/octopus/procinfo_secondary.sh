@@ -45,7 +45,7 @@ exec 3> "$work/cmds"
 say() { echo "$*" >&3; sleep "${2:-0.5}"; }
 # the octopus port is port 2 (PF0 = 0, owned; PF1 = 1, a port of its own)
 port=2
-for _ in $(seq 1 100); do
+for _ in $(seq 1 300); do
 	grep -q "^Port $port: " "$work/primary.out" && break
 	sleep 0.1
 done
