@@ -1204,29 +1204,53 @@ test_control(void)
 	nic_remove("net_octonic40");
 }
 
-/* The NUDMA cost model: a remote poll costs at least nudma_poll_ns. */
+/*
+ * The NUDMA cost model: a remote poll costs at least nudma_poll_ns, a
+ * remote DMA nudma_dma_ns; the pollers' counters tell that stall apart
+ * from what emulating the NIC cost them.
+ */
 static void
 test_nudma(void)
 {
+	/* PF0's queue on a pool of socket 1: the frame's DMA is remote */
+	struct port_opts o0 = { .nb_rxq = 1, .nb_txq = 1,
+		.rx_pool = { pool[1] } };
 	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1 };
 	struct rte_mbuf *pkts[BURST];
-	uint64_t t0, remote_ns, hz = rte_get_tsc_hz();
+	uint64_t t0, wall, remote_ns, hz = rte_get_tsc_hz();
+	uint64_t stall, emu, poll_c = 50000 * hz / 1000000000ull;
+	uint64_t dma_c = 100000 * hz / 1000000000ull;
 	uint16_t ports[2];
 	unsigned int i;
 
-	/* 50 us per remote poll: 40 remote polls take at least 2 ms */
+	/* 50 us per remote poll: 40 remote polls take at least 2 ms; the
+	 * one frame generated costs a 100 us remote DMA */
 	REQUIRE(rte_vdev_init("net_octonic41",
-		"pfs=2,gen_limit=1,nudma_poll_ns=50000") == 0, "probe");
+		"pfs=2,gen_limit=1,nudma_poll_ns=50000,nudma_dma_ns=100000") == 0,
+		"probe");
 	REQUIRE(pf_port("net_octonic41", 0, &ports[0]) == 0 &&
 		pf_port("net_octonic41", 1, &ports[1]) == 0, "ports");
-	REQUIRE(port_start(ports[0], &o) == 0 && port_start(ports[1], &o) == 0,
+	REQUIRE(port_start(ports[0], &o0) == 0 && port_start(ports[1], &o) == 0,
 		"start");
 	t0 = rte_get_tsc_cycles();
 	for (i = 0; i < 40; i++)	/* main lcore is on socket 0: remote */
 		rte_pktmbuf_free_bulk(pkts, rte_eth_rx_burst(ports[1], 0, pkts, BURST));
-	remote_ns = (rte_get_tsc_cycles() - t0) * 1000000000ull / hz;
-	CHECK(remote_ns >= 40 * 50000, "40 remote polls took %" PRIu64 " ns",
-		remote_ns);
+	wall = rte_get_tsc_cycles() - t0;
+	remote_ns = wall * 1000000000ull / hz;
+	CHECK(remote_ns >= 40 * 50000 + 100000, "40 remote polls took %" PRIu64
+		" ns", remote_ns);
+	/* those polls ran the engine, which made the remote DMA: their
+	 * queue holds both stalls, and not as emulation */
+	stall = xstat(ports[1], "rx_q0_nudma_stall_cycles");
+	emu = xstat(ports[1], "rx_q0_emulation_cycles");
+	CHECK(stall >= 40 * poll_c + dma_c && stall <= wall,
+		"stall %" PRIu64 " cycles, expected %" PRIu64 "..%" PRIu64, stall,
+		40 * poll_c + dma_c, wall);
+	CHECK(emu > 0 && emu < dma_c / 2, "emulation %" PRIu64 " cycles of 40 "
+		"engine runs (the 100 us DMA stall is %" PRIu64 ")", emu, dma_c);
+	CHECK(xstat(ports[1], "tx_q0_nudma_stall_cycles") == 0 &&
+		xstat(ports[0], "rx_q0_nudma_stall_cycles") == 0,
+		"queues not polled were charged");
 	/* local polls pay nothing: 10000 of them in well under 40 * 50 us
 	 * times 250 (a generous bound for a loaded machine) */
 	t0 = rte_get_tsc_cycles();
@@ -1234,6 +1258,14 @@ test_nudma(void)
 		rte_pktmbuf_free_bulk(pkts, rte_eth_rx_burst(ports[0], 0, pkts, BURST));
 	CHECK((rte_get_tsc_cycles() - t0) * 1000000000ull / hz < 10000ull * 50000 / 4,
 		"local polls are charged");
+	CHECK(xstat(ports[0], "rx_q0_nudma_stall_cycles") == 0 &&
+		xstat(ports[0], "rx_q0_emulation_cycles") > 0,
+		"local polls: stall %" PRIu64 ", emulation %" PRIu64,
+		xstat(ports[0], "rx_q0_nudma_stall_cycles"),
+		xstat(ports[0], "rx_q0_emulation_cycles"));
+	rte_eth_stats_reset(ports[1]);
+	CHECK(xstat(ports[1], "rx_q0_nudma_stall_cycles") == 0 &&
+		xstat(ports[1], "rx_q0_emulation_cycles") == 0, "reset");
 	rte_eth_dev_stop(ports[0]);
 	rte_eth_dev_stop(ports[1]);
 	nic_remove("net_octonic41");
@@ -1290,7 +1322,10 @@ test_telemetry(void)
 		strstr(buf, "\"nb_pfs\":2") != NULL &&
 		strstr(buf, "\"generated\":300") != NULL &&
 		strstr(buf, "\"rx_q0\":{\"remote_dma_packets\":") != NULL &&
-		strstr(buf, "\"rx_q1\":{\"remote_dma_packets\":0,") != NULL,
+		strstr(buf, "\"rx_q1\":{\"remote_dma_packets\":0,") != NULL &&
+		strstr(buf, "\"emulation_cycles\":") != NULL &&
+		strstr(buf, "\"nudma_stall_cycles\":0") != NULL &&
+		strstr(buf, "\"tsc_hz\":") != NULL,
 		"info: %s", buf);
 	close(fd);
 	rte_eth_dev_stop(ports[0]);

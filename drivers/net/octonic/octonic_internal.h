@@ -68,12 +68,22 @@ struct octonic_engine_cnt {
 	uint64_t errors;		/**< Rx: frame too big; Tx: offload failed */
 };
 
-/** Counters written by the lcore polling the queue. */
+/**
+ * Counters written by the lcore polling the queue.  The two cycle counters
+ * split the time its bursts spend in the model (TSC cycles, read twice per
+ * engine run, never per packet): emu_cycles is what emulating the hardware
+ * cost that lcore (generator, e-switch, RSS, ring moves, DMA copies, sink),
+ * which a real NIC would not take from a host CPU; nudma_cycles is the
+ * NUDMA stall charged on purpose (remote polls of this queue and remote
+ * DMA of the engine runs it made), which a host does pay.
+ */
 struct octonic_poll_cnt {
 	uint64_t pkts;			/**< handed to / accepted from the app */
 	uint64_t bytes;
 	uint64_t polls;
 	uint64_t remote_polls;
+	uint64_t emu_cycles;
+	uint64_t nudma_cycles;
 };
 
 struct octonic_rxq {
@@ -144,6 +154,7 @@ struct octonic_nic {
 	 * nudma_dma_ns and nudma_poll_ns.  0 (default) turns it off. */
 	uint64_t nudma_dma_cycles;	/**< busy-wait per remote DMA */
 	uint64_t nudma_poll_cycles;	/**< busy-wait per remote poll */
+	uint64_t run_stall;		/**< NUDMA cycles of the current run */
 
 	/* wire */
 	struct rte_mempool *wire_mp;	/**< frames in flight on the wire */
@@ -182,12 +193,15 @@ void octonic_engine_gen_addr(struct octonic_nic *nic, struct octo_gen *g);
 int octonic_engine_wire_start(struct octonic_nic *nic);
 /** Run the engine once if nobody else is (bounded work). */
 void octonic_engine_run(struct octonic_nic *nic);
+/** Same, charging its emulation and NUDMA cycles to the poller's @p c. */
+void octonic_engine_run_poll(struct octonic_nic *nic,
+		struct octonic_poll_cnt *c);
 /** Run it under the lock taken by the control path. */
 void octonic_engine_run_locked(struct octonic_nic *nic);
 /** Socket of the calling thread, also for non-EAL threads. */
 int octonic_thread_socket(void);
-/** Busy-wait @p cycles (the NUDMA cost model). */
-void octonic_nudma_wait(uint64_t cycles);
+/** Busy-wait @p cycles (the NUDMA cost model); returns the cycles waited. */
+uint64_t octonic_nudma_wait(uint64_t cycles);
 
 /* octonic_rxtx.c */
 uint16_t octonic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);

@@ -21,7 +21,8 @@ account_poll(struct octonic_pf *pf, struct octonic_poll_cnt *c)
 	if (octonic_thread_socket() != pf->socket) {
 		RELAXED_ADD(&c->remote_polls, 1);
 		if (pf->nic->nudma_poll_cycles != 0)
-			octonic_nudma_wait(pf->nic->nudma_poll_cycles);
+			RELAXED_ADD(&c->nudma_cycles, octonic_nudma_wait(
+				pf->nic->nudma_poll_cycles));
 	}
 }
 
@@ -33,7 +34,7 @@ octonic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	unsigned int nb, i;
 
 	account_poll(rxq->pf, &rxq->poll);
-	octonic_engine_run(rxq->pf->nic);
+	octonic_engine_run_poll(rxq->pf->nic, &rxq->poll);
 	nb = rte_ring_sc_dequeue_burst(rxq->ring, (void **)pkts, n, NULL);
 	for (i = 0; i < nb; i++)
 		bytes += pkts[i]->pkt_len;
@@ -55,7 +56,7 @@ octonic_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		bytes += pkts[i]->pkt_len;
 	RELAXED_ADD(&txq->poll.pkts, nb);
 	RELAXED_ADD(&txq->poll.bytes, bytes);
-	octonic_engine_run(txq->pf->nic);
+	octonic_engine_run_poll(txq->pf->nic, &txq->poll);
 	return nb;
 }
 

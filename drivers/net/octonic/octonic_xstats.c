@@ -112,16 +112,21 @@ static const char *const pf_names[PF_XSTATS] = {
 	"wire_drop_packets",		/* the wire could not take them (NIC-wide) */
 };
 
-#define RXQ_XSTATS 9
+/* emulation_cycles: TSC cycles the queue's poller spent emulating the
+ * hardware; nudma_stall_cycles: the NUDMA stall charged to it (see
+ * struct octonic_poll_cnt) */
+#define RXQ_XSTATS 11
 static const char *const rxq_names[RXQ_XSTATS] = {
 	"dma_packets", "dma_bytes", "remote_dma_packets", "remote_dma_bytes",
 	"polls", "remote_polls", "missed_packets", "nombuf", "errors",
+	"emulation_cycles", "nudma_stall_cycles",
 };
 
-#define TXQ_XSTATS 7
+#define TXQ_XSTATS 9
 static const char *const txq_names[TXQ_XSTATS] = {
 	"dma_packets", "dma_bytes", "remote_dma_packets", "remote_dma_bytes",
 	"polls", "remote_polls", "errors",
+	"emulation_cycles", "nudma_stall_cycles",
 };
 
 static unsigned int
@@ -190,6 +195,8 @@ octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 			v[6] = D(r, eng, missed);
 			v[7] = D(r, eng, nombuf);
 			v[8] = D(r, eng, errors);
+			v[9] = D(r, poll, emu_cycles);
+			v[10] = D(r, poll, nudma_cycles);
 		}
 		for (i = 0; i < RXQ_XSTATS; i++, k++) {
 			xs[k].id = k;
@@ -208,6 +215,8 @@ octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 			v[4] = D(t, poll, polls);
 			v[5] = D(t, poll, remote_polls);
 			v[6] = D(t, eng, errors);
+			v[7] = D(t, poll, emu_cycles);
+			v[8] = D(t, poll, nudma_cycles);
 		}
 		for (i = 0; i < TXQ_XSTATS; i++, k++) {
 			xs[k].id = k;
