@@ -83,6 +83,9 @@ octonic_engine_setup(struct octonic_nic *nic)
 	nic->nudma_dma_cycles = nic->args.nudma_dma_ns * hz / 1000000000ull;
 	nic->nudma_poll_cycles = nic->args.nudma_poll_ns * hz / 1000000000ull;
 	rte_spinlock_init(&nic->engine_lock);
+	nic->sw_cache = octonic_eswitch_cache_create(nic->socket);
+	if (nic->sw_cache == NULL)
+		return -ENOMEM;
 
 	snprintf(name, sizeof(name), "ocw_%u", nic->seq);
 	nic->wire_mp = rte_pktmbuf_pool_create(name, OCTONIC_WIRE_MBUFS, 64, 0,
@@ -185,6 +188,8 @@ octonic_engine_teardown(struct octonic_nic *nic)
 	nic->wire_mp = NULL;
 	rte_mempool_free(nic->peer_mp);
 	nic->peer_mp = NULL;
+	octonic_eswitch_cache_free(nic->sw_cache);
+	nic->sw_cache = NULL;
 	nic->peer_started_by_us = 0;
 }
 
@@ -612,7 +617,7 @@ wire_rx(struct octonic_nic *nic)
 	 * found it empty, and be delivered out of order.
 	 */
 	octonic_eswitch_reader_enter(nic->sw);
-	octonic_eswitch_classify(nic->sw, frames, n, v);
+	octonic_eswitch_classify_cached(nic->sw, nic->sw_cache, frames, n, v);
 	for (i = 0; i < n; i++)
 		q[i] = steer(nic, &v[i]);
 	/* consecutive frames for one queue go as one run (keeps their order) */

@@ -139,6 +139,7 @@ struct octonic_nic {
 	struct octonic_devargs args;
 	struct rte_vdev_device *vdev;
 	struct octonic_eswitch *sw;
+	struct octonic_eswitch_cache *sw_cache;	/**< the engine's, under its lock */
 	uint16_t domain_id;
 	uint16_t nb_pfs;
 	uint16_t nb_open;		/**< PFs not closed yet */
