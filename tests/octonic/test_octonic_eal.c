@@ -1271,6 +1271,81 @@ test_nudma(void)
 	nic_remove("net_octonic41");
 }
 
+/* Send @p n more frames of the same flows (gen_set restarts the count). */
+static void
+gen_more(uint16_t port, uint64_t n)
+{
+	struct rte_pmd_octonic_gen_conf gc;
+
+	rte_pmd_octonic_gen_get(port, &gc);
+	gc.limit = n;
+	CHECK(rte_pmd_octonic_gen_set(port, &gc) == 0, "gen_set");
+	rte_pmd_octonic_gen_enable(port, 1);
+}
+
+/*
+ * The engine remembers verdicts per flow: the same 64 flows, decided again
+ * after each change of the RETA, of the rules and of isolation.
+ */
+static void
+test_flow_cache(void)
+{
+	const uint64_t N = 512;
+	struct port_opts o = { .nb_rxq = 2, .nb_txq = 1 };
+	struct rte_eth_rss_reta_entry64 reta[2];
+	uint64_t cnt[1][MAXQ] = { { 0 } };
+	struct rte_flow_error err;
+	struct rte_flow *f;
+	uint16_t port;
+	unsigned int i;
+
+	REQUIRE(rte_vdev_init("net_octonic43",
+		"pfs=1,flows=64,gen_limit=512,gen_rate=500000") == 0, "probe");
+	REQUIRE(pf_port("net_octonic43", 0, &port) == 0, "port");
+	REQUIRE(port_start(port, &o) == 0, "start");
+	CHECK(poll_until(&port, 1, 2, N, cnt, NULL, NULL) == N, "all");
+	CHECK(cnt[0][0] > 0 && cnt[0][1] > 0, "RSS spread 64 flows: %" PRIu64
+		"/%" PRIu64, cnt[0][0], cnt[0][1]);
+	/* the RETA now sends everything to queue 1 */
+	memset(reta, 0, sizeof(reta));
+	for (i = 0; i < 128; i++) {
+		reta[i / 64].mask |= 1ull << (i % 64);
+		reta[i / 64].reta[i % 64] = 1;
+	}
+	REQUIRE(rte_eth_dev_rss_reta_update(port, reta, 128) == 0, "reta_update");
+	memset(cnt, 0, sizeof(cnt));
+	gen_more(port, N);
+	CHECK(poll_until(&port, 1, 2, N, cnt, NULL, NULL) == N &&
+		cnt[0][0] == 0, "after the RETA update: queue 0 got %" PRIu64,
+		cnt[0][0]);
+	/* a rule sends them to queue 0 */
+	f = ingress_to_queue(port, 0, 0, 0, 0, 0, 0);
+	REQUIRE(f != NULL, "rule");
+	memset(cnt, 0, sizeof(cnt));
+	gen_more(port, N);
+	CHECK(poll_until(&port, 1, 2, N, cnt, NULL, NULL) == N &&
+		cnt[0][1] == 0, "with the rule: queue 1 got %" PRIu64, cnt[0][1]);
+	/* without it, RSS again */
+	CHECK(rte_flow_destroy(port, f, &err) == 0, "destroy");
+	memset(cnt, 0, sizeof(cnt));
+	gen_more(port, N);
+	CHECK(poll_until(&port, 1, 2, N, cnt, NULL, NULL) == N &&
+		cnt[0][0] == 0, "rule gone: queue 0 got %" PRIu64, cnt[0][0]);
+	/* isolated, without rules: nothing arrives */
+	if (rte_flow_isolate(port, 1, &err) == 0) {
+		memset(cnt, 0, sizeof(cnt));
+		gen_more(port, N);
+		CHECK(poll_until(&port, 1, 2, N, cnt, NULL, NULL) == 0,
+			"isolated: %" PRIu64 " received", cnt[0][0] + cnt[0][1]);
+		CHECK(xstat(port, "rx_flow_drop_packets") == N, "dropped %" PRIu64,
+			xstat(port, "rx_flow_drop_packets"));
+	} else {
+		CHECK(0, "isolate refused: %s", err.message ? err.message : "?");
+	}
+	rte_eth_dev_stop(port);
+	nic_remove("net_octonic43");
+}
+
 /* Telemetry through EAL's socket: /octonic/list and /octonic/info. */
 static int
 tel_query(int fd, const char *cmd, char *buf, size_t size)
@@ -1503,6 +1578,7 @@ static const struct {
 	{ "wire_ethdev", test_wire_ethdev },
 	{ "control", test_control },
 	{ "nudma", test_nudma },
+	{ "flow_cache", test_flow_cache },
 	{ "telemetry", test_telemetry },
 	{ "sink_order", test_sink_order },
 	{ "two_pollers", test_two_pollers },
