@@ -23,8 +23,8 @@
  *   -t SECONDS    stop after SECONDS (default 0: run until SIGINT/SIGTERM)
  *   -P            promiscuous mode on every port
  *   -d N          Rx and Tx descriptors per queue (default 512)
- *   -x TEXT       on stop, also print the xstats whose names contain TEXT,
- *                 of every port (a virtual port's members too)
+ *   -x TEXT[,..]  on stop, also print the xstats whose names contain one
+ *                 of the TEXTs, of every port (a virtual port's members too)
  *
  * On stop it prints one line per (port, queue) with its counters and, for a
  * net_octopus port, each queue's home and locality (rte_pmd_octopus.h), and

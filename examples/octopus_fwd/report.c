@@ -52,7 +52,31 @@ ofwd_report_lcores(const struct ofwd_lcore *lc, unsigned int nb_lc)
 			lc[i].cpu_ns, rte_get_tsc_hz());
 }
 
-/* The xstats of every port, owned ones too, whose names contain @p match. */
+/* Whether @p name contains one of the comma-separated texts of @p match. */
+static int
+name_matches(const char *name, const char *match)
+{
+	const char *p = match, *end;
+	char part[RTE_ETH_XSTATS_NAME_SIZE];
+	size_t len;
+
+	for (;;) {
+		end = strchr(p, ',');
+		len = end != NULL ? (size_t)(end - p) : strlen(p);
+		if (len > 0 && len < sizeof(part)) {
+			memcpy(part, p, len);
+			part[len] = '\0';
+			if (strstr(name, part) != NULL)
+				return 1;
+		}
+		if (end == NULL)
+			return 0;
+		p = end + 1;
+	}
+}
+
+/* The xstats of every port, owned ones too, whose names contain one of the
+ * comma-separated texts of @p match. */
 void
 ofwd_report_xstats(const char *match)
 {
@@ -72,7 +96,7 @@ ofwd_report_xstats(const char *match)
 				rte_eth_xstats_get_names(port, names, n) == n &&
 				rte_eth_xstats_get(port, xs, n) == n)
 			for (i = 0; i < n; i++)
-				if (strstr(names[xs[i].id].name, match) != NULL)
+				if (name_matches(names[xs[i].id].name, match))
 					printf("xstat port=%u name=%s value=%" PRIu64
 						"\n", port, names[xs[i].id].name,
 						xs[i].value);

@@ -36,7 +36,7 @@ run() {
 	"$app" "$mem_opt" -m 512 --no-pci --file-prefix "nudma-bench-$name-$$" \
 		--lcores '0@0,1@0,2@1' -d "${OCTONIC_PLUGIN:?}" \
 		--vdev "net_octonic0,wire=gen,flows=1024,gen_rate=$rate,$cost,$1" \
-		"${@:2}" -- -t "$secs" -x _cycles >"$work/$name" 2>&1 ||
+		"${@:2}" -- -t "$secs" -x _cycles,wire_latency >"$work/$name" 2>&1 ||
 		{ cat "$work/$name"; echo "FAIL: $name"; exit 1; }
 }
 

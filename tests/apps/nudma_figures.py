@@ -6,9 +6,10 @@
     nudma_figures.py [--goals] TITLE=OUTPUT ...
 
 Each OUTPUT is what examples/octopus_fwd printed when it stopped, run with
-"-x _cycles": per queue what it forwarded, per forwarding lcore the TSC
-cycles of its loop and the CPU time it had, and per PF queue the model's
-emulation_cycles and nudma_stall_cycles (xstats of net_octonic).
+"-x _cycles,wire_latency": per queue what it forwarded, per forwarding
+lcore the TSC cycles of its loop and the CPU time it had, per PF queue the
+model's emulation_cycles and nudma_stall_cycles, and the NIC's latency from
+its generator to its sink, p50 and p99 (xstats of net_octonic).
 
 Host cycles of an lcore are the CPU cycles it had minus the share of them
 spent emulating the NIC (generator, e-switch, RSS, ring moves, DMA copies,
@@ -36,6 +37,7 @@ def parse(path):
     fwd = 0
     hz = 0
     by_lcore = {}
+    lat = {}
     for line in open(path):
         words = line.split()
         if not words:
@@ -54,6 +56,9 @@ def parse(path):
                                          int(f["cpu_ns"]))
             hz = int(f["tsc_hz"])
         elif kind == "xstat":
+            if f["name"] in ("wire_latency_p50_ns", "wire_latency_p99_ns"):
+                lat[f["name"][13:16]] = int(f["value"])    # NIC-wide
+                continue
             m = XSTAT.match(f["name"])
             if m is None:
                 continue
@@ -64,7 +69,7 @@ def parse(path):
     if hz == 0:
         raise SystemExit(f"{path}: no 'lcore' lines (octopus_fwd too old?)")
     tot = {"pkts": fwd, "cpu": 0.0, "host": 0.0, "emu": 0.0, "stall": 0.0,
-           "wall": 0.0, "lcores": []}
+           "wall": 0.0, "lcores": [], "lat": lat}
     for q, lc in sorted(lcores.items()):
         if "lcore" not in lc or lc["lcore"] not in by_lcore:
             continue
@@ -96,6 +101,9 @@ def show(title, t):
           f" (NUDMA stall {per(t['stall'], n):.0f},"
           f" the rest: application and PMDs {per(t['host'] - t['stall'], n):.0f});"
           f" NIC emulation left out: {per(t['emu'], n):.0f}")
+    if t["lat"]:
+        print(f"      latency, generator to sink: p50 {t['lat'].get('p50', 0) / 1e3:.1f} us,"
+              f" p99 {t['lat'].get('p99', 0) / 1e3:.1f} us")
     for lcore, sock, q, pkts, cpu, host, emu, stall, share in t["lcores"]:
         print(f"        lcore {lcore} (socket {sock}, queue {q}): {pkts} packets,"
               f" had the CPU {100 * share:.0f}% of the time;"

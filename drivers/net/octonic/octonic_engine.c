@@ -64,6 +64,16 @@ octonic_thread_socket(void)
 }
 
 uint64_t
+octonic_latency_ns(const struct octonic_nic *nic, double q)
+{
+	uint64_t v;
+
+	if (nic->lat == NULL || octo_latency_quantile(nic->lat, q, &v) != 0)
+		return 0;
+	return v * 1000000000ull / rte_get_tsc_hz();
+}
+
+uint64_t
 octonic_nudma_wait(uint64_t cycles)
 {
 	uint64_t start = rte_get_tsc_cycles(), now;
@@ -105,7 +115,9 @@ octonic_engine_setup(struct octonic_nic *nic)
 		gc.seed = 1;
 		nic->gen = octo_gen_create(&gc);
 		nic->sink = octo_sink_create(nic->args.flows);
-		if (nic->gen == NULL || nic->sink == NULL) {
+		nic->lat = octo_latency_create(nic->args.flows,
+			OCTONIC_LAT_WINDOW_LOG2);
+		if (nic->gen == NULL || nic->sink == NULL || nic->lat == NULL) {
 			OCTONIC_LOG(ERR, "%s: cannot create the generator", nic->name);
 			return -ENOMEM;
 		}
@@ -184,6 +196,8 @@ octonic_engine_teardown(struct octonic_nic *nic)
 	if (nic->sink != NULL)
 		octo_sink_free(nic->sink);
 	nic->sink = NULL;
+	octo_latency_free(nic->lat);
+	nic->lat = NULL;
 	rte_mempool_free(nic->wire_mp);
 	nic->wire_mp = NULL;
 	rte_mempool_free(nic->peer_mp);
@@ -265,14 +279,20 @@ copy_chain(uint8_t *dst, const struct rte_mbuf *m)
 
 /* ---- Tx: PF rings -> wire ---- */
 
+/* @p now: when the burst reached the wire (wire=gen: its latency) */
 static void
 wire_put(struct octonic_nic *nic, struct rte_mbuf *w, struct rte_mbuf **peer_out,
-		uint16_t *nb_peer)
+		uint16_t *nb_peer, uint64_t now)
 {
+	uint32_t flow;
+	uint64_t seq;
+
 	switch (nic->args.wire) {
 	case OCTONIC_WIRE_GEN:
-		octo_sink_account(nic->sink, rte_pktmbuf_mtod(w, const uint8_t *),
-			w->data_len);
+		if (octo_sink_account_id(nic->sink,
+				rte_pktmbuf_mtod(w, const uint8_t *), w->data_len,
+				&flow, &seq))
+			octo_latency_record(nic->lat, flow, seq, now);
 		rte_pktmbuf_free(w);
 		break;
 	case OCTONIC_WIRE_LOOP:
@@ -295,9 +315,12 @@ tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
 	struct rte_mbuf *peer_out[OCTONIC_ENGINE_TX_PER_QUEUE];
 	uint16_t nb_peer = 0, sent;
 	unsigned int n, i;
+	uint64_t now = 0;
 
 	n = rte_ring_sc_dequeue_burst(txq->ring, (void **)pkts, RTE_DIM(pkts),
 			NULL);
+	if (n > 0 && nic->args.wire == OCTONIC_WIRE_GEN)
+		now = rte_rdtsc();
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i], *w;
 		uint32_t len = m->pkt_len;
@@ -335,7 +358,7 @@ tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
 				octo_offload_tx(w) != 0)
 			RELAXED_ADD(&txq->eng.errors, 1);
 		w->ol_flags = 0;
-		wire_put(nic, w, peer_out, &nb_peer);
+		wire_put(nic, w, peer_out, &nb_peer, now);
 	}
 	if (nb_peer > 0) {
 		sent = rte_eth_tx_burst(nic->peer_port, 0, peer_out, nb_peer);
@@ -417,6 +440,8 @@ wire_fetch(struct octonic_nic *nic, struct rte_mbuf **frames)
 			m->packet_type = 0;
 			frames[i] = m;
 		}
+		if (n > 0)
+			octo_latency_stamp(nic->lat, nic->gen_count, n, rte_rdtsc());
 		nic->gen_count += n;
 		return n;
 	case OCTONIC_WIRE_LOOP:

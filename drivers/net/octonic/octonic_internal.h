@@ -48,6 +48,8 @@ extern int octonic_logtype;
  * to its own queue quickly. */
 #define OCTONIC_ENGINE_RX_BATCHES 1
 #define OCTONIC_ENGINE_TX_PER_QUEUE 64
+/* Latency stamps of the last 64k generated frames: more than rings hold. */
+#define OCTONIC_LAT_WINDOW_LOG2 16
 
 #define RELAXED_ADD(p, v) __atomic_store_n((p), *(p) + (v), __ATOMIC_RELAXED)
 #define RELAXED_GET(p) __atomic_load_n((p), __ATOMIC_RELAXED)
@@ -55,6 +57,7 @@ extern int octonic_logtype;
 struct octonic_pf;
 struct octo_gen;
 struct octo_sink;
+struct octo_latency;
 struct rte_vdev_device;
 
 /** Counters written by the NIC engine (under its lock). */
@@ -167,6 +170,7 @@ struct octonic_nic {
 	struct rte_mempool *peer_mp;
 	struct octo_gen *gen;
 	struct octo_sink *sink;
+	struct octo_latency *lat;	/**< generation to sink, TSC cycles */
 	volatile uint8_t gen_on;
 	uint64_t gen_rate;		/**< pps, 0: as fast as polled */
 	uint64_t gen_limit;		/**< 0: no limit */
@@ -199,6 +203,8 @@ void octonic_engine_run(struct octonic_nic *nic);
 uint64_t octonic_engine_run_poll(struct octonic_nic *nic);
 /** Run it under the lock taken by the control path. */
 void octonic_engine_run_locked(struct octonic_nic *nic);
+/** Quantile @p q of the generator-to-sink latency in ns; 0 when none. */
+uint64_t octonic_latency_ns(const struct octonic_nic *nic, double q);
 /** Socket of the calling thread, also for non-EAL threads. */
 int octonic_thread_socket(void);
 /** Busy-wait @p cycles (the NUDMA cost model); returns the cycles waited. */

@@ -9,7 +9,8 @@
  *                          plugged), per queue locality counters and the
  *                          cycles its poller spent emulating the NIC and
  *                          stalled by NUDMA, the NIC's generator and sink
- *                          counters, and the TSC frequency
+ *                          counters with the latency from generator to
+ *                          sink (p50, p99), and the TSC frequency
  */
 
 #include <stdio.h>
@@ -125,6 +126,10 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_u64(d, "sink_packets", ss.pkts);
 		rte_tel_data_add_dict_u64(d, "sink_out_of_order", ss.out_of_order);
 		rte_tel_data_add_dict_u64(d, "sink_lost", ss.lost);
+		rte_tel_data_add_dict_u64(d, "latency_p50_ns",
+			octonic_latency_ns(pf->nic, 0.50));
+		rte_tel_data_add_dict_u64(d, "latency_p99_ns",
+			octonic_latency_ns(pf->nic, 0.99));
 	}
 	for (q = 0; q < rte_eth_devices[port].data->nb_rx_queues; q++)
 		add_queue(d, port, q, 0);

@@ -103,13 +103,17 @@ octonic_stats_reset(struct rte_eth_dev *dev)
 
 /* ---- xstats: PF counters, then per Rx queue, then per Tx queue ---- */
 
-#define PF_XSTATS 5
+#define PF_XSTATS 7
 static const char *const pf_names[PF_XSTATS] = {
 	"rx_flow_drop_packets",		/* DROP action in the e-switch */
 	"rx_port_down_drop_packets",	/* arrived while unplugged or stopped */
 	"rx_no_queue_drop_packets",	/* steered to a queue not set up/started */
 	"tx_port_down_drop_packets",	/* transmitted, then unplugged */
 	"wire_drop_packets",		/* the wire could not take them (NIC-wide) */
+	/* wire=gen, NIC-wide: generation to sink, since the generator was
+	 * (re)configured; 0 before any frame came back */
+	"wire_latency_p50_ns",
+	"wire_latency_p99_ns",
 };
 
 /* emulation_cycles: TSC cycles the queue's poller spent emulating the
@@ -177,6 +181,8 @@ octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	v[2] = G(pf->drop_noqueue) - pf->drop_noqueue_base;
 	v[3] = G(pf->tx_drop_down) - pf->tx_drop_down_base;
 	v[4] = G(pf->nic->wire_drops);
+	v[5] = octonic_latency_ns(pf->nic, 0.50);
+	v[6] = octonic_latency_ns(pf->nic, 0.99);
 	for (i = 0; i < PF_XSTATS; i++, k++) {
 		xs[k].id = k;
 		xs[k].value = v[i];
