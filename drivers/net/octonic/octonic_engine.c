@@ -678,24 +678,16 @@ octonic_engine_run(struct octonic_nic *nic)
 	rte_spinlock_unlock(&nic->engine_lock);
 }
 
-/*
- * A run from a burst: its TSC time, less the NUDMA stall it charged, is
- * emulation the host would not pay with real hardware.  Both go to the
- * polled queue's counters, which only its poller writes.
- */
-void
-octonic_engine_run_poll(struct octonic_nic *nic, struct octonic_poll_cnt *c)
+uint64_t
+octonic_engine_run_poll(struct octonic_nic *nic)
 {
-	uint64_t t0, t, stall;
+	uint64_t stall;
 
 	if (!rte_spinlock_trylock(&nic->engine_lock))
-		return;
-	t0 = rte_rdtsc();
+		return 0;
 	nic->run_stall = 0;
 	octonic_engine_run_locked(nic);
 	stall = nic->run_stall;
-	t = rte_rdtsc() - t0;
 	rte_spinlock_unlock(&nic->engine_lock);
-	RELAXED_ADD(&c->nudma_cycles, stall);
-	RELAXED_ADD(&c->emu_cycles, t > stall ? t - stall : 0);
+	return stall;
 }

@@ -74,9 +74,10 @@ struct octonic_engine_cnt {
 /**
  * Counters written by the lcore polling the queue.  The two cycle counters
  * split the time its bursts spend in the model (TSC cycles, read twice per
- * engine run, never per packet): emu_cycles is what running the engine
- * cost that lcore (generator, e-switch, RSS, ring moves, DMA copies,
- * sink), which a real NIC would not take from a host CPU; nudma_cycles is the NUDMA stall
+ * burst, never per packet): emu_cycles is what emulating the hardware
+ * cost that lcore (the socket check of a poll, the engine's lock and runs:
+ * generator, e-switch, RSS, ring moves, DMA copies, sink), which a real
+ * NIC would not take from a host CPU; nudma_cycles is the NUDMA stall
  * charged on purpose (remote polls of this queue and remote DMA of the
  * engine runs it made), which a host does pay.
  */
@@ -198,9 +199,8 @@ void octonic_engine_gen_addr(struct octonic_nic *nic, struct octo_gen *g);
 int octonic_engine_wire_start(struct octonic_nic *nic);
 /** Run the engine once if nobody else is (bounded work). */
 void octonic_engine_run(struct octonic_nic *nic);
-/** Same, charging its emulation and NUDMA cycles to the poller's @p c. */
-void octonic_engine_run_poll(struct octonic_nic *nic,
-		struct octonic_poll_cnt *c);
+/** Same; returns the NUDMA stall (TSC cycles) the run charged. */
+uint64_t octonic_engine_run_poll(struct octonic_nic *nic);
 /** Run it under the lock taken by the control path. */
 void octonic_engine_run_locked(struct octonic_nic *nic);
 /** Quantile @p q of the generator-to-sink latency in ns; 0 when none. */

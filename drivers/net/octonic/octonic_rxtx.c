@@ -9,12 +9,10 @@
  * moves mbufs between the application and the ring.  No locks, no
  * allocation, no syscalls.
  *
- * The engine's runs are the model's, not what a driver of real hardware
+ * The first two steps are the model's, not what a driver of real hardware
  * does: their TSC time, less the NUDMA stall charged in them, is counted
- * as emulation (two TSC reads per run; a burst that finds the engine busy
- * reads none, as a TSC read costs more than the check and trylock it
- * would measure).  Moving mbufs to and from the ring stands for reading
- * and writing descriptors and is not emulation.
+ * as emulation (two TSC reads per burst); moving mbufs to and from the
+ * ring stands for reading and writing descriptors and is not.
  */
 
 #include <rte_cycles.h>
@@ -26,15 +24,18 @@ static inline void
 model_burst(struct octonic_pf *pf, struct octonic_poll_cnt *c)
 {
 	struct octonic_nic *nic = pf->nic;
+	uint64_t t0 = rte_rdtsc(), t, stall = 0;
 
 	RELAXED_ADD(&c->polls, 1);
 	if (octonic_thread_socket() != pf->socket) {
 		RELAXED_ADD(&c->remote_polls, 1);
 		if (nic->nudma_poll_cycles != 0)
-			RELAXED_ADD(&c->nudma_cycles,
-				octonic_nudma_wait(nic->nudma_poll_cycles));
+			stall = octonic_nudma_wait(nic->nudma_poll_cycles);
 	}
-	octonic_engine_run_poll(nic, c);
+	stall += octonic_engine_run_poll(nic);
+	t = rte_rdtsc() - t0;
+	RELAXED_ADD(&c->nudma_cycles, stall);
+	RELAXED_ADD(&c->emu_cycles, t > stall ? t - stall : 0);
 }
 
 uint16_t
