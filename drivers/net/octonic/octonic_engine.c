@@ -24,6 +24,7 @@
 #include <numa.h>
 
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
@@ -68,7 +69,9 @@ octonic_latency_ns(const struct octonic_nic *nic, double q)
 {
 	uint64_t v;
 
-	if (nic->lat == NULL || octo_latency_quantile(nic->lat, q, &v) != 0)
+	/* the histogram is in the primary's heap, not in shared memory */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY || nic->lat == NULL ||
+			octo_latency_quantile(nic->lat, q, &v) != 0)
 		return 0;
 	return v * 1000000000ull / rte_get_tsc_hz();
 }
@@ -622,10 +625,10 @@ deliver_run(struct octonic_nic *nic, struct octonic_rxq *rxq,
 static unsigned int
 wire_rx(struct octonic_nic *nic)
 {
-	struct rte_mbuf *frames[OCTONIC_BURST];
-	struct octonic_verdict v[OCTONIC_BURST];
+	struct rte_mbuf *frames[OCTONIC_BURST], *run_f[OCTONIC_BURST];
+	struct octonic_verdict v[OCTONIC_BURST], run_v[OCTONIC_BURST];
 	struct octonic_rxq *q[OCTONIC_BURST];
-	uint16_t n, i, j;
+	uint16_t n, i, j, k;
 
 	n = wire_fetch(nic, frames);
 	if (n == 0)
@@ -645,12 +648,25 @@ wire_rx(struct octonic_nic *nic)
 	octonic_eswitch_classify_cached(nic->sw, nic->sw_cache, frames, n, v);
 	for (i = 0; i < n; i++)
 		q[i] = steer(nic, &v[i]);
-	/* consecutive frames for one queue go as one run (keeps their order) */
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && q[j] == q[i]; j++)
-			;
-		if (q[i] != NULL)
-			deliver_run(nic, q[i], frames + i, v + i, j - i);
+	/*
+	 * The frames of one queue go as one run, in their order (one bulk
+	 * allocation and one enqueue per queue: spread over queues frame by
+	 * frame, as net_octopus's buckets spread flows, runs of consecutive
+	 * frames would be one frame long).  The order between queues does
+	 * not matter.
+	 */
+	for (i = 0; i < n; i++) {
+		struct octonic_rxq *rq = q[i];
+
+		if (rq == NULL)
+			continue;
+		for (j = i, k = 0; j < n; j++)
+			if (q[j] == rq) {
+				run_f[k] = frames[j];
+				run_v[k++] = v[j];
+				q[j] = NULL;
+			}
+		deliver_run(nic, rq, run_f, run_v, k);
 	}
 	octonic_eswitch_reader_leave(nic->sw);
 	if (nic->args.wire != OCTONIC_WIRE_GEN)
