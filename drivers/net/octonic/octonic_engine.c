@@ -699,7 +699,10 @@ octonic_engine_run_poll(struct octonic_nic *nic)
 {
 	uint64_t stall;
 
-	if (!rte_spinlock_trylock(&nic->engine_lock))
+	/* read before the atomic exchange: while another lcore runs the
+	 * engine, pollers share the lock's line instead of taking it */
+	if (rte_spinlock_is_locked(&nic->engine_lock) ||
+			!rte_spinlock_trylock(&nic->engine_lock))
 		return 0;
 	nic->run_stall = 0;
 	octonic_engine_run_locked(nic);

@@ -151,15 +151,16 @@ struct octonic_nic {
 	int socket;			/**< socket of the NIC's own memory */
 	uint32_t seq;			/**< unique per probe: names pools and rings */
 
-	/* The engine: one runner at a time, nobody waits for it. */
-	rte_spinlock_t engine_lock;
+	/* The engine: one runner at a time, nobody waits for it.  On a line
+	 * of its own: every burst of every poller reads it. */
+	rte_spinlock_t engine_lock __rte_cache_aligned;
+	uint64_t run_stall __rte_cache_aligned;	/**< NUDMA cycles of the current run */
 	/* NUDMA cost model: a PCIe read of a small buffer from the remote
 	 * socket's memory was measured at about +107 ns over a local one
 	 * (the IOctopus paper's figures); 107 is the value we suggest for
 	 * nudma_dma_ns and nudma_poll_ns.  0 (default) turns it off. */
 	uint64_t nudma_dma_cycles;	/**< busy-wait per remote DMA */
 	uint64_t nudma_poll_cycles;	/**< busy-wait per remote poll */
-	uint64_t run_stall;		/**< NUDMA cycles of the current run */
 
 	/* wire */
 	struct rte_mempool *wire_mp;	/**< frames in flight on the wire */
