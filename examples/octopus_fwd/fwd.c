@@ -10,7 +10,10 @@
  * the lcore's alone, counters are plain (single writer).
  */
 
+#include <time.h>
+
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_ip.h>
 #include <rte_lpm.h>
@@ -55,11 +58,22 @@ ofwd_route_one(struct ofwd_lcore *lc, struct ofwd_queue_stats *st, struct rte_mb
 	return (int)next_hop;
 }
 
+static uint64_t
+thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 int
 ofwd_lcore_main(void *arg)
 {
 	struct ofwd_lcore *lc = arg;
 	struct rte_mbuf *pkts[OFWD_BURST];
+	uint64_t tsc0 = rte_rdtsc(), cpu0 = thread_cpu_ns();
 	uint16_t i, n, p;
 	int out;
 
@@ -88,5 +102,7 @@ ofwd_lcore_main(void *arg)
 					lc->txb[port]);
 		}
 	}
+	lc->loop_cycles = rte_rdtsc() - tsc0;
+	lc->cpu_ns = thread_cpu_ns() - cpu0;
 	return 0;
 }

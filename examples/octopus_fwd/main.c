@@ -23,9 +23,12 @@
  *   -t SECONDS    stop after SECONDS (default 0: run until SIGINT/SIGTERM)
  *   -P            promiscuous mode on every port
  *   -d N          Rx and Tx descriptors per queue (default 512)
+ *   -x TEXT[,..]  on stop, also print the xstats whose names contain one
+ *                 of the TEXTs, of every port (a virtual port's members too)
  *
  * On stop it prints one line per (port, queue) with its counters and, for a
- * net_octopus port, each queue's home and locality (rte_pmd_octopus.h).
+ * net_octopus port, each queue's home and locality (rte_pmd_octopus.h), and
+ * per forwarding lcore the TSC cycles and CPU time its loop took.
  *
  * Run on the virtual port over the software NIC on 2 (emulated) sockets:
  *
@@ -69,6 +72,7 @@ static uint64_t ofwd_portmask = UINT64_MAX;
 static unsigned int ofwd_seconds;
 static bool ofwd_promisc;
 static uint16_t ofwd_nb_desc = 512;
+static const char *ofwd_xstats_match;
 
 static void
 ofwd_signal(int sig)
@@ -81,7 +85,7 @@ static void
 ofwd_usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s [EAL options] -- [-p PORTMASK] [-r A.B.C.D/LEN=PORT]..."
-		" [-t SECONDS] [-P] [-d DESCRIPTORS]\n", prog);
+		" [-t SECONDS] [-P] [-d DESCRIPTORS] [-x TEXT]\n", prog);
 }
 
 static int
@@ -90,7 +94,7 @@ ofwd_parse_args(int argc, char **argv)
 	char *end;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "p:r:t:Pd:")) != -1) {
+	while ((opt = getopt(argc, argv, "p:r:t:Pd:x:")) != -1) {
 		errno = 0;
 		switch (opt) {
 		case 'p':
@@ -119,6 +123,9 @@ ofwd_parse_args(int argc, char **argv)
 			ofwd_nb_desc = strtoul(optarg, &end, 10);
 			if (errno != 0 || *end != '\0' || ofwd_nb_desc == 0)
 				return -1;
+			break;
+		case 'x':
+			ofwd_xstats_match = optarg;
 			break;
 		default:
 			return -1;
@@ -296,6 +303,9 @@ main(int argc, char **argv)
 	printf("stopping\n");
 
 	ofwd_report_queues(ofwd_lcores, ofwd_nb_lcores);
+	ofwd_report_lcores(ofwd_lcores, ofwd_nb_lcores);
+	if (ofwd_xstats_match != NULL)
+		ofwd_report_xstats(ofwd_xstats_match);
 	for (i = 0; i < ofwd_conf.nb_ports; i++) {
 		port = ofwd_conf.ports[i];
 		ofwd_report_locality(port, (uint16_t)ofwd_nb_lcores);

@@ -48,6 +48,10 @@ struct ofwd_lcore {
 	struct rte_lpm *lpm;	/* the routing table copy on this lcore's socket */
 	struct rte_eth_dev_tx_buffer *txb[OFWD_MAX_PORTS];
 	struct ofwd_queue_stats st[OFWD_MAX_PORTS];
+	/* what the loop cost, from its start to the stop: TSC cycles of
+	 * wall time, and CPU time the thread really had (it may share a CPU) */
+	uint64_t loop_cycles;
+	uint64_t cpu_ns;
 } __rte_cache_aligned;
 
 /* Application-wide configuration, set before the lcores start. */
@@ -72,6 +76,8 @@ int ofwd_lcore_main(void *arg);
 
 /* report.c */
 void ofwd_report_queues(const struct ofwd_lcore *lc, unsigned int nb_lc);
+void ofwd_report_lcores(const struct ofwd_lcore *lc, unsigned int nb_lc);
+void ofwd_report_xstats(const char *match);
 void ofwd_report_members(uint16_t port);
 void ofwd_report_locality(uint16_t port, uint16_t nb_queues);
 

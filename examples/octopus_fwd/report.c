@@ -10,7 +10,10 @@
  */
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_pmd_octopus.h>
 
 #include "octopus_fwd.h"
@@ -33,6 +36,72 @@ ofwd_report_queues(const struct ofwd_lcore *lc, unsigned int nb_lc)
 				st->rx, st->tx, st->no_route, st->ttl, st->bad,
 				st->tx_drop);
 		}
+	}
+}
+
+/* What each forwarding loop cost: wall TSC cycles and the CPU time it had. */
+void
+ofwd_report_lcores(const struct ofwd_lcore *lc, unsigned int nb_lc)
+{
+	unsigned int i;
+
+	for (i = 0; i < nb_lc; i++)
+		printf("lcore lcore=%u socket=%d loop_cycles=%" PRIu64
+			" cpu_ns=%" PRIu64 " tsc_hz=%" PRIu64 "\n",
+			lc[i].lcore_id, lc[i].socket, lc[i].loop_cycles,
+			lc[i].cpu_ns, rte_get_tsc_hz());
+}
+
+/* Whether @p name contains one of the comma-separated texts of @p match. */
+static int
+name_matches(const char *name, const char *match)
+{
+	const char *p = match, *end;
+	char part[RTE_ETH_XSTATS_NAME_SIZE];
+	size_t len;
+
+	for (;;) {
+		end = strchr(p, ',');
+		len = end != NULL ? (size_t)(end - p) : strlen(p);
+		if (len > 0 && len < sizeof(part)) {
+			memcpy(part, p, len);
+			part[len] = '\0';
+			if (strstr(name, part) != NULL)
+				return 1;
+		}
+		if (end == NULL)
+			return 0;
+		p = end + 1;
+	}
+}
+
+/* The xstats of every port, owned ones too, whose names contain one of the
+ * comma-separated texts of @p match. */
+void
+ofwd_report_xstats(const char *match)
+{
+	struct rte_eth_xstat_name *names;
+	struct rte_eth_xstat *xs;
+	uint16_t port;
+	int n, i;
+
+	for (port = rte_eth_find_next(0); port < RTE_MAX_ETHPORTS;
+	     port = rte_eth_find_next(port + 1)) {
+		n = rte_eth_xstats_get_names(port, NULL, 0);
+		if (n <= 0)
+			continue;
+		names = calloc(n, sizeof(*names));
+		xs = calloc(n, sizeof(*xs));
+		if (names != NULL && xs != NULL &&
+				rte_eth_xstats_get_names(port, names, n) == n &&
+				rte_eth_xstats_get(port, xs, n) == n)
+			for (i = 0; i < n; i++)
+				if (name_matches(names[xs[i].id].name, match))
+					printf("xstat port=%u name=%s value=%" PRIu64
+						"\n", port, names[xs[i].id].name,
+						xs[i].value);
+		free(names);
+		free(xs);
 	}
 }
 

@@ -116,6 +116,16 @@ find_payload(const uint8_t *frame, uint32_t len)
 void
 octo_sink_account(struct octo_sink *s, const uint8_t *frame, uint32_t len)
 {
+	uint32_t flow;
+	uint64_t seq;
+
+	octo_sink_account_id(s, frame, len, &flow, &seq);
+}
+
+int
+octo_sink_account_id(struct octo_sink *s, const uint8_t *frame, uint32_t len,
+		uint32_t *flow_out, uint64_t *seq_out)
+{
 	const struct octo_wire_payload *pl = find_payload(frame, len);
 	struct sink_flow *f;
 	uint64_t seq, d, bit;
@@ -124,15 +134,17 @@ octo_sink_account(struct octo_sink *s, const uint8_t *frame, uint32_t len)
 	ctr_add(&s->pkts, 1);
 	if (pl == NULL || pl->magic != RTE_BE32(OCTO_WIRE_MAGIC)) {
 		ctr_add(&s->foreign, 1);
-		return;
+		return 0;
 	}
 	flow = rte_be_to_cpu_32(pl->flow_id);
 	if (flow >= s->nb_flows) {
 		ctr_add(&s->foreign, 1);
-		return;
+		return 0;
 	}
 	f = &s->flows[flow];
 	seq = rte_be_to_cpu_64(pl->seq);
+	*flow_out = flow;
+	*seq_out = seq;
 	if (seq >= f->next) {
 		/* newest of its flow; seqs skipped over are holes for now */
 		d = seq - f->next + 1;
@@ -141,20 +153,21 @@ octo_sink_account(struct octo_sink *s, const uint8_t *frame, uint32_t len)
 		ctr_add(&s->expected, d);
 		ctr_add(&s->distinct, 1);
 		ctr_add(&s->in_order, 1);
-		return;
+		return 1;
 	}
 	d = f->next - 1 - seq;
 	if (d < OCTO_SINK_WINDOW) {
 		bit = UINT64_C(1) << d;
 		if (f->window & bit) {
 			ctr_add(&s->duplicates, 1);
-			return;
+			return 1;
 		}
 		f->window |= bit;
 	}
 	/* Older than the window: assumed new (fills a hole), see the header. */
 	ctr_add(&s->out_of_order, 1);
 	ctr_add(&s->distinct, 1);
+	return 1;
 }
 
 void

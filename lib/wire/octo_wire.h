@@ -132,6 +132,45 @@ void octo_sink_free(struct octo_sink *s);
 void octo_sink_account(struct octo_sink *s, const uint8_t *frame, uint32_t len);
 
 /**
+ * As octo_sink_account(), and for one of our frames (the return is 1) also
+ * its flow and sequence number; 0 for a foreign frame.
+ */
+int octo_sink_account_id(struct octo_sink *s, const uint8_t *frame,
+		uint32_t len, uint32_t *flow, uint64_t *seq);
+
+/**
+ * Latency of generated frames from their generation to the sink, in the
+ * caller's time unit (the NIC model: TSC cycles).  The generator's k-th
+ * frame since its creation is stamped (octo_latency_stamp, once per burst
+ * with the burst's time); the sink's flow and sequence number give k back
+ * (flows are used round-robin from 0).  One writer at a time.
+ */
+struct octo_latency;
+
+/**
+ * For a generator of @p nb_flows flows, remembering the stamps of the
+ * last 2^window_log2 frames (16 bytes each, malloc); NULL with errno set.
+ */
+struct octo_latency *octo_latency_create(uint32_t nb_flows,
+		unsigned int window_log2);
+void octo_latency_free(struct octo_latency *l);
+/** Frames first .. first + n - 1 left the generator at time @p t. */
+void octo_latency_stamp(struct octo_latency *l, uint64_t first, uint16_t n,
+		uint64_t t);
+/** The frame of @p flow, @p seq reached the sink at @p now. */
+void octo_latency_record(struct octo_latency *l, uint32_t flow, uint64_t seq,
+		uint64_t now);
+/**
+ * The @p q quantile (0..1) of the latencies recorded, within 1/16 (the
+ * middle of its histogram bucket); -1 when none was recorded.  Safe from
+ * any thread while the writer runs (not one instant across buckets).
+ */
+int octo_latency_quantile(const struct octo_latency *l, double q, uint64_t *v);
+/** Frames counted, and frames whose stamp was already reused. */
+void octo_latency_counts(const struct octo_latency *l, uint64_t *samples,
+		uint64_t *stale);
+
+/**
  * Read the counters; safe from any thread while the writer runs (each
  * counter is a relaxed atomic, so the snapshot is per-counter exact but
  * not one instant across counters; lost is clamped at 0).

@@ -1226,29 +1226,53 @@ test_control(void)
 	nic_remove("net_octonic40");
 }
 
-/* The NUDMA cost model: a remote poll costs at least nudma_poll_ns. */
+/*
+ * The NUDMA cost model: a remote poll costs at least nudma_poll_ns, a
+ * remote DMA nudma_dma_ns; the pollers' counters tell that stall apart
+ * from what emulating the NIC cost them.
+ */
 static void
 test_nudma(void)
 {
+	/* PF0's queue on a pool of socket 1: the frame's DMA is remote */
+	struct port_opts o0 = { .nb_rxq = 1, .nb_txq = 1,
+		.rx_pool = { pool[1] } };
 	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1 };
 	struct rte_mbuf *pkts[BURST];
-	uint64_t t0, remote_ns, hz = rte_get_tsc_hz();
+	uint64_t t0, wall, remote_ns, hz = rte_get_tsc_hz();
+	uint64_t stall, emu, poll_c = 50000 * hz / 1000000000ull;
+	uint64_t dma_c = 100000 * hz / 1000000000ull;
 	uint16_t ports[2];
 	unsigned int i;
 
-	/* 50 us per remote poll: 40 remote polls take at least 2 ms */
+	/* 50 us per remote poll: 40 remote polls take at least 2 ms; the
+	 * one frame generated costs a 100 us remote DMA */
 	REQUIRE(rte_vdev_init("net_octonic41",
-		"pfs=2,gen_limit=1,nudma_poll_ns=50000") == 0, "probe");
+		"pfs=2,gen_limit=1,nudma_poll_ns=50000,nudma_dma_ns=100000") == 0,
+		"probe");
 	REQUIRE(pf_port("net_octonic41", 0, &ports[0]) == 0 &&
 		pf_port("net_octonic41", 1, &ports[1]) == 0, "ports");
-	REQUIRE(port_start(ports[0], &o) == 0 && port_start(ports[1], &o) == 0,
+	REQUIRE(port_start(ports[0], &o0) == 0 && port_start(ports[1], &o) == 0,
 		"start");
 	t0 = rte_get_tsc_cycles();
 	for (i = 0; i < 40; i++)	/* main lcore is on socket 0: remote */
 		rte_pktmbuf_free_bulk(pkts, rte_eth_rx_burst(ports[1], 0, pkts, BURST));
-	remote_ns = (rte_get_tsc_cycles() - t0) * 1000000000ull / hz;
-	CHECK(remote_ns >= 40 * 50000, "40 remote polls took %" PRIu64 " ns",
-		remote_ns);
+	wall = rte_get_tsc_cycles() - t0;
+	remote_ns = wall * 1000000000ull / hz;
+	CHECK(remote_ns >= 40 * 50000 + 100000, "40 remote polls took %" PRIu64
+		" ns", remote_ns);
+	/* those polls ran the engine, which made the remote DMA: their
+	 * queue holds both stalls, and not as emulation */
+	stall = xstat(ports[1], "rx_q0_nudma_stall_cycles");
+	emu = xstat(ports[1], "rx_q0_emulation_cycles");
+	CHECK(stall >= 40 * poll_c + dma_c && stall <= wall,
+		"stall %" PRIu64 " cycles, expected %" PRIu64 "..%" PRIu64, stall,
+		40 * poll_c + dma_c, wall);
+	CHECK(emu > 0 && emu < dma_c / 2, "emulation %" PRIu64 " cycles of 40 "
+		"engine runs (the 100 us DMA stall is %" PRIu64 ")", emu, dma_c);
+	CHECK(xstat(ports[1], "tx_q0_nudma_stall_cycles") == 0 &&
+		xstat(ports[0], "rx_q0_nudma_stall_cycles") == 0,
+		"queues not polled were charged");
 	/* local polls pay nothing: 10000 of them in well under 40 * 50 us
 	 * times 250 (a generous bound for a loaded machine) */
 	t0 = rte_get_tsc_cycles();
@@ -1256,9 +1280,123 @@ test_nudma(void)
 		rte_pktmbuf_free_bulk(pkts, rte_eth_rx_burst(ports[0], 0, pkts, BURST));
 	CHECK((rte_get_tsc_cycles() - t0) * 1000000000ull / hz < 10000ull * 50000 / 4,
 		"local polls are charged");
+	CHECK(xstat(ports[0], "rx_q0_nudma_stall_cycles") == 0 &&
+		xstat(ports[0], "rx_q0_emulation_cycles") > 0,
+		"local polls: stall %" PRIu64 ", emulation %" PRIu64,
+		xstat(ports[0], "rx_q0_nudma_stall_cycles"),
+		xstat(ports[0], "rx_q0_emulation_cycles"));
+	rte_eth_stats_reset(ports[1]);
+	CHECK(xstat(ports[1], "rx_q0_nudma_stall_cycles") == 0 &&
+		xstat(ports[1], "rx_q0_emulation_cycles") == 0, "reset");
 	rte_eth_dev_stop(ports[0]);
 	rte_eth_dev_stop(ports[1]);
 	nic_remove("net_octonic41");
+}
+
+/* Send @p n more frames of the same flows (gen_set restarts the count). */
+static void
+gen_more(uint16_t port, uint64_t n)
+{
+	struct rte_pmd_octonic_gen_conf gc;
+
+	rte_pmd_octonic_gen_get(port, &gc);
+	gc.limit = n;
+	CHECK(rte_pmd_octonic_gen_set(port, &gc) == 0, "gen_set");
+	rte_pmd_octonic_gen_enable(port, 1);
+}
+
+/*
+ * The engine remembers verdicts per flow: the same 64 flows, decided again
+ * after each change of the RETA, of the rules and of isolation.
+ */
+static void
+test_flow_cache(void)
+{
+	const uint64_t N = 512;
+	struct port_opts o = { .nb_rxq = 2, .nb_txq = 1 };
+	struct rte_eth_rss_reta_entry64 reta[2];
+	uint64_t cnt[1][MAXQ] = { { 0 } };
+	struct rte_flow_error err;
+	struct rte_flow *f;
+	uint16_t port;
+	unsigned int i;
+
+	REQUIRE(rte_vdev_init("net_octonic46",
+		"pfs=1,flows=64,gen_limit=512,gen_rate=500000") == 0, "probe");
+	REQUIRE(pf_port("net_octonic46", 0, &port) == 0, "port");
+	REQUIRE(port_start(port, &o) == 0, "start");
+	CHECK(poll_until(&port, 1, 2, N, cnt, NULL, NULL) == N, "all");
+	CHECK(cnt[0][0] > 0 && cnt[0][1] > 0, "RSS spread 64 flows: %" PRIu64
+		"/%" PRIu64, cnt[0][0], cnt[0][1]);
+	/* the RETA now sends everything to queue 1 */
+	memset(reta, 0, sizeof(reta));
+	for (i = 0; i < 128; i++) {
+		reta[i / 64].mask |= 1ull << (i % 64);
+		reta[i / 64].reta[i % 64] = 1;
+	}
+	REQUIRE(rte_eth_dev_rss_reta_update(port, reta, 128) == 0, "reta_update");
+	memset(cnt, 0, sizeof(cnt));
+	gen_more(port, N);
+	CHECK(poll_until(&port, 1, 2, N, cnt, NULL, NULL) == N &&
+		cnt[0][0] == 0, "after the RETA update: queue 0 got %" PRIu64,
+		cnt[0][0]);
+	/* a rule sends them to queue 0 */
+	f = ingress_to_queue(port, 0, 0, 0, 0, 0, 0);
+	REQUIRE(f != NULL, "rule");
+	memset(cnt, 0, sizeof(cnt));
+	gen_more(port, N);
+	CHECK(poll_until(&port, 1, 2, N, cnt, NULL, NULL) == N &&
+		cnt[0][1] == 0, "with the rule: queue 1 got %" PRIu64, cnt[0][1]);
+	/* without it, RSS again */
+	CHECK(rte_flow_destroy(port, f, &err) == 0, "destroy");
+	memset(cnt, 0, sizeof(cnt));
+	gen_more(port, N);
+	CHECK(poll_until(&port, 1, 2, N, cnt, NULL, NULL) == N &&
+		cnt[0][0] == 0, "rule gone: queue 0 got %" PRIu64, cnt[0][0]);
+	/* isolated, without rules: nothing arrives */
+	if (rte_flow_isolate(port, 1, &err) == 0) {
+		memset(cnt, 0, sizeof(cnt));
+		gen_more(port, N);
+		CHECK(poll_until(&port, 1, 2, N, cnt, NULL, NULL) == 0,
+			"isolated: %" PRIu64 " received", cnt[0][0] + cnt[0][1]);
+		CHECK(xstat(port, "rx_flow_drop_packets") == N, "dropped %" PRIu64,
+			xstat(port, "rx_flow_drop_packets"));
+	} else {
+		CHECK(0, "isolate refused: %s", err.message ? err.message : "?");
+	}
+	rte_eth_dev_stop(port);
+	nic_remove("net_octonic46");
+}
+
+/*
+ * Latency from the generator to the sink: 64 frames held 2 ms by the
+ * application before it sends them back.
+ */
+static void
+test_latency(void)
+{
+	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1 };
+	struct rte_mbuf *pkts[64];
+	uint64_t p50, p99;
+	uint16_t port, got = 0;
+
+	REQUIRE(rte_vdev_init("net_octonic45", "pfs=1,flows=8,gen_limit=64") == 0,
+		"probe");
+	REQUIRE(pf_port("net_octonic45", 0, &port) == 0, "port");
+	REQUIRE(port_start(port, &o) == 0, "start");
+	CHECK(xstat(port, "wire_latency_p50_ns") == 0, "latency before any frame");
+	while (got < 64)
+		got += rte_eth_rx_burst(port, 0, pkts + got, 64 - got);
+	rte_delay_us_block(2000);
+	CHECK(rte_eth_tx_burst(port, 0, pkts, 64) == 64, "tx");
+	rte_eth_rx_burst(port, 0, pkts, 1);	/* the engine runs */
+	p50 = xstat(port, "wire_latency_p50_ns");
+	p99 = xstat(port, "wire_latency_p99_ns");
+	/* within the histogram's 1/16; the upper bound only for a sane unit */
+	CHECK(p50 >= 2000000 * 15 / 16 && p50 < 1000000000 && p99 >= p50,
+		"p50 %" PRIu64 " ns, p99 %" PRIu64 " ns", p50, p99);
+	rte_eth_dev_stop(port);
+	nic_remove("net_octonic45");
 }
 
 /* Telemetry through EAL's socket: /octonic/list and /octonic/info. */
@@ -1312,7 +1450,10 @@ test_telemetry(void)
 		strstr(buf, "\"nb_pfs\":2") != NULL &&
 		strstr(buf, "\"generated\":300") != NULL &&
 		strstr(buf, "\"rx_q0\":{\"remote_dma_packets\":") != NULL &&
-		strstr(buf, "\"rx_q1\":{\"remote_dma_packets\":0,") != NULL,
+		strstr(buf, "\"rx_q1\":{\"remote_dma_packets\":0,") != NULL &&
+		strstr(buf, "\"emulation_cycles\":") != NULL &&
+		strstr(buf, "\"nudma_stall_cycles\":0") != NULL &&
+		strstr(buf, "\"tsc_hz\":") != NULL,
 		"info: %s", buf);
 	close(fd);
 	rte_eth_dev_stop(ports[0]);
@@ -1493,6 +1634,8 @@ static const struct {
 	{ "wire_ethdev", test_wire_ethdev },
 	{ "control", test_control },
 	{ "nudma", test_nudma },
+	{ "flow_cache", test_flow_cache },
+	{ "latency", test_latency },
 	{ "telemetry", test_telemetry },
 	{ "sink_order", test_sink_order },
 	{ "two_pollers", test_two_pollers },

@@ -201,6 +201,7 @@ rte_pmd_octonic_gen_set(uint16_t port_id, const struct rte_pmd_octonic_gen_conf 
 	struct octo_gen_conf gc;
 	struct octo_gen *g;
 	struct octo_sink *s;
+	struct octo_latency *lat;
 	struct octonic_nic *nic;
 
 	if (pf == NULL)
@@ -228,13 +229,21 @@ rte_pmd_octonic_gen_set(uint16_t port_id, const struct rte_pmd_octonic_gen_conf 
 			octo_sink_free(s);
 		return -ENOMEM;
 	}
+	lat = octo_latency_create(c->nb_flows, OCTONIC_LAT_WINDOW_LOG2);
+	if (lat == NULL) {
+		octo_gen_free(g);
+		octo_sink_free(s);
+		return -ENOMEM;
+	}
 	octonic_engine_gen_addr(nic, g);
 	/* new flows restart their sequences: the sink starts afresh too */
 	rte_spinlock_lock(&nic->engine_lock);
 	octo_gen_free(nic->gen);
 	octo_sink_free(nic->sink);
+	octo_latency_free(nic->lat);
 	nic->gen = g;
 	nic->sink = s;
+	nic->lat = lat;
 	nic->args.flows = c->nb_flows;
 	nic->args.pkt_len = c->pkt_len;
 	nic->args.ipv6 = c->ipv6;

@@ -24,6 +24,7 @@
 #include <numa.h>
 
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
@@ -63,13 +64,26 @@ octonic_thread_socket(void)
 	return cached;
 }
 
-void
+uint64_t
+octonic_latency_ns(const struct octonic_nic *nic, double q)
+{
+	uint64_t v;
+
+	/* the histogram is in the primary's heap, not in shared memory */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY || nic->lat == NULL ||
+			octo_latency_quantile(nic->lat, q, &v) != 0)
+		return 0;
+	return v * 1000000000ull / rte_get_tsc_hz();
+}
+
+uint64_t
 octonic_nudma_wait(uint64_t cycles)
 {
-	uint64_t end = rte_get_tsc_cycles() + cycles;
+	uint64_t start = rte_get_tsc_cycles(), now;
 
-	while (rte_get_tsc_cycles() < end)
+	for (now = start; now - start < cycles; now = rte_get_tsc_cycles())
 		rte_pause();
+	return now - start;
 }
 
 int
@@ -82,6 +96,9 @@ octonic_engine_setup(struct octonic_nic *nic)
 	nic->nudma_dma_cycles = nic->args.nudma_dma_ns * hz / 1000000000ull;
 	nic->nudma_poll_cycles = nic->args.nudma_poll_ns * hz / 1000000000ull;
 	rte_spinlock_init(&nic->engine_lock);
+	nic->sw_cache = octonic_eswitch_cache_create(nic->socket);
+	if (nic->sw_cache == NULL)
+		return -ENOMEM;
 
 	snprintf(name, sizeof(name), "ocw_%u", nic->seq);
 	nic->wire_mp = rte_pktmbuf_pool_create(name, OCTONIC_WIRE_MBUFS, 64, 0,
@@ -101,7 +118,9 @@ octonic_engine_setup(struct octonic_nic *nic)
 		gc.seed = 1;
 		nic->gen = octo_gen_create(&gc);
 		nic->sink = octo_sink_create(nic->args.flows);
-		if (nic->gen == NULL || nic->sink == NULL) {
+		nic->lat = octo_latency_create(nic->args.flows,
+			OCTONIC_LAT_WINDOW_LOG2);
+		if (nic->gen == NULL || nic->sink == NULL || nic->lat == NULL) {
 			OCTONIC_LOG(ERR, "%s: cannot create the generator", nic->name);
 			return -ENOMEM;
 		}
@@ -180,10 +199,14 @@ octonic_engine_teardown(struct octonic_nic *nic)
 	if (nic->sink != NULL)
 		octo_sink_free(nic->sink);
 	nic->sink = NULL;
+	octo_latency_free(nic->lat);
+	nic->lat = NULL;
 	rte_mempool_free(nic->wire_mp);
 	nic->wire_mp = NULL;
 	rte_mempool_free(nic->peer_mp);
 	nic->peer_mp = NULL;
+	octonic_eswitch_cache_free(nic->sw_cache);
+	nic->sw_cache = NULL;
 	nic->peer_started_by_us = 0;
 }
 
@@ -259,14 +282,20 @@ copy_chain(uint8_t *dst, const struct rte_mbuf *m)
 
 /* ---- Tx: PF rings -> wire ---- */
 
+/* @p now: when the burst reached the wire (wire=gen: its latency) */
 static void
 wire_put(struct octonic_nic *nic, struct rte_mbuf *w, struct rte_mbuf **peer_out,
-		uint16_t *nb_peer)
+		uint16_t *nb_peer, uint64_t now)
 {
+	uint32_t flow;
+	uint64_t seq;
+
 	switch (nic->args.wire) {
 	case OCTONIC_WIRE_GEN:
-		octo_sink_account(nic->sink, rte_pktmbuf_mtod(w, const uint8_t *),
-			w->data_len);
+		if (octo_sink_account_id(nic->sink,
+				rte_pktmbuf_mtod(w, const uint8_t *), w->data_len,
+				&flow, &seq))
+			octo_latency_record(nic->lat, flow, seq, now);
 		rte_pktmbuf_free(w);
 		break;
 	case OCTONIC_WIRE_LOOP:
@@ -289,9 +318,12 @@ tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
 	struct rte_mbuf *peer_out[OCTONIC_ENGINE_TX_PER_QUEUE];
 	uint16_t nb_peer = 0, sent;
 	unsigned int n, i;
+	uint64_t now = 0;
 
 	n = rte_ring_sc_dequeue_burst(txq->ring, (void **)pkts, RTE_DIM(pkts),
 			NULL);
+	if (n > 0 && nic->args.wire == OCTONIC_WIRE_GEN)
+		now = rte_rdtsc();
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i], *w;
 		uint32_t len = m->pkt_len;
@@ -308,7 +340,8 @@ tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
 			RELAXED_ADD(&txq->eng.remote_dma_pkts, 1);
 			RELAXED_ADD(&txq->eng.remote_dma_bytes, len);
 			if (nic->nudma_dma_cycles != 0)
-				octonic_nudma_wait(nic->nudma_dma_cycles);
+				nic->run_stall += octonic_nudma_wait(
+					nic->nudma_dma_cycles);
 		}
 		w = rte_pktmbuf_alloc(nic->wire_mp);
 		if (w == NULL || len > rte_pktmbuf_tailroom(w)) {
@@ -328,7 +361,7 @@ tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
 				octo_offload_tx(w) != 0)
 			RELAXED_ADD(&txq->eng.errors, 1);
 		w->ol_flags = 0;
-		wire_put(nic, w, peer_out, &nb_peer);
+		wire_put(nic, w, peer_out, &nb_peer, now);
 	}
 	if (nb_peer > 0) {
 		sent = rte_eth_tx_burst(nic->peer_port, 0, peer_out, nb_peer);
@@ -410,6 +443,8 @@ wire_fetch(struct octonic_nic *nic, struct rte_mbuf **frames)
 			m->packet_type = 0;
 			frames[i] = m;
 		}
+		if (n > 0)
+			octo_latency_stamp(nic->lat, nic->gen_count, n, rte_rdtsc());
 		nic->gen_count += n;
 		return n;
 	case OCTONIC_WIRE_LOOP:
@@ -577,7 +612,8 @@ deliver_run(struct octonic_nic *nic, struct octonic_rxq *rxq,
 		RELAXED_ADD(&rxq->eng.remote_dma_pkts, k);
 		RELAXED_ADD(&rxq->eng.remote_dma_bytes, bytes);
 		if (nic->nudma_dma_cycles != 0)
-			octonic_nudma_wait(nic->nudma_dma_cycles * k);
+			nic->run_stall += octonic_nudma_wait(
+				nic->nudma_dma_cycles * k);
 	}
 	i = rte_ring_sp_enqueue_burst(rxq->ring, (void **)m, k, NULL);
 	if (i < k) {
@@ -589,10 +625,10 @@ deliver_run(struct octonic_nic *nic, struct octonic_rxq *rxq,
 static unsigned int
 wire_rx(struct octonic_nic *nic)
 {
-	struct rte_mbuf *frames[OCTONIC_BURST];
-	struct octonic_verdict v[OCTONIC_BURST];
+	struct rte_mbuf *frames[OCTONIC_BURST], *run_f[OCTONIC_BURST];
+	struct octonic_verdict v[OCTONIC_BURST], run_v[OCTONIC_BURST];
 	struct octonic_rxq *q[OCTONIC_BURST];
-	uint16_t n, i, j;
+	uint16_t n, i, j, k;
 
 	n = wire_fetch(nic, frames);
 	if (n == 0)
@@ -609,15 +645,28 @@ wire_rx(struct octonic_nic *nic)
 	 * found it empty, and be delivered out of order.
 	 */
 	octonic_eswitch_reader_enter(nic->sw);
-	octonic_eswitch_classify(nic->sw, frames, n, v);
+	octonic_eswitch_classify_cached(nic->sw, nic->sw_cache, frames, n, v);
 	for (i = 0; i < n; i++)
 		q[i] = steer(nic, &v[i]);
-	/* consecutive frames for one queue go as one run (keeps their order) */
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && q[j] == q[i]; j++)
-			;
-		if (q[i] != NULL)
-			deliver_run(nic, q[i], frames + i, v + i, j - i);
+	/*
+	 * The frames of one queue go as one run, in their order (one bulk
+	 * allocation and one enqueue per queue: spread over queues frame by
+	 * frame, as net_octopus's buckets spread flows, runs of consecutive
+	 * frames would be one frame long).  The order between queues does
+	 * not matter.
+	 */
+	for (i = 0; i < n; i++) {
+		struct octonic_rxq *rq = q[i];
+
+		if (rq == NULL)
+			continue;
+		for (j = i, k = 0; j < n; j++)
+			if (q[j] == rq) {
+				run_f[k] = frames[j];
+				run_v[k++] = v[j];
+				q[j] = NULL;
+			}
+		deliver_run(nic, rq, run_f, run_v, k);
 	}
 	octonic_eswitch_reader_leave(nic->sw);
 	if (nic->args.wire != OCTONIC_WIRE_GEN)
@@ -643,4 +692,21 @@ octonic_engine_run(struct octonic_nic *nic)
 		return;
 	octonic_engine_run_locked(nic);
 	rte_spinlock_unlock(&nic->engine_lock);
+}
+
+uint64_t
+octonic_engine_run_poll(struct octonic_nic *nic)
+{
+	uint64_t stall;
+
+	/* read before the atomic exchange: while another lcore runs the
+	 * engine, pollers share the lock's line instead of taking it */
+	if (rte_spinlock_is_locked(&nic->engine_lock) ||
+			!rte_spinlock_trylock(&nic->engine_lock))
+		return 0;
+	nic->run_stall = 0;
+	octonic_engine_run_locked(nic);
+	stall = nic->run_stall;
+	rte_spinlock_unlock(&nic->engine_lock);
+	return stall;
 }

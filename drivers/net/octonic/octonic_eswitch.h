@@ -103,6 +103,25 @@ int octonic_eswitch_rss_hash_conf_get(struct octonic_eswitch *sw, uint16_t pf,
 void octonic_eswitch_classify(struct octonic_eswitch *sw, struct rte_mbuf **pkts,
 		uint16_t n, struct octonic_verdict *v);
 
+/**
+ * Verdicts remembered per flow (the parsed header fields every rule and RSS
+ * read): a packet of a flow classified before, under the same rules and
+ * PF RSS/isolation state, gets the same verdict without a table lookup,
+ * as the NIC's hardware would decide it at no extra cost.  Verdicts of
+ * packets counted by a COUNT rule are never remembered.  One user at a
+ * time (the NIC engine, under its lock).
+ */
+struct octonic_eswitch_cache;
+
+/** A cache for 4096 flows on @p socket; NULL when out of memory. */
+struct octonic_eswitch_cache *octonic_eswitch_cache_create(int socket);
+void octonic_eswitch_cache_free(struct octonic_eswitch_cache *c);
+
+/** octonic_eswitch_classify() through the cache @p c. */
+void octonic_eswitch_classify_cached(struct octonic_eswitch *sw,
+		struct octonic_eswitch_cache *c, struct rte_mbuf **pkts,
+		uint16_t n, struct octonic_verdict *v);
+
 /** Enter/leave a read-side critical section (RCU, per lcore). */
 void octonic_eswitch_reader_enter(struct octonic_eswitch *sw);
 void octonic_eswitch_reader_leave(struct octonic_eswitch *sw);

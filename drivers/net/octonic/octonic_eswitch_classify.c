@@ -28,6 +28,7 @@ struct sw_pkt {
 	uint16_t dom;
 	uint8_t stages;
 	uint8_t active;
+	uint8_t nocache;	/* a rule on its path counts: decide every time */
 	uint32_t len;
 };
 
@@ -165,6 +166,7 @@ apply(struct octonic_eswitch *sw, struct sw_hot *r, struct sw_pkt *s,
 		return;
 	}
 	if ((r->flags & SW_HOT_COUNT) != 0) {
+		s->nocache = 1;
 		__atomic_fetch_add(&r->cold->hits, 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&r->cold->bytes, s->len, __ATOMIC_RELAXED);
 	}
@@ -221,29 +223,31 @@ apply(struct octonic_eswitch *sw, struct sw_hot *r, struct sw_pkt *s,
 }
 
 static void
-classify_chunk(struct octonic_eswitch *sw, const struct sw_view *view,
-		uint64_t gen, struct rte_mbuf **pkts, uint16_t n,
-		struct octonic_verdict *v)
+parse_one(const struct rte_mbuf *m, struct sw_pkt *s)
 {
-	struct sw_pkt st[SW_CHUNK];
+	uint8_t buf[SW_HDR_BYTES];
+	uint32_t len = RTE_MIN(rte_pktmbuf_pkt_len(m), (uint32_t)SW_HDR_BYTES);
+	const uint8_t *p = rte_pktmbuf_read(m, 0, len, buf);
+
+	octo_flow_key_parse(p, p != NULL ? len : 0, 0, &s->key);
+	s->group = 0;
+	s->dom = SW_DOM_TRANSFER;
+	s->stages = 0;
+	s->active = 1;
+	s->nocache = 0;
+	s->len = rte_pktmbuf_pkt_len(m);
+}
+
+/* Verdicts of n parsed packets (their keys take the metadata set). */
+static void
+decide(struct octonic_eswitch *sw, const struct sw_view *view, uint64_t gen,
+		struct sw_pkt *st, uint16_t n, struct octonic_verdict *v)
+{
 	struct sw_hot *best[SW_CHUNK];
 	uint16_t idx[SW_CHUNK];
-	uint8_t buf[SW_HDR_BYTES];
 	uint16_t i, first = 0;
 
-	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-		uint32_t len = RTE_MIN(rte_pktmbuf_pkt_len(m), (uint32_t)SW_HDR_BYTES);
-		const uint8_t *p = rte_pktmbuf_read(m, 0, len, buf);
-
-		octo_flow_key_parse(p, p != NULL ? len : 0, 0, &st[i].key);
-		st[i].group = 0;
-		st[i].dom = SW_DOM_TRANSFER;
-		st[i].stages = 0;
-		st[i].active = 1;
-		st[i].len = rte_pktmbuf_pkt_len(m);
-		memset(&v[i], 0, sizeof(v[i]));
-	}
+	memset(v, 0, sizeof(*v) * n);
 	for (;;) {
 		uint16_t dom;
 		uint32_t group, cnt = 0;
@@ -263,6 +267,54 @@ classify_chunk(struct octonic_eswitch *sw, const struct sw_view *view,
 	}
 }
 
+static void
+classify_chunk(struct octonic_eswitch *sw, const struct sw_view *view,
+		uint64_t gen, struct rte_mbuf **pkts, uint16_t n,
+		struct octonic_verdict *v)
+{
+	struct sw_pkt st[SW_CHUNK];
+	uint16_t i;
+
+	for (i = 0; i < n; i++)
+		parse_one(pkts[i], &st[i]);
+	decide(sw, view, gen, st, n, v);
+}
+
+/*
+ * As classify_chunk, but a flow whose verdict @p c holds for this
+ * generation and configuration is not looked up again: only the others
+ * go through the tables, and their verdicts are remembered.
+ */
+static void
+classify_chunk_cached(struct octonic_eswitch *sw, struct octonic_eswitch_cache *c,
+		const struct sw_view *view, uint64_t gen, uint32_t cfg,
+		struct rte_mbuf **pkts, uint16_t n, struct octonic_verdict *v)
+{
+	struct sw_pkt st[SW_CHUNK], ms[SW_CHUNK];
+	struct octonic_verdict mv[SW_CHUNK];
+	uint32_t hash[SW_CHUNK];
+	uint16_t miss[SW_CHUNK];
+	uint16_t i, nm = 0;
+
+	for (i = 0; i < n; i++) {
+		parse_one(pkts[i], &st[i]);
+		hash[i] = sw_cache_hash(&st[i].key);
+		if (sw_cache_get(c, &st[i].key, hash[i], gen, cfg, &v[i]))
+			continue;
+		ms[nm] = st[i];
+		miss[nm++] = i;
+	}
+	if (nm == 0)
+		return;
+	decide(sw, view, gen, ms, nm, mv);
+	for (i = 0; i < nm; i++) {
+		v[miss[i]] = mv[i];
+		if (!ms[i].nocache)
+			sw_cache_put(c, &st[miss[i]].key, hash[miss[i]], gen, cfg,
+				&mv[i]);
+	}
+}
+
 void
 octonic_eswitch_classify(struct octonic_eswitch *sw, struct rte_mbuf **pkts,
 		uint16_t n, struct octonic_verdict *v)
@@ -276,4 +328,21 @@ octonic_eswitch_classify(struct octonic_eswitch *sw, struct rte_mbuf **pkts,
 	for (i = 0; i < n; i += SW_CHUNK)
 		classify_chunk(sw, view, gen, pkts + i, RTE_MIN(n - i, SW_CHUNK),
 			v + i);
+}
+
+void
+octonic_eswitch_classify_cached(struct octonic_eswitch *sw,
+		struct octonic_eswitch_cache *c, struct rte_mbuf **pkts,
+		uint16_t n, struct octonic_verdict *v)
+{
+	/* the configuration epoch before the RSS states it covers, as the
+	 * generation before the view */
+	uint64_t gen = __atomic_load_n(&sw->gen, __ATOMIC_ACQUIRE);
+	uint32_t cfg = __atomic_load_n(&sw->cfg_epoch, __ATOMIC_ACQUIRE);
+	const struct sw_view *view = __atomic_load_n(&sw->view, __ATOMIC_ACQUIRE);
+	uint16_t i;
+
+	for (i = 0; i < n; i += SW_CHUNK)
+		classify_chunk_cached(sw, c, view, gen, cfg, pkts + i,
+			RTE_MIN(n - i, SW_CHUNK), v + i);
 }

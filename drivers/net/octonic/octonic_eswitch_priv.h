@@ -229,6 +229,9 @@ struct sw_pf {
 struct octonic_eswitch {
 	/* Reader-visible, RCU-published. */
 	uint64_t gen;
+	/* Bumped (release) after a PF's RSS state or isolation changed: with
+	 * gen, it tells a remembered verdict (sw_cache_*) still holds. */
+	uint32_t cfg_epoch;
 	struct sw_view *view;
 	struct sw_pf pf[SW_MAX_PFS];
 	uint16_t nb_pfs;
@@ -274,6 +277,15 @@ void sw_rss_free_all(struct octonic_eswitch *sw);
 int sw_actions_parse(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_action actions[],
 		struct rte_flow *r, struct rte_flow_error *error);
+
+/* octonic_eswitch_cache.c: verdicts remembered per flow key */
+uint32_t sw_cache_hash(const struct octo_flow_key *k);
+int sw_cache_get(const struct octonic_eswitch_cache *c,
+		const struct octo_flow_key *k, uint32_t hash, uint64_t gen,
+		uint32_t cfg, struct octonic_verdict *v);
+void sw_cache_put(struct octonic_eswitch_cache *c, const struct octo_flow_key *k,
+		uint32_t hash, uint64_t gen, uint32_t cfg,
+		const struct octonic_verdict *v);
 
 /* octonic_eswitch_rules.c */
 void sw_rules_free_all(struct octonic_eswitch *sw);

@@ -106,6 +106,7 @@ publish(struct octonic_eswitch *sw, uint16_t pf, struct sw_pf_rss *nrss)
 	struct sw_pf_rss *old = sw->pf[pf].rss;
 
 	__atomic_store_n(&sw->pf[pf].rss, nrss, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&sw->cfg_epoch, 1, __ATOMIC_RELEASE);
 	sw_synchronize(sw);
 	rte_free(old);
 }

@@ -963,5 +963,6 @@ octonic_eswitch_flow_isolate(struct octonic_eswitch *sw, uint16_t pf, int set,
 		return -EINVAL;
 	}
 	__atomic_store_n(&sw->pf[pf].isolated, set != 0, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&sw->cfg_epoch, 1, __ATOMIC_RELEASE);
 	return 0;
 }

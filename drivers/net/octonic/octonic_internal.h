@@ -48,6 +48,8 @@ extern int octonic_logtype;
  * to its own queue quickly. */
 #define OCTONIC_ENGINE_RX_BATCHES 1
 #define OCTONIC_ENGINE_TX_PER_QUEUE 64
+/* Latency stamps of the last 64k generated frames: more than rings hold. */
+#define OCTONIC_LAT_WINDOW_LOG2 16
 
 #define RELAXED_ADD(p, v) __atomic_store_n((p), *(p) + (v), __ATOMIC_RELAXED)
 #define RELAXED_GET(p) __atomic_load_n((p), __ATOMIC_RELAXED)
@@ -55,6 +57,7 @@ extern int octonic_logtype;
 struct octonic_pf;
 struct octo_gen;
 struct octo_sink;
+struct octo_latency;
 struct rte_vdev_device;
 
 /** Counters written by the NIC engine (under its lock). */
@@ -68,12 +71,23 @@ struct octonic_engine_cnt {
 	uint64_t errors;		/**< Rx: frame too big; Tx: offload failed */
 };
 
-/** Counters written by the lcore polling the queue. */
+/**
+ * Counters written by the lcore polling the queue.  The two cycle counters
+ * split the time its bursts spend in the model (TSC cycles, read twice per
+ * burst, never per packet): emu_cycles is what emulating the hardware
+ * cost that lcore (the socket check of a poll, the engine's lock and runs:
+ * generator, e-switch, RSS, ring moves, DMA copies, sink), which a real
+ * NIC would not take from a host CPU; nudma_cycles is the NUDMA stall
+ * charged on purpose (remote polls of this queue and remote DMA of the
+ * engine runs it made), which a host does pay.
+ */
 struct octonic_poll_cnt {
 	uint64_t pkts;			/**< handed to / accepted from the app */
 	uint64_t bytes;
 	uint64_t polls;
 	uint64_t remote_polls;
+	uint64_t emu_cycles;
+	uint64_t nudma_cycles;
 };
 
 struct octonic_rxq {
@@ -129,6 +143,7 @@ struct octonic_nic {
 	struct octonic_devargs args;
 	struct rte_vdev_device *vdev;
 	struct octonic_eswitch *sw;
+	struct octonic_eswitch_cache *sw_cache;	/**< the engine's, under its lock */
 	uint16_t domain_id;
 	uint16_t nb_pfs;
 	uint16_t nb_open;		/**< PFs not closed yet */
@@ -136,8 +151,10 @@ struct octonic_nic {
 	int socket;			/**< socket of the NIC's own memory */
 	uint32_t seq;			/**< unique per probe: names pools and rings */
 
-	/* The engine: one runner at a time, nobody waits for it. */
-	rte_spinlock_t engine_lock;
+	/* The engine: one runner at a time, nobody waits for it.  On a line
+	 * of its own: every burst of every poller reads it. */
+	rte_spinlock_t engine_lock __rte_cache_aligned;
+	uint64_t run_stall __rte_cache_aligned;	/**< NUDMA cycles of the current run */
 	/* NUDMA cost model: a PCIe read of a small buffer from the remote
 	 * socket's memory was measured at about +107 ns over a local one
 	 * (the IOctopus paper's figures); 107 is the value we suggest for
@@ -154,6 +171,7 @@ struct octonic_nic {
 	struct rte_mempool *peer_mp;
 	struct octo_gen *gen;
 	struct octo_sink *sink;
+	struct octo_latency *lat;	/**< generation to sink, TSC cycles */
 	volatile uint8_t gen_on;
 	uint64_t gen_rate;		/**< pps, 0: as fast as polled */
 	uint64_t gen_limit;		/**< 0: no limit */
@@ -182,12 +200,16 @@ void octonic_engine_gen_addr(struct octonic_nic *nic, struct octo_gen *g);
 int octonic_engine_wire_start(struct octonic_nic *nic);
 /** Run the engine once if nobody else is (bounded work). */
 void octonic_engine_run(struct octonic_nic *nic);
+/** Same; returns the NUDMA stall (TSC cycles) the run charged. */
+uint64_t octonic_engine_run_poll(struct octonic_nic *nic);
 /** Run it under the lock taken by the control path. */
 void octonic_engine_run_locked(struct octonic_nic *nic);
+/** Quantile @p q of the generator-to-sink latency in ns; 0 when none. */
+uint64_t octonic_latency_ns(const struct octonic_nic *nic, double q);
 /** Socket of the calling thread, also for non-EAL threads. */
 int octonic_thread_socket(void);
-/** Busy-wait @p cycles (the NUDMA cost model). */
-void octonic_nudma_wait(uint64_t cycles);
+/** Busy-wait @p cycles (the NUDMA cost model); returns the cycles waited. */
+uint64_t octonic_nudma_wait(uint64_t cycles);
 
 /* octonic_rxtx.c */
 uint16_t octonic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);

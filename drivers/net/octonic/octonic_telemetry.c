@@ -6,13 +6,17 @@
  * Telemetry (usertools/dpdk-telemetry.py):
  *   /octonic/list          port ids of every octonic PF, owned ones too
  *   /octonic/info,<port>   the PF's place in its NIC (index, socket,
- *                          plugged), per queue locality counters, and the
- *                          NIC's generator and sink counters
+ *                          plugged), per queue locality counters and the
+ *                          cycles its poller spent emulating the NIC and
+ *                          stalled by NUDMA, the NIC's generator and sink
+ *                          counters with the latency from generator to
+ *                          sink (p50, p99), and the TSC frequency
  */
 
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_telemetry.h>
 
@@ -35,6 +39,35 @@ tel_list(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* What the queue's poller spent emulating the NIC, and its NUDMA stall
+ * (struct octonic_poll_cnt), since the last stats reset. */
+static void
+add_cycles(struct rte_tel_data *c, uint16_t port, uint16_t q, int tx)
+{
+	const struct rte_eth_dev_data *data = rte_eth_devices[port].data;
+	const struct octonic_poll_cnt *now, *base;
+
+	if (tx) {
+		const struct octonic_txq *t = data->tx_queues[q];
+
+		if (t == NULL)
+			return;
+		now = &t->poll;
+		base = &t->poll_base;
+	} else {
+		const struct octonic_rxq *r = data->rx_queues[q];
+
+		if (r == NULL)
+			return;
+		now = &r->poll;
+		base = &r->poll_base;
+	}
+	rte_tel_data_add_dict_u64(c, "emulation_cycles",
+		RELAXED_GET(&now->emu_cycles) - base->emu_cycles);
+	rte_tel_data_add_dict_u64(c, "nudma_stall_cycles",
+		RELAXED_GET(&now->nudma_cycles) - base->nudma_cycles);
+}
+
 static void
 add_queue(struct rte_tel_data *d, uint16_t port, uint16_t q, int tx)
 {
@@ -52,6 +85,7 @@ add_queue(struct rte_tel_data *d, uint16_t port, uint16_t q, int tx)
 	rte_tel_data_add_dict_u64(c, "remote_dma_bytes", loc.remote_dma_bytes);
 	rte_tel_data_add_dict_u64(c, "polls", loc.polls);
 	rte_tel_data_add_dict_u64(c, "remote_polls", loc.remote_polls);
+	add_cycles(c, port, q, tx);
 	snprintf(name, sizeof(name), "%s_q%u", tx ? "tx" : "rx", q);
 	rte_tel_data_add_dict_container(d, name, c, 0);
 }
@@ -85,12 +119,17 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (rte_eth_dev_owner_get(port, &owner) == 0)
 		rte_tel_data_add_dict_string(d, "owner",
 			owner.id != RTE_ETH_DEV_NO_OWNER ? owner.name : "");
+	rte_tel_data_add_dict_u64(d, "tsc_hz", rte_get_tsc_hz());
 	if (rte_pmd_octonic_gen_count(port, &gen) == 0)
 		rte_tel_data_add_dict_u64(d, "generated", gen);
 	if (rte_pmd_octonic_sink_stats_get(port, &ss) == 0) {
 		rte_tel_data_add_dict_u64(d, "sink_packets", ss.pkts);
 		rte_tel_data_add_dict_u64(d, "sink_out_of_order", ss.out_of_order);
 		rte_tel_data_add_dict_u64(d, "sink_lost", ss.lost);
+		rte_tel_data_add_dict_u64(d, "latency_p50_ns",
+			octonic_latency_ns(pf->nic, 0.50));
+		rte_tel_data_add_dict_u64(d, "latency_p99_ns",
+			octonic_latency_ns(pf->nic, 0.99));
 	}
 	for (q = 0; q < rte_eth_devices[port].data->nb_rx_queues; q++)
 		add_queue(d, port, q, 0);

@@ -103,25 +103,34 @@ octonic_stats_reset(struct rte_eth_dev *dev)
 
 /* ---- xstats: PF counters, then per Rx queue, then per Tx queue ---- */
 
-#define PF_XSTATS 5
+#define PF_XSTATS 7
 static const char *const pf_names[PF_XSTATS] = {
 	"rx_flow_drop_packets",		/* DROP action in the e-switch */
 	"rx_port_down_drop_packets",	/* arrived while unplugged or stopped */
 	"rx_no_queue_drop_packets",	/* steered to a queue not set up/started */
 	"tx_port_down_drop_packets",	/* transmitted, then unplugged */
 	"wire_drop_packets",		/* the wire could not take them (NIC-wide) */
+	/* wire=gen, NIC-wide: generation to sink, since the generator was
+	 * (re)configured; 0 before any frame came back */
+	"wire_latency_p50_ns",
+	"wire_latency_p99_ns",
 };
 
-#define RXQ_XSTATS 9
+/* emulation_cycles: TSC cycles the queue's poller spent emulating the
+ * hardware; nudma_stall_cycles: the NUDMA stall charged to it (see
+ * struct octonic_poll_cnt) */
+#define RXQ_XSTATS 11
 static const char *const rxq_names[RXQ_XSTATS] = {
 	"dma_packets", "dma_bytes", "remote_dma_packets", "remote_dma_bytes",
 	"polls", "remote_polls", "missed_packets", "nombuf", "errors",
+	"emulation_cycles", "nudma_stall_cycles",
 };
 
-#define TXQ_XSTATS 7
+#define TXQ_XSTATS 9
 static const char *const txq_names[TXQ_XSTATS] = {
 	"dma_packets", "dma_bytes", "remote_dma_packets", "remote_dma_bytes",
 	"polls", "remote_polls", "errors",
+	"emulation_cycles", "nudma_stall_cycles",
 };
 
 static unsigned int
@@ -172,6 +181,8 @@ octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	v[2] = G(pf->drop_noqueue) - pf->drop_noqueue_base;
 	v[3] = G(pf->tx_drop_down) - pf->tx_drop_down_base;
 	v[4] = G(pf->nic->wire_drops);
+	v[5] = octonic_latency_ns(pf->nic, 0.50);
+	v[6] = octonic_latency_ns(pf->nic, 0.99);
 	for (i = 0; i < PF_XSTATS; i++, k++) {
 		xs[k].id = k;
 		xs[k].value = v[i];
@@ -190,6 +201,8 @@ octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 			v[6] = D(r, eng, missed);
 			v[7] = D(r, eng, nombuf);
 			v[8] = D(r, eng, errors);
+			v[9] = D(r, poll, emu_cycles);
+			v[10] = D(r, poll, nudma_cycles);
 		}
 		for (i = 0; i < RXQ_XSTATS; i++, k++) {
 			xs[k].id = k;
@@ -208,6 +221,8 @@ octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 			v[4] = D(t, poll, polls);
 			v[5] = D(t, poll, remote_polls);
 			v[6] = D(t, eng, errors);
+			v[7] = D(t, poll, emu_cycles);
+			v[8] = D(t, poll, nudma_cycles);
 		}
 		for (i = 0; i < TXQ_XSTATS; i++, k++) {
 			xs[k].id = k;
