@@ -36,6 +36,7 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_check.h"
+#include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
 /* ---- log capture: what the driver said about a refusal ---- */
@@ -85,15 +86,6 @@ footprint(struct footprint *f)
 	f->alloc_count = st.alloc_count;
 	f->alloc_bytes = st.heap_allocsz_bytes;
 	rte_memzone_walk(count_mz, &f->memzones);
-}
-
-static uint16_t
-port_of(const char *name)
-{
-	uint16_t p = RTE_MAX_ETHPORTS;
-
-	rte_eth_dev_get_port_by_name(name, &p);
-	return p;
 }
 
 static uint64_t

@@ -56,6 +56,7 @@
 #include "octopus_flow.h"
 
 #include "../common/octo_check.h"
+#include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 4
@@ -79,15 +80,6 @@ static uint64_t last_rx_tsc;
 static uint64_t deadline;
 static uint64_t expected;	/* packets the phase must deliver */
 static volatile int stop;
-
-static uint16_t
-port_of(const char *name)
-{
-	uint16_t p = RTE_MAX_ETHPORTS;
-
-	rte_eth_dev_get_port_by_name(name, &p);
-	return p;
-}
 
 /* The generator's flow id of an IPv4/UDP frame, -1 for anything else. */
 static int

@@ -63,6 +63,7 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_check.h"
+#include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 4
@@ -82,15 +83,6 @@ static uint64_t reordered;
 static int watched = -1;		/* flow the test moves */
 static rte_be32_t flow_src[NB_FLOWS];
 static rte_be16_t flow_sport[NB_FLOWS];
-
-static uint16_t
-port_of(const char *name)
-{
-	uint16_t p = RTE_MAX_ETHPORTS;
-
-	rte_eth_dev_get_port_by_name(name, &p);
-	return p;
-}
 
 static void
 account(uint16_t q, struct rte_mbuf *m)

@@ -56,6 +56,7 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_check.h"
+#include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 4
@@ -75,15 +76,6 @@ static volatile int stop;
 static uint64_t next_seq[MAX_FLOWS];
 static uint64_t flow_pkts[MAX_FLOWS];
 static uint64_t reordered, duplicated, foreign_frames;
-
-static uint16_t
-port_of(const char *name)
-{
-	uint16_t p = RTE_MAX_ETHPORTS;
-
-	rte_eth_dev_get_port_by_name(name, &p);
-	return p;
-}
 
 /* Per-flow order of one received frame (seq must be above all before). */
 static void

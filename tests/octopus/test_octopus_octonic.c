@@ -51,6 +51,7 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_check.h"
+#include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 4
@@ -63,15 +64,6 @@ static uint64_t received[NB_Q];
 static uint64_t sent[NB_Q];
 static volatile int stop;
 static uint64_t deadline;
-
-static uint16_t
-port_of(const char *name)
-{
-	uint16_t p = RTE_MAX_ETHPORTS;
-
-	rte_eth_dev_get_port_by_name(name, &p);
-	return p;
-}
 
 static uint64_t
 total_received(void)

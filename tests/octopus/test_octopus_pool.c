@@ -42,6 +42,7 @@
 #include "rte_pmd_octonic.h"
 
 #include "../common/octo_check.h"
+#include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 2
@@ -223,15 +224,6 @@ poll_queue(void *arg)
 	}
 	rte_pktmbuf_free(ref);
 	return 0;
-}
-
-static uint16_t
-port_of(const char *name)
-{
-	uint16_t p = RTE_MAX_ETHPORTS;
-
-	rte_eth_dev_get_port_by_name(name, &p);
-	return p;
 }
 
 /* Queues set up with @p app, traffic on both, every mbuf checked. */

@@ -481,19 +481,6 @@ static const struct eth_dev_ops octopus_secondary_ops = {
 	.xstats_reset = octopus_xstats_reset,
 };
 
-/*
- * The virtual queues hold the member burst functions of the primary's
- * address space: a secondary process has no datapath on the port.
- */
-static uint16_t
-secondary_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
-{
-	RTE_SET_USED(q);
-	RTE_SET_USED(pkts);
-	RTE_SET_USED(n);
-	return 0;
-}
-
 /* ---- probe / remove ----------------------------------------------------- */
 
 static int
@@ -518,8 +505,11 @@ octopus_probe(struct rte_vdev_device *vdev)
 		}
 		dev->dev_ops = &octopus_secondary_ops;
 		dev->device = &vdev->device;
-		dev->rx_pkt_burst = secondary_burst;
-		dev->tx_pkt_burst = secondary_burst;
+		/* the queues hold member bursts of the primary's address
+		 * space: no datapath on the port in a secondary
+		 */
+		dev->rx_pkt_burst = octopus_burst_none;
+		dev->tx_pkt_burst = octopus_burst_none;
 		rte_eth_dev_probing_finish(dev);
 		return 0;
 	}

@@ -293,6 +293,7 @@ void octopus_pools_free(struct octopus_priv *p);
 /* octopus_rxtx.c */
 uint16_t octopus_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
 uint16_t octopus_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
+uint16_t octopus_burst_none(void *q, struct rte_mbuf **pkts, uint16_t n);
 void octopus_queue_bind(struct octopus_queue *q);
 void octopus_queue_member_bind(struct octopus_queue *q, uint16_t m);
 

@@ -515,21 +515,14 @@ octopus_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /*
- * What a virtual queue calls for a member out of service: nothing. The
- * queue pointer next to it is left as it was and never dereferenced, so a
- * poller that reads the pair while it changes is safe either way.
+ * A burst that does nothing, for Rx and Tx (same type): what a virtual
+ * queue calls for a member out of service (the queue pointer next to it is
+ * left as it was and never dereferenced, so a poller that reads the pair
+ * while it changes is safe either way), and the port's bursts in a
+ * secondary process.
  */
-static uint16_t
-member_absent_rx(void *queue, struct rte_mbuf **pkts, uint16_t n)
-{
-	RTE_SET_USED(queue);
-	RTE_SET_USED(pkts);
-	RTE_SET_USED(n);
-	return 0;
-}
-
-static uint16_t
-member_absent_tx(void *queue, struct rte_mbuf **pkts, uint16_t n)
+uint16_t
+octopus_burst_none(void *queue, struct rte_mbuf **pkts, uint16_t n)
 {
 	RTE_SET_USED(queue);
 	RTE_SET_USED(pkts);
@@ -551,9 +544,9 @@ octopus_queue_member_bind(struct octopus_queue *q, uint16_t m)
 	q->hw[m].socket = mb->socket;
 	if (mb->state < OCTO_MEMBER_STARTED || !octopus_member_serving(q->priv, m)) {
 		if (q->is_tx)
-			__atomic_store_n(&q->hw[m].tx, member_absent_tx, __ATOMIC_RELEASE);
+			__atomic_store_n(&q->hw[m].tx, octopus_burst_none, __ATOMIC_RELEASE);
 		else
-			__atomic_store_n(&q->hw[m].rx, member_absent_rx, __ATOMIC_RELEASE);
+			__atomic_store_n(&q->hw[m].rx, octopus_burst_none, __ATOMIC_RELEASE);
 		return;
 	}
 	md = &rte_eth_devices[mb->port_id];
