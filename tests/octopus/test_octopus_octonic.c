@@ -644,13 +644,13 @@ test_link(struct rte_mempool *mp)
 
 /*
  * An application that exits without closing its ports (legal: EAL closes
- * the devices). The vdev bus removes the NIC model's PFs before the octopus
+ * the devices), its port started or stopped (exit_stopped) with a rule. The vdev bus removes the NIC model's PFs before the octopus
  * port: the port must let them go and release what is left quietly. The
  * log of rte_eal_cleanup() is captured: no error line may come from the
  * virtual port or its steering. @return the test's exit status.
  */
 static int
-test_exit(struct rte_mempool *mp)
+test_exit(struct rte_mempool *mp, bool stopped)
 {
 	struct rte_flow_attr attr = { .ingress = 1 };
 	struct rte_flow_item items[] = {
@@ -683,6 +683,9 @@ test_exit(struct rte_mempool *mp)
 	}
 	CHECK(rte_eth_dev_start(port) == 0, "start");
 	CHECK(rte_flow_create(port, &attr, items, actions, &err) != NULL, "flow");
+	/* stopped: the rule stays on the e-switch, the steering does not */
+	if (stopped)
+		CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	f = open_memstream(&log, &len);
 	if (f == NULL)
 		return 2;
@@ -755,10 +758,10 @@ main(int argc, char **argv)
 		test_thread(mp);
 	else if (strcmp(which, "link") == 0)
 		test_link(mp);
-	else if (strcmp(which, "exit") == 0)
-		return test_exit(mp);	/* it ends EAL itself */
+	else if (strcmp(which, "exit") == 0 || strcmp(which, "exit_stopped") == 0)
+		return test_exit(mp, which[4] != '\0');	/* it ends EAL itself */
 	else {
-		fprintf(stderr, "usage: %s octopus|single|domains|reta|thread|link|exit\n",
+		fprintf(stderr, "usage: %s octopus|single|domains|reta|thread|link|exit|exit_stopped\n",
 			argv[0]);
 		return 2;
 	}

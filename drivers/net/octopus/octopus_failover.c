@@ -44,6 +44,7 @@
 #include <rte_mbuf.h>
 
 #include "octopus_internal.h"
+#include "octopus_flow.h"
 #include "octopus_migrate.h"
 
 /* How long a loss waits for pollers to leave the member's code. A queue
@@ -261,8 +262,9 @@ sweep_request(struct octopus_priv *p)
 
 /*
  * The steering rules of a released member went with its port; when it was
- * the transfer proxy, all of them did, and the port carries on without
- * e-switch steering (every Rx queue polls every serving member).
+ * the transfer proxy, all of them did (the application's too), and the port
+ * carries on without e-switch steering (every Rx queue polls every serving
+ * member).
  */
 static void
 steer_forget(struct octopus_priv *p, uint16_t m)
@@ -281,6 +283,8 @@ steer_forget(struct octopus_priv *p, uint16_t m)
 		OCTO_LOG(WARNING, "port %u: member %s was the e-switch's transfer proxy: no steering until the port restarts",
 			p->port_id, p->members[m].name);
 	}
+	/* the application's rules live on the proxy, started or not */
+	octopus_flows_forget_hw(p, p->members[m].port_id);
 	pthread_mutex_unlock(mx);
 }
 

@@ -153,11 +153,6 @@ hw_remove(struct octopus_flow *f)
 	for (i = 0; i < f->nb_hw; i++) {
 		if (f->hw[i] == NULL)
 			continue;
-		if (!rte_eth_dev_is_valid_port(f->proxy)) {
-			/* the e-switch went with its proxy port, and the rule */
-			f->hw[i] = NULL;
-			continue;
-		}
 		/* keep what it counted: the application's count spans restarts */
 		if (f->app.has_count) {
 			memset(&c, 0, sizeof(c));
@@ -648,11 +643,6 @@ flow_query(struct rte_eth_dev *dev, struct rte_flow *handle,
 	for (i = 0; i < f->nb_hw; i++) {
 		if (f->hw[i] == NULL)
 			continue;
-		if (!rte_eth_dev_is_valid_port(f->proxy)) {
-			/* the e-switch went with its proxy port, and the rule */
-			f->hw[i] = NULL;
-			continue;
-		}
 		memset(&c, 0, sizeof(c));
 		c.reset = out->reset;
 		ret = rte_flow_query(f->proxy, f->hw[i], action, &c, error);
@@ -793,6 +783,23 @@ octopus_flows_uninstall(struct octopus_priv *p)
 		return;
 	TAILQ_FOREACH(f, &p->flows->list, next)
 		hw_remove(f);
+}
+
+void
+octopus_flows_forget_hw(struct octopus_priv *p, uint16_t port)
+{
+	struct octopus_flow *f;
+
+	if (p->flows == NULL)
+		return;
+	TAILQ_FOREACH(f, &p->flows->list, next) {
+		if (f->hw == NULL || f->proxy != port)
+			continue;
+		free(f->hw);
+		f->hw = NULL;
+		f->nb_hw = 0;
+		f->installed = 0;
+	}
 }
 
 void

@@ -90,6 +90,14 @@ int octopus_flows_replay(struct octopus_priv *p);
 /* Remove the member rules of every rule, keeping the copies (stop). */
 void octopus_flows_uninstall(struct octopus_priv *p);
 /* Remove and forget every rule (close). */
+/*
+ * Port @p port, a transfer proxy, was released, and the member rules made
+ * through it with its e-switch: drop their handles, never to be passed to
+ * that port id again (another device may get it); the rules stay, for a
+ * replay.
+ */
+void octopus_flows_forget_hw(struct octopus_priv *p, uint16_t port);
+
 void octopus_flows_free(struct octopus_priv *p);
 
 /*
