@@ -20,7 +20,10 @@
  *     RELEASE after the burst's last use of the member), so that when the
  *     event handler returns, and the member's PMD frees its queues, no
  *     burst of the virtual port runs the member's code or touches its
- *     queues;
+ *     queues. (rte_rcu_qsbr would need the application's lcores
+ *     registered, and an lcore that stops polling without going offline
+ *     would hold a grace period forever; the count per queue needs
+ *     nothing from the application, and an lcore in WAIT is not in one.)
  *  4. the migration thread moves the queues homed on it to a serving
  *     member (octopus_failover_sweep: the usual migration, whose drain of
  *     the old member reads the stub and so ends at once). What sat in the
