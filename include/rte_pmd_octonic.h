@@ -132,7 +132,11 @@ int rte_pmd_octonic_gen_get(uint16_t port_id, struct rte_pmd_octonic_gen_conf *c
  */
 __rte_experimental
 int rte_pmd_octonic_gen_set(uint16_t port_id, const struct rte_pmd_octonic_gen_conf *c);
-/** Pause (0) or resume (1) the generator. */
+/**
+ * Pause (0) or resume (1) the generator.  A pause returns once no frame is
+ * being generated: from then on the generated count no longer grows, and
+ * every frame it counts is in a PF's Rx ring or counted missed or dropped.
+ */
 __rte_experimental
 int rte_pmd_octonic_gen_enable(uint16_t port_id, int on);
 /** Packets the generator has produced since probe or the last gen_set. */

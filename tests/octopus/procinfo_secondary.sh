@@ -21,6 +21,8 @@ if [ "$mem_opt" = "--no-huge" ]; then
 fi
 # a secondary maps the primary's hugepage files: they must not be unlinked
 mem_opt=
+# where the primary's memory goes, if the build says (sanitizers: meson.build)
+[ -n "${OCTOPUS_BASE_VIRTADDR:-}" ] && mem_opt="--base-virtaddr=$OCTOPUS_BASE_VIRTADDR"
 work=$(mktemp -d)
 prefix="octopus-sec-$$"
 plugins=(-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}")
@@ -32,7 +34,7 @@ cleanup() {
 	rm -f /dev/hugepages/"${prefix:?}"map_*
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*"; for f in "$work"/*.out; do echo "== $f"; tail -n 30 "$f"; done; exit 1; }
+fail() { echo "FAIL: $*"; for f in "$work"/*.out; do echo "== $f"; tail -n 60 "$f"; done; exit 1; }
 
 mkfifo "$work/cmds"
 stdbuf -oL "$testpmd" $mem_opt -m 512 --no-pci --file-prefix "$prefix" -l 0-1 \

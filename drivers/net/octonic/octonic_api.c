@@ -266,7 +266,12 @@ rte_pmd_octonic_gen_enable(uint16_t port_id, int on)
 		return -ENODEV;
 	if (pf->nic->gen == NULL)
 		return -ENOTSUP;
+	/* under the engine's lock: a pass that read gen_on before the pause
+	 * has delivered its frames (or counted them missed) by the time the
+	 * pause returns, so the generated count is final from then on */
+	rte_spinlock_lock(&pf->nic->engine_lock);
 	pf->nic->gen_on = on != 0;
+	rte_spinlock_unlock(&pf->nic->engine_lock);
 	return 0;
 }
 
