@@ -142,6 +142,7 @@ octopus_configure(struct rte_eth_dev *dev)
 	}
 	for (i = 0; i < p->args.reta_size; i++)
 		p->reta[i] = nb_rxq ? i % nb_rxq : 0;
+	octopus_reta_changed(p);
 	if (p->args.catchall_queue >= nb_rxq && nb_rxq > 0) {
 		OCTO_LOG(ERR, "port %u: catchall=%u but only %u Rx queues",
 			p->port_id, p->args.catchall_queue, nb_rxq);

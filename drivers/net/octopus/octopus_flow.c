@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include <rte_errno.h>
-#include <rte_hash_crc.h>
 #include <rte_malloc.h>
 #include <ethdev_driver.h>
 
@@ -39,7 +38,11 @@ flows_get(struct octopus_priv *p)
 		p->flows->reach = rte_calloc("octopus_flow_reach",
 			(size_t)(p->args.reta_size + 2) * OCTOPUS_MAX_QUEUES,
 			sizeof(*p->flows->reach), 0);
-		if (p->flows->reach == NULL) {
+		p->flows->reach_mask = rte_calloc("octopus_flow_reach_mask",
+			(size_t)p->args.reta_size + 2, sizeof(*p->flows->reach_mask), 0);
+		if (p->flows->reach == NULL || p->flows->reach_mask == NULL) {
+			rte_free(p->flows->reach);
+			rte_free(p->flows->reach_mask);
 			rte_free(p->flows);
 			p->flows = NULL;
 		}
@@ -65,6 +68,14 @@ proxy_get(struct octopus_priv *p, uint16_t *proxy, struct rte_flow_error *error)
 	if (p->nb_members == 0)
 		return octopus_flow_error(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no members");
+	/* installed steering found it, every member present then sharing it;
+	 * a member lost since is either not the proxy or took the steering
+	 * with it (octopus_steer_member_gone)
+	 */
+	if (p->steer != NULL) {
+		*proxy = octopus_steer_proxy(p->steer);
+		return 0;
+	}
 	OCTO_FOREACH_MEMBER(p, i, m) {
 		struct rte_flow_error err = { 0 };
 		uint16_t mp = RTE_MAX_ETHPORTS;
@@ -140,6 +151,16 @@ member_error(struct rte_flow_error *error, int ret, uint16_t proxy)
 		"members' e-switch (port %u) refused the rule: %s", proxy, copy);
 }
 
+/* The array of member rule handles (not the rules). */
+static void
+hw_array_free(struct octopus_flow *f)
+{
+	if (f->hw != &f->hw_one)
+		free(f->hw);
+	f->hw = NULL;
+	f->nb_hw = 0;
+}
+
 static void
 hw_remove(struct octopus_flow *f)
 {
@@ -166,9 +187,7 @@ hw_remove(struct octopus_flow *f)
 				f->proxy);
 		f->hw[i] = NULL;
 	}
-	free(f->hw);
-	f->hw = NULL;
-	f->nb_hw = 0;
+	hw_array_free(f);
 	f->installed = 0;
 }
 
@@ -181,7 +200,7 @@ static int
 hw_install(struct octopus_priv *p, struct octopus_flow *f,
 		struct octopus_flow_parsed *given, struct rte_flow_error *error)
 {
-	struct octopus_flow_parsed *parsed = given;
+	struct octopus_flow_parsed own, *parsed = given;
 	struct octo_steer_app_entry *e = NULL;
 	uint32_t nb = 0, i;
 	uint16_t proxy;
@@ -191,10 +210,7 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f,
 	if (ret != 0)
 		return -rte_errno;
 	if (parsed == NULL) {
-		parsed = malloc(sizeof(*parsed));
-		if (parsed == NULL)
-			return octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
-				NULL, "no memory");
+		parsed = &own;
 		ret = octopus_flow_parse(p, f->copy->attr_ro, f->copy->pattern_ro,
 			f->copy->actions_ro, parsed, error);
 	}
@@ -202,20 +218,16 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f,
 		parsed->app.level = f->app.level;
 		ret = plan(p, &parsed->app, &e, &nb, error);
 	}
-	if (ret != 0) {
-		if (parsed != given)
-			free(parsed);
+	if (ret != 0)
 		return -rte_errno;
-	}
 	/* control data of this process only: the C heap, not the shared one */
-	f->hw = calloc(nb, sizeof(*f->hw));
+	f->hw = nb == 1 ? &f->hw_one : calloc(nb, sizeof(*f->hw));
 	if (f->hw == NULL) {
 		free(e);
-		if (parsed != given)
-			free(parsed);
 		return octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no memory for %u member rules", nb);
 	}
+	f->hw_one = NULL;
 	f->nb_hw = nb;
 	f->proxy = proxy;
 	for (i = 0; i < nb; i++) {
@@ -237,9 +249,46 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f,
 	if (ret == 0)
 		f->installed = 1;
 	free(e);
-	if (parsed != given)
-		free(parsed);
 	return ret;
+}
+
+/*
+ * A rule record with room for its deep copy (rte_flow_conv of @p in), in
+ * one allocation. The room is the last rule's copy size (an application's
+ * rules mostly share a shape): one conversion pass, a second only when the
+ * copy does not fit.
+ */
+static struct octopus_flow *
+flow_alloc(struct octopus_flows *fl, const struct rte_flow_conv_rule *in,
+		struct rte_flow_error *error)
+{
+	size_t room = fl->copy_room;
+	struct octopus_flow *f;
+	int size;
+
+	/* the copy right after the record: rte_flow_conv aligns to 8 bytes */
+	RTE_BUILD_BUG_ON(sizeof(*f) % sizeof(double) != 0);
+	for (;;) {
+		f = malloc(sizeof(*f) + room);
+		if (f == NULL) {
+			octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+				NULL, "no memory for the rule and its copy (%zu bytes)", room);
+			return NULL;
+		}
+		memset(f, 0, sizeof(*f));
+		f->copy = (struct rte_flow_conv_rule *)(f + 1);
+		size = rte_flow_conv(RTE_FLOW_CONV_OP_RULE, f->copy, room, in, error);
+		if (size < 0 || (size_t)size <= room)
+			break;
+		free(f);
+		room = (size_t)size;
+	}
+	if (size < 0) {
+		free(f);
+		return NULL;
+	}
+	fl->copy_room = (size_t)size;
+	return f;
 }
 
 static void
@@ -247,8 +296,7 @@ flow_free(struct octopus_flow *f)
 {
 	if (f == NULL)
 		return;
-	free(f->hw);
-	free(f->copy);
+	hw_array_free(f);
 	free(f);
 }
 
@@ -263,49 +311,44 @@ flow_free(struct octopus_flow *f)
  * create of the same traffic is two gated changes.
  */
 
-/* Row of octopus_flows.reach: bucket b, or every bucket (wide), or the sum. */
-static uint32_t *
+/* Row of octopus_flows.reach: bucket b, or every bucket (wide: -1), or the sum (-2). */
+static size_t
 reach_row(const struct octopus_priv *p, int b)
 {
-	return p->flows->reach + (size_t)(b < 0 ? p->args.reta_size : b) * OCTOPUS_MAX_QUEUES;
-}
-
-static uint32_t *
-reach_all(const struct octopus_priv *p)
-{
-	return p->flows->reach + (size_t)(p->args.reta_size + 1) * OCTOPUS_MAX_QUEUES;
+	return b >= 0 ? (size_t)b : (size_t)p->args.reta_size + (b == -1 ? 0 : 1);
 }
 
 /* Count (@p n = 1) or uncount (-1) the queues of @p f where it may deliver. */
 static void
 reach_count(struct octopus_priv *p, const struct octopus_flow *f, int n)
 {
-	uint32_t *row = reach_row(p, f->bucket), *all = reach_all(p);
+	struct octopus_flows *fl = p->flows;
+	size_t rows[2] = { reach_row(p, f->bucket), reach_row(p, -2) };
+	uint32_t *cnt;
 	uint64_t qs;
-	unsigned int q;
+	unsigned int q, r;
 
-	for (qs = f->queues; qs != 0; qs &= qs - 1) {
-		q = __builtin_ctzll(qs);
-		row[q] += n;
-		all[q] += n;
-	}
+	for (r = 0; r < 2; r++)
+		for (qs = f->queues; qs != 0; qs &= qs - 1) {
+			q = __builtin_ctzll(qs);
+			cnt = &fl->reach[rows[r] * OCTOPUS_MAX_QUEUES + q];
+			*cnt += n;
+			if (*cnt != 0)
+				fl->reach_mask[rows[r]] |= UINT64_C(1) << q;
+			else
+				fl->reach_mask[rows[r]] &= ~(UINT64_C(1) << q);
+		}
 }
 
 /* The queues traffic hitting bucket @p b (-1: any) may go to without @p f. */
 static uint64_t
 reach_of(const struct octopus_priv *p, int b)
 {
-	const uint32_t *row = reach_row(p, b), *wide = reach_row(p, -1), *all = reach_all(p);
-	uint64_t qs = 0;
-	unsigned int i;
+	const uint64_t *m = p->flows->reach_mask;
 
-	for (i = 0; i < p->args.reta_size; i++)
-		if (b < 0 || (int)i == b)
-			qs |= UINT64_C(1) << (p->reta[i] % OCTOPUS_MAX_QUEUES);
-	for (i = 0; i < OCTOPUS_MAX_QUEUES; i++)
-		if (b < 0 ? all[i] != 0 : row[i] != 0 || wide[i] != 0)
-			qs |= UINT64_C(1) << i;
-	return qs;
+	if (b < 0)
+		return p->reta_queues | m[reach_row(p, -2)];
+	return UINT64_C(1) << (p->reta[b] % OCTOPUS_MAX_QUEUES) | m[b] | m[reach_row(p, -1)];
 }
 
 /* Queues a rule delivers to: those of a group-0 QUEUE or RSS rule. */
@@ -334,7 +377,7 @@ flow_gates(const struct octopus_priv *p, const struct octopus_flow *f, bool crea
 	uint64_t to = create ? f->queues : other;
 	unsigned int d;
 
-	memset(s, 0, sizeof(*s));
+	s->dsts = to;
 	for (; to != 0; to &= to - 1) {
 		d = __builtin_ctzll(to);
 		s->src[d] = create ? other : f->queues;
@@ -343,110 +386,144 @@ flow_gates(const struct octopus_priv *p, const struct octopus_flow *f, bool crea
 
 /* ---- index: by key and by handle -------------------------------------- */
 
-static uint32_t
-ptr_hash(const void *ptr)
+#define SLOT_FREE(next)		((struct octopus_flow *)(((uintptr_t)(next) << 1) | 1))
+#define SLOT_IS_FREE(e)		(((uintptr_t)(e) & 1) != 0)
+#define SLOT_NEXT(e)		((uint32_t)((uintptr_t)(e) >> 1))
+
+/* Put (@p key, @p handle) in the key table, which has room. */
+static void
+key_put(struct octopus_flows *fl, uint32_t key, uint32_t handle)
 {
-	return rte_hash_crc_8byte((uint64_t)(uintptr_t)ptr, 0);
+	uint32_t mask = fl->nb_buckets - 1, i;
+
+	for (i = key & mask; fl->by_key[i].handle != 0; i = (i + 1) & mask)
+		;
+	fl->by_key[i].key = key;
+	fl->by_key[i].handle = handle;
 }
 
+/* Take @p handle out of the key table, shifting back the pairs after it. */
+static void
+key_del(struct octopus_flows *fl, uint32_t key, uint32_t handle)
+{
+	uint32_t mask = fl->nb_buckets - 1, i, j;
+
+	for (i = key & mask; fl->by_key[i].handle != handle; i = (i + 1) & mask)
+		if (fl->by_key[i].handle == 0)
+			return;
+	/* a pair further on moves into the hole unless its home lies
+	 * between the hole and it (it would then be found before the hole)
+	 */
+	for (j = (i + 1) & mask; fl->by_key[j].handle != 0; j = (j + 1) & mask)
+		if (((j - (fl->by_key[j].key & mask)) & mask) >= ((j - i) & mask)) {
+			fl->by_key[i] = fl->by_key[j];
+			i = j;
+		}
+	fl->by_key[i].handle = 0;
+}
+
+/* Index @p f, room reserved (index_reserve): give it a handle, by key. */
 static void
 index_link(struct octopus_flows *fl, struct octopus_flow *f)
 {
-	uint32_t mask = fl->nb_buckets - 1;
-	uint32_t kb = f->key & mask, pb = ptr_hash(f) & mask;
+	uint32_t i;
 
-	f->key_next = fl->by_key[kb];
-	fl->by_key[kb] = f;
-	f->ptr_next = fl->by_ptr[pb];
-	fl->by_ptr[pb] = f;
+	if (fl->slot_free != 0) {
+		i = fl->slot_free - 1;
+		fl->slot_free = SLOT_NEXT(fl->slot[i]);
+	} else {
+		i = fl->slots_used++;
+	}
+	fl->slot[i] = f;
+	f->handle = i + 1;
+	key_put(fl, f->key, f->handle);
 }
 
-/* Room for @p n rules: rebuild both tables from the list when short. */
+/*
+ * Room for @p n rules: a larger key table when it would be more than half
+ * full, more slots when none is free.
+ */
 static int
 index_reserve(struct octopus_flows *fl, uint32_t n)
 {
-	struct octopus_flow **bk, **bp;
-	struct octopus_flow *f;
-	uint32_t nb = fl->nb_buckets ? fl->nb_buckets : 64;
+	struct octopus_flow_key_slot *old = fl->by_key;
+	uint32_t nb, i, nb_old = fl->nb_buckets;
+	struct octopus_flow **sl;
 
-	if (n <= fl->nb_buckets)
+	if (fl->slot_free == 0 && fl->slots_used == fl->nb_slots) {
+		nb = fl->nb_slots ? fl->nb_slots * 2 : 64;
+		/* control data of this process only: the C heap */
+		sl = realloc(fl->slot, (size_t)nb * sizeof(*sl));
+		if (sl == NULL)
+			return -ENOMEM;
+		fl->slot = sl;
+		fl->nb_slots = nb;
+	}
+	if (2 * (uint64_t)n <= nb_old)
 		return 0;
-	while (nb < n)
+	nb = nb_old ? nb_old : 64;
+	while (nb < 2 * (uint64_t)n)
 		nb <<= 1;
-	bk = rte_calloc("octopus_flow_by_key", nb, sizeof(*bk), 0);
-	bp = rte_calloc("octopus_flow_by_ptr", nb, sizeof(*bp), 0);
-	if (bk == NULL || bp == NULL) {
-		rte_free(bk);
-		rte_free(bp);
+	fl->by_key = calloc(nb, sizeof(*fl->by_key));
+	if (fl->by_key == NULL) {
+		fl->by_key = old;
 		return -ENOMEM;
 	}
-	rte_free(fl->by_key);
-	rte_free(fl->by_ptr);
-	fl->by_key = bk;
-	fl->by_ptr = bp;
 	fl->nb_buckets = nb;
-	TAILQ_FOREACH(f, &fl->list, next)
-		index_link(fl, f);
+	for (i = 0; i < nb_old; i++)
+		if (old[i].handle != 0)
+			key_put(fl, old[i].key, old[i].handle);
+	free(old);
 	return 0;
 }
 
 static void
 index_unlink(struct octopus_flows *fl, struct octopus_flow *f)
 {
-	uint32_t mask = fl->nb_buckets - 1;
-	struct octopus_flow **pp;
-
-	for (pp = &fl->by_key[f->key & mask]; *pp != NULL; pp = &(*pp)->key_next)
-		if (*pp == f) {
-			*pp = f->key_next;
-			break;
-		}
-	for (pp = &fl->by_ptr[ptr_hash(f) & mask]; *pp != NULL; pp = &(*pp)->ptr_next)
-		if (*pp == f) {
-			*pp = f->ptr_next;
-			break;
-		}
+	key_del(fl, f->key, f->handle);
+	fl->slot[f->handle - 1] = SLOT_FREE(fl->slot_free);
+	fl->slot_free = f->handle;
+	f->handle = 0;
 }
 
 static void
 index_free(struct octopus_flows *fl)
 {
-	rte_free(fl->by_key);
-	rte_free(fl->by_ptr);
+	free(fl->by_key);
+	free(fl->slot);
 	fl->by_key = NULL;
-	fl->by_ptr = NULL;
+	fl->slot = NULL;
 	fl->nb_buckets = 0;
+	fl->nb_slots = 0;
+	fl->slots_used = 0;
+	fl->slot_free = 0;
 }
 
-/* Another rule matching the same traffic (same attr and pattern). */
+/* A rule matching the same traffic (same attr and pattern, by key). */
 static struct octopus_flow *
-twin_of(struct octopus_flows *fl, uint32_t key, const struct octopus_flow *self)
+twin_of(struct octopus_flows *fl, uint32_t key)
 {
-	struct octopus_flow *f;
+	uint32_t mask = fl->nb_buckets - 1, i;
 
 	if (fl->nb_buckets == 0)
 		return NULL;
-	for (f = fl->by_key[key & (fl->nb_buckets - 1)]; f != NULL; f = f->key_next)
-		if (f != self && f->key == key)
-			return f;
+	for (i = key & mask; fl->by_key[i].handle != 0; i = (i + 1) & mask)
+		if (fl->by_key[i].key == key)
+			return fl->slot[fl->by_key[i].handle - 1];
 	return NULL;
 }
 
-/* The rule behind @p handle; the handle is compared, never dereferenced
- * before it is known to be one of ours.
- */
+/* The rule behind @p handle, a slot number + 1 (never dereferenced). */
 static struct octopus_flow *
 flow_find(struct octopus_flows *fl, const struct rte_flow *handle)
 {
+	uintptr_t h = (uintptr_t)handle;
 	struct octopus_flow *f;
 
-	if (fl == NULL || fl->nb_buckets == 0)
+	if (fl == NULL || h == 0 || h > fl->slots_used)
 		return NULL;
-	for (f = fl->by_ptr[ptr_hash(handle) & (fl->nb_buckets - 1)]; f != NULL;
-			f = f->ptr_next)
-		if ((const void *)f == (const void *)handle)
-			return f;
-	return NULL;
+	f = fl->slot[h - 1];
+	return SLOT_IS_FREE(f) ? NULL : f;
 }
 
 /* ---- ops --------------------------------------------------------------- */
@@ -457,21 +534,17 @@ flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		struct rte_flow_error *error)
 {
 	struct octopus_priv *p = octo_priv(dev);
-	struct octopus_flow_parsed *parsed;
+	struct octopus_flow_parsed parsed;
 	struct octo_steer_app_entry *e = NULL;
 	uint32_t nb = 0, i;
 	uint16_t proxy;
 	int ret;
 
-	parsed = malloc(sizeof(*parsed));
-	if (parsed == NULL)
-		return octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"no memory");
-	ret = octopus_flow_parse(p, attr, pattern, actions, parsed, error);
+	ret = octopus_flow_parse(p, attr, pattern, actions, &parsed, error);
 	if (ret == 0)
 		ret = proxy_get(p, &proxy, error);
 	if (ret == 0)
-		ret = plan(p, &parsed->app, &e, &nb, error);
+		ret = plan(p, &parsed.app, &e, &nb, error);
 	for (i = 0; ret == 0 && i < nb; i++) {
 		ret = octopus_flow_hw_make(proxy, pattern, &e[i], 1, NULL, error);
 		if (ret < 0)
@@ -480,7 +553,6 @@ flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 			ret = 0;
 	}
 	free(e);
-	free(parsed);
 	return ret;
 }
 
@@ -493,41 +565,26 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	struct rte_flow_conv_rule in = {
 		.attr_ro = attr, .pattern_ro = pattern, .actions_ro = actions,
 	};
-	struct octopus_flow_parsed *parsed;
+	struct octopus_flow_parsed parsed;
 	struct octopus_flow *f = NULL, *twin;
 	struct octopus_gate_set gates;
 	struct octopus_flows *fl;
-	int size, ret;
+	int ret;
 
-	parsed = malloc(sizeof(*parsed));
-	if (parsed == NULL) {
+	ret = octopus_flow_parse(p, attr, pattern, actions, &parsed, error);
+	if (ret != 0)
+		return NULL;
+	fl = flows_get(p);
+	if (fl == NULL) {
 		octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no memory");
 		return NULL;
 	}
-	ret = octopus_flow_parse(p, attr, pattern, actions, parsed, error);
-	if (ret != 0)
-		goto fail;
-	fl = flows_get(p);
-	f = calloc(1, sizeof(*f));
-	if (fl == NULL || f == NULL) {
-		octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"no memory");
-		goto fail;
-	}
 	/* the deep copy: the rule can be installed again without the app */
-	size = rte_flow_conv(RTE_FLOW_CONV_OP_RULE, NULL, 0, &in, error);
-	if (size < 0)
-		goto fail;
-	f->copy = malloc(size);
-	if (f->copy == NULL) {
-		octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"no memory for the rule's copy (%d bytes)", size);
-		goto fail;
-	}
-	if (rte_flow_conv(RTE_FLOW_CONV_OP_RULE, f->copy, size, &in, error) != size)
-		goto fail;
-	f->app = parsed->app;
+	f = flow_alloc(fl, &in, error);
+	if (f == NULL)
+		return NULL;
+	f->app = parsed.app;
 	f->app.rss_queues = NULL;	/* a replay parses the copy again */
 	f->key = octopus_flow_key(attr, pattern);
 	/*
@@ -536,7 +593,7 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	 * always takes the traffic.  Level 0 wins, so such a rule wins at once
 	 * when its twin is at level 1 (the level of every first rule).
 	 */
-	twin = twin_of(fl, f->key, NULL);
+	twin = twin_of(fl, f->key);
 	f->app.level = twin != NULL ? twin->app.level ^ 1 : 1;
 	if (index_reserve(fl, fl->nb + 1) != 0) {
 		octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
@@ -545,10 +602,10 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	}
 	f->bucket = octopus_flow_bucket_of((enum octo_steer_field)p->args.field,
 		p->args.reta_size, pattern);
-	f->queues = flow_queues(&parsed->app);
+	f->queues = flow_queues(&parsed.app);
 	flow_gates(p, f, true, &gates);
 	octopus_migrate_gates_prepare(p, &gates);
-	ret = hw_install(p, f, parsed, error);
+	ret = hw_install(p, f, &parsed, error);
 	octopus_migrate_gates_finish(p, &gates, ret == 0);
 	if (ret != 0)
 		goto fail;
@@ -556,11 +613,9 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	index_link(fl, f);
 	fl->nb++;
 	reach_count(p, f, 1);
-	free(parsed);
-	return (struct rte_flow *)f;
+	return (struct rte_flow *)(uintptr_t)f->handle;
 fail:
 	flow_free(f);
-	free(parsed);
 	return NULL;
 }
 
@@ -739,6 +794,7 @@ flows_release(struct octopus_priv *p)
 		rte_flow_destroy(p->flows->isolate_proxy, p->flows->isolate_rule, NULL);
 	index_free(p->flows);
 	rte_free(p->flows->reach);
+	rte_free(p->flows->reach_mask);
 	rte_free(p->flows);
 	p->flows = NULL;
 }
@@ -795,9 +851,7 @@ octopus_flows_forget_hw(struct octopus_priv *p, uint16_t port)
 	TAILQ_FOREACH(f, &p->flows->list, next) {
 		if (f->hw == NULL || f->proxy != port)
 			continue;
-		free(f->hw);
-		f->hw = NULL;
-		f->nb_hw = 0;
+		hw_array_free(f);
 		f->installed = 0;
 	}
 }

@@ -36,13 +36,13 @@ struct rte_eth_dev;
 /* One application rule. */
 struct octopus_flow {
 	TAILQ_ENTRY(octopus_flow) next;
-	struct octopus_flow *key_next;		/* chain in octopus_flows.by_key */
-	struct octopus_flow *ptr_next;		/* chain in octopus_flows.by_ptr */
-	struct rte_flow_conv_rule *copy;	/* deep copy (C heap: primary only) */
+	uint32_t handle;			/* its slot in octopus_flows.slot + 1 */
+	struct rte_flow_conv_rule *copy;	/* deep copy, in the same allocation */
 	struct octo_steer_app_rule app;		/* rss_queues point into copy */
 	uint32_t key;				/* hash of attr + pattern */
 	uint32_t nb_hw;				/* planner entries */
 	struct rte_flow **hw;			/* [nb_hw] member rules, NULL: none */
+	struct rte_flow *hw_one;		/* hw when nb_hw is 1 (most rules) */
 	uint16_t proxy;				/* port the member rules live on */
 	uint8_t installed;
 	int32_t bucket;				/* default bucket it hits, -1: several */
@@ -57,14 +57,28 @@ struct octopus_flows {
 	struct octopus_flow_list list;
 	uint32_t nb;
 	/*
-	 * Two chained hash tables over the list, so that neither create (is
-	 * there a rule for the same traffic?) nor destroy (is this handle
-	 * ours?) walks 100k rules: by key, and by handle address.  Grown
-	 * (rebuilt from the list) when rules outnumber buckets.
+	 * The rules by key, so that a create (is there a rule for the same
+	 * traffic?) does not walk 100k rules: open addressing with linear
+	 * probing over (key, handle) pairs, at most half full. A lookup reads
+	 * one line of the table, not the records (at 1M rules, a chained
+	 * table's walk missed the cache at every record); it grows by
+	 * rehashing the pairs alone.
 	 */
 	uint32_t nb_buckets;			/* power of 2, 0 before the first rule */
-	struct octopus_flow **by_key;
-	struct octopus_flow **by_ptr;
+	struct octopus_flow_key_slot {
+		uint32_t key;
+		uint32_t handle;		/* 0: empty */
+	} *by_key;
+	/*
+	 * The rules by handle: a handle is a slot number + 1, not an address,
+	 * so that a destroy checks it in one load, never dereferencing what
+	 * the application passed. A free slot holds the next free one + 1,
+	 * shifted left and tagged with bit 0.
+	 */
+	struct octopus_flow **slot;
+	uint32_t nb_slots;			/* allocated */
+	uint32_t slots_used;			/* slots ever used: [0, slots_used) */
+	uint32_t slot_free;			/* first free slot + 1, 0: none */
 	int isolated;
 	struct rte_flow *isolate_rule;		/* ETH -> DROP at the isolate priority */
 	uint16_t isolate_proxy;
@@ -74,6 +88,8 @@ struct octopus_flows {
 	 * those that do not, row reta_size + 1 the sum (octopus_flow.c).
 	 */
 	uint32_t *reach;
+	uint64_t *reach_mask;	/* per row: the queues counted non-zero there */
+	size_t copy_room;	/* size of the last rule's copy (flow_alloc) */
 };
 
 /* Application rule parsed for the planner. */

@@ -299,9 +299,20 @@ octopus_flow_key(const struct rte_flow_attr *attr, const struct rte_flow_item pa
 		h = rte_hash_crc_4byte((uint32_t)it->type, h);
 		if (spec == NULL)
 			continue;
-		/* the bits that match: spec under its mask (all when none) */
-		for (k = 0; k < sz; k++)
-			h = rte_hash_crc_1byte(spec[k] & (mask != NULL ? mask[k] : 0xff), h);
+		/* the bits that match: spec under its mask (all when none),
+		 * eight bytes at a time
+		 */
+		for (k = 0; k < sz; k += sizeof(uint64_t)) {
+			size_t n = RTE_MIN(sizeof(uint64_t), sz - k);
+			uint64_t s = 0, m = UINT64_MAX;
+
+			memcpy(&s, spec + k, n);
+			if (mask != NULL) {
+				m = 0;
+				memcpy(&m, mask + k, n);
+			}
+			h = rte_hash_crc_8byte(s & m, h);
+		}
 	}
 	return h;
 }

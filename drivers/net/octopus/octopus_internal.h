@@ -233,6 +233,10 @@ struct octopus_priv {
 	struct octopus_queue *txq[OCTOPUS_MAX_QUEUES];
 
 	uint16_t reta[OCTOPUS_RETA_MAX];
+	/* the queues reta[] names (bit q: queue q), kept with it by
+	 * octopus_reta_changed(): a rule's gates need it at every create
+	 */
+	uint64_t reta_queues;
 	struct octopus_steer *steer;	/**< NULL: fallback (no e-switch steering) */
 	bool steer_refused_logged;
 	char steer_why[128];
@@ -342,6 +346,7 @@ void octopus_txq_info_get(struct rte_eth_dev *dev, uint16_t qid,
 		struct rte_eth_txq_info *qinfo);
 
 /* octopus_reta.c */
+void octopus_reta_changed(struct octopus_priv *p);
 int octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
 		uint16_t size);
 int octopus_reta_query(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,

@@ -527,17 +527,20 @@ gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 	uint64_t polls[OCTO_MIG_MAX_QUEUES], start = rte_get_tsc_cycles(), now;
 	uint64_t deadline = start + rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
 	uint64_t spin = start + rte_get_tsc_hz() / 20000;	/* 50 us */
+	uint64_t wait = s->dsts & ~s->late, ds;
 	struct octopus_queue *q;
 	uint16_t d;
 
-	for (d = 0; d < OCTO_MIG_MAX_QUEUES; d++) {
+	for (ds = wait; ds != 0; ds &= ds - 1) {
+		d = (uint16_t)__builtin_ctzll(ds);
 		q = queue_of(p, d, 0);
-		if (s->src[d] != 0 && !(s->late & (UINT64_C(1) << d)) && q != NULL)
+		if (q != NULL)
 			polls[d] = __atomic_load_n(&q->cnt.polls, __ATOMIC_ACQUIRE);
 	}
-	for (d = 0; d < OCTO_MIG_MAX_QUEUES; d++) {
+	for (ds = wait; ds != 0; ds &= ds - 1) {
+		d = (uint16_t)__builtin_ctzll(ds);
 		q = queue_of(p, d, 0);
-		if (s->src[d] == 0 || (s->late & (UINT64_C(1) << d)) || !polled(p, d))
+		if (!polled(p, d))
 			continue;
 		while (__atomic_load_n(&q->cnt.polls, __ATOMIC_ACQUIRE) < polls[d] + 2) {
 			now = rte_get_tsc_cycles();
@@ -557,21 +560,34 @@ gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 void
 octopus_migrate_gates_prepare(struct octopus_priv *p, struct octopus_gate_set *s)
 {
-	uint64_t src, sources = 0, deadline;
+	uint64_t src, sources = 0, ok = 0, ds, deadline;
 	uint16_t d, f;
 
 	s->late = 0;
-	for (d = 0; d < OCTO_MIG_MAX_QUEUES; d++) {
-		s->src[d] &= ~(UINT64_C(1) << d);
-		if (!p->started || !p->mig.running || !gate_queue_ok(p, d))
+	if (!p->started || !p->mig.running)
+		s->dsts = 0;
+	/* the queues gates can be kept between, each looked at once */
+	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
+		d = (uint16_t)__builtin_ctzll(ds);
+		sources |= s->src[d] | UINT64_C(1) << d;
+	}
+	for (src = sources; src != 0; src &= src - 1) {
+		f = (uint16_t)__builtin_ctzll(src);
+		if (gate_queue_ok(p, f))
+			ok |= UINT64_C(1) << f;
+	}
+	sources = 0;
+	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
+		d = (uint16_t)__builtin_ctzll(ds);
+		s->src[d] &= ok & ~(UINT64_C(1) << d);
+		if (!(ok & (UINT64_C(1) << d)) || s->src[d] == 0) {
 			s->src[d] = 0;
-		for (src = s->src[d]; src != 0; src &= src - 1) {
-			f = (uint16_t)__builtin_ctzll(src);
-			if (!gate_queue_ok(p, f))
-				s->src[d] &= ~(UINT64_C(1) << f);
+			s->dsts &= ~(UINT64_C(1) << d);
 		}
 		sources |= s->src[d];
 	}
+	if (s->dsts == 0)
+		return;
 	/*
 	 * A destination still closed by an earlier change would keep that
 	 * change's limit, and the drain requests made to it since would not be
@@ -581,13 +597,14 @@ octopus_migrate_gates_prepare(struct octopus_priv *p, struct octopus_gate_set *s
 	 * its gates do not depend on this change.
 	 */
 	deadline = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
-	for (d = 0; d < OCTO_MIG_MAX_QUEUES; d++)
-		while (s->src[d] != 0 && polled(p, d) && gate_closed(p, queue_of(p, d, 0)) &&
+	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
+		d = (uint16_t)__builtin_ctzll(ds);
+		while (polled(p, d) && gate_closed(p, queue_of(p, d, 0)) &&
 		       rte_get_tsc_cycles() < deadline)
 			rte_delay_us_sleep(10);
-	for (d = 0; d < OCTO_MIG_MAX_QUEUES; d++) {
-		if (s->src[d] == 0)
-			continue;
+	}
+	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
+		d = (uint16_t)__builtin_ctzll(ds);
 		/*
 		 * A queue that is a source too is closed after the change, by
 		 * octopus_migrate_gate(): closed now, it could not count the
@@ -608,10 +625,11 @@ void
 octopus_migrate_gates_finish(struct octopus_priv *p, const struct octopus_gate_set *s,
 		bool changed)
 {
-	uint64_t src;
+	uint64_t src, ds;
 	uint16_t d, f;
 
-	for (d = 0; d < OCTO_MIG_MAX_QUEUES; d++)
+	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
+		d = (uint16_t)__builtin_ctzll(ds);
 		for (src = s->src[d]; src != 0; src &= src - 1) {
 			f = (uint16_t)__builtin_ctzll(src);
 			if (changed)
@@ -619,4 +637,5 @@ octopus_migrate_gates_finish(struct octopus_priv *p, const struct octopus_gate_s
 			else if (!(s->late & (UINT64_C(1) << d)))
 				octopus_migrate_gate_cancel(p, f, d);
 		}
+	}
 }

@@ -53,10 +53,12 @@ void octopus_migrate_gate_cancel(struct octopus_priv *p, uint16_t q_from,
 		uint16_t q_to);
 
 /**
- * The gates of one rule change: Rx queue d is gated on every queue of
- * src[d] (bit q: queue q).
+ * The gates of one rule change: Rx queue d of @p dsts (bit d) is gated on
+ * every queue of src[d] (bit q: queue q). src[d] is read only for the d of
+ * dsts: a rule change fills in the few it moves traffic to, not all 64.
  */
 struct octopus_gate_set {
+	uint64_t dsts;
 	uint64_t src[OCTO_MIG_MAX_QUEUES];
 	uint64_t late;		/* destinations closed only after the change */
 };

@@ -12,6 +12,18 @@
 #include "octopus_internal.h"
 #include "octopus_migrate.h"
 
+/* After p->reta changed: the set of queues it names. */
+void
+octopus_reta_changed(struct octopus_priv *p)
+{
+	uint64_t qs = 0;
+	uint16_t b;
+
+	for (b = 0; b < p->args.reta_size; b++)
+		qs |= UINT64_C(1) << (p->reta[b] % OCTOPUS_MAX_QUEUES);
+	p->reta_queues = qs;
+}
+
 /* Put back the buckets changed since @p old (a failed update). */
 static void
 reta_undo(struct octopus_priv *p, const uint16_t *old, uint16_t size)
@@ -21,6 +33,7 @@ reta_undo(struct octopus_priv *p, const uint16_t *old, uint16_t size)
 	for (b = 0; b < size; b++)
 		if (p->reta[b] != old[b] && octopus_steer_set_bucket(p->steer, b, old[b]) == 0)
 			p->reta[b] = old[b];
+	octopus_reta_changed(p);
 }
 
 /*
@@ -63,7 +76,8 @@ octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *co
 	pthread_mutex_lock(mx);
 	memcpy(old, p->reta, sizeof(old));
 	for (d = 0; d < nb_rxq && ret == 0; d++) {
-		memset(&gates, 0, sizeof(gates));
+		gates.dsts = UINT64_C(1) << d;
+		gates.src[d] = 0;
 		for (b = 0; b < size; b++) {
 			idx = b / RTE_ETH_RETA_GROUP_SIZE;
 			shift = b % RTE_ETH_RETA_GROUP_SIZE;
@@ -91,6 +105,7 @@ octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *co
 			else
 				p->reta[b] = d;
 		}
+		octopus_reta_changed(p);
 		if (ret < 0 && p->steer != NULL)
 			reta_undo(p, old, size);
 		/* the moves made are gated, not their undoing */

@@ -646,6 +646,12 @@ octopus_steer_rule_count(const struct octopus_steer *s)
 	return n;
 }
 
+uint16_t
+octopus_steer_proxy(const struct octopus_steer *s)
+{
+	return s->proxy;
+}
+
 bool
 octopus_steer_member_gone(struct octopus_steer *s, uint16_t member)
 {

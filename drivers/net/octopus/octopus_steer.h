@@ -95,6 +95,9 @@ void octopus_steer_abandon(struct octopus_steer *s);
 /** Remove every rule installed; frees @p s. */
 void octopus_steer_remove(struct octopus_steer *s);
 
+/** The members' common transfer proxy, found when @p s was installed. */
+uint16_t octopus_steer_proxy(const struct octopus_steer *s);
+
 /** Rules installed now (for telemetry and tests). */
 uint32_t octopus_steer_rule_count(const struct octopus_steer *s);
 
