@@ -464,7 +464,10 @@ index_reserve(struct octopus_flows *fl, uint32_t n)
 	nb = nb_old ? nb_old : 64;
 	while (nb < 2 * (uint64_t)n)
 		nb <<= 1;
-	fl->by_key = calloc(nb, sizeof(*fl->by_key));
+	/* DPDK's heap: on hugepages, a probe's cache miss costs no TLB miss too
+	 * (a 1M-rule table spans 8192 4K pages)
+	 */
+	fl->by_key = rte_calloc("octopus_flow_by_key", nb, sizeof(*fl->by_key), 0);
 	if (fl->by_key == NULL) {
 		fl->by_key = old;
 		return -ENOMEM;
@@ -473,7 +476,7 @@ index_reserve(struct octopus_flows *fl, uint32_t n)
 	for (i = 0; i < nb_old; i++)
 		if (old[i].handle != 0)
 			key_put(fl, old[i].key, old[i].handle);
-	free(old);
+	rte_free(old);
 	return 0;
 }
 
@@ -489,7 +492,7 @@ index_unlink(struct octopus_flows *fl, struct octopus_flow *f)
 static void
 index_free(struct octopus_flows *fl)
 {
-	free(fl->by_key);
+	rte_free(fl->by_key);
 	free(fl->slot);
 	fl->by_key = NULL;
 	fl->slot = NULL;
