@@ -157,6 +157,15 @@ int rte_pmd_octonic_flow_stats_get(uint16_t port_id,
 		struct rte_pmd_octonic_flow_stats *st);
 
 /**
+ * Room in the NIC's e-switch for @p rules rules, all domains together
+ * (0, the default: as many as memory takes). Creates beyond it fail with
+ * ENOSPC and a message saying so, as on a NIC whose tables are full; the
+ * rules held stay. Lowering it below the rules held refuses every create.
+ */
+__rte_experimental
+int rte_pmd_octonic_flow_room_set(uint16_t port_id, uint32_t rules);
+
+/**
  * Write every rule of the NIC's e-switch to @p f, one per line:
  * "transfer|ingress pf=N group=G prio=P pattern=... actions=...".
  */

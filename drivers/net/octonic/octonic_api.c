@@ -311,6 +311,17 @@ rte_pmd_octonic_flow_stats_get(uint16_t port_id,
 }
 
 int
+rte_pmd_octonic_flow_room_set(uint16_t port_id, uint32_t rules)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+
+	if (pf == NULL)
+		return -ENODEV;
+	octonic_eswitch_room_set(pf->nic->sw, rules);
+	return 0;
+}
+
+int
 rte_pmd_octonic_flow_dump(uint16_t port_id, FILE *f)
 {
 	struct octonic_pf *pf = pf_get(port_id);

@@ -222,6 +222,12 @@ int octonic_eswitch_flow_validate(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_action actions[], struct rte_flow_error *error);
 
 /** rte_flow_create on PF @p pf. @return the rule, NULL with rte_errno/error set. */
+/**
+ * Room for @p rules rules in all domains together (0: as many as memory
+ * takes): a create beyond it is refused with ENOSPC, as a NIC whose tables
+ * are full refuses it.
+ */
+void octonic_eswitch_room_set(struct octonic_eswitch *sw, uint32_t rules);
 struct rte_flow *octonic_eswitch_flow_create(struct octonic_eswitch *sw,
 		uint16_t pf, const struct rte_flow_attr *attr,
 		const struct rte_flow_item pattern[],

@@ -257,6 +257,7 @@ struct octonic_eswitch {
 	struct sw_hot **hot_free;	/* stack of free records (malloc) */
 	uint32_t nb_hot_free;
 	struct octonic_eswitch_stats stats;
+	uint32_t room;		/* rules the tables take (all domains), 0: no limit */
 	char name[32];
 };
 

@@ -690,6 +690,25 @@ nomem:
 	return -ENOMEM;
 }
 
+/* Rules in the tables now, every domain. */
+static uint32_t
+rules_held(const struct octonic_eswitch *sw)
+{
+	uint32_t n = sw->stats.transfer_rules, i;
+
+	for (i = 0; i < RTE_DIM(sw->stats.ingress_rules); i++)
+		n += sw->stats.ingress_rules[i];
+	return n;
+}
+
+void
+octonic_eswitch_room_set(struct octonic_eswitch *sw, uint32_t rules)
+{
+	pthread_mutex_lock(&sw->lock);
+	sw->room = rules;
+	pthread_mutex_unlock(&sw->lock);
+}
+
 struct rte_flow *
 octonic_eswitch_flow_create(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
@@ -711,7 +730,13 @@ octonic_eswitch_flow_create(struct octonic_eswitch *sw, uint16_t pf,
 		return NULL;
 	}
 	pthread_mutex_lock(&sw->lock);
-	ret = prepare(sw, pf, attr, pattern, actions, r, error);
+	if (sw->room != 0 && rules_held(sw) >= sw->room) {
+		sw_error(error, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"no room: the e-switch's tables hold their %u rules", sw->room);
+		ret = -ENOSPC;
+	} else {
+		ret = prepare(sw, pf, attr, pattern, actions, r, error);
+	}
 	if (ret == 0) {
 		r->magic = SW_RULE_MAGIC;
 		r->sw = sw;

@@ -25,8 +25,6 @@
 #include "octopus_flow.h"
 #include "octopus_migrate.h"
 
-int octopus_flow_fault_after;
-
 static struct octopus_flows *
 flows_get(struct octopus_priv *p)
 {
@@ -231,12 +229,8 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f,
 	f->nb_hw = nb;
 	f->proxy = proxy;
 	for (i = 0; i < nb; i++) {
-		if (octopus_flow_fault_after > 0 && --octopus_flow_fault_after == 0)
-			ret = octopus_flow_error(error, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
-				NULL, "injected: no room for member rule %u of %u", i, nb);
-		else
-			ret = octopus_flow_hw_make(proxy, f->copy->pattern_ro, &e[i], 0,
-				&f->hw[i], error);
+		ret = octopus_flow_hw_make(proxy, f->copy->pattern_ro, &e[i], 0,
+			&f->hw[i], error);
 		if (ret < 0) {
 			ret = member_error(error, ret, proxy);
 			hw_remove(f);
@@ -831,17 +825,6 @@ octopus_flows_replay(struct octopus_priv *p)
 		}
 	}
 	return failed;
-}
-
-void
-octopus_flows_uninstall(struct octopus_priv *p)
-{
-	struct octopus_flow *f;
-
-	if (p->flows == NULL)
-		return;
-	TAILQ_FOREACH(f, &p->flows->list, next)
-		hw_remove(f);
 }
 
 void

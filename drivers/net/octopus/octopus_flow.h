@@ -103,8 +103,6 @@ int octopus_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **op
 
 /* Install every kept rule that is not installed (start, member back). */
 int octopus_flows_replay(struct octopus_priv *p);
-/* Remove the member rules of every rule, keeping the copies (stop). */
-void octopus_flows_uninstall(struct octopus_priv *p);
 /* Remove and forget every rule (close). */
 /*
  * Port @p port, a transfer proxy, was released, and the member rules made
@@ -115,13 +113,6 @@ void octopus_flows_uninstall(struct octopus_priv *p);
 void octopus_flows_forget_hw(struct octopus_priv *p, uint16_t port);
 
 void octopus_flows_free(struct octopus_priv *p);
-
-/*
- * Test-only fault injection: when > 0, the member rule creation that brings
- * it to 0 is refused (-ENOSPC) as a NIC out of room would, so tests can
- * check the rollback of a half-made rule.  0: off.
- */
-extern int octopus_flow_fault_after;
 
 /* octopus_flow_build.c */
 int octopus_flow_parse(const struct octopus_priv *p, const struct rte_flow_attr *attr,

@@ -611,20 +611,6 @@ octopus_steer_set_bucket(struct octopus_steer *s, uint16_t bucket, uint16_t q)
 	return apply_change(s, &chg);
 }
 
-int
-octopus_steer_set_catchall(struct octopus_steer *s, uint16_t q)
-{
-	struct octo_steer_change chg;
-	int ret;
-
-	if (s == NULL)
-		return -EINVAL;
-	ret = octo_steer_plan_set_catchall(s->plan, q, &chg);
-	if (ret != 0)
-		return ret;
-	return apply_change(s, &chg);
-}
-
 void
 octopus_steer_remove(struct octopus_steer *s)
 {

@@ -75,12 +75,6 @@ int octopus_steer_set_home(struct octopus_steer *s, uint16_t q, uint16_t member)
 /** Point RETA bucket @p bucket at queue @p q: replaces one classification rule set. */
 int octopus_steer_set_bucket(struct octopus_steer *s, uint16_t bucket, uint16_t q);
 
-/**
- * Send traffic that no bucket matches (ARP, non-IP) to queue @p q: replaces
- * the catch-all rule.  Added for reta/queue reconfiguration: the catch-all
- * must always name a queue that is polled.
- */
-int octopus_steer_set_catchall(struct octopus_steer *s, uint16_t q);
 
 /**
  * Member @p member's port is gone, and with it the rules placed on it.
