@@ -9,6 +9,7 @@
  * locality counters the datapath keeps per virtual queue.
  */
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -123,37 +124,134 @@ octopus_stats_reset(struct rte_eth_dev *dev)
 	return 0;
 }
 
-/* Per member: its basic totals. */
-static const char *const member_names[] = {
-	"rx_packets", "tx_packets", "rx_bytes", "tx_bytes", "rx_missed",
-	"rx_errors", "tx_errors",
-	"in_service",	/* 1: serving, 0: out of service (failover) */
-};
-#define NB_MEMBER_XSTATS RTE_DIM(member_names)
+/*
+ * The extended statistics, each named once next to where its value comes
+ * from: per member, per virtual queue (Rx then Tx), per port.
+ */
 
-/* Per virtual queue, Rx then Tx: where its packets went through. */
-static const char *const queue_names[] = {
-	"local_packets",	/* through the member on the poller's socket */
-	"remote_packets",	/* through a member on another socket */
-	"polls",		/* bursts */
-	"foreign_polls",	/* bursts from an lcore not on the home's socket */
-	/* migration (octopus_migrate.c) */
-	"migrations",		/* moves completed, request to steady */
-	"migration_last_ns",	/* latency of the last move */
-	"migration_max_ns",	/* latency of the longest move */
-	"migration_drained_packets", /* Rx: read from the old member after the switch */
-	"gate_timeouts",	/* flow gates given up on after 50 ms: order not kept */
-	"poller_lcore",		/* lcore that polls it now (-1 as 2^64-1: none yet) */
-	"poller_socket",	/* that lcore's socket (likewise) */
+/* Per member: a field of its basic totals, or (off < 0) whether it serves. */
+static const struct {
+	const char *name;
+	int off;
+} member_xstats[] = {
+	{ "rx_packets", offsetof(struct rte_eth_stats, ipackets) },
+	{ "tx_packets", offsetof(struct rte_eth_stats, opackets) },
+	{ "rx_bytes", offsetof(struct rte_eth_stats, ibytes) },
+	{ "tx_bytes", offsetof(struct rte_eth_stats, obytes) },
+	{ "rx_missed", offsetof(struct rte_eth_stats, imissed) },
+	{ "rx_errors", offsetof(struct rte_eth_stats, ierrors) },
+	{ "tx_errors", offsetof(struct rte_eth_stats, oerrors) },
+	{ "in_service", -1 },	/* 1: serving, 0: out of service (failover) */
 };
-#define NB_QUEUE_XSTATS RTE_DIM(queue_names)
+
+#define LOAD(q, f) __atomic_load_n(&(q)->f, __ATOMIC_RELAXED)
+
+/* Per virtual queue: where its packets went through, and its moves. */
+static uint64_t
+qx_local(const struct octopus_queue *q)
+{
+	return q->cnt.pkts_local;
+}
+static uint64_t
+qx_remote(const struct octopus_queue *q)
+{
+	return q->cnt.pkts_remote;
+}
+static uint64_t
+qx_polls(const struct octopus_queue *q)
+{
+	return q->cnt.polls;
+}
+static uint64_t
+qx_foreign(const struct octopus_queue *q)
+{
+	return q->cnt.foreign_polls;
+}
+static uint64_t
+qx_moves(const struct octopus_queue *q)
+{
+	return LOAD(q, mig.migrations);
+}
+static uint64_t
+qx_last_ns(const struct octopus_queue *q)
+{
+	return LOAD(q, mig.last_ns);
+}
+static uint64_t
+qx_max_ns(const struct octopus_queue *q)
+{
+	return LOAD(q, mig.max_ns);
+}
+static uint64_t
+qx_drained(const struct octopus_queue *q)
+{
+	return LOAD(q, mig.drained_pkts);
+}
+static uint64_t
+qx_gate_tmo(const struct octopus_queue *q)
+{
+	return LOAD(q, mig.gate_timeouts) + LOAD(q, mig.gate_settle_timeouts);
+}
+static uint64_t
+qx_lcore(const struct octopus_queue *q)
+{
+	return (uint64_t)(int64_t)__atomic_load_n(&q->poller_lcore, __ATOMIC_ACQUIRE);
+}
+static uint64_t
+qx_socket(const struct octopus_queue *q)
+{
+	return (uint64_t)(int64_t)LOAD(q, poller_socket);
+}
+
+static const struct {
+	const char *name;
+	uint64_t (*get)(const struct octopus_queue *q);
+	uint64_t none;		/* for a queue not set up */
+} queue_xstats[] = {
+	{ "local_packets", qx_local, 0 },	/* through the member on the poller's socket */
+	{ "remote_packets", qx_remote, 0 },	/* through a member on another socket */
+	{ "polls", qx_polls, 0 },		/* bursts */
+	{ "foreign_polls", qx_foreign, 0 },	/* bursts from an lcore not on the home's socket */
+	/* migration (octopus_migrate.c) */
+	{ "migrations", qx_moves, 0 },		/* moves completed, request to steady */
+	{ "migration_last_ns", qx_last_ns, 0 },	/* latency of the last move */
+	{ "migration_max_ns", qx_max_ns, 0 },	/* latency of the longest move */
+	{ "migration_drained_packets", qx_drained, 0 }, /* Rx: read from the old member after the switch */
+	{ "gate_timeouts", qx_gate_tmo, 0 },	/* flow gates given up on: order not kept */
+	{ "poller_lcore", qx_lcore, UINT64_MAX },	/* lcore that polls it now (-1: none yet) */
+	{ "poller_socket", qx_socket, UINT64_MAX },	/* that lcore's socket (likewise) */
+};
 
 /* Per port, last. */
-static const char *const port_names[] = {
-	"steering_rules",	/* rules the steering holds on the e-switch */
-	"member_losses",	/* members taken out of service */
-	"member_returns",	/* members back in service */
-	"outage_lost_packets",	/* in a lost member's Rx rings, never delivered */
+static uint64_t
+px_rules(const struct octopus_priv *p)
+{
+	return p->steer != NULL ? octopus_steer_rule_count(p->steer) : 0;
+}
+static uint64_t
+px_losses(const struct octopus_priv *p)
+{
+	return LOAD(p, member_losses);
+}
+static uint64_t
+px_returns(const struct octopus_priv *p)
+{
+	return LOAD(p, member_returns);
+}
+static uint64_t
+px_lost(const struct octopus_priv *p)
+{
+	return LOAD(p, outage_lost_pkts);
+}
+
+static const struct {
+	const char *name;
+	uint64_t (*get)(const struct octopus_priv *p);
+} port_xstats[] = {
+	{ "steering_rules", px_rules },		/* rules the steering holds on the e-switch */
+	{ "member_losses", px_losses },		/* members taken out of service */
+	{ "member_returns", px_returns },	/* members back in service */
+	{ "outage_lost_packets", px_lost },	/* in a lost member's Rx rings, never delivered */
 };
 
 static unsigned int
@@ -161,9 +259,9 @@ xstats_count(struct rte_eth_dev *dev)
 {
 	struct octopus_priv *p = octo_priv(dev);
 
-	return p->nb_members * NB_MEMBER_XSTATS +
+	return p->nb_members * RTE_DIM(member_xstats) +
 		(dev->data->nb_rx_queues + dev->data->nb_tx_queues) *
-		(NB_QUEUE_XSTATS + p->nb_members) + RTE_DIM(port_names);
+		(RTE_DIM(queue_xstats) + p->nb_members) + RTE_DIM(port_xstats);
 }
 
 int
@@ -176,24 +274,24 @@ octopus_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *nam
 	if (names == NULL || size < n)
 		return n;
 	for (i = 0; i < p->nb_members; i++)
-		for (j = 0; j < NB_MEMBER_XSTATS; j++)
+		for (j = 0; j < RTE_DIM(member_xstats); j++)
 			snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE,
-				"member%u_%s", i, member_names[j]);
+				"member%u_%s", i, member_xstats[j].name);
 	for (t = 0; t < 2; t++) {
 		uint16_t nb = t ? dev->data->nb_tx_queues : dev->data->nb_rx_queues;
 		const char *dir = t ? "tx" : "rx";
 
 		for (q = 0; q < nb; q++) {
-			for (j = 0; j < NB_QUEUE_XSTATS; j++)
+			for (j = 0; j < RTE_DIM(queue_xstats); j++)
 				snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE,
-					"%s_q%u_%s", dir, q, queue_names[j]);
+					"%s_q%u_%s", dir, q, queue_xstats[j].name);
 			for (i = 0; i < p->nb_members; i++)
 				snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE,
 					"%s_q%u_member%u_packets", dir, q, i);
 		}
 	}
-	for (j = 0; j < RTE_DIM(port_names); j++)
-		snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE, "%s", port_names[j]);
+	for (j = 0; j < RTE_DIM(port_xstats); j++)
+		snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE, "%s", port_xstats[j].name);
 	return k;
 }
 
@@ -201,7 +299,7 @@ int
 octopus_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs, unsigned int size)
 {
 	struct octopus_priv *p = octo_priv(dev);
-	unsigned int n = xstats_count(dev), k = 0, i, q, t;
+	unsigned int n = xstats_count(dev), k = 0, i, j, q, t;
 	struct rte_eth_stats ms;
 
 	if (xs == NULL || size < n)
@@ -210,48 +308,26 @@ octopus_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs, unsigned i
 		memset(&ms, 0, sizeof(ms));
 		if (p->members[i].state >= OCTO_MEMBER_OWNED)
 			rte_eth_stats_get(p->members[i].port_id, &ms);
-		xs[k++].value = ms.ipackets;
-		xs[k++].value = ms.opackets;
-		xs[k++].value = ms.ibytes;
-		xs[k++].value = ms.obytes;
-		xs[k++].value = ms.imissed;
-		xs[k++].value = ms.ierrors;
-		xs[k++].value = ms.oerrors;
-		xs[k++].value = octopus_member_serving(p, i);
+		for (j = 0; j < RTE_DIM(member_xstats); j++)
+			xs[k++].value = member_xstats[j].off < 0 ? octopus_member_serving(p, i) :
+				*(const uint64_t *)((const char *)&ms + member_xstats[j].off);
 	}
 	for (t = 0; t < 2; t++) {
 		uint16_t nb = t ? dev->data->nb_tx_queues : dev->data->nb_rx_queues;
 
 		for (q = 0; q < nb; q++) {
-			struct octopus_queue *vq = q < OCTOPUS_MAX_QUEUES ?
+			const struct octopus_queue *vq = q < OCTOPUS_MAX_QUEUES ?
 				(t ? p->txq[q] : p->rxq[q]) : NULL;
-			struct octopus_qcounters c;
 
-			memset(&c, 0, sizeof(c));
-			if (vq != NULL)
-				c = vq->cnt;
-			xs[k++].value = c.pkts_local;
-			xs[k++].value = c.pkts_remote;
-			xs[k++].value = c.polls;
-			xs[k++].value = c.foreign_polls;
-			xs[k++].value = vq ? __atomic_load_n(&vq->mig.migrations, __ATOMIC_RELAXED) : 0;
-			xs[k++].value = vq ? __atomic_load_n(&vq->mig.last_ns, __ATOMIC_RELAXED) : 0;
-			xs[k++].value = vq ? __atomic_load_n(&vq->mig.max_ns, __ATOMIC_RELAXED) : 0;
-			xs[k++].value = vq ? __atomic_load_n(&vq->mig.drained_pkts, __ATOMIC_RELAXED) : 0;
-			xs[k++].value = vq ? __atomic_load_n(&vq->mig.gate_timeouts, __ATOMIC_RELAXED) +
-				__atomic_load_n(&vq->mig.gate_settle_timeouts, __ATOMIC_RELAXED) : 0;
-			xs[k++].value = vq ? (uint64_t)(int64_t)__atomic_load_n(&vq->poller_lcore,
-				__ATOMIC_ACQUIRE) : UINT64_MAX;
-			xs[k++].value = vq ? (uint64_t)(int64_t)__atomic_load_n(&vq->poller_socket,
-				__ATOMIC_RELAXED) : UINT64_MAX;
+			for (j = 0; j < RTE_DIM(queue_xstats); j++)
+				xs[k++].value = vq != NULL ? queue_xstats[j].get(vq) :
+					queue_xstats[j].none;
 			for (i = 0; i < p->nb_members; i++)
-				xs[k++].value = c.member_pkts[i];
+				xs[k++].value = vq != NULL ? vq->cnt.member_pkts[i] : 0;
 		}
 	}
-	xs[k++].value = p->steer != NULL ? octopus_steer_rule_count(p->steer) : 0;
-	xs[k++].value = __atomic_load_n(&p->member_losses, __ATOMIC_RELAXED);
-	xs[k++].value = __atomic_load_n(&p->member_returns, __ATOMIC_RELAXED);
-	xs[k++].value = __atomic_load_n(&p->outage_lost_pkts, __ATOMIC_RELAXED);
+	for (j = 0; j < RTE_DIM(port_xstats); j++)
+		xs[k++].value = port_xstats[j].get(p);
 	for (i = 0; i < k; i++)
 		xs[i].id = i;
 	return k;
