@@ -190,32 +190,20 @@ hw_remove(struct octopus_flow *f)
 }
 
 /*
- * Create the member rules of @p f, all or nothing, from @p given (the
- * parse of the rule being created) or, when NULL (replay), from a parse of
- * its copy.
+ * Create the member rules of @p f, all or nothing, from its parse (at
+ * create, and again at a replay).
  */
 static int
-hw_install(struct octopus_priv *p, struct octopus_flow *f,
-		struct octopus_flow_parsed *given, struct rte_flow_error *error)
+hw_install(struct octopus_priv *p, struct octopus_flow *f, struct rte_flow_error *error)
 {
-	struct octopus_flow_parsed own, *parsed = given;
 	struct octo_steer_app_entry *e = NULL;
 	uint32_t nb = 0, i;
 	uint16_t proxy;
 	int ret;
 
 	ret = proxy_get(p, &proxy, error);
-	if (ret != 0)
-		return -rte_errno;
-	if (parsed == NULL) {
-		parsed = &own;
-		ret = octopus_flow_parse(p, f->copy->attr_ro, f->copy->pattern_ro,
-			f->copy->actions_ro, parsed, error);
-	}
-	if (ret == 0) {
-		parsed->app.level = f->app.level;
-		ret = plan(p, &parsed->app, &e, &nb, error);
-	}
+	if (ret == 0)
+		ret = plan(p, &f->app, &e, &nb, error);
 	if (ret != 0)
 		return -rte_errno;
 	/* control data of this process only: the C heap, not the shared one */
@@ -283,6 +271,18 @@ flow_alloc(struct octopus_flows *fl, const struct rte_flow_conv_rule *in,
 	}
 	fl->copy_room = (size_t)size;
 	return f;
+}
+
+/* The queue list of the RSS action of rule copy @p r, NULL without one. */
+static const uint16_t *
+copy_rss_queues(const struct rte_flow_conv_rule *r)
+{
+	const struct rte_flow_action *a;
+
+	for (a = r->actions_ro; a->type != RTE_FLOW_ACTION_TYPE_END; a++)
+		if (a->type == RTE_FLOW_ACTION_TYPE_RSS)
+			return ((const struct rte_flow_action_rss *)a->conf)->queue;
+	return NULL;
 }
 
 static void
@@ -581,8 +581,12 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	f = flow_alloc(fl, &in, error);
 	if (f == NULL)
 		return NULL;
+	/* parsed once: a replay plans from it (the planner checks the queues
+	 * against the port's configuration of the day), its RSS queues those
+	 * of the copy
+	 */
 	f->app = parsed.app;
-	f->app.rss_queues = NULL;	/* a replay parses the copy again */
+	f->app.rss_queues = copy_rss_queues(f->copy);
 	f->key = octopus_flow_key(attr, pattern);
 	/*
 	 * Make-before-break: a rule for traffic another rule already takes
@@ -602,7 +606,7 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	f->queues = flow_queues(&parsed.app);
 	flow_gates(p, f, true, &gates);
 	octopus_migrate_gates_prepare(p, &gates);
-	ret = hw_install(p, f, &parsed, error);
+	ret = hw_install(p, f, error);
 	octopus_migrate_gates_finish(p, &gates, ret == 0);
 	if (ret != 0)
 		goto fail;
@@ -817,7 +821,7 @@ octopus_flows_replay(struct octopus_priv *p)
 	TAILQ_FOREACH(f, &p->flows->list, next) {
 		if (f->installed)
 			continue;
-		ret = hw_install(p, f, NULL, &err);
+		ret = hw_install(p, f, &err);
 		if (ret != 0) {
 			OCTO_LOG(ERR, "port %u: re-installing a flow rule failed: %s",
 				p->port_id, err.message != NULL ? err.message : rte_strerror(-ret));

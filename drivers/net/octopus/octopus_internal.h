@@ -162,7 +162,6 @@ struct octopus_queue {
 		struct rte_eth_txconf txconf;
 	};
 	struct rte_mempool *mp[OCTOPUS_MAX_MEMBERS]; /**< Rx pool per member */
-	uint8_t home_fixed;	/**< home chosen by queue setup, not by the poller */
 	struct octopus_priv *priv;
 	struct octopus_qmig mig __rte_cache_aligned; /**< octopus_migrate.c */
 } __rte_cache_aligned;
