@@ -36,7 +36,7 @@ test_defaults(void **state)
 	assert_false(a.rx_pool_app);
 	assert_false(a.force_domain);
 	assert_int_equal(a.reta_size, OCTOPUS_RETA_DEFAULT);
-	assert_int_equal(a.field, OCTOPUS_SPREAD_L4_SRC);
+	assert_int_equal(a.field, OCTO_STEER_FIELD_L4_SRC);
 	assert_int_equal(a.catchall_queue, 0);
 	assert_string_equal(a.nic, "");
 }
@@ -63,7 +63,7 @@ test_all_keys(void **state)
 	assert_true(a.rx_pool_app);
 	assert_true(a.force_domain);
 	assert_int_equal(a.reta_size, 128);
-	assert_int_equal(a.field, OCTOPUS_SPREAD_IP_DST);
+	assert_int_equal(a.field, OCTO_STEER_FIELD_IP_DST);
 	assert_int_equal(a.catchall_queue, 3);
 }
 
@@ -85,9 +85,9 @@ test_nic(void **state)
 static void
 test_spread_names(void **state)
 {
-	static const struct { const char *v; enum octopus_spread_field f; } t[] = {
-		{ "l4_src", OCTOPUS_SPREAD_L4_SRC }, { "l4_dst", OCTOPUS_SPREAD_L4_DST },
-		{ "ip_src", OCTOPUS_SPREAD_IP_SRC }, { "ip_dst", OCTOPUS_SPREAD_IP_DST },
+	static const struct { const char *v; enum octo_steer_field f; } t[] = {
+		{ "l4_src", OCTO_STEER_FIELD_L4_SRC }, { "l4_dst", OCTO_STEER_FIELD_L4_DST },
+		{ "ip_src", OCTO_STEER_FIELD_IP_SRC }, { "ip_dst", OCTO_STEER_FIELD_IP_DST },
 	};
 	struct octopus_args a;
 	char s[64];

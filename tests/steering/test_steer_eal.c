@@ -79,7 +79,7 @@ run_null(void)
 	c.home = homes;
 	c.reta_size = RETA;
 	c.reta = reta;
-	c.field = OCTOPUS_SPREAD_L4_SRC;
+	c.field = OCTO_STEER_FIELD_L4_SRC;
 	c.catchall_queue = 0;
 
 	ret = octopus_steer_install(&s, &c, why, sizeof(why));
@@ -328,7 +328,7 @@ check_tables(uint16_t proxy, const uint16_t *ports, const uint16_t *homes,
 /* ---- traffic ---- */
 
 /* the spreading field of the rules installed by install() */
-static enum octopus_spread_field cur_field = OCTOPUS_SPREAD_L4_SRC;
+static enum octo_steer_field cur_field = OCTO_STEER_FIELD_L4_SRC;
 
 /* poll_and_check() target meaning "until the queues stay empty" */
 #define DRAIN UINT64_MAX
@@ -349,8 +349,8 @@ expected_queue(const struct rte_mbuf *m, const uint16_t *reta, int *bucket)
 	const struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
 	uint16_t et = rte_be_to_cpu_16(eh->ether_type);
 	const uint8_t *l3 = (const uint8_t *)(eh + 1);
-	int dst = cur_field == OCTOPUS_SPREAD_L4_DST || cur_field == OCTOPUS_SPREAD_IP_DST;
-	int by_port = cur_field == OCTOPUS_SPREAD_L4_SRC || cur_field == OCTOPUS_SPREAD_L4_DST;
+	int dst = cur_field == OCTO_STEER_FIELD_L4_DST || cur_field == OCTO_STEER_FIELD_IP_DST;
+	int by_port = cur_field == OCTO_STEER_FIELD_L4_SRC || cur_field == OCTO_STEER_FIELD_L4_DST;
 	uint32_t low;
 	uint8_t proto;
 	const uint8_t *l4;
@@ -714,7 +714,7 @@ measure_big_install(const uint16_t *ports)
 	c.home = homes;
 	c.reta_size = BIG;
 	c.reta = reta;
-	c.field = OCTOPUS_SPREAD_L4_SRC;
+	c.field = OCTO_STEER_FIELD_L4_SRC;
 	t0 = rte_get_timer_cycles();
 	ret = octopus_steer_install(&s, &c, why, sizeof(why));
 	t1 = rte_get_timer_cycles();
@@ -752,7 +752,7 @@ check_two_nics(const uint16_t *gports, const uint16_t *lports)
 	c.home = homes;
 	c.reta_size = RETA;
 	c.reta = reta;
-	c.field = OCTOPUS_SPREAD_IP_SRC;
+	c.field = OCTO_STEER_FIELD_IP_SRC;
 	ret = octopus_steer_install(&s, &c, why, sizeof(why));
 	CHECK(ret == -ENOTSUP && s == NULL, "members of two NICs: %d", ret);
 	CHECK(strstr(why, "different transfer proxies") != NULL, "reason: %s", why);
@@ -794,7 +794,7 @@ check_rollback(struct rte_mempool *mp)
 	c.home = homes;
 	c.reta_size = RETA;
 	c.reta = reta;
-	c.field = OCTOPUS_SPREAD_L4_SRC;
+	c.field = OCTO_STEER_FIELD_L4_SRC;
 	CHECK(nic.fstats(ports[0], &before) == 0, "stats");
 	ret = octopus_steer_install(&s, &c, why, sizeof(why));
 	CHECK(ret < 0 && s == NULL, "install with too few member queues: %d", ret);
@@ -893,7 +893,7 @@ run_octonic(void)
 		"PF1 ingress rules after remove: %u", after.ingress_rules);
 
 	/* ---- spread=ip_src: every IP packet by its source address ---- */
-	cur_field = OCTOPUS_SPREAD_IP_SRC;
+	cur_field = OCTO_STEER_FIELD_IP_SRC;
 	s = install(gports, homes, reta, 2);
 	if (s == NULL)
 		return 1;
@@ -901,7 +901,7 @@ run_octonic(void)
 		"ip_src rule count %u", octopus_steer_rule_count(s));
 	check_gen_traffic(gports, homes, reta, 2);
 	octopus_steer_remove(s);
-	cur_field = OCTOPUS_SPREAD_L4_SRC;
+	cur_field = OCTO_STEER_FIELD_L4_SRC;
 
 	/* ---- non-IP and other IP on the loop NIC ---- */
 	for (i = 0; i < RETA; i++)
@@ -924,13 +924,13 @@ run_octonic(void)
 	octopus_steer_remove(s);
 
 	/* ---- spread=l4_dst ---- */
-	cur_field = OCTOPUS_SPREAD_L4_DST;
+	cur_field = OCTO_STEER_FIELD_L4_DST;
 	s = install(lports, homes, reta, 0);
 	if (s == NULL)
 		return 1;
 	check_dst_spreading(lports, mp, homes, reta);
 	octopus_steer_remove(s);
-	cur_field = OCTOPUS_SPREAD_L4_SRC;
+	cur_field = OCTO_STEER_FIELD_L4_SRC;
 	CHECK(nic.fstats(lports[0], &after) == 0 && after.transfer_rules == 0,
 		"loop NIC after remove: %u transfer rules", after.transfer_rules);
 

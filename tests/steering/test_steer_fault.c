@@ -279,7 +279,7 @@ conf(void)
 	c.home = homes;
 	c.reta_size = RETA;
 	c.reta = reta;
-	c.field = OCTOPUS_SPREAD_L4_SRC;
+	c.field = OCTO_STEER_FIELD_L4_SRC;
 	c.catchall_queue = 0;
 	return c;
 }

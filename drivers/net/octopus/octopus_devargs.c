@@ -178,20 +178,13 @@ reta_cb(const char *key, const char *v, void *opaque)
 static int
 spread_cb(const char *key, const char *v, void *opaque)
 {
-	static const char *const names[] = {
-		[OCTOPUS_SPREAD_L4_SRC] = "l4_src",
-		[OCTOPUS_SPREAD_L4_DST] = "l4_dst",
-		[OCTOPUS_SPREAD_IP_SRC] = "ip_src",
-		[OCTOPUS_SPREAD_IP_DST] = "ip_dst",
-	};
 	struct octopus_args *a = opaque;
-	unsigned int i;
+	int f = octo_steer_field_parse(v);
 
-	for (i = 0; i < RTE_DIM(names); i++)
-		if (v != NULL && strcmp(v, names[i]) == 0) {
-			a->field = (enum octopus_spread_field)i;
-			return 0;
-		}
+	if (f >= 0) {
+		a->field = (enum octo_steer_field)f;
+		return 0;
+	}
 	OCTO_LOG(ERR, "%s=%s: expected l4_src, l4_dst, ip_src or ip_dst", key,
 		v ? v : "");
 	return -EINVAL;
@@ -281,7 +274,7 @@ octopus_args_parse(struct octopus_args *a, const char *params)
 
 	memset(a, 0, sizeof(*a));
 	a->reta_size = OCTOPUS_RETA_DEFAULT;
-	a->field = OCTOPUS_SPREAD_L4_SRC;
+	a->field = OCTO_STEER_FIELD_L4_SRC;
 	a->migrate_after_ms = OCTO_MIG_AFTER_MS;
 	for (i = 0; i < OCTOPUS_MAX_MEMBERS; i++)
 		a->socket_of[i] = -1;

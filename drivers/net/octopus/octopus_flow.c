@@ -111,7 +111,7 @@ app_conf(const struct octopus_priv *p)
 	memset(&c, 0, sizeof(c));
 	c.nb_queues = rte_eth_devices[p->port_id].data->nb_rx_queues;
 	c.reta_size = p->args.reta_size;
-	c.field = (enum octo_steer_field)p->args.field;
+	c.field = p->args.field;
 	c.home_group = 0;	/* the steering's default home group */
 	return c;
 }
@@ -601,7 +601,7 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 			"no memory for the rule index");
 		goto fail;
 	}
-	f->bucket = octopus_flow_bucket_of((enum octo_steer_field)p->args.field,
+	f->bucket = octopus_flow_bucket_of(p->args.field,
 		p->args.reta_size, pattern);
 	f->queues = flow_queues(&parsed.app);
 	flow_gates(p, f, true, &gates);

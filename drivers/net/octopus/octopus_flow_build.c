@@ -317,40 +317,6 @@ octopus_flow_key(const struct rte_flow_attr *attr, const struct rte_flow_item pa
 	return h;
 }
 
-/* Where the spreading field of an entry sits in an item. */
-static int
-field_place(enum octo_steer_field f, enum rte_flow_item_type t, size_t *off, size_t *width)
-{
-	int dst = f == OCTO_STEER_FIELD_L4_DST || f == OCTO_STEER_FIELD_IP_DST;
-	int l4 = f == OCTO_STEER_FIELD_L4_SRC || f == OCTO_STEER_FIELD_L4_DST;
-
-	if (l4 && t == RTE_FLOW_ITEM_TYPE_UDP) {
-		*off = dst ? offsetof(struct rte_flow_item_udp, hdr.dst_port) :
-			offsetof(struct rte_flow_item_udp, hdr.src_port);
-		*width = 2;
-		return 0;
-	}
-	if (l4 && t == RTE_FLOW_ITEM_TYPE_TCP) {
-		*off = dst ? offsetof(struct rte_flow_item_tcp, hdr.dst_port) :
-			offsetof(struct rte_flow_item_tcp, hdr.src_port);
-		*width = 2;
-		return 0;
-	}
-	if (!l4 && t == RTE_FLOW_ITEM_TYPE_IPV4) {
-		*off = dst ? offsetof(struct rte_flow_item_ipv4, hdr.dst_addr) :
-			offsetof(struct rte_flow_item_ipv4, hdr.src_addr);
-		*width = 4;
-		return 0;
-	}
-	if (!l4 && t == RTE_FLOW_ITEM_TYPE_IPV6) {
-		/* the low 32 bits: the address's last four bytes */
-		*off = (dst ? offsetof(struct rte_flow_item_ipv6, hdr.dst_addr) :
-			offsetof(struct rte_flow_item_ipv6, hdr.src_addr)) + 12;
-		*width = 4;
-		return 0;
-	}
-	return -1;
-}
 
 static const void *
 default_mask(enum rte_flow_item_type t)
@@ -385,7 +351,7 @@ narrow(struct rte_flow_item *items, unsigned int n, const struct octo_steer_app_
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		if (field_place(e->field, items[i].type, &off, &width) == 0)
+		if (octopus_steer_field_place(e->field, items[i].type, &off, &width) == 0)
 			break;
 	if (i == n)
 		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
@@ -520,7 +486,7 @@ octopus_flow_bucket_of(enum octo_steer_field spread, uint16_t reta_size,
 		l4->type == RTE_FLOW_ITEM_TYPE_TCP ? OCTO_STEER_L4_TCP : OCTO_STEER_L4_UDP);
 	holder = (f == OCTO_STEER_FIELD_L4_SRC || f == OCTO_STEER_FIELD_L4_DST) ? l4 : ip;
 	if (holder == NULL || holder->spec == NULL || holder->last != NULL ||
-			field_place(f, holder->type, &off, &width) != 0)
+			octopus_steer_field_place(f, holder->type, &off, &width) != 0)
 		return -1;
 	spec = holder->spec;
 	mask = holder->mask != NULL ? holder->mask : default_mask(holder->type);

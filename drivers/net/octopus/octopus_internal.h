@@ -204,7 +204,7 @@ struct octopus_args {
 	bool rx_pool_app;			/**< rx_pool=app */
 	bool force_domain;			/**< force=1: allow mixed NICs */
 	uint16_t reta_size;
-	enum octopus_spread_field field;
+	enum octo_steer_field field;
 	uint16_t catchall_queue;
 	bool migration_manual;			/**< migration=manual */
 	uint32_t migrate_after_ms;		/**< migrate_after= */

@@ -32,11 +32,6 @@ RTE_LOG_REGISTER(octopus_steer_logtype, pmd.net.octopus.steer, NOTICE);
 		"octopus steer: " fmt "\n", ## __VA_ARGS__)
 
 /* The two enums are one list: the driver's public one and the planner's. */
-static_assert((int)OCTOPUS_SPREAD_L4_SRC == (int)OCTO_STEER_FIELD_L4_SRC &&
-	(int)OCTOPUS_SPREAD_L4_DST == (int)OCTO_STEER_FIELD_L4_DST &&
-	(int)OCTOPUS_SPREAD_IP_SRC == (int)OCTO_STEER_FIELD_IP_SRC &&
-	(int)OCTOPUS_SPREAD_IP_DST == (int)OCTO_STEER_FIELD_IP_DST,
-	"spread field enums differ");
 static_assert(OCTOPUS_STEER_MAX_MEMBERS <= OCTO_STEER_MAX_MEMBERS,
 	"planner holds fewer members than the driver");
 
@@ -110,55 +105,63 @@ kind_feature(enum octo_steer_kind k)
 	return "?";
 }
 
-static void
-set_ip_low(struct flow_desc *d, const struct octo_steer_rule *r, int dst)
+int
+octopus_steer_field_place(enum octo_steer_field f, enum rte_flow_item_type t, size_t *off,
+		size_t *width)
 {
-	rte_be32_t v = rte_cpu_to_be_32(r->value & r->mask);
-	rte_be32_t m = rte_cpu_to_be_32(r->mask);
+	int dst = f == OCTO_STEER_FIELD_L4_DST || f == OCTO_STEER_FIELD_IP_DST;
+	int l4 = f == OCTO_STEER_FIELD_L4_SRC || f == OCTO_STEER_FIELD_L4_DST;
 
-	if (r->l3 == OCTO_STEER_L3_IPV4) {
-		if (dst) {
-			d->ip4_spec.hdr.dst_addr = v;
-			d->ip4_mask.hdr.dst_addr = m;
-		} else {
-			d->ip4_spec.hdr.src_addr = v;
-			d->ip4_mask.hdr.src_addr = m;
-		}
-		return;
+	if (l4 && t == RTE_FLOW_ITEM_TYPE_UDP) {
+		*off = dst ? offsetof(struct rte_flow_item_udp, hdr.dst_port) :
+			offsetof(struct rte_flow_item_udp, hdr.src_port);
+		*width = 2;
+		return 0;
 	}
-	/* IPv6: the low 32 bits are the last four address bytes */
-	if (dst) {
-		memcpy(&d->ip6_spec.hdr.dst_addr[12], &v, 4);
-		memcpy(&d->ip6_mask.hdr.dst_addr[12], &m, 4);
-	} else {
-		memcpy(&d->ip6_spec.hdr.src_addr[12], &v, 4);
-		memcpy(&d->ip6_mask.hdr.src_addr[12], &m, 4);
+	if (l4 && t == RTE_FLOW_ITEM_TYPE_TCP) {
+		*off = dst ? offsetof(struct rte_flow_item_tcp, hdr.dst_port) :
+			offsetof(struct rte_flow_item_tcp, hdr.src_port);
+		*width = 2;
+		return 0;
 	}
+	if (!l4 && t == RTE_FLOW_ITEM_TYPE_IPV4) {
+		*off = dst ? offsetof(struct rte_flow_item_ipv4, hdr.dst_addr) :
+			offsetof(struct rte_flow_item_ipv4, hdr.src_addr);
+		*width = 4;
+		return 0;
+	}
+	if (!l4 && t == RTE_FLOW_ITEM_TYPE_IPV6) {
+		/* the low 32 bits: the address's last four bytes */
+		*off = (dst ? offsetof(struct rte_flow_item_ipv6, hdr.dst_addr) :
+			offsetof(struct rte_flow_item_ipv6, hdr.src_addr)) + 12;
+		*width = 4;
+		return 0;
+	}
+	return -1;
 }
 
+/*
+ * Item @p it of type @p t matches rule @p r's bucket: its spreading field's
+ * masked bits equal the bucket's value (spec and mask in @p d's buffers
+ * for that type). Items that do not carry the field match anything.
+ */
 static void
-set_l4_port(struct flow_desc *d, const struct octo_steer_rule *r, int dst)
+set_field(struct rte_flow_item *it, enum rte_flow_item_type t, void *spec, void *mask,
+		const struct octo_steer_rule *r)
 {
-	rte_be16_t v = rte_cpu_to_be_16((uint16_t)(r->value & r->mask));
-	rte_be16_t m = rte_cpu_to_be_16((uint16_t)r->mask);
+	size_t off, width, k;
+	unsigned int sh;
 
-	if (r->l4 == OCTO_STEER_L4_TCP) {
-		if (dst) {
-			d->tcp_spec.hdr.dst_port = v;
-			d->tcp_mask.hdr.dst_port = m;
-		} else {
-			d->tcp_spec.hdr.src_port = v;
-			d->tcp_mask.hdr.src_port = m;
-		}
-	} else {
-		if (dst) {
-			d->udp_spec.hdr.dst_port = v;
-			d->udp_mask.hdr.dst_port = m;
-		} else {
-			d->udp_spec.hdr.src_port = v;
-			d->udp_mask.hdr.src_port = m;
-		}
+	it->type = t;
+	if (octopus_steer_field_place(r->field, t, &off, &width) != 0)
+		return;
+	for (k = 0; k < width; k++) {
+		sh = 8 * (unsigned int)(width - 1 - k);
+		((uint8_t *)spec)[off + k] = (uint8_t)((r->value & r->mask) >> sh);
+		((uint8_t *)mask)[off + k] = (uint8_t)(r->mask >> sh);
 	}
+	it->spec = spec;
+	it->mask = mask;
 }
 
 /* Fill @p d with the rte_flow form of planned rule @p r. */
@@ -187,53 +190,20 @@ build_flow(const struct octopus_steer *s, const struct octo_steer_rule *r,
 		d->items[ni].mask = &d->meta_mask;
 		ni++;
 	} else {
-		int dst = r->field == OCTO_STEER_FIELD_L4_DST ||
-			r->field == OCTO_STEER_FIELD_IP_DST;
-		int ip_field = r->field == OCTO_STEER_FIELD_IP_SRC ||
-			r->field == OCTO_STEER_FIELD_IP_DST;
-		int l4_field = r->field == OCTO_STEER_FIELD_L4_SRC ||
-			r->field == OCTO_STEER_FIELD_L4_DST;
-
 		/* ETH without spec: any Ethernet frame */
 		d->items[ni++].type = RTE_FLOW_ITEM_TYPE_ETH;
-		if (r->l3 == OCTO_STEER_L3_IPV4 || r->l3 == OCTO_STEER_L3_IPV6) {
-			struct rte_flow_item *it = &d->items[ni++];
-
-			if (ip_field)
-				set_ip_low(d, r, dst);
-			if (r->l3 == OCTO_STEER_L3_IPV4) {
-				it->type = RTE_FLOW_ITEM_TYPE_IPV4;
-				if (ip_field) {
-					it->spec = &d->ip4_spec;
-					it->mask = &d->ip4_mask;
-				}
-			} else {
-				it->type = RTE_FLOW_ITEM_TYPE_IPV6;
-				if (ip_field) {
-					it->spec = &d->ip6_spec;
-					it->mask = &d->ip6_mask;
-				}
-			}
-		}
-		if (r->l4 == OCTO_STEER_L4_TCP || r->l4 == OCTO_STEER_L4_UDP) {
-			struct rte_flow_item *it = &d->items[ni++];
-
-			if (l4_field)
-				set_l4_port(d, r, dst);
-			if (r->l4 == OCTO_STEER_L4_TCP) {
-				it->type = RTE_FLOW_ITEM_TYPE_TCP;
-				if (l4_field) {
-					it->spec = &d->tcp_spec;
-					it->mask = &d->tcp_mask;
-				}
-			} else {
-				it->type = RTE_FLOW_ITEM_TYPE_UDP;
-				if (l4_field) {
-					it->spec = &d->udp_spec;
-					it->mask = &d->udp_mask;
-				}
-			}
-		}
+		if (r->l3 == OCTO_STEER_L3_IPV4)
+			set_field(&d->items[ni++], RTE_FLOW_ITEM_TYPE_IPV4, &d->ip4_spec,
+				&d->ip4_mask, r);
+		else if (r->l3 == OCTO_STEER_L3_IPV6)
+			set_field(&d->items[ni++], RTE_FLOW_ITEM_TYPE_IPV6, &d->ip6_spec,
+				&d->ip6_mask, r);
+		if (r->l4 == OCTO_STEER_L4_TCP)
+			set_field(&d->items[ni++], RTE_FLOW_ITEM_TYPE_TCP, &d->tcp_spec,
+				&d->tcp_mask, r);
+		else if (r->l4 == OCTO_STEER_L4_UDP)
+			set_field(&d->items[ni++], RTE_FLOW_ITEM_TYPE_UDP, &d->udp_spec,
+				&d->udp_mask, r);
 	}
 	d->items[ni].type = RTE_FLOW_ITEM_TYPE_END;
 
@@ -487,7 +457,7 @@ octopus_steer_install(struct octopus_steer **sp,
 	pc.home = conf->home;
 	pc.reta_size = conf->reta_size;
 	pc.reta = conf->reta;
-	pc.field = (enum octo_steer_field)conf->field;
+	pc.field = conf->field;
 	pc.catchall_queue = conf->catchall_queue;
 	ret = octo_steer_plan_create(&s->plan, &pc, why, why_len);
 	if (ret != 0)

@@ -26,14 +26,9 @@
 #include <stddef.h>
 
 #include <rte_config.h>
+#include <rte_flow.h>
 
-/** Which header bits choose a default-spreading bucket. */
-enum octopus_spread_field {
-	OCTOPUS_SPREAD_L4_SRC = 0,	/**< low bits of TCP/UDP source port */
-	OCTOPUS_SPREAD_L4_DST,		/**< low bits of TCP/UDP destination port */
-	OCTOPUS_SPREAD_IP_SRC,		/**< low bits of the IP source address */
-	OCTOPUS_SPREAD_IP_DST,		/**< low bits of the IP destination address */
-};
+#include "octo_steering.h"
 
 #define OCTOPUS_STEER_MAX_MEMBERS 8
 
@@ -48,7 +43,7 @@ struct octopus_steer_conf {
 	const uint16_t *home;		/**< [nb_queues]: home member index of q */
 	uint16_t reta_size;		/**< buckets (power of 2) */
 	const uint16_t *reta;		/**< [reta_size]: bucket -> virtual queue */
-	enum octopus_spread_field field;/**< header field for buckets */
+	enum octo_steer_field field;	/**< header field for buckets (spread=) */
 	uint16_t catchall_queue;	/**< queue for traffic no bucket matches */
 };
 
@@ -89,6 +84,15 @@ void octopus_steer_abandon(struct octopus_steer *s);
 /** Remove every rule installed; frees @p s. */
 void octopus_steer_remove(struct octopus_steer *s);
 
+/**
+ * Where spreading field @p f sits in an item of type @p t: @p width bytes
+ * at @p off of its spec/mask, network order (an IPv6 address: its last
+ * four bytes). -1 when items of that type do not carry it. The steering's
+ * bucket rules and the application rules narrowed to a bucket both place
+ * the field with it.
+ */
+int octopus_steer_field_place(enum octo_steer_field f, enum rte_flow_item_type t, size_t *off,
+		size_t *width);
 /** The members' common transfer proxy, found when @p s was installed. */
 uint16_t octopus_steer_proxy(const struct octopus_steer *s);
 
