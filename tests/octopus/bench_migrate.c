@@ -7,7 +7,7 @@
  * of each move. Not a test: a measurement (bench_migrate.sh runs it with
  * one busy poller per CPU and oversubscribed).
  *
- *   bench_migrate [EAL args] -- [MOVES [RATE]]
+ *   bench_migrate [EAL args] -- [MOVES [RATE [check]]]
  *
  * net_octopus over the two PFs of a net_octonic NIC (wire=gen, sockets 0
  * and 1; run under octopus-numa-emu --nodes 2). Every worker lcore is a
@@ -15,7 +15,8 @@
  * order of what it receives and sends it back through Tx queue i (the NIC's
  * sink checks the order on the wire). The main lcore asks for MOVES
  * (default 1000) moves, one at a time, each queue in turn to the other
- * socket, and sleeps while a move runs; the port's control thread runs on
+ * socket, 0.1-1 ms apart (at random), and sleeps while a move runs (not
+ * to take the control thread's CPU); the port's control thread runs on
  * the main lcore's CPU (EAL puts control threads there when the lcores
  * take every CPU). With 1 and with 100000 generator flows at RATE packets/s
  * (default 200000) it prints per move:
@@ -25,9 +26,15 @@
  *    acknowledgement: its grace periods (the wait for the engine to leave
  *    the read section it was in, e-switch stats delta over the move);
  *  - drain: switch to steady (the poller empties the old member);
+ *  - how long the queue's poller and the control thread waited for a CPU
+ *    while runnable during the move, and the control thread's CPU time
+ *    (/proc/self/task/TID/schedstat);
  * p50/p99/max of each, where the slowest 1% of moves spent their time, and
  * loss (per-flow sequence gaps at Rx, beside the NIC's counted drops),
- * reorders and duplicates at Rx and at the sink.
+ * reorders and duplicates at Rx and at the sink. With "check" it exits 1
+ * when a move did not complete or a frame was reordered, duplicated or
+ * lost beyond the NIC's counted drops (the test octopus_migrate_moves_*);
+ * no latency is judged (this host's other jobs decide the tail).
  */
 
 #include <dirent.h>
@@ -210,6 +217,15 @@ print_loadavg(void)
 		fclose(f);
 }
 
+/* 0 if @p ok, else 1 and says what failed. */
+static unsigned int
+check(bool ok, const char *what)
+{
+	if (!ok)
+		printf("check FAILED: %s\n", what);
+	return ok ? 0 : 1;
+}
+
 struct move_phases {
 	uint64_t *lat, *sw, *grace, *drain, *other;
 	uint64_t *poller_wait;	/* the queue's poller runnable, not running */
@@ -227,7 +243,13 @@ zalloc_u64(unsigned int n)
 	return v;
 }
 
-static void
+/*
+ * @p nb moves under @p flows flows at @p rate pps, printed.
+ * @return the number of correctness failures found (timed-out or refused
+ *   moves, reordered, duplicated or foreign frames, losses the NIC did
+ *   not count, frames unaccounted for), each printed.
+ */
+static unsigned int
 run(uint32_t flows, unsigned int nb, uint64_t rate)
 {
 	struct rte_pmd_octonic_sink_stats sink;
@@ -385,6 +407,14 @@ run(uint32_t flows, unsigned int nb, uint64_t rate)
 	free(ph.poller_wait);
 	free(ph.ctl_run);
 	free(ph.ctl_wait);
+	return check(refused + timeouts == 0, "moves refused or not steady within 10 s") +
+		check(reordered + duplicated + foreign == 0, "Rx: reordered, duplicated or foreign") +
+		check(sink.out_of_order + sink.duplicates + sink.foreign == 0,
+			"sink: out of order, duplicated or foreign") +
+		check(lost <= st1.imissed - st0.imissed && sink.lost <= st1.imissed - st0.imissed,
+			"frames lost beyond the NIC's counted drops") +
+		check(received + (st1.imissed - st0.imissed) == gen,
+			"received + NIC drops != generated");
 }
 
 /* CPUs the port's control thread may run on (its name starts "octo-mig"). */
@@ -426,7 +456,8 @@ main(int argc, char **argv)
 {
 	char **eal = argv;
 	int nb = argc, ret, i;
-	unsigned int moves, lc;
+	unsigned int moves, lc, failed;
+	bool checked;
 	uint64_t rate;
 	struct rte_eth_conf conf;
 	struct rte_mempool *mp;
@@ -438,13 +469,14 @@ main(int argc, char **argv)
 	printf("\n");
 	ret = octo_test_eal_init(&nb, &eal, 512);
 	if (ret < 0) {
-		fprintf(stderr, "EAL init failed\n");
+		fprintf(stderr, "bench_migrate: EAL init failed (hugepages taken? retry)\n");
 		return 2;
 	}
 	nb -= ret;
 	eal += ret;
 	moves = nb > 1 ? (unsigned int)atoi(eal[1]) : 1000;
 	rate = nb > 2 ? strtoull(eal[2], NULL, 0) : 200000;
+	checked = nb > 3 && strcmp(eal[3], "check") == 0;
 	nb_q = (uint16_t)rte_lcore_count() - 1;
 	if (rte_socket_count() < 2 || nb_q < 1 || nb_q > MAX_Q) {
 		fprintf(stderr, "needs 2 sockets (octopus-numa-emu) and 1..%d worker lcores\n",
@@ -483,10 +515,12 @@ main(int argc, char **argv)
 	printf("main lcore %u (CPU %d); ", rte_get_main_lcore(),
 		rte_lcore_to_cpu_id((int)rte_get_main_lcore()));
 	print_control_cpus();
-	run(1, moves, rate);
-	run(MAX_FLOWS, moves, rate);
+	failed = run(1, moves, rate);
+	failed += run(MAX_FLOWS, moves, rate);
 	rte_eth_dev_stop(port);
 	rte_eth_dev_close(port);
 	octo_test_eal_cleanup();
-	return 0;
+	if (checked)
+		printf("check: %s (%u failure(s))\n", failed ? "FAILED" : "ok", failed);
+	return checked && failed ? 1 : 0;
 }
