@@ -149,6 +149,13 @@ struct rte_pmd_octonic_flow_stats {
 	uint64_t destroys;        /**< successful flow destructions */
 	uint32_t transfer_rules;  /**< rules now in the transfer domain */
 	uint32_t ingress_rules;   /**< rules now in this PF's ingress */
+	/** A rule change returns once the engine holds no frame classified
+	 *  by the rules before it (the NIC's acknowledgement): */
+	uint64_t grace_periods;    /**< such waits (and those before frees) */
+	uint64_t grace_wait_ns;    /**< time spent in them, in total */
+	uint64_t grace_wait_max_ns; /**< the longest one */
+	uint64_t grace_sleeps;     /**< waits that gave the CPU away until the
+				     *  engine left its read section */
 };
 
 /** Rule counters of the e-switch; ingress_rules is @p port_id's PF's. */

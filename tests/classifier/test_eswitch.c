@@ -5,7 +5,8 @@
 /* EAL tests of the e-switch through its API (no ports needed): rule chains
  * across the transfer and ingress domains, META, priorities and groups,
  * RSS, DROP/COUNT, refusals that leave nothing, flush, isolate, the dump,
- * concurrent rule changes under classification, and memory balance.
+ * concurrent rule changes under classification, a rule change waiting for
+ * a reader off its CPU, and memory balance.
  *
  * Usage: test_eswitch <EAL args> -- [test name]   (no name: all tests)
  */
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -1075,6 +1077,123 @@ t_concurrent(void)
 	return 0;
 }
 
+/* ---- a reader off its CPU inside its section ---- */
+
+#define HELD_MS 50
+
+struct held_reader {
+	struct octonic_eswitch *sw;
+	int inside;		/* set once in the section */
+	uint64_t left_tsc;	/* 0 until just before it leaves */
+};
+
+/* Enter, then sleep HELD_MS inside the section: off the CPU there, as an
+ * engine lcore descheduled in the middle of a pass is. */
+static void
+held_section(struct held_reader *h)
+{
+	octonic_eswitch_reader_enter(h->sw);
+	__atomic_store_n(&h->inside, 1, __ATOMIC_RELEASE);
+	rte_delay_us_sleep(HELD_MS * 1000);
+	__atomic_store_n(&h->left_tsc, rte_get_timer_cycles(), __ATOMIC_RELEASE);
+	octonic_eswitch_reader_leave(h->sw);
+}
+
+static int
+held_lcore(void *arg)
+{
+	held_section(arg);
+	return 0;
+}
+
+static void *
+held_thread(void *arg)
+{
+	held_section(arg);
+	return NULL;
+}
+
+static uint64_t
+thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* One rule create while a reader (@p worker, or a thread without an lcore
+ * id when RTE_MAX_LCORE) sleeps inside its section. */
+static int
+held_create(struct octonic_eswitch *sw, unsigned int worker, uint16_t dport)
+{
+	static const struct rte_flow_action_queue q = { .index = 1 };
+	const struct rte_flow_action a[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct held_reader h = { .sw = sw, .inside = 0, .left_tsc = 0 };
+	struct octonic_eswitch_stats st0, st1;
+	uint64_t t1, left, cpu;
+	struct rte_flow *f;
+	pthread_t th;
+
+	if (worker < RTE_MAX_LCORE)
+		CHECK(rte_eal_remote_launch(held_lcore, &h, worker) == 0);
+	else
+		CHECK(pthread_create(&th, NULL, held_thread, &h) == 0);
+	while (!__atomic_load_n(&h.inside, __ATOMIC_ACQUIRE))
+		sched_yield();
+	octonic_eswitch_stats_get(sw, &st0);
+	cpu = thread_cpu_ns();
+	f = mk(sw, 0, &A_INGRESS, udp_dst(dport), a);
+	cpu = thread_cpu_ns() - cpu;
+	t1 = rte_get_timer_cycles();
+	left = __atomic_load_n(&h.left_tsc, __ATOMIC_ACQUIRE);
+	if (worker < RTE_MAX_LCORE)
+		rte_eal_wait_lcore(worker);
+	else
+		pthread_join(th, NULL);
+	octonic_eswitch_stats_get(sw, &st1);
+	printf("  reader %s held %d ms in its section: the create returned %.3f ms"
+		" after it left, %.3f ms on a CPU, %" PRIu64 " wait(s) slept\n",
+		worker < RTE_MAX_LCORE ? "lcore" : "thread", HELD_MS,
+		left != 0 ? (double)(t1 - left) * 1e3 / rte_get_timer_hz() : -1.0,
+		cpu / 1e6, st1.grace_sleeps - st0.grace_sleeps);
+	CHECK(f != NULL);
+	/* the acknowledgement: not before the reader left its section */
+	CHECK(left != 0);
+	/* without spinning through the reader's absence (it did: ~HELD_MS) */
+	CHECK(cpu < 5000000);
+	CHECK(st1.grace_sleeps > st0.grace_sleeps);
+	/* woken by the reader's leave (a bound for a loaded machine) */
+	CHECK(t1 - left < rte_get_timer_hz());
+	return 0;
+}
+
+/* A rule change waits for a reader inside its section (the guarantee the
+ * migration drain relies on) but does not spin while that reader is off
+ * its CPU: it sleeps until the reader leaves, lcore or not. */
+static int
+t_reader_off_cpu(void)
+{
+	static const struct rte_flow_action_queue q = { .index = 1 };
+	const struct rte_flow_action a[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
+	struct octonic_eswitch *sw = new_sw();
+
+	CHECK(sw != NULL);
+	/* the mask's table exists before: the creates below add a key */
+	CHECK(mk(sw, 0, &A_INGRESS, udp_dst(1), a) != NULL);
+	if (worker < RTE_MAX_LCORE && held_create(sw, worker, 2) != 0)
+		return -1;
+	if (held_create(sw, RTE_MAX_LCORE, 3) != 0)
+		return -1;
+	octonic_eswitch_free(sw);
+	return 0;
+}
+
 /* ---- memory ---- */
 
 static int
@@ -1148,6 +1267,7 @@ static const struct {
 	{ "isolate_flush_stats", t_isolate_flush_stats },
 	{ "dump", t_dump },
 	{ "concurrent", t_concurrent },
+	{ "reader_off_cpu", t_reader_off_cpu },
 	{ "no_leak", t_no_leak },
 };
 

@@ -30,8 +30,7 @@
  *   test_octopus_migrate follow       automatic migration follows a poller:
  *       a 50 ms drain and one-off polls from the other socket move nothing;
  *       a new poller moves the queue after migrate_after (default), not before.
- *   test_octopus_migrate bench [N]    not a test: migration latency
- *       p50/p99/max under load with 1 flow and with 100000 flows.
+ * The latency of a move is measured by bench_migrate (bench_migrate.sh).
  */
 
 #include <errno.h>
@@ -141,14 +140,12 @@ worker(void *arg)
 }
 
 /* Lcore of socket @p s for queue q: socket 0 has lcore 2, socket 1 has 1 and 3. */
-static bool one_poller_per_socket;	/* bench: lcore 3 stays idle */
-
 static int
 lcore_on(int s, uint16_t q)
 {
 	if (s == 0)
 		return 2;
-	return (q & 1) || one_poller_per_socket ? 1 : 3;
+	return (q & 1) ? 1 : 3;
 }
 
 static uint64_t
@@ -195,14 +192,6 @@ settled(uint16_t q, int sock, uint64_t rx_before, uint64_t tx_before)
 		r.migrations > rx_before && t.migrations > tx_before;
 }
 
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Wait until every queue's poller has done @p bursts more. */
 static void
 wait_all_polls(uint64_t bursts)
@@ -218,8 +207,6 @@ wait_all_polls(uint64_t bursts)
  * @p nb_explicit through the API, the rest automatic. Latencies (Rx,
  * request to steady) go to @p lat.
  */
-static uint64_t *switch_lat;	/* bench: request to switch, per move */
-
 static void
 move_queues(unsigned int nb, unsigned int batch, unsigned int nb_explicit,
 		uint64_t *lat, bool check_remote)
@@ -249,8 +236,8 @@ move_queues(unsigned int nb, unsigned int batch, unsigned int nb_explicit,
 			/* the poller follows (in auto mode it is the trigger) */
 			__atomic_store_n(&owner[q], to, __ATOMIC_RELEASE);
 		}
-		/* a liveness bound, not a latency check (the bench measures
-		 * that): generous, for a loaded 2-CPU machine
+		/* a liveness bound, not a latency check (bench_migrate
+		 * measures that): generous, for a loaded 2-CPU machine
 		 */
 		end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
 		do {
@@ -267,8 +254,6 @@ move_queues(unsigned int nb, unsigned int batch, unsigned int nb_explicit,
 		for (k = 0; k < nk; k++) {
 			rte_pmd_octopus_migration_get(port, qs[k], 0, &r[k]);
 			lat[i + k] = r[k].last_latency_ns;
-			if (switch_lat != NULL)
-				switch_lat[i + k] = r[k].last_switch_ns;
 		}
 		if (!check_remote)
 			continue;
@@ -401,61 +386,6 @@ test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 	free(lat);
-}
-
-static void
-bench_one(uint32_t flows, unsigned int nb)
-{
-	struct rte_pmd_octonic_gen_conf gc;
-	uint64_t *lat = calloc(nb, sizeof(*lat));
-	unsigned int i, k = 0;
-
-	switch_lat = calloc(nb, sizeof(*switch_lat));
-
-	CHECK(rte_pmd_octonic_gen_get(pf[0], &gc) == 0, "gen get");
-	gc.nb_flows = flows;
-	CHECK(rte_pmd_octonic_gen_set(pf[0], &gc) == 0, "gen set");
-	memset(next_seq, 0, sizeof(next_seq));
-	memset(flow_pkts, 0, sizeof(flow_pkts));
-	rte_pmd_octonic_gen_enable(pf[0], 1);
-	rte_delay_ms(20);
-	move_queues(nb, 1, nb, lat, false);
-	rte_pmd_octonic_gen_enable(pf[0], 0);
-	for (i = 0; i < nb; i++)
-		if (lat[i] != 0) {
-			switch_lat[k] = switch_lat[i];
-			lat[k++] = lat[i];
-		}
-	qsort(lat, k, sizeof(*lat), cmp_u64);
-	qsort(switch_lat, k, sizeof(*switch_lat), cmp_u64);
-	if (k > 0)
-		printf("bench: %u flows, %u moves: latency p50 %.1f us, p99 %.1f us, max %.1f us"
-			" (of which request to rule switched: p50 %.1f us, p99 %.1f us)\n",
-			flows, k, lat[k / 2] / 1e3, lat[(k * 99) / 100] / 1e3, lat[k - 1] / 1e3,
-			switch_lat[k / 2] / 1e3, switch_lat[(k * 99) / 100] / 1e3);
-	free(lat);
-	free(switch_lat);
-	switch_lat = NULL;
-}
-
-/*
- * Lcores 1 and 3 share a CPU, and lcore 2 shares one with lcore 0: in the
- * bench only lcores 1 and 2 poll (one per CPU) and lcore 0 sleeps, so that
- * the latency is the migration's, not the scheduler's time slice.
- */
-static void
-bench(struct rte_mempool *mp, unsigned int nb)
-{
-	one_poller_per_socket = true;
-	start_port(mp);
-	stop = 0;
-	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
-	bench_one(1, nb);
-	bench_one(MAX_FLOWS, nb);
-	stop = 1;
-	rte_eal_mp_wait_lcore();
-	rte_eth_dev_stop(port);
-	rte_eth_dev_close(port);
 }
 
 /* lcore 1 (socket 1) polls queue 0 of @p vport until both directions settle. */
@@ -1028,8 +958,6 @@ main(int argc, char **argv)
 		test_order(mp, nb, true);
 	else if (strcmp(which, "nodrain") == 0)
 		test_order(mp, nb, false);
-	else if (strcmp(which, "bench") == 0)
-		bench(mp, nb);
 	else if (strcmp(which, "nosteer") == 0)
 		test_nosteer(mp);
 	else if (strcmp(which, "gate") == 0)
@@ -1039,7 +967,7 @@ main(int argc, char **argv)
 	else if (strcmp(which, "follow") == 0)
 		test_follow(mp);
 	else {
-		fprintf(stderr, "usage: %s order|nodrain|nosteer|gate|failover|follow|bench [moves]\n",
+		fprintf(stderr, "usage: %s order|nodrain|nosteer|gate|failover|follow [moves]\n",
 			argv[0]);
 		return 2;
 	}

@@ -307,6 +307,10 @@ rte_pmd_octonic_flow_stats_get(uint16_t port_id,
 	st->transfer_rules = s.transfer_rules;
 	st->ingress_rules = pf->idx < RTE_DIM(s.ingress_rules) ?
 		s.ingress_rules[pf->idx] : 0;
+	st->grace_periods = s.grace_periods;
+	st->grace_wait_ns = s.grace_wait_ns;
+	st->grace_wait_max_ns = s.grace_wait_max_ns;
+	st->grace_sleeps = s.grace_sleeps;
 	return 0;
 }
 

@@ -7,10 +7,16 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
 
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_pause.h>
@@ -145,6 +151,25 @@ octonic_eswitch_reader_enter(struct octonic_eswitch *sw)
 	__atomic_fetch_add(&sw->anon_cnt[sw_anon_slot], 1, __ATOMIC_SEQ_CST);
 }
 
+/* Wake the writer sleeping in sw_wait_step(), if there is one. */
+static void
+sw_wake_writer(struct octonic_eswitch *sw)
+{
+	/*
+	 * Pairs with the writer's fence between setting writer_sleeps and
+	 * looking at the readers: either it sees this reader gone, or this
+	 * reader sees it asleep. A fence per section (online has one too),
+	 * a system call only when a writer sleeps.
+	 */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (unlikely(__atomic_load_n(&sw->writer_sleeps, __ATOMIC_RELAXED) != 0) &&
+			__atomic_exchange_n(&sw->writer_sleeps, 0, __ATOMIC_RELAXED) != 0)
+		/* not FUTEX_PRIVATE: the e-switch is in shared memory, and
+		 * another process's lcore may run the engine */
+		syscall(SYS_futex, &sw->writer_sleeps, FUTEX_WAKE, INT_MAX, NULL,
+			NULL, 0);
+}
+
 void
 octonic_eswitch_reader_leave(struct octonic_eswitch *sw)
 {
@@ -152,31 +177,110 @@ octonic_eswitch_reader_leave(struct octonic_eswitch *sw)
 
 	if (lc < RTE_MAX_LCORE) {
 		rte_rcu_qsbr_thread_offline(sw->qsbr, lc);
-		return;
-	}
-	if (sw_anon_slot >= 0) {
+	} else if (sw_anon_slot >= 0) {
 		__atomic_fetch_sub(&sw->anon_cnt[sw_anon_slot], 1, __ATOMIC_RELEASE);
 		sw_anon_slot = -1;
 	}
+	sw_wake_writer(sw);
 }
 
-/* Wait until no reader can hold anything unpublished before this call.
+/*
+ * How long a writer spins for the readers before it sleeps until one
+ * leaves. A running engine leaves its section within microseconds (one
+ * pass of at most OCTONIC_ENGINE_RX_BATCHES bursts); a longer wait means
+ * the reader's thread is not running, and spinning on would keep it off
+ * the CPU when the writer shares that CPU with it.
+ */
+#define SW_SPIN_NS 10000
+/* Sleeps are cut at this, in case a wake is missed (none should be: see
+ * sw_wake_writer()); each cut costs the writer a wake-up. */
+#define SW_SLEEP_NS 10000000
+
+struct sw_wait_state {
+	uint64_t spin_until;
+	uint64_t sleeps;
+};
+
+/* Whether lcore readers that were inside when @p token was taken left. */
+static bool
+lcores_done(struct octonic_eswitch *sw, uint64_t token)
+{
+	return rte_rcu_qsbr_check(sw->qsbr, token, false) == 1;
+}
+
+/* Whether anonymous readers of epoch slot @p old left. */
+static bool
+anon_done(struct octonic_eswitch *sw, uint64_t old)
+{
+	return __atomic_load_n(&sw->anon_cnt[old], __ATOMIC_ACQUIRE) == 0;
+}
+
+/*
+ * One step of waiting for readers: spin while within the spin budget,
+ * else sleep until a reader leaves its section (sw_wake_writer), or at
+ * most SW_SLEEP_NS. Then the caller checks again.
+ */
+static void
+sw_wait_step(struct octonic_eswitch *sw, struct sw_wait_state *w,
+		bool (*done)(struct octonic_eswitch *, uint64_t), uint64_t arg)
+{
+	const struct timespec cap = { .tv_sec = 0, .tv_nsec = SW_SLEEP_NS };
+
+	if (rte_get_tsc_cycles() < w->spin_until) {
+		rte_pause();
+		return;
+	}
+	__atomic_store_n(&sw->writer_sleeps, 1, __ATOMIC_RELAXED);
+	/* see sw_wake_writer() */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!done(sw, arg)) {
+		/* returns at once if a reader cleared the word meanwhile */
+		syscall(SYS_futex, &sw->writer_sleeps, FUTEX_WAIT, 1, &cap, NULL, 0);
+		w->sleeps++;
+	}
+	__atomic_store_n(&sw->writer_sleeps, 0, __ATOMIC_RELAXED);
+}
+
+/*
+ * Wait until no reader can hold anything unpublished before this call.
  * Lcores: QSBR (offline lcores are not waited for).  Anonymous threads:
  * flip the epoch and drain the old counter, twice, so that a reader that
- * read the epoch just before a flip is drained by the other round. */
+ * read the epoch just before a flip is drained by the other round.
+ *
+ * The wait is for readers inside their section when it began, and it
+ * does not hold a CPU while one of them is off its CPU (descheduled in
+ * the middle of a pass, for instance by this very thread when both share
+ * a CPU): after SW_SPIN_NS it sleeps until the reader leaves. Spinning
+ * there made a rule change wait for the scheduler's time slice, up to
+ * 14 ms with two lcores and the control thread on 2 CPUs (bench_migrate).
+ * Called with sw->lock held (the statistics are under it).
+ */
 void
 sw_synchronize(struct octonic_eswitch *sw)
 {
+	uint64_t start = rte_get_tsc_cycles(), ns, token;
+	struct sw_wait_state w = {
+		.spin_until = start + rte_get_tsc_hz() / (1000000000 / SW_SPIN_NS),
+		.sleeps = 0,
+	};
 	int round;
 
-	rte_rcu_qsbr_synchronize(sw->qsbr, RTE_QSBR_THRID_INVALID);
+	token = rte_rcu_qsbr_start(sw->qsbr);
+	while (!lcores_done(sw, token))
+		sw_wait_step(sw, &w, lcores_done, token);
 	for (round = 0; round < 2; round++) {
 		uint32_t old = __atomic_fetch_add(&sw->anon_epoch, 1,
 			__ATOMIC_SEQ_CST) & 1;
 
-		while (__atomic_load_n(&sw->anon_cnt[old], __ATOMIC_ACQUIRE) != 0)
-			rte_pause();
+		while (!anon_done(sw, old))
+			sw_wait_step(sw, &w, anon_done, old);
 	}
+	ns = (rte_get_tsc_cycles() - start) * 1000000000ull / rte_get_tsc_hz();
+	sw->stats.grace_periods++;
+	sw->stats.grace_wait_ns += ns;
+	if (ns > sw->stats.grace_wait_max_ns)
+		sw->stats.grace_wait_max_ns = ns;
+	sw->stats.grace_sleeps += w.sleeps != 0;
 }
 
 void

@@ -56,6 +56,10 @@ struct octonic_eswitch_stats {
 	uint32_t ingress_rules[RTE_MAX_ETHPORTS > 8 ? 8 : RTE_MAX_ETHPORTS];
 				/**< rules now in each PF's ingress */
 	uint32_t masks;		/**< distinct match masks (tuple-space tables) */
+	uint64_t grace_periods;	/**< waits for readers (rule changes, frees) */
+	uint64_t grace_wait_ns;	/**< time spent in them, in total */
+	uint64_t grace_wait_max_ns;	/**< the longest one */
+	uint64_t grace_sleeps;	/**< waits that slept until a reader left */
 };
 
 /** Create the e-switch of a NIC with @p nb_pfs PFs (1..8), memory on @p socket. */

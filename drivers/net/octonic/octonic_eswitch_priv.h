@@ -242,6 +242,9 @@ struct octonic_eswitch {
 	uint32_t anon_cnt[2];
 	uint8_t lcore_registered[RTE_MAX_LCORE];
 	struct rte_rcu_qsbr *qsbr;
+	/* 1 while a writer sleeps until a reader leaves (a futex word: the
+	 * reader that sees it clears it and wakes the writer). */
+	uint32_t writer_sleeps;
 	/* Control path, under lock. */
 	pthread_mutex_t lock;
 	struct sw_rule_list rules;
