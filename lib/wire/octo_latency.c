@@ -12,6 +12,7 @@
  * and is not counted (counted as "stale").
  */
 
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 
@@ -21,7 +22,8 @@
 
 #define LAT_SUB_BITS 4
 #define LAT_SUB (1u << LAT_SUB_BITS)
-#define LAT_BUCKETS (64 * LAT_SUB)
+#define LAT_BUCKETS OCTO_LATENCY_BUCKETS
+static_assert(LAT_BUCKETS == 64 * LAT_SUB, "one bucket row per bit of a 64-bit value");
 
 struct lat_slot {
 	uint64_t index;
@@ -153,4 +155,23 @@ octo_latency_counts(const struct octo_latency *l, uint64_t *samples,
 {
 	*samples = __atomic_load_n(&l->samples, __ATOMIC_RELAXED);
 	*stale = __atomic_load_n(&l->stale, __ATOMIC_RELAXED);
+}
+
+void
+octo_latency_hist(const struct octo_latency *l, uint64_t counts[OCTO_LATENCY_BUCKETS])
+{
+	unsigned int b;
+
+	for (b = 0; b < LAT_BUCKETS; b++)
+		counts[b] = __atomic_load_n(&l->hist[b], __ATOMIC_RELAXED);
+}
+
+uint64_t
+octo_latency_bucket_low(unsigned int b)
+{
+	/* a 64-bit value's top bit is bit 63: the buckets from here on stay
+	 * empty, and their bounds (2^64 and up) do not fit: saturate */
+	if (b >= (64 - LAT_SUB_BITS + 1) * LAT_SUB)
+		return UINT64_MAX;
+	return bucket_low(b);
 }

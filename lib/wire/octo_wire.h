@@ -170,6 +170,21 @@ int octo_latency_quantile(const struct octo_latency *l, double q, uint64_t *v);
 void octo_latency_counts(const struct octo_latency *l, uint64_t *samples,
 		uint64_t *stale);
 
+/** Buckets of the latency histogram: 16 per power of 2 (see octo_latency.c). */
+#define OCTO_LATENCY_BUCKETS (64 * 16)
+/**
+ * Copy the histogram: @p counts[b] latencies in [octo_latency_bucket_low(b),
+ * octo_latency_bucket_low(b + 1)).  Safe from any thread while the writer
+ * runs (each bucket exact, not one instant across buckets).  Two copies
+ * taken at different times give, by difference, the latencies recorded in
+ * between.
+ */
+void octo_latency_hist(const struct octo_latency *l,
+		uint64_t counts[OCTO_LATENCY_BUCKETS]);
+/** Smallest latency bucket @p b holds; UINT64_MAX from the first bucket
+ *  that no 64-bit latency can reach (the end of the last one in use). */
+uint64_t octo_latency_bucket_low(unsigned int b);
+
 /**
  * Read the counters; safe from any thread while the writer runs (each
  * counter is a relaxed atomic, so the snapshot is per-counter exact but
