@@ -5,10 +5,11 @@
 
     nudma_picture.py [--nudma-ns NS] [--note TEXT]... OUT.svg LABEL=SAMPLES...
 
-Each SAMPLES file is what telemetry_sample.py wrote during one run:
-/octonic/latency,<pf> first (its "tsc" times the sample), /ethdev/xstats,<pf>
-of every PF of the NIC and, for a net_octopus port,
-/octopus/migration,<port>.  None of these takes a lock the NIC model's
+Each SAMPLES file is what telemetry_sample.py wrote during one run, in
+this order: for a net_octopus port /octopus/migration,<port> (first: a
+move it reports is complete before the counters below are read), then
+/octonic/latency,<pf> (its "tsc" times the sample) and /ethdev/xstats,<pf>
+of every PF of the NIC.  None of these takes a lock the NIC model's
 engine holds (/octonic/info does, for its sink counters: under load it
 waits for seconds).  Per interval between two samples (timed by the
 NIC's TSC, not by the sampler's clock) it derives:

@@ -187,13 +187,20 @@ def main(argv):
                 for m, w in zip(marks, sorted(e["moves"]))):
             fail("%s: moves drawn %s, moves sampled %s" % (rid, marks, e["moves"]))
         for m in marks:
-            xs = {round(x_of(panels[p], m[0]), 1) for p in panels}
+            # one vertical line per panel, each at the move's time on that
+            # panel's axis and spanning it
             drawn = [ln for g in root.iter(NS + "g")
                      if g.get("class") == "migration" and g.get("data-run") == rid
                      and abs(float(g.get("data-t")) - m[0]) < 1e-9
                      for ln in g.iter(NS + "line")]
-            if len(drawn) != len(panels) or \
-                    {round(float(ln.get("x1")), 1) for ln in drawn} != xs:
+            tops = sorted(float(p.get("data-top")) for p in panels.values())
+            lines = sorted(drawn, key=lambda ln: float(ln.get("y1")))
+            if len(lines) != len(panels) or any(
+                    abs(float(ln.get("y1")) - top) > PX or
+                    abs(float(ln.get("x1")) - x_of(p, m[0])) > PX or
+                    abs(float(ln.get("x2")) - x_of(p, m[0])) > PX
+                    for ln, top, p in zip(lines, tops, sorted(
+                        panels.values(), key=lambda p: float(p.get("data-top"))))):
                 fail("%s: the move at %.2f s is not marked on every panel" % (rid, m[0]))
 
     # what the model must show
