@@ -166,6 +166,34 @@ octo_latency_hist(const struct octo_latency *l, uint64_t counts[OCTO_LATENCY_BUC
 		counts[b] = __atomic_load_n(&l->hist[b], __ATOMIC_RELAXED);
 }
 
+unsigned int
+octo_latency_nonempty(const struct octo_latency *l, uint64_t *low,
+		uint64_t *high, uint64_t *count, unsigned int max)
+{
+	uint64_t c[LAT_BUCKETS];
+	unsigned int b, k = 0, group = 1, n = 0, in_group = 0;
+
+	if (max == 0)
+		return 0;
+	octo_latency_hist(l, c);
+	for (b = 0; b < LAT_BUCKETS; b++)
+		k += c[b] != 0;
+	while ((k + group - 1) / group > max)
+		group *= 2;
+	for (b = 0; b < LAT_BUCKETS; b++) {
+		if (c[b] == 0)
+			continue;
+		if (in_group == 0) {
+			low[n] = octo_latency_bucket_low(b);
+			count[n++] = 0;
+		}
+		count[n - 1] += c[b];
+		high[n - 1] = octo_latency_bucket_low(b + 1);
+		in_group = (in_group + 1) % group;
+	}
+	return n;
+}
+
 uint64_t
 octo_latency_bucket_low(unsigned int b)
 {

@@ -111,12 +111,61 @@ test_quantile_matches_hist(void **state)
 	octo_latency_free(l);
 }
 
+/* Non-empty buckets: exact when they fit, merged runs when they do not,
+ * every latency counted once in an entry that holds it. */
+static void
+test_nonempty(void **state)
+{
+	enum { MAX = 32 };
+	uint64_t low[OCTO_LATENCY_BUCKETS], high[OCTO_LATENCY_BUCKETS];
+	uint64_t count[OCTO_LATENCY_BUCKETS], k, v, total;
+	struct octo_latency *l = octo_latency_create(NB_FLOWS, 12);
+	unsigned int n, i, distinct = 0, prev = OCTO_LATENCY_BUCKETS;
+
+	(void)state;
+	assert_non_null(l);
+	assert_int_equal(octo_latency_nonempty(l, low, high, count, MAX), 0);
+	/* 1000 latencies from 2^10 to about 2^30: more buckets than MAX */
+	for (k = 0; k < 1000; k++) {
+		v = 1024 + k * k * 1047;
+		record(l, k, v);
+		if (bucket_holding(v) != prev)
+			distinct++;
+		prev = bucket_holding(v);
+	}
+	n = octo_latency_nonempty(l, low, high, count, OCTO_LATENCY_BUCKETS);
+	assert_int_equal(n, distinct);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(high[i], octo_latency_bucket_low(bucket_holding(low[i]) + 1));
+		assert_true(count[i] > 0);
+	}
+	n = octo_latency_nonempty(l, low, high, count, MAX);
+	assert_true(n <= MAX && n >= MAX / 2);
+	total = 0;
+	for (i = 0; i < n; i++) {
+		assert_true(low[i] < high[i]);
+		if (i > 0)
+			assert_true(high[i - 1] <= low[i]);
+		total += count[i];
+	}
+	assert_int_equal(total, 1000);
+	for (k = 0; k < 1000; k++) {
+		v = 1024 + k * k * 1047;
+		for (i = 0; i < n; i++)
+			if (v >= low[i] && v < high[i])
+				break;
+		assert_true(i < n);
+	}
+	octo_latency_free(l);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buckets),
 		cmocka_unit_test(test_quantile_matches_hist),
+		cmocka_unit_test(test_nonempty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

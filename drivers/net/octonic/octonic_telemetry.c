@@ -153,9 +153,9 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 #define TEL_LAT_MAX 256
 
 struct tel_lat {
-	uint64_t low[OCTO_LATENCY_BUCKETS];
-	uint64_t high[OCTO_LATENCY_BUCKETS];
-	uint64_t count[OCTO_LATENCY_BUCKETS];
+	uint64_t low[TEL_LAT_MAX];
+	uint64_t high[TEL_LAT_MAX];
+	uint64_t count[TEL_LAT_MAX];
 };
 
 static struct rte_tel_data *
@@ -182,7 +182,7 @@ tel_latency(const char *cmd, const char *params, struct rte_tel_data *d)
 	struct rte_tel_data *a;
 	struct tel_lat *h;
 	uint64_t samples, stale, tsc, *arr[3];
-	unsigned int b, n = 0, i;
+	unsigned int n, i;
 	unsigned long port;
 	char *end;
 
@@ -201,27 +201,8 @@ tel_latency(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (h == NULL)
 		return -ENOMEM;
 	tsc = rte_get_tsc_cycles();
-	octo_latency_hist(nic->lat, h->count);
+	n = octo_latency_nonempty(nic->lat, h->low, h->high, h->count, TEL_LAT_MAX);
 	octo_latency_counts(nic->lat, &samples, &stale);
-	/* keep the non-empty buckets, with their bounds */
-	for (b = 0; b < OCTO_LATENCY_BUCKETS; b++) {
-		if (h->count[b] == 0)
-			continue;
-		h->low[n] = octo_latency_bucket_low(b);
-		h->high[n] = octo_latency_bucket_low(b + 1);
-		h->count[n++] = h->count[b];
-	}
-	/* too many: merge neighbours pairwise until they fit (coarser, but
-	 * every latency still counted in a bucket that holds it) */
-	while (n > TEL_LAT_MAX) {
-		for (i = 0; 2 * i < n; i++) {
-			h->low[i] = h->low[2 * i];
-			h->high[i] = h->high[RTE_MIN(2 * i + 1, n - 1)];
-			h->count[i] = h->count[2 * i] +
-				(2 * i + 1 < n ? h->count[2 * i + 1] : 0);
-		}
-		n = i;
-	}
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "tsc", tsc);
 	rte_tel_data_add_dict_u64(d, "tsc_hz", rte_get_tsc_hz());
