@@ -6,7 +6,7 @@
  * octopus_fwd: a small l3fwd-style IPv4 forwarder.
  *
  *   octopus_fwd [EAL options] -- [-p PORTMASK] [-r A.B.C.D/LEN=PORT]...
- *               [-t SECONDS] [-P] [-d DESCRIPTORS]
+ *               [-t SECONDS] [-P] [-d DESCRIPTORS] [-x TEXT[,..]] [-n]
  *
  * Every worker lcore (all but the main one) polls one Rx queue on every
  * enabled port (lcore k of n -> queue k), looks the destination address up
@@ -14,8 +14,8 @@
  * Ethernet addresses (source: the output port's MAC, destination
  * 02:00:00:00:00:<port>) and sends the packet on its own Tx queue of the
  * output port.  Each queue is set up on its lcore's socket with an mbuf pool
- * of that socket: on net_octopus this makes each queue's home the PF of the
- * lcore's socket, so the NIC's DMA stays socket-local.
+ * of that socket (unless -n): on net_octopus this makes each queue's home the
+ * PF of the lcore's socket, so the NIC's DMA stays socket-local.
  *
  *   -p PORTMASK   ports to use (default: every port the app may use)
  *   -r ROUTE      route, repeatable; default 198.18.0.0/15 (RFC 2544
@@ -25,6 +25,10 @@
  *   -d N          Rx and Tx descriptors per queue (default 512)
  *   -x TEXT[,..]  on stop, also print the xstats whose names contain one
  *                 of the TEXTs, of every port (a virtual port's members too)
+ *   -n            NUMA-unaware, as l3fwd --no-numa: every queue, mbuf pool and
+ *                 routing table on socket 0, whatever socket its lcore is on
+ *                 (on net_octopus with migration=auto, a queue polled from
+ *                 another socket then moves there by itself)
  *
  * On stop it prints one line per (port, queue) with its counters and, for a
  * net_octopus port, each queue's home and locality (rte_pmd_octopus.h), and
@@ -73,6 +77,7 @@ static unsigned int ofwd_seconds;
 static bool ofwd_promisc;
 static uint16_t ofwd_nb_desc = 512;
 static const char *ofwd_xstats_match;
+static bool ofwd_numa_unaware;
 
 static void
 ofwd_signal(int sig)
@@ -85,7 +90,7 @@ static void
 ofwd_usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s [EAL options] -- [-p PORTMASK] [-r A.B.C.D/LEN=PORT]..."
-		" [-t SECONDS] [-P] [-d DESCRIPTORS] [-x TEXT]\n", prog);
+		" [-t SECONDS] [-P] [-d DESCRIPTORS] [-x TEXT] [-n]\n", prog);
 }
 
 static int
@@ -94,7 +99,7 @@ ofwd_parse_args(int argc, char **argv)
 	char *end;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "p:r:t:Pd:x:")) != -1) {
+	while ((opt = getopt(argc, argv, "p:r:t:Pd:x:n")) != -1) {
 		errno = 0;
 		switch (opt) {
 		case 'p':
@@ -127,6 +132,9 @@ ofwd_parse_args(int argc, char **argv)
 		case 'x':
 			ofwd_xstats_match = optarg;
 			break;
+		case 'n':
+			ofwd_numa_unaware = true;
+			break;
 		default:
 			return -1;
 		}
@@ -147,8 +155,9 @@ ofwd_setup_lcores(void)
 
 		lc->lcore_id = lcore_id;
 		lc->socket = (int)rte_lcore_to_socket_id(lcore_id);
+		lc->mem_socket = ofwd_numa_unaware ? 0 : lc->socket;
 		lc->queue = (uint16_t)ofwd_nb_lcores++;
-		per_socket[lc->socket]++;
+		per_socket[lc->mem_socket]++;
 	}
 	if (ofwd_nb_lcores == 0)
 		rte_exit(EXIT_FAILURE, "no worker lcore: give at least 2 lcores\n");
@@ -213,22 +222,22 @@ ofwd_setup_port(uint16_t port)
 	for (i = 0; i < ofwd_nb_lcores; i++) {
 		struct ofwd_lcore *lc = &ofwd_lcores[i];
 
-		ret = rte_eth_rx_queue_setup(port, lc->queue, nb_rxd, lc->socket,
-				&rxconf, ofwd_pools[lc->socket]);
+		ret = rte_eth_rx_queue_setup(port, lc->queue, nb_rxd, lc->mem_socket,
+				&rxconf, ofwd_pools[lc->mem_socket]);
 		if (ret == 0)
-			ret = rte_eth_tx_queue_setup(port, lc->queue, nb_txd, lc->socket,
-					&txconf);
+			ret = rte_eth_tx_queue_setup(port, lc->queue, nb_txd,
+					lc->mem_socket, &txconf);
 		if (ret != 0)
 			rte_exit(EXIT_FAILURE, "port %u queue %u: setup: %s\n", port,
 				lc->queue, strerror(-ret));
 		lc->txb[port] = rte_zmalloc_socket("ofwd_txb",
-				RTE_ETH_TX_BUFFER_SIZE(OFWD_BURST), 0, lc->socket);
+				RTE_ETH_TX_BUFFER_SIZE(OFWD_BURST), 0, lc->mem_socket);
 		if (lc->txb[port] == NULL)
 			rte_exit(EXIT_FAILURE, "Tx buffer: out of memory\n");
 		rte_eth_tx_buffer_init(lc->txb[port], OFWD_BURST);
 		rte_eth_tx_buffer_set_err_callback(lc->txb[port],
 				rte_eth_tx_buffer_count_callback, &lc->st[port].tx_drop);
-		lc->lpm = ofwd_lpms[lc->socket];
+		lc->lpm = ofwd_lpms[lc->mem_socket];
 	}
 	ret = rte_eth_dev_start(port);
 	if (ret != 0)

@@ -44,6 +44,7 @@ struct ofwd_queue_stats {
 struct ofwd_lcore {
 	unsigned int lcore_id;
 	int socket;
+	int mem_socket;	/* where its queues, mbufs and table are: socket, or 0 (-n) */
 	uint16_t queue;
 	struct rte_lpm *lpm;	/* the routing table copy on this lcore's socket */
 	struct rte_eth_dev_tx_buffer *txb[OFWD_MAX_PORTS];

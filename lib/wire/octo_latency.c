@@ -12,6 +12,7 @@
  * and is not counted (counted as "stale").
  */
 
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 
@@ -21,7 +22,8 @@
 
 #define LAT_SUB_BITS 4
 #define LAT_SUB (1u << LAT_SUB_BITS)
-#define LAT_BUCKETS (64 * LAT_SUB)
+#define LAT_BUCKETS OCTO_LATENCY_BUCKETS
+static_assert(LAT_BUCKETS == 64 * LAT_SUB, "one bucket row per bit of a 64-bit value");
 
 struct lat_slot {
 	uint64_t index;
@@ -153,4 +155,51 @@ octo_latency_counts(const struct octo_latency *l, uint64_t *samples,
 {
 	*samples = __atomic_load_n(&l->samples, __ATOMIC_RELAXED);
 	*stale = __atomic_load_n(&l->stale, __ATOMIC_RELAXED);
+}
+
+void
+octo_latency_hist(const struct octo_latency *l, uint64_t counts[OCTO_LATENCY_BUCKETS])
+{
+	unsigned int b;
+
+	for (b = 0; b < LAT_BUCKETS; b++)
+		counts[b] = __atomic_load_n(&l->hist[b], __ATOMIC_RELAXED);
+}
+
+unsigned int
+octo_latency_nonempty(const struct octo_latency *l, uint64_t *low,
+		uint64_t *high, uint64_t *count, unsigned int max)
+{
+	uint64_t c[LAT_BUCKETS];
+	unsigned int b, k = 0, group = 1, n = 0, in_group = 0;
+
+	if (max == 0)
+		return 0;
+	octo_latency_hist(l, c);
+	for (b = 0; b < LAT_BUCKETS; b++)
+		k += c[b] != 0;
+	while ((k + group - 1) / group > max)
+		group *= 2;
+	for (b = 0; b < LAT_BUCKETS; b++) {
+		if (c[b] == 0)
+			continue;
+		if (in_group == 0) {
+			low[n] = octo_latency_bucket_low(b);
+			count[n++] = 0;
+		}
+		count[n - 1] += c[b];
+		high[n - 1] = octo_latency_bucket_low(b + 1);
+		in_group = (in_group + 1) % group;
+	}
+	return n;
+}
+
+uint64_t
+octo_latency_bucket_low(unsigned int b)
+{
+	/* a 64-bit value's top bit is bit 63: the buckets from here on stay
+	 * empty, and their bounds (2^64 and up) do not fit: saturate */
+	if (b >= (64 - LAT_SUB_BITS + 1) * LAT_SUB)
+		return UINT64_MAX;
+	return bucket_low(b);
 }

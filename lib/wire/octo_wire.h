@@ -170,6 +170,31 @@ int octo_latency_quantile(const struct octo_latency *l, double q, uint64_t *v);
 void octo_latency_counts(const struct octo_latency *l, uint64_t *samples,
 		uint64_t *stale);
 
+/** Buckets of the latency histogram: 16 per power of 2 (see octo_latency.c). */
+#define OCTO_LATENCY_BUCKETS (64 * 16)
+/**
+ * Copy the histogram: @p counts[b] latencies in [octo_latency_bucket_low(b),
+ * octo_latency_bucket_low(b + 1)).  Safe from any thread while the writer
+ * runs (each bucket exact, not one instant across buckets).  Two copies
+ * taken at different times give, by difference, the latencies recorded in
+ * between.
+ */
+void octo_latency_hist(const struct octo_latency *l,
+		uint64_t counts[OCTO_LATENCY_BUCKETS]);
+/** Smallest latency bucket @p b holds; UINT64_MAX from the first bucket
+ *  that no 64-bit latency can reach (the end of the last one in use). */
+uint64_t octo_latency_bucket_low(unsigned int b);
+/**
+ * The histogram's non-empty buckets in ascending order, at most @p max
+ * (> 0) of them: entry i counts @p count[i] latencies in [@p low[i],
+ * @p high[i]).  When more buckets are non-empty, runs of 2, 4, ... of them
+ * are merged into one entry (coarser, each latency still in an entry that
+ * holds it).  Returns the number of entries filled.  Safe from any thread
+ * while the writer runs, as octo_latency_hist().
+ */
+unsigned int octo_latency_nonempty(const struct octo_latency *l, uint64_t *low,
+		uint64_t *high, uint64_t *count, unsigned int max);
+
 /**
  * Read the counters; safe from any thread while the writer runs (each
  * counter is a relaxed atomic, so the snapshot is per-counter exact but
