@@ -252,8 +252,10 @@ struct octonic_eswitch {
 	uint32_t table_serial;
 	struct sw_table *tables;
 	uint32_t nb_tables;	/* slots in tables[] */
+	uint32_t table_hint;	/* the table table_find() found last */
 	struct sw_dgt *dgts;
 	uint32_t nb_dgts, max_dgts;
+	uint32_t dgt_hint;	/* the entry dgt_find() found last */
 	uint32_t next_dgt_id;
 	void **hot_chunks;	/* rte_malloc'd chunks of SW_HOT_CHUNK records */
 	uint32_t nb_hot_chunks;

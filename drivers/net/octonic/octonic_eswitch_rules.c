@@ -217,25 +217,35 @@ table_hash_create(struct octonic_eswitch *sw, uint32_t capacity,
 }
 
 static int
-table_find(const struct octonic_eswitch *sw, const struct octo_flow_key *mask)
+table_find(struct octonic_eswitch *sw, const struct octo_flow_key *mask)
 {
-	uint32_t i;
+	uint32_t i = sw->table_hint;
 
+	/* rules come in runs of one shape: the last table first */
+	if (i < sw->nb_tables && sw->tables[i].h != NULL &&
+			octo_flow_key_equal(&sw->tables[i].mask, mask))
+		return (int)i;
 	for (i = 0; i < sw->nb_tables; i++)
 		if (sw->tables[i].h != NULL &&
-				octo_flow_key_equal(&sw->tables[i].mask, mask))
+				octo_flow_key_equal(&sw->tables[i].mask, mask)) {
+			sw->table_hint = i;
 			return (int)i;
+		}
 	return -1;
 }
 
-/* Find or create the table of @p mask. @return its index or -errno. */
+/*
+ * Find or create the table of @p mask (@p created: whether it is new).
+ * @return its index or -errno.
+ */
 static int
-table_get(struct octonic_eswitch *sw, const struct octo_flow_key *mask)
+table_get(struct octonic_eswitch *sw, const struct octo_flow_key *mask, int *created)
 {
 	struct sw_table *t;
 	int idx = table_find(sw, mask);
 	uint32_t i;
 
+	*created = idx < 0;
 	if (idx >= 0)
 		return idx;
 	for (i = 0; i < sw->nb_tables; i++)
@@ -279,13 +289,21 @@ table_put(struct octonic_eswitch *sw, uint32_t idx, struct sw_garbage *g)
 static struct sw_dgt *
 dgt_find(struct octonic_eswitch *sw, uint16_t dom, uint32_t group, uint32_t table)
 {
-	uint32_t i;
+	uint32_t i = sw->dgt_hint;
+	struct sw_dgt *d;
 
-	for (i = 0; i < sw->nb_dgts; i++) {
-		struct sw_dgt *d = &sw->dgts[i];
-
+	/* as tables: the last one first */
+	if (i < sw->nb_dgts) {
+		d = &sw->dgts[i];
 		if (d->domain == dom && d->group == group && d->table == table)
 			return d;
+	}
+	for (i = 0; i < sw->nb_dgts; i++) {
+		d = &sw->dgts[i];
+		if (d->domain == dom && d->group == group && d->table == table) {
+			sw->dgt_hint = i;
+			return d;
+		}
 	}
 	return NULL;
 }
@@ -592,8 +610,7 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 	uint32_t hk[OCTO_KEY_LEN_MAX / sizeof(uint32_t)];
 	int tidx, new_table, ret;
 
-	new_table = table_find(sw, &r->match.mask) < 0;
-	tidx = table_get(sw, &r->match.mask);
+	tidx = table_get(sw, &r->match.mask, &new_table);
 	if (tidx < 0)
 		goto nomem;
 	t = &sw->tables[tidx];
