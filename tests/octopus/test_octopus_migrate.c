@@ -16,7 +16,8 @@
  *       0 duplicated per flow at Rx and at the sink, losses only where the
  *       NIC counted a drop; after each move completes, the NIC's remote-DMA
  *       and remote-poll counters of that queue stop growing.
- *   test_octopus_migrate nodrain [N]  the same with drain=0 (test-only):
+ *   test_octopus_migrate nodrain [N]  the same without the drain (the port's
+ *       mig.no_drain, set by the test):
  *       reordering is seen, so the first case can fail.
  *   test_octopus_migrate nosteer      members without e-switch (net_null):
  *       a poller on the other socket moves Rx and Tx (migration=auto), the
@@ -380,7 +381,7 @@ test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 			sink.duplicates, sink.lost);
 	} else {
 		CHECK(reordered + sink.out_of_order > 0,
-			"drain=0 but no reordering seen (Rx %" PRIu64 ", sink %" PRIu64 ")",
+			"no drain but no reordering seen (Rx %" PRIu64 ", sink %" PRIu64 ")",
 			reordered, sink.out_of_order);
 	}
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
@@ -936,9 +937,8 @@ main(int argc, char **argv)
 		 * pollers within a millisecond (the default, 200, is for
 		 * the ones an application makes: testpmd_migrate.sh)
 		 */
-		"net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual%s%s",
-		strcmp(which, "follow") == 0 ? "" : ",migrate_after=1",
-		strcmp(which, "nodrain") == 0 ? ",drain=0" : "");
+		"net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual%s",
+		strcmp(which, "follow") == 0 ? "" : ",migrate_after=1");
 	if (octo_test_eal_init(&nb_eal, &eal_argv, 512) < 0) {
 		fprintf(stderr, "EAL init failed\n");
 		return 2;
@@ -954,6 +954,9 @@ main(int argc, char **argv)
 	if (mp == NULL || port >= RTE_MAX_ETHPORTS)
 		return 2;
 	rte_pmd_octonic_gen_enable(pf[0], 0);
+	/* the negative control: the port's moves without the drain */
+	if (strcmp(which, "nodrain") == 0)
+		((struct octopus_priv *)rte_eth_devices[port].data->dev_private)->mig.no_drain = true;
 	if (strcmp(which, "order") == 0)
 		test_order(mp, nb, true);
 	else if (strcmp(which, "nodrain") == 0)

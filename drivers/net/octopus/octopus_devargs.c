@@ -20,7 +20,7 @@
 static const char *const valid_keys[] = {
 	ARG_MEMBER, ARG_NIC, ARG_SOCKET_OF, ARG_MAC, ARG_RX_POOL, ARG_FORCE,
 	ARG_RETA, ARG_SPREAD, ARG_CATCHALL, ARG_MIGRATION, ARG_MIGRATE_AFTER,
-	ARG_DRAIN, NULL,
+	NULL,
 };
 
 static int
@@ -230,18 +230,6 @@ migrate_after_cb(const char *key, const char *v, void *opaque)
 	return 0;
 }
 
-static int
-drain_cb(const char *key, const char *v, void *opaque)
-{
-	struct octopus_args *a = opaque;
-	unsigned long x;
-
-	if (parse_uint(key, v, 1, &x) < 0)
-		return -EINVAL;
-	a->no_drain = x == 0;
-	return 0;
-}
-
 /* Pairs in @p params, as rte_kvargs counts them (commas outside []). */
 static unsigned int
 count_pairs(const char *params)
@@ -303,8 +291,7 @@ octopus_args_parse(struct octopus_args *a, const char *params)
 	    (ret = rte_kvargs_process(kv, ARG_SPREAD, spread_cb, a)) < 0 ||
 	    (ret = rte_kvargs_process(kv, ARG_CATCHALL, catchall_cb, a)) < 0 ||
 	    (ret = rte_kvargs_process(kv, ARG_MIGRATION, migration_cb, a)) < 0 ||
-	    (ret = rte_kvargs_process(kv, ARG_MIGRATE_AFTER, migrate_after_cb, a)) < 0 ||
-	    (ret = rte_kvargs_process(kv, ARG_DRAIN, drain_cb, a)) < 0)
+	    (ret = rte_kvargs_process(kv, ARG_MIGRATE_AFTER, migrate_after_cb, a)) < 0)
 		goto out;
 	if (rte_kvargs_count(kv, ARG_MAC) > 1 || rte_kvargs_count(kv, ARG_RX_POOL) > 1) {
 		OCTO_LOG(ERR, "mac= and rx_pool= may be given once");

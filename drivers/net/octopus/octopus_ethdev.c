@@ -521,8 +521,7 @@ octopus_probe(struct rte_vdev_device *vdev)
 		return ret;
 	}
 	/* auto by default: queues follow their pollers with no app change */
-	octopus_migrate_init(&mig, !args.migration_manual, args.migrate_after_ms,
-		args.no_drain);
+	octopus_migrate_init(&mig, !args.migration_manual, args.migrate_after_ms);
 	dev = rte_eth_vdev_allocate(vdev, sizeof(*p));
 	if (dev == NULL)
 		return -ENOMEM;

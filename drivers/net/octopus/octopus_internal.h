@@ -177,7 +177,6 @@ struct octopus_queue {
 #define ARG_SPREAD	"spread"
 #define ARG_CATCHALL	"catchall"
 #define ARG_MIGRATION	"migration"
-#define ARG_DRAIN	"drain"
 #define ARG_MIGRATE_AFTER "migrate_after"
 #define OCTOPUS_PARAM_STRING \
 	ARG_MEMBER "=<ethdev name or PCI address> (repeat, one per PF) " \
@@ -190,8 +189,7 @@ struct octopus_queue {
 	ARG_SPREAD "=l4_src|l4_dst|ip_src|ip_dst (header bits choosing a bucket) " \
 	ARG_CATCHALL "=<queue for non-IP traffic> " \
 	ARG_MIGRATION "=auto|manual " \
-	ARG_MIGRATE_AFTER "=<ms a new poller polls a queue alone before it moves, default 200> " \
-	ARG_DRAIN "=0|1 (0: test only)"
+	ARG_MIGRATE_AFTER "=<ms a new poller polls a queue alone before it moves, default 200>"
 
 /* Parsed devargs. */
 struct octopus_args {
@@ -208,7 +206,6 @@ struct octopus_args {
 	uint16_t catchall_queue;
 	bool migration_manual;			/**< migration=manual */
 	uint32_t migrate_after_ms;		/**< migrate_after= */
-	bool no_drain;				/**< drain=0 (test only) */
 };
 
 /* A local Rx pool (octopus_pool.c) and the app pool it mirrors. */

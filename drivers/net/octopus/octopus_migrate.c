@@ -94,16 +94,12 @@ queue_of(struct octopus_priv *p, uint16_t qid, int tx)
 }
 
 void
-octopus_migrate_init(struct octopus_mig *m, bool auto_mode, uint32_t after_ms,
-		bool no_drain)
+octopus_migrate_init(struct octopus_mig *m, bool auto_mode, uint32_t after_ms)
 {
 	memset(m, 0, sizeof(*m));
 	m->auto_mode = auto_mode;
 	m->after_tsc = rte_get_tsc_hz() / 1000 * after_ms;
-	m->no_drain = no_drain;
 	rte_spinlock_init(&m->gate_lock);
-	if (no_drain)
-		OCTO_LOG(WARNING, "drain=0: migration does not drain the old member (TEST ONLY: reorders packets)");
 }
 
 /* ---- requests --------------------------------------------------------- */

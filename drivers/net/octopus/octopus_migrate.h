@@ -110,11 +110,10 @@ int octopus_migrate_start(struct octopus_priv *p);
 void octopus_migrate_stop(struct octopus_priv *p);
 
 /**
- * Initial migration state of a port (probe): migration=, migrate_after=,
- * drain= devargs.
+ * Initial migration state of a port (probe): migration=, migrate_after=
+ * devargs.
  */
-void octopus_migrate_init(struct octopus_mig *m, bool auto_mode, uint32_t after_ms,
-		bool no_drain);
+void octopus_migrate_init(struct octopus_mig *m, bool auto_mode, uint32_t after_ms);
 
 /** Record a finished migration of @p q (latency from its request to @p now). */
 void octopus_migrate_done(struct octopus_queue *q, uint64_t now);

@@ -105,7 +105,11 @@ struct octopus_qmig {
 struct octopus_mig {
 	bool auto_mode;			/* migration=auto (the default) */
 	uint64_t after_tsc;		/* migrate_after=, in tsc cycles */
-	bool no_drain;			/* drain=0: TEST ONLY, breaks Rx order */
+	/* the negative control of test_octopus_migrate (nodrain) sets it in
+	 * the port's state: Rx reads the new member first and reorders; no
+	 * devarg or API reaches it
+	 */
+	bool no_drain;
 	bool running;			/* control thread started */
 	uint8_t stop;			/* asks the thread to end (atomic) */
 	pthread_t thread;

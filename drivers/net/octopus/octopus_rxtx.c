@@ -272,7 +272,8 @@ rx_members(struct octopus_queue *q, unsigned int home, int sock,
  * DRAINING(home = new, old): the rule already points at the new member;
  * deliver what the old member's hardware queue still holds first, and
  * read the new one only once the old one came back short (empty).
- * drain=0 (test only) reads the new member first: reorders on purpose.
+ * mig.no_drain (set by a test's negative control only) reads the new
+ * member first: reorders on purpose.
  */
 static __rte_noinline uint16_t
 rx_draining(struct octopus_queue *q, uint32_t r, int sock,
