@@ -52,17 +52,6 @@ rte_pmd_octopus_members_get(uint16_t port_id, struct rte_pmd_octopus_member *mem
 	return n;
 }
 
-static struct octopus_queue *
-queue_of(struct octopus_priv *p, uint16_t port_id, uint16_t queue_id, int tx)
-{
-	const struct rte_eth_dev_data *d = rte_eth_devices[port_id].data;
-
-	if (queue_id >= OCTOPUS_MAX_QUEUES ||
-			queue_id >= (tx ? d->nb_tx_queues : d->nb_rx_queues))
-		return NULL;
-	return tx ? p->txq[queue_id] : p->rxq[queue_id];
-}
-
 int
 rte_pmd_octopus_queue_info_get(uint16_t port_id, uint16_t queue_id, int tx,
 		struct rte_pmd_octopus_queue_info *info)
@@ -73,7 +62,7 @@ rte_pmd_octopus_queue_info_get(uint16_t port_id, uint16_t queue_id, int tx,
 
 	if (p == NULL)
 		return -ENODEV;
-	q = queue_of(p, port_id, queue_id, tx);
+	q = octopus_queue_get(p, queue_id, tx);
 	if (q == NULL || info == NULL)
 		return -EINVAL;
 	memset(info, 0, sizeof(*info));
@@ -100,7 +89,7 @@ rte_pmd_octopus_locality_get(uint16_t port_id, uint16_t queue_id, int tx,
 
 	if (p == NULL)
 		return -ENODEV;
-	q = queue_of(p, port_id, queue_id, tx);
+	q = octopus_queue_get(p, queue_id, tx);
 	if (q == NULL || loc == NULL)
 		return -EINVAL;
 	memset(loc, 0, sizeof(*loc));

@@ -341,6 +341,20 @@ void octopus_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid,
 void octopus_txq_info_get(struct rte_eth_dev *dev, uint16_t qid,
 		struct rte_eth_txq_info *qinfo);
 
+/*
+ * Virtual queue @p qid (Rx, or Tx if @p tx) of the port; NULL when the
+ * port is configured with fewer queues or the queue is not set up.
+ */
+static inline struct octopus_queue *
+octopus_queue_get(const struct octopus_priv *p, uint16_t qid, int tx)
+{
+	const struct rte_eth_dev_data *d = rte_eth_devices[p->port_id].data;
+
+	if (qid >= OCTOPUS_MAX_QUEUES || qid >= (tx ? d->nb_tx_queues : d->nb_rx_queues))
+		return NULL;
+	return tx ? p->txq[qid] : p->rxq[qid];
+}
+
 /* octopus_reta.c */
 void octopus_reta_changed(struct octopus_priv *p);
 int octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,

@@ -85,14 +85,6 @@
 
 #include "octopus_migrate.h"
 
-static struct octopus_queue *
-queue_of(struct octopus_priv *p, uint16_t qid, int tx)
-{
-	if (qid >= OCTOPUS_MAX_QUEUES)
-		return NULL;
-	return tx ? p->txq[qid] : p->rxq[qid];
-}
-
 void
 octopus_migrate_init(struct octopus_mig *m, bool auto_mode, uint32_t after_ms)
 {
@@ -110,7 +102,7 @@ octopus_migrate_request(struct octopus_priv *p, uint16_t qid, int tx, int socket
 {
 	int target = octopus_member_by_socket(p, socket);
 
-	if (queue_of(p, qid, tx) == NULL)
+	if (octopus_queue_get(p, qid, tx) == NULL)
 		return -EINVAL;
 	if (!p->mig.running)
 		return -EIO;
@@ -123,7 +115,7 @@ int
 octopus_migrate_request_member(struct octopus_priv *p, uint16_t qid, int tx,
 		unsigned int target, bool automatic)
 {
-	struct octopus_queue *q = queue_of(p, qid, tx);
+	struct octopus_queue *q = octopus_queue_get(p, qid, tx);
 	uint32_t cur, want;
 
 	if (q == NULL || !octopus_member_serving(p, target))
@@ -281,8 +273,8 @@ migrate_thread(void *arg)
 			while (bits != 0) {
 				i = __builtin_ctzll(bits);
 				bits &= bits - 1;
-				if (queue_of(p, i, t) != NULL)
-					migrate_one(p, queue_of(p, i, t));
+				if (octopus_queue_get(p, i, t) != NULL)
+					migrate_one(p, octopus_queue_get(p, i, t));
 				worked = true;
 			}
 		}
@@ -435,8 +427,8 @@ gate_close(struct octopus_queue *dst, uint16_t q_from, uint64_t need)
 int
 octopus_migrate_gate_prepare(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
 {
-	struct octopus_queue *src = queue_of(p, q_from, 0);
-	struct octopus_queue *dst = queue_of(p, q_to, 0);
+	struct octopus_queue *src = octopus_queue_get(p, q_from, 0);
+	struct octopus_queue *dst = octopus_queue_get(p, q_to, 0);
 
 	if (src == NULL || dst == NULL || q_from == q_to)
 		return -EINVAL;
@@ -453,8 +445,8 @@ octopus_migrate_gate_prepare(struct octopus_priv *p, uint16_t q_from, uint16_t q
 int
 octopus_migrate_gate(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
 {
-	struct octopus_queue *src = queue_of(p, q_from, 0);
-	struct octopus_queue *dst = queue_of(p, q_to, 0);
+	struct octopus_queue *src = octopus_queue_get(p, q_from, 0);
+	struct octopus_queue *dst = octopus_queue_get(p, q_to, 0);
 	uint64_t need;
 
 	if (src == NULL || dst == NULL || q_from == q_to)
@@ -475,7 +467,7 @@ octopus_migrate_gate(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
 void
 octopus_migrate_gate_cancel(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
 {
-	struct octopus_queue *dst = queue_of(p, q_to, 0);
+	struct octopus_queue *dst = octopus_queue_get(p, q_to, 0);
 	uint64_t need = UINT64_MAX;
 
 	if (dst == NULL || q_from >= OCTO_MIG_MAX_QUEUES)
@@ -493,7 +485,7 @@ octopus_migrate_gate_cancel(struct octopus_priv *p, uint16_t q_from, uint16_t q_
 static bool
 gate_queue_ok(struct octopus_priv *p, uint16_t q)
 {
-	struct octopus_queue *rxq = queue_of(p, q, 0);
+	struct octopus_queue *rxq = octopus_queue_get(p, q, 0);
 
 	return rxq != NULL && OCTO_ROUTE_HOME(__atomic_load_n(&rxq->route,
 		__ATOMIC_RELAXED)) != OCTOPUS_NO_HOME;
@@ -503,7 +495,7 @@ gate_queue_ok(struct octopus_priv *p, uint16_t q)
 static bool
 polled(struct octopus_priv *p, uint16_t qid)
 {
-	struct octopus_queue *q = queue_of(p, qid, 0);
+	struct octopus_queue *q = octopus_queue_get(p, qid, 0);
 
 	return q != NULL && __atomic_load_n(&q->poller_lcore, __ATOMIC_ACQUIRE) >= 0;
 }
@@ -529,13 +521,13 @@ gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 
 	for (ds = wait; ds != 0; ds &= ds - 1) {
 		d = (uint16_t)__builtin_ctzll(ds);
-		q = queue_of(p, d, 0);
+		q = octopus_queue_get(p, d, 0);
 		if (q != NULL)
 			polls[d] = __atomic_load_n(&q->cnt.polls, __ATOMIC_ACQUIRE);
 	}
 	for (ds = wait; ds != 0; ds &= ds - 1) {
 		d = (uint16_t)__builtin_ctzll(ds);
-		q = queue_of(p, d, 0);
+		q = octopus_queue_get(p, d, 0);
 		if (!polled(p, d))
 			continue;
 		while (__atomic_load_n(&q->cnt.polls, __ATOMIC_ACQUIRE) < polls[d] + 2) {
@@ -595,7 +587,7 @@ octopus_migrate_gates_prepare(struct octopus_priv *p, struct octopus_gate_set *s
 	deadline = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
 		d = (uint16_t)__builtin_ctzll(ds);
-		while (polled(p, d) && gate_closed(p, queue_of(p, d, 0)) &&
+		while (polled(p, d) && gate_closed(p, octopus_queue_get(p, d, 0)) &&
 		       rte_get_tsc_cycles() < deadline)
 			rte_delay_us_sleep(10);
 	}
