@@ -56,8 +56,10 @@ flows_get(struct octopus_priv *p)
 static int
 proxy_get(struct octopus_priv *p, uint16_t *proxy, struct rte_flow_error *error)
 {
+	uint16_t i, ports[OCTOPUS_MAX_MEMBERS];
 	struct octopus_member *m;
-	uint16_t i, px = RTE_MAX_ETHPORTS;
+	char why[160];
+	int ret;
 
 	if (p->started && p->steer == NULL && rte_eth_devices[p->port_id].data->nb_rx_queues)
 		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
@@ -74,32 +76,23 @@ proxy_get(struct octopus_priv *p, uint16_t *proxy, struct rte_flow_error *error)
 		*proxy = octopus_steer_proxy(p->steer);
 		return 0;
 	}
+	for (i = 0; i < p->nb_members; i++)
+		ports[i] = OCTOPUS_STEER_PORT_ABSENT;
 	OCTO_FOREACH_MEMBER(p, i, m) {
-		struct rte_flow_error err = { 0 };
-		uint16_t mp = RTE_MAX_ETHPORTS;
-		int ret;
-
 		if (m->state < OCTO_MEMBER_OWNED && m->loss == OCTO_LOSS_RELEASED)
 			continue;	/* gone: the others still share the e-switch */
 		if (m->state < OCTO_MEMBER_OWNED)
 			return octopus_flow_error(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 				NULL, "member %s not found yet", m->name);
-		ret = rte_flow_pick_transfer_proxy(m->port_id, &mp, &err);
-		if (ret != 0)
-			return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
-				NULL, "member %s has no rte_flow e-switch (transfer proxy: %s)",
-				m->name, err.message != NULL ? err.message : rte_strerror(-ret));
-		if (px == RTE_MAX_ETHPORTS)
-			px = mp;
-		else if (mp != px)
-			return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
-				NULL, "members are not ports of one e-switch (transfer proxies %u and %u)",
-				px, mp);
+		ports[i] = m->port_id;
 	}
-	if (px == RTE_MAX_ETHPORTS)
+	ret = octopus_steer_common_proxy(ports, p->nb_members, proxy, why, sizeof(why));
+	if (ret == -EINVAL)
 		return octopus_flow_error(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 			NULL, "every member is gone");
-	*proxy = px;
+	if (ret != 0)
+		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+			NULL, "%s", why);
 	return 0;
 }
 

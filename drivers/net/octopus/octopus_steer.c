@@ -291,41 +291,40 @@ destroy_rule(const struct octopus_steer *s, const struct octo_steer_rule *r,
 	return ret;
 }
 
-/*
- * Find the common transfer proxy of the members.  Different proxies mean
- * the members are not ports of one e-switch: the model needs one.
- */
-static int
-pick_proxy(struct octopus_steer *s, char *why, size_t why_len)
+int
+octopus_steer_common_proxy(const uint16_t *ports, unsigned int n, uint16_t *proxy,
+		char *why, size_t why_len)
 {
+	uint16_t px = OCTOPUS_STEER_PORT_ABSENT;
 	unsigned int i;
 
-	for (i = 0; i < s->nb_members; i++) {
+	for (i = 0; i < n; i++) {
 		struct rte_flow_error err = { 0 };
-		uint16_t proxy = RTE_MAX_ETHPORTS;
+		uint16_t mp = RTE_MAX_ETHPORTS;
 		int ret;
 
-		if (s->member_port[i] == OCTOPUS_STEER_PORT_ABSENT)
+		if (ports[i] == OCTOPUS_STEER_PORT_ABSENT)
 			continue;
-		ret = rte_flow_pick_transfer_proxy(s->member_port[i], &proxy, &err);
+		ret = rte_flow_pick_transfer_proxy(ports[i], &mp, &err);
 		if (ret != 0) {
 			snprintf(why, why_len, "member port %u: no rte_flow transfer proxy (%s)",
-				s->member_port[i], err_msg(&err, ret));
+				ports[i], err_msg(&err, ret));
 			return -ENOTSUP;
 		}
-		if (s->proxy == OCTOPUS_STEER_PORT_ABSENT) {
-			s->proxy = proxy;
-		} else if (proxy != s->proxy) {
+		if (px == OCTOPUS_STEER_PORT_ABSENT) {
+			px = mp;
+		} else if (mp != px) {
 			snprintf(why, why_len,
 				"member port %u and the others have different transfer proxies (%u, %u): not one e-switch",
-				s->member_port[i], proxy, s->proxy);
+				ports[i], mp, px);
 			return -ENOTSUP;
 		}
 	}
-	if (s->proxy == OCTOPUS_STEER_PORT_ABSENT) {
+	if (px == OCTOPUS_STEER_PORT_ABSENT) {
 		snprintf(why, why_len, "no member has a port");
 		return -EINVAL;
 	}
+	*proxy = px;
 	return 0;
 }
 
@@ -469,7 +468,8 @@ octopus_steer_install(struct octopus_steer **sp,
 		goto fail;
 	}
 
-	ret = pick_proxy(s, why, why_len);
+	ret = octopus_steer_common_proxy(s->member_port, s->nb_members, &s->proxy, why,
+		why_len);
 	if (ret != 0)
 		goto fail;
 	ret = probe(s, why, why_len);

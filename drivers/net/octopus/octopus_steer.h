@@ -93,6 +93,16 @@ void octopus_steer_remove(struct octopus_steer *s);
  */
 int octopus_steer_field_place(enum octo_steer_field f, enum rte_flow_item_type t, size_t *off,
 		size_t *width);
+/**
+ * The common transfer proxy of member ports @p ports[0..n-1] (entries
+ * OCTOPUS_STEER_PORT_ABSENT skipped), the port the e-switch's transfer
+ * rules go through: the steering's and the application rules' one lookup.
+ * @return 0; -ENOTSUP (@p why says which member) when one has none or
+ * they differ (not ports of one e-switch); -EINVAL when none is present.
+ */
+int octopus_steer_common_proxy(const uint16_t *ports, unsigned int n, uint16_t *proxy,
+		char *why, size_t why_len);
+
 /** The members' common transfer proxy, found when @p s was installed. */
 uint16_t octopus_steer_proxy(const struct octopus_steer *s);
 
