@@ -101,6 +101,12 @@ octopus_configure(struct rte_eth_dev *dev)
 	uint16_t i;
 	int ret;
 
+	/* checked before any member is touched: a refusal leaves them as they were */
+	if (p->args.catchall_queue >= nb_rxq && nb_rxq > 0) {
+		OCTO_LOG(ERR, "port %u: catchall=%u but only %u Rx queues",
+			p->port_id, p->args.catchall_queue, nb_rxq);
+		return -EINVAL;
+	}
 	ret = octopus_members_init(p, false);
 	if (ret < 0)
 		return ret;
@@ -143,11 +149,6 @@ octopus_configure(struct rte_eth_dev *dev)
 	for (i = 0; i < p->args.reta_size; i++)
 		p->reta[i] = nb_rxq ? i % nb_rxq : 0;
 	octopus_reta_changed(p);
-	if (p->args.catchall_queue >= nb_rxq && nb_rxq > 0) {
-		OCTO_LOG(ERR, "port %u: catchall=%u but only %u Rx queues",
-			p->port_id, p->args.catchall_queue, nb_rxq);
-		return -EINVAL;
-	}
 	return 0;
 }
 

@@ -90,8 +90,9 @@ struct octopus_member {
 
 /*
  * Route word of a virtual queue: everything the datapath needs to pick
- * the member(s) of a burst, read with ONE relaxed load so that a later
- * control thread (queue migration) can switch it atomically.
+ * the member(s) of a burst, read with ONE load (acquire: a plain load on
+ * x86) so that the control thread (queue migration) can switch it
+ * atomically.
  *   bits  0..7  home member index (OCTOPUS_NO_HOME: bind on first poll)
  *   bits  8..15 old member index (the one being drained while migrating)
  *   bits 16..23 phase (enum octopus_route_phase)
@@ -143,7 +144,7 @@ struct octopus_qcounters {
 
 /* One virtual queue (Rx or Tx); its datapath fields first. */
 struct octopus_queue {
-	uint32_t route;		/**< see OCTO_ROUTE; relaxed load per burst */
+	uint32_t route;		/**< see OCTO_ROUTE; one acquire load per burst */
 	uint16_t vport;		/**< virtual port id (mbuf->port on Rx) */
 	uint16_t qid;
 	uint8_t nb_members;

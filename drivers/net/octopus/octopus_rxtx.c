@@ -7,7 +7,7 @@
  * ethdev layer copies the burst functions into rte_eth_fp_ops at start);
  * which member a burst uses is data, read from the queue's route word.
  *
- * Steady state per burst: one relaxed load of the route, one TLS read of
+ * Steady state per burst: one acquire load of the route, one TLS read of
  * the caller's socket (rte_socket_id), one member burst through the
  * member's own function and queue pointers resolved at start (no ethdev
  * port lookups), and plain counter updates: the queue has one poller.
