@@ -57,6 +57,7 @@
 
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_seq_check.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 4
@@ -77,35 +78,16 @@ static uint64_t next_seq[MAX_FLOWS];
 static uint64_t flow_pkts[MAX_FLOWS];
 static uint64_t reordered, duplicated, foreign_frames;
 
-/* Per-flow order of one received frame (seq must be above all before). */
+static const struct octo_seq_check seq_check = {
+	.max_flows = MAX_FLOWS, .payload_off = PAYLOAD_OFF,
+	.next_seq = next_seq, .flow_pkts = flow_pkts,
+	.reordered = &reordered, .duplicated = &duplicated, .foreign = &foreign_frames,
+};
+
 static void
 check_frame(struct rte_mbuf *m)
 {
-	const struct octo_wire_payload *pl;
-	uint32_t flow;
-	uint64_t seq;
-
-	if (rte_pktmbuf_data_len(m) < PAYLOAD_OFF + sizeof(*pl)) {
-		foreign_frames++;
-		return;
-	}
-	pl = rte_pktmbuf_mtod_offset(m, const struct octo_wire_payload *, PAYLOAD_OFF);
-	flow = rte_be_to_cpu_32(pl->flow_id);
-	seq = rte_be_to_cpu_64(pl->seq);
-	if (rte_be_to_cpu_32(pl->magic) != OCTO_WIRE_MAGIC || flow >= MAX_FLOWS) {
-		foreign_frames++;
-		return;
-	}
-	if (flow_pkts[flow] != 0 && seq < next_seq[flow]) {
-		/* not above the highest seen: repeated, or late */
-		if (seq + 1 == next_seq[flow])
-			duplicated++;
-		else
-			reordered++;
-		return;
-	}
-	next_seq[flow] = seq + 1;
-	flow_pkts[flow]++;
+	octo_seq_check(&seq_check, m);
 }
 
 static int
