@@ -58,6 +58,7 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_port.h"
+#include "../common/octo_sched.h"
 #include "../common/octo_seq_check.h"
 #include "../common/octo_test_eal.h"
 
@@ -136,33 +137,6 @@ cmp_u64(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-/*
- * Scheduler times of thread @p tid (/proc/self/task/TID/schedstat): on a
- * CPU and waiting for one while runnable, ns. Zeros if unreadable.
- */
-struct sched_times {
-	uint64_t run_ns, wait_ns;
-};
-
-static struct sched_times
-sched_of(int tid)
-{
-	struct sched_times t = { 0, 0 };
-	char path[64];
-	FILE *f;
-
-	if (tid <= 0)
-		return t;
-	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return t;
-	if (fscanf(f, "%" SCNu64 " %" SCNu64, &t.run_ns, &t.wait_ns) != 2)
-		t.run_ns = t.wait_ns = 0;
-	fclose(f);
-	return t;
 }
 
 /* Percentile @p pc of @p v[0..n) (sorted in place). */
@@ -245,7 +219,7 @@ run(uint32_t flows, unsigned int nb, uint64_t rate)
 	uint64_t gen = 0, lost = 0, last, end, t0;
 	uint64_t tail_grace = 0, tail_drain = 0, tail_other = 0, tail_pw = 0, tail_cw = 0;
 	uint64_t thr;
-	struct sched_times pa, pb, ca, cb;
+	struct octo_sched_times pa, pb, ca, cb;
 	unsigned int i, k = 0, timeouts = 0, refused = 0, ntail = 0;
 	uint32_t f;
 	uint16_t q;
@@ -282,8 +256,8 @@ run(uint32_t flows, unsigned int nb, uint64_t rate)
 		sock = 1 - r.home_socket;
 		/* a random gap: moves at any point of the pollers' loop */
 		rte_delay_us_sleep(100 + rte_rand() % 900);
-		pa = sched_of(poller_tid[q]);
-		ca = sched_of(control_tid);
+		pa = octo_sched_of(poller_tid[q]);
+		ca = octo_sched_of(control_tid);
 		rte_pmd_octonic_flow_stats_get(pf0, &fsa);
 		ret = rte_pmd_octopus_queue_migrate(port, q, sock);
 		if (ret != 0) {
@@ -300,8 +274,8 @@ run(uint32_t flows, unsigned int nb, uint64_t rate)
 			break;
 		}
 		rte_pmd_octonic_flow_stats_get(pf0, &fsb);
-		pb = sched_of(poller_tid[q]);
-		cb = sched_of(control_tid);
+		pb = octo_sched_of(poller_tid[q]);
+		cb = octo_sched_of(control_tid);
 		rte_pmd_octopus_migration_get(port, q, 0, &r);
 		ph.poller_wait[k] = pb.wait_ns - pa.wait_ns;
 		ph.ctl_run[k] = cb.run_ns - ca.run_ns;

@@ -28,6 +28,8 @@
  *   test_octopus_migrate failover     PF1 unplugged under load, then plugged
  *       back: served by PF0 within a bound, in order, losses accounted;
  *       back home on PF1, remote counters flat.
+ *   test_octopus_migrate idle         2 s of steady forwarding, migration=auto:
+ *       the control thread is not on a CPU (no spin, no timer).
  *   test_octopus_migrate follow       automatic migration follows a poller:
  *       a 50 ms drain and one-off polls from the other socket move nothing;
  *       a new poller moves the queue after migrate_after (default), not before.
@@ -57,6 +59,7 @@
 
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_sched.h"
 #include "../common/octo_seq_check.h"
 #include "../common/octo_test_eal.h"
 
@@ -832,6 +835,57 @@ poll_alone(uint16_t q, unsigned int ms)
 }
 
 /*
+ * Nothing of the port spins or wakes on a timer while no move is asked:
+ * 2 s of steady forwarding with migration=auto, every queue polled from
+ * its home's socket, cost the port's control thread (octo-mig) under 2 ms
+ * of CPU and at most 20 times on a CPU (a thread woken by a timer every
+ * 5 us, as it once was, is on a CPU 400,000 times in 2 s).
+ */
+static void
+test_idle(struct rte_mempool *mp)
+{
+	struct octo_sched_times t0, t1;
+	uint64_t r0, moves = 0;
+	struct rte_pmd_octopus_migration r;
+	int tid;
+	uint16_t q;
+
+	start_port(mp);
+	CHECK(rte_pmd_octopus_migration_auto_set(port, 1) == 0, "auto");
+	CHECK(rte_pmd_octonic_gen_enable(pf[0], 1) == 0, "generator on");
+	stop = 0;
+	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
+	for (q = 0; q < NB_Q; q++)
+		CHECK(wait_polls(q, 100), "queue %u not polled", q);
+	tid = octo_thread_named("octo-mig");
+	CHECK(tid > 0, "no control thread named octo-mig");
+	/* schedstat readable: this thread has run */
+	CHECK(octo_sched_of(rte_sys_gettid()).run_ns > 0, "no schedstat for this thread");
+	r0 = __atomic_load_n(&received, __ATOMIC_RELAXED);
+	t0 = octo_sched_of(tid);
+	rte_delay_us_sleep(2 * 1000 * 1000);
+	t1 = octo_sched_of(tid);
+	for (q = 0; q < NB_Q; q++) {
+		rte_pmd_octopus_migration_get(port, q, 0, &r);
+		moves += r.migrations;
+	}
+	printf("idle: 2 s of forwarding (%" PRIu64 " packets, %" PRIu64 " moves): control thread"
+		" %.3f ms on a CPU, %" PRIu64 " times\n",
+		__atomic_load_n(&received, __ATOMIC_RELAXED) - r0, moves,
+		(t1.run_ns - t0.run_ns) / 1e6, t1.slices - t0.slices);
+	CHECK(__atomic_load_n(&received, __ATOMIC_RELAXED) > r0, "nothing forwarded");
+	CHECK(moves == 0, "%" PRIu64 " moves with every queue on its home socket", moves);
+	CHECK(t1.run_ns - t0.run_ns < 2 * 1000 * 1000 && t1.slices - t0.slices <= 20,
+		"control thread busy while idle: %" PRIu64 " ns on a CPU, %" PRIu64 " times",
+		t1.run_ns - t0.run_ns, t1.slices - t0.slices);
+	quiesce();
+	stop = 1;
+	rte_eal_mp_wait_lcore();
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
+/*
  * Automatic migration follows a poller, not a poll (migrate_after=, its
  * default): a queue that another socket's lcore polls alone for less than
  * that (a drain), or now and then between its poller's bursts, stays; a
@@ -951,8 +1005,10 @@ main(int argc, char **argv)
 		test_failover(mp);
 	else if (strcmp(which, "follow") == 0)
 		test_follow(mp);
+	else if (strcmp(which, "idle") == 0)
+		test_idle(mp);
 	else {
-		fprintf(stderr, "usage: %s order|nodrain|nosteer|gate|failover|follow [moves]\n",
+		fprintf(stderr, "usage: %s order|nodrain|nosteer|gate|failover|follow|idle [moves]\n",
 			argv[0]);
 		return 2;
 	}
