@@ -150,6 +150,16 @@ octo_steer_app_plan(const struct octo_steer_app_conf *conf,
 		struct octo_steer_app_entry **entries, uint32_t *nb,
 		char *why, size_t why_len)
 {
+	return octo_steer_app_plan_in(conf, rule, NULL, 0, entries, nb, why, why_len);
+}
+
+int
+octo_steer_app_plan_in(const struct octo_steer_app_conf *conf,
+		const struct octo_steer_app_rule *rule,
+		struct octo_steer_app_entry *buf, uint32_t cap,
+		struct octo_steer_app_entry **entries, uint32_t *nb,
+		char *why, size_t why_len)
+{
 	struct octo_steer_app_entry *e;
 	uint32_t home_group, n, b;
 	int ret;
@@ -168,10 +178,15 @@ octo_steer_app_plan(const struct octo_steer_app_conf *conf,
 		return ret;
 	n = rule->fate == OCTO_STEER_APP_RSS ?
 		octo_steer_app_rss_buckets(rule->rss_num, conf->reta_size) : 1;
-	e = calloc(n, sizeof(*e));
-	if (e == NULL) {
-		say(why, why_len, "no memory for %u entries", n);
-		return -ENOMEM;
+	if (n <= cap) {
+		e = buf;
+		memset(e, 0, sizeof(*e) * n);
+	} else {
+		e = calloc(n, sizeof(*e));
+		if (e == NULL) {
+			say(why, why_len, "no memory for %u entries", n);
+			return -ENOMEM;
+		}
 	}
 	for (b = 0; b < n; b++)
 		entry_common(&e[b], rule);

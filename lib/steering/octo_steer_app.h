@@ -138,6 +138,18 @@ int octo_steer_app_plan(const struct octo_steer_app_conf *conf,
 		char *why, size_t why_len);
 
 /**
+ * octo_steer_app_plan(), into @p buf when the plan has at most @p cap
+ * entries (then *entries == buf: a QUEUE rule's one entry needs no
+ * allocation), else into a malloc'ed array: free(*entries) only when it
+ * is not @p buf.
+ */
+int octo_steer_app_plan_in(const struct octo_steer_app_conf *conf,
+		const struct octo_steer_app_rule *rule,
+		struct octo_steer_app_entry *buf, uint32_t cap,
+		struct octo_steer_app_entry **entries, uint32_t *nb,
+		char *why, size_t why_len);
+
+/**
  * Bucket space of an RSS expansion over @p n queues (see above): the
  * number of entries octo_steer_app_plan() makes before dropping entries the
  * pattern cannot match.  0 for n == 0.

@@ -158,6 +158,40 @@ test_rss(void **state)
 	rss_spread(1, 64, 1);
 }
 
+/* A plan that fits the caller's buffer lands there, zeroed first; one
+ * that does not is allocated, the buffer untouched.
+ */
+static void
+test_plan_in(void **state)
+{
+	struct octo_steer_app_rule r = queue_rule(1);
+	struct octo_steer_app_entry buf[2], *e;
+	uint16_t queues[2] = { 0, 3 };
+	uint32_t n;
+
+	(void)state;
+	memset(buf, 0xa5, sizeof(buf));
+	assert_int_equal(octo_steer_app_plan_in(&port4, &r, buf, 2, &e, &n, NULL, 0), 0);
+	assert_ptr_equal(e, buf);
+	assert_int_equal(n, 1);
+	assert_true(e[0].has_meta && e[0].set_meta == 1 && e[0].queue == 1);
+	assert_false(e[0].drop || e[0].has_mark || e[0].has_count);
+	/* RSS over 2 queues: 2 entries fit; a cap of 1 allocates */
+	r.fate = OCTO_STEER_APP_RSS;
+	r.rss_queues = queues;
+	r.rss_num = 2;
+	assert_int_equal(octo_steer_app_plan_in(&port4, &r, buf, 2, &e, &n, NULL, 0), 0);
+	assert_ptr_equal(e, buf);
+	assert_int_equal(n, 2);
+	memset(buf, 0xa5, sizeof(buf));
+	assert_int_equal(octo_steer_app_plan_in(&port4, &r, buf, 1, &e, &n, NULL, 0), 0);
+	assert_ptr_not_equal(e, buf);
+	assert_int_equal(n, 2);
+	assert_true(e[0].queue == 0 && e[1].queue == 3);
+	assert_int_equal(buf[0].queue, 0xa5a5);
+	free(e);
+}
+
 static void
 test_rss_field(void **state)
 {
@@ -284,6 +318,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_queue),
 		cmocka_unit_test(test_rss),
+		cmocka_unit_test(test_plan_in),
 		cmocka_unit_test(test_rss_field),
 		cmocka_unit_test(test_drop_jump),
 		cmocka_unit_test(test_refusals),

@@ -111,13 +111,15 @@ app_conf(const struct octopus_priv *p)
 
 static int
 plan(const struct octopus_priv *p, const struct octo_steer_app_rule *r,
-		struct octo_steer_app_entry **e, uint32_t *nb, struct rte_flow_error *error)
+		struct octo_steer_app_entry *one, struct octo_steer_app_entry **e, uint32_t *nb,
+		struct rte_flow_error *error)
 {
 	struct octo_steer_app_conf c = app_conf(p);
 	char why[160];
 	int ret;
 
-	ret = octo_steer_app_plan(&c, r, e, nb, why, sizeof(why));
+	/* one entry (all but RSS rules) in the caller's @p one */
+	ret = octo_steer_app_plan_in(&c, r, one, 1, e, nb, why, sizeof(why));
 	if (ret != 0)
 		return octopus_flow_error(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"%s", why);
@@ -189,20 +191,21 @@ hw_remove(struct octopus_flow *f)
 static int
 hw_install(struct octopus_priv *p, struct octopus_flow *f, struct rte_flow_error *error)
 {
-	struct octo_steer_app_entry *e = NULL;
+	struct octo_steer_app_entry one, *e = NULL;
 	uint32_t nb = 0, i;
 	uint16_t proxy;
 	int ret;
 
 	ret = proxy_get(p, &proxy, error);
 	if (ret == 0)
-		ret = plan(p, &f->app, &e, &nb, error);
+		ret = plan(p, &f->app, &one, &e, &nb, error);
 	if (ret != 0)
 		return -rte_errno;
 	/* control data of this process only: the C heap, not the shared one */
 	f->hw = nb == 1 ? &f->hw_one : calloc(nb, sizeof(*f->hw));
 	if (f->hw == NULL) {
-		free(e);
+		if (e != &one)
+			free(e);
 		return octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no memory for %u member rules", nb);
 	}
@@ -223,7 +226,8 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f, struct rte_flow_error
 	}
 	if (ret == 0)
 		f->installed = 1;
-	free(e);
+	if (e != &one)
+		free(e);
 	return ret;
 }
 
@@ -525,7 +529,7 @@ flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 {
 	struct octopus_priv *p = octo_priv(dev);
 	struct octopus_flow_parsed parsed;
-	struct octo_steer_app_entry *e = NULL;
+	struct octo_steer_app_entry one, *e = NULL;
 	uint32_t nb = 0, i;
 	uint16_t proxy;
 	int ret;
@@ -534,7 +538,7 @@ flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	if (ret == 0)
 		ret = proxy_get(p, &proxy, error);
 	if (ret == 0)
-		ret = plan(p, &parsed.app, &e, &nb, error);
+		ret = plan(p, &parsed.app, &one, &e, &nb, error);
 	for (i = 0; ret == 0 && i < nb; i++) {
 		ret = octopus_flow_hw_make(proxy, pattern, &e[i], 1, NULL, error);
 		if (ret < 0)
@@ -542,7 +546,8 @@ flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		else
 			ret = 0;
 	}
-	free(e);
+	if (e != &one)
+		free(e);
 	return ret;
 }
 
