@@ -35,6 +35,7 @@
 
 #include "rte_pmd_octopus.h"
 
+#include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
@@ -604,6 +605,11 @@ test_telemetry(struct rte_mempool *mp)
 	rte_vdev_uninit("net_octopus0");
 }
 
+static const struct octo_case cases[] = {
+	{ "devargs", test_devargs }, { "lockstep", test_lockstep },
+	{ "datapath", test_datapath }, { "telemetry", test_telemetry },
+};
+
 int
 main(int argc, char **argv)
 {
@@ -630,18 +636,8 @@ main(int argc, char **argv)
 	mp = rte_pktmbuf_pool_create("app", 4096, 64, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (mp == NULL)
 		return 2;
-	if (strcmp(which, "devargs") == 0)
-		test_devargs(mp);
-	else if (strcmp(which, "lockstep") == 0)
-		test_lockstep(mp);
-	else if (strcmp(which, "datapath") == 0)
-		test_datapath(mp);
-	else if (strcmp(which, "telemetry") == 0)
-		test_telemetry(mp);
-	else {
-		fprintf(stderr, "usage: %s devargs|lockstep|datapath|telemetry\n", argv[0]);
+	if (octo_case_run(cases, RTE_DIM(cases), which, argv[0], mp) < 0)
 		return 2;
-	}
 	rte_openlog_stream(stderr);
 	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
 		failures);

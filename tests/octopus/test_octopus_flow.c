@@ -55,6 +55,7 @@
 #include "octopus_internal.h"
 #include "octopus_flow.h"
 
+#include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
@@ -871,6 +872,11 @@ test_bad(struct rte_mempool *mp)
 	}
 }
 
+static const struct octo_case cases[] = {
+	{ "queue", test_queue }, { "rss", test_rss }, { "bad", test_bad },
+	{ "isolate", test_isolate }, { "rollback", test_rollback },
+};
+
 int
 main(int argc, char **argv)
 {
@@ -905,20 +911,8 @@ main(int argc, char **argv)
 	port = port_of("net_octopus0");
 	nic_port = port_of("net_octonic0_pf0");
 	rte_pmd_octonic_gen_enable(nic_port, 0);
-	if (strcmp(which, "queue") == 0)
-		test_queue(mp);
-	else if (strcmp(which, "rss") == 0)
-		test_rss(mp);
-	else if (strcmp(which, "bad") == 0)
-		test_bad(mp);
-	else if (strcmp(which, "isolate") == 0)
-		test_isolate(mp);
-	else if (strcmp(which, "rollback") == 0)
-		test_rollback(mp);
-	else {
-		fprintf(stderr, "usage: %s queue|rss|bad|isolate|rollback\n", argv[0]);
+	if (octo_case_run(cases, RTE_DIM(cases), which, argv[0], mp) < 0)
 		return 2;
-	}
 	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
 		failures);
 	octo_test_eal_cleanup();

@@ -58,6 +58,7 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_check.h"
+#include "../common/octo_cases.h"
 #include "../common/octo_port.h"
 #include "../common/octo_sched.h"
 #include "../common/octo_seq_check.h"
@@ -948,6 +949,28 @@ test_follow(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
+static unsigned int moves;	/* order, nodrain: how many (argv[2]) */
+
+static void
+test_order_drain(struct rte_mempool *mp)
+{
+	test_order(mp, moves, true);
+}
+
+/* The negative control: the port's moves without the drain. */
+static void
+test_order_nodrain(struct rte_mempool *mp)
+{
+	((struct octopus_priv *)rte_eth_devices[port].data->dev_private)->mig.no_drain = true;
+	test_order(mp, moves, false);
+}
+
+static const struct octo_case cases[] = {
+	{ "order", test_order_drain }, { "nodrain", test_order_nodrain },
+	{ "nosteer", test_nosteer }, { "gate", test_gate }, { "failover", test_failover },
+	{ "follow", test_follow }, { "idle", test_idle },
+};
+
 int
 main(int argc, char **argv)
 {
@@ -990,28 +1013,9 @@ main(int argc, char **argv)
 	if (mp == NULL || port >= RTE_MAX_ETHPORTS)
 		return 2;
 	rte_pmd_octonic_gen_enable(pf[0], 0);
-	/* the negative control: the port's moves without the drain */
-	if (strcmp(which, "nodrain") == 0)
-		((struct octopus_priv *)rte_eth_devices[port].data->dev_private)->mig.no_drain = true;
-	if (strcmp(which, "order") == 0)
-		test_order(mp, nb, true);
-	else if (strcmp(which, "nodrain") == 0)
-		test_order(mp, nb, false);
-	else if (strcmp(which, "nosteer") == 0)
-		test_nosteer(mp);
-	else if (strcmp(which, "gate") == 0)
-		test_gate(mp);
-	else if (strcmp(which, "failover") == 0)
-		test_failover(mp);
-	else if (strcmp(which, "follow") == 0)
-		test_follow(mp);
-	else if (strcmp(which, "idle") == 0)
-		test_idle(mp);
-	else {
-		fprintf(stderr, "usage: %s order|nodrain|nosteer|gate|failover|follow|idle [moves]\n",
-			argv[0]);
+	moves = nb;
+	if (octo_case_run(cases, RTE_DIM(cases), which, argv[0], mp) < 0)
 		return 2;
-	}
 	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
 		failures);
 	octo_test_eal_cleanup();
