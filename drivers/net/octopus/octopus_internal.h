@@ -142,6 +142,9 @@ struct octopus_qcounters {
 	uint64_t member_pkts[OCTOPUS_MAX_MEMBERS];
 };
 
+/* An lcore and its socket as one word (socket -1: 0xff), for one compare. */
+#define POLLER_KEY(lcore, socket) ((int32_t)(((uint32_t)(lcore) << 8) | ((uint32_t)(socket) & 0xff)))
+
 /* One virtual queue (Rx or Tx); its datapath fields first. */
 struct octopus_queue {
 	uint32_t route;		/**< see OCTO_ROUTE; one acquire load per burst */
@@ -153,6 +156,7 @@ struct octopus_queue {
 	uint8_t pad;
 	int poller_lcore;	/**< lcore of the latest poll, -1 none yet */
 	int poller_socket;	/**< its socket */
+	int32_t poller_key;	/**< POLLER_KEY of both, -1 none (datapath only) */
 	struct octopus_hwq hw[OCTOPUS_MAX_MEMBERS];
 	struct octopus_qcounters cnt __rte_cache_aligned;
 	/* Control path only. */
