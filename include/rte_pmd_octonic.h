@@ -25,7 +25,9 @@
  * flows=, pkt_len=, proto=udp|tcp, ipv6=0|1, gen_rate= (pps, 0: as fast
  * as polled), gen_limit=, nudma_dma_ns=, nudma_poll_ns= (busy-wait per
  * remote DMA / remote poll; 107 ns, a published PCIe remote-read penalty,
- * is the suggested value; 0 = off, the default).
+ * is the suggested value; 0 = off, the default), dialect=generic|mlx5-sws|
+ * mlx5-hws and xmeta=0..4 (the rules a real NIC would refuse, refused in
+ * its terms; drivers/net/octonic/README.md, "Dialects").
  *
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.

@@ -32,6 +32,9 @@ test_defaults(void **state)
 	assert_int_equal(da.l4_proto, IPPROTO_UDP);
 	assert_int_equal(da.pkt_len, 64);
 	assert_int_equal(da.nudma_dma_ns, 0);
+	/* generic dialect; xmeta 0 as mlx5's dv_xmeta_en defaults to legacy */
+	assert_int_equal(da.dialect, OCTONIC_DIALECT_GENERIC);
+	assert_int_equal(da.xmeta, 0);
 	assert_int_equal(octonic_devargs_parse("", &da, err, sizeof(err)), 0);
 	assert_int_equal(da.nb_pfs, 2);
 }
@@ -91,6 +94,25 @@ test_good(void **state)
 	assert_int_equal(octonic_devargs_parse("numa=1:0:1,pfs=3",
 		&da, err, sizeof(err)), 0);
 	assert_int_equal(da.numa[2], 1);
+
+	/* dialects, and xmeta in mlx5's dv_xmeta_en terms */
+	assert_int_equal(octonic_devargs_parse("dialect=generic", &da, err,
+		sizeof(err)), 0);
+	assert_int_equal(da.dialect, OCTONIC_DIALECT_GENERIC);
+	assert_int_equal(octonic_devargs_parse("dialect=mlx5-sws", &da, err,
+		sizeof(err)), 0);
+	assert_int_equal(da.dialect, OCTONIC_DIALECT_MLX5_SWS);
+	assert_int_equal(da.xmeta, 0);
+	assert_int_equal(octonic_devargs_parse("dialect=mlx5-sws,xmeta=3", &da,
+		err, sizeof(err)), 0);
+	assert_int_equal(da.xmeta, 3);
+	assert_int_equal(octonic_devargs_parse("xmeta=4,dialect=mlx5-hws", &da,
+		err, sizeof(err)), 0);
+	assert_int_equal(da.dialect, OCTONIC_DIALECT_MLX5_HWS);
+	assert_int_equal(da.xmeta, 4);
+	assert_int_equal(octonic_devargs_parse("dialect=mlx5-hws,xmeta=0", &da,
+		err, sizeof(err)), 0);
+	assert_int_equal(da.xmeta, 0);
 }
 
 static const struct {
@@ -126,6 +148,13 @@ static const struct {
 	{ "nudma_poll_ns=-5", "nudma_poll_ns" },
 	{ "queues=4", "queues" },
 	{ "pfs=2,bogus=1", "bogus" },
+	{ "dialect=mlx5", "dialect" },
+	{ "dialect=", "dialect" },
+	{ "dialect=mlx5-hws,xmeta=5", "xmeta" },
+	{ "dialect=mlx5-sws,xmeta=-1", "xmeta" },
+	{ "xmeta=1", "xmeta" },
+	{ "dialect=generic,xmeta=0", "xmeta" },
+	{ "dialect=mlx5-sws,xmeta=4", "xmeta=4" },
 };
 
 static void

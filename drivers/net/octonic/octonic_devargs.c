@@ -22,7 +22,8 @@
 
 const char *const octonic_devargs_keys[] = {
 	"pfs", "numa", "mac", "wire", "flows", "pkt_len", "proto", "ipv6",
-	"gen_rate", "gen_limit", "nudma_dma_ns", "nudma_poll_ns", NULL,
+	"gen_rate", "gen_limit", "nudma_dma_ns", "nudma_poll_ns", "dialect",
+	"xmeta", NULL,
 };
 
 /* Highest NUMA node a numa= entry may name (EAL checks the real count). */
@@ -186,6 +187,20 @@ apply(struct octonic_devargs *da, const char *key, const char *val,
 		if (parse_u64(val, 0, 100000, &v) != 0)
 			return BAD();
 		da->nudma_poll_ns = v;
+	} else if (strcmp(key, "dialect") == 0) {
+		if (strcmp(val, "generic") == 0)
+			da->dialect = OCTONIC_DIALECT_GENERIC;
+		else if (strcmp(val, "mlx5-sws") == 0)
+			da->dialect = OCTONIC_DIALECT_MLX5_SWS;
+		else if (strcmp(val, "mlx5-hws") == 0)
+			da->dialect = OCTONIC_DIALECT_MLX5_HWS;
+		else
+			return BAD();
+	} else if (strcmp(key, "xmeta") == 0) {
+		if (parse_u64(val, 0, OCTONIC_XMETA_MAX, &v) != 0)
+			return BAD();
+		da->xmeta = v;
+		da->xmeta_given = 1;
 	}
 #undef BAD
 	return 0;
@@ -230,6 +245,16 @@ octonic_devargs_parse(const char *args, struct octonic_devargs *da,
 		ret = fail(err, err_len,
 			"devarg 'numa' names %u nodes but pfs=%u", nb_numa,
 			da->nb_pfs);
+	/* xmeta= is mlx5's dv_xmeta_en: meaningless to the generic dialect,
+	 * and mode 4 exists only with hardware steering (mlx5.rst, 22.11). */
+	if (ret == 0 && da->xmeta_given &&
+			da->dialect == OCTONIC_DIALECT_GENERIC)
+		ret = fail(err, err_len,
+			"devarg 'xmeta' needs dialect=mlx5-sws or dialect=mlx5-hws");
+	else if (ret == 0 && da->xmeta == 4 &&
+			da->dialect == OCTONIC_DIALECT_MLX5_SWS)
+		ret = fail(err, err_len,
+			"devarg 'xmeta=4' is a hardware-steering mode: it needs dialect=mlx5-hws");
 	/* The generator's frame carries headers and a sequence payload: an
 	 * IPv6 or TCP frame needs more than 64 bytes.  Without pkt_len= take
 	 * the shortest that fits; refuse a given one that does not.

@@ -32,6 +32,21 @@ enum octonic_mac_mode {
 	OCTONIC_MAC_PER_PF,	/**< Socket Direct: one MAC per PF */
 };
 
+/**
+ * Which NIC's rule vocabulary the e-switch speaks (dialect=).  Generic
+ * accepts everything the model implements; the mlx5 dialects refuse what
+ * DPDK's mlx5 PMD refuses with software (dv_flow_en=1) or hardware
+ * (dv_flow_en=2) steering (README "Dialects").
+ */
+enum octonic_dialect {
+	OCTONIC_DIALECT_GENERIC,	/**< dialect=generic (default) */
+	OCTONIC_DIALECT_MLX5_SWS,	/**< dialect=mlx5-sws */
+	OCTONIC_DIALECT_MLX5_HWS,	/**< dialect=mlx5-hws */
+};
+
+/** Highest xmeta= value (mlx5's dv_xmeta_en modes 0..4). */
+#define OCTONIC_XMETA_MAX 4
+
 /** Everything a --vdev net_octonicN,... line can set. */
 struct octonic_devargs {
 	uint16_t nb_pfs;		/**< pfs=K, 1..8 (default 2) */
@@ -51,6 +66,12 @@ struct octonic_devargs {
 	uint64_t gen_limit;		/**< gen_limit=N, 0: unlimited */
 	uint32_t nudma_dma_ns;		/**< busy-wait per remote DMA, 0: off */
 	uint32_t nudma_poll_ns;		/**< busy-wait per remote poll, 0: off */
+	enum octonic_dialect dialect;	/**< dialect=generic|mlx5-sws|mlx5-hws */
+	uint8_t xmeta;			/**< xmeta=0..4 (mlx5's dv_xmeta_en;
+					 *  default 0, mlx5's default: legacy
+					 *  metadata); mlx5 dialects only,
+					 *  4 with mlx5-hws only */
+	uint8_t xmeta_given;		/**< xmeta= was present */
 };
 
 /** The devargs keys, NULL-terminated (also used for the param string). */

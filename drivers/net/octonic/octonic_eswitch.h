@@ -31,6 +31,8 @@
 #include <rte_flow.h>
 #include <rte_mbuf.h>
 
+#include "octonic_devargs.h"
+
 struct octonic_eswitch;
 
 /** What the e-switch decided for one packet. */
@@ -65,6 +67,17 @@ struct octonic_eswitch_stats {
 /** Create the e-switch of a NIC with @p nb_pfs PFs (1..8), memory on @p socket. */
 struct octonic_eswitch *octonic_eswitch_create(const char *name, uint16_t nb_pfs,
 		int socket);
+
+/**
+ * Choose the rule vocabulary (devargs dialect= and xmeta=), before the
+ * first rule: under an mlx5 dialect, validate and create refuse what that
+ * NIC refuses (README "Dialects"), and accept MODIFY_FIELD (META from an
+ * immediate value) and, with mlx5-hws, PORT_REPRESENTOR to the e-switch
+ * manager.  OCTONIC_DIALECT_GENERIC (the default) is the model's own
+ * vocabulary.
+ */
+void octonic_eswitch_dialect_set(struct octonic_eswitch *sw,
+		enum octonic_dialect dialect, uint8_t xmeta);
 
 /** Destroy every rule and free the e-switch. */
 void octonic_eswitch_free(struct octonic_eswitch *sw);

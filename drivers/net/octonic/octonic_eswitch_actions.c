@@ -109,6 +109,50 @@ pf_of_port(const struct octonic_eswitch *sw, uint16_t port_id)
 	return -1;
 }
 
+/*
+ * MODIFY_FIELD, the way mlx5's hardware steering writes META: SET of META
+ * bits [offset, offset + width) from an immediate value.  The immediate is
+ * laid out as rte_flow_item_meta's data (a host-order uint32_t) and its bit
+ * offset is the destination's (rte_flow.h, struct
+ * rte_flow_action_modify_data).  Folded into the rule's META write, so it
+ * acts as SET_META with the matching mask would.
+ */
+static int
+parse_modify_meta(const struct rte_flow_action *a, struct rte_flow *r,
+		struct rte_flow_error *error)
+{
+	const struct rte_flow_action_modify_field *m = a->conf;
+	uint32_t v, mask;
+
+	if (m == NULL) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			"modify_field: configuration missing");
+		return -EINVAL;
+	}
+	if (m->operation != RTE_FLOW_MODIFY_SET ||
+			m->dst.field != RTE_FLOW_FIELD_META ||
+			m->src.field != RTE_FLOW_FIELD_VALUE) {
+		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			"modify_field: only SET of META from an immediate value is supported");
+		return -ENOTSUP;
+	}
+	if (m->width == 0 || m->dst.level != 0 || m->dst.offset >= 32 ||
+			m->width > 32 - m->dst.offset) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			"modify_field: META bits [%u, %u + %u) are not within its 32 bits",
+			m->dst.offset, m->dst.offset, m->width);
+		return -EINVAL;
+	}
+	memcpy(&v, m->src.value, sizeof(v));
+	mask = (m->width == 32 ? UINT32_MAX : (UINT32_C(1) << m->width) - 1)
+		<< m->dst.offset;
+	/* a later write in the same rule wins on the bits it sets */
+	r->meta_data = (r->meta_data & ~mask) | (v & mask);
+	r->meta_mask |= mask;
+	r->has_set_meta = 1;
+	return 0;
+}
+
 static int
 parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 		const struct rte_flow_attr *attr, const struct rte_flow_action *a,
@@ -175,6 +219,30 @@ parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 			r->meta_data = m->data & m->mask;
 			r->meta_mask = m->mask;
 			return 0;
+		}
+		case RTE_FLOW_ACTION_TYPE_MODIFY_FIELD:
+			/* not in the generic vocabulary (kept as it was) */
+			if (sw->dialect == OCTONIC_DIALECT_GENERIC)
+				break;
+			return parse_modify_meta(a, r, error);
+		case RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR: {
+			const struct rte_flow_action_ethdev *e = a->conf;
+
+			/* mlx5-hws: to the e-switch manager (PF0) only; the
+			 * dialect check refused every other case */
+			if (sw->dialect != OCTONIC_DIALECT_MLX5_HWS)
+				break;
+			if (e == NULL) {
+				sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+					a, "port_representor: configuration missing");
+				return -EINVAL;
+			}
+			ret = set_fate(r, SW_FATE_PORT, a, error);
+			if (ret == 0) {
+				r->fate_arg = 0;
+				r->port_id = sw->pf[0].port_id;
+			}
+			return ret;
 		}
 		case RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT: {
 			const struct rte_flow_action_ethdev *e = a->conf;

@@ -263,6 +263,8 @@ struct octonic_eswitch {
 	uint32_t nb_hot_free;
 	struct octonic_eswitch_stats stats;
 	uint32_t room;		/* rules the tables take (all domains), 0: no limit */
+	enum octonic_dialect dialect;	/* set once, before any rule */
+	uint8_t xmeta;		/* mlx5's dv_xmeta_en mode, mlx5 dialects */
 	char name[32];
 };
 
@@ -292,6 +294,14 @@ int sw_cache_get(const struct octonic_eswitch_cache *c,
 void sw_cache_put(struct octonic_eswitch_cache *c, const struct octo_flow_key *k,
 		uint32_t hash, uint64_t gen, uint32_t cfg,
 		const struct octonic_verdict *v);
+
+/* octonic_eswitch_dialect.c: what a real NIC refuses (README "Dialects") */
+const char *sw_dialect_name(const struct octonic_eswitch *sw);
+int sw_dialect_check(const struct octonic_eswitch *sw,
+		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
+		const struct rte_flow_action actions[], struct rte_flow_error *error);
+/** PORT_REPRESENTOR's port_id for the e-switch manager (mlx5-hws). */
+#define SW_ESW_MANAGER_PORT UINT16_MAX
 
 /* octonic_eswitch_rules.c */
 void sw_rules_free_all(struct octonic_eswitch *sw);

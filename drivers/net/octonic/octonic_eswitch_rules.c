@@ -449,6 +449,13 @@ check_attr(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *
 			attr->priority, SW_MAX_PRIO);
 		return -ENOTSUP;
 	}
+	if (attr->transfer && pf != 0 && sw->dialect != OCTONIC_DIALECT_GENERIC) {
+		/* mlx5: only the e-switch manager takes transfer rules */
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
+			"%s: transfer rules only through the transfer proxy (e-switch manager) port %u, see rte_flow_pick_transfer_proxy",
+			sw_dialect_name(sw), sw->pf[0].port_id);
+		return -EINVAL;
+	}
 	if (attr->transfer && pf != 0) {
 		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
 			"transfer rules must be created on the transfer proxy port %u (PF0)",
@@ -469,6 +476,9 @@ prepare(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *att
 	int ret;
 
 	ret = check_attr(sw, pf, attr, error);
+	if (ret != 0)
+		return ret;
+	ret = sw_dialect_check(sw, attr, pattern, actions, error);
 	if (ret != 0)
 		return ret;
 	ret = octo_match_from_pattern(pattern, &r->match, &cerr);

@@ -747,6 +747,7 @@ octonic_probe(struct rte_vdev_device *vdev)
 		ret = -ENOMEM;
 		goto fail;
 	}
+	octonic_eswitch_dialect_set(nic->sw, da.dialect, da.xmeta);
 	ret = octonic_engine_setup(nic);
 	if (ret != 0)
 		goto fail;
@@ -822,6 +823,8 @@ RTE_PMD_REGISTER_PARAM_STRING(net_octonic,
 	"wire=gen|loop|<ethdev name> "
 	"flows=<n> "
 	"pkt_len=<64-9618, default: shortest for ipv6/proto> "
+	"dialect=generic|mlx5-sws|mlx5-hws "
+	"xmeta=<0-4, mlx5 dialects only> "
 	"proto=udp|tcp "
 	"ipv6=0|1 "
 	"gen_rate=<pps, 0: as polled> "

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * Dialects: what a real NIC refuses that the model itself would take.
+ *
+ * The model implements one generic rule vocabulary.  A real NIC accepts
+ * less, and an application (net_octopus) must find its rule shapes by
+ * asking.  Under an mlx5 dialect this file refuses, in rte_flow_validate
+ * and rte_flow_create alike (both go through prepare() in
+ * octonic_eswitch_rules.c), what DPDK's mlx5 PMD refuses with software
+ * steering (dv_flow_en=1, mlx5_flow_dv.c) or hardware steering
+ * (dv_flow_en=2, mlx5_flow_hw.c) in its default configuration
+ * (fdb_def_rule_en aside, see below), with the cause in mlx5's terms.
+ * xmeta is mlx5's dv_xmeta_en.  The README's "Dialects" table lists each
+ * refusal with the DPDK release and source file it comes from.
+ *
+ * Root tables: the model treats group 0 of every domain as the root table
+ * (mlx5 with fdb_def_rule_en=0; with its default, 1, mlx5 moves transfer
+ * group 0 to a non-root table).  A shape the model accepts is then
+ * accepted by either setting.
+ *
+ * Checks run before the pattern and actions are parsed, so their message
+ * is the one the caller sees; what they let through still meets the
+ * model's own checks.
+ */
+
+#include <errno.h>
+
+#include "octonic_eswitch_priv.h"
+
+void
+octonic_eswitch_dialect_set(struct octonic_eswitch *sw,
+		enum octonic_dialect dialect, uint8_t xmeta)
+{
+	sw->dialect = dialect;
+	sw->xmeta = xmeta;
+}
+
+const char *
+sw_dialect_name(const struct octonic_eswitch *sw)
+{
+	switch (sw->dialect) {
+	case OCTONIC_DIALECT_MLX5_SWS:
+		return "mlx5-sws";
+	case OCTONIC_DIALECT_MLX5_HWS:
+		return "mlx5-hws";
+	default:
+		return "generic";
+	}
+}
+
+#define REFUSE(type, cause, ...) do { \
+	sw_error(error, ENOTSUP, type, cause, __VA_ARGS__); \
+	return -ENOTSUP; \
+} while (0)
+
+static int
+check_item(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
+		const struct rte_flow_item *it, struct rte_flow_error *error)
+{
+	const char *d = sw_dialect_name(sw);
+	int sws = sw->dialect == OCTONIC_DIALECT_MLX5_SWS;
+
+	if (it->type != RTE_FLOW_ITEM_TYPE_META)
+		return 0;
+	if (sws && sw->xmeta == 0)
+		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
+			"%s: META match in %s rules needs extended metadata (xmeta=1..3; xmeta=0 is legacy)",
+			d, attr->transfer ? "transfer" : "ingress");
+	if (sws && attr->transfer && attr->group == 0)
+		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
+			"%s: META match in transfer group 0 (the root table): use a non-zero group",
+			d);
+	if (!sws && attr->ingress && sw->xmeta != 4)
+		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
+			"%s: META match in ingress rules needs xmeta=4 (META copied from the e-switch to the PF)",
+			d);
+	return 0;
+}
+
+static int
+check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
+		const struct rte_flow_action *a, struct rte_flow_error *error)
+{
+	const struct rte_flow_action_ethdev *e;
+	const char *d = sw_dialect_name(sw);
+	int sws = sw->dialect == OCTONIC_DIALECT_MLX5_SWS;
+	const char *name;
+
+	switch (a->type) {
+	case RTE_FLOW_ACTION_TYPE_QUEUE:
+	case RTE_FLOW_ACTION_TYPE_RSS:
+		name = a->type == RTE_FLOW_ACTION_TYPE_QUEUE ? "QUEUE" : "RSS";
+		if (attr->transfer)
+			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+				"%s: %s is not a transfer action (ingress only): send to the PF with REPRESENTED_PORT",
+				d, name);
+		return 0;
+	case RTE_FLOW_ACTION_TYPE_MARK:
+	case RTE_FLOW_ACTION_TYPE_FLAG:
+		name = a->type == RTE_FLOW_ACTION_TYPE_MARK ? "MARK" : "FLAG";
+		if (!attr->transfer)
+			return 0;
+		if (sws && sw->xmeta == 0)
+			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+				"%s: %s in transfer rules needs extended metadata (xmeta=1..3; xmeta=0 is legacy)",
+				d, name);
+		if (!sws)
+			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+				"%s: %s is not a transfer action (ingress only)",
+				d, name);
+		return 0;
+	case RTE_FLOW_ACTION_TYPE_SET_META:
+		if (!sws)
+			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+				"%s: SET_META has no hardware-steering implementation: write META with MODIFY_FIELD",
+				d);
+		if (attr->transfer && sw->xmeta == 0)
+			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+				"%s: SET_META in transfer rules needs extended metadata (xmeta=1..3; xmeta=0 is legacy)",
+				d);
+		return 0;
+	case RTE_FLOW_ACTION_TYPE_MODIFY_FIELD:
+		if (sws && attr->group == 0)
+			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+				"%s: MODIFY_FIELD is not supported in group 0 (the root table): use a non-zero group",
+				d);
+		if (sws && attr->transfer && sw->xmeta == 0)
+			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+				"%s: META in transfer rules needs extended metadata (xmeta=1..3; xmeta=0 is legacy)",
+				d);
+		return 0;
+	case RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR:
+		if (!attr->transfer)
+			return 0;
+		if (sws)
+			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+				"%s: PORT_REPRESENTOR is not supported: use REPRESENTED_PORT",
+				d);
+		e = a->conf;
+		if (e != NULL && e->port_id != SW_ESW_MANAGER_PORT)
+			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+				"%s: PORT_REPRESENTOR only to the e-switch manager (port_id 0xffff), not port %u",
+				d, e->port_id);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int
+sw_dialect_check(const struct octonic_eswitch *sw,
+		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
+		const struct rte_flow_action actions[], struct rte_flow_error *error)
+{
+	const struct rte_flow_item *it;
+	const struct rte_flow_action *a;
+	int ret;
+
+	if (sw->dialect == OCTONIC_DIALECT_GENERIC)
+		return 0;
+	for (it = pattern; it != NULL && it->type != RTE_FLOW_ITEM_TYPE_END; it++) {
+		ret = check_item(sw, attr, it, error);
+		if (ret != 0)
+			return ret;
+	}
+	for (a = actions; a != NULL && a->type != RTE_FLOW_ACTION_TYPE_END; a++) {
+		ret = check_action(sw, attr, a, error);
+		if (ret != 0)
+			return ret;
+	}
+	return 0;
+}

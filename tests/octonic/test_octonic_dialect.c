@@ -1,0 +1,582 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * net_octonic's dialects (devargs dialect=, xmeta=) on real ports:
+ *   test_octonic_dialect -m 512 --no-pci --file-prefix X -- <dialect>
+ * with <dialect> generic, mlx5_sws or mlx5_hws.  For each dialect: every
+ * refusal the README's "Dialects" table lists, by rte_flow_validate and by
+ * rte_flow_create (same errno, same message), and the rule shape the
+ * dialect accepts for "wire -> PF1 -> queue 3 with a MARK", passing
+ * traffic.  generic checks the model's own vocabulary is as before.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_flow.h>
+#include <rte_mbuf.h>
+
+#include <rte_pmd_octonic.h>
+#include "../common/octo_test_eal.h"
+
+static int failures;
+
+#define CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		printf("FAIL %s:%d: %s: ", __func__, __LINE__, #cond); \
+		printf(__VA_ARGS__); \
+		printf("\n"); \
+		failures++; \
+	} \
+} while (0)
+
+#define REQUIRE(cond, ...) do { \
+	if (!(cond)) { \
+		CHECK(cond, __VA_ARGS__); \
+		return; \
+	} \
+} while (0)
+
+#define NB_RXQ 4
+#define BURST 32
+#define ESW_MANAGER 0xffff
+
+static struct rte_mempool *pool;
+
+/* ---- NIC and ports ---- */
+
+struct nic {
+	const char *name;
+	uint16_t port[2];	/* PF0 (the transfer proxy), PF1 */
+};
+
+static int
+nic_open(struct nic *n, const char *name, const char *args)
+{
+	struct rte_eth_conf conf;
+	char pf[RTE_ETH_NAME_MAX_LEN];
+	unsigned int i;
+	uint16_t q;
+
+	n->name = name;
+	if (rte_vdev_init(name, args) != 0)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		snprintf(pf, sizeof(pf), "%s_pf%u", name, i);
+		if (rte_eth_dev_get_port_by_name(pf, &n->port[i]) != 0)
+			return -1;
+		memset(&conf, 0, sizeof(conf));
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP;
+		if (rte_eth_dev_configure(n->port[i], NB_RXQ, 1, &conf) != 0)
+			return -1;
+		for (q = 0; q < NB_RXQ; q++)
+			if (rte_eth_rx_queue_setup(n->port[i], q, 1024,
+					rte_eth_dev_socket_id(n->port[i]), NULL,
+					pool) != 0)
+				return -1;
+		if (rte_eth_tx_queue_setup(n->port[i], 0, 1024,
+				rte_eth_dev_socket_id(n->port[i]), NULL) != 0 ||
+				rte_eth_dev_start(n->port[i]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void
+nic_close(struct nic *n)
+{
+	struct rte_flow_error err;
+
+	rte_flow_flush(n->port[1], &err);
+	rte_flow_flush(n->port[0], &err);
+	rte_eth_dev_stop(n->port[0]);
+	rte_eth_dev_stop(n->port[1]);
+	CHECK(rte_vdev_uninit(n->name) == 0, "uninit %s", n->name);
+}
+
+/* ---- rule shapes ---- */
+
+/* One rule: what each case below fills in. */
+struct shape {
+	int on_pf1;			/* create on PF1 instead of PF0 */
+	struct rte_flow_attr attr;
+	struct rte_flow_item items[4];
+	struct rte_flow_action actions[5];
+	/* storage the items and actions point to */
+	struct rte_flow_item_meta meta_spec, meta_mask;
+	struct rte_flow_action_set_meta set_meta;
+	struct rte_flow_action_modify_field modify;
+	struct rte_flow_action_ethdev port;
+	struct rte_flow_action_jump jump;
+	struct rte_flow_action_mark mark;
+	struct rte_flow_action_queue queue;
+	struct rte_flow_action_rss rss;
+	uint16_t rss_queues[2];
+};
+
+enum match { M_UDP, M_META };
+enum act {
+	A_END, A_SET_META, A_MODIFY_META, A_MARK, A_FLAG, A_QUEUE, A_RSS,
+	A_TO_PF1, A_TO_MANAGER, A_TO_PORT0_REPRESENTOR, A_JUMP, A_COUNT,
+};
+
+/*
+ * A rule in the transfer domain (@p transfer) or PF's ingress, group
+ * @p group, matching eth/ipv4/udp or META == 7, doing @p acts (A_END
+ * terminated).  META writes and MARK use 7 and 0x55; JUMP goes to group
+ * @p group + 1.
+ */
+static void
+shape(struct shape *s, int transfer, uint32_t group, enum match m,
+		const enum act *acts, const struct nic *n)
+{
+	unsigned int na = 0;
+	uint32_t seven = 7;
+
+	memset(s, 0, sizeof(*s));
+	s->attr.transfer = transfer;
+	s->attr.ingress = !transfer;
+	s->attr.group = group;
+	if (m == M_META) {
+		s->meta_spec.data = 7;
+		s->meta_mask.data = UINT32_MAX;
+		s->items[0].type = RTE_FLOW_ITEM_TYPE_META;
+		s->items[0].spec = &s->meta_spec;
+		s->items[0].mask = &s->meta_mask;
+		s->items[1].type = RTE_FLOW_ITEM_TYPE_END;
+	} else {
+		s->items[0].type = RTE_FLOW_ITEM_TYPE_ETH;
+		s->items[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
+		s->items[2].type = RTE_FLOW_ITEM_TYPE_UDP;
+		s->items[3].type = RTE_FLOW_ITEM_TYPE_END;
+	}
+	s->set_meta.data = 7;
+	s->set_meta.mask = UINT32_MAX;
+	s->modify.operation = RTE_FLOW_MODIFY_SET;
+	s->modify.dst.field = RTE_FLOW_FIELD_META;
+	s->modify.src.field = RTE_FLOW_FIELD_VALUE;
+	memcpy(s->modify.src.value, &seven, sizeof(seven));
+	s->modify.width = 32;
+	s->mark.id = 0x55;
+	s->queue.index = 3;
+	s->rss_queues[0] = 1;
+	s->rss_queues[1] = 2;
+	s->rss.queue = s->rss_queues;
+	s->rss.queue_num = 2;
+	s->jump.group = group + 1;
+	for (; acts[na] != A_END; na++) {
+		struct rte_flow_action *a = &s->actions[na];
+
+		switch (acts[na]) {
+		case A_SET_META:
+			a->type = RTE_FLOW_ACTION_TYPE_SET_META;
+			a->conf = &s->set_meta;
+			break;
+		case A_MODIFY_META:
+			a->type = RTE_FLOW_ACTION_TYPE_MODIFY_FIELD;
+			a->conf = &s->modify;
+			break;
+		case A_MARK:
+			a->type = RTE_FLOW_ACTION_TYPE_MARK;
+			a->conf = &s->mark;
+			break;
+		case A_FLAG:
+			a->type = RTE_FLOW_ACTION_TYPE_FLAG;
+			break;
+		case A_QUEUE:
+			a->type = RTE_FLOW_ACTION_TYPE_QUEUE;
+			a->conf = &s->queue;
+			break;
+		case A_RSS:
+			a->type = RTE_FLOW_ACTION_TYPE_RSS;
+			a->conf = &s->rss;
+			break;
+		case A_TO_PF1:
+			s->port.port_id = n->port[1];
+			a->type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT;
+			a->conf = &s->port;
+			break;
+		case A_TO_MANAGER:
+			s->port.port_id = ESW_MANAGER;
+			a->type = RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR;
+			a->conf = &s->port;
+			break;
+		case A_TO_PORT0_REPRESENTOR:
+			s->port.port_id = n->port[0];
+			a->type = RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR;
+			a->conf = &s->port;
+			break;
+		case A_JUMP:
+			a->type = RTE_FLOW_ACTION_TYPE_JUMP;
+			a->conf = &s->jump;
+			break;
+		case A_COUNT:
+			a->type = RTE_FLOW_ACTION_TYPE_COUNT;
+			break;
+		default:
+			break;
+		}
+	}
+	s->actions[na].type = RTE_FLOW_ACTION_TYPE_END;
+}
+
+static uint16_t
+shape_port(const struct shape *s, const struct nic *n)
+{
+	return n->port[s->on_pf1 ? 1 : 0];
+}
+
+/*
+ * The rule must be refused by validate and by create alike, with errno
+ * @p eno and a message containing @p msg; and leave no rule behind.
+ */
+static void
+expect_refused(const char *what, const struct shape *s, const struct nic *n,
+		int eno, const char *msg)
+{
+	struct rte_flow_error ve, ce;
+	char vmsg[200];
+	struct rte_flow *f;
+	int ret;
+
+	memset(&ve, 0, sizeof(ve));
+	memset(&ce, 0, sizeof(ce));
+	ret = rte_flow_validate(shape_port(s, n), &s->attr, s->items, s->actions,
+		&ve);
+	/* the model keeps one message buffer per thread: copy it */
+	snprintf(vmsg, sizeof(vmsg), "%s", ve.message != NULL ? ve.message : "");
+	CHECK(ret == -eno, "%s: validate returned %d, not %d (%s)", what, ret,
+		-eno, vmsg);
+	CHECK(strstr(vmsg, msg) != NULL, "%s: validate says '%s', not '%s'",
+		what, vmsg, msg);
+	f = rte_flow_create(shape_port(s, n), &s->attr, s->items, s->actions, &ce);
+	CHECK(f == NULL, "%s: created", what);
+	CHECK(rte_errno == eno, "%s: create errno %d, not %d", what, rte_errno,
+		eno);
+	CHECK(ce.message != NULL && strcmp(ce.message, vmsg) == 0,
+		"%s: create says '%s', validate '%s'", what,
+		ce.message != NULL ? ce.message : "", vmsg);
+	if (f != NULL)
+		rte_flow_destroy(shape_port(s, n), f, &ce);
+}
+
+/* validate says yes, then create makes it. */
+static struct rte_flow *
+expect_accepted(const char *what, const struct shape *s, const struct nic *n)
+{
+	struct rte_flow_error err;
+	struct rte_flow *f;
+	int ret;
+
+	memset(&err, 0, sizeof(err));
+	ret = rte_flow_validate(shape_port(s, n), &s->attr, s->items, s->actions,
+		&err);
+	CHECK(ret == 0, "%s: validate refused: %s", what,
+		err.message != NULL ? err.message : "?");
+	f = rte_flow_create(shape_port(s, n), &s->attr, s->items, s->actions, &err);
+	CHECK(f != NULL, "%s: create refused: %s", what,
+		err.message != NULL ? err.message : "?");
+	return f;
+}
+
+/* ---- traffic ---- */
+
+/*
+ * Poll both PFs until @p want frames arrived or nothing came for 200 ms;
+ * count those on PF1's queue 3 that carry MARK 0x55 (@p good) and the
+ * others (@p bad).  Missed frames (a loaded machine) are added from the
+ * queue's xstat.
+ */
+static void
+poll_marked(const struct nic *n, uint64_t want, uint64_t *good, uint64_t *bad)
+{
+	struct rte_mbuf *pkts[BURST];
+	uint64_t hz = rte_get_tsc_hz(), last = rte_get_tsc_cycles();
+	uint64_t total = 0, id, missed = 0;
+	unsigned int p, i;
+	uint16_t q, nb;
+
+	*good = *bad = 0;
+	while (total < want && rte_get_tsc_cycles() - last < hz / 5) {
+		for (p = 0; p < 2; p++)
+			for (q = 0; q < NB_RXQ; q++) {
+				nb = rte_eth_rx_burst(n->port[p], q, pkts, BURST);
+				if (nb > 0)
+					last = rte_get_tsc_cycles();
+				total += nb;
+				for (i = 0; i < nb; i++) {
+					if (p == 1 && q == 3 &&
+							(pkts[i]->ol_flags &
+							RTE_MBUF_F_RX_FDIR_ID) != 0 &&
+							pkts[i]->hash.fdir.hi == 0x55)
+						(*good)++;
+					else
+						(*bad)++;
+					rte_pktmbuf_free(pkts[i]);
+				}
+			}
+	}
+	if (rte_eth_xstats_get_id_by_name(n->port[1], "rx_q3_missed_packets",
+			&id) == 0)
+		rte_eth_xstats_get_by_id(n->port[1], &id, &missed, 1);
+	*good += missed;
+}
+
+/*
+ * Install @p rules (the dialect's shape for "wire -> PF1 queue 3 with
+ * MARK 0x55"), then check every generated frame ends there, marked.
+ */
+static void
+expect_traffic(const char *what, struct shape *rules, unsigned int nb_rules,
+		const struct nic *n, uint64_t nb_frames)
+{
+	struct rte_pmd_octonic_gen_conf gc;
+	uint64_t good, bad;
+	unsigned int i;
+
+	/* no frame before the rules: pause, drop what came, then generate
+	 * exactly nb_frames */
+	CHECK(rte_pmd_octonic_gen_enable(n->port[0], 0) == 0, "gen pause");
+	poll_marked(n, UINT64_MAX, &good, &bad);
+	for (i = 0; i < nb_rules; i++)
+		if (expect_accepted(what, &rules[i], n) == NULL)
+			return;
+	REQUIRE(rte_pmd_octonic_gen_get(n->port[0], &gc) == 0, "gen get");
+	gc.limit = nb_frames;
+	REQUIRE(rte_pmd_octonic_gen_set(n->port[0], &gc) == 0 &&
+		rte_pmd_octonic_gen_enable(n->port[0], 1) == 0, "gen start");
+	poll_marked(n, nb_frames, &good, &bad);
+	CHECK(good == nb_frames && bad == 0,
+		"%s: %" PRIu64 " of %" PRIu64 " frames on PF1 q3 with the mark, %" PRIu64 " elsewhere",
+		what, good, nb_frames, bad);
+}
+
+#define ACTS(...) ((const enum act[]){ __VA_ARGS__, A_END })
+#define NIC_ARGS "pfs=2,flows=16,gen_rate=200000,"
+#define FRAMES 1000
+
+/* ---- per dialect ---- */
+
+/*
+ * Refusals common to both mlx5 dialects, @p d its name as in messages:
+ * transfer rules off the proxy, QUEUE/RSS in transfer.
+ */
+static void
+mlx5_common_refusals(const struct nic *n, const char *d)
+{
+	struct shape s;
+	char msg[128];
+
+	shape(&s, 1, 1, M_UDP, ACTS(A_TO_PF1), n);
+	s.on_pf1 = 1;
+	snprintf(msg, sizeof(msg),
+		"%s: transfer rules only through the transfer proxy (e-switch manager) port %u",
+		d, n->port[0]);
+	expect_refused("transfer off the proxy", &s, n, EINVAL, msg);
+	shape(&s, 1, 1, M_UDP, ACTS(A_QUEUE), n);
+	snprintf(msg, sizeof(msg), "%s: QUEUE is not a transfer action (ingress only)", d);
+	expect_refused("transfer QUEUE", &s, n, ENOTSUP, msg);
+	shape(&s, 1, 1, M_UDP, ACTS(A_RSS), n);
+	snprintf(msg, sizeof(msg), "%s: RSS is not a transfer action (ingress only)", d);
+	expect_refused("transfer RSS", &s, n, ENOTSUP, msg);
+	/* ingress QUEUE and RSS stay fine: validate only */
+	shape(&s, 0, 0, M_UDP, ACTS(A_QUEUE), n);
+	s.on_pf1 = 1;
+	CHECK(rte_flow_validate(n->port[1], &s.attr, s.items, s.actions, NULL) == 0,
+		"ingress QUEUE refused");
+	shape(&s, 0, 0, M_UDP, ACTS(A_RSS), n);
+	CHECK(rte_flow_validate(n->port[0], &s.attr, s.items, s.actions, NULL) == 0,
+		"ingress RSS refused");
+}
+
+static void
+test_generic(void)
+{
+	struct shape s, rules[2];
+	struct nic n;
+
+	/* dialect=generic is the default: both NICs must behave the same */
+	REQUIRE(nic_open(&n, "net_octonic70", NIC_ARGS "gen_limit=1") == 0, "probe");
+	shape(&s, 1, 0, M_UDP, ACTS(A_MARK, A_SET_META, A_TO_PF1), &n);
+	s.on_pf1 = 1;
+	expect_refused("transfer off the proxy", &s, &n, EINVAL,
+		"transfer rules must be created on the transfer proxy port");
+	shape(&s, 1, 0, M_UDP, ACTS(A_QUEUE), &n);
+	expect_refused("transfer QUEUE", &s, &n, ENOTSUP,
+		"not supported in the transfer domain");
+	/* not in the model's generic vocabulary, as before the dialects */
+	shape(&s, 1, 1, M_UDP, ACTS(A_MODIFY_META, A_TO_PF1), &n);
+	expect_refused("MODIFY_FIELD", &s, &n, ENOTSUP,
+		"not supported in the transfer domain");
+	shape(&s, 1, 1, M_UDP, ACTS(A_TO_MANAGER), &n);
+	expect_refused("PORT_REPRESENTOR", &s, &n, ENOTSUP,
+		"not supported in the transfer domain");
+	/* what the mlx5 dialects refuse, generic takes */
+	shape(&s, 1, 0, M_META, ACTS(A_MARK, A_FLAG, A_SET_META, A_TO_PF1), &n);
+	rte_flow_destroy(n.port[0], expect_accepted("META, MARK, FLAG, SET_META in transfer group 0", &s, &n), NULL);
+	nic_close(&n);
+
+	REQUIRE(nic_open(&n, "net_octonic71", NIC_ARGS "dialect=generic,gen_limit=1") == 0,
+		"probe");
+	/* the model's usual shape: SET_META and MARK in transfer group 0 */
+	shape(&rules[0], 1, 0, M_UDP, ACTS(A_SET_META, A_MARK, A_TO_PF1), &n);
+	shape(&rules[1], 0, 0, M_META, ACTS(A_QUEUE), &n);
+	rules[1].on_pf1 = 1;
+	expect_traffic("generic", rules, 2, &n, FRAMES);
+	nic_close(&n);
+}
+
+static void
+test_mlx5_sws(void)
+{
+	struct shape s, rules[3];
+	struct nic n;
+
+	/* xmeta=0 (legacy, mlx5's default): no metadata across domains */
+	REQUIRE(nic_open(&n, "net_octonic72", NIC_ARGS "dialect=mlx5-sws,gen_limit=1") == 0,
+		"probe");
+	mlx5_common_refusals(&n, "mlx5-sws");
+	shape(&s, 1, 1, M_META, ACTS(A_TO_PF1), &n);
+	expect_refused("META in transfer, xmeta=0", &s, &n, ENOTSUP,
+		"mlx5-sws: META match in transfer rules needs extended metadata (xmeta=1..3");
+	shape(&s, 0, 0, M_META, ACTS(A_QUEUE), &n);
+	expect_refused("META in ingress, xmeta=0", &s, &n, ENOTSUP,
+		"mlx5-sws: META match in ingress rules needs extended metadata");
+	shape(&s, 1, 1, M_UDP, ACTS(A_SET_META, A_TO_PF1), &n);
+	expect_refused("SET_META in transfer, xmeta=0", &s, &n, ENOTSUP,
+		"mlx5-sws: SET_META in transfer rules needs extended metadata");
+	shape(&s, 1, 1, M_UDP, ACTS(A_MODIFY_META, A_TO_PF1), &n);
+	expect_refused("MODIFY_FIELD META in transfer, xmeta=0", &s, &n, ENOTSUP,
+		"mlx5-sws: META in transfer rules needs extended metadata");
+	shape(&s, 1, 1, M_UDP, ACTS(A_MARK, A_TO_PF1), &n);
+	expect_refused("MARK in transfer, xmeta=0", &s, &n, ENOTSUP,
+		"mlx5-sws: MARK in transfer rules needs extended metadata");
+	shape(&s, 1, 1, M_UDP, ACTS(A_FLAG, A_TO_PF1), &n);
+	expect_refused("FLAG in transfer, xmeta=0", &s, &n, ENOTSUP,
+		"mlx5-sws: FLAG in transfer rules needs extended metadata");
+	shape(&s, 1, 1, M_UDP, ACTS(A_TO_MANAGER), &n);
+	expect_refused("PORT_REPRESENTOR", &s, &n, ENOTSUP,
+		"mlx5-sws: PORT_REPRESENTOR is not supported: use REPRESENTED_PORT");
+	nic_close(&n);
+
+	/* xmeta=1: META and MARK cross the domains; not at the root */
+	REQUIRE(nic_open(&n, "net_octonic73", NIC_ARGS "dialect=mlx5-sws,xmeta=1,gen_limit=1") == 0,
+		"probe");
+	shape(&s, 1, 0, M_META, ACTS(A_TO_PF1), &n);
+	expect_refused("META in transfer group 0", &s, &n, ENOTSUP,
+		"mlx5-sws: META match in transfer group 0 (the root table)");
+	shape(&s, 1, 0, M_UDP, ACTS(A_MODIFY_META, A_TO_PF1), &n);
+	expect_refused("MODIFY_FIELD in group 0", &s, &n, ENOTSUP,
+		"mlx5-sws: MODIFY_FIELD is not supported in group 0 (the root table)");
+	/* group 0 jumps; group 1 writes META (SET_META) and MARK, to PF1;
+	 * PF1's ingress picks the queue by META */
+	shape(&rules[0], 1, 0, M_UDP, ACTS(A_JUMP), &n);
+	shape(&rules[1], 1, 1, M_UDP, ACTS(A_SET_META, A_MARK, A_TO_PF1), &n);
+	shape(&rules[2], 0, 0, M_META, ACTS(A_QUEUE), &n);
+	rules[2].on_pf1 = 1;
+	expect_traffic("mlx5-sws xmeta=1", rules, 3, &n, FRAMES);
+	/* MODIFY_FIELD and FLAG are accepted there too */
+	shape(&s, 1, 1, M_UDP, ACTS(A_MODIFY_META, A_FLAG, A_COUNT, A_TO_PF1), &n);
+	rte_flow_destroy(n.port[0], expect_accepted("MODIFY_FIELD, FLAG in group 1", &s, &n), NULL);
+	nic_close(&n);
+}
+
+static void
+test_mlx5_hws(void)
+{
+	struct shape s, rules[2];
+	struct nic n;
+
+	/* xmeta=0 (mlx5's default) */
+	REQUIRE(nic_open(&n, "net_octonic74", NIC_ARGS "dialect=mlx5-hws,gen_limit=1") == 0,
+		"probe");
+	mlx5_common_refusals(&n, "mlx5-hws");
+	shape(&s, 1, 1, M_UDP, ACTS(A_SET_META, A_TO_PF1), &n);
+	expect_refused("SET_META", &s, &n, ENOTSUP,
+		"mlx5-hws: SET_META has no hardware-steering implementation: write META with MODIFY_FIELD");
+	shape(&s, 1, 1, M_UDP, ACTS(A_MARK, A_TO_PF1), &n);
+	expect_refused("MARK in transfer", &s, &n, ENOTSUP,
+		"mlx5-hws: MARK is not a transfer action (ingress only)");
+	shape(&s, 1, 1, M_UDP, ACTS(A_FLAG, A_TO_PF1), &n);
+	expect_refused("FLAG in transfer", &s, &n, ENOTSUP,
+		"mlx5-hws: FLAG is not a transfer action (ingress only)");
+	shape(&s, 0, 0, M_META, ACTS(A_QUEUE), &n);
+	s.on_pf1 = 1;
+	expect_refused("META in ingress, xmeta=0", &s, &n, ENOTSUP,
+		"mlx5-hws: META match in ingress rules needs xmeta=4");
+	shape(&s, 1, 1, M_UDP, ACTS(A_TO_PORT0_REPRESENTOR), &n);
+	expect_refused("PORT_REPRESENTOR to a port", &s, &n, ENOTSUP,
+		"mlx5-hws: PORT_REPRESENTOR only to the e-switch manager (port_id 0xffff)");
+	/* META match in transfer, in group 0, is fine with any xmeta */
+	shape(&s, 1, 0, M_META, ACTS(A_TO_PF1), &n);
+	rte_flow_destroy(n.port[0], expect_accepted("META in transfer group 0", &s, &n), NULL);
+	nic_close(&n);
+
+	/* xmeta=4: META goes from the e-switch to the PF's ingress */
+	REQUIRE(nic_open(&n, "net_octonic75", NIC_ARGS "dialect=mlx5-hws,xmeta=4,gen_limit=1") == 0,
+		"probe");
+	shape(&rules[0], 1, 0, M_UDP, ACTS(A_MODIFY_META, A_TO_PF1), &n);
+	shape(&rules[1], 0, 0, M_META, ACTS(A_MARK, A_QUEUE), &n);
+	rules[1].on_pf1 = 1;
+	expect_traffic("mlx5-hws xmeta=4", rules, 2, &n, FRAMES);
+	/* PORT_REPRESENTOR to the e-switch manager (PF0) is taken */
+	shape(&s, 1, 0, M_UDP, ACTS(A_TO_MANAGER), &n);
+	rte_flow_destroy(n.port[0], expect_accepted("PORT_REPRESENTOR 0xffff", &s, &n), NULL);
+	nic_close(&n);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} tests[] = {
+	{ "generic", test_generic },
+	{ "mlx5_sws", test_mlx5_sws },
+	{ "mlx5_hws", test_mlx5_hws },
+};
+
+int
+main(int argc, char **argv)
+{
+	unsigned int i;
+	int ret, a, ran = 0;
+
+	ret = octo_test_eal_init(&argc, &argv, 512);
+	if (ret < 0) {
+		printf("EAL init failed\n");
+		return 1;
+	}
+	argc -= ret;
+	argv += ret;
+	pool = rte_pktmbuf_pool_create("dialect_pool", 8191, 256, 0,
+		RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	if (pool == NULL) {
+		printf("cannot create the pool\n");
+		return 1;
+	}
+	for (a = 1; a < argc; a++)
+		for (i = 0; i < RTE_DIM(tests); i++)
+			if (strcmp(argv[a], tests[i].name) == 0) {
+				printf("== %s\n", tests[i].name);
+				tests[i].fn();
+				ran++;
+			}
+	if (ran == 0) {
+		printf("no test named\n");
+		return 1;
+	}
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
+	return failures ? 1 : 0;
+}
