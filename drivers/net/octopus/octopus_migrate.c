@@ -69,8 +69,10 @@
  *    once there it acks the drain requests made to it before (gate_covers):
  *    two queues gated on each other (a flow moved a -> b -> a) so both
  *    progress instead of waiting for the timeout. limit/covers are a pair
- *    under a seqlock (gate_seq); a reader that sees it change delivers
- *    nothing that burst.
+ *    under a seqlock (gate_seq); a reader that sees it odd or changing
+ *    delivers nothing that burst. A prepared gate keeps it odd until the
+ *    destination's bursts settled, so that the limit is exact (see
+ *    gate_limit_begin()).
  */
 
 #include <errno.h>
@@ -384,30 +386,56 @@ gate_closed(struct octopus_priv *p, struct octopus_queue *dst)
 
 /*
  * Where @p dst may deliver up to while gated: its delivered count plus what
- * its hardware queues hold now (read in this order, the sum can only be
- * short of the true position: safe). With a gate already open on it the
- * earlier, lower limit stays.
+ * its hardware queues hold now, and the drain requests made to it before
+ * (gate_covers), written under the seqlock gate_seq. With a gate already
+ * closed on it the earlier, lower limit stays.
+ *
+ * The sum must not be short: once the queue has delivered up to the limit
+ * it acks gate_covers, as if it had delivered everything it held. A burst
+ * running meanwhile breaks that: its packets already left the ring (not in
+ * the count) but not yet in the delivered count (added once the burst has
+ * them), and the limit then falls short by that burst: 32 old packets were
+ * left behind the ack and came out after the moved flows' newer ones on
+ * another queue (test_octopus_flow_move order, under CPU load). So a
+ * prepared gate takes its limit in two steps: gate_limit_begin() leaves the
+ * seqlock odd (a gated burst then delivers nothing and reads no ring), and
+ * gate_limit_end() reads the position once gates_settle() has seen the
+ * bursts that did not see the gate end. A gate closed only after the
+ * change (not prepared) reads it at once, as before.
  */
+static bool
+gate_limit_begin(struct octopus_priv *p, struct octopus_queue *dst)
+{
+	if (gate_closed(p, dst))
+		return false;
+	__atomic_store_n(&dst->mig.gate_seq, dst->mig.gate_seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	return true;
+}
+
 static void
-gate_limit_set(struct octopus_priv *p, struct octopus_queue *dst)
+gate_limit_end(struct octopus_priv *p, struct octopus_queue *dst)
 {
 	uint64_t covers = __atomic_load_n(&dst->mig.drain_req, __ATOMIC_ACQUIRE);
 	uint64_t limit = delivered(dst);
 	uint16_t m;
 	int c;
 
-	if (gate_closed(p, dst))
-		return;
 	for (m = 0; m < p->nb_members; m++) {
 		c = rte_eth_rx_queue_count(p->members[m].port_id, dst->qid);
 		if (c > 0)
 			limit += (uint64_t)c;
 	}
-	__atomic_store_n(&dst->mig.gate_seq, dst->mig.gate_seq + 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
 	__atomic_store_n(&dst->mig.gate_limit, limit, __ATOMIC_RELAXED);
 	__atomic_store_n(&dst->mig.gate_covers, covers, __ATOMIC_RELAXED);
 	__atomic_store_n(&dst->mig.gate_seq, dst->mig.gate_seq + 1, __ATOMIC_RELEASE);
+}
+
+static void
+gate_limit_set(struct octopus_priv *p, struct octopus_queue *dst)
+{
+	if (gate_limit_begin(p, dst))
+		gate_limit_end(p, dst);
 }
 
 /* Close @p dst to traffic moved from @p q_from until @p need is acked. */
@@ -434,9 +462,10 @@ octopus_migrate_gate_prepare(struct octopus_priv *p, uint16_t q_from, uint16_t q
 		return -EINVAL;
 	rte_spinlock_lock(&p->mig.gate_lock);
 	/* no ack reaches UINT64_MAX: closed until octopus_migrate_gate() or
-	 * octopus_migrate_gate_cancel()
+	 * octopus_migrate_gate_cancel(); the limit is read by
+	 * octopus_migrate_gates_prepare() once the queue's bursts settled
 	 */
-	gate_limit_set(p, dst);
+	gate_limit_begin(p, dst);
 	gate_close(dst, q_from, UINT64_MAX);
 	rte_spinlock_unlock(&p->mig.gate_lock);
 	return 0;
@@ -607,6 +636,17 @@ octopus_migrate_gates_prepare(struct octopus_priv *p, struct octopus_gate_set *s
 			octopus_migrate_gate_prepare(p, (uint16_t)__builtin_ctzll(src), d);
 	}
 	gates_settle(p, s);
+	/* no burst reads the ring of a prepared destination now: its limit
+	 * (left odd by gate_limit_begin) is exact
+	 */
+	rte_spinlock_lock(&p->mig.gate_lock);
+	for (ds = s->dsts & ~s->late; ds != 0; ds &= ds - 1) {
+		struct octopus_queue *q = octopus_queue_get(p, (uint16_t)__builtin_ctzll(ds), 0);
+
+		if (q != NULL && (q->mig.gate_seq & 1) != 0)
+			gate_limit_end(p, q);
+	}
+	rte_spinlock_unlock(&p->mig.gate_lock);
 }
 
 void

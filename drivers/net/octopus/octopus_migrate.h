@@ -38,7 +38,9 @@ int octopus_migrate_gate(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
  * matching octopus_migrate_gate() (or octopus_migrate_gate_cancel(), or
  * OCTO_GATE_TIMEOUT_MS). Without it @p q_to may deliver packets of the moved
  * flow that arrive between the rule change and the octopus_migrate_gate()
- * call, ahead of older packets still in @p q_from.
+ * call, ahead of older packets still in @p q_from. For
+ * octopus_migrate_gates_prepare() only: @p q_to delivers nothing until that
+ * has taken its limit, once @p q_to's bursts settled.
  *
  * @return 0; -EINVAL when a queue is not set up or q_from == q_to.
  */
