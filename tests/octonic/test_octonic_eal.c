@@ -1268,7 +1268,11 @@ test_nudma(void)
 	CHECK(stall >= 40 * poll_c + dma_c && stall <= wall,
 		"stall %" PRIu64 " cycles, expected %" PRIu64 "..%" PRIu64, stall,
 		40 * poll_c + dma_c, wall);
-	CHECK(emu > 0 && emu < dma_c / 2, "emulation %" PRIu64 " cycles of 40 "
+	/* below the DMA stall: one counted as emulation would put it above
+	 * (40 engine runs took 62 us in a sanitizer build on a busy machine,
+	 * over the half of it this bound was)
+	 */
+	CHECK(emu > 0 && emu < dma_c, "emulation %" PRIu64 " cycles of 40 "
 		"engine runs (the 100 us DMA stall is %" PRIu64 ")", emu, dma_c);
 	CHECK(xstat(ports[1], "tx_q0_nudma_stall_cycles") == 0 &&
 		xstat(ports[0], "rx_q0_nudma_stall_cycles") == 0,
