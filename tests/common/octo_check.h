@@ -26,4 +26,12 @@ static int failures;
 	} \
 } while (0)
 
+/* A CHECK whose failure leaves nothing for the rest of the function to test. */
+#define REQUIRE(cond, ...) do { \
+	if (!(cond)) { \
+		CHECK(cond, __VA_ARGS__); \
+		return; \
+	} \
+} while (0)
+
 #endif /* OCTO_CHECK_H */

@@ -27,25 +27,8 @@
 #include <rte_mbuf.h>
 
 #include <rte_pmd_octonic.h>
+#include "../common/octo_check.h"
 #include "../common/octo_test_eal.h"
-
-static int failures;
-
-#define CHECK(cond, ...) do { \
-	if (!(cond)) { \
-		printf("FAIL %s:%d: %s: ", __func__, __LINE__, #cond); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-		failures++; \
-	} \
-} while (0)
-
-#define REQUIRE(cond, ...) do { \
-	if (!(cond)) { \
-		CHECK(cond, __VA_ARGS__); \
-		return; \
-	} \
-} while (0)
 
 #define NB_RXQ 4
 #define BURST 32
