@@ -840,6 +840,37 @@ test_bad(struct rte_mempool *mp)
 	refused("rss without IP", &in, eth_only, act_rss, "IPv4 or IPv6");
 	refused("no pattern", &in, NULL, act_queue, "pattern");
 
+	/* handles that are not the port's: refused, never followed, and a
+	 * destroyed rule's handle stays refused after its slot is reused
+	 */
+	{
+		struct rte_flow *h[2], *stale;
+		uint8_t not_a_rule[64];
+		int i;
+
+		for (i = 0; i < 2; i++) {
+			memset(&err, 0, sizeof(err));
+			h[i] = rte_flow_create(port, &in, udp_items, act_queue, &err);
+			CHECK(h[i] != NULL, "create %d: %s", i, err.message ? err.message : "?");
+		}
+		stale = h[0];
+		CHECK(rte_flow_destroy(port, h[0], &err) == 0, "destroy");
+		CHECK(rte_flow_destroy(port, stale, &err) == -EINVAL &&
+			err.type == RTE_FLOW_ERROR_TYPE_HANDLE, "a destroyed handle destroyed again");
+		CHECK(rte_flow_destroy(port, (struct rte_flow *)not_a_rule, &err) == -EINVAL,
+			"an address as a handle");
+		CHECK(rte_flow_destroy(port, (struct rte_flow *)(uintptr_t)100000, &err) ==
+			-EINVAL, "a slot never used");
+		/* the freed slot is taken again: h[0]'s value names the new rule */
+		h[0] = rte_flow_create(port, &in, udp_items, act_queue, &err);
+		CHECK(h[0] == stale, "freed slot not reused: %p, was %p", (void *)h[0],
+			(void *)stale);
+		for (i = 0; i < 2; i++)
+			CHECK(h[i] != NULL && rte_flow_destroy(port, h[i], &err) == 0,
+				"destroy %d", i);
+		CHECK(rte_flow_destroy(port, h[1], &err) == -EINVAL, "h[1] again");
+	}
+
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 
