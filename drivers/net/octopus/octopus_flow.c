@@ -134,7 +134,7 @@ member_error(struct rte_flow_error *error, int ret, uint16_t proxy)
 		rte_strerror(-ret);
 	enum rte_flow_error_type type = error != NULL ? error->type :
 		RTE_FLOW_ERROR_TYPE_UNSPECIFIED;
-	char copy[200];
+	char copy[320];
 
 	snprintf(copy, sizeof(copy), "%s", msg);
 	/* a PMD without rte_flow is "cannot", not "bad rule" */

@@ -26,7 +26,7 @@
 /* rte_flow_error keeps a pointer to the message: one buffer per thread
  * outlives the call, as the API needs.
  */
-static __thread char flow_msg[256];
+static __thread char flow_msg[384];
 
 int
 octopus_flow_error(struct rte_flow_error *error, int code,
