@@ -19,6 +19,7 @@
 
 #include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_prefetch.h>
 #include <ethdev_driver.h>
 
 #include "octopus_internal.h"
@@ -564,6 +565,7 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	struct octopus_flow *f = NULL, *twin;
 	struct octopus_gate_set gates;
 	struct octopus_flows *fl;
+	uint32_t key;
 	int ret;
 
 	ret = octopus_flow_parse(p, attr, pattern, actions, &parsed, error);
@@ -575,6 +577,14 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 			"no memory");
 		return NULL;
 	}
+	/*
+	 * The key table's line is fetched while the copy is made: with 1M
+	 * rules the table is 16 MB and its probe missed the cache at every
+	 * create (three quarters of this function's own time).
+	 */
+	key = octopus_flow_key(attr, pattern);
+	if (fl->nb_buckets != 0)
+		rte_prefetch0(&fl->by_key[key & (fl->nb_buckets - 1)]);
 	/* the deep copy: the rule can be installed again without the app */
 	f = flow_alloc(fl, &in, error);
 	if (f == NULL)
@@ -585,7 +595,7 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	 */
 	f->app = parsed.app;
 	f->app.rss_queues = copy_rss_queues(f->copy);
-	f->key = octopus_flow_key(attr, pattern);
+	f->key = key;
 	/*
 	 * Make-before-break: a rule for traffic another rule already takes
 	 * gets the other level, so that whichever is removed last, some rule
@@ -628,6 +638,8 @@ flow_remove(struct octopus_priv *p, struct octopus_flow *f, bool gate)
 	struct octopus_flows *fl = p->flows;
 	struct octopus_gate_set gates;
 
+	/* fetched while the member rule goes (see flow_create) */
+	rte_prefetch0(&fl->by_key[f->key & (fl->nb_buckets - 1)]);
 	reach_count(p, f, -1);
 	if (gate) {
 		flow_gates(p, f, false, &gates);
