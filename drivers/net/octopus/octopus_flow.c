@@ -249,22 +249,26 @@ flow_alloc(struct octopus_flows *fl, const struct rte_flow_conv_rule *in,
 	/* the copy right after the record: rte_flow_conv aligns to 8 bytes */
 	RTE_BUILD_BUG_ON(sizeof(*f) % sizeof(double) != 0);
 	for (;;) {
-		f = malloc(sizeof(*f) + room);
-		if (f == NULL) {
+		void *mem;
+		uint8_t cls;
+
+		if (octopus_flow_slab_get(&fl->slab, sizeof(*f) + room, &mem, &cls) != 0) {
 			octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 				NULL, "no memory for the rule and its copy (%zu bytes)", room);
 			return NULL;
 		}
+		f = mem;
 		memset(f, 0, sizeof(*f));
+		f->slab_class = cls;
 		f->copy = (struct rte_flow_conv_rule *)(f + 1);
 		size = rte_flow_conv(RTE_FLOW_CONV_OP_RULE, f->copy, room, in, error);
 		if (size < 0 || (size_t)size <= room)
 			break;
-		free(f);
+		octopus_flow_slab_put(&fl->slab, f, cls);
 		room = (size_t)size;
 	}
 	if (size < 0) {
-		free(f);
+		octopus_flow_slab_put(&fl->slab, f, f->slab_class);
 		return NULL;
 	}
 	fl->copy_room = (size_t)size;
@@ -284,12 +288,12 @@ copy_rss_queues(const struct rte_flow_conv_rule *r)
 }
 
 static void
-flow_free(struct octopus_flow *f)
+flow_free(struct octopus_flows *fl, struct octopus_flow *f)
 {
 	if (f == NULL)
 		return;
 	hw_array_free(f);
-	free(f);
+	octopus_flow_slab_put(&fl->slab, f, f->slab_class);
 }
 
 /*
@@ -624,7 +628,7 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	reach_count(p, f, 1);
 	return (struct rte_flow *)(uintptr_t)f->handle;
 fail:
-	flow_free(f);
+	flow_free(fl, f);
 	return NULL;
 }
 
@@ -651,7 +655,7 @@ flow_remove(struct octopus_priv *p, struct octopus_flow *f, bool gate)
 	TAILQ_REMOVE(&fl->list, f, next);
 	index_unlink(fl, f);
 	fl->nb--;
-	flow_free(f);
+	flow_free(fl, f);
 }
 
 static int
@@ -799,11 +803,12 @@ flows_release(struct octopus_priv *p)
 	while ((f = TAILQ_FIRST(&p->flows->list)) != NULL) {
 		TAILQ_REMOVE(&p->flows->list, f, next);
 		hw_remove(f);
-		flow_free(f);
+		flow_free(p->flows, f);
 	}
 	if (p->flows->isolate_rule != NULL)
 		rte_flow_destroy(p->flows->isolate_proxy, p->flows->isolate_rule, NULL);
 	index_free(p->flows);
+	octopus_flow_slab_release(&p->flows->slab);
 	rte_free(p->flows->reach);
 	rte_free(p->flows->reach_mask);
 	rte_free(p->flows);
