@@ -370,13 +370,17 @@ flow_gates(const struct octopus_priv *p, const struct octopus_flow *f, bool crea
 		struct octopus_gate_set *s)
 {
 	uint64_t other = f->queues != 0 ? reach_of(p, f->bucket) : 0;
-	uint64_t to = create ? f->queues : other;
+	uint64_t to = create ? f->queues : other, bit;
 	unsigned int d;
 
-	s->dsts = to;
+	s->dsts = 0;
 	for (; to != 0; to &= to - 1) {
 		d = __builtin_ctzll(to);
-		s->src[d] = create ? other : f->queues;
+		bit = UINT64_C(1) << d;
+		/* a queue is not gated on itself: traffic that stays is in order */
+		s->src[d] = (create ? other : f->queues) & ~bit;
+		if (s->src[d] != 0)
+			s->dsts |= bit;
 	}
 }
 
