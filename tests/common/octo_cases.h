@@ -11,16 +11,42 @@
  * per case in meson, each its own EAL).
  */
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_lcore.h>
 #include <rte_mempool.h>
+
+#include "octo_check.h"
+#include "octo_test_eal.h"
 
 struct octo_case {
 	const char *name;
 	void (*run)(struct rte_mempool *mp);
+	bool ends_eal;	/**< the case ends EAL itself (it checks what that logs) */
 };
+
+/*
+ * Start EAL (octo_test_eal_init) for a test that needs two sockets and
+ * @p nb_lcores lcores (octopus-numa-emu gives them). 0, or -1 with the
+ * reason on stderr.
+ */
+static inline int
+octo_case_eal_init(int *argc, char ***argv, unsigned int default_mb, unsigned int nb_lcores)
+{
+	if (octo_test_eal_init(argc, argv, default_mb) < 0) {
+		fprintf(stderr, "EAL init failed\n");
+		return -1;
+	}
+	if (rte_socket_count() < 2 || rte_lcore_count() < nb_lcores) {
+		fprintf(stderr, "needs 2 sockets and %u lcores (run under octopus-numa-emu)\n",
+			nb_lcores);
+		return -1;
+	}
+	return 0;
+}
 
 /*
  * Run the case of @p cases named @p which. -1, with the usage line naming
@@ -35,13 +61,33 @@ octo_case_run(const struct octo_case *cases, unsigned int n, const char *which,
 	for (i = 0; i < n; i++)
 		if (strcmp(which, cases[i].name) == 0) {
 			cases[i].run(mp);
-			return 0;
+			return (int)i;
 		}
 	fprintf(stderr, "usage: %s ", prog);
 	for (i = 0; i < n; i++)
 		fprintf(stderr, "%s%s", i ? "|" : "", cases[i].name);
 	fputc('\n', stderr);
 	return -1;
+}
+
+/*
+ * The end of main(): run the case named @p which, say how it went and end
+ * EAL. The binary's exit status: 0 when every CHECK held, 1 when one
+ * failed, 2 when no case has that name.
+ */
+static inline int
+octo_case_main(const struct octo_case *cases, unsigned int n, const char *which,
+		const char *prog, struct rte_mempool *mp)
+{
+	int i = octo_case_run(cases, n, which, prog, mp);
+
+	if (i < 0)
+		return 2;
+	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
+		failures);
+	if (!cases[i].ends_eal)
+		octo_test_eal_cleanup();
+	return failures ? 1 : 0;
 }
 
 #endif /* OCTO_CASES_H */

@@ -78,38 +78,20 @@ static uint64_t received;
 /* per flow, touched only by the poller of the flow's queue */
 static uint64_t next_seq[MAX_FLOWS];
 static uint64_t flow_pkts[MAX_FLOWS];
-static uint64_t reordered, duplicated, foreign;
-
-static const struct octo_seq_check seq_check = {
+static struct octo_seq_check seq = {
 	.max_flows = MAX_FLOWS, .payload_off = PAYLOAD_OFF,
 	.next_seq = next_seq, .flow_pkts = flow_pkts,
-	.reordered = &reordered, .duplicated = &duplicated, .foreign = &foreign,
 };
-
-static void
-check_frame(struct rte_mbuf *m)
-{
-	octo_seq_check(&seq_check, m);
-}
 
 /* Worker i (in lcore order) forwards queue i: run to completion. */
 static int
 poller(void *arg)
 {
-	uint16_t q = (uint16_t)(uintptr_t)arg, n, k, i;
-	struct rte_mbuf *pkts[32];
+	uint16_t q = (uint16_t)(uintptr_t)arg;
 
 	__atomic_store_n(&poller_tid[q], rte_sys_gettid(), __ATOMIC_RELEASE);
-	while (!stop) {
-		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
-		for (i = 0; i < n; i++)
-			check_frame(pkts[i]);
-		for (k = 0; k < n; )
-			k += rte_eth_tx_burst(port, q, pkts + k, n - k);
-		if (n == 0)	/* lets a Tx move finish */
-			rte_eth_tx_burst(port, q, pkts, 0);
-		__atomic_fetch_add(&received, n, __ATOMIC_RELAXED);
-	}
+	while (!stop)
+		__atomic_fetch_add(&received, octo_seq_forward(&seq, port, q), __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -216,12 +198,11 @@ run(uint32_t flows, unsigned int nb, uint64_t rate)
 	struct rte_pmd_octonic_gen_conf gc;
 	struct rte_eth_stats st0, st1;
 	struct move_phases ph;
-	uint64_t gen = 0, lost = 0, last, end, t0;
+	uint64_t gen = 0, lost, last, end, t0;
 	uint64_t tail_grace = 0, tail_drain = 0, tail_other = 0, tail_pw = 0, tail_cw = 0;
 	uint64_t thr;
 	struct octo_sched_times pa, pb, ca, cb;
 	unsigned int i, k = 0, timeouts = 0, refused = 0, ntail = 0;
-	uint32_t f;
 	uint16_t q;
 	int sock, ret;
 
@@ -240,9 +221,8 @@ run(uint32_t flows, unsigned int nb, uint64_t rate)
 	gc.rate_pps = rate;
 	if (rte_pmd_octonic_gen_set(pf0, &gc) != 0)
 		rte_exit(EXIT_FAILURE, "gen_set\n");
-	memset(next_seq, 0, sizeof(next_seq));
-	memset(flow_pkts, 0, sizeof(flow_pkts));
-	reordered = duplicated = foreign = received = 0;
+	octo_seq_reset(&seq);
+	received = 0;
 	rte_eth_stats_get(port, &st0);
 	rte_pmd_octonic_flow_stats_get(pf0, &fs0);
 	pollers_start();
@@ -299,8 +279,7 @@ run(uint32_t flows, unsigned int nb, uint64_t rate)
 	rte_pmd_octonic_gen_count(pf0, &gen);
 	rte_eth_stats_get(port, &st1);
 	rte_pmd_octonic_sink_stats_get(pf0, &sink);
-	for (f = 0; f < RTE_MIN(flows, (uint32_t)MAX_FLOWS); f++)
-		lost += next_seq[f] - flow_pkts[f];
+	lost = octo_seq_lost(&seq, flows);
 
 	/* where the slowest 1% went (before the arrays are sorted) */
 	{
@@ -355,7 +334,7 @@ run(uint32_t flows, unsigned int nb, uint64_t rate)
 		" NIC drops; Rx: %" PRIu64 " lost (sequence gaps), %" PRIu64 " reordered, %"
 		PRIu64 " duplicated, %" PRIu64 " foreign; sink: %" PRIu64 " out of order, %"
 		PRIu64 " duplicated, %" PRIu64 " lost\n", gen, received,
-		st1.imissed - st0.imissed, lost, reordered, duplicated, foreign,
+		st1.imissed - st0.imissed, lost, seq.reordered, seq.duplicated, seq.foreign,
 		sink.out_of_order, sink.duplicates, sink.lost);
 	free(ph.lat);
 	free(ph.sw);
@@ -366,7 +345,7 @@ run(uint32_t flows, unsigned int nb, uint64_t rate)
 	free(ph.ctl_run);
 	free(ph.ctl_wait);
 	return check(refused + timeouts == 0, "moves refused or not steady within 10 s") +
-		check(reordered + duplicated + foreign == 0, "Rx: reordered, duplicated or foreign") +
+		check(seq.reordered + seq.duplicated + seq.foreign == 0, "Rx: reordered, duplicated or foreign") +
 		check(sink.out_of_order + sink.duplicates + sink.foreign == 0,
 			"sink: out of order, duplicated or foreign") +
 		check(lost <= st1.imissed - st0.imissed && sink.lost <= st1.imissed - st0.imissed,

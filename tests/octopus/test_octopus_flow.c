@@ -981,24 +981,13 @@ main(int argc, char **argv)
 	snprintf(prefix, sizeof(prefix), "octopus-flow-%s", which);
 	snprintf(gen, sizeof(gen),
 		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=200000", NB_FLOWS);
-	if (octo_test_eal_init(&nb_eal, &eal_argv, 512) < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, NB_Q) < 0)
 		return 2;
-	}
-	if (rte_socket_count() < 2 || rte_lcore_count() < NB_Q) {
-		fprintf(stderr, "needs 2 sockets and 4 lcores (run under octopus-numa-emu)\n");
-		return 2;
-	}
 	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (mp == NULL)
 		return 2;
 	port = port_of("net_octopus0");
 	nic_port = port_of("net_octonic0_pf0");
 	rte_pmd_octonic_gen_enable(nic_port, 0);
-	if (octo_case_run(cases, RTE_DIM(cases), which, argv[0], mp) < 0)
-		return 2;
-	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
-		failures);
-	octo_test_eal_cleanup();
-	return failures ? 1 : 0;
+	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], mp);
 }

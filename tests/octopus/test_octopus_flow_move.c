@@ -62,6 +62,7 @@
 #include "rte_pmd_octonic.h"
 #include "rte_pmd_octopus.h"
 
+#include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
@@ -708,6 +709,11 @@ test_order(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
+static const struct octo_case cases[] = {
+	{ "pinned", test_pinned }, { "flow", test_flow }, { "wide", test_wide },
+	{ "order", test_order },
+};
+
 int
 main(int argc, char **argv)
 {
@@ -726,34 +732,13 @@ main(int argc, char **argv)
 	snprintf(prefix, sizeof(prefix), "octopus-flowmove-%s", which);
 	snprintf(gen, sizeof(gen),
 		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=100000", NB_FLOWS);
-	if (octo_test_eal_init(&nb_eal, &eal_argv, 1024) < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	if (octo_case_eal_init(&nb_eal, &eal_argv, 1024, NB_Q + 1) < 0)
 		return 2;
-	}
-	if (rte_socket_count() < 2 || rte_lcore_count() < NB_Q + 1) {
-		fprintf(stderr, "needs 2 sockets and 5 lcores (run under octopus-numa-emu)\n");
-		return 2;
-	}
 	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (mp == NULL)
 		return 2;
 	port = port_of("net_octopus0");
 	nic_port = port_of("net_octonic0_pf0");
 	rte_pmd_octonic_gen_enable(nic_port, 0);
-	if (strcmp(which, "pinned") == 0)
-		test_pinned(mp);
-	else if (strcmp(which, "flow") == 0)
-		test_flow(mp);
-	else if (strcmp(which, "wide") == 0)
-		test_wide(mp);
-	else if (strcmp(which, "order") == 0)
-		test_order(mp);
-	else {
-		fprintf(stderr, "usage: %s pinned|flow|wide|order\n", argv[0]);
-		return 2;
-	}
-	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
-		failures);
-	octo_test_eal_cleanup();
-	return failures ? 1 : 0;
+	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], mp);
 }

@@ -80,26 +80,16 @@ static volatile int stop;
 /* per flow, touched only by the holder of the flow's queue */
 static uint64_t next_seq[MAX_FLOWS];
 static uint64_t flow_pkts[MAX_FLOWS];
-static uint64_t reordered, duplicated, foreign_frames;
-
-static const struct octo_seq_check seq_check = {
+static struct octo_seq_check seq = {
 	.max_flows = MAX_FLOWS, .payload_off = PAYLOAD_OFF,
 	.next_seq = next_seq, .flow_pkts = flow_pkts,
-	.reordered = &reordered, .duplicated = &duplicated, .foreign = &foreign_frames,
 };
-
-static void
-check_frame(struct rte_mbuf *m)
-{
-	octo_seq_check(&seq_check, m);
-}
 
 static int
 worker(void *arg)
 {
 	int me = (int)rte_lcore_id();
-	struct rte_mbuf *pkts[32];
-	uint16_t q, n, k, i;
+	uint16_t q;
 	int zero;
 
 	RTE_SET_USED(arg);
@@ -111,14 +101,8 @@ worker(void *arg)
 			if (!__atomic_compare_exchange_n(&holder[q], &zero, 1, false,
 					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 				continue;
-			n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
-			for (i = 0; i < n; i++)
-				check_frame(pkts[i]);
-			for (k = 0; k < n; )
-				k += rte_eth_tx_burst(port, q, pkts + k, n - k);
-			if (n == 0)	/* lets a Tx migration finish */
-				rte_eth_tx_burst(port, q, pkts, 0);
-			__atomic_fetch_add(&received, n, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&received, octo_seq_forward(&seq, port, q),
+				__ATOMIC_RELAXED);
 			__atomic_fetch_add(&polls[q], 1, __ATOMIC_RELEASE);
 			__atomic_store_n(&holder[q], 0, __ATOMIC_RELEASE);
 		}
@@ -298,8 +282,7 @@ test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 	struct rte_pmd_octopus_migration ms;
 	struct rte_eth_stats st;
 	uint64_t *lat = calloc(nb, sizeof(*lat));
-	uint64_t gen = 0, lost = 0, migrations = 0, drained = 0;
-	uint32_t f;
+	uint64_t gen = 0, lost, migrations = 0, drained = 0;
 	uint16_t q;
 
 	start_port(mp);
@@ -322,8 +305,7 @@ test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 	rte_pmd_octonic_gen_count(pf[0], &gen);
 	memset(&st, 0, sizeof(st));
 	rte_eth_stats_get(port, &st);
-	for (f = 0; f < MAX_FLOWS; f++)
-		lost += next_seq[f] - flow_pkts[f];
+	lost = octo_seq_lost(&seq, MAX_FLOWS);
 	for (q = 0; q < NB_Q; q++) {
 		uint64_t id, v = UINT64_MAX, hist = 0;
 		char name[64];
@@ -349,15 +331,15 @@ test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 		" Rx: %" PRIu64 " reordered %" PRIu64 " dup %" PRIu64 " lost;"
 		" sink: %" PRIu64 " pkts %" PRIu64 " out of order %" PRIu64 " dup %"
 		PRIu64 " lost\n", drain ? "order" : "nodrain", nb, migrations, gen,
-		received, st.imissed, drained, reordered, duplicated, lost, sink.pkts,
+		received, st.imissed, drained, seq.reordered, seq.duplicated, lost, sink.pkts,
 		sink.out_of_order, sink.duplicates, sink.lost);
 	CHECK(migrations >= nb, "only %" PRIu64 " Rx migrations of %u", migrations, nb);
-	CHECK(foreign_frames == 0 && sink.foreign == 0, "foreign frames %" PRIu64, foreign_frames);
+	CHECK(seq.foreign == 0 && sink.foreign == 0, "foreign frames %" PRIu64, seq.foreign);
 	CHECK(received + st.imissed == gen, "received %" PRIu64 " + NIC drops %" PRIu64
 		" != generated %" PRIu64, received, st.imissed, gen);
 	if (drain) {
-		CHECK(reordered == 0 && duplicated == 0, "Rx: %" PRIu64 " reordered, %"
-			PRIu64 " duplicated", reordered, duplicated);
+		CHECK(seq.reordered == 0 && seq.duplicated == 0, "Rx: %" PRIu64 " reordered, %"
+			PRIu64 " duplicated", seq.reordered, seq.duplicated);
 		CHECK(lost <= st.imissed, "Rx: %" PRIu64 " lost, NIC counted %" PRIu64,
 			lost, st.imissed);
 		CHECK(sink.pkts == received && sink.out_of_order == 0 &&
@@ -366,9 +348,9 @@ test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 			" dup, %" PRIu64 " lost", sink.pkts, received, sink.out_of_order,
 			sink.duplicates, sink.lost);
 	} else {
-		CHECK(reordered + sink.out_of_order > 0,
+		CHECK(seq.reordered + sink.out_of_order > 0,
 			"no drain but no reordering seen (Rx %" PRIu64 ", sink %" PRIu64 ")",
-			reordered, sink.out_of_order);
+			seq.reordered, sink.out_of_order);
 	}
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	CHECK(rte_eth_dev_close(port) == 0, "close");
@@ -524,12 +506,11 @@ take(uint16_t q, unsigned int bursts, bool until_short)
 {
 	struct rte_mbuf *pkts[32];
 	uint64_t total = 0;
-	uint16_t n, i;
+	uint16_t n;
 
 	while (bursts-- > 0) {
 		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
-		for (i = 0; i < n; i++)
-			check_frame(pkts[i]);
+		octo_seq_check_bulk(&seq, pkts, n);
 		rte_pktmbuf_free_bulk(pkts, n);
 		total += n;
 		if (until_short && n < RTE_DIM(pkts))
@@ -592,7 +573,7 @@ test_gate(struct rte_mempool *mp)
 		end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
 		while (rte_eth_rx_queue_count(pf[0], 0) < 256 && rte_get_timer_cycles() < end)
 			run_nic();
-		reordered = 0;
+		seq.reordered = 0;
 		reta_all(p, 1);
 		if (gated)
 			CHECK(octopus_migrate_gate(p, 0, 1) == 0, "gate");
@@ -623,12 +604,12 @@ test_gate(struct rte_mempool *mp)
 		late = take(1, 100, false);
 		printf("gate %s: queue 1 before the drain %" PRIu64 ", queue 0 drained %"
 			PRIu64 ", queue 1 after %" PRIu64 ", reordered %" PRIu64 "\n",
-			gated ? "on" : "off", early, drained, late, reordered);
+			gated ? "on" : "off", early, drained, late, seq.reordered);
 		CHECK(drained > 0 && late > 0, "drained %" PRIu64 " late %" PRIu64, drained, late);
 		if (gated)
-			CHECK(reordered == 0, "%" PRIu64 " reordered behind the gate", reordered);
+			CHECK(seq.reordered == 0, "%" PRIu64 " reordered behind the gate", seq.reordered);
 		else
-			CHECK(reordered > 0, "no gate, yet no reordering: the test cannot fail");
+			CHECK(seq.reordered > 0, "no gate, yet no reordering: the test cannot fail");
 	}
 	rte_pmd_octonic_gen_enable(pf[0], 0);
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
@@ -717,10 +698,9 @@ test_failover(struct rte_mempool *mp)
 	static const int split[NB_Q] = { 0, 1, 0, 1 };
 	struct rte_pmd_octonic_sink_stats sink;
 	struct rte_eth_stats st;
-	uint64_t gen = 0, lost = 0, outage, before[NB_Q];
+	uint64_t gen = 0, lost, outage, before[NB_Q];
 	double t_out, t_back;
 	unsigned int bad_remote = 0;
-	uint32_t f;
 	uint16_t q;
 
 	start_port(mp);
@@ -767,17 +747,16 @@ test_failover(struct rte_mempool *mp)
 	memset(&st, 0, sizeof(st));
 	rte_eth_stats_get(port, &st);
 	outage = xstat("outage_lost_packets");
-	for (f = 0; f < MAX_FLOWS; f++)
-		lost += next_seq[f] - flow_pkts[f];
+	lost = octo_seq_lost(&seq, MAX_FLOWS);
 	CHECK(rte_pmd_octonic_sink_stats_get(pf[0], &sink) == 0, "sink");
 	printf("failover: served by PF0 %.1f ms after the unplug, back on PF1 %.1f ms after the plug;"
 		" %" PRIu64 " generated, %" PRIu64 " received, %" PRIu64 " NIC drops, %"
 		PRIu64 " lost in PF1's rings; Rx: %" PRIu64 " reordered %" PRIu64 " dup %"
 		PRIu64 " lost; sink: %" PRIu64 " out of order %" PRIu64 " dup\n",
-		t_out, t_back, gen, received, st.imissed, outage, reordered, duplicated,
+		t_out, t_back, gen, received, st.imissed, outage, seq.reordered, seq.duplicated,
 		lost, sink.out_of_order, sink.duplicates);
-	CHECK(reordered == 0 && duplicated == 0, "Rx: %" PRIu64 " reordered, %" PRIu64
-		" duplicated", reordered, duplicated);
+	CHECK(seq.reordered == 0 && seq.duplicated == 0, "Rx: %" PRIu64 " reordered, %" PRIu64
+		" duplicated", seq.reordered, seq.duplicated);
 	CHECK(sink.out_of_order == 0 && sink.duplicates == 0,
 		"sink: %" PRIu64 " out of order, %" PRIu64 " dup", sink.out_of_order,
 		sink.duplicates);
@@ -833,8 +812,7 @@ poll_alone(uint16_t q, unsigned int ms)
 		zero = 0;
 	while (rte_get_timer_cycles() < end) {
 		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
-		for (zero = 0; zero < n; zero++)
-			check_frame(pkts[zero]);
+		octo_seq_check_bulk(&seq, pkts, n);
 		rte_pktmbuf_free_bulk(pkts, n);
 		__atomic_fetch_add(&received, n, __ATOMIC_RELAXED);
 	}
@@ -950,8 +928,8 @@ test_follow(struct rte_mempool *mp)
 	rte_pmd_octonic_gen_enable(pf[0], 0);
 	stop = 1;
 	rte_eal_mp_wait_lcore();
-	CHECK(reordered == 0 && duplicated == 0, "Rx: %" PRIu64 " reordered, %" PRIu64 " dup",
-		reordered, duplicated);
+	CHECK(seq.reordered == 0 && seq.duplicated == 0, "Rx: %" PRIu64 " reordered, %" PRIu64 " dup",
+		seq.reordered, seq.duplicated);
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
@@ -1005,14 +983,8 @@ main(int argc, char **argv)
 		 */
 		"net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual%s",
 		strcmp(which, "follow") == 0 ? "" : ",migrate_after=1");
-	if (octo_test_eal_init(&nb_eal, &eal_argv, 512) < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, NB_Q) < 0)
 		return 2;
-	}
-	if (rte_socket_count() < 2 || rte_lcore_count() < NB_Q) {
-		fprintf(stderr, "needs 2 sockets and 4 lcores (run under octopus-numa-emu)\n");
-		return 2;
-	}
 	pf[0] = port_of("net_octonic0_pf0");
 	pf[1] = port_of("net_octonic0_pf1");
 	port = port_of("net_octopus0");
@@ -1021,10 +993,5 @@ main(int argc, char **argv)
 		return 2;
 	rte_pmd_octonic_gen_enable(pf[0], 0);
 	moves = nb;
-	if (octo_case_run(cases, RTE_DIM(cases), which, argv[0], mp) < 0)
-		return 2;
-	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
-		failures);
-	octo_test_eal_cleanup();
-	return failures ? 1 : 0;
+	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], mp);
 }

@@ -50,6 +50,7 @@
 #include "rte_pmd_octonic.h"
 #include "rte_pmd_octopus.h"
 
+#include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
@@ -273,7 +274,7 @@ test_octopus(struct rte_mempool *mp)
 
 /* A NUMA-aware app on one PF: per-socket pools, lcores of both sockets. */
 static void
-test_single(void)
+test_single(struct rte_mempool *unused __rte_unused)
 {
 	struct rte_mempool *mps[2];
 	struct rte_pmd_octonic_locality nl;
@@ -323,7 +324,7 @@ test_single(void)
 
 /* nic= takes a NIC's PFs; members of different NICs need force=1. */
 static void
-test_domains(void)
+test_domains(struct rte_mempool *unused __rte_unused)
 {
 	struct rte_pmd_octopus_member mb[RTE_PMD_OCTOPUS_MAX_MEMBERS];
 	uint16_t before = rte_eth_dev_count_total(), p;
@@ -644,12 +645,13 @@ test_link(struct rte_mempool *mp)
 
 /*
  * An application that exits without closing its ports (legal: EAL closes
- * the devices), its port started or stopped (exit_stopped) with a rule. The vdev bus removes the NIC model's PFs before the octopus
- * port: the port must let them go and release what is left quietly. The
- * log of rte_eal_cleanup() is captured: no error line may come from the
- * virtual port or its steering. @return the test's exit status.
+ * the devices), its port started or stopped (exit_stopped) with a rule.
+ * The vdev bus removes the NIC model's PFs before the octopus port: the
+ * port must let them go and release what is left quietly. The log of
+ * rte_eal_cleanup() is captured: no error line may come from the virtual
+ * port or its steering.
  */
-static int
+static void
 test_exit(struct rte_mempool *mp, bool stopped)
 {
 	struct rte_flow_attr attr = { .ingress = 1 };
@@ -687,8 +689,7 @@ test_exit(struct rte_mempool *mp, bool stopped)
 	if (stopped)
 		CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	f = open_memstream(&log, &len);
-	if (f == NULL)
-		return 2;
+	REQUIRE(f != NULL, "open_memstream");
 	rte_openlog_stream(f);
 	octo_test_eal_cleanup();
 	fclose(f);
@@ -706,9 +707,25 @@ test_exit(struct rte_mempool *mp, bool stopped)
 	fprintf(stderr, "exit: %u line(s) logged by rte_eal_cleanup(), %u error(s)\n",
 		lines, bad);
 	CHECK(bad == 0, "%u error line(s) at exit", bad);
-	fprintf(stderr, "exit: %s (%d failure(s))\n", failures ? "FAILED" : "ok", failures);
-	return failures ? 1 : 0;
 }
+
+static void
+test_exit_started(struct rte_mempool *mp)
+{
+	test_exit(mp, false);
+}
+
+static void
+test_exit_stopped(struct rte_mempool *mp)
+{
+	test_exit(mp, true);
+}
+
+static const struct octo_case cases[] = {
+	{ "octopus", test_octopus }, { "single", test_single }, { "domains", test_domains },
+	{ "reta", test_reta }, { "thread", test_thread }, { "link", test_link },
+	{ "exit", test_exit_started, true }, { "exit_stopped", test_exit_stopped, true },
+};
 
 int
 main(int argc, char **argv)
@@ -733,40 +750,12 @@ main(int argc, char **argv)
 		LIMIT);
 	if (strcmp(which, "single") == 0)
 		nb_eal -= 2;	/* no octopus port */
-	if (octo_test_eal_init(&nb_eal, &eal_argv, 512) < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, NB_Q) < 0)
 		return 2;
-	}
-	if (rte_socket_count() < 2 || rte_lcore_count() < NB_Q) {
-		fprintf(stderr, "needs 2 sockets and 4 lcores (run under octopus-numa-emu)\n");
-		return 2;
-	}
 	mp = rte_pktmbuf_pool_create("app", 8192, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (mp == NULL)
 		return 2;
 	/* the generator starts with the test, not at port start */
 	rte_pmd_octonic_gen_enable(port_of("net_octonic0_pf0"), 0);
-	if (strcmp(which, "octopus") == 0)
-		test_octopus(mp);
-	else if (strcmp(which, "single") == 0)
-		test_single();
-	else if (strcmp(which, "domains") == 0)
-		test_domains();
-	else if (strcmp(which, "reta") == 0)
-		test_reta(mp);
-	else if (strcmp(which, "thread") == 0)
-		test_thread(mp);
-	else if (strcmp(which, "link") == 0)
-		test_link(mp);
-	else if (strcmp(which, "exit") == 0 || strcmp(which, "exit_stopped") == 0)
-		return test_exit(mp, which[4] != '\0');	/* it ends EAL itself */
-	else {
-		fprintf(stderr, "usage: %s octopus|single|domains|reta|thread|link|exit|exit_stopped\n",
-			argv[0]);
-		return 2;
-	}
-	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
-		failures);
-	octo_test_eal_cleanup();
-	return failures ? 1 : 0;
+	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], mp);
 }

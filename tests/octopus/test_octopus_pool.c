@@ -41,6 +41,7 @@
 
 #include "rte_pmd_octonic.h"
 
+#include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
@@ -261,7 +262,7 @@ run_with(struct rte_mempool *app)
 }
 
 static void
-test_mirror(void)
+test_mirror(struct rte_mempool *unused __rte_unused)
 {
 	char first[NB_Q][RTE_MEMPOOL_NAMESIZE];
 	struct rte_mempool *app, *app2;
@@ -294,7 +295,7 @@ extbuf_free(void *addr, void *opaque)
 }
 
 static void
-test_extbuf(void)
+test_extbuf(struct rte_mempool *unused __rte_unused)
 {
 	struct rte_pktmbuf_extmem ext = { .elt_size = 2048, .buf_len = 2048 * 4096 };
 	struct rte_eth_conf conf;
@@ -320,6 +321,10 @@ test_extbuf(void)
 	rte_free(ext.buf_ptr);
 }
 
+static const struct octo_case cases[] = {
+	{ "mirror", test_mirror }, { "extbuf", test_extbuf },
+};
+
 int
 main(int argc, char **argv)
 {
@@ -335,26 +340,10 @@ main(int argc, char **argv)
 	char **eal_argv = eal;
 
 	snprintf(prefix, sizeof(prefix), "octopus-pool-%s", which);
-	if (octo_test_eal_init(&nb_eal, &eal_argv, 512) < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, NB_Q) < 0)
 		return 2;
-	}
-	if (rte_socket_count() < 2 || rte_lcore_count() < NB_Q) {
-		fprintf(stderr, "needs 2 sockets and 2 lcores (run under octopus-numa-emu)\n");
-		return 2;
-	}
 	port = port_of("net_octopus0");
 	rte_pmd_octonic_gen_enable(port_of("net_octonic0_pf0"), 0);
-	if (strcmp(which, "mirror") == 0) {
-		test_mirror();
-	} else if (strcmp(which, "extbuf") == 0) {
-		test_extbuf();
-	} else {
-		fprintf(stderr, "usage: %s mirror|extbuf\n", argv[0]);
-		return 2;
-	}
-	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
-		failures);
-	octo_test_eal_cleanup();
-	return failures ? 1 : 0;
+	/* each case makes the pools it is about */
+	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], NULL);
 }
