@@ -163,7 +163,7 @@ rte_pmd_octopus_migration_get(uint16_t port_id, uint16_t queue_id, int tx,
 	st->phase = (enum rte_pmd_octopus_mig_phase)OCTO_ROUTE_PHASE(r);
 	st->home_member = home;
 	st->home_socket = home < p->nb_members ? p->members[home].socket : -1;
-	st->old_member = st->phase == RTE_PMD_OCTOPUS_MIG_DRAINING ? OCTO_ROUTE_OLD(r) : home;
+	st->old_member = st->phase == RTE_PMD_OCTOPUS_MIG_DRAINING ? OCTO_ROUTE_OTHER(r) : home;
 	st->migrations = __atomic_load_n(&m->migrations, __ATOMIC_RELAXED);
 	st->failures = __atomic_load_n(&m->failures, __ATOMIC_RELAXED);
 	st->last_latency_ns = __atomic_load_n(&m->last_ns, __ATOMIC_RELAXED);

@@ -188,7 +188,7 @@ static void
 migrate_one(struct octopus_priv *p, struct octopus_queue *q)
 {
 	uint32_t r = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
-	unsigned int home = OCTO_ROUTE_HOME(r), target = OCTO_ROUTE_OLD(r);
+	unsigned int home = OCTO_ROUTE_HOME(r), target = OCTO_ROUTE_OTHER(r);
 	int ret;
 
 	if (OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_REQUESTED)

@@ -297,7 +297,7 @@ static __rte_noinline uint16_t
 rx_draining(struct octopus_queue *q, uint32_t r, int sock,
 		struct rte_mbuf **pkts, uint16_t n)
 {
-	unsigned int home = OCTO_ROUTE_HOME(r), old = OCTO_ROUTE_OLD(r);
+	unsigned int home = OCTO_ROUTE_HOME(r), old = OCTO_ROUTE_OTHER(r);
 	uint16_t nb = 0, k;
 
 	if (unlikely(q->priv->mig.no_drain)) {
@@ -370,7 +370,7 @@ tx_settled(const struct octopus_queue *rxq)
 	    !tx_member_completed(t, OCTO_ROUTE_HOME(r)))
 		return false;
 	return OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_DRAINING ||
-		tx_member_completed(t, OCTO_ROUTE_OLD(r));
+		tx_member_completed(t, OCTO_ROUTE_OTHER(r));
 }
 
 /*
@@ -524,10 +524,10 @@ octopus_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 	 * given has left, so that the wire sees the queue's packets in order
 	 */
 	if (unlikely(OCTO_ROUTE_PHASE(r) == OCTO_ROUTE_DRAINING)) {
-		if (tx_member_completed(q, OCTO_ROUTE_OLD(r)))
+		if (tx_member_completed(q, OCTO_ROUTE_OTHER(r)))
 			migration_finish(q);
 		else
-			home = OCTO_ROUTE_OLD(r);
+			home = OCTO_ROUTE_OTHER(r);
 	}
 	nb = q->hw[home].tx(q->hw[home].queue, pkts, n);
 	count(q, home, sock, nb);
