@@ -8,7 +8,7 @@
 /*
  * The cases of an EAL test binary: main() sets up EAL and the application's
  * pool, then runs the one its first argument names (one binary, one test
- * per case in meson, each its own EAL).
+ * per case in meson, each its own EAL), or each of those it names.
  */
 
 #include <stdbool.h>
@@ -48,26 +48,71 @@ octo_case_eal_init(int *argc, char ***argv, unsigned int default_mb, unsigned in
 	return 0;
 }
 
+static inline void
+octo_case_usage(const struct octo_case *cases, unsigned int n, const char *prog)
+{
+	unsigned int i;
+
+	fprintf(stderr, "usage: %s ", prog);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%s%s", i ? "|" : "", cases[i].name);
+	fputc('\n', stderr);
+}
+
+static inline int
+octo_case_find(const struct octo_case *cases, unsigned int n, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(name, cases[i].name) == 0)
+			return (int)i;
+	return -1;
+}
+
 /*
- * Run the case of @p cases named @p which. -1, with the usage line naming
- * them all on stderr, when none is.
+ * Run the case of @p cases named @p which: its index, or -1, with the usage
+ * line naming them all on stderr, when none is.
  */
 static inline int
 octo_case_run(const struct octo_case *cases, unsigned int n, const char *which,
 		const char *prog, struct rte_mempool *mp)
 {
-	unsigned int i;
+	int i = octo_case_find(cases, n, which);
 
-	for (i = 0; i < n; i++)
-		if (strcmp(which, cases[i].name) == 0) {
-			cases[i].run(mp);
-			return (int)i;
-		}
-	fprintf(stderr, "usage: %s ", prog);
-	for (i = 0; i < n; i++)
-		fprintf(stderr, "%s%s", i ? "|" : "", cases[i].name);
-	fputc('\n', stderr);
-	return -1;
+	if (i < 0)
+		octo_case_usage(cases, n, prog);
+	else
+		cases[i].run(mp);
+	return i;
+}
+
+/*
+ * Run, in the order given, each case named in @p names (@p nb_names of
+ * them; "all" names every case), in one EAL. 0, or -1 with the usage line
+ * and nothing run when a name is none of theirs or none is given.
+ */
+static inline int
+octo_cases_run(const struct octo_case *cases, unsigned int n, char *const *names,
+		int nb_names, const char *prog, struct rte_mempool *mp)
+{
+	unsigned int i;
+	int a;
+
+	for (a = 0; a < nb_names; a++)
+		if (strcmp(names[a], "all") != 0 && octo_case_find(cases, n, names[a]) < 0)
+			break;
+	if (nb_names == 0 || a < nb_names) {
+		octo_case_usage(cases, n, prog);
+		return -1;
+	}
+	for (a = 0; a < nb_names; a++)
+		for (i = 0; i < n; i++)
+			if (strcmp(names[a], "all") == 0 || strcmp(names[a], cases[i].name) == 0) {
+				printf("== %s\n", cases[i].name);
+				cases[i].run(mp);
+			}
+	return 0;
 }
 
 /*

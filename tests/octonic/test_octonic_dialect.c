@@ -27,6 +27,7 @@
 #include <rte_mbuf.h>
 
 #include <rte_pmd_octonic.h>
+#include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_test_eal.h"
 
@@ -384,7 +385,7 @@ mlx5_common_refusals(const struct nic *n, const char *d)
 }
 
 static void
-test_generic(void)
+test_generic(struct rte_mempool *unused __rte_unused)
 {
 	struct shape s, rules[2];
 	struct nic n;
@@ -421,7 +422,7 @@ test_generic(void)
 }
 
 static void
-test_mlx5_sws(void)
+test_mlx5_sws(struct rte_mempool *unused __rte_unused)
 {
 	struct shape s, rules[3];
 	struct nic n;
@@ -476,7 +477,7 @@ test_mlx5_sws(void)
 }
 
 static void
-test_mlx5_hws(void)
+test_mlx5_hws(struct rte_mempool *unused __rte_unused)
 {
 	struct shape s, rules[2];
 	struct nic n;
@@ -519,10 +520,7 @@ test_mlx5_hws(void)
 	nic_close(&n);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
+static const struct octo_case tests[] = {
 	{ "generic", test_generic },
 	{ "mlx5_sws", test_mlx5_sws },
 	{ "mlx5_hws", test_mlx5_hws },
@@ -531,8 +529,7 @@ static const struct {
 int
 main(int argc, char **argv)
 {
-	unsigned int i;
-	int ret, a, ran = 0;
+	int ret;
 
 	ret = octo_test_eal_init(&argc, &argv, 512);
 	if (ret < 0) {
@@ -547,17 +544,9 @@ main(int argc, char **argv)
 		printf("cannot create the pool\n");
 		return 1;
 	}
-	for (a = 1; a < argc; a++)
-		for (i = 0; i < RTE_DIM(tests); i++)
-			if (strcmp(argv[a], tests[i].name) == 0) {
-				printf("== %s\n", tests[i].name);
-				tests[i].fn();
-				ran++;
-			}
-	if (ran == 0) {
-		printf("no test named\n");
+	/* the cases use the pool above */
+	if (octo_cases_run(tests, RTE_DIM(tests), argv + 1, argc - 1, argv[0], NULL) < 0)
 		return 1;
-	}
 	rte_mempool_free(pool);
 	rte_eal_cleanup();
 	printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);

@@ -32,6 +32,7 @@
 #include <rte_udp.h>
 
 #include <rte_pmd_octonic.h>
+#include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_test_eal.h"
 
@@ -241,7 +242,7 @@ generated(uint16_t port)
 
 /* K ports, named per PF, each on its NUMA node, one switch domain. */
 static void
-test_ports(void)
+test_ports(struct rte_mempool *unused __rte_unused)
 {
 	struct rte_eth_dev_info i0, i1;
 	struct rte_ether_addr m0, m1;
@@ -328,7 +329,7 @@ heap_stats(size_t *bytes, unsigned int *count)
 
 /* Refused devargs: a message naming them, no port and no memory left. */
 static void
-test_bad_devargs(void)
+test_bad_devargs(struct rte_mempool *unused __rte_unused)
 {
 	static const char *const bad[][2] = {
 		{ "pfs=9", "pfs" }, { "pfs=0", "pfs" }, { "numa=0:7", "numa" },
@@ -403,7 +404,7 @@ check_dst(uint16_t port, uint16_t q, struct rte_mbuf *m, void *arg)
 
 /* Transfer rule -> PF1, ingress QUEUE rule on PF1 -> queue 2. */
 static void
-test_steer(void)
+test_steer(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 3000;
 	struct port_opts o = { .nb_rxq = 4, .nb_txq = 1 };
@@ -462,7 +463,7 @@ check_meta(uint16_t port, uint16_t q, struct rte_mbuf *m, void *arg)
 
 /* SET_META in transfer, matched by PF1's ingress META rule. */
 static void
-test_meta(void)
+test_meta(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 2000;
 	struct port_opts o = { .nb_rxq = 4, .nb_txq = 1 };
@@ -513,7 +514,7 @@ check_reta(uint16_t port, uint16_t q, struct rte_mbuf *m, void *arg)
 
 /* RSS spreads flows over the queues the RETA names, and only those. */
 static void
-test_rss(void)
+test_rss(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 4096;
 	struct port_opts o = { .nb_rxq = 4, .nb_txq = 1 };
@@ -592,7 +593,7 @@ poller_main(void *arg)
 }
 
 static void
-test_concurrent(void)
+test_concurrent(struct rte_mempool *unused __rte_unused)
 {
 	struct port_opts o = { .nb_rxq = 4, .nb_txq = 1 };
 	struct rte_flow *t_old, *t_new, *i_old, *i_new;
@@ -720,7 +721,7 @@ udp_frame(struct rte_mempool *mp, uint16_t len, uint16_t sport)
 
 /* Remote-DMA and remote-poll counters count exactly what is remote. */
 static void
-test_locality(void)
+test_locality(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 2048;
 	struct port_opts o0 = { .nb_rxq = 2, .nb_txq = 2,
@@ -851,7 +852,7 @@ loop_once(uint16_t port, struct rte_mbuf *m)
 }
 
 static void
-test_cksum_loop(void)
+test_cksum_loop(struct rte_mempool *unused __rte_unused)
 {
 	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1,
 		.rx_offloads = RTE_ETH_RX_OFFLOAD_CHECKSUM,
@@ -962,7 +963,7 @@ event_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
 }
 
 static void
-test_unplug(void)
+test_unplug(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 1000;
 	struct port_opts o = { .nb_rxq = 2, .nb_txq = 1, .lsc = 1 };
@@ -1015,7 +1016,7 @@ test_unplug(void)
 }
 
 static void
-test_queue_not_started(void)
+test_queue_not_started(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 500;
 	struct port_opts o = { .nb_rxq = 2, .nb_txq = 1, .deferred_rxq = { 0, 1 } };
@@ -1049,7 +1050,7 @@ test_queue_not_started(void)
 
 /* Nothing lost silently: generated = received + missed + nombuf. */
 static void
-test_nombuf(void)
+test_nombuf(struct rte_mempool *unused __rte_unused)
 {
 	struct rte_mempool *tiny;
 	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1 };
@@ -1086,7 +1087,7 @@ test_nombuf(void)
 
 /* wire=<ethdev>: a net_ring port (its Tx loops to its Rx) is the cable. */
 static void
-test_wire_ethdev(void)
+test_wire_ethdev(struct rte_mempool *unused __rte_unused)
 {
 	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1 };
 	struct rte_mbuf *r;
@@ -1111,7 +1112,7 @@ test_wire_ethdev(void)
 
 /* Control path: descriptors, stats reset, MTU, MAC, reset, Tx while unplugged. */
 static void
-test_control(void)
+test_control(struct rte_mempool *unused __rte_unused)
 {
 	struct port_opts o = { .nb_rxq = 2, .nb_txq = 2 };
 	struct rte_ether_addr mac = { .addr_bytes = { 0x02, 0, 0, 0, 0, 0x42 } };
@@ -1215,7 +1216,7 @@ test_control(void)
  * from what emulating the NIC cost them.
  */
 static void
-test_nudma(void)
+test_nudma(struct rte_mempool *unused __rte_unused)
 {
 	/* PF0's queue on a pool of socket 1: the frame's DMA is remote */
 	struct port_opts o0 = { .nb_rxq = 1, .nb_txq = 1,
@@ -1297,7 +1298,7 @@ gen_more(uint16_t port, uint64_t n)
  * after each change of the RETA, of the rules and of isolation.
  */
 static void
-test_flow_cache(void)
+test_flow_cache(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 512;
 	struct port_opts o = { .nb_rxq = 2, .nb_txq = 1 };
@@ -1360,7 +1361,7 @@ test_flow_cache(void)
  * application before it sends them back.
  */
 static void
-test_latency(void)
+test_latency(struct rte_mempool *unused __rte_unused)
 {
 	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1 };
 	struct rte_mbuf *pkts[64];
@@ -1402,7 +1403,7 @@ tel_query(int fd, const char *cmd, char *buf, size_t size)
 }
 
 static void
-test_telemetry(void)
+test_telemetry(struct rte_mempool *unused __rte_unused)
 {
 	struct port_opts o = { .nb_rxq = 2, .nb_txq = 1,
 		.rx_pool = { pool[1], pool[0] } };
@@ -1450,7 +1451,7 @@ test_telemetry(void)
 /* Generated flows forwarded back reach the sink in order; a held-back
  * packet is seen out of order. */
 static void
-test_sink_order(void)
+test_sink_order(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 1000;
 	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1 };
@@ -1537,7 +1538,7 @@ parity_main(void *arg)
 }
 
 static void
-test_two_pollers(void)
+test_two_pollers(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 20000;
 	struct port_opts o = { .nb_rxq = 2, .nb_txq = 1 };
@@ -1603,10 +1604,7 @@ test_two_pollers(void)
 	nic_remove("net_octonic44");
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
+static const struct octo_case tests[] = {
 	{ "ports", test_ports },
 	{ "bad_devargs", test_bad_devargs },
 	{ "steer", test_steer },
@@ -1631,8 +1629,7 @@ static const struct {
 int
 main(int argc, char **argv)
 {
-	unsigned int i;
-	int ret, a, ran = 0;
+	int ret;
 
 	ret = octo_test_eal_init(&argc, &argv, 512);
 	if (ret < 0) {
@@ -1653,18 +1650,9 @@ main(int argc, char **argv)
 		printf("cannot create the pools\n");
 		return 1;
 	}
-	for (a = 1; a < argc; a++)
-		for (i = 0; i < RTE_DIM(tests); i++)
-			if (strcmp(argv[a], tests[i].name) == 0 ||
-					strcmp(argv[a], "all") == 0) {
-				printf("== %s\n", tests[i].name);
-				tests[i].fn();
-				ran++;
-			}
-	if (ran == 0) {
-		printf("no test named\n");
+	/* the cases use the pools of both sockets above */
+	if (octo_cases_run(tests, RTE_DIM(tests), argv + 1, argc - 1, argv[0], NULL) < 0)
 		return 1;
-	}
 	rte_mempool_free(pool[0]);
 	rte_mempool_free(pool[1]);
 	rte_eal_cleanup();
