@@ -70,6 +70,7 @@
 #define NB_Q 4
 #define NB_DESC 4096
 #define NB_FLOWS 256
+#define GEN_PPS 100000
 #define PINNED 100000
 #define MAGIC 0x4f43544fu
 #define OCTOPUS_TEST_RETA 512
@@ -145,11 +146,32 @@ poll_queue(void *arg)
 	return 0;
 }
 
-/* Wait, while the pollers run. */
-static void
-idle_poll(unsigned int us)
+/* Frames of the generator's flows received so far, on any queue. */
+static uint64_t
+received(void)
 {
-	rte_delay_us_sleep(us);
+	uint64_t total = 0;
+	int f;
+
+	for (f = 0; f < NB_FLOWS; f++)
+		total += __atomic_load_n(&seen[f], __ATOMIC_RELAXED);
+	return total;
+}
+
+/*
+ * Let the traffic flow: wait until the pollers have received what the
+ * generator makes in @p ms (10 s at most), so that every step of a test
+ * meets packets in flight however the pollers are scheduled.
+ */
+static void
+traffic_flows(unsigned int ms)
+{
+	uint64_t want = received() + (uint64_t)GEN_PPS * ms / 1000;
+	uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+
+	while (received() < want && rte_get_timer_cycles() < end)
+		rte_delay_us_sleep(1000);
+	CHECK(received() >= want, "under %u ms of traffic received in 10 s", ms);
 }
 
 /* Wait until the watched flow has more than @p since packets on queue @p q
@@ -377,9 +399,8 @@ traffic_stop(void)
 {
 	uint64_t gen = 0, total, end;
 	struct rte_eth_stats st;
-	int f;
 
-	idle_poll(100000);
+	traffic_flows(100);
 	rte_pmd_octonic_gen_enable(nic_port, 0);
 	/* until every frame generated is received or counted missed (10 s
 	 * at most): the pollers may be slow to empty the queues */
@@ -387,8 +408,7 @@ traffic_stop(void)
 	end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
 	do {
 		rte_delay_us_sleep(1000);
-		for (total = 0, f = 0; f < NB_FLOWS; f++)
-			total += __atomic_load_n(&seen[f], __ATOMIC_RELAXED);
+		total = received();
 		memset(&st, 0, sizeof(st));
 		rte_eth_stats_get(port, &st);
 	} while (total + st.imissed < gen && rte_get_timer_cycles() < end);
@@ -440,7 +460,7 @@ test_flow(struct rte_mempool *mp)
 				want[bq]++;
 		}
 
-		idle_poll(20000);
+		traffic_flows(20);
 		if (i == 20) {
 			/* the make-before-break phase starts: its own order count */
 			reord_mid = __atomic_load_n(&reordered, __ATOMIC_RELAXED);
@@ -462,7 +482,7 @@ test_flow(struct rte_mempool *mp)
 		moves_cross++;
 	}
 	/* a move within one member (queue 0 -> 2, both socket 0): gated too */
-	idle_poll(20000);
+	traffic_flows(20);
 	CHECK(rte_flow_destroy(port, cur, &err) == 0, "destroy");
 	cur = pin(flow_src[watched], flow_sport[watched], 2, &err);
 	CHECK(cur != NULL, "pin to 2");
@@ -659,23 +679,23 @@ test_order(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_info_get(port, &info) == 0 && info.reta_size <= OCTOPUS_TEST_RETA,
 		"reta size %u", info.reta_size);
 	for (i = 0; i < n_reta; i++) {
-		idle_poll(10000);
+		traffic_flows(10);
 		t = reta_rotate((unsigned int)(i + 1), info.reta_size);
 		/* each queue q takes the buckets of queue q - 1 */
 		want[0] += NB_Q;
 		t_sum += t;
 		t_max = RTE_MAX(t_max, t);
 	}
-	idle_poll(100000);
+	traffic_flows(100);
 	r[0] = __atomic_load_n(&reordered, __ATOMIC_RELAXED);
 	gate_counts(g0, &tmo[0], &gates[0]);
 	for (i = 0; i < n_rule; i++) {
-		idle_poll(10000);
+		traffic_flows(10);
 		/* from every other queue (the RETA names them all) to i % NB_Q */
 		f = all_udp((uint16_t)(i % NB_Q), &err);
 		CHECK(f != NULL, "all-UDP rule: %s", err.message ? err.message : "?");
 		want[1] += NB_Q - 1;
-		idle_poll(10000);
+		traffic_flows(10);
 		if (f != NULL)
 			CHECK(rte_flow_destroy(port, f, &err) == 0, "destroy");
 		want[1] += NB_Q - 1;
@@ -731,7 +751,7 @@ main(int argc, char **argv)
 
 	snprintf(prefix, sizeof(prefix), "octopus-flowmove-%s", which);
 	snprintf(gen, sizeof(gen),
-		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=100000", NB_FLOWS);
+		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=%u", NB_FLOWS, GEN_PPS);
 	if (octo_case_eal_init(&nb_eal, &eal_argv, 1024, NB_Q + 1) < 0)
 		return 2;
 	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);

@@ -290,7 +290,7 @@ test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 	CHECK(rte_pmd_octonic_gen_enable(pf[0], 1) == 0, "generator on");
 	stop = 0;
 	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
-	rte_delay_ms(20);
+	wait_all_polls(4);	/* every queue has its poller */
 	{
 		uint64_t t0 = rte_get_timer_cycles();
 
