@@ -57,6 +57,7 @@
 #include "rte_pmd_octonic.h"
 #include "rte_pmd_octopus.h"
 
+#include "../common/octo_migration.h"
 #include "../common/octo_port.h"
 #include "../common/octo_sched.h"
 #include "../common/octo_seq_check.h"
@@ -129,19 +130,6 @@ pct_us(uint64_t *v, unsigned int n, unsigned int pc)
 	if (n == 0)
 		return 0;
 	return v[pc >= 100 ? n - 1 : (uint64_t)n * pc / 100] / 1e3;
-}
-
-/* Both directions of @p q steady on @p sock, each with a move more. */
-static bool
-settled(uint16_t q, int sock, uint64_t rx_before, uint64_t tx_before)
-{
-	struct rte_pmd_octopus_migration r, t;
-
-	rte_pmd_octopus_migration_get(port, q, 0, &r);
-	rte_pmd_octopus_migration_get(port, q, 1, &t);
-	return r.phase == RTE_PMD_OCTOPUS_MIG_STEADY && r.home_socket == sock &&
-		t.phase == RTE_PMD_OCTOPUS_MIG_STEADY && t.home_socket == sock &&
-		r.migrations > rx_before && t.migrations > tx_before;
 }
 
 /* The machine's load: the figures depend on it (a shared host). */
@@ -246,10 +234,10 @@ run(uint32_t flows, unsigned int nb, uint64_t rate)
 		}
 		/* sleep, not spin: this CPU is the control thread's */
 		end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
-		while (!settled(q, sock, r.migrations, t.migrations) &&
+		while (!octo_mig_settled(port, q, sock, r.migrations, t.migrations) &&
 				rte_get_timer_cycles() < end)
 			rte_delay_us_sleep(10);
-		if (!settled(q, sock, r.migrations, t.migrations)) {
+		if (!octo_mig_settled(port, q, sock, r.migrations, t.migrations)) {
 			timeouts++;
 			break;
 		}

@@ -59,6 +59,7 @@
 
 #include "../common/octo_check.h"
 #include "../common/octo_cases.h"
+#include "../common/octo_migration.h"
 #include "../common/octo_port.h"
 #include "../common/octo_sched.h"
 #include "../common/octo_seq_check.h"
@@ -151,18 +152,6 @@ wait_polls(uint16_t q, uint64_t bursts)
 	return true;
 }
 
-static bool
-settled(uint16_t q, int sock, uint64_t rx_before, uint64_t tx_before)
-{
-	struct rte_pmd_octopus_migration r, t;
-
-	rte_pmd_octopus_migration_get(port, q, 0, &r);
-	rte_pmd_octopus_migration_get(port, q, 1, &t);
-	return r.phase == RTE_PMD_OCTOPUS_MIG_STEADY && r.home_socket == sock &&
-		t.phase == RTE_PMD_OCTOPUS_MIG_STEADY && t.home_socket == sock &&
-		r.migrations > rx_before && t.migrations > tx_before;
-}
-
 /* Wait until every queue's poller has done @p bursts more. */
 static void
 wait_all_polls(uint64_t bursts)
@@ -214,7 +203,8 @@ move_queues(unsigned int nb, unsigned int batch, unsigned int nb_explicit,
 		do {
 			all = true;
 			for (k = 0; k < nk; k++)
-				all = all && settled(qs[k], sock[k], r[k].migrations, t[k].migrations);
+				all = all && octo_mig_settled(port, qs[k], sock[k],
+					r[k].migrations, t[k].migrations);
 			if (!all)
 				rte_delay_us_sleep(20);
 		} while (!all && rte_get_timer_cycles() < end);
