@@ -17,7 +17,9 @@
 #include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_ethdev.h>
+#include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_udp.h>
 
 #include "octo_wire.h"
 
@@ -30,6 +32,19 @@ struct octo_seq_check {
 	uint64_t duplicated;	/* the highest seen again */
 	uint64_t foreign;	/* not a generator frame, or a flow beyond max_flows */
 };
+
+/* Where the payload of a generated UDP/IPv4 frame starts (no IP options). */
+#define OCTO_SEQ_UDP4_PAYLOAD_OFF \
+	(sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_udp_hdr))
+
+/* A static check @p name of generated UDP/IPv4 frames over @p flows flows. */
+#define OCTO_SEQ_CHECK_DEFINE(name, flows) \
+	static uint64_t name ## _next_seq[flows]; \
+	static uint64_t name ## _flow_pkts[flows]; \
+	static struct octo_seq_check name = { \
+		.max_flows = (flows), .payload_off = OCTO_SEQ_UDP4_PAYLOAD_OFF, \
+		.next_seq = name ## _next_seq, .flow_pkts = name ## _flow_pkts, \
+	}
 
 static inline void
 octo_seq_check(struct octo_seq_check *c, struct rte_mbuf *m)

@@ -66,8 +66,6 @@
 #define MAX_Q 4
 #define NB_DESC 4096
 #define MAX_FLOWS 100000
-/* Ethernet + IPv4 (no options) + UDP: where the generator's payload is */
-#define PAYLOAD_OFF (14 + 20 + 8)
 
 static uint16_t port, pf0;
 static uint16_t nb_q;
@@ -77,12 +75,7 @@ static volatile int stop;
 static uint64_t received;
 
 /* per flow, touched only by the poller of the flow's queue */
-static uint64_t next_seq[MAX_FLOWS];
-static uint64_t flow_pkts[MAX_FLOWS];
-static struct octo_seq_check seq = {
-	.max_flows = MAX_FLOWS, .payload_off = PAYLOAD_OFF,
-	.next_seq = next_seq, .flow_pkts = flow_pkts,
-};
+OCTO_SEQ_CHECK_DEFINE(seq, MAX_FLOWS);
 
 /* Worker i (in lcore order) forwards queue i: run to completion. */
 static int

@@ -68,8 +68,6 @@
 #define NB_Q 4
 #define NB_DESC 4096
 #define MAX_FLOWS 100000
-/* Ethernet + IPv4 (no options) + UDP: where the generator's payload is */
-#define PAYLOAD_OFF (14 + 20 + 8)
 
 static uint16_t port, pf[2];
 static int owner[NB_Q];		/* lcore polling queue q */
@@ -79,12 +77,7 @@ static uint64_t received;
 static volatile int stop;
 
 /* per flow, touched only by the holder of the flow's queue */
-static uint64_t next_seq[MAX_FLOWS];
-static uint64_t flow_pkts[MAX_FLOWS];
-static struct octo_seq_check seq = {
-	.max_flows = MAX_FLOWS, .payload_off = PAYLOAD_OFF,
-	.next_seq = next_seq, .flow_pkts = flow_pkts,
-};
+OCTO_SEQ_CHECK_DEFINE(seq, MAX_FLOWS);
 
 static int
 worker(void *arg)
