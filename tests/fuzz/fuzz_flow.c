@@ -33,6 +33,7 @@
 #include "rte_pmd_octonic.h"
 
 #include "../common/octo_eal_cleanup.h"
+#include "../common/octo_port.h"
 
 #define NB_Q 4
 #define RULES_MAX 4
@@ -365,18 +366,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	return 0;
 }
 
-static uint16_t
-port_of(const char *name)
-{
-	uint16_t p = RTE_MAX_ETHPORTS;
-
-	if (rte_eth_dev_get_port_by_name(name, &p) != 0) {
-		fprintf(stderr, "fuzz_flow: no port %s\n", name);
-		exit(1);
-	}
-	return p;
-}
-
 /* At exit (the end of a replay or of a timed run): free what the port and
  * EAL hold, so that LeakSanitizer's report is about the inputs' rules. */
 static void
@@ -414,6 +403,10 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	mp = rte_pktmbuf_pool_create("fuzz", 4096, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	port = port_of("net_octopus0");
 	nic_port = port_of("net_octonic0_pf0");
+	if (port >= RTE_MAX_ETHPORTS || nic_port >= RTE_MAX_ETHPORTS) {
+		fprintf(stderr, "fuzz_flow: no net_octopus0 or net_octonic0_pf0\n");
+		exit(1);
+	}
 	memset(&conf, 0, sizeof(conf));
 	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
 	conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP;
