@@ -113,9 +113,10 @@ octopus_configure(struct rte_eth_dev *dev)
 	/* The hash key is the member's own (the port's spreading is the
 	 * steering's buckets).
 	 */
-	memset(&conf.intr_conf, 0, sizeof(conf.intr_conf));
 	conf.rx_adv_conf.rss_conf.rss_key = NULL;
 	conf.rx_adv_conf.rss_conf.rss_key_len = 0;
+	/* interrupts: the ones failover needs, set per member below */
+	memset(&conf.intr_conf, 0, sizeof(conf.intr_conf));
 	/* What each member had, to put it back if a later member refuses. */
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_CONFIGURED) {
 		struct rte_eth_dev_data *md = rte_eth_devices[m->port_id].data;
