@@ -124,6 +124,34 @@ run_traffic(void)
 	rte_eal_mp_wait_lcore();
 }
 
+/*
+ * Configure port @p pid with NB_Q queues (RSS over @p rss_hf, none when 0),
+ * queue q set up on the socket of lcore q, its poller, Rx from @p mp0 or
+ * @p mp1 by that socket; then start it.
+ */
+static void
+start_port(uint16_t pid, uint64_t rss_hf, struct rte_mempool *mp0, struct rte_mempool *mp1)
+{
+	struct rte_mempool *mps[2] = { mp0, mp1 };
+	struct rte_eth_conf conf;
+	uint16_t q;
+	int sock;
+
+	memset(&conf, 0, sizeof(conf));
+	if (rss_hf != 0) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf = rss_hf;
+	}
+	CHECK(rte_eth_dev_configure(pid, NB_Q, NB_Q, &conf) == 0, "configure");
+	for (q = 0; q < NB_Q; q++) {
+		sock = (int)rte_lcore_to_socket_id(q);
+		CHECK(rte_eth_rx_queue_setup(pid, q, NB_DESC, sock, NULL, mps[sock]) == 0,
+			"rxq");
+		CHECK(rte_eth_tx_queue_setup(pid, q, NB_DESC, sock, NULL) == 0, "txq");
+	}
+	CHECK(rte_eth_dev_start(pid) == 0, "start");
+}
+
 static void
 nic_locality(uint16_t pf, uint16_t q, int tx, struct rte_pmd_octonic_locality *l)
 {
@@ -139,7 +167,6 @@ test_octopus(struct rte_mempool *mp)
 	struct rte_pmd_octopus_queue_info qi;
 	struct rte_pmd_octopus_locality loc;
 	struct rte_pmd_octonic_locality nl;
-	struct rte_eth_conf conf;
 	struct rte_eth_stats st;
 	uint64_t gen = 0, xs_id, v;
 	char name[64];
@@ -153,15 +180,7 @@ test_octopus(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_socket_id(pf[0]) == 0 && rte_eth_dev_socket_id(pf[1]) == 1,
 		"PF sockets %d %d", rte_eth_dev_socket_id(pf[0]),
 		rte_eth_dev_socket_id(pf[1]));
-	memset(&conf, 0, sizeof(conf));
-	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
-	for (q = 0; q < NB_Q; q++) {
-		/* the queue's poller is lcore q: tell setup its socket */
-		sock = (int)rte_lcore_to_socket_id(q);
-		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, sock, NULL, mp) == 0, "rxq");
-		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, sock, NULL) == 0, "txq");
-	}
-	CHECK(rte_eth_dev_start(port) == 0, "start");
+	start_port(port, 0, mp, mp);
 	for (q = 0; q < NB_Q; q++) {
 		sock = (int)rte_lcore_to_socket_id(q);
 		CHECK(rte_pmd_octopus_queue_info_get(port, q, 0, &qi) == 0 &&
@@ -278,27 +297,15 @@ test_single(struct rte_mempool *unused __rte_unused)
 {
 	struct rte_mempool *mps[2];
 	struct rte_pmd_octonic_locality nl;
-	struct rte_eth_conf conf;
 	uint64_t gen = 0, remote_dma = 0, remote_polls = 0, local_q_remote = 0;
 	uint16_t q;
-	int sock;
 
 	port = port_of("net_octonic0_pf0");
 	nic_port = port;
 	mps[0] = rte_pktmbuf_pool_create("s0", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	mps[1] = rte_pktmbuf_pool_create("s1", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 1);
 	CHECK(mps[0] != NULL && mps[1] != NULL, "pools");
-	memset(&conf, 0, sizeof(conf));
-	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-	conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP;
-	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
-	for (q = 0; q < NB_Q; q++) {
-		sock = (int)rte_lcore_to_socket_id(q);
-		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, sock, NULL, mps[sock]) == 0,
-			"rxq");
-		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, sock, NULL) == 0, "txq");
-	}
-	CHECK(rte_eth_dev_start(port) == 0, "start");
+	start_port(port, RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP, mps[0], mps[1]);
 	rte_pmd_octonic_gen_enable(nic_port, 1);
 	run_traffic();
 	rte_pmd_octonic_gen_count(nic_port, &gen);
@@ -356,25 +363,14 @@ test_reta(struct rte_mempool *mp)
 {
 	struct rte_eth_rss_reta_entry64 reta[4];
 	struct rte_eth_dev_info info;
-	struct rte_eth_conf conf;
 	struct rte_eth_stats st;
 	uint64_t gen = 0;
-	uint16_t q, b, size;
+	uint16_t b, size;
 
 	port = port_of("net_octopus0");
 	nic_port = port_of("net_octonic0_pf0");
-	memset(&conf, 0, sizeof(conf));
 	/* ethdev offers reta_update only in RSS mode */
-	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-	conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP;
-	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
-	for (q = 0; q < NB_Q; q++) {
-		int sock = (int)rte_lcore_to_socket_id(q);
-
-		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, sock, NULL, mp) == 0, "rxq");
-		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, sock, NULL) == 0, "txq");
-	}
-	CHECK(rte_eth_dev_start(port) == 0, "start");
+	start_port(port, RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP, mp, mp);
 	rte_eth_dev_info_get(port, &info);
 	size = info.reta_size;
 	CHECK(size > 0 && size <= 256, "reta size %u", size);
@@ -489,25 +485,14 @@ test_thread(struct rte_mempool *mp)
 	struct rte_pmd_octonic_locality nl;
 	struct thread_arg a = { .q = 1 };
 	struct rte_eth_dev_info info;
-	struct rte_eth_conf conf;
 	pthread_attr_t attr;
 	pthread_t tid;
 	cpu_set_t cpus;
-	uint16_t q, b;
+	uint16_t b;
 
 	port = port_of("net_octopus0");
 	nic_port = port_of("net_octonic0_pf0");
-	memset(&conf, 0, sizeof(conf));
-	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-	conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP;
-	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
-	for (q = 0; q < NB_Q; q++) {
-		int sock = (int)rte_lcore_to_socket_id(q);
-
-		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, sock, NULL, mp) == 0, "rxq");
-		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, sock, NULL) == 0, "txq");
-	}
-	CHECK(rte_eth_dev_start(port) == 0, "start");
+	start_port(port, RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP, mp, mp);
 	rte_eth_dev_info_get(port, &info);
 	memset(reta, 0, sizeof(reta));
 	for (b = 0; b < info.reta_size; b++) {
@@ -667,23 +652,13 @@ test_exit(struct rte_mempool *mp, bool stopped)
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
 	struct rte_flow_error err;
-	struct rte_eth_conf conf;
 	char *log = NULL, *line, *save = NULL;
 	size_t len = 0;
 	unsigned int lines = 0, bad = 0;
 	FILE *f;
-	uint16_t q;
 
 	port = port_of("net_octopus0");
-	memset(&conf, 0, sizeof(conf));
-	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
-	for (q = 0; q < NB_Q; q++) {
-		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, rte_lcore_to_socket_id(q),
-			NULL, mp) == 0, "rxq");
-		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, rte_lcore_to_socket_id(q),
-			NULL) == 0, "txq");
-	}
-	CHECK(rte_eth_dev_start(port) == 0, "start");
+	start_port(port, 0, mp, mp);
 	CHECK(rte_flow_create(port, &attr, items, actions, &err) != NULL, "flow");
 	/* stopped: the rule stays on the e-switch, the steering does not */
 	if (stopped)
