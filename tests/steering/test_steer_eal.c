@@ -45,6 +45,7 @@
 #include "octo_steering.h"
 #include "octopus_steer.h"
 
+#include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_test_eal.h"
 
@@ -53,8 +54,8 @@
 
 /* ---------------------------------------------------------------- null */
 
-static int
-run_null(void)
+static void
+run_null(struct rte_mempool *unused __rte_unused)
 {
 	uint16_t ports[2], homes[NB_Q] = { 0, 1, 0, 1 }, reta[RETA];
 	struct octopus_steer_conf c;
@@ -66,9 +67,7 @@ run_null(void)
 	RTE_ETH_FOREACH_DEV(p)
 		if (n < 2)
 			ports[n++] = p;
-	CHECK(n == 2, "expected 2 net_null ports, got %u", n);
-	if (n != 2)
-		return 1;
+	REQUIRE(n == 2, "expected 2 net_null ports, got %u", n);
 	for (i = 0; i < RETA; i++)
 		reta[i] = (uint16_t)(i % NB_Q);
 	memset(&c, 0, sizeof(c));
@@ -101,7 +100,6 @@ run_null(void)
 	CHECK(ret == -EINVAL && s == NULL, "bad port: %d", ret);
 	CHECK(octopus_steer_set_home(NULL, 0, 0) == -EINVAL, "set_home(NULL)");
 	octopus_steer_remove(NULL);
-	return 0;
 }
 
 /* ------------------------------------------------------------- octonic */
@@ -812,8 +810,8 @@ check_rollback(struct rte_mempool *mp)
 		rte_eth_dev_stop(ports[i]);
 }
 
-static int
-run_octonic(void)
+static void
+run_octonic(struct rte_mempool *unused __rte_unused)
 {
 	uint16_t gports[2], lports[2], homes[NB_Q] = { 0, 1, 0, 1 }, reta[RETA];
 	struct rte_pmd_octonic_flow_stats before, after;
@@ -821,23 +819,20 @@ run_octonic(void)
 	struct octopus_steer *s;
 	unsigned int i;
 
-	if (load_octonic_api() != 0)
-		return 1;
+	REQUIRE(load_octonic_api() == 0, "the NIC model's API");
 	CHECK(nic_ports("net_octonic0", gports, 2) == 2, "gen NIC ports");
 	CHECK(nic_ports("net_octonic1", lports, 2) == 2, "loop NIC ports");
 	if (failures != 0)
-		return 1;
+		return;
 	mp = rte_pktmbuf_pool_create("steer_mp", 8191, 256, 0,
 		RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
-	CHECK(mp != NULL, "mempool");
-	if (mp == NULL)
-		return 1;
+	REQUIRE(mp != NULL, "mempool");
 	for (i = 0; i < 2; i++) {
 		CHECK(start_port(gports[i], mp) == 0, "start gen port %u", gports[i]);
 		CHECK(start_port(lports[i], mp) == 0, "start loop port %u", lports[i]);
 	}
 	if (failures != 0)
-		return 1;
+		return;
 	for (i = 0; i < RETA; i++)
 		reta[i] = (uint16_t)((i * 3 + 1) % NB_Q);
 
@@ -845,7 +840,7 @@ run_octonic(void)
 	CHECK(nic.gen_enable(gports[0], 0) == 0, "gen pause");
 	s = install(gports, homes, reta, 2);
 	if (s == NULL)
-		return 1;
+		return;
 	CHECK(octopus_steer_rule_count(s) == 2 * NB_Q + NB_Q + RETA * 6 + 1,
 		"rule count %u", octopus_steer_rule_count(s));
 	check_tables(gports[0], gports, homes, reta, 2);
@@ -896,7 +891,7 @@ run_octonic(void)
 	cur_field = OCTO_STEER_FIELD_IP_SRC;
 	s = install(gports, homes, reta, 2);
 	if (s == NULL)
-		return 1;
+		return;
 	CHECK(octopus_steer_rule_count(s) == 2 * NB_Q + NB_Q + RETA * 2 + 1,
 		"ip_src rule count %u", octopus_steer_rule_count(s));
 	check_gen_traffic(gports, homes, reta, 2);
@@ -910,7 +905,7 @@ run_octonic(void)
 	homes[1] = 0;
 	s = install(lports, homes, reta, 3);
 	if (s == NULL)
-		return 1;
+		return;
 	check_loop_traffic(lports, mp, homes, reta, 3);
 	CHECK(octopus_steer_set_home(s, 3, 0) == 0, "set_home of the catch-all queue");
 	homes[3] = 0;
@@ -919,7 +914,7 @@ run_octonic(void)
 	/* another catch-all queue (catchall=) */
 	s = install(lports, homes, reta, 1);
 	if (s == NULL)
-		return 1;
+		return;
 	check_loop_traffic(lports, mp, homes, reta, 1);
 	octopus_steer_remove(s);
 
@@ -927,7 +922,7 @@ run_octonic(void)
 	cur_field = OCTO_STEER_FIELD_L4_DST;
 	s = install(lports, homes, reta, 0);
 	if (s == NULL)
-		return 1;
+		return;
 	check_dst_spreading(lports, mp, homes, reta);
 	octopus_steer_remove(s);
 	cur_field = OCTO_STEER_FIELD_L4_SRC;
@@ -944,8 +939,12 @@ run_octonic(void)
 		rte_eth_dev_stop(gports[i]);
 		rte_eth_dev_stop(lports[i]);
 	}
-	return 0;
 }
+
+/* each mode is the same binary over other vdevs (meson.build) */
+static const struct octo_case cases[] = {
+	{ "null", run_null }, { "octonic", run_octonic },
+};
 
 int
 main(int argc, char **argv)
@@ -965,14 +964,9 @@ main(int argc, char **argv)
 	argc -= ret;
 	argv += ret;
 	mode = argc > 1 ? argv[1] : "null";
-	if (strcmp(mode, "null") == 0)
-		ret = run_null();
-	else if (strcmp(mode, "octonic") == 0)
-		ret = run_octonic();
-	else
-		ret = 2;
+	ret = octo_case_run(cases, RTE_DIM(cases), mode, argv[0], NULL);
 	rte_eal_cleanup();
-	if (ret != 0 || failures != 0) {
+	if (ret < 0 || failures != 0) {
 		fprintf(stderr, "%s: %d failure(s)\n", mode, failures);
 		return 1;
 	}
