@@ -71,13 +71,17 @@ ovsdb-tool create "$OVS_DBDIR/conf.db" "$schema"
 ovsdb-server "$OVS_DBDIR/conf.db" --remote="punix:$OVS_RUNDIR/db.sock" \
 	--pidfile --log-file --no-chdir --detach
 vsctl --no-wait init
-# --legacy-mem: OVS adds --in-memory otherwise, which --no-huge refuses.
+# Hugepages or --no-huge, as the project decides (tools/octopus_eal_mem.h;
+# it says which on stderr). --legacy-mem with --no-huge: OVS adds
+# --in-memory otherwise, which --no-huge refuses.
+mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
+[ "$mem_opt" = --no-huge ] && mem_opt="--no-huge --legacy-mem"
 # per-port-memory: pools sized by the ports' queues, not OVS's 256k-mbuf
 # shared default. pmd-maxsleep: the PMDs sleep when idle (shared machine).
 vsctl --no-wait set Open_vSwitch . other_config:dpdk-init=true \
 	other_config:pmd-cpu-mask=0x3 other_config:per-port-memory=true \
 	other_config:pmd-maxsleep=50 \
-	other_config:dpdk-extra="--no-huge -m 512 --legacy-mem --no-pci --file-prefix $prefix \
+	other_config:dpdk-extra="$mem_opt -m 512 --no-pci --file-prefix $prefix \
 -d ${OCTONIC_PLUGIN:?} -d ${OCTOPUS_PLUGIN:?} \
 --vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=100000 \
 --vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1 --vdev net_null0"

@@ -10,11 +10,16 @@
 # directory; an interactive testpmd gets start / stats / stop / quit on its
 # standard input, an application that runs until a signal gets SIGINT
 # after a few seconds. A block passes when the application started its
-# ports, ended without a crash and printed no EAL or probe failure.
+# ports, ended without a crash and printed no EAL or probe failure. The one
+# thing added: an EAL file prefix of this run's own (its runtime directory
+# removed after it), so that two suites can run side by side; EAL's default
+# prefix would make the second application refuse to start.
 #
 #   readme_commands.py <source dir> <build dir> [--list]
+import itertools
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -22,6 +27,12 @@ import sys
 READMES = ["README.md", "drivers/net/octonic/README.md",
            "drivers/net/octopus/README.md", "examples/README.md"]
 APPS = re.compile(r"\b(dpdk-testpmd|dpdk-l3fwd|octopus_fwd|dpdk-test-flow-perf)\b")
+# An application's program word (path and name), its EAL options after it
+INVOKE = re.compile(r"((?:^|(?<=\s))(?:\S*/)?"
+                    r"(?:dpdk-testpmd|dpdk-l3fwd|octopus_fwd|dpdk-test-flow-perf))(?=\s)")
+RUN_DIR = os.path.join(os.environ.get("XDG_RUNTIME_DIR", "/var/run")
+                       if os.getuid() else "/var/run", "dpdk")
+RUNS = itertools.count()
 BAD = re.compile(r"EAL: FATAL|PANIC|Cannot init|failed to initialize|"
                  r"Segmentation fault|Aborted|Fail to start port|"
                  r"Creation of mbuf pool .* failed|No probed ethernet devices")
@@ -49,6 +60,8 @@ def run(src, build, text):
     # "build" as the README says it: this tree's build directory
     script = re.sub(r"(^|[\s=.])build/", lambda m: m.group(1) + build + "/", script)
     script = re.sub(r"^B=build$", "B=" + build, script, flags=re.M)
+    prefix = "readme-%d-%d" % (os.getpid(), next(RUNS))
+    script = INVOKE.sub(lambda m: m.group(1) + " --file-prefix " + prefix, script)
     interactive = re.search(r"(^|\s)-i(\s|$)", script) is not None
     env = dict(os.environ)
     p = subprocess.Popen(["bash", "-c", "set -e\n" + script], cwd=src, env=env,
@@ -70,6 +83,8 @@ def run(src, build, text):
         os.killpg(p.pid, signal.SIGKILL)
         out, _ = p.communicate()
         return False, out + "\n(timed out)"
+    finally:
+        shutil.rmtree(os.path.join(RUN_DIR, prefix), ignore_errors=True)
     ok = p.returncode == 0 and not BAD.search(out)
     if interactive:
         ok = ok and re.search(r"^Port \d+: [0-9A-F:]{17}$", out, re.M) is not None

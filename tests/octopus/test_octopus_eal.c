@@ -10,8 +10,8 @@
  *                              refusal rolls the others back
  *   test_octopus_eal datapath  bursts go through the home member, mbuf->port,
  *                              stats/xstats/locality counters, stop/start
- *   test_octopus_eal telemetry /octopus/list and /octopus/info over the socket
- *                              (a measurement, not a test)
+ *   test_octopus_eal telemetry /octopus/list and /octopus/info over the socket,
+ *                              member state before and after a member's loss
  */
 
 #include <errno.h>
@@ -600,8 +600,15 @@ test_telemetry(struct rte_mempool *mp)
 		"\"polls\":1,\"foreign_polls\":1}") != NULL, "rxq1: %s", reply);
 	CHECK(strstr(reply, "\"rxq0\":{\"home_member\":1") != NULL &&
 		strstr(reply, "\"txq1\"") != NULL, "queues: %s", reply);
+	CHECK(strstr(reply, "\"member_state\":{\"0\":\"serving\",\"1\":\"serving\"},"
+		"\"member_losses\":0,\"member_returns\":0") != NULL, "member state: %s", reply);
 	CHECK(telemetry("/octopus/info,0", reply, sizeof(reply)) == 0 &&
 		strstr(reply, "null") != NULL, "info on a non-octopus port: %s", reply);
+	/* a member released under the started port: telemetry says so */
+	CHECK(rte_vdev_uninit("net_null1") == 0, "detach net_null1");
+	CHECK(telemetry(cmd, reply, sizeof(reply)) == 0, "no telemetry after the loss");
+	CHECK(strstr(reply, "\"member_state\":{\"0\":\"serving\",\"1\":\"released\"},"
+		"\"member_losses\":1,") != NULL, "member state after the loss: %s", reply);
 	rte_vdev_uninit("net_octopus0");
 }
 

@@ -541,7 +541,7 @@ test_wide(struct rte_mempool *mp)
 {
 	struct rte_pmd_octopus_migration g0[NB_Q], g1[NB_Q];
 	uint32_t want[NB_Q] = { 0 };
-	uint64_t gen = 0, total = 0, tmo = 0, nb_gates = 0, since;
+	uint64_t gen = 0, total = 0, tmo = 0, since;
 	struct rte_eth_stats st;
 	struct rte_flow_error err;
 	struct rte_flow *cur;
@@ -577,7 +577,6 @@ test_wide(struct rte_mempool *mp)
 	for (q = 0; q < NB_Q; q++) {
 		g1[q] = mig(q);
 		tmo += g1[q].gate_timeouts - g0[q].gate_timeouts;
-		nb_gates += g1[q].gates - g0[q].gates;
 	}
 	rte_pmd_octonic_gen_count(nic_port, &gen);
 	for (f = 0; f < NB_FLOWS; f++)

@@ -666,11 +666,47 @@ wait_served(const int *sock, const int *via, unsigned int limit_ms)
 	return -1;
 }
 
+/* Packets queue @p q's pollers received through a member of another socket. */
+static uint64_t
+rx_remote(uint16_t q)
+{
+	char name[RTE_ETH_XSTATS_NAME_SIZE];
+
+	snprintf(name, sizeof(name), "rx_q%u_remote_packets", q);
+	return xstat(name);
+}
+
+/*
+ * Whether, within @p limit_ms, every queue polled from socket 1 (@p sock)
+ * counted more remote Rx packets than in @p before and no other queue did.
+ */
+static bool
+remote_grows_on(const int *sock, const uint64_t *before, unsigned int limit_ms)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * limit_ms;
+	bool all;
+	uint16_t q;
+
+	do {
+		all = true;
+		for (q = 0; q < NB_Q; q++)
+			if (sock[q] == 1 && rx_remote(q) == before[q])
+				all = false;
+		if (all)
+			break;
+		rte_delay_us_sleep(1000);
+	} while (rte_get_timer_cycles() < end);
+	for (q = 0; q < NB_Q; q++)
+		if ((rx_remote(q) > before[q]) != (sock[q] == 1))
+			return false;
+	return true;
+}
+
 /*
  * Failover: PF1 unplugged while lcores on both sockets forward. Every queue
  * is served by PF0 within a bound (the socket-1 queues' traffic flows
- * again through it), per-flow order kept at Rx and at the sink, losses
- * those the NIC counted plus what sat in PF1's rings. PF1 plugged back:
+ * again through it, remote and counted so), per-flow order kept at Rx and
+ * at the sink, losses those the NIC counted plus what sat in PF1's rings. PF1 plugged back:
  * its queues return (with the drain), and remote DMA and polls stop
  * growing.
  */
@@ -700,6 +736,16 @@ test_failover(struct rte_mempool *mp)
 		"member states %" PRIu64 " %" PRIu64, xstat("member0_in_service"),
 		xstat("member1_in_service"));
 	CHECK(xstat("member_losses") == 1, "member_losses %" PRIu64, xstat("member_losses"));
+	/* the socket-1 pollers' traffic now comes from PF0: remote, and
+	 * counted so in xstats; the socket-0 queues' stays local
+	 */
+	for (q = 0; q < NB_Q; q++)
+		before[q] = rx_remote(q);
+	CHECK(remote_grows_on(split, before, 1000),
+		"outage: rx remote packets %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+		" (were %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "): only the"
+		" socket-1 queues' must grow", rx_remote(0), rx_remote(1), rx_remote(2),
+		rx_remote(3), before[0], before[1], before[2], before[3]);
 	/* the pollers stay where they are: socket 1's now read PF0, remotely;
 	 * their foreign polls must not move a queue back onto PF1 (auto)
 	 */
