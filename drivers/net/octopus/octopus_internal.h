@@ -175,6 +175,12 @@ struct octopus_qmig {
 	 * of the short burst that drained it are out of the application's loop
 	 */
 	uint64_t ack_next;
+	/* poller only: request drain_pos_req is served once member_pkts[m]
+	 * reaches drain_pos[m] for every member (what its hardware queues held
+	 * when the poller first saw the request); 0: no position taken
+	 */
+	uint64_t drain_pos_req;
+	uint64_t drain_pos[OCTOPUS_MAX_MEMBERS];
 	/* Tx: the sending thread (its lcore_txq in octopus_rxtx.c), written
 	 * when it changes
 	 */

@@ -54,8 +54,11 @@
  *    at once when the burst returned nothing and its lcore's Tx queue has
  *    completed, else (ack_next) at a later poll once that holds, the flag
  *    set again to bring that poll here; a burst that is not short sets the
- *    flag again. A gate that bumps drain_req after the poller's clear sets
- *    the flag after it too, so it is never lost.
+ *    flag again. A source that never runs empty is served by position
+ *    instead: at the first poll that sees a request the poller notes what
+ *    its hardware queues hold (drain_pos), and once it has delivered that
+ *    much it acks as a short burst would. A gate that bumps drain_req after
+ *    the poller's clear sets the flag after it too, so it is never lost.
  *  - F_GATED on a gate's destination queue: set by the gate (RELEASE) after
  *    storing gate_deadline, gate_need (RELEASE) and the source bit in
  *    gate_mask. The poller clears it (ACQ_REL), then reads the mask and, per
@@ -308,6 +311,7 @@ queue_reset(struct octopus_queue *q)
 	q->mig.drain_req = 0;
 	q->mig.drain_ack = 0;
 	q->mig.ack_next = 0;
+	q->mig.drain_pos_req = 0;
 }
 
 int

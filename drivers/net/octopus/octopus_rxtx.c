@@ -393,6 +393,50 @@ drain_acked(struct octopus_queue *q, uint64_t ack, uint16_t nb)
 	__atomic_fetch_or(&q->route, OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_RELEASE);
 }
 
+/*
+ * Where drain request @p ack is served: every packet the hardware queues
+ * this queue reads held when the poller first saw the request (the request
+ * is made after the rule change: the NIC holds no packet classified by the
+ * old rules any more), as a position in each member's delivered count. A
+ * short burst serves a request too, but a source that never runs empty
+ * (more traffic than its poller takes) would never see one: each gate on
+ * it timed out, and order was lost. Members that cannot count their queue
+ * leave the request to short bursts (no position).
+ */
+static __rte_noinline void
+drain_pos_take(struct octopus_queue *q, uint32_t r, unsigned int home, uint64_t ack)
+{
+	const struct octopus_priv *p = q->priv;
+	unsigned int m, old = OCTO_ROUTE_PHASE(r) == OCTO_ROUTE_DRAINING ?
+		OCTO_ROUTE_OTHER(r) : home;
+	int c;
+
+	q->mig.drain_pos_req = 0;
+	for (m = 0; m < q->nb_members; m++) {
+		q->mig.drain_pos[m] = q->cnt.member_pkts[m];
+		/* the queues its bursts read, those in service */
+		if ((q->steered && m != home && m != old) ||
+		    __atomic_load_n(&q->hw[m].rx, __ATOMIC_ACQUIRE) == octopus_burst_none)
+			continue;
+		c = rte_eth_rx_queue_count(p->members[m].port_id, q->qid);
+		if (c < 0)
+			return;
+		q->mig.drain_pos[m] += (uint64_t)c;
+	}
+	q->mig.drain_pos_req = ack;
+}
+
+static inline bool
+drain_pos_reached(const struct octopus_queue *q)
+{
+	unsigned int m;
+
+	for (m = 0; m < q->nb_members; m++)
+		if (q->cnt.member_pkts[m] < q->mig.drain_pos[m])
+			return false;
+	return true;
+}
+
 /* Anything but STEADY without flags: migration phases and gates. */
 static __rte_noinline uint16_t
 rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
@@ -409,6 +453,8 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 		acking = true;
 		if (q->mig.ack_next > q->mig.drain_ack)
 			drain_acked(q, q->mig.ack_next, 0);
+		if (ack > q->mig.drain_pos_req && ack > q->mig.drain_ack)
+			drain_pos_take(q, r, home, ack);
 	}
 	if ((r & OCTO_ROUTE_F_GATED) && gate_holds(q)) {
 		/* only what is older than the gate may go */
@@ -436,9 +482,13 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 		if (want > 0 && nb < want && OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_DRAINING) {
 			if (ack > q->mig.drain_ack)
 				drain_acked(q, ack, nb);
-		} else if (__atomic_load_n(&q->mig.drain_ack, __ATOMIC_RELAXED) < ack) {
-			__atomic_fetch_or(&q->route, OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_RELEASE);
+		} else if (q->mig.drain_pos_req > q->mig.drain_ack &&
+				q->mig.drain_pos_req > q->mig.ack_next && drain_pos_reached(q)) {
+			/* what it held at the request is out */
+			drain_acked(q, q->mig.drain_pos_req, nb);
 		}
+		if (__atomic_load_n(&q->mig.drain_ack, __ATOMIC_RELAXED) < ack)
+			__atomic_fetch_or(&q->route, OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_RELEASE);
 	}
 	return nb;
 }
