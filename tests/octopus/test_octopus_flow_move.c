@@ -64,6 +64,7 @@
 
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_dialect.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 4
@@ -712,7 +713,7 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], gen[128];
+	char prefix[64], gen[192];
 	char *eal[] = {
 		argv[0], "-m", "1024", "--no-pci",
 		"--lcores", "0@0,1@1,2@0,3@1,4@0", "--file-prefix", prefix,
@@ -725,7 +726,8 @@ main(int argc, char **argv)
 
 	snprintf(prefix, sizeof(prefix), "octopus-flowmove-%s", which);
 	snprintf(gen, sizeof(gen),
-		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=100000", NB_FLOWS);
+		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=100000%s", NB_FLOWS,
+		octo_dialect_suffix());
 	if (octo_test_eal_init(&nb_eal, &eal_argv, 1024) < 0) {
 		fprintf(stderr, "EAL init failed\n");
 		return 2;

@@ -126,6 +126,32 @@ plan(const struct octopus_priv *p, const struct octo_steer_app_rule *r,
 	return 0;
 }
 
+/*
+ * How the proxy takes the META write of entries @p e[0..nb-1] (all of one
+ * rule, so all or none write META): the installed steering's answer, else
+ * the proxy asked now (a rule made before the port starts).
+ */
+static int
+meta_how_get(const struct octopus_priv *p, uint16_t proxy, const struct octo_steer_app_entry *e,
+		uint32_t nb, enum octopus_steer_meta_write *how, struct rte_flow_error *error)
+{
+	char why[320];
+	int ret;
+
+	*how = OCTOPUS_STEER_META_SET;
+	if (nb == 0 || !e[0].has_meta)
+		return 0;
+	if (p->steer != NULL) {
+		*how = octopus_steer_meta_how(p->steer);
+		return 0;
+	}
+	ret = octopus_steer_meta_probe(proxy, 0, OCTO_STEER_HOME_GROUP, how, why, sizeof(why));
+	if (ret != 0)
+		return octopus_flow_error(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"members' e-switch: %s", why);
+	return 0;
+}
+
 /* Member errors keep their cause but say where they came from. */
 static int
 member_error(struct rte_flow_error *error, int ret, uint16_t proxy)
@@ -192,6 +218,7 @@ static int
 hw_install(struct octopus_priv *p, struct octopus_flow *f, struct rte_flow_error *error)
 {
 	struct octo_steer_app_entry one, *e = NULL;
+	enum octopus_steer_meta_write how;
 	uint32_t nb = 0, i;
 	uint16_t proxy;
 	int ret;
@@ -199,6 +226,11 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f, struct rte_flow_error
 	ret = proxy_get(p, &proxy, error);
 	if (ret == 0)
 		ret = plan(p, &f->app, &one, &e, &nb, error);
+	if (ret == 0) {
+		ret = meta_how_get(p, proxy, e, nb, &how, error);
+		if (ret != 0 && e != &one)
+			free(e);
+	}
 	if (ret != 0)
 		return -rte_errno;
 	/* control data of this process only: the C heap, not the shared one */
@@ -213,7 +245,7 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f, struct rte_flow_error
 	f->nb_hw = nb;
 	f->proxy = proxy;
 	for (i = 0; i < nb; i++) {
-		ret = octopus_flow_hw_make(proxy, f->copy->pattern_ro, &e[i], 0,
+		ret = octopus_flow_hw_make(proxy, how, f->copy->pattern_ro, &e[i], 0,
 			&f->hw[i], error);
 		if (ret < 0) {
 			ret = member_error(error, ret, proxy);
@@ -530,6 +562,7 @@ flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	struct octopus_priv *p = octo_priv(dev);
 	struct octopus_flow_parsed parsed;
 	struct octo_steer_app_entry one, *e = NULL;
+	enum octopus_steer_meta_write how;
 	uint32_t nb = 0, i;
 	uint16_t proxy;
 	int ret;
@@ -539,8 +572,10 @@ flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		ret = proxy_get(p, &proxy, error);
 	if (ret == 0)
 		ret = plan(p, &parsed.app, &one, &e, &nb, error);
+	if (ret == 0)
+		ret = meta_how_get(p, proxy, e, nb, &how, error);
 	for (i = 0; ret == 0 && i < nb; i++) {
-		ret = octopus_flow_hw_make(proxy, pattern, &e[i], 1, NULL, error);
+		ret = octopus_flow_hw_make(proxy, how, pattern, &e[i], 1, NULL, error);
 		if (ret < 0)
 			ret = member_error(error, ret, proxy);
 		else

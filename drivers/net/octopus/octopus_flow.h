@@ -29,6 +29,7 @@
 #include <rte_flow_driver.h>
 
 #include "octo_steer_app.h"
+#include "octopus_steer.h"
 
 struct octopus_priv;
 struct rte_eth_dev;
@@ -120,11 +121,13 @@ int octopus_flow_parse(const struct octopus_priv *p, const struct rte_flow_attr 
 		struct octopus_flow_parsed *out, struct rte_flow_error *error);
 /*
  * Create (validate_only == 0) or validate the member rule of planner entry
- * @p e for an application rule of pattern @p pattern on port @p proxy.
+ * @p e for an application rule of pattern @p pattern on port @p proxy,
+ * writing META the way @p how says (the proxy's answer).
  * @return 0 and *flow set (create), 1 when the entry cannot match anything
  * the pattern matches (skipped, nothing created), or -errno with @p error set.
  */
-int octopus_flow_hw_make(uint16_t proxy, const struct rte_flow_item pattern[],
+int octopus_flow_hw_make(uint16_t proxy, enum octopus_steer_meta_write how,
+		const struct rte_flow_item pattern[],
 		const struct octo_steer_app_entry *e,
 		int validate_only, struct rte_flow **flow, struct rte_flow_error *error);
 /* Default bucket of a pattern's traffic, -1 when it spans several. */

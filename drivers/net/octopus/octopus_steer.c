@@ -39,6 +39,7 @@ struct octopus_steer {
 	uint16_t nb_members;
 	uint16_t member_port[OCTOPUS_STEER_MAX_MEMBERS];
 	uint16_t proxy;			/* transfer proxy port */
+	enum octopus_steer_meta_write meta_how;	/* found by the probe */
 	struct octo_steer_plan *plan;
 	uint32_t nb_slots;
 	struct rte_flow **flows;	/* [nb_slots]: handle of each slot's rule */
@@ -70,6 +71,7 @@ struct flow_desc {
 	struct rte_flow_item_tcp tcp_spec, tcp_mask;
 	struct rte_flow_item_udp udp_spec, udp_mask;
 	struct rte_flow_action_set_meta set_meta;
+	struct rte_flow_action_modify_field modify;
 	struct rte_flow_action_jump jump;
 	struct rte_flow_action_ethdev represented;
 	struct rte_flow_action_queue queue;
@@ -90,19 +92,46 @@ kind_name(enum octo_steer_kind k)
 
 /* What the NIC must do for a rule of this kind, for "why" messages. */
 static const char *
-kind_feature(enum octo_steer_kind k)
+kind_feature(const struct octopus_steer *s, enum octo_steer_kind k)
 {
+	int mod = s->meta_how == OCTOPUS_STEER_META_MODIFY;
+
 	switch (k) {
 	case OCTO_STEER_KIND_BUCKET:
-		return "transfer rule ETH/IP/L4 masked match -> SET_META + JUMP";
+		return mod ? "transfer rule ETH/IP/L4 masked match -> MODIFY_FIELD(META) + JUMP" :
+			"transfer rule ETH/IP/L4 masked match -> SET_META + JUMP";
 	case OCTO_STEER_KIND_CATCHALL:
-		return "transfer rule ETH (any) -> SET_META + JUMP";
+		return mod ? "transfer rule ETH (any) -> MODIFY_FIELD(META) + JUMP" :
+			"transfer rule ETH (any) -> SET_META + JUMP";
 	case OCTO_STEER_KIND_HOME:
 		return "transfer rule in a non-zero group, META match -> REPRESENTED_PORT";
 	case OCTO_STEER_KIND_QUEUE:
-		return "ingress rule META match -> QUEUE";
+		return "ingress rule META match -> QUEUE (META set by the e-switch, carried to the PF's ingress)";
 	}
 	return "?";
+}
+
+void
+octopus_steer_meta_action(enum octopus_steer_meta_write how, uint32_t v,
+		struct rte_flow_action *a, struct rte_flow_action_set_meta *set,
+		struct rte_flow_action_modify_field *mod)
+{
+	if (how == OCTOPUS_STEER_META_SET) {
+		set->data = v;
+		set->mask = UINT32_MAX;
+		a->type = RTE_FLOW_ACTION_TYPE_SET_META;
+		a->conf = set;
+		return;
+	}
+	memset(mod, 0, sizeof(*mod));
+	mod->operation = RTE_FLOW_MODIFY_SET;
+	mod->dst.field = RTE_FLOW_FIELD_META;
+	mod->src.field = RTE_FLOW_FIELD_VALUE;
+	/* the immediate as META's own item data: a host-order uint32_t */
+	memcpy(mod->src.value, &v, sizeof(v));
+	mod->width = 32;
+	a->type = RTE_FLOW_ACTION_TYPE_MODIFY_FIELD;
+	a->conf = mod;
 }
 
 int
@@ -210,11 +239,9 @@ build_flow(const struct octopus_steer *s, const struct octo_steer_rule *r,
 	switch (r->kind) {
 	case OCTO_STEER_KIND_BUCKET:
 	case OCTO_STEER_KIND_CATCHALL:
-		d->set_meta.data = r->set_meta;
-		d->set_meta.mask = UINT32_MAX;
+		octopus_steer_meta_action(s->meta_how, r->set_meta, &d->actions[na++],
+			&d->set_meta, &d->modify);
 		d->jump.group = r->jump_group;
-		d->actions[na].type = RTE_FLOW_ACTION_TYPE_SET_META;
-		d->actions[na++].conf = &d->set_meta;
 		d->actions[na].type = RTE_FLOW_ACTION_TYPE_JUMP;
 		d->actions[na++].conf = &d->jump;
 		break;
@@ -352,13 +379,42 @@ probe_rule(const struct octopus_steer *s, const struct octo_steer_rule *r,
 	}
 	if (ret != 0)
 		snprintf(why, why_len, "port %u refused %s: %s", d.port,
-			kind_feature(r->kind), err_msg(&err, ret));
+			kind_feature(s, r->kind), err_msg(&err, ret));
+	return ret;
+}
+
+/*
+ * Probe a classification rule: with SET_META, then, refused as
+ * unsupported, with MODIFY_FIELD, which then writes every rule's META.
+ */
+static int
+probe_classify(struct octopus_steer *s, const struct octo_steer_rule *r,
+		char *why, size_t why_len)
+{
+	char first[160];
+	size_t n;
+	int ret;
+
+	ret = probe_rule(s, r, why, why_len);
+	if (ret == 0 || !is_unsupported(ret) || s->meta_how != OCTOPUS_STEER_META_SET)
+		return ret;
+	snprintf(first, sizeof(first), "%s", why);
+	s->meta_how = OCTOPUS_STEER_META_MODIFY;
+	ret = probe_rule(s, r, why, why_len);
+	if (ret == 0) {
+		why[0] = '\0';
+		return 0;
+	}
+	s->meta_how = OCTOPUS_STEER_META_SET;
+	n = strlen(why);
+	if (n < why_len)
+		snprintf(why + n, why_len - n, "; with SET_META: %s", first);
 	return ret;
 }
 
 /* One rule of each kind (and an ingress rule on every member) must pass. */
 static int
-probe(const struct octopus_steer *s, char *why, size_t why_len)
+probe(struct octopus_steer *s, char *why, size_t why_len)
 {
 	uint8_t done_kind[4] = { 0 };
 	uint8_t done_member[OCTOPUS_STEER_MAX_MEMBERS] = { 0 };
@@ -379,7 +435,10 @@ probe(const struct octopus_steer *s, char *why, size_t why_len)
 				continue;
 			done_kind[r->kind] = 1;
 		}
-		ret = probe_rule(s, r, why, why_len);
+		if (r->kind == OCTO_STEER_KIND_BUCKET || r->kind == OCTO_STEER_KIND_CATCHALL)
+			ret = probe_classify(s, r, why, why_len);
+		else
+			ret = probe_rule(s, r, why, why_len);
 		if (ret != 0)
 			return is_unsupported(ret) ? -ENOTSUP : ret;
 	}
@@ -631,4 +690,52 @@ void
 octopus_steer_abandon(struct octopus_steer *s)
 {
 	steer_free(s);
+}
+
+enum octopus_steer_meta_write
+octopus_steer_meta_how(const struct octopus_steer *s)
+{
+	return s->meta_how;
+}
+
+int
+octopus_steer_meta_probe(uint16_t proxy, uint32_t group, uint32_t jump_group,
+		enum octopus_steer_meta_write *how, char *why, size_t why_len)
+{
+	struct rte_flow_attr attr = { .group = group, .transfer = 1 };
+	struct rte_flow_item items[2] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action_jump jump = { .group = jump_group };
+	struct rte_flow_action actions[3] = {
+		[1] = { .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &jump },
+		[2] = { .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_action_modify_field mod;
+	struct rte_flow_action_set_meta set;
+	struct rte_flow_error err[2];
+	int ret[2], i;
+
+	for (i = 0; i < 2; i++) {
+		memset(&err[i], 0, sizeof(err[i]));
+		octopus_steer_meta_action((enum octopus_steer_meta_write)i, 0, &actions[0],
+			&set, &mod);
+		ret[i] = rte_flow_validate(proxy, &attr, items, actions, &err[i]);
+		if (ret[i] == 0) {
+			*how = (enum octopus_steer_meta_write)i;
+			return 0;
+		}
+		if (!is_unsupported(ret[i]))
+			break;
+	}
+	if (i < 2) {
+		snprintf(why, why_len, "port %u: validating a META write failed: %s",
+			proxy, err_msg(&err[i], ret[i]));
+		return ret[i];
+	}
+	snprintf(why, why_len,
+		"port %u writes no META in transfer rules: MODIFY_FIELD(META): %s; SET_META: %s",
+		proxy, err_msg(&err[1], ret[1]), err_msg(&err[0], ret[0]));
+	return -ENOTSUP;
 }
