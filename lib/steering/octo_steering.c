@@ -190,6 +190,7 @@ make_queue_rule(struct octo_steer_rule *r, uint16_t member, uint16_t q)
 	r->field = OCTO_STEER_FIELD_NONE;
 	r->match_meta = 1;
 	r->meta_match = q;
+	r->meta_mask = UINT32_MAX;
 	r->queue = q;
 }
 
@@ -205,6 +206,7 @@ make_home_rule(struct octo_steer_rule *r, uint32_t group, uint32_t prio,
 	r->field = OCTO_STEER_FIELD_NONE;
 	r->match_meta = 1;
 	r->meta_match = q;
+	r->meta_mask = OCTO_STEER_META_QUEUE_MASK;
 	r->to_member = member;
 	r->queue = q;
 }

@@ -12,9 +12,8 @@
  *       5-tuple: that flow, and only it, arrives at the chosen queue, every
  *       packet of it marked, none of the others; a FLAG+QUEUE rule's flow
  *       arrives flagged without a mark id (where the NIC refuses MARK and
- *       FLAG in transfer rules, as mlx5 hardware steering does, both rules
- *       are refused naming the action, as the driver's README says, and
- *       run without it); COUNT equals what arrived;
+ *       FLAG in transfer rules, as mlx5 hardware steering does, each rule
+ *       adds one ingress rule per member instead); COUNT equals what arrived;
  *       validate creates nothing; a DROP rule drops its flow (COUNT = its
  *       packets); reta_update moves the buckets while the rule keeps its
  *       flow; the rules survive stop/start; destroy and flush remove every
@@ -354,23 +353,6 @@ nic_takes_transfer_mark(void)
 	return rte_flow_validate(nic_port, &attr, items, actions, &err) == 0;
 }
 
-/* @p r (with @p what at actions[0]) is refused naming it; then it goes. */
-static void
-expect_mark_refused(struct five_tuple_rule *r, const char *what)
-{
-	struct rte_flow_error err;
-	struct rte_flow *f;
-
-	memset(&err, 0, sizeof(err));
-	f = rte_flow_create(port, &r->attr, r->items, r->actions, &err);
-	CHECK(f == NULL && rte_errno == ENOTSUP && err.message != NULL &&
-		strstr(err.message, what) != NULL,
-		"a %s rule on a NIC refusing %s in transfer rules: %s (%s)", what, what,
-		f == NULL ? "refused" : "created", err.message ? err.message : "?");
-	r->actions[0].type = RTE_FLOW_ACTION_TYPE_VOID;
-	r->actions[0].conf = NULL;
-}
-
 static uint16_t to_01(uint16_t b) { return b % 2; }
 static uint16_t to_0(uint16_t b) { RTE_SET_USED(b); return 0; }
 
@@ -387,7 +369,7 @@ test_queue(struct rte_mempool *mp)
 	struct rte_flow_error err;
 	struct rte_flow *flow, *drop, *flag;
 	const int X = 37, Y = 100, Z = 5;
-	int f, i, q, marks;
+	int f, i, q, ingress_marks;
 
 	setup_port(mp, 1);
 	/* the default buckets use queues 0 and 1 only: 2 and 3 get nothing */
@@ -417,11 +399,8 @@ test_queue(struct rte_mempool *mp)
 	g.actions[1].type = RTE_FLOW_ACTION_TYPE_QUEUE;
 	g.actions[1].conf = &g.queue;
 	g.actions[2].type = RTE_FLOW_ACTION_TYPE_END;
-	marks = nic_takes_transfer_mark();
-	if (!marks) {
-		expect_mark_refused(&r, "MARK");
-		expect_mark_refused(&g, "FLAG");
-	}
+	/* the mark's place: the transfer rule, or one ingress rule per member */
+	ingress_marks = nic_takes_transfer_mark() ? 0 : 2;
 	fs0 = fstats();
 	memset(&err, 0, sizeof(err));
 	CHECK(rte_flow_validate(port, &r.attr, r.items, r.actions, &err) == 0,
@@ -432,9 +411,13 @@ test_queue(struct rte_mempool *mp)
 	flow = rte_flow_create(port, &r.attr, r.items, r.actions, &err);
 	CHECK(flow != NULL, "create: %s", err.message ? err.message : "?");
 	fs = fstats();
-	CHECK(fs.creates == fs0.creates + 1 && fs.transfer_rules == fs0.transfer_rules + 1,
-		"a QUEUE rule is one member rule: creates +%" PRIu64 ", transfer rules %u -> %u",
-		fs.creates - fs0.creates, fs0.transfer_rules, fs.transfer_rules);
+	CHECK(fs.creates == fs0.creates + 1 + ingress_marks &&
+		fs.transfer_rules == fs0.transfer_rules + 1 &&
+		fs.ingress_rules == fs0.ingress_rules + ingress_marks / 2,
+		"a QUEUE rule is one transfer rule (and %d ingress MARK rules): creates +%" PRIu64
+		", transfer rules %u -> %u, PF0 ingress rules %u -> %u", ingress_marks,
+		fs.creates - fs0.creates, fs0.transfer_rules, fs.transfer_rules,
+		fs0.ingress_rules, fs.ingress_rules);
 
 	/* DROP (with COUNT) for flow Y */
 	five_tuple(&d, Y);
@@ -452,12 +435,11 @@ test_queue(struct rte_mempool *mp)
 		CHECK(cnt[3][X] == PER_FLOW && flow_queue(X) == 3,
 			"round %d: flow %d: %u of %u packets at queue 3 (queue %d)", i, X,
 			cnt[3][X], PER_FLOW, flow_queue(X));
-		CHECK(marks ? marked[3][X] == PER_FLOW && mark_val[X] == 0xabc :
-			marked[3][X] == 0,
+		CHECK(marked[3][X] == PER_FLOW && mark_val[X] == 0xabc,
 			"round %d: %u of %u marked, mark 0x%x", i, marked[3][X], PER_FLOW,
 			mark_val[X]);
 		CHECK(cnt[2][Z] == PER_FLOW && flow_queue(Z) == 2 &&
-			fdir_any[2] == (marks ? PER_FLOW : 0) && marked[2][Z] == 0,
+			fdir_any[2] == PER_FLOW && marked[2][Z] == 0,
 			"round %d: flagged flow %d: %u of %u at queue 2, %u flagged, %u with an id",
 			i, Z, cnt[2][Z], PER_FLOW, fdir_any[2], marked[2][Z]);
 		for (f = 0; f < NB_FLOWS; f++) {
@@ -512,8 +494,9 @@ test_queue(struct rte_mempool *mp)
 	CHECK(flow != NULL, "create again: %s", err.message ? err.message : "?");
 	CHECK(rte_flow_flush(port, &err) == 0, "flush");
 	fs = fstats();
-	CHECK(fs.transfer_rules == fs0.transfer_rules, "after flush: %u transfer rules, want %u",
-		fs.transfer_rules, fs0.transfer_rules);
+	CHECK(fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
+		"after flush: %u transfer rules, %u PF0 ingress rules, want %u, %u",
+		fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules, fs0.ingress_rules);
 	CHECK(rte_flow_destroy(port, flow, &err) != 0, "a flushed rule destroyed again");
 	run_phase();
 	CHECK(flow_total(Y) == PER_FLOW && flow_queue(X) == 0, "after flush: Y %u, X at %d",

@@ -213,7 +213,7 @@ build_flow(const struct octopus_steer *s, const struct octo_steer_rule *r,
 
 	if (r->match_meta) {
 		d->meta_spec.data = r->meta_match;
-		d->meta_mask.data = UINT32_MAX;
+		d->meta_mask.data = r->meta_mask;
 		d->items[ni].type = RTE_FLOW_ITEM_TYPE_META;
 		d->items[ni].spec = &d->meta_spec;
 		d->items[ni].mask = &d->meta_mask;
