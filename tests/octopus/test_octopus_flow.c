@@ -369,6 +369,7 @@ test_queue(struct rte_mempool *mp)
 	struct rte_flow_error err;
 	struct rte_flow *flow, *drop, *flag;
 	const int X = 37, Y = 100, Z = 5;
+	struct rte_pmd_octonic_flow_stats pf1_0, pf1;
 	int f, i, q, ingress_marks;
 
 	setup_port(mp, 1);
@@ -402,6 +403,8 @@ test_queue(struct rte_mempool *mp)
 	/* the mark's place: the transfer rule, or one ingress rule per member */
 	ingress_marks = nic_takes_transfer_mark() ? 0 : 2;
 	fs0 = fstats();
+	memset(&pf1_0, 0, sizeof(pf1_0));
+	rte_pmd_octonic_flow_stats_get(port_of("net_octonic0_pf1"), &pf1_0);
 	memset(&err, 0, sizeof(err));
 	CHECK(rte_flow_validate(port, &r.attr, r.items, r.actions, &err) == 0,
 		"validate: %s", err.message ? err.message : "?");
@@ -418,6 +421,11 @@ test_queue(struct rte_mempool *mp)
 		", transfer rules %u -> %u, PF0 ingress rules %u -> %u", ingress_marks,
 		fs.creates - fs0.creates, fs0.transfer_rules, fs.transfer_rules,
 		fs0.ingress_rules, fs.ingress_rules);
+	/* and on the other member: its traffic is marked wherever q's home is */
+	memset(&pf1, 0, sizeof(pf1));
+	rte_pmd_octonic_flow_stats_get(port_of("net_octonic0_pf1"), &pf1);
+	CHECK(pf1.ingress_rules == pf1_0.ingress_rules + ingress_marks / 2,
+		"PF1 ingress rules %u -> %u", pf1_0.ingress_rules, pf1.ingress_rules);
 
 	/* DROP (with COUNT) for flow Y */
 	five_tuple(&d, Y);
