@@ -489,8 +489,11 @@ test_refused(struct rte_mempool *mp)
 		strstr(line, "ingress") != NULL && strstr(line, "xmeta") != NULL,
 		"no log line naming the capability and the NIC's cause:\n%s",
 		log != NULL ? log : "");
-	if (line != NULL)
+	if (line != NULL) {
+		while (line > log && line[-1] != '\n')
+			line--;
 		fprintf(stderr, "refused: %.*s\n", (int)strcspn(line, "\n"), line);
+	}
 	free(log);
 	CHECK(rte_eth_dev_close(port) == 0, "close after a refused start");
 }
