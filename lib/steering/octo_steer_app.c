@@ -159,7 +159,7 @@ entry_common(struct octo_steer_app_entry *e, const struct octo_steer_app_conf *c
 		const struct octo_steer_app_rule *r)
 {
 	memset(e, 0, sizeof(*e));
-	e->group = r->group;
+	e->group = c->group_base + r->group;
 	e->priority = OCTO_STEER_PRIO_APP(r->priority, r->level);
 	e->field = OCTO_STEER_FIELD_NONE;
 	e->has_mark = r->has_mark && !c->mark_ingress;
@@ -197,8 +197,15 @@ octo_steer_app_plan_in(const struct octo_steer_app_conf *conf,
 		say(why, why_len, "no %s", conf == NULL ? "configuration" : "rule");
 		return -EINVAL;
 	}
-	home_group = conf->home_group != 0 ? conf->home_group : OCTO_STEER_HOME_GROUP;
-	ret = check(conf, rule, home_group, why, why_len);
+	home_group = conf->home_group != 0 ? conf->home_group :
+		OCTO_STEER_HOME_GROUP + conf->group_base;
+	if (conf->group_base >= home_group) {
+		say(why, why_len, "group base %u not below the home group %u", conf->group_base,
+			home_group);
+		return -EINVAL;
+	}
+	/* the application's groups: below the home group, in its numbers */
+	ret = check(conf, rule, home_group - conf->group_base, why, why_len);
 	if (ret != 0)
 		return ret;
 	n = rule->fate == OCTO_STEER_APP_RSS ?
@@ -249,7 +256,7 @@ octo_steer_app_plan_in(const struct octo_steer_app_conf *conf,
 		break;
 	case OCTO_STEER_APP_JUMP:
 		e[0].has_jump = 1;
-		e[0].jump_group = rule->jump_group;
+		e[0].jump_group = conf->group_base + rule->jump_group;
 		break;
 	}
 	*entries = e;

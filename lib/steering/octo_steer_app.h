@@ -53,7 +53,8 @@
  *    below OCTO_STEER_APP_MAX_PRIO (the last application priority pair is
  *    the isolate rule's);
  *  - application groups 1 .. home_group - 1 are the transfer groups of the
- *    same number, with the same priority mapping; they are reached only by
+ *    same number (plus conf group_base, where classification is not in the
+ *    root table), with the same priority mapping; they are reached only by
  *    an application JUMP (and a packet that misses there ends in the
  *    e-switch's default, as a group miss does on hardware);
  *  - the home group and above belong to the steering: refused.
@@ -92,7 +93,12 @@ struct octo_steer_app_conf {
 	uint16_t nb_queues;		/**< the port's Rx queues */
 	uint16_t reta_size;		/**< default buckets (power of 2) */
 	enum octo_steer_field field;	/**< the port's spreading field */
-	uint32_t home_group;		/**< 0: OCTO_STEER_HOME_GROUP */
+	/**
+	 * Transfer group of application group 0 (the steering's
+	 * class_group): application group g is transfer group group_base + g
+	 */
+	uint32_t group_base;
+	uint32_t home_group;		/**< 0: OCTO_STEER_HOME_GROUP + group_base */
 	uint8_t mark_ingress;		/**< MARK/FLAG to the ingress stage (above) */
 };
 

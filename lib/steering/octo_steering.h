@@ -158,7 +158,13 @@ struct octo_steer_plan_conf {
 	const uint16_t *reta;		/**< [reta_size] bucket -> queue */
 	enum octo_steer_field field;	/**< field of the buckets */
 	uint16_t catchall_queue;	/**< queue of unmatched traffic */
-	uint32_t home_group;		/**< 0: OCTO_STEER_HOME_GROUP */
+	/**
+	 * Transfer group of the classification rules: 0, the root table, or
+	 * a non-zero one for a NIC that refuses them in the root table (the
+	 * caller then jumps from group 0 to it)
+	 */
+	uint32_t class_group;
+	uint32_t home_group;		/**< 0: OCTO_STEER_HOME_GROUP + class_group */
 };
 
 /** One planned rule. */

@@ -53,6 +53,7 @@
 
 #include "rte_pmd_octonic.h"
 #include "rte_pmd_octopus.h"
+#include "octo_steering.h"
 
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
@@ -198,14 +199,15 @@ test_octopus(struct rte_mempool *mp)
 		fclose(f);
 		for (q = 0; q < NB_Q; q++) {
 			rte_pmd_octopus_queue_info_get(port, q, 0, &qi);
+			/* home rules match META's queue half */
 			snprintf(want, sizeof(want),
-				"pattern=meta(%u/0xffffffff) actions=represented_port(%u)\n",
-				q, qi.home_port);
+				"pattern=meta(%u/0x%08x) actions=represented_port(%u)\n",
+				q, OCTO_STEER_META_QUEUE_MASK, qi.home_port);
 			for (hits = 0, at = dump; (at = strstr(at, want)) != NULL; at++)
 				hits++;
 			CHECK(hits == 1, "queue %u: %d home rules \"%s\"", q, hits, want);
-			snprintf(want, sizeof(want), "pattern=meta(%u/0xffffffff) actions=represented_port",
-				q);
+			snprintf(want, sizeof(want), "pattern=meta(%u/0x%08x) actions=represented_port",
+				q, OCTO_STEER_META_QUEUE_MASK);
 			for (hits = 0, at = dump; (at = strstr(at, want)) != NULL; at++)
 				hits++;
 			CHECK(hits == 1, "queue %u: %d rules to some PF", q, hits);

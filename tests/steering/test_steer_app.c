@@ -370,6 +370,38 @@ test_mark_ingress(void **state)
 	}
 }
 
+/* Application group g in transfer group group_base + g (classification
+ * behind a root jump); the application's groups stay 0..63.
+ */
+static void
+test_group_base(void **state)
+{
+	struct octo_steer_app_conf c = port4;
+	struct octo_steer_app_rule r = queue_rule(1);
+	struct octo_steer_app_entry *e;
+	uint32_t n;
+
+	(void)state;
+	c.group_base = 1;
+	assert_int_equal(octo_steer_app_plan(&c, &r, &e, &n, NULL, 0), 0);
+	assert_int_equal(e[0].group, 1);
+	assert_int_equal(e[0].jump_group, OCTO_STEER_HOME_GROUP + 1);
+	free(e);
+	r.fate = OCTO_STEER_APP_JUMP;
+	r.jump_group = 3;
+	assert_int_equal(octo_steer_app_plan(&c, &r, &e, &n, NULL, 0), 0);
+	assert_int_equal(e[0].group, 1);
+	assert_int_equal(e[0].jump_group, 4);
+	free(e);
+	r.fate = OCTO_STEER_APP_DROP;
+	r.group = OCTO_STEER_HOME_GROUP - 1;
+	assert_int_equal(octo_steer_app_plan(&c, &r, &e, &n, NULL, 0), 0);
+	assert_int_equal(e[0].group, OCTO_STEER_HOME_GROUP);
+	free(e);
+	r.group = OCTO_STEER_HOME_GROUP;
+	assert_int_equal(octo_steer_app_plan(&c, &r, &e, &n, NULL, 0), -ENOTSUP);
+}
+
 static void
 test_isolate_priority(void **state)
 {
@@ -394,6 +426,7 @@ main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_isolate_priority),
 		cmocka_unit_test(test_mark_ingress),
+		cmocka_unit_test(test_group_base),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

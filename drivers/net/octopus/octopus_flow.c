@@ -120,6 +120,7 @@ plan(const struct octopus_priv *p, const struct octopus_flow_shape *sh,
 	int ret;
 
 	c.mark_ingress = sh->mark_ingress;
+	c.group_base = sh->base;
 	/* one entry (all but RSS rules) in the caller's @p one */
 	ret = octo_steer_app_plan_in(&c, r, one, 1, e, nb, why, sizeof(why));
 	if (ret != 0)
@@ -767,6 +768,7 @@ flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
 	struct rte_flow_attr attr = {
 		.group = 0, .priority = OCTO_STEER_PRIO_ISOLATE, .transfer = 1,
 	};
+	struct octopus_flow_shape sh;
 	struct octopus_flows *fl;
 	uint16_t proxy;
 	int ret;
@@ -787,8 +789,11 @@ flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
 		return 0;
 	}
 	ret = proxy_get(p, &proxy, error);
+	if (ret == 0)
+		ret = octopus_flow_shape_get(p, proxy, &sh, error);
 	if (ret != 0)
 		return ret;
+	attr.group = sh.base;	/* the classification's group */
 	fl->isolate_rule = rte_flow_create(proxy, &attr, items, actions, error);
 	if (fl->isolate_rule == NULL)
 		return member_error(error, rte_errno > 0 ? -rte_errno : -EIO, proxy);

@@ -41,6 +41,7 @@ struct octopus_flow_mark;
 /* What the members' e-switch takes, asked of its transfer proxy. */
 struct octopus_flow_shape {
 	enum octopus_steer_meta_write meta_how;	/* SET_META or MODIFY_FIELD */
+	uint32_t base;		/* transfer group of application group 0 */
 	uint8_t mark_ingress;	/* MARK or FLAG refused in transfer rules */
 };
 

@@ -44,24 +44,24 @@ unsupported(int ret)
 	return ret == -ENOTSUP || ret == -ENOSYS || ret == -EINVAL;
 }
 
-/* Validate "ETH -> @p extra + META := 0 + JUMP(home)" in transfer group 0. */
+/* Validate "ETH -> @p extra + META := 0 + JUMP(home)" in the classification's group. */
 static int
-probe_transfer(uint16_t proxy, enum octopus_steer_meta_write how,
+probe_transfer(uint16_t proxy, const struct octopus_flow_shape *sh,
 		const struct rte_flow_action *extra, struct rte_flow_error *err)
 {
-	struct rte_flow_attr attr = { .transfer = 1 };
+	struct rte_flow_attr attr = { .group = sh->base, .transfer = 1 };
 	struct rte_flow_item items[2] = {
 		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
 		{ .type = RTE_FLOW_ITEM_TYPE_END },
 	};
-	struct rte_flow_action_jump jump = { .group = OCTO_STEER_HOME_GROUP };
+	struct rte_flow_action_jump jump = { .group = OCTO_STEER_HOME_GROUP + sh->base };
 	struct rte_flow_action actions[4];
 	struct rte_flow_action_modify_field mod;
 	struct rte_flow_action_set_meta set;
 
 	memset(actions, 0, sizeof(actions));
 	actions[0] = *extra;
-	octopus_steer_meta_action(how, 0, &actions[1], &set, &mod);
+	octopus_steer_meta_action(sh->meta_how, 0, &actions[1], &set, &mod);
 	actions[2].type = RTE_FLOW_ACTION_TYPE_JUMP;
 	actions[2].conf = &jump;
 	actions[3].type = RTE_FLOW_ACTION_TYPE_END;
@@ -88,16 +88,17 @@ octopus_flow_shape_get(struct octopus_priv *p, uint16_t proxy, struct octopus_fl
 	memset(sh, 0, sizeof(*sh));
 	if (p->steer != NULL && octopus_steer_proxy(p->steer) == proxy) {
 		sh->meta_how = octopus_steer_meta_how(p->steer);
+		sh->base = octopus_steer_class_group(p->steer);
 	} else {
-		ret = octopus_steer_meta_probe(proxy, 0, OCTO_STEER_HOME_GROUP, &sh->meta_how,
-			why, sizeof(why));
+		ret = octopus_steer_class_probe(proxy, &sh->meta_how, &sh->base, why,
+			sizeof(why));
 		if (ret != 0)
 			return octopus_flow_error(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 				NULL, "members' e-switch: %s", why);
 	}
-	ret = probe_transfer(proxy, sh->meta_how, &a_mark, &err);
+	ret = probe_transfer(proxy, sh, &a_mark, &err);
 	if (ret == 0)
-		ret = probe_transfer(proxy, sh->meta_how, &a_flag, &err);
+		ret = probe_transfer(proxy, sh, &a_flag, &err);
 	if (ret != 0 && !unsupported(ret))
 		return octopus_flow_error(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"members' e-switch (port %u): validating a transfer MARK failed: %s",

@@ -40,6 +40,8 @@ struct octopus_steer {
 	uint16_t member_port[OCTOPUS_STEER_MAX_MEMBERS];
 	uint16_t proxy;			/* transfer proxy port */
 	enum octopus_steer_meta_write meta_how;	/* found by the probe */
+	uint32_t base;			/* transfer group of the classification */
+	struct rte_flow *root;		/* base != 0: group 0 ETH -> JUMP(base) */
 	struct octo_steer_plan *plan;
 	uint32_t nb_slots;
 	struct rte_flow **flows;	/* [nb_slots]: handle of each slot's rule */
@@ -445,10 +447,41 @@ probe(struct octopus_steer *s, char *why, size_t why_len)
 	return 0;
 }
 
+/*
+ * The root jump "transfer group 0: ETH -> JUMP(@p group)": validated when
+ * @p flow is NULL, else created.
+ */
+static int
+root_rule(uint16_t proxy, uint32_t group, struct rte_flow **flow, struct rte_flow_error *err)
+{
+	struct rte_flow_attr attr = { .transfer = 1 };
+	struct rte_flow_item items[2] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action_jump jump = { .group = group };
+	struct rte_flow_action actions[2] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &jump },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+
+	memset(err, 0, sizeof(*err));
+	if (flow == NULL)
+		return rte_flow_validate(proxy, &attr, items, actions, err);
+	*flow = rte_flow_create(proxy, &attr, items, actions, err);
+	return *flow != NULL ? 0 : rte_errno > 0 ? -rte_errno : -EIO;
+}
+
 static void
 remove_all(struct octopus_steer *s)
 {
+	struct rte_flow_error err = { 0 };
 	uint32_t i;
+
+	if (s->root != NULL && rte_flow_destroy(s->proxy, s->root, &err) != 0)
+		STEER_LOG(ERR, "port %u: removing the root jump failed: %s", s->proxy,
+			err_msg(&err, -EIO));
+	s->root = NULL;
 
 	/* reverse of the install order: stop steering before the paths go */
 	for (i = s->nb_slots; i-- > 0; ) {
@@ -531,6 +564,19 @@ octopus_steer_install(struct octopus_steer **sp,
 		why_len);
 	if (ret != 0)
 		goto fail;
+	/* classification in a non-zero group where the root table refuses it
+	 * (refused everywhere: the probe below says why)
+	 */
+	if (octopus_steer_class_probe(s->proxy, &s->meta_how, &s->base, why, why_len) == 0 &&
+			s->base != 0) {
+		octo_steer_plan_free(s->plan);
+		s->plan = NULL;
+		pc.class_group = s->base;
+		ret = octo_steer_plan_create(&s->plan, &pc, why, why_len);
+		if (ret != 0)
+			goto fail;
+	}
+	why[0] = '\0';
 	ret = probe(s, why, why_len);
 	if (ret != 0)
 		goto fail;
@@ -552,8 +598,22 @@ octopus_steer_install(struct octopus_steer **sp,
 			goto fail;
 		}
 	}
-	STEER_LOG(INFO, "installed %u rules on %u members (proxy port %u)",
-		s->nb_slots, s->nb_members, s->proxy);
+	/* last: traffic enters the classification once it is all there */
+	if (s->base != 0) {
+		struct rte_flow_error err;
+
+		ret = root_rule(s->proxy, s->base, &s->root, &err);
+		if (ret != 0) {
+			snprintf(why, why_len, "port %u refused transfer rule group 0 ETH -> JUMP(%u): %s",
+				s->proxy, s->base, err_msg(&err, ret));
+			if (is_unsupported(ret))
+				ret = -ENOTSUP;
+			remove_all(s);
+			goto fail;
+		}
+	}
+	STEER_LOG(INFO, "installed %u rules on %u members (proxy port %u, classification in transfer group %u)",
+		s->nb_slots + (s->root != NULL), s->nb_members, s->proxy, s->base);
 	*sp = s;
 	return 0;
 fail:
@@ -658,7 +718,7 @@ octopus_steer_rule_count(const struct octopus_steer *s)
 		return 0;
 	for (i = 0; i < s->nb_slots; i++)
 		n += s->flows[i] != NULL && s->flows[i] != ABSENT_FLOW;
-	return n;
+	return n + (s->root != NULL);
 }
 
 uint16_t
@@ -698,16 +758,22 @@ octopus_steer_meta_how(const struct octopus_steer *s)
 	return s->meta_how;
 }
 
-int
-octopus_steer_meta_probe(uint16_t proxy, uint32_t group, uint32_t jump_group,
-		enum octopus_steer_meta_write *how, char *why, size_t why_len)
+uint32_t
+octopus_steer_class_group(const struct octopus_steer *s)
 {
-	struct rte_flow_attr attr = { .group = group, .transfer = 1 };
+	return s->base;
+}
+
+int
+octopus_steer_class_probe(uint16_t proxy, enum octopus_steer_meta_write *how, uint32_t *group,
+		char *why, size_t why_len)
+{
+	struct rte_flow_attr attr = { .transfer = 1 };
 	struct rte_flow_item items[2] = {
 		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
 		{ .type = RTE_FLOW_ITEM_TYPE_END },
 	};
-	struct rte_flow_action_jump jump = { .group = jump_group };
+	struct rte_flow_action_jump jump;
 	struct rte_flow_action actions[3] = {
 		[1] = { .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &jump },
 		[2] = { .type = RTE_FLOW_ACTION_TYPE_END },
@@ -716,26 +782,34 @@ octopus_steer_meta_probe(uint16_t proxy, uint32_t group, uint32_t jump_group,
 	struct rte_flow_action_set_meta set;
 	struct rte_flow_error err[2];
 	int ret[2], i;
+	uint32_t g;
 
-	for (i = 0; i < 2; i++) {
-		memset(&err[i], 0, sizeof(err[i]));
-		octopus_steer_meta_action((enum octopus_steer_meta_write)i, 0, &actions[0],
-			&set, &mod);
-		ret[i] = rte_flow_validate(proxy, &attr, items, actions, &err[i]);
-		if (ret[i] == 0) {
-			*how = (enum octopus_steer_meta_write)i;
-			return 0;
+	/* the root table first; a non-zero group only where it refuses both */
+	for (g = 0; g < 2; g++) {
+		attr.group = g;
+		jump.group = OCTO_STEER_HOME_GROUP + g;
+		for (i = 0; i < 2; i++) {
+			octopus_steer_meta_action((enum octopus_steer_meta_write)i, 0,
+				&actions[0], &set, &mod);
+			memset(&err[i], 0, sizeof(err[i]));
+			ret[i] = rte_flow_validate(proxy, &attr, items, actions, &err[i]);
+			if (ret[i] == 0 && g != 0)
+				ret[i] = root_rule(proxy, g, NULL, &err[i]);
+			if (ret[i] == 0) {
+				*how = (enum octopus_steer_meta_write)i;
+				*group = g;
+				return 0;
+			}
+			if (!is_unsupported(ret[i])) {
+				snprintf(why, why_len, "port %u: validating a META write failed: %s",
+					proxy, err_msg(&err[i], ret[i]));
+				return ret[i];
+			}
 		}
-		if (!is_unsupported(ret[i]))
-			break;
+		if (g == 0)
+			snprintf(why, why_len,
+				"port %u writes no META in transfer group 0: MODIFY_FIELD(META): %s; SET_META: %s",
+				proxy, err_msg(&err[1], ret[1]), err_msg(&err[0], ret[0]));
 	}
-	if (i < 2) {
-		snprintf(why, why_len, "port %u: validating a META write failed: %s",
-			proxy, err_msg(&err[i], ret[i]));
-		return ret[i];
-	}
-	snprintf(why, why_len,
-		"port %u writes no META in transfer rules: MODIFY_FIELD(META): %s; SET_META: %s",
-		proxy, err_msg(&err[1], ret[1]), err_msg(&err[0], ret[0]));
 	return -ENOTSUP;
 }

@@ -65,23 +65,35 @@ void octopus_steer_meta_action(enum octopus_steer_meta_write how, uint32_t v,
 		struct rte_flow_action_modify_field *mod);
 
 /**
- * Ask transfer proxy @p proxy how it takes a META write: validate
- * "ETH -> META := 0 + JUMP(@p jump_group)" in transfer group @p group with
- * SET_META, then, refused, with MODIFY_FIELD.
- * @return 0 and *@p how; -ENOTSUP when both are refused (@p why has both
- *         causes); other negative errno.
+ * Ask transfer proxy @p proxy where and how it takes the classification:
+ * validate "ETH -> META := 0 + JUMP(home group)" with SET_META, then, refused,
+ * with MODIFY_FIELD, in transfer group 0 (the root table); both refused
+ * there, in group 1 with "group 0: ETH -> JUMP(1)" before it.
+ * @return 0 with *@p how and *@p group (0 or 1; the home group is
+ *         OCTO_STEER_HOME_GROUP + *@p group); -ENOTSUP when all are refused
+ *         (@p why has the root table's causes); other negative errno.
  */
-int octopus_steer_meta_probe(uint16_t proxy, uint32_t group, uint32_t jump_group,
-		enum octopus_steer_meta_write *how, char *why, size_t why_len);
+int octopus_steer_class_probe(uint16_t proxy, enum octopus_steer_meta_write *how,
+		uint32_t *group, char *why, size_t why_len);
 
 /** The META write installed steering @p s uses. */
 enum octopus_steer_meta_write octopus_steer_meta_how(const struct octopus_steer *s);
+
+/**
+ * The transfer group of @p s's classification: 0, or, where the root table
+ * refuses it, 1, with a group 0 rule ETH -> JUMP(1) installed last and
+ * removed first.
+ */
+uint32_t octopus_steer_class_group(const struct octopus_steer *s);
 
 /** A member without a port (released): see octopus_steer_conf. */
 #define OCTOPUS_STEER_PORT_ABSENT RTE_MAX_ETHPORTS
 
 /**
  * Install the rules for the current homes and RETA.
+ *
+ * The classification goes in transfer group 0, or in group 1 behind a
+ * root jump where group 0 refuses it (octopus_steer_class_probe()).
  *
  * @param[out] s      the steering state, NULL when steering is not possible
  * Rule shapes are chosen by asking the NIC (rte_flow_validate, or create
