@@ -50,6 +50,7 @@
 #include <rte_ip.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_udp.h>
 
@@ -945,9 +946,61 @@ test_bad(struct rte_mempool *mp)
 	}
 }
 
+/*
+ * The rule records' memory (octopus_flow_slab): sizes by class of 64 bytes,
+ * a freed record's memory reused by the next of its class, sizes above the
+ * largest class from malloc, the chunks given back once nothing is in use
+ * but for one, and nothing left after release.
+ */
+static void
+test_slab(struct rte_mempool *mp)
+{
+	struct octopus_flow_slab s;
+	struct rte_malloc_socket_stats before, after;
+	void *a, *b, *c, *big, *many[4096];
+	uint8_t ca, cb, cc, cbig, cm[4096];
+	unsigned int i;
+
+	RTE_SET_USED(mp);
+	memset(&s, 0, sizeof(s));
+	rte_malloc_get_socket_stats(rte_socket_id(), &before);
+	REQUIRE(octopus_flow_slab_get(&s, 200, &a, &ca) == 0, "get 200");
+	REQUIRE(octopus_flow_slab_get(&s, 250, &b, &cb) == 0, "get 250");
+	CHECK(ca == 4 && cb == 4, "200 and 250 bytes are class 4 (256): %u %u", ca, cb);
+	CHECK((uintptr_t)a % 8 == 0 && (char *)b - (char *)a == 256,
+		"one class, one stride: %p %p", a, b);
+	memset(a, 0xa5, 200);
+	memset(b, 0x5a, 250);
+	octopus_flow_slab_put(&s, a, ca);
+	REQUIRE(octopus_flow_slab_get(&s, 256, &c, &cc) == 0, "get 256");
+	CHECK(c == a && cc == ca, "a freed record's memory serves the next of its class");
+	REQUIRE(octopus_flow_slab_get(&s, OCTOPUS_FLOW_SLAB_CLASS *
+		OCTOPUS_FLOW_SLAB_CLASSES + 1, &big, &cbig) == 0, "get big");
+	CHECK(cbig == 0, "above the largest class: malloc (class %u)", cbig);
+	memset(big, 0, OCTOPUS_FLOW_SLAB_CLASS * OCTOPUS_FLOW_SLAB_CLASSES + 1);
+	CHECK(s.in_use == 3, "3 in use: %" PRIu64, s.in_use);
+	octopus_flow_slab_put(&s, big, cbig);
+	octopus_flow_slab_put(&s, b, cb);
+	octopus_flow_slab_put(&s, c, cc);
+	CHECK(s.in_use == 0 && s.chunks != NULL && s.chunks->next == NULL,
+		"one chunk kept with nothing in use");
+	/* more than one chunk: all back once nothing is in use */
+	for (i = 0; i < RTE_DIM(many); i++)
+		REQUIRE(octopus_flow_slab_get(&s, 448, &many[i], &cm[i]) == 0, "get %u", i);
+	CHECK(s.chunks != NULL && s.chunks->next != NULL, "4096 x 448 bytes span chunks");
+	for (i = 0; i < RTE_DIM(many); i++)
+		octopus_flow_slab_put(&s, many[i], cm[i]);
+	CHECK(s.in_use == 0 && s.chunks == NULL, "every chunk back with nothing in use");
+	octopus_flow_slab_release(&s);
+	rte_malloc_get_socket_stats(rte_socket_id(), &after);
+	CHECK(after.heap_allocsz_bytes == before.heap_allocsz_bytes,
+		"DPDK's heap as before: %zu -> %zu bytes", before.heap_allocsz_bytes,
+		after.heap_allocsz_bytes);
+}
+
 static const struct octo_case cases[] = {
 	{ "queue", test_queue }, { "rss", test_rss }, { "bad", test_bad },
-	{ "isolate", test_isolate }, { "rollback", test_rollback },
+	{ "isolate", test_isolate }, { "rollback", test_rollback }, { "slab", test_slab },
 };
 
 int

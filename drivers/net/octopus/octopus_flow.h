@@ -32,6 +32,7 @@
 #include <rte_flow_driver.h>
 
 #include "octo_steer_app.h"
+#include "octopus_flow_slab.h"
 #include "octopus_steer.h"
 
 struct octopus_priv;
@@ -57,6 +58,7 @@ struct octopus_flow {
 	struct rte_flow *hw_one;		/* hw when nb_hw is 1 (most rules) */
 	uint16_t proxy;				/* port the member rules live on */
 	uint8_t installed;
+	uint8_t slab_class;			/* of its memory (octopus_flow_slab) */
 	int32_t bucket;				/* default bucket it hits, -1: several */
 	uint64_t queues;			/* queues it delivers to (bit q) */
 	uint64_t hits_gone, bytes_gone;		/* counts of member rules removed */
@@ -103,6 +105,7 @@ struct octopus_flows {
 	uint32_t *reach;
 	uint64_t *reach_mask;	/* per row: the queues counted non-zero there */
 	size_t copy_room;	/* size of the last rule's copy (flow_alloc) */
+	struct octopus_flow_slab slab;	/* the records' memory */
 	/* the proxy's answers (octopus_flow_mark.c), asked once per proxy */
 	uint8_t shape_known;
 	uint16_t shape_proxy;

@@ -300,19 +300,28 @@ octopus_flow_key(const struct rte_flow_attr *attr, const struct rte_flow_item pa
 		if (spec == NULL)
 			continue;
 		/* the bits that match: spec under its mask (all when none),
-		 * eight bytes at a time
+		 * eight bytes at a time, then four, then one (fixed-size
+		 * loads: a memcpy of a variable length is a call)
 		 */
-		for (k = 0; k < sz; k += sizeof(uint64_t)) {
-			size_t n = RTE_MIN(sizeof(uint64_t), sz - k);
-			uint64_t s = 0, m = UINT64_MAX;
+		for (k = 0; k + sizeof(uint64_t) <= sz; k += sizeof(uint64_t)) {
+			uint64_t s, m = UINT64_MAX;
 
-			memcpy(&s, spec + k, n);
-			if (mask != NULL) {
-				m = 0;
-				memcpy(&m, mask + k, n);
-			}
+			memcpy(&s, spec + k, sizeof(s));
+			if (mask != NULL)
+				memcpy(&m, mask + k, sizeof(m));
 			h = rte_hash_crc_8byte(s & m, h);
 		}
+		if (k + sizeof(uint32_t) <= sz) {
+			uint32_t s, m = UINT32_MAX;
+
+			memcpy(&s, spec + k, sizeof(s));
+			if (mask != NULL)
+				memcpy(&m, mask + k, sizeof(m));
+			h = rte_hash_crc_4byte(s & m, h);
+			k += sizeof(uint32_t);
+		}
+		for (; k < sz; k++)
+			h = rte_hash_crc_1byte(spec[k] & (mask != NULL ? mask[k] : 0xff), h);
 	}
 	return h;
 }
