@@ -298,23 +298,20 @@ int
 octopus_flow_mark_validate(struct octopus_priv *p, const struct octo_steer_app_rule *a,
 		const struct octo_steer_app_entry *e, uint32_t nb, struct rte_flow_error *error)
 {
-	uint16_t q[OCTO_STEER_MAX_QUEUES], n, i, m;
+	uint16_t q[OCTO_STEER_MAX_QUEUES], m;
 	int ret;
 
-	if (a->mark_tag == 0)
+	/* one queue speaks for all: the rules differ in META and queue only */
+	if (a->mark_tag == 0 || entry_queues(e, nb, q) == 0)
 		return 0;
-	n = entry_queues(e, nb, q);
 	for (m = 0; m < p->nb_members; m++) {
 		if (p->members[m].state < OCTO_MEMBER_OWNED)
 			continue;
-		/* one queue speaks for all: the rules differ in META and queue */
-		for (i = 0; i < RTE_MIN(n, 1); i++) {
-			ret = mark_rule(p->members[m].port_id, a,
-				(uint32_t)a->mark_tag << OCTO_STEER_META_TAG_SHIFT | q[i], q[i],
-				NULL, error);
-			if (ret != 0)
-				return ingress_error(error, ret, p->members[m].port_id);
-		}
+		ret = mark_rule(p->members[m].port_id, a,
+			(uint32_t)a->mark_tag << OCTO_STEER_META_TAG_SHIFT | q[0], q[0], NULL,
+			error);
+		if (ret != 0)
+			return ingress_error(error, ret, p->members[m].port_id);
 	}
 	return 0;
 }
