@@ -87,8 +87,8 @@ check(const struct octo_steer_app_conf *c, const struct octo_steer_app_rule *r,
 				r->has_mark ? "mark" : "flag");
 			return -ENOTSUP;
 		}
-		if (r->fate != OCTO_STEER_APP_DROP &&
-				(r->mark_tag == 0 || r->mark_tag >= OCTO_STEER_MARK_TAGS)) {
+		/* a uint16_t: below OCTO_STEER_MARK_TAGS by its type */
+		if (r->fate != OCTO_STEER_APP_DROP && r->mark_tag == 0) {
 			say(why, why_len, "mark tag %u, need 1..%u", r->mark_tag,
 				OCTO_STEER_MARK_TAGS - 1);
 			return -EINVAL;

@@ -15,7 +15,7 @@
  *
  * The model (lower priority value wins, as in rte_flow):
  *
- *  - transfer group 0, classification: "traffic of bucket b" ->
+ *  - transfer group 0 (conf class_group), classification: "traffic of bucket b" ->
  *    SET_META(q) + JUMP(home group), with q = reta[b]; a catch-all for
  *    everything no bucket matches (ARP, non-IP, ...) at the lowest priority;
  *  - transfer home group: META == q -> REPRESENTED_PORT(home member of q),

@@ -14,7 +14,8 @@
  *
  * The model, programmed through the members' transfer proxy:
  *  1. transfer group 0, classification: match -> META := q + JUMP(home group)
- *     (SET_META, or MODIFY_FIELD where the e-switch refuses SET_META);
+ *     (SET_META, or MODIFY_FIELD where the e-switch refuses SET_META; group 1
+ *     behind a group 0 ETH -> JUMP(1) where group 0 refuses both);
  *     default spreading buckets (one per RETA entry) and a lowest-priority
  *     catch-all for non-IP traffic;
  *  2. transfer home group: META == q -> REPRESENTED_PORT(home member of q);
