@@ -81,6 +81,19 @@ check(const struct octo_steer_app_conf *c, const struct octo_steer_app_rule *r,
 		say(why, why_len, "level %u", r->level);
 		return -EINVAL;
 	}
+	if (c->mark_ingress && (r->has_mark || r->has_flag)) {
+		if (r->fate == OCTO_STEER_APP_JUMP) {
+			say(why, why_len, "%s on a jump rule: the members' e-switch refuses it in transfer rules, and the port moves it to the PFs' ingress for queue and rss rules only",
+				r->has_mark ? "mark" : "flag");
+			return -ENOTSUP;
+		}
+		/* a uint16_t: below OCTO_STEER_MARK_TAGS by its type */
+		if (r->fate != OCTO_STEER_APP_DROP && r->mark_tag == 0) {
+			say(why, why_len, "mark tag %u, need 1..%u", r->mark_tag,
+				OCTO_STEER_MARK_TAGS - 1);
+			return -EINVAL;
+		}
+	}
 	switch (r->fate) {
 	case OCTO_STEER_APP_QUEUE:
 		if (r->queue >= c->nb_queues) {
@@ -130,16 +143,28 @@ check(const struct octo_steer_app_conf *c, const struct octo_steer_app_rule *r,
 	return -EINVAL;
 }
 
+/* META of an entry delivering to @p q: the queue, and the rule's tag when
+ * its MARK/FLAG goes to the ingress stage.
+ */
+static uint32_t
+entry_meta(const struct octo_steer_app_conf *c, const struct octo_steer_app_rule *r, uint16_t q)
+{
+	if (c->mark_ingress && (r->has_mark || r->has_flag))
+		return (uint32_t)r->mark_tag << OCTO_STEER_META_TAG_SHIFT | q;
+	return q;
+}
+
 static void
-entry_common(struct octo_steer_app_entry *e, const struct octo_steer_app_rule *r)
+entry_common(struct octo_steer_app_entry *e, const struct octo_steer_app_conf *c,
+		const struct octo_steer_app_rule *r)
 {
 	memset(e, 0, sizeof(*e));
-	e->group = r->group;
+	e->group = c->group_base + r->group;
 	e->priority = OCTO_STEER_PRIO_APP(r->priority, r->level);
 	e->field = OCTO_STEER_FIELD_NONE;
-	e->has_mark = r->has_mark;
+	e->has_mark = r->has_mark && !c->mark_ingress;
 	e->mark = r->mark;
-	e->has_flag = r->has_flag;
+	e->has_flag = r->has_flag && !c->mark_ingress;
 	e->has_count = r->has_count;
 	e->queue = UINT16_MAX;
 }
@@ -172,8 +197,15 @@ octo_steer_app_plan_in(const struct octo_steer_app_conf *conf,
 		say(why, why_len, "no %s", conf == NULL ? "configuration" : "rule");
 		return -EINVAL;
 	}
-	home_group = conf->home_group != 0 ? conf->home_group : OCTO_STEER_HOME_GROUP;
-	ret = check(conf, rule, home_group, why, why_len);
+	home_group = conf->home_group != 0 ? conf->home_group :
+		OCTO_STEER_HOME_GROUP + conf->group_base;
+	if (conf->group_base >= home_group) {
+		say(why, why_len, "group base %u not below the home group %u", conf->group_base,
+			home_group);
+		return -EINVAL;
+	}
+	/* the application's groups: below the home group, in its numbers */
+	ret = check(conf, rule, home_group - conf->group_base, why, why_len);
 	if (ret != 0)
 		return ret;
 	n = rule->fate == OCTO_STEER_APP_RSS ?
@@ -189,11 +221,11 @@ octo_steer_app_plan_in(const struct octo_steer_app_conf *conf,
 		}
 	}
 	for (b = 0; b < n; b++)
-		entry_common(&e[b], rule);
+		entry_common(&e[b], conf, rule);
 	switch (rule->fate) {
 	case OCTO_STEER_APP_QUEUE:
 		e[0].has_meta = 1;
-		e[0].set_meta = rule->queue;
+		e[0].set_meta = entry_meta(conf, rule, rule->queue);
 		e[0].has_jump = 1;
 		e[0].jump_group = home_group;
 		e[0].queue = rule->queue;
@@ -212,7 +244,7 @@ octo_steer_app_plan_in(const struct octo_steer_app_conf *conf,
 				e[b].value = b;
 			}
 			e[b].has_meta = 1;
-			e[b].set_meta = q;
+			e[b].set_meta = entry_meta(conf, rule, q);
 			e[b].has_jump = 1;
 			e[b].jump_group = home_group;
 			e[b].queue = q;
@@ -224,7 +256,7 @@ octo_steer_app_plan_in(const struct octo_steer_app_conf *conf,
 		break;
 	case OCTO_STEER_APP_JUMP:
 		e[0].has_jump = 1;
-		e[0].jump_group = rule->jump_group;
+		e[0].jump_group = conf->group_base + rule->jump_group;
 		break;
 	}
 	*entries = e;

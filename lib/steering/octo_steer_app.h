@@ -36,6 +36,15 @@
  *  - DROP           -> DROP; JUMP(g) -> JUMP(g) for an application group g;
  *  - MARK, COUNT    -> kept on every entry (the e-switch carries a transfer
  *                      MARK to the mbuf; counts are summed over entries);
+ *                      where the e-switch refuses MARK/FLAG in transfer
+ *                      rules (conf mark_ingress), a QUEUE or RSS rule's
+ *                      entries carry its tag instead, in META's high half
+ *                      (OCTO_STEER_META_TAG_SHIFT), and the caller adds
+ *                      "META == tag:q -> MARK/FLAG + QUEUE(q)" to each
+ *                      member's ingress for each queue q of the entries; a
+ *                      DROP rule's mark is moot and left out; a JUMP rule
+ *                      with MARK/FLAG is refused (the jump's target decides
+ *                      the queue, and one META cannot carry both);
  *  - anything else is refused by the caller before this planner runs.
  *
  * Groups and priorities (lower priority wins):
@@ -44,7 +53,8 @@
  *    below OCTO_STEER_APP_MAX_PRIO (the last application priority pair is
  *    the isolate rule's);
  *  - application groups 1 .. home_group - 1 are the transfer groups of the
- *    same number, with the same priority mapping; they are reached only by
+ *    same number (plus conf group_base, where classification is not in the
+ *    root table), with the same priority mapping; they are reached only by
  *    an application JUMP (and a packet that misses there ends in the
  *    e-switch's default, as a group miss does on hardware);
  *  - the home group and above belong to the steering: refused.
@@ -83,7 +93,13 @@ struct octo_steer_app_conf {
 	uint16_t nb_queues;		/**< the port's Rx queues */
 	uint16_t reta_size;		/**< default buckets (power of 2) */
 	enum octo_steer_field field;	/**< the port's spreading field */
-	uint32_t home_group;		/**< 0: OCTO_STEER_HOME_GROUP */
+	/**
+	 * Transfer group of application group 0 (the steering's
+	 * class_group): application group g is transfer group group_base + g
+	 */
+	uint32_t group_base;
+	uint32_t home_group;		/**< 0: OCTO_STEER_HOME_GROUP + group_base */
+	uint8_t mark_ingress;		/**< MARK/FLAG to the ingress stage (above) */
 };
 
 /** An application rule, reduced to what the planner decides on. */
@@ -102,6 +118,7 @@ struct octo_steer_app_rule {
 	uint8_t l3;			/**< OCTO_STEER_L3_* the pattern names */
 	uint8_t l4;			/**< OCTO_STEER_L4_* the pattern names */
 	uint8_t level;			/**< make-before-break level, 0 or 1 */
+	uint16_t mark_tag;		/**< mark_ingress, MARK/FLAG: 1..OCTO_STEER_MARK_TAGS-1 */
 };
 
 /** One e-switch rule standing for (part of) an application rule. */

@@ -15,6 +15,7 @@ struct octo_steer_plan {
 	uint16_t nb_queues;
 	uint16_t reta_size;
 	enum octo_steer_field field;
+	uint32_t class_group;
 	uint32_t home_group;
 	unsigned int rpb;	/* rules per bucket */
 	/* slot layout: [queue rules][home rules][bucket rules][catch-all] */
@@ -190,6 +191,7 @@ make_queue_rule(struct octo_steer_rule *r, uint16_t member, uint16_t q)
 	r->field = OCTO_STEER_FIELD_NONE;
 	r->match_meta = 1;
 	r->meta_match = q;
+	r->meta_mask = UINT32_MAX;
 	r->queue = q;
 }
 
@@ -205,6 +207,7 @@ make_home_rule(struct octo_steer_rule *r, uint32_t group, uint32_t prio,
 	r->field = OCTO_STEER_FIELD_NONE;
 	r->match_meta = 1;
 	r->meta_match = q;
+	r->meta_mask = OCTO_STEER_META_QUEUE_MASK;
 	r->to_member = member;
 	r->queue = q;
 }
@@ -218,7 +221,7 @@ make_bucket_rule(struct octo_steer_rule *r, const struct octo_steer_plan *p,
 	memset(r, 0, sizeof(*r));
 	r->kind = OCTO_STEER_KIND_BUCKET;
 	r->domain = OCTO_STEER_DOM_TRANSFER;
-	r->group = 0;
+	r->group = p->class_group;
 	r->priority = (bp->ip_field ? OCTO_STEER_PRIO_BUCKET_IP :
 		OCTO_STEER_PRIO_BUCKET_L4) + level;
 	r->l3 = bp->l3;
@@ -233,13 +236,13 @@ make_bucket_rule(struct octo_steer_rule *r, const struct octo_steer_plan *p,
 }
 
 static void
-make_catchall_rule(struct octo_steer_rule *r, uint32_t home_group, uint16_t q,
-		uint32_t level)
+make_catchall_rule(struct octo_steer_rule *r, uint32_t class_group, uint32_t home_group,
+		uint16_t q, uint32_t level)
 {
 	memset(r, 0, sizeof(*r));
 	r->kind = OCTO_STEER_KIND_CATCHALL;
 	r->domain = OCTO_STEER_DOM_TRANSFER;
-	r->group = 0;
+	r->group = class_group;
 	r->priority = OCTO_STEER_PRIO_CATCHALL + level;
 	r->field = OCTO_STEER_FIELD_NONE;
 	r->set_meta = q;
@@ -269,7 +272,15 @@ octo_steer_plan_create(struct octo_steer_plan **plan,
 	p->nb_queues = conf->nb_queues;
 	p->reta_size = conf->reta_size;
 	p->field = conf->field;
-	p->home_group = conf->home_group != 0 ? conf->home_group : OCTO_STEER_HOME_GROUP;
+	p->class_group = conf->class_group;
+	p->home_group = conf->home_group != 0 ? conf->home_group :
+		OCTO_STEER_HOME_GROUP + conf->class_group;
+	if (p->class_group >= p->home_group) {
+		say(why, why_len, "classification group %u not below the home group %u",
+			p->class_group, p->home_group);
+		free(p);
+		return -EINVAL;
+	}
 	p->rpb = octo_steer_rules_per_bucket(conf->field);
 	p->slot_home = (uint32_t)p->nb_members * p->nb_queues;
 	p->slot_bucket = p->slot_home + p->nb_queues;
@@ -294,7 +305,8 @@ octo_steer_plan_create(struct octo_steer_plan **plan,
 	for (i = 0; i < p->reta_size; i++)
 		for (k = 0; k < p->rpb; k++)
 			make_bucket_rule(&p->rules[slot++], p, k, i, conf->reta[i], 1);
-	make_catchall_rule(&p->rules[slot++], p->home_group, conf->catchall_queue, 1);
+	make_catchall_rule(&p->rules[slot++], p->class_group, p->home_group,
+		conf->catchall_queue, 1);
 	*plan = p;
 	return 0;
 }
@@ -425,7 +437,7 @@ octo_steer_plan_set_catchall(const struct octo_steer_plan *plan, uint16_t q,
 	memset(chg, 0, sizeof(*chg));
 	if (plan->rules[plan->slot_catchall].queue == q)
 		return 0;
-	make_catchall_rule(&fresh, plan->home_group, q, 0);
+	make_catchall_rule(&fresh, plan->class_group, plan->home_group, q, 0);
 	replace_rules(plan, plan->slot_catchall, 1, &fresh, chg);
 	return 0;
 }

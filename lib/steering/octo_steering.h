@@ -15,11 +15,11 @@
  *
  * The model (lower priority value wins, as in rte_flow):
  *
- *  - transfer group 0, classification: "traffic of bucket b" ->
+ *  - transfer group 0 (conf class_group), classification: "traffic of bucket b" ->
  *    SET_META(q) + JUMP(home group), with q = reta[b]; a catch-all for
  *    everything no bucket matches (ARP, non-IP, ...) at the lowest priority;
  *  - transfer home group: META == q -> REPRESENTED_PORT(home member of q),
- *    one rule per queue;
+ *    one rule per queue, matching META's queue half only;
  *  - every member's ingress, group 0: META == q -> QUEUE(q), one rule per
  *    queue, identical on all members and never changed.
  *
@@ -132,6 +132,16 @@ enum octo_steer_kind {
 #define OCTO_STEER_PRIO_HOME 0
 #define OCTO_STEER_PRIO_QUEUE 0
 /**
+ * META carries the queue in its low half.  Its high half is 0 in the
+ * steering's own writes; an application rule whose MARK or FLAG goes to
+ * the members' ingress stage writes its tag there (octo_steer_app.h).  The
+ * home rules match the queue half only, the member queue rules all of META.
+ */
+#define OCTO_STEER_META_QUEUE_MASK 0xffffu
+#define OCTO_STEER_META_TAG_SHIFT 16
+/** Tags 1 .. OCTO_STEER_MARK_TAGS - 1 (0: no tag). */
+#define OCTO_STEER_MARK_TAGS 0x10000u
+/**
  * Default transfer group of the home rules.  It is above every group an
  * application rule may use (1..OCTO_STEER_HOME_GROUP-1 for the next
  * issue's app groups), because a JUMP must go to a higher group: an app
@@ -148,7 +158,13 @@ struct octo_steer_plan_conf {
 	const uint16_t *reta;		/**< [reta_size] bucket -> queue */
 	enum octo_steer_field field;	/**< field of the buckets */
 	uint16_t catchall_queue;	/**< queue of unmatched traffic */
-	uint32_t home_group;		/**< 0: OCTO_STEER_HOME_GROUP */
+	/**
+	 * Transfer group of the classification rules: 0, the root table, or
+	 * a non-zero one for a NIC that refuses them in the root table (the
+	 * caller then jumps from group 0 to it)
+	 */
+	uint32_t class_group;
+	uint32_t home_group;		/**< 0: OCTO_STEER_HOME_GROUP + class_group */
 };
 
 /** One planned rule. */
@@ -166,6 +182,7 @@ struct octo_steer_rule {
 	uint32_t mask;		/**< field mask (host order) */
 	uint8_t match_meta;	/**< pattern is META == meta_match alone */
 	uint32_t meta_match;
+	uint32_t meta_mask;	/**< bits of META matched */
 	/* actions */
 	uint32_t set_meta;	/**< BUCKET/CATCHALL: SET_META(set_meta) */
 	uint32_t jump_group;	/**< BUCKET/CATCHALL: JUMP(jump_group) */

@@ -11,7 +11,9 @@
  *   test_octopus_flow queue  a QUEUE+MARK+COUNT rule for one generated
  *       5-tuple: that flow, and only it, arrives at the chosen queue, every
  *       packet of it marked, none of the others; a FLAG+QUEUE rule's flow
- *       arrives flagged without a mark id; COUNT equals what arrived;
+ *       arrives flagged without a mark id (where the NIC refuses MARK and
+ *       FLAG in transfer rules, as mlx5 hardware steering does, each rule
+ *       adds one ingress rule per member instead); COUNT equals what arrived;
  *       validate creates nothing; a DROP rule drops its flow (COUNT = its
  *       packets); reta_update moves the buckets while the rule keeps its
  *       flow; the rules survive stop/start; destroy and flush remove every
@@ -59,6 +61,7 @@
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_dialect.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 4
@@ -327,6 +330,30 @@ reta_set_all(uint16_t (*fn)(uint16_t b))
 	return rte_eth_dev_rss_reta_update(port, reta, info.reta_size);
 }
 
+/*
+ * Whether the members' e-switch takes MARK in transfer rules, asked of its
+ * transfer proxy (PF0) the way net_octopus's rules would use it.
+ */
+static int
+nic_takes_transfer_mark(void)
+{
+	struct rte_flow_attr attr = { .group = 1, .transfer = 1 };
+	struct rte_flow_item items[2] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action_mark mark = { .id = 1 };
+	struct rte_flow_action_jump jump = { .group = 2 };
+	struct rte_flow_action actions[3] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &jump },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error err;
+
+	return rte_flow_validate(nic_port, &attr, items, actions, &err) == 0;
+}
+
 static uint16_t to_01(uint16_t b) { return b % 2; }
 static uint16_t to_0(uint16_t b) { RTE_SET_USED(b); return 0; }
 
@@ -343,7 +370,8 @@ test_queue(struct rte_mempool *mp)
 	struct rte_flow_error err;
 	struct rte_flow *flow, *drop, *flag;
 	const int X = 37, Y = 100, Z = 5;
-	int f, i, q;
+	struct rte_pmd_octonic_flow_stats pf1_0, pf1;
+	int f, i, q, ingress_marks;
 
 	setup_port(mp, 1);
 	/* the default buckets use queues 0 and 1 only: 2 and 3 get nothing */
@@ -356,7 +384,6 @@ test_queue(struct rte_mempool *mp)
 			"flow %d: %u packets, queue %d", f, flow_total(f), flow_queue(f));
 	CHECK(fdir_any[0] == 0 && fdir_any[1] == 0, "FDIR flags without a rule");
 
-	fs0 = fstats();
 	five_tuple(&r, X);
 	r.queue.index = 3;
 	r.mark.id = 0xabc;
@@ -367,6 +394,18 @@ test_queue(struct rte_mempool *mp)
 	r.actions[2].type = RTE_FLOW_ACTION_TYPE_QUEUE;
 	r.actions[2].conf = &r.queue;
 	r.actions[3].type = RTE_FLOW_ACTION_TYPE_END;
+	/* FLAG for flow Z, to queue 2 */
+	five_tuple(&g, Z);
+	g.queue.index = 2;
+	g.actions[0].type = RTE_FLOW_ACTION_TYPE_FLAG;
+	g.actions[1].type = RTE_FLOW_ACTION_TYPE_QUEUE;
+	g.actions[1].conf = &g.queue;
+	g.actions[2].type = RTE_FLOW_ACTION_TYPE_END;
+	/* the mark's place: the transfer rule, or one ingress rule per member */
+	ingress_marks = nic_takes_transfer_mark() ? 0 : 2;
+	fs0 = fstats();
+	memset(&pf1_0, 0, sizeof(pf1_0));
+	rte_pmd_octonic_flow_stats_get(port_of("net_octonic0_pf1"), &pf1_0);
 	memset(&err, 0, sizeof(err));
 	CHECK(rte_flow_validate(port, &r.attr, r.items, r.actions, &err) == 0,
 		"validate: %s", err.message ? err.message : "?");
@@ -376,9 +415,18 @@ test_queue(struct rte_mempool *mp)
 	flow = rte_flow_create(port, &r.attr, r.items, r.actions, &err);
 	CHECK(flow != NULL, "create: %s", err.message ? err.message : "?");
 	fs = fstats();
-	CHECK(fs.creates == fs0.creates + 1 && fs.transfer_rules == fs0.transfer_rules + 1,
-		"a QUEUE rule is one member rule: creates +%" PRIu64 ", transfer rules %u -> %u",
-		fs.creates - fs0.creates, fs0.transfer_rules, fs.transfer_rules);
+	CHECK(fs.creates == fs0.creates + 1 + ingress_marks &&
+		fs.transfer_rules == fs0.transfer_rules + 1 &&
+		fs.ingress_rules == fs0.ingress_rules + ingress_marks / 2,
+		"a QUEUE rule is one transfer rule (and %d ingress MARK rules): creates +%" PRIu64
+		", transfer rules %u -> %u, PF0 ingress rules %u -> %u", ingress_marks,
+		fs.creates - fs0.creates, fs0.transfer_rules, fs.transfer_rules,
+		fs0.ingress_rules, fs.ingress_rules);
+	/* and on the other member: its traffic is marked wherever q's home is */
+	memset(&pf1, 0, sizeof(pf1));
+	rte_pmd_octonic_flow_stats_get(port_of("net_octonic0_pf1"), &pf1);
+	CHECK(pf1.ingress_rules == pf1_0.ingress_rules + ingress_marks / 2,
+		"PF1 ingress rules %u -> %u", pf1_0.ingress_rules, pf1.ingress_rules);
 
 	/* DROP (with COUNT) for flow Y */
 	five_tuple(&d, Y);
@@ -388,13 +436,6 @@ test_queue(struct rte_mempool *mp)
 	d.actions[2].type = RTE_FLOW_ACTION_TYPE_END;
 	drop = rte_flow_create(port, &d.attr, d.items, d.actions, &err);
 	CHECK(drop != NULL, "create drop: %s", err.message ? err.message : "?");
-	/* FLAG for flow Z, to queue 2 */
-	five_tuple(&g, Z);
-	g.queue.index = 2;
-	g.actions[0].type = RTE_FLOW_ACTION_TYPE_FLAG;
-	g.actions[1].type = RTE_FLOW_ACTION_TYPE_QUEUE;
-	g.actions[1].conf = &g.queue;
-	g.actions[2].type = RTE_FLOW_ACTION_TYPE_END;
 	flag = rte_flow_create(port, &g.attr, g.items, g.actions, &err);
 	CHECK(flag != NULL, "create flag: %s", err.message ? err.message : "?");
 
@@ -462,8 +503,9 @@ test_queue(struct rte_mempool *mp)
 	CHECK(flow != NULL, "create again: %s", err.message ? err.message : "?");
 	CHECK(rte_flow_flush(port, &err) == 0, "flush");
 	fs = fstats();
-	CHECK(fs.transfer_rules == fs0.transfer_rules, "after flush: %u transfer rules, want %u",
-		fs.transfer_rules, fs0.transfer_rules);
+	CHECK(fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
+		"after flush: %u transfer rules, %u PF0 ingress rules, want %u, %u",
+		fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules, fs0.ingress_rules);
 	CHECK(rte_flow_destroy(port, flow, &err) != 0, "a flushed rule destroyed again");
 	run_phase();
 	CHECK(flow_total(Y) == PER_FLOW && flow_queue(X) == 0, "after flush: Y %u, X at %d",
@@ -965,7 +1007,7 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], gen[128];
+	char prefix[64], gen[192];
 	char *eal[] = {
 		argv[0], "-m", "512", "--no-pci",
 		"--lcores", "0@0,1@1,2@0,3@1", "--file-prefix", prefix,
@@ -980,7 +1022,8 @@ main(int argc, char **argv)
 
 	snprintf(prefix, sizeof(prefix), "octopus-flow-%s", which);
 	snprintf(gen, sizeof(gen),
-		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=200000", NB_FLOWS);
+		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=200000%s", NB_FLOWS,
+		octo_dialect_suffix());
 	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, NB_Q) < 0)
 		return 2;
 	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);

@@ -31,6 +31,10 @@
  *       UDP to one queue, created and destroyed (gated on every other queue);
  *       exact gate counts, and 0 packets out of order at Rx in each part
  *       without a gate timeout. Prints the time of a gated RETA update.
+ *   test_octopus_flow_move mark    a QUEUE+MARK rule for one flow; its queue
+ *       moved to the other socket and back: once marked, every packet of the
+ *       flow arrives marked, on both homes (where the e-switch refuses MARK
+ *       in transfer rules, each member's ingress marks it).
  *
  * The gate rule (octopus_flow.c): a create or destroy of a QUEUE rule gates
  * each queue the traffic moves to on each queue it may come from: the
@@ -65,6 +69,7 @@
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_dialect.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 4
@@ -83,6 +88,9 @@ static uint64_t seen[NB_FLOWS];
 static uint64_t per_q_flow[NB_Q];	/* packets of the moved flow per queue */
 static uint64_t reordered;
 static int watched = -1;		/* flow the test moves */
+#define MARK_ID 0x5a5a
+static uint64_t marked_q[NB_Q];		/* its packets with MARK_ID, per queue */
+static uint64_t unmarked_late;		/* its packets without, after a marked one */
 static rte_be32_t flow_src[NB_FLOWS];
 static rte_be16_t flow_sport[NB_FLOWS];
 
@@ -121,8 +129,13 @@ account(uint16_t q, struct rte_mbuf *m)
 		__atomic_fetch_add(&reordered, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&last_seq[id], seq, __ATOMIC_RELEASE);
 	__atomic_fetch_add(&seen[id], 1, __ATOMIC_RELAXED);
-	if ((int)id == watched)
+	if ((int)id == watched) {
 		__atomic_fetch_add(&per_q_flow[q], 1, __ATOMIC_RELAXED);
+		if ((m->ol_flags & RTE_MBUF_F_RX_FDIR_ID) != 0 && m->hash.fdir.hi == MARK_ID)
+			__atomic_fetch_add(&marked_q[q], 1, __ATOMIC_RELAXED);
+		else if (__atomic_load_n(&marked_q[q], __ATOMIC_RELAXED) > 0)
+			__atomic_fetch_add(&unmarked_late, 1, __ATOMIC_RELAXED);
+	}
 }
 
 static int
@@ -391,6 +404,71 @@ traffic_start(struct rte_mempool *mp, int flow, struct rte_pmd_octopus_migration
 	CHECK(seen[watched] > 0, "flow %d not seen", watched);
 	for (q = 0; q < NB_Q; q++)
 		g0[q] = mig(q);
+}
+
+/* Wait until queue @p q has more than @p since marked packets of the flow (10 s). */
+static int
+wait_marked(uint16_t q, uint64_t since)
+{
+	uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+
+	while (__atomic_load_n(&marked_q[q], __ATOMIC_RELAXED) <= since) {
+		if (rte_get_timer_cycles() > end)
+			return -1;
+		rte_delay_us_sleep(1000);
+	}
+	return 0;
+}
+
+static void traffic_stop(void);
+
+static void
+test_mark(struct rte_mempool *mp)
+{
+	struct rte_pmd_octopus_migration g0[NB_Q];
+	struct rte_flow_item_ipv4 ip, ip_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
+	struct rte_flow_item_udp udp, udp_mask = { .hdr.src_port = RTE_BE16(0xffff) };
+	struct rte_flow_attr attr = { .ingress = 1 };
+	struct rte_flow_action_mark mark = { .id = MARK_ID };
+	struct rte_flow_action_queue qa = { .index = 1 };
+	struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qa },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_item items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip, .mask = &ip_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp, .mask = &udp_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	uint64_t c, d, l, m;
+	struct rte_flow_error err;
+	struct rte_flow *f;
+	int i;
+
+	traffic_start(mp, 9, g0);
+	memset(&ip, 0, sizeof(ip));
+	memset(&udp, 0, sizeof(udp));
+	ip.hdr.src_addr = flow_src[watched];
+	udp.hdr.src_port = flow_sport[watched];
+	memset(&err, 0, sizeof(err));
+	f = rte_flow_create(port, &attr, items, actions, &err);
+	CHECK(f != NULL, "create: %s", err.message ? err.message : "?");
+	CHECK(wait_marked(1, 0) == 0, "no marked packet of flow %d on queue 1", watched);
+	/* queue 1 (socket 1) to socket 0 and back: the other member receives it */
+	for (i = 0; i < 2; i++) {
+		move_queue(1, i == 0 ? 0 : 1, &c, &d, &l);
+		m = __atomic_load_n(&marked_q[1], __ATOMIC_RELAXED);
+		CHECK(wait_marked(1, m) == 0, "move %d: no marked packet after it", i);
+	}
+	traffic_stop();
+	CHECK(unmarked_late == 0 && marked_q[0] + marked_q[2] + marked_q[3] == 0,
+		"%" PRIu64 " packets of flow %d unmarked after the first marked one; marked on queues 0, 2, 3: %" PRIu64 " %" PRIu64 " %" PRIu64,
+		unmarked_late, watched, marked_q[0], marked_q[2], marked_q[3]);
+	printf("flow %d: %" PRIu64 " packets marked on queue 1 over two moves\n", watched,
+		marked_q[1]);
+	CHECK(rte_flow_destroy(port, f, &err) == 0, "destroy");
 }
 
 /* Stop the traffic, let the queues empty, stop the pollers. */
@@ -730,14 +808,14 @@ test_order(struct rte_mempool *mp)
 
 static const struct octo_case cases[] = {
 	{ "pinned", test_pinned }, { "flow", test_flow }, { "wide", test_wide },
-	{ "order", test_order },
+	{ "order", test_order }, { "mark", test_mark },
 };
 
 int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], gen[128];
+	char prefix[64], gen[192];
 	char *eal[] = {
 		argv[0], "-m", "1024", "--no-pci",
 		"--lcores", "0@0,1@1,2@0,3@1,4@0", "--file-prefix", prefix,
@@ -750,7 +828,8 @@ main(int argc, char **argv)
 
 	snprintf(prefix, sizeof(prefix), "octopus-flowmove-%s", which);
 	snprintf(gen, sizeof(gen),
-		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=%u", NB_FLOWS, GEN_PPS);
+		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=%u%s", NB_FLOWS, GEN_PPS,
+		octo_dialect_suffix());
 	if (octo_case_eal_init(&nb_eal, &eal_argv, 1024, NB_Q + 1) < 0)
 		return 2;
 	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);

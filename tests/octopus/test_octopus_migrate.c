@@ -63,6 +63,7 @@
 #include "../common/octo_port.h"
 #include "../common/octo_sched.h"
 #include "../common/octo_seq_check.h"
+#include "../common/octo_dialect.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 4
@@ -990,11 +991,11 @@ main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
 	unsigned int nb = argc > 2 ? (unsigned int)atoi(argv[2]) : 1000;
-	char prefix[64], octo[160];
+	char prefix[64], octo[160], gen[192];
 	char *eal[] = {
 		argv[0], "-m", "512", "--no-pci",
 		"--lcores", "0@0,1@1,2@0,3@1", "--file-prefix", prefix,
-		"--vdev", "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=1024,gen_rate=200000",
+		"--vdev", gen,
 		"--vdev", octo,
 	};
 	struct rte_mempool *mp;
@@ -1002,6 +1003,8 @@ main(int argc, char **argv)
 	char **eal_argv = eal;
 
 	snprintf(prefix, sizeof(prefix), "octopus-migrate-%s", which);
+	snprintf(gen, sizeof(gen), "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=1024,gen_rate=200000%s",
+		octo_dialect_suffix());
 	snprintf(octo, sizeof(octo),
 		/* manual: the explicit moves come first, then the test turns
 		 * auto on for the automatic ones

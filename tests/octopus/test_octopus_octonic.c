@@ -26,6 +26,10 @@
  *   test_octopus_octonic link      the port's link is up while any member's
  *       is (unplug/plug PFs); LSC events on the port follow it; a MAC
  *       added/removed on the port is added/removed on every member.
+ *   test_octopus_octonic refused   (run with OCTONIC_DIALECT naming a NIC
+ *       that cannot carry META from its e-switch to a PF's ingress) start
+ *       is refused (ENOTSUP) with a log line naming that capability and the
+ *       NIC's cause; the port stays stopped, then is closed cleanly.
  *   In the first case, the e-switch holds the port's steering rules while it
  *   runs and none after stop.
  */
@@ -49,10 +53,12 @@
 
 #include "rte_pmd_octonic.h"
 #include "rte_pmd_octopus.h"
+#include "octo_steering.h"
 
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_dialect.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 4
@@ -213,14 +219,15 @@ test_octopus(struct rte_mempool *mp)
 		fclose(f);
 		for (q = 0; q < NB_Q; q++) {
 			rte_pmd_octopus_queue_info_get(port, q, 0, &qi);
+			/* home rules match META's queue half */
 			snprintf(want, sizeof(want),
-				"pattern=meta(%u/0xffffffff) actions=represented_port(%u)\n",
-				q, qi.home_port);
+				"pattern=meta(%u/0x%08x) actions=represented_port(%u)\n",
+				q, OCTO_STEER_META_QUEUE_MASK, qi.home_port);
 			for (hits = 0, at = dump; (at = strstr(at, want)) != NULL; at++)
 				hits++;
 			CHECK(hits == 1, "queue %u: %d home rules \"%s\"", q, hits, want);
-			snprintf(want, sizeof(want), "pattern=meta(%u/0xffffffff) actions=represented_port",
-				q);
+			snprintf(want, sizeof(want), "pattern=meta(%u/0x%08x) actions=represented_port",
+				q, OCTO_STEER_META_QUEUE_MASK);
 			for (hits = 0, at = dump; (at = strstr(at, want)) != NULL; at++)
 				hits++;
 			CHECK(hits == 1, "queue %u: %d rules to some PF", q, hits);
@@ -445,6 +452,51 @@ struct thread_arg {
 };
 
 /* A non-EAL thread polling queue q (it has no lcore id). */
+/*
+ * The members share one e-switch that refuses to carry META to a PF's
+ * ingress: start refuses, saying so, instead of running unsteered.
+ */
+static void
+test_refused(struct rte_mempool *mp)
+{
+	struct rte_eth_conf conf;
+	char *log = NULL, *line;
+	size_t len = 0;
+	FILE *f, *old;
+	uint16_t q;
+	int ret;
+
+	port = port_of("net_octopus0");
+	memset(&conf, 0, sizeof(conf));
+	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
+	for (q = 0; q < NB_Q; q++) {
+		int sock = (int)rte_lcore_to_socket_id(q);
+
+		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, sock, NULL, mp) == 0, "rxq");
+		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, sock, NULL) == 0, "txq");
+	}
+	f = open_memstream(&log, &len);
+	REQUIRE(f != NULL, "memstream");
+	old = rte_log_get_stream();
+	rte_openlog_stream(f);
+	ret = rte_eth_dev_start(port);
+	rte_openlog_stream(old);
+	fclose(f);
+	CHECK(ret == -ENOTSUP, "start: %d, want -ENOTSUP", ret);
+	line = log != NULL ? strstr(log, "cannot carry the steering") : NULL;
+	CHECK(line != NULL && strstr(line, "META") != NULL &&
+		strstr(line, "ingress") != NULL && strstr(line, "xmeta") != NULL,
+		"no log line naming the capability and the NIC's cause:\n%s",
+		log != NULL ? log : "");
+	if (line != NULL) {
+		while (line > log && line[-1] != '\n')
+			line--;
+		fprintf(stderr, "refused: %.*s\n", (int)strcspn(line, "\n"), line);
+	}
+	free(log);
+	CHECK(rte_eth_dev_close(port) == 0, "close after a refused start");
+}
+
 static void *
 thread_poll(void *p)
 {
@@ -699,20 +751,21 @@ test_exit_stopped(struct rte_mempool *mp)
 static const struct octo_case cases[] = {
 	{ "octopus", test_octopus }, { "single", test_single }, { "domains", test_domains },
 	{ "reta", test_reta }, { "thread", test_thread }, { "link", test_link },
-	{ "exit", test_exit_started, true }, { "exit_stopped", test_exit_stopped, true },
+	{ "refused", test_refused }, { "exit", test_exit_started, true },
+	{ "exit_stopped", test_exit_stopped, true },
 };
 
 int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], gen[128];
+	char prefix[64], gen[192], nic1[96], nic2[96];
 	char *eal[] = {
 		argv[0], "-m", "512", "--no-pci",
 		"--lcores", "0@0,1@1,2@0,3@1", "--file-prefix", prefix,
 		"--vdev", gen,
-		"--vdev", "net_octonic1,pfs=2,numa=0:1,wire=loop",
-		"--vdev", "net_octonic2,pfs=2,numa=0:1,wire=loop",
+		"--vdev", nic1,
+		"--vdev", nic2,
 		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1",
 	};
 	struct rte_mempool *mp;
@@ -721,8 +774,10 @@ main(int argc, char **argv)
 
 	snprintf(prefix, sizeof(prefix), "octopus-octonic-%s", which);
 	snprintf(gen, sizeof(gen),
-		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=1024,gen_rate=200000,gen_limit=%u",
-		LIMIT);
+		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=1024,gen_rate=200000,gen_limit=%u%s",
+		LIMIT, octo_dialect_suffix());
+	snprintf(nic1, sizeof(nic1), "net_octonic1,pfs=2,numa=0:1,wire=loop%s", octo_dialect_suffix());
+	snprintf(nic2, sizeof(nic2), "net_octonic2,pfs=2,numa=0:1,wire=loop%s", octo_dialect_suffix());
 	if (strcmp(which, "single") == 0)
 		nb_eal -= 2;	/* no octopus port */
 	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, NB_Q) < 0)

@@ -300,6 +300,108 @@ test_refusals(void **state)
 	refused(&r, -EINVAL, "rss: no queues");
 }
 
+/*
+ * MARK/FLAG in the ingress stage (conf mark_ingress): entries carry the
+ * rule's tag in META's high half and no MARK/FLAG; DROP leaves the mark
+ * out; JUMP with a mark is refused; a tag is needed.
+ */
+static void
+test_mark_ingress(void **state)
+{
+	struct octo_steer_app_conf c = port4;
+	struct octo_steer_app_rule r = queue_rule(2);
+	uint16_t queues[2] = { 1, 3 };
+	struct octo_steer_app_entry *e;
+	uint32_t n, i;
+
+	(void)state;
+	c.mark_ingress = 1;
+	r.has_mark = 1;
+	r.mark = 0xbeef;
+	r.mark_tag = 7;
+	assert_int_equal(octo_steer_app_plan(&c, &r, &e, &n, NULL, 0), 0);
+	assert_int_equal(n, 1);
+	assert_true(e[0].has_meta);
+	assert_int_equal(e[0].set_meta, 7u << OCTO_STEER_META_TAG_SHIFT | 2);
+	assert_int_equal(e[0].set_meta & OCTO_STEER_META_QUEUE_MASK, 2);
+	assert_false(e[0].has_mark || e[0].has_flag);
+	assert_int_equal(e[0].queue, 2);
+	free(e);
+
+	/* without a mark, no tag: META is the queue alone */
+	r.has_mark = 0;
+	assert_int_equal(octo_steer_app_plan(&c, &r, &e, &n, NULL, 0), 0);
+	assert_int_equal(e[0].set_meta, 2);
+	free(e);
+
+	/* RSS with FLAG: every entry tagged, its own queue in the low half */
+	r.has_flag = 1;
+	r.fate = OCTO_STEER_APP_RSS;
+	r.rss_queues = queues;
+	r.rss_num = 2;
+	assert_int_equal(octo_steer_app_plan(&c, &r, &e, &n, NULL, 0), 0);
+	assert_int_equal(n, 2);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(e[i].set_meta >> OCTO_STEER_META_TAG_SHIFT, 7);
+		assert_int_equal(e[i].set_meta & OCTO_STEER_META_QUEUE_MASK, e[i].queue);
+		assert_false(e[i].has_flag);
+	}
+	free(e);
+
+	/* DROP: the mark is moot */
+	r.fate = OCTO_STEER_APP_DROP;
+	r.mark_tag = 0;
+	assert_int_equal(octo_steer_app_plan(&c, &r, &e, &n, NULL, 0), 0);
+	assert_true(e[0].drop && !e[0].has_mark && !e[0].has_flag && !e[0].has_meta);
+	free(e);
+
+	/* JUMP with a mark: refused, naming the limit */
+	{
+		char why[256] = "";
+
+		r.fate = OCTO_STEER_APP_JUMP;
+		r.jump_group = 3;
+		assert_int_equal(octo_steer_app_plan(&c, &r, &e, &n, why, sizeof(why)), -ENOTSUP);
+		assert_non_null(strstr(why, "jump"));
+		/* a QUEUE rule without a tag */
+		r.fate = OCTO_STEER_APP_QUEUE;
+		assert_int_equal(octo_steer_app_plan(&c, &r, &e, &n, why, sizeof(why)), -EINVAL);
+		assert_non_null(strstr(why, "tag"));
+	}
+}
+
+/* Application group g in transfer group group_base + g (classification
+ * behind a root jump); the application's groups stay 0..63.
+ */
+static void
+test_group_base(void **state)
+{
+	struct octo_steer_app_conf c = port4;
+	struct octo_steer_app_rule r = queue_rule(1);
+	struct octo_steer_app_entry *e;
+	uint32_t n;
+
+	(void)state;
+	c.group_base = 1;
+	assert_int_equal(octo_steer_app_plan(&c, &r, &e, &n, NULL, 0), 0);
+	assert_int_equal(e[0].group, 1);
+	assert_int_equal(e[0].jump_group, OCTO_STEER_HOME_GROUP + 1);
+	free(e);
+	r.fate = OCTO_STEER_APP_JUMP;
+	r.jump_group = 3;
+	assert_int_equal(octo_steer_app_plan(&c, &r, &e, &n, NULL, 0), 0);
+	assert_int_equal(e[0].group, 1);
+	assert_int_equal(e[0].jump_group, 4);
+	free(e);
+	r.fate = OCTO_STEER_APP_DROP;
+	r.group = OCTO_STEER_HOME_GROUP - 1;
+	assert_int_equal(octo_steer_app_plan(&c, &r, &e, &n, NULL, 0), 0);
+	assert_int_equal(e[0].group, OCTO_STEER_HOME_GROUP);
+	free(e);
+	r.group = OCTO_STEER_HOME_GROUP;
+	assert_int_equal(octo_steer_app_plan(&c, &r, &e, &n, NULL, 0), -ENOTSUP);
+}
+
 static void
 test_isolate_priority(void **state)
 {
@@ -323,6 +425,8 @@ main(void)
 		cmocka_unit_test(test_drop_jump),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_isolate_priority),
+		cmocka_unit_test(test_mark_ingress),
+		cmocka_unit_test(test_group_base),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -275,13 +275,15 @@ check_tables(uint16_t proxy, const uint16_t *ports, const uint16_t *homes,
 	total = NB_Q + RETA * 6 + 1 + 2 * NB_Q;
 	CHECK(ls.n == total, "dump has %u lines, want %u", ls.n, total);
 	for (q = 0; q < NB_Q; q++) {
-		/* home: group 1, meta q -> represented_port(home port) */
-		snprintf(a, sizeof(a), "meta(%u/0xffffffff)", q);
+		/* home: the home group, META's queue half q -> represented_port(home port) */
+		snprintf(a, sizeof(a), "meta(%u/0x%08x)", q, OCTO_STEER_META_QUEUE_MASK);
 		snprintf(b, sizeof(b), "represented_port(%u)", ports[homes[q]]);
 		CHECK(count_lines(&ls, "transfer", home_group, a, b, NULL) == 1,
 			"home rule of queue %u to port %u", q, ports[homes[q]]);
 		CHECK(count_lines(&ls, "transfer", a, "represented_port", NULL) == 1,
 			"queue %u has one home rule", q);
+		/* member queue rules: all of META */
+		snprintf(a, sizeof(a), "meta(%u/0xffffffff)", q);
 		for (m = 0; m < 2; m++) {
 			snprintf(b, sizeof(b), "pf=%u ", m);
 			snprintf(c2, sizeof(c2), "queue(%u)", q);

@@ -6,7 +6,9 @@
  * octopus_steer.c against two fake ethdev ports whose rte_flow ops fail on
  * demand: a refused create or destroy in the middle of a change must leave
  * exactly the rules that were there before; a probe that refuses one
- * feature must be reported with that feature's name.
+ * feature must be reported with that feature's name; SET_META refused,
+ * META is written with MODIFY_FIELD; META writes refused in transfer group
+ * 0 (the root table), the classification goes to group 1 behind a jump.
  *
  * The fake ports are allocated directly with rte_eth_dev_allocate() and
  * have only flow ops: the steering code never configures a port.
@@ -44,6 +46,8 @@ static struct {
 	long create_fail_in;	/* fail the create after this many, -1: never */
 	long destroy_fail_in;
 	int refuse_set_meta;	/* validate refuses SET_META */
+	int refuse_modify;	/* validate refuses MODIFY_FIELD */
+	int refuse_root_meta;	/* validate refuses META writes in transfer group 0 */
 	int refuse_ingress_meta;	/* validate refuses META in ingress */
 	uint16_t proxy;
 } fake;
@@ -103,6 +107,14 @@ fake_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		if (fake.refuse_set_meta && a->type == RTE_FLOW_ACTION_TYPE_SET_META)
 			return rte_flow_error_set(err, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION,
 				a, "fake: no set_meta");
+		else if (fake.refuse_modify && a->type == RTE_FLOW_ACTION_TYPE_MODIFY_FIELD)
+			return rte_flow_error_set(err, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION,
+				a, "fake: no modify_field");
+		else if (fake.refuse_root_meta && attr->transfer && attr->group == 0 &&
+				(a->type == RTE_FLOW_ACTION_TYPE_MODIFY_FIELD ||
+				 a->type == RTE_FLOW_ACTION_TYPE_SET_META))
+			return rte_flow_error_set(err, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION,
+				a, "fake: no META write in the root table");
 	for (it = items; it->type != RTE_FLOW_ITEM_TYPE_END; it++)
 		if (fake.refuse_ingress_meta && attr->ingress &&
 				it->type == RTE_FLOW_ITEM_TYPE_META)
@@ -359,6 +371,30 @@ test_install_rollback(void)
 	fake.create_fail_in = -1;
 }
 
+/* Live rules whose description has @p what. */
+static unsigned int
+live_has(const char *what)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < fake.nb_live; i++)
+		n += strstr(fake.live[i]->desc, what) != NULL;
+	return n;
+}
+
+/* Live rules with an action of type @p t. */
+static unsigned int
+live_with(enum rte_flow_action_type t)
+{
+	char tag[16];
+	unsigned int i, n = 0;
+
+	snprintf(tag, sizeof(tag), " a%d:", (int)t);
+	for (i = 0; i < fake.nb_live; i++)
+		n += strstr(fake.live[i]->desc, tag) != NULL;
+	return n;
+}
+
 static void
 test_probe_names_feature(void)
 {
@@ -367,14 +403,65 @@ test_probe_names_feature(void)
 	char why[256] = "";
 	int ret;
 
+	/* SET_META refused: every classification rule writes META with MODIFY_FIELD */
 	fake.refuse_set_meta = 1;
 	ret = octopus_steer_install(&s, &c, why, sizeof(why));
-	CHECK(ret == -ENOTSUP && s == NULL, "no SET_META: %d", ret);
-	CHECK(strstr(why, "SET_META") != NULL && strstr(why, "fake: no set_meta") != NULL,
-		"reason: %s", why);
+	CHECK(ret == 0 && s != NULL, "no SET_META: %d (%s)", ret, why);
+	if (s != NULL) {
+		CHECK(octopus_steer_meta_how(s) == OCTOPUS_STEER_META_MODIFY, "META write %d",
+			(int)octopus_steer_meta_how(s));
+		CHECK(live_with(RTE_FLOW_ACTION_TYPE_SET_META) == 0 &&
+			live_with(RTE_FLOW_ACTION_TYPE_MODIFY_FIELD) == RETA * 6 + 1,
+			"%u SET_META, %u MODIFY_FIELD rules, want 0 and %u",
+			live_with(RTE_FLOW_ACTION_TYPE_SET_META),
+			live_with(RTE_FLOW_ACTION_TYPE_MODIFY_FIELD), RETA * 6 + 1);
+		/* a change writes META the same way */
+		CHECK(octopus_steer_set_bucket(s, 0, 3) == 0, "set_bucket");
+		CHECK(live_with(RTE_FLOW_ACTION_TYPE_SET_META) == 0, "SET_META after a change");
+		octopus_steer_remove(s);
+		s = NULL;
+	}
+	CHECK(fake.nb_live == 0, "%u rules left", fake.nb_live);
+	/* META writes refused in the root table: classification in group 1 */
+	fake.refuse_set_meta = 0;
+	fake.refuse_root_meta = 1;
+	ret = octopus_steer_install(&s, &c, why, sizeof(why));
+	CHECK(ret == 0 && s != NULL, "no META write in group 0: %d (%s)", ret, why);
+	if (s != NULL) {
+		char jump[32], home[32];
+
+		snprintf(jump, sizeof(jump), " a%d:", (int)RTE_FLOW_ACTION_TYPE_JUMP);
+		snprintf(home, sizeof(home), "transfer g=%u ", OCTO_STEER_HOME_GROUP + 1);
+		CHECK(octopus_steer_class_group(s) == 1, "classification group %u",
+			octopus_steer_class_group(s));
+		CHECK(live_has("transfer g=1 ") == RETA * 6 + 1 && live_has(home) == NB_Q,
+			"%u rules in transfer group 1, %u in group %u", live_has("transfer g=1 "),
+			live_has(home), OCTO_STEER_HOME_GROUP + 1);
+		/* group 0 holds the one root jump */
+		CHECK(live_has("transfer g=0 ") == 1 && live_with(RTE_FLOW_ACTION_TYPE_JUMP) ==
+			RETA * 6 + 2, "%u rules in transfer group 0", live_has("transfer g=0 "));
+		CHECK(octopus_steer_rule_count(s) == fake.nb_live, "rule count %u, live %u",
+			octopus_steer_rule_count(s), fake.nb_live);
+		CHECK(octopus_steer_set_bucket(s, 0, 3) == 0 && octopus_steer_set_home(s, 0, 1) == 0,
+			"changes in group 1");
+		CHECK(live_has("transfer g=0 ") == 1, "group 0 after changes: %u",
+			live_has("transfer g=0 "));
+		octopus_steer_remove(s);
+		s = NULL;
+	}
+	CHECK(fake.nb_live == 0, "%u rules left", fake.nb_live);
+	fake.refuse_root_meta = 0;
+	fake.refuse_set_meta = 1;
+	/* and MODIFY_FIELD refused too: both causes named */
+	fake.refuse_modify = 1;
+	ret = octopus_steer_install(&s, &c, why, sizeof(why));
+	CHECK(ret == -ENOTSUP && s == NULL, "no META write: %d", ret);
+	CHECK(strstr(why, "fake: no set_meta") != NULL &&
+		strstr(why, "fake: no modify_field") != NULL, "reason: %s", why);
 	CHECK(fake.nb_live == 0, "%u rules left", fake.nb_live);
 	printf("probe refusal: %s\n", why);
 	fake.refuse_set_meta = 0;
+	fake.refuse_modify = 0;
 
 	fake.refuse_ingress_meta = 1;
 	ret = octopus_steer_install(&s, &c, why, sizeof(why));

@@ -669,6 +669,55 @@ test_bad_input(void **state)
 	octo_steer_plan_free(p);
 }
 
+/*
+ * Classification in a non-zero group (a NIC refusing it in the root
+ * table): buckets, catch-all and their changes there, home rules in the
+ * home group above it; META masks: the home rules the queue half, the
+ * member queue rules all of it.
+ */
+static void
+test_class_group(void **state)
+{
+	struct octo_steer_plan_conf c = base_conf(OCTO_STEER_FIELD_L4_SRC);
+	struct octo_steer_change chg;
+	struct octo_steer_plan *p;
+	const struct octo_steer_rule *r;
+	uint32_t i;
+
+	(void)state;
+	c.class_group = 1;
+	p = make_plan(&c);
+	for (i = 0; i < octo_steer_plan_nb_rules(p); i++) {
+		r = octo_steer_plan_rule(p, i);
+		switch (r->kind) {
+		case OCTO_STEER_KIND_BUCKET:
+		case OCTO_STEER_KIND_CATCHALL:
+			assert_int_equal(r->group, 1);
+			assert_int_equal(r->jump_group, OCTO_STEER_HOME_GROUP + 1);
+			break;
+		case OCTO_STEER_KIND_HOME:
+			assert_int_equal(r->group, OCTO_STEER_HOME_GROUP + 1);
+			assert_int_equal(r->meta_mask, OCTO_STEER_META_QUEUE_MASK);
+			break;
+		case OCTO_STEER_KIND_QUEUE:
+			assert_int_equal(r->group, 0);
+			assert_int_equal(r->meta_mask, UINT32_MAX);
+			break;
+		}
+	}
+	assert_int_equal(octo_steer_plan_set_bucket(p, 0, 3, &chg), 0);
+	assert_int_equal(chg.ops[0].rule.group, 1);
+	assert_int_equal(octo_steer_plan_set_catchall(p, 3, &chg), 0);
+	assert_int_equal(chg.ops[0].rule.group, 1);
+	assert_int_equal(octo_steer_plan_set_home(p, 0, homes[0] ^ 1, &chg), 0);
+	assert_int_equal(chg.ops[0].rule.group, OCTO_STEER_HOME_GROUP + 1);
+	octo_steer_plan_free(p);
+	/* not below the home group: refused */
+	c.class_group = 5;
+	c.home_group = 5;
+	expect_refused(&c, "home group");
+}
+
 static void
 test_field_names(void **state)
 {
@@ -693,6 +742,7 @@ main(void)
 		cmocka_unit_test(test_set_bucket_only_its_rules),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_field_names),
+		cmocka_unit_test(test_class_group),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -215,6 +215,22 @@ members_recheck(struct octopus_priv *p)
 	}
 }
 
+/*
+ * The steering was refused by members that share one e-switch (a common
+ * transfer proxy): a feature of that e-switch is missing, as opposed to
+ * members without one, which run unsteered.
+ */
+static bool
+eswitch_lacks(const struct octopus_priv *p, const struct octopus_steer_conf *conf)
+{
+	uint16_t proxy;
+	char why[8];
+
+	return p->nb_members > 1 &&
+		octopus_steer_common_proxy(conf->member_port, conf->nb_members, &proxy, why,
+			sizeof(why)) == 0;
+}
+
 static int
 steering_start(struct octopus_priv *p, uint16_t nb_rxq)
 {
@@ -242,6 +258,15 @@ steering_start(struct octopus_priv *p, uint16_t nb_rxq)
 	p->steer_why[0] = '\0';
 	ret = octopus_steer_install(&p->steer, &conf, p->steer_why,
 		sizeof(p->steer_why));
+	if (ret == -ENOTSUP && eswitch_lacks(p, &conf)) {
+		/* one e-switch that cannot steer is a NIC this port cannot use:
+		 * polling every member instead would hide it
+		 */
+		OCTO_LOG(ERR, "port %u: the members share one e-switch, but it cannot carry the steering: %s",
+			p->port_id, p->steer_why);
+		p->steer = NULL;
+		return ret;
+	}
 	if (ret == -ENOTSUP) {
 		p->steer = NULL;
 		if (!p->steer_refused_logged)

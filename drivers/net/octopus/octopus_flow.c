@@ -111,7 +111,8 @@ app_conf(const struct octopus_priv *p)
 }
 
 static int
-plan(const struct octopus_priv *p, const struct octo_steer_app_rule *r,
+plan(const struct octopus_priv *p, const struct octopus_flow_shape *sh,
+		const struct octo_steer_app_rule *r,
 		struct octo_steer_app_entry *one, struct octo_steer_app_entry **e, uint32_t *nb,
 		struct rte_flow_error *error)
 {
@@ -119,6 +120,8 @@ plan(const struct octopus_priv *p, const struct octo_steer_app_rule *r,
 	char why[160];
 	int ret;
 
+	c.mark_ingress = sh->mark_ingress;
+	c.group_base = sh->base;
 	/* one entry (all but RSS rules) in the caller's @p one */
 	ret = octo_steer_app_plan_in(&c, r, one, 1, e, nb, why, sizeof(why));
 	if (ret != 0)
@@ -156,7 +159,7 @@ hw_array_free(struct octopus_flow *f)
 }
 
 static void
-hw_remove(struct octopus_flow *f)
+hw_remove(struct octopus_priv *p, struct octopus_flow *f)
 {
 	struct rte_flow_query_count c;
 	struct rte_flow_action count[2] = {
@@ -182,6 +185,8 @@ hw_remove(struct octopus_flow *f)
 		f->hw[i] = NULL;
 	}
 	hw_array_free(f);
+	/* upstream first: no traffic is tagged for them any more */
+	octopus_flow_mark_remove(p, f);
 	f->installed = 0;
 }
 
@@ -193,15 +198,30 @@ static int
 hw_install(struct octopus_priv *p, struct octopus_flow *f, struct rte_flow_error *error)
 {
 	struct octo_steer_app_entry one, *e = NULL;
+	struct octopus_flow_shape sh;
 	uint32_t nb = 0, i;
 	uint16_t proxy;
 	int ret;
 
+	/* what a member lost meanwhile is made again (replay) */
+	octopus_flow_mark_remove(p, f);
 	ret = proxy_get(p, &proxy, error);
 	if (ret == 0)
-		ret = plan(p, &f->app, &one, &e, &nb, error);
-	if (ret != 0)
+		ret = octopus_flow_shape_get(p, proxy, &sh, error);
+	if (ret == 0)
+		ret = octopus_flow_mark_tag(p, f, &sh, error);
+	if (ret == 0)
+		ret = plan(p, &sh, &f->app, &one, &e, &nb, error);
+	if (ret == 0) {
+		/* downstream first: the ingress rules before traffic is tagged */
+		ret = octopus_flow_mark_install(p, f, e, nb, error);
+		if (ret != 0 && e != &one)
+			free(e);
+	}
+	if (ret != 0) {
+		octopus_flow_mark_remove(p, f);
 		return -rte_errno;
+	}
 	/* control data of this process only: the C heap, not the shared one */
 	f->hw = nb == 1 ? &f->hw_one : calloc(nb, sizeof(*f->hw));
 	if (f->hw == NULL) {
@@ -214,11 +234,11 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f, struct rte_flow_error
 	f->nb_hw = nb;
 	f->proxy = proxy;
 	for (i = 0; i < nb; i++) {
-		ret = octopus_flow_hw_make(proxy, f->copy->pattern_ro, &e[i], 0,
+		ret = octopus_flow_hw_make(proxy, sh.meta_how, f->copy->pattern_ro, &e[i], 0,
 			&f->hw[i], error);
 		if (ret < 0) {
 			ret = member_error(error, ret, proxy);
-			hw_remove(f);
+			hw_remove(p, f);
 			break;
 		}
 		if (ret == 1)
@@ -539,6 +559,7 @@ flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	struct octopus_priv *p = octo_priv(dev);
 	struct octopus_flow_parsed parsed;
 	struct octo_steer_app_entry one, *e = NULL;
+	struct octopus_flow_shape sh;
 	uint32_t nb = 0, i;
 	uint16_t proxy;
 	int ret;
@@ -546,10 +567,20 @@ flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	ret = octopus_flow_parse(p, attr, pattern, actions, &parsed, error);
 	if (ret == 0)
 		ret = proxy_get(p, &proxy, error);
+	if (ret == 0 && flows_get(p) == NULL)
+		ret = octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"no memory");
 	if (ret == 0)
-		ret = plan(p, &parsed.app, &one, &e, &nb, error);
+		ret = octopus_flow_shape_get(p, proxy, &sh, error);
+	/* any tag stands for the one a create would take */
+	if (ret == 0 && sh.mark_ingress && (parsed.app.has_mark || parsed.app.has_flag))
+		parsed.app.mark_tag = 1;
+	if (ret == 0)
+		ret = plan(p, &sh, &parsed.app, &one, &e, &nb, error);
+	if (ret == 0 && sh.mark_ingress)
+		ret = octopus_flow_mark_validate(p, &parsed.app, e, nb, error);
 	for (i = 0; ret == 0 && i < nb; i++) {
-		ret = octopus_flow_hw_make(proxy, pattern, &e[i], 1, NULL, error);
+		ret = octopus_flow_hw_make(proxy, sh.meta_how, pattern, &e[i], 1, NULL, error);
 		if (ret < 0)
 			ret = member_error(error, ret, proxy);
 		else
@@ -653,7 +684,7 @@ flow_remove(struct octopus_priv *p, struct octopus_flow *f, bool gate)
 		flow_gates(p, f, false, &gates);
 		octopus_migrate_gates_prepare(p, &gates);
 	}
-	hw_remove(f);
+	hw_remove(p, f);
 	if (gate)
 		octopus_migrate_gates_finish(p, &gates, true);
 	TAILQ_REMOVE(&fl->list, f, next);
@@ -757,6 +788,7 @@ flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
 	struct rte_flow_attr attr = {
 		.group = 0, .priority = OCTO_STEER_PRIO_ISOLATE, .transfer = 1,
 	};
+	struct octopus_flow_shape sh;
 	struct octopus_flows *fl;
 	uint16_t proxy;
 	int ret;
@@ -777,8 +809,11 @@ flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
 		return 0;
 	}
 	ret = proxy_get(p, &proxy, error);
+	if (ret == 0)
+		ret = octopus_flow_shape_get(p, proxy, &sh, error);
 	if (ret != 0)
 		return ret;
+	attr.group = sh.base;	/* the classification's group */
 	fl->isolate_rule = rte_flow_create(proxy, &attr, items, actions, error);
 	if (fl->isolate_rule == NULL)
 		return member_error(error, rte_errno > 0 ? -rte_errno : -EIO, proxy);
@@ -806,12 +841,13 @@ flows_release(struct octopus_priv *p)
 		return;
 	while ((f = TAILQ_FIRST(&p->flows->list)) != NULL) {
 		TAILQ_REMOVE(&p->flows->list, f, next);
-		hw_remove(f);
+		hw_remove(p, f);
 		flow_free(p->flows, f);
 	}
 	if (p->flows->isolate_rule != NULL)
 		rte_flow_destroy(p->flows->isolate_proxy, p->flows->isolate_rule, NULL);
 	index_free(p->flows);
+	octopus_flow_mark_release(p->flows);
 	octopus_flow_slab_release(&p->flows->slab);
 	rte_free(p->flows->reach);
 	rte_free(p->flows->reach_mask);
@@ -838,8 +874,17 @@ octopus_flows_replay(struct octopus_priv *p)
 	if (p->flows == NULL)
 		return 0;
 	TAILQ_FOREACH(f, &p->flows->list, next) {
-		if (f->installed)
+		if (f->installed) {
+			/* a member back since: its ingress MARK/FLAG rules */
+			ret = octopus_flow_mark_fill(p, f, &err);
+			if (ret != 0) {
+				OCTO_LOG(ERR, "port %u: re-installing a flow's ingress MARK/FLAG rules failed: %s",
+					p->port_id, err.message != NULL ? err.message :
+					rte_strerror(-ret));
+				failed = ret;
+			}
 			continue;
+		}
 		ret = hw_install(p, f, &err);
 		if (ret != 0) {
 			OCTO_LOG(ERR, "port %u: re-installing a flow rule failed: %s",
@@ -857,7 +902,10 @@ octopus_flows_forget_hw(struct octopus_priv *p, uint16_t port)
 
 	if (p->flows == NULL)
 		return;
+	if (p->flows->shape_proxy == port)
+		p->flows->shape_known = 0;
 	TAILQ_FOREACH(f, &p->flows->list, next) {
+		octopus_flow_mark_forget(p, f, port);
 		if (f->hw == NULL || f->proxy != port)
 			continue;
 		hw_array_free(f);

@@ -20,6 +20,9 @@
  *                         isolate; the rule list; replay
  *   octopus_flow_build.c  application rule -> planner input, and a
  *                         planner entry -> the member rte_flow rule
+ *   octopus_flow_mark.c   the shapes the e-switch takes (asked), and MARK
+ *                         and FLAG in the members' ingress where the
+ *                         e-switch refuses them in transfer rules
  */
 
 #include <stdint.h>
@@ -30,9 +33,18 @@
 
 #include "octo_steer_app.h"
 #include "octopus_flow_slab.h"
+#include "octopus_steer.h"
 
 struct octopus_priv;
 struct rte_eth_dev;
+struct octopus_flow_mark;
+
+/* What the members' e-switch takes, asked of its transfer proxy. */
+struct octopus_flow_shape {
+	enum octopus_steer_meta_write meta_how;	/* SET_META or MODIFY_FIELD */
+	uint32_t base;		/* transfer group of application group 0 */
+	uint8_t mark_ingress;	/* MARK or FLAG refused in transfer rules */
+};
 
 /* One application rule. */
 struct octopus_flow {
@@ -50,6 +62,7 @@ struct octopus_flow {
 	int32_t bucket;				/* default bucket it hits, -1: several */
 	uint64_t queues;			/* queues it delivers to (bit q) */
 	uint64_t hits_gone, bytes_gone;		/* counts of member rules removed */
+	struct octopus_flow_mark *mark;		/* its ingress MARK/FLAG rules, NULL: none */
 };
 
 TAILQ_HEAD(octopus_flow_list, octopus_flow);
@@ -93,6 +106,12 @@ struct octopus_flows {
 	uint64_t *reach_mask;	/* per row: the queues counted non-zero there */
 	size_t copy_room;	/* size of the last rule's copy (flow_alloc) */
 	struct octopus_flow_slab slab;	/* the records' memory */
+	/* the proxy's answers (octopus_flow_mark.c), asked once per proxy */
+	uint8_t shape_known;
+	uint16_t shape_proxy;
+	struct octopus_flow_shape shape;
+	uint64_t *tag_used;	/* bitmap of the ingress MARK/FLAG tags in use */
+	uint32_t tag_next;	/* where the next tag search starts */
 };
 
 /* Application rule parsed for the planner. */
@@ -123,13 +142,37 @@ int octopus_flow_parse(const struct octopus_priv *p, const struct rte_flow_attr 
 		struct octopus_flow_parsed *out, struct rte_flow_error *error);
 /*
  * Create (validate_only == 0) or validate the member rule of planner entry
- * @p e for an application rule of pattern @p pattern on port @p proxy.
+ * @p e for an application rule of pattern @p pattern on port @p proxy,
+ * writing META the way @p how says (the proxy's answer).
  * @return 0 and *flow set (create), 1 when the entry cannot match anything
  * the pattern matches (skipped, nothing created), or -errno with @p error set.
  */
-int octopus_flow_hw_make(uint16_t proxy, const struct rte_flow_item pattern[],
+int octopus_flow_hw_make(uint16_t proxy, enum octopus_steer_meta_write how,
+		const struct rte_flow_item pattern[],
 		const struct octo_steer_app_entry *e,
 		int validate_only, struct rte_flow **flow, struct rte_flow_error *error);
+/* octopus_flow_mark.c: what the e-switch behind @p proxy takes (cached). */
+int octopus_flow_shape_get(struct octopus_priv *p, uint16_t proxy,
+		struct octopus_flow_shape *sh, struct rte_flow_error *error);
+/* Give @p f a tag when its MARK/FLAG goes to the ingress stage (@p sh). */
+int octopus_flow_mark_tag(struct octopus_priv *p, struct octopus_flow *f,
+		const struct octopus_flow_shape *sh, struct rte_flow_error *error);
+/* Create @p f's ingress MARK/FLAG rules for its entries @p e (none without a tag). */
+int octopus_flow_mark_install(struct octopus_priv *p, struct octopus_flow *f,
+		const struct octo_steer_app_entry *e, uint32_t nb, struct rte_flow_error *error);
+/* Validate the ingress MARK/FLAG rules rule @p a (with a tag) would have. */
+int octopus_flow_mark_validate(struct octopus_priv *p, const struct octo_steer_app_rule *a,
+		const struct octo_steer_app_entry *e, uint32_t nb, struct rte_flow_error *error);
+/* Remove @p f's ingress MARK/FLAG rules and free its tag. */
+void octopus_flow_mark_remove(struct octopus_priv *p, struct octopus_flow *f);
+/* Create those of @p f missing on a member (one that came back). */
+int octopus_flow_mark_fill(struct octopus_priv *p, struct octopus_flow *f,
+		struct rte_flow_error *error);
+/* Port @p port was released: @p f's rules on it went with it. */
+void octopus_flow_mark_forget(struct octopus_priv *p, struct octopus_flow *f, uint16_t port);
+/* Free the tag map (close). */
+void octopus_flow_mark_release(struct octopus_flows *fl);
+
 /* Default bucket of a pattern's traffic, -1 when it spans several. */
 int octopus_flow_bucket_of(enum octo_steer_field spread, uint16_t reta_size,
 		const struct rte_flow_item pattern[]);

@@ -393,12 +393,14 @@ narrow(struct rte_flow_item *items, unsigned int n, const struct octo_steer_app_
 }
 
 int
-octopus_flow_hw_make(uint16_t proxy, const struct rte_flow_item pattern[], const struct octo_steer_app_entry *e,
+octopus_flow_hw_make(uint16_t proxy, enum octopus_steer_meta_write how,
+		const struct rte_flow_item pattern[], const struct octo_steer_app_entry *e,
 		int validate_only, struct rte_flow **flow, struct rte_flow_error *error)
 {
 	struct rte_flow_item items[FLOW_MAX_ITEMS + 1];
 	struct rte_flow_action actions[6];
 	struct rte_flow_action_set_meta meta;
+	struct rte_flow_action_modify_field modify;
 	struct rte_flow_action_jump jump;
 	struct rte_flow_action_mark mark;
 	struct rte_flow_action_count count;
@@ -438,12 +440,8 @@ octopus_flow_hw_make(uint16_t proxy, const struct rte_flow_item pattern[], const
 	}
 	if (e->has_flag)
 		actions[na++].type = RTE_FLOW_ACTION_TYPE_FLAG;
-	if (e->has_meta) {
-		meta.data = e->set_meta;
-		meta.mask = UINT32_MAX;
-		actions[na].type = RTE_FLOW_ACTION_TYPE_SET_META;
-		actions[na++].conf = &meta;
-	}
+	if (e->has_meta)
+		octopus_steer_meta_action(how, e->set_meta, &actions[na++], &meta, &modify);
 	if (e->drop) {
 		actions[na++].type = RTE_FLOW_ACTION_TYPE_DROP;
 	} else if (e->has_jump) {

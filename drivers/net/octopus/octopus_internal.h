@@ -353,7 +353,8 @@ struct octopus_priv {
 	uint64_t reta_queues;
 	struct octopus_steer *steer;	/**< NULL: fallback (no e-switch steering) */
 	bool steer_refused_logged;
-	char steer_why[256];	/* a member's refusal in full: mlx5-like messages run long */
+	char steer_why[512];	/* a member's refusal in full: mlx5-like messages run long,
+				 * and a refused META write names both forms' causes */
 	/* The application's rte_flow rules (octopus_flow.c); NULL: none yet. */
 	struct octopus_flows *flows;
 

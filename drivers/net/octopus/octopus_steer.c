@@ -39,6 +39,9 @@ struct octopus_steer {
 	uint16_t nb_members;
 	uint16_t member_port[OCTOPUS_STEER_MAX_MEMBERS];
 	uint16_t proxy;			/* transfer proxy port */
+	enum octopus_steer_meta_write meta_how;	/* found by the probe */
+	uint32_t base;			/* transfer group of the classification */
+	struct rte_flow *root;		/* base != 0: group 0 ETH -> JUMP(base) */
 	struct octo_steer_plan *plan;
 	uint32_t nb_slots;
 	struct rte_flow **flows;	/* [nb_slots]: handle of each slot's rule */
@@ -70,6 +73,7 @@ struct flow_desc {
 	struct rte_flow_item_tcp tcp_spec, tcp_mask;
 	struct rte_flow_item_udp udp_spec, udp_mask;
 	struct rte_flow_action_set_meta set_meta;
+	struct rte_flow_action_modify_field modify;
 	struct rte_flow_action_jump jump;
 	struct rte_flow_action_ethdev represented;
 	struct rte_flow_action_queue queue;
@@ -90,19 +94,46 @@ kind_name(enum octo_steer_kind k)
 
 /* What the NIC must do for a rule of this kind, for "why" messages. */
 static const char *
-kind_feature(enum octo_steer_kind k)
+kind_feature(const struct octopus_steer *s, enum octo_steer_kind k)
 {
+	int mod = s->meta_how == OCTOPUS_STEER_META_MODIFY;
+
 	switch (k) {
 	case OCTO_STEER_KIND_BUCKET:
-		return "transfer rule ETH/IP/L4 masked match -> SET_META + JUMP";
+		return mod ? "transfer rule ETH/IP/L4 masked match -> MODIFY_FIELD(META) + JUMP" :
+			"transfer rule ETH/IP/L4 masked match -> SET_META + JUMP";
 	case OCTO_STEER_KIND_CATCHALL:
-		return "transfer rule ETH (any) -> SET_META + JUMP";
+		return mod ? "transfer rule ETH (any) -> MODIFY_FIELD(META) + JUMP" :
+			"transfer rule ETH (any) -> SET_META + JUMP";
 	case OCTO_STEER_KIND_HOME:
 		return "transfer rule in a non-zero group, META match -> REPRESENTED_PORT";
 	case OCTO_STEER_KIND_QUEUE:
-		return "ingress rule META match -> QUEUE";
+		return "ingress rule META match -> QUEUE (META set by the e-switch, carried to the PF's ingress)";
 	}
 	return "?";
+}
+
+void
+octopus_steer_meta_action(enum octopus_steer_meta_write how, uint32_t v,
+		struct rte_flow_action *a, struct rte_flow_action_set_meta *set,
+		struct rte_flow_action_modify_field *mod)
+{
+	if (how == OCTOPUS_STEER_META_SET) {
+		set->data = v;
+		set->mask = UINT32_MAX;
+		a->type = RTE_FLOW_ACTION_TYPE_SET_META;
+		a->conf = set;
+		return;
+	}
+	memset(mod, 0, sizeof(*mod));
+	mod->operation = RTE_FLOW_MODIFY_SET;
+	mod->dst.field = RTE_FLOW_FIELD_META;
+	mod->src.field = RTE_FLOW_FIELD_VALUE;
+	/* the immediate as META's own item data: a host-order uint32_t */
+	memcpy(mod->src.value, &v, sizeof(v));
+	mod->width = 32;
+	a->type = RTE_FLOW_ACTION_TYPE_MODIFY_FIELD;
+	a->conf = mod;
 }
 
 int
@@ -184,7 +215,7 @@ build_flow(const struct octopus_steer *s, const struct octo_steer_rule *r,
 
 	if (r->match_meta) {
 		d->meta_spec.data = r->meta_match;
-		d->meta_mask.data = UINT32_MAX;
+		d->meta_mask.data = r->meta_mask;
 		d->items[ni].type = RTE_FLOW_ITEM_TYPE_META;
 		d->items[ni].spec = &d->meta_spec;
 		d->items[ni].mask = &d->meta_mask;
@@ -210,11 +241,9 @@ build_flow(const struct octopus_steer *s, const struct octo_steer_rule *r,
 	switch (r->kind) {
 	case OCTO_STEER_KIND_BUCKET:
 	case OCTO_STEER_KIND_CATCHALL:
-		d->set_meta.data = r->set_meta;
-		d->set_meta.mask = UINT32_MAX;
+		octopus_steer_meta_action(s->meta_how, r->set_meta, &d->actions[na++],
+			&d->set_meta, &d->modify);
 		d->jump.group = r->jump_group;
-		d->actions[na].type = RTE_FLOW_ACTION_TYPE_SET_META;
-		d->actions[na++].conf = &d->set_meta;
 		d->actions[na].type = RTE_FLOW_ACTION_TYPE_JUMP;
 		d->actions[na++].conf = &d->jump;
 		break;
@@ -352,13 +381,42 @@ probe_rule(const struct octopus_steer *s, const struct octo_steer_rule *r,
 	}
 	if (ret != 0)
 		snprintf(why, why_len, "port %u refused %s: %s", d.port,
-			kind_feature(r->kind), err_msg(&err, ret));
+			kind_feature(s, r->kind), err_msg(&err, ret));
+	return ret;
+}
+
+/*
+ * Probe a classification rule: with SET_META, then, refused as
+ * unsupported, with MODIFY_FIELD, which then writes every rule's META.
+ */
+static int
+probe_classify(struct octopus_steer *s, const struct octo_steer_rule *r,
+		char *why, size_t why_len)
+{
+	char first[160];
+	size_t n;
+	int ret;
+
+	ret = probe_rule(s, r, why, why_len);
+	if (ret == 0 || !is_unsupported(ret) || s->meta_how != OCTOPUS_STEER_META_SET)
+		return ret;
+	snprintf(first, sizeof(first), "%s", why);
+	s->meta_how = OCTOPUS_STEER_META_MODIFY;
+	ret = probe_rule(s, r, why, why_len);
+	if (ret == 0) {
+		why[0] = '\0';
+		return 0;
+	}
+	s->meta_how = OCTOPUS_STEER_META_SET;
+	n = strlen(why);
+	if (n < why_len)
+		snprintf(why + n, why_len - n, "; with SET_META: %s", first);
 	return ret;
 }
 
 /* One rule of each kind (and an ingress rule on every member) must pass. */
 static int
-probe(const struct octopus_steer *s, char *why, size_t why_len)
+probe(struct octopus_steer *s, char *why, size_t why_len)
 {
 	uint8_t done_kind[4] = { 0 };
 	uint8_t done_member[OCTOPUS_STEER_MAX_MEMBERS] = { 0 };
@@ -379,17 +437,51 @@ probe(const struct octopus_steer *s, char *why, size_t why_len)
 				continue;
 			done_kind[r->kind] = 1;
 		}
-		ret = probe_rule(s, r, why, why_len);
+		if (r->kind == OCTO_STEER_KIND_BUCKET || r->kind == OCTO_STEER_KIND_CATCHALL)
+			ret = probe_classify(s, r, why, why_len);
+		else
+			ret = probe_rule(s, r, why, why_len);
 		if (ret != 0)
 			return is_unsupported(ret) ? -ENOTSUP : ret;
 	}
 	return 0;
 }
 
+/*
+ * The root jump "transfer group 0: ETH -> JUMP(@p group)": validated when
+ * @p flow is NULL, else created.
+ */
+static int
+root_rule(uint16_t proxy, uint32_t group, struct rte_flow **flow, struct rte_flow_error *err)
+{
+	struct rte_flow_attr attr = { .transfer = 1 };
+	struct rte_flow_item items[2] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action_jump jump = { .group = group };
+	struct rte_flow_action actions[2] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &jump },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+
+	memset(err, 0, sizeof(*err));
+	if (flow == NULL)
+		return rte_flow_validate(proxy, &attr, items, actions, err);
+	*flow = rte_flow_create(proxy, &attr, items, actions, err);
+	return *flow != NULL ? 0 : rte_errno > 0 ? -rte_errno : -EIO;
+}
+
 static void
 remove_all(struct octopus_steer *s)
 {
+	struct rte_flow_error err = { 0 };
 	uint32_t i;
+
+	if (s->root != NULL && rte_flow_destroy(s->proxy, s->root, &err) != 0)
+		STEER_LOG(ERR, "port %u: removing the root jump failed: %s", s->proxy,
+			err_msg(&err, -EIO));
+	s->root = NULL;
 
 	/* reverse of the install order: stop steering before the paths go */
 	for (i = s->nb_slots; i-- > 0; ) {
@@ -472,6 +564,19 @@ octopus_steer_install(struct octopus_steer **sp,
 		why_len);
 	if (ret != 0)
 		goto fail;
+	/* classification in a non-zero group where the root table refuses it
+	 * (refused everywhere: the probe below says why)
+	 */
+	if (octopus_steer_class_probe(s->proxy, &s->meta_how, &s->base, why, why_len) == 0 &&
+			s->base != 0) {
+		octo_steer_plan_free(s->plan);
+		s->plan = NULL;
+		pc.class_group = s->base;
+		ret = octo_steer_plan_create(&s->plan, &pc, why, why_len);
+		if (ret != 0)
+			goto fail;
+	}
+	why[0] = '\0';
 	ret = probe(s, why, why_len);
 	if (ret != 0)
 		goto fail;
@@ -493,8 +598,22 @@ octopus_steer_install(struct octopus_steer **sp,
 			goto fail;
 		}
 	}
-	STEER_LOG(INFO, "installed %u rules on %u members (proxy port %u)",
-		s->nb_slots, s->nb_members, s->proxy);
+	/* last: traffic enters the classification once it is all there */
+	if (s->base != 0) {
+		struct rte_flow_error err;
+
+		ret = root_rule(s->proxy, s->base, &s->root, &err);
+		if (ret != 0) {
+			snprintf(why, why_len, "port %u refused transfer rule group 0 ETH -> JUMP(%u): %s",
+				s->proxy, s->base, err_msg(&err, ret));
+			if (is_unsupported(ret))
+				ret = -ENOTSUP;
+			remove_all(s);
+			goto fail;
+		}
+	}
+	STEER_LOG(INFO, "installed %u rules on %u members (proxy port %u, classification in transfer group %u)",
+		s->nb_slots + (s->root != NULL), s->nb_members, s->proxy, s->base);
 	*sp = s;
 	return 0;
 fail:
@@ -599,7 +718,7 @@ octopus_steer_rule_count(const struct octopus_steer *s)
 		return 0;
 	for (i = 0; i < s->nb_slots; i++)
 		n += s->flows[i] != NULL && s->flows[i] != ABSENT_FLOW;
-	return n;
+	return n + (s->root != NULL);
 }
 
 uint16_t
@@ -631,4 +750,66 @@ void
 octopus_steer_abandon(struct octopus_steer *s)
 {
 	steer_free(s);
+}
+
+enum octopus_steer_meta_write
+octopus_steer_meta_how(const struct octopus_steer *s)
+{
+	return s->meta_how;
+}
+
+uint32_t
+octopus_steer_class_group(const struct octopus_steer *s)
+{
+	return s->base;
+}
+
+int
+octopus_steer_class_probe(uint16_t proxy, enum octopus_steer_meta_write *how, uint32_t *group,
+		char *why, size_t why_len)
+{
+	struct rte_flow_attr attr = { .transfer = 1 };
+	struct rte_flow_item items[2] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action_jump jump;
+	struct rte_flow_action actions[3] = {
+		[1] = { .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &jump },
+		[2] = { .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_action_modify_field mod;
+	struct rte_flow_action_set_meta set;
+	struct rte_flow_error err[2];
+	int ret[2], i;
+	uint32_t g;
+
+	/* the root table first; a non-zero group only where it refuses both */
+	for (g = 0; g < 2; g++) {
+		attr.group = g;
+		jump.group = OCTO_STEER_HOME_GROUP + g;
+		for (i = 0; i < 2; i++) {
+			octopus_steer_meta_action((enum octopus_steer_meta_write)i, 0,
+				&actions[0], &set, &mod);
+			memset(&err[i], 0, sizeof(err[i]));
+			ret[i] = rte_flow_validate(proxy, &attr, items, actions, &err[i]);
+			if (ret[i] == 0 && g != 0)
+				ret[i] = root_rule(proxy, g, NULL, &err[i]);
+			if (ret[i] == 0) {
+				*how = (enum octopus_steer_meta_write)i;
+				*group = g;
+				return 0;
+			}
+			if (!is_unsupported(ret[i])) {
+				snprintf(why, why_len, "port %u: validating a META write failed: %s",
+					proxy, err_msg(&err[i], ret[i]));
+				return ret[i];
+			}
+		}
+		if (g == 0)
+			snprintf(why, why_len,
+				"port %u writes no META in transfer group 0: MODIFY_FIELD(META): %s; SET_META: %s",
+				proxy, err_msg(&err[1], ret[1]), err_msg(&err[0], ret[0]));
+	}
+	return -ENOTSUP;
 }

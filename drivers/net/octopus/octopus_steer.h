@@ -13,7 +13,9 @@
  * (octopus_steer.c, with the pure planner in lib/steering).
  *
  * The model, programmed through the members' transfer proxy:
- *  1. transfer group 0, classification: match -> SET_META(q) + JUMP(home group);
+ *  1. transfer group 0, classification: match -> META := q + JUMP(home group)
+ *     (SET_META, or MODIFY_FIELD where the e-switch refuses SET_META; group 1
+ *     behind a group 0 ETH -> JUMP(1) where group 0 refuses both);
  *     default spreading buckets (one per RETA entry) and a lowest-priority
  *     catch-all for non-IP traffic;
  *  2. transfer home group: META == q -> REPRESENTED_PORT(home member of q);
@@ -47,19 +49,64 @@ struct octopus_steer_conf {
 	uint16_t catchall_queue;	/**< queue for traffic no bucket matches */
 };
 
+struct octopus_steer;
+
+/**
+ * How the e-switch takes a write of META in a transfer rule, found by
+ * asking (rte_flow_validate on the transfer proxy), never by vendor.
+ */
+enum octopus_steer_meta_write {
+	OCTOPUS_STEER_META_SET = 0,	/**< SET_META */
+	OCTOPUS_STEER_META_MODIFY,	/**< MODIFY_FIELD: SET of META from an immediate value */
+};
+
+/** The action writing META := @p v the way @p how says, its conf in @p set or @p mod. */
+void octopus_steer_meta_action(enum octopus_steer_meta_write how, uint32_t v,
+		struct rte_flow_action *a, struct rte_flow_action_set_meta *set,
+		struct rte_flow_action_modify_field *mod);
+
+/**
+ * Ask transfer proxy @p proxy where and how it takes the classification:
+ * validate "ETH -> META := 0 + JUMP(home group)" with SET_META, then, refused,
+ * with MODIFY_FIELD, in transfer group 0 (the root table); both refused
+ * there, in group 1 with "group 0: ETH -> JUMP(1)" before it.
+ * @return 0 with *@p how and *@p group (0 or 1; the home group is
+ *         OCTO_STEER_HOME_GROUP + *@p group); -ENOTSUP when all are refused
+ *         (@p why has the root table's causes); other negative errno.
+ */
+int octopus_steer_class_probe(uint16_t proxy, enum octopus_steer_meta_write *how,
+		uint32_t *group, char *why, size_t why_len);
+
+/** The META write installed steering @p s uses. */
+enum octopus_steer_meta_write octopus_steer_meta_how(const struct octopus_steer *s);
+
+/**
+ * The transfer group of @p s's classification: 0, or, where the root table
+ * refuses it, 1, with a group 0 rule ETH -> JUMP(1) installed last and
+ * removed first.
+ */
+uint32_t octopus_steer_class_group(const struct octopus_steer *s);
+
 /** A member without a port (released): see octopus_steer_conf. */
 #define OCTOPUS_STEER_PORT_ABSENT RTE_MAX_ETHPORTS
-
-struct octopus_steer;
 
 /**
  * Install the rules for the current homes and RETA.
  *
+ * The classification goes in transfer group 0, or in group 1 behind a
+ * root jump where group 0 refuses it (octopus_steer_class_probe()).
+ *
  * @param[out] s      the steering state, NULL when steering is not possible
- * @param why         on -ENOTSUP: which rte_flow feature a member refused
+ * Rule shapes are chosen by asking the NIC (rte_flow_validate, or create
+ * and destroy where it has no validate): META is written with SET_META,
+ * or with MODIFY_FIELD where the e-switch refuses SET_META.
+ *
+ * @param why         on -ENOTSUP: which rte_flow feature a member refused,
+ *                    in the NIC's words, after the capability it stands for
  * @return 0; -ENOTSUP when the members' e-switch cannot do this model (the
- *         port then runs without steering: Rx polls every member); other
- *         negative errno on failure, with nothing left installed.
+ *         caller tells "no common e-switch" from "an e-switch lacking a
+ *         feature" with octopus_steer_common_proxy()); other negative errno
+ *         on failure, with nothing left installed.
  */
 int octopus_steer_install(struct octopus_steer **s,
 		const struct octopus_steer_conf *conf, char *why, size_t why_len);
