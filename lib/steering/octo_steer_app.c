@@ -235,7 +235,7 @@ octo_steer_app_plan_in(const struct octo_steer_app_conf *conf,
 			rule->l3, rule->l4);
 
 		for (b = 0; b < n; b++) {
-			uint16_t q = rule->rss_queues[b % rule->rss_num];
+			uint16_t q = (uint16_t)octo_steer_app_entry_queue(rule, b);
 
 			/* n == 1: one queue, no narrowing needed */
 			if (n > 1) {
@@ -262,4 +262,17 @@ octo_steer_app_plan_in(const struct octo_steer_app_conf *conf,
 	*entries = e;
 	*nb = n;
 	return 0;
+}
+
+int
+octo_steer_app_entry_queue(const struct octo_steer_app_rule *rule, uint32_t i)
+{
+	switch (rule->fate) {
+	case OCTO_STEER_APP_QUEUE:
+		return rule->queue;
+	case OCTO_STEER_APP_RSS:
+		return rule->rss_num != 0 ? rule->rss_queues[i % rule->rss_num] : -1;
+	default:
+		return -1;
+	}
 }

@@ -174,6 +174,13 @@ int octo_steer_app_plan_in(const struct octo_steer_app_conf *conf,
 uint32_t octo_steer_app_rss_buckets(uint32_t n, uint16_t reta_size);
 
 /**
+ * The queue entry @p i of @p rule's plan delivers to: the rule's queue, for
+ * RSS the queue of that bucket; -1 for entries that deliver to none (DROP,
+ * JUMP).
+ */
+int octo_steer_app_entry_queue(const struct octo_steer_app_rule *rule, uint32_t i);
+
+/**
  * Field an RSS expansion narrows for a pattern naming @p l3 / @p l4 when
  * the port spreads by @p spread; OCTO_STEER_FIELD_NONE when the pattern has
  * no IP item.

@@ -11,19 +11,26 @@
 #   reta      `port config 2 rss reta`: every bucket to the other queue
 #   flow      `flow create` of a rule taking all UDP to one queue, then
 #             `flow destroy` (a wide pattern: traffic of both queues)
-#   all       the three interleaved
+#   rss       the same with a rule spreading all IPv4 over both queues
+#             (RSS, the queues in either order)
+#   all       the four interleaved
 # Every phase must leave 0 packets out of order at the sink. A gate that
 # opens on its timeout (its source's lcore not scheduled for 50 ms: this
 # host has 2 CPUs for 5 lcores and other tests) may reorder; such a run
 # cannot be judged, and is run again (at most 3 runs). Only reordering in a
 # run without gate timeouts fails the test; 3 runs all with timeouts skip it.
 #
-#   testpmd_order.sh io|mac 1|2     forwarding mode; lcores on 1 or 2 sockets
-# Run under octopus-numa-emu --nodes 2.
+#   testpmd_order.sh io|mac 1|2 [full]
+# forwarding mode; lcores on 1 or 2 sockets; the generator at 100k packets/s,
+# or (full) as fast as it can, more than the forwarding lcores take: the
+# source of a moved flow then never runs empty. Run under octopus-numa-emu
+# --nodes 2.
 set -euo pipefail
 
 mode=${1:?io or mac}
 sockets=${2:?1 or 2}
+rate=,gen_rate=100000
+[ "${3:-}" = full ] && rate=
 testpmd=${TESTPMD:-dpdk-testpmd}
 here=$(cd "$(dirname "$0")/.." && pwd)
 tq() { "$here/apps/telemetry_query.py" "$prefix" "$@"; }
@@ -65,6 +72,15 @@ flow() {
 	fi
 	flow_n=$((flow_n + 1))
 }
+rss_n=0
+rss() {
+	if [ $((rss_n % 2)) = 0 ]; then
+		echo "flow create $port ingress pattern eth / ipv4 / end actions rss queues $(( (rss_n / 2) % 2 )) $(( (rss_n / 2 + 1) % 2 )) end / end" >&3
+	else
+		echo "flow destroy $port rule 0" >&3
+	fi
+	rss_n=$((rss_n + 1))
+}
 swap_n=0
 swap() {
 	echo "stop" >&3
@@ -93,7 +109,7 @@ run() {
 	stdbuf -oL "$testpmd" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$prefix" \
 		--lcores '0@0,1@0,2@1,3@0,4@1' \
 		-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
-		--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=100000 \
+		--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256$rate" \
 		--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=auto \
 		-- -i --rxq=2 --txq=2 --nb-cores=2 --total-num-mbufs=16384 \
 		--forward-mode="$mode" --no-flush-rx <"$work/in" >"$out" 2>&1 &
@@ -109,18 +125,28 @@ run() {
 	sleep 0.5
 	read -r ooo0 tmo0 pkts < <(counts) || { cat "$out"; echo "FAIL: telemetry unreachable"; exit 1; }
 	[ "$pkts" -gt 0 ] || { cat "$out"; echo "FAIL: nothing reached the sink"; exit 1; }
-	for phase in baseline corelist reta flow all; do
-		for i in $(seq 0 5); do
+	for phase in baseline corelist reta flow rss all; do
+		for i in $(seq 0 7); do
 			case $phase in
 			baseline) ;;
 			corelist) [ $((i % 2)) = 0 ] && swap ;;
 			reta) reta $((i + 1)) ;;
 			flow) flow ;;
-			all) case $((i % 3)) in 0) swap ;; 1) reta $((i + 1)) ;; 2) flow ;; esac ;;
+			rss) rss ;;
+			all)
+				case $((i % 4)) in
+				0) swap ;;
+				1) reta $((i + 1)) ;;
+				2) [ $((rss_n % 2)) = 0 ] && flow ;;
+				3) [ $((flow_n % 2)) = 0 ] && rss ;;
+				esac
+				;;
 			esac
 			sleep 0.1
 		done
-		[ $((flow_n % 2)) = 1 ] && flow	# no rule left over
+		# no rule left over
+		[ $((flow_n % 2)) = 1 ] && flow
+		[ $((rss_n % 2)) = 1 ] && rss
 		sleep 0.2
 		read -r ooo tmo pkts < <(counts) || { cat "$out"; echo "FAIL: telemetry unreachable"; exit 1; }
 		printf 'run %s %s %s sockets %-8s: %s out of order at the sink, %s gate timeouts\n' \

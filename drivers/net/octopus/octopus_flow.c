@@ -158,8 +158,21 @@ hw_array_free(struct octopus_flow *f)
 	f->nb_hw = 0;
 }
 
+/* All of a rule's member rules, whatever queue they deliver to. */
+#define HW_ALL	UINT64_MAX
+
+/* Bit of the queue member rule @p i of @p f delivers to, 0 for none. */
+static uint64_t
+hw_queue_bit(const struct octopus_flow *f, uint32_t i)
+{
+	int q = octo_steer_app_entry_queue(&f->app, i);
+
+	return q < 0 ? 0 : UINT64_C(1) << (q % OCTOPUS_MAX_QUEUES);
+}
+
+/* Remove the member rules of @p f that deliver to a queue of @p qs. */
 static void
-hw_remove(struct octopus_priv *p, struct octopus_flow *f)
+hw_remove_some(struct octopus_flow *f, uint64_t qs)
 {
 	struct rte_flow_query_count c;
 	struct rte_flow_action count[2] = {
@@ -169,7 +182,7 @@ hw_remove(struct octopus_priv *p, struct octopus_flow *f)
 	uint32_t i;
 
 	for (i = 0; i < f->nb_hw; i++) {
-		if (f->hw[i] == NULL)
+		if (f->hw[i] == NULL || (qs != HW_ALL && (hw_queue_bit(f, i) & qs) == 0))
 			continue;
 		/* keep what it counted: the application's count spans restarts */
 		if (f->app.has_count) {
@@ -184,6 +197,12 @@ hw_remove(struct octopus_priv *p, struct octopus_flow *f)
 				f->proxy);
 		f->hw[i] = NULL;
 	}
+}
+
+static void
+hw_remove(struct octopus_priv *p, struct octopus_flow *f)
+{
+	hw_remove_some(f, HW_ALL);
 	hw_array_free(f);
 	/* upstream first: no traffic is tagged for them any more */
 	octopus_flow_mark_remove(p, f);
@@ -191,11 +210,15 @@ hw_remove(struct octopus_priv *p, struct octopus_flow *f)
 }
 
 /*
- * Create the member rules of @p f, all or nothing, from its parse (at
- * create, and again at a replay).
+ * Create the member rules of @p f that deliver to a queue of @p qs, from
+ * its parse (at create, and again at a replay). HW_ALL: all of them, all or
+ * nothing. Otherwise one step of a create that goes a queue at a time: the
+ * first step takes the array of handles, and on failure the rules made stay
+ * for the caller to remove.
  */
 static int
-hw_install(struct octopus_priv *p, struct octopus_flow *f, struct rte_flow_error *error)
+hw_install(struct octopus_priv *p, struct octopus_flow *f, uint64_t qs,
+		struct rte_flow_error *error)
 {
 	struct octo_steer_app_entry one, *e = NULL;
 	struct octopus_flow_shape sh;
@@ -203,49 +226,59 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f, struct rte_flow_error
 	uint16_t proxy;
 	int ret;
 
-	/* what a member lost meanwhile is made again (replay) */
-	octopus_flow_mark_remove(p, f);
 	ret = proxy_get(p, &proxy, error);
 	if (ret == 0)
 		ret = octopus_flow_shape_get(p, proxy, &sh, error);
-	if (ret == 0)
+	/* the ingress stage at the first step: later steps keep it */
+	if (ret == 0 && f->hw == NULL) {
+		/* what a member lost meanwhile is made again (replay) */
+		octopus_flow_mark_remove(p, f);
 		ret = octopus_flow_mark_tag(p, f, &sh, error);
+	}
 	if (ret == 0)
 		ret = plan(p, &sh, &f->app, &one, &e, &nb, error);
-	if (ret == 0) {
+	if (ret == 0 && f->hw == NULL) {
 		/* downstream first: the ingress rules before traffic is tagged */
 		ret = octopus_flow_mark_install(p, f, e, nb, error);
 		if (ret != 0 && e != &one)
 			free(e);
 	}
 	if (ret != 0) {
-		octopus_flow_mark_remove(p, f);
+		if (f->hw == NULL)
+			octopus_flow_mark_remove(p, f);
 		return -rte_errno;
 	}
-	/* control data of this process only: the C heap, not the shared one */
-	f->hw = nb == 1 ? &f->hw_one : calloc(nb, sizeof(*f->hw));
 	if (f->hw == NULL) {
-		if (e != &one)
-			free(e);
-		return octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"no memory for %u member rules", nb);
+		/* control data of this process only: the C heap, not the shared one */
+		f->hw = nb == 1 ? &f->hw_one : calloc(nb, sizeof(*f->hw));
+		if (f->hw == NULL) {
+			if (e != &one)
+				free(e);
+			octopus_flow_mark_remove(p, f);
+			return octopus_flow_error(error, ENOMEM,
+				RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				"no memory for %u member rules", nb);
+		}
+		f->hw_one = NULL;
+		f->nb_hw = nb;
+		f->proxy = proxy;
 	}
-	f->hw_one = NULL;
-	f->nb_hw = nb;
-	f->proxy = proxy;
 	for (i = 0; i < nb; i++) {
+		if (qs != HW_ALL && (hw_queue_bit(f, i) & qs) == 0)
+			continue;
 		ret = octopus_flow_hw_make(proxy, sh.meta_how, f->copy->pattern_ro, &e[i], 0,
 			&f->hw[i], error);
 		if (ret < 0) {
 			ret = member_error(error, ret, proxy);
-			hw_remove(p, f);
+			if (qs == HW_ALL)
+				hw_remove(p, f);
 			break;
 		}
 		if (ret == 1)
 			f->hw[i] = NULL;	/* the pattern excludes this bucket */
 		ret = 0;
 	}
-	if (ret == 0)
+	if (ret == 0 && qs == HW_ALL)
 		f->installed = 1;
 	if (e != &one)
 		free(e);
@@ -325,6 +358,15 @@ flow_free(struct octopus_flows *fl, struct octopus_flow *f)
  * create moves it from all of those to the rule's queues, a destroy from the
  * rule's queues to all of those.  No state is kept across calls: a destroy +
  * create of the same traffic is two gated changes.
+ *
+ * A rule over several queues (RSS) changes one of its queues at a time: the
+ * member rules of the buckets that go to queue q, gated as a rule of q
+ * alone.  Made in one change, its queues would each be a source of the
+ * others' traffic and a destination too, and a queue closed before the
+ * change cannot answer the drain request the change makes to it: they were
+ * closed only after it, and reordered meanwhile (testpmd, an RSS rule over
+ * two queues created and destroyed under load).  One queue per step, no
+ * queue is both.
  */
 
 /* Row of octopus_flows.reach: bucket b, or every bucket (wide: -1), or the sum (-2). */
@@ -384,13 +426,16 @@ flow_queues(const struct octo_steer_app_rule *app)
 	return qs;
 }
 
-/* The gates of creating (@p create) or destroying @p f, f not counted. */
+/*
+ * The gates of creating (@p create) or destroying the member rules of @p f
+ * that deliver to @p qs (its queues, or one of them), f not counted.
+ */
 static void
-flow_gates(const struct octopus_priv *p, const struct octopus_flow *f, bool create,
-		struct octopus_gate_set *s)
+flow_gates(const struct octopus_priv *p, const struct octopus_flow *f, uint64_t qs,
+		bool create, struct octopus_gate_set *s)
 {
-	uint64_t other = f->queues != 0 ? reach_of(p, f->bucket) : 0;
-	uint64_t to = create ? f->queues : other, bit;
+	uint64_t other = qs != 0 ? reach_of(p, f->bucket) : 0;
+	uint64_t to = create ? qs : other, bit;
 	unsigned int d;
 
 	s->dsts = 0;
@@ -398,10 +443,64 @@ flow_gates(const struct octopus_priv *p, const struct octopus_flow *f, bool crea
 		d = __builtin_ctzll(to);
 		bit = UINT64_C(1) << d;
 		/* a queue is not gated on itself: traffic that stays is in order */
-		s->src[d] = (create ? other : f->queues) & ~bit;
+		s->src[d] = (create ? other : qs) & ~bit;
 		if (s->src[d] != 0)
 			s->dsts |= bit;
 	}
+}
+
+/* Remove the member rules of @p f that deliver to @p qs, one queue at a time, gated. */
+static void
+hw_remove_gated(struct octopus_priv *p, struct octopus_flow *f, uint64_t qs)
+{
+	struct octopus_gate_set gates;
+	uint64_t q;
+
+	for (; qs != 0; qs &= qs - 1) {
+		q = qs & -qs;
+		flow_gates(p, f, q, false, &gates);
+		octopus_migrate_gates_prepare(p, &gates);
+		hw_remove_some(f, q);
+		octopus_migrate_gates_finish(p, &gates, true);
+	}
+}
+
+/*
+ * Create the member rules of @p f, gated: all in one change for a rule of
+ * one queue (or none), one queue at a time for a rule of several. On
+ * failure nothing is left (what was made is removed, gated as a destroy).
+ */
+static int
+hw_install_gated(struct octopus_priv *p, struct octopus_flow *f,
+		struct rte_flow_error *error)
+{
+	struct octopus_gate_set gates;
+	uint64_t qs, q, done = 0;
+	int ret = 0;
+
+	if ((f->queues & (f->queues - 1)) == 0) {
+		flow_gates(p, f, f->queues, true, &gates);
+		octopus_migrate_gates_prepare(p, &gates);
+		ret = hw_install(p, f, HW_ALL, error);
+		octopus_migrate_gates_finish(p, &gates, ret == 0);
+		return ret;
+	}
+	for (qs = f->queues; qs != 0 && ret == 0; qs &= qs - 1) {
+		q = qs & -qs;
+		flow_gates(p, f, q, true, &gates);
+		octopus_migrate_gates_prepare(p, &gates);
+		ret = hw_install(p, f, q, error);
+		/* a failed step may have made some of its rules: still gated */
+		octopus_migrate_gates_finish(p, &gates, true);
+		done |= q;
+	}
+	if (ret != 0) {
+		hw_remove_gated(p, f, done);
+		hw_remove(p, f);
+		return ret;
+	}
+	f->installed = 1;
+	return 0;
 }
 
 /* ---- index: by key and by handle -------------------------------------- */
@@ -602,7 +701,6 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	};
 	struct octopus_flow_parsed parsed;
 	struct octopus_flow *f = NULL, *twin;
-	struct octopus_gate_set gates;
 	struct octopus_flows *fl;
 	uint32_t key;
 	int ret;
@@ -651,10 +749,7 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	f->bucket = octopus_flow_bucket_of(p->args.field,
 		p->args.reta_size, pattern);
 	f->queues = flow_queues(&parsed.app);
-	flow_gates(p, f, true, &gates);
-	octopus_migrate_gates_prepare(p, &gates);
-	ret = hw_install(p, f, error);
-	octopus_migrate_gates_finish(p, &gates, ret == 0);
+	ret = hw_install_gated(p, f, error);
 	if (ret != 0)
 		goto fail;
 	TAILQ_INSERT_TAIL(&fl->list, f, next);
@@ -680,8 +775,12 @@ flow_remove(struct octopus_priv *p, struct octopus_flow *f, bool gate)
 	/* fetched while the member rule goes (see flow_create) */
 	rte_prefetch0(&fl->by_key[f->key & (fl->nb_buckets - 1)]);
 	reach_count(p, f, -1);
+	if (gate && (f->queues & (f->queues - 1)) != 0) {
+		hw_remove_gated(p, f, f->queues);
+		gate = false;	/* done, a queue at a time */
+	}
 	if (gate) {
-		flow_gates(p, f, false, &gates);
+		flow_gates(p, f, f->queues, false, &gates);
 		octopus_migrate_gates_prepare(p, &gates);
 	}
 	hw_remove(p, f);
@@ -885,7 +984,7 @@ octopus_flows_replay(struct octopus_priv *p)
 			}
 			continue;
 		}
-		ret = hw_install(p, f, &err);
+		ret = hw_install(p, f, HW_ALL, &err);
 		if (ret != 0) {
 			OCTO_LOG(ERR, "port %u: re-installing a flow rule failed: %s",
 				p->port_id, err.message != NULL ? err.message : rte_strerror(-ret));
