@@ -930,30 +930,6 @@ static const struct rte_flow_ops octopus_flow_ops = {
 	.isolate = flow_isolate,
 };
 
-/* Remove every rule from the members and forget it (close). */
-static void
-flows_release(struct octopus_priv *p)
-{
-	struct octopus_flow *f;
-
-	if (p == NULL || p->flows == NULL)
-		return;
-	while ((f = TAILQ_FIRST(&p->flows->list)) != NULL) {
-		TAILQ_REMOVE(&p->flows->list, f, next);
-		hw_remove(p, f);
-		flow_free(p->flows, f);
-	}
-	if (p->flows->isolate_rule != NULL)
-		rte_flow_destroy(p->flows->isolate_proxy, p->flows->isolate_rule, NULL);
-	index_free(p->flows);
-	octopus_flow_mark_release(p->flows);
-	octopus_flow_slab_release(&p->flows->slab);
-	rte_free(p->flows->reach);
-	rte_free(p->flows->reach_mask);
-	rte_free(p->flows);
-	p->flows = NULL;
-}
-
 /* The copies are freed at close (octopus_close calls octopus_flows_free). */
 int
 octopus_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops)
@@ -1012,8 +988,26 @@ octopus_flows_forget_hw(struct octopus_priv *p, uint16_t port)
 	}
 }
 
+/* Remove every rule from the members and forget it (close). */
 void
 octopus_flows_free(struct octopus_priv *p)
 {
-	flows_release(p);
+	struct octopus_flow *f;
+
+	if (p == NULL || p->flows == NULL)
+		return;
+	while ((f = TAILQ_FIRST(&p->flows->list)) != NULL) {
+		TAILQ_REMOVE(&p->flows->list, f, next);
+		hw_remove(p, f);
+		flow_free(p->flows, f);
+	}
+	if (p->flows->isolate_rule != NULL)
+		rte_flow_destroy(p->flows->isolate_proxy, p->flows->isolate_rule, NULL);
+	index_free(p->flows);
+	octopus_flow_mark_release(p->flows);
+	octopus_flow_slab_release(&p->flows->slab);
+	rte_free(p->flows->reach);
+	rte_free(p->flows->reach_mask);
+	rte_free(p->flows);
+	p->flows = NULL;
 }

@@ -125,7 +125,6 @@ int octopus_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **op
 
 /* Install every kept rule that is not installed (start, member back). */
 int octopus_flows_replay(struct octopus_priv *p);
-/* Remove and forget every rule (close). */
 /*
  * Port @p port, a transfer proxy, was released, and the member rules made
  * through it with its e-switch: drop their handles, never to be passed to
@@ -134,6 +133,7 @@ int octopus_flows_replay(struct octopus_priv *p);
  */
 void octopus_flows_forget_hw(struct octopus_priv *p, uint16_t port);
 
+/* Remove every rule from the members and forget it (close). */
 void octopus_flows_free(struct octopus_priv *p);
 
 /* octopus_flow_build.c */
