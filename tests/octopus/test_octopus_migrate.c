@@ -96,6 +96,16 @@ worker(void *arg)
 			if (!__atomic_compare_exchange_n(&holder[q], &zero, 1, false,
 					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 				continue;
+			/*
+			 * Still the owner? An lcore descheduled between its look
+			 * at owner and the holder would poll once from the old
+			 * socket long after the move (a remote poll the checks
+			 * would blame on the port).
+			 */
+			if (__atomic_load_n(&owner[q], __ATOMIC_ACQUIRE) != me) {
+				__atomic_store_n(&holder[q], 0, __ATOMIC_RELEASE);
+				continue;
+			}
 			__atomic_fetch_add(&received, octo_seq_forward(&seq, port, q),
 				__ATOMIC_RELAXED);
 			__atomic_fetch_add(&polls[q], 1, __ATOMIC_RELEASE);
