@@ -316,7 +316,11 @@ octopus_member_lost(struct rte_eth_dev *dev, uint16_t m, enum octopus_member_los
 			to >= 0 ? p->members[to].name : "no member (none serves)");
 		if (p->started)
 			sweep_request(p);
-	} else if (why == OCTO_LOSS_RELEASED) {
+	} else if (why > was) {
+		/* the graver reason is the one that says how it comes back: a
+		 * member whose link went down, then asked for a reset, waits
+		 * for the reset, not for its link
+		 */
 		__atomic_store_n(&mb->loss, why, __ATOMIC_RELEASE);
 	}
 	if (why == OCTO_LOSS_RELEASED && mb->state >= OCTO_MEMBER_OWNED) {
