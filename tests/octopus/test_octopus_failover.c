@@ -46,6 +46,7 @@
 
 #include "../common/octo_check.h"
 #include "../common/octo_cases.h"
+#include "../common/octo_migration.h"
 #include "../common/octo_port.h"
 #include "../common/octo_seq_check.h"
 #include "../common/octo_test_eal.h"
@@ -128,25 +129,18 @@ worker(void *arg)
 	return 0;
 }
 
+/* The port's xstat @p name (octo_xstat). */
 static uint64_t
 xstat(const char *name)
 {
-	uint64_t id, v = UINT64_MAX;
-
-	if (rte_eth_xstats_get_id_by_name(port, name, &id) == 0)
-		rte_eth_xstats_get_by_id(port, &id, &v, 1);
-	return v;
+	return octo_xstat(port, name);
 }
 
 /* Packets Rx queue @p q has delivered through member @p m. */
 static uint64_t
 delivered_via(uint16_t q, int m)
 {
-	struct rte_pmd_octopus_locality l;
-
-	memset(&l, 0, sizeof(l));
-	rte_pmd_octopus_locality_get(port, q, 0, &l);
-	return l.member_pkts[m];
+	return octo_delivered_via(port, q, m);
 }
 
 static uint64_t
