@@ -17,6 +17,10 @@
  *   test_octopus_failover proxy   PF0, the e-switch's transfer proxy,
  *       unplugged, q homed on PF0: the queues homed on PF0 are served by
  *       PF1, the flow keeps reaching q; plugged back, they go home.
+ *   test_octopus_failover proxy_released   PF0 unplugged, then its port
+ *       closed: the steering and the application's rules went with it; the
+ *       port forwards on PF1, refuses new rules, and restarts without
+ *       steering (net_octonic has no transfer proxy without PF0's port).
  *   test_octopus_failover reset   PF1 asks for a reset
  *       (rte_pmd_octonic_reset_raise): out of service, the application hears
  *       RTE_ETH_EVENT_INTR_RESET on the virtual port, the flow keeps
@@ -59,6 +63,7 @@
 #define MIN_PKTS 50		/* of the rule's flow per phase (~250 ms of it) */
 
 static uint16_t port, pf[2];
+static uint16_t nic_pf;		/* a PF port of the NIC still open: its generator's */
 static volatile int stop;
 static uint64_t received;
 static uint64_t watched_on[NB_Q];	/* packets of the watched flow per queue */
@@ -178,7 +183,7 @@ static void
 forward(void)
 {
 	stop = 0;
-	CHECK(rte_pmd_octonic_gen_enable(pf[0], 1) == 0, "generator on");
+	CHECK(rte_pmd_octonic_gen_enable(nic_pf, 1) == 0, "generator on");
 	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
 }
 
@@ -186,14 +191,16 @@ forward(void)
 static void
 drain(void)
 {
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * LIMIT_MS;
 	uint64_t last, now;
 
-	rte_pmd_octonic_gen_enable(pf[0], 0);
+	CHECK(rte_pmd_octonic_gen_enable(nic_pf, 0) == 0, "generator off");
 	do {
 		last = __atomic_load_n(&received, __ATOMIC_RELAXED);
 		rte_delay_ms(100);
 		now = __atomic_load_n(&received, __ATOMIC_RELAXED);
-	} while (now != last);
+	} while (now != last && rte_get_timer_cycles() < end);
+	CHECK(now == last, "packets still arriving %d ms after the generator's pause", LIMIT_MS);
 	stop = 1;
 	rte_eal_mp_wait_lcore();
 }
@@ -342,7 +349,7 @@ check_accounting(const char *what, uint64_t gen0, uint64_t rx0, uint64_t missed0
 	struct rte_eth_stats st;
 	uint64_t gen = 0, rx, missed, outage;
 
-	rte_pmd_octonic_gen_count(pf[0], &gen);
+	rte_pmd_octonic_gen_count(nic_pf, &gen);
 	memset(&st, 0, sizeof(st));
 	rte_eth_stats_get(port, &st);
 	gen -= gen0;
@@ -350,7 +357,7 @@ check_accounting(const char *what, uint64_t gen0, uint64_t rx0, uint64_t missed0
 	missed = st.imissed - missed0;
 	outage = xstat("outage_lost_packets") - outage0;
 	memset(&sink, 0, sizeof(sink));
-	CHECK(rte_pmd_octonic_sink_stats_get(pf[0], &sink) == 0, "sink");
+	CHECK(rte_pmd_octonic_sink_stats_get(nic_pf, &sink) == 0, "sink");
 	printf("%s: %" PRIu64 " generated, %" PRIu64 " received, %" PRIu64 " NIC drops, %"
 		PRIu64 " lost in the rings; Rx %" PRIu64 " reordered %" PRIu64
 		" dup; sink %" PRIu64 " out of order %" PRIu64 " dup; the rule's flow on"
@@ -426,6 +433,79 @@ test_proxy(struct rte_mempool *mp)
 	unplug_and_back(mp, 0, 0);
 }
 
+/*
+ * PF0, the transfer proxy, unplugged, then its port released (stopped and
+ * closed): the rules went with it. The port forwards on through PF1,
+ * without steering; the application's rules are refused; a restart of the
+ * port on PF1 alone (no transfer proxy left) starts and forwards, in order.
+ */
+static void
+test_proxy_released(struct rte_mempool *mp)
+{
+	struct rte_flow_error err;
+	struct rte_flow_attr attr = { .ingress = 1 };
+	struct rte_flow_item items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action_queue qa = { .index = 0 };
+	struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qa },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	uint64_t elsewhere, gen0 = 0, rx0, base[NB_Q], end, out0;
+	struct rte_eth_stats st;
+	struct rte_flow *f;
+	uint16_t q;
+
+	if (!rule_in_place(mp, 0, &elsewhere)) {
+		drain();
+		return;
+	}
+	CHECK(rte_pmd_octonic_unplug(pf[0]) == 0, "unplug PF0");
+	CHECK(wait_served(0, 1, 1) >= 0, "queue 0 not served by PF1 within %d ms", LIMIT_MS);
+	CHECK(rte_eth_dev_stop(pf[0]) == 0, "stop PF0");
+	CHECK(rte_eth_dev_close(pf[0]) == 0, "close PF0");
+	nic_pf = pf[1];
+	CHECK(xstat("steering_rules") == 0, "%" PRIu64 " steering rules after the proxy's release",
+		xstat("steering_rules"));
+	/* without steering each queue polls every serving member: PF1 */
+	for (q = 0; q < NB_Q; q++)
+		base[q] = delivered_via(q, 1);
+	end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * LIMIT_MS;
+	for (q = 0; q < NB_Q; q++)
+		while (delivered_via(q, 1) <= base[q] && rte_get_timer_cycles() < end)
+			rte_delay_us_sleep(100);
+	for (q = 0; q < NB_Q; q++)
+		CHECK(delivered_via(q, 1) > base[q], "proxy released: queue %u delivers nothing", q);
+	memset(&err, 0, sizeof(err));
+	f = rte_flow_create(port, &attr, items, actions, &err);
+	CHECK(f == NULL, "a rule created with the proxy released");
+	printf("proxy released: rule refused: %s\n", err.message ? err.message : "?");
+	drain();
+	check_accounting("proxy released", 0, 0, 0, 0);
+
+	/* no transfer proxy now (net_octonic's is PF0's port): the restart
+	 * runs without steering
+	 */
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_start(port) == 0, "restart on PF1 alone");
+	CHECK(rte_eth_stats_reset(port) == 0, "stats reset");
+	rte_pmd_octonic_gen_count(nic_pf, &gen0);
+	rx0 = received;
+	memset(&st, 0, sizeof(st));
+	rte_eth_stats_get(port, &st);
+	out0 = xstat("outage_lost_packets");
+	forward();
+	CHECK(wait_for(&received, rx0 + 1000), "nothing forwarded after the restart");
+	CHECK(xstat("steering_rules") == 0, "%" PRIu64 " steering rules without a proxy",
+		xstat("steering_rules"));
+	drain();
+	check_accounting("proxy released, restarted", gen0, rx0, st.imissed, out0);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
 static int
 on_reset(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *ret)
 {
@@ -473,7 +553,7 @@ test_reset(struct rte_mempool *mp)
 	if (!start_port(mp))
 		return;
 	CHECK(rte_eth_stats_reset(port) == 0, "stats reset");
-	rte_pmd_octonic_gen_count(pf[0], &gen0);
+	rte_pmd_octonic_gen_count(nic_pf, &gen0);
 	rx0 = received;
 	memset(&st, 0, sizeof(st));
 	rte_eth_stats_get(port, &st);
@@ -497,6 +577,7 @@ test_reset(struct rte_mempool *mp)
 
 static const struct octo_case cases[] = {
 	{ "flow", test_flow }, { "proxy", test_proxy }, { "reset", test_reset },
+	{ "proxy_released", test_proxy_released },
 };
 
 int
@@ -521,9 +602,10 @@ main(int argc, char **argv)
 	pf[0] = port_of("net_octonic0_pf0");
 	pf[1] = port_of("net_octonic0_pf1");
 	port = port_of("net_octopus0");
+	nic_pf = pf[0];
 	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (mp == NULL || port >= RTE_MAX_ETHPORTS)
 		return 2;
-	rte_pmd_octonic_gen_enable(pf[0], 0);
+	rte_pmd_octonic_gen_enable(nic_pf, 0);
 	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], mp);
 }

@@ -321,6 +321,11 @@ octonic_dev_close(struct rte_eth_dev *dev)
 	rte_spinlock_lock(&nic->engine_lock);
 	nic->pf[pf->idx] = NULL;
 	rte_spinlock_unlock(&nic->engine_lock);
+	/* PF0's port was the transfer proxy: with it closed the NIC has none
+	 * (as a NIC whose e-switch manager is gone), rather than a port id
+	 * that may name another device
+	 */
+	octonic_eswitch_forget_pf_port(nic->sw, pf->idx);
 	/* the e-switch goes with the last PF */
 	if (--nic->nb_open == 0)
 		nic_free(nic);
