@@ -95,6 +95,21 @@ int rte_pmd_octonic_unplug(uint16_t port_id);
 __rte_experimental
 int rte_pmd_octonic_plug(uint16_t port_id);
 
+/**
+ * Make PF @p port_id need a reset, as a device does after a firmware or
+ * PF-driver reset: RTE_ETH_EVENT_INTR_RESET fires, then the link goes down
+ * (RTE_ETH_EVENT_INTR_LSC too when intr_conf.lsc is set). Until the
+ * application calls rte_eth_dev_reset() on it, the PF neither receives (wire
+ * packets steered to it are counted as imissed) nor transmits (dropped,
+ * oerrors). rte_eth_dev_reset() releases its queues and keeps the
+ * e-switch's rules; the application then configures it again, sets up its
+ * queues and starts it.
+ *
+ * @return 0, -ENODEV, -EALREADY (a reset is already pending).
+ */
+__rte_experimental
+int rte_pmd_octonic_reset_raise(uint16_t port_id);
+
 /** Counters of the wire=gen sink (what the NIC received from the PFs' Tx). */
 struct rte_pmd_octonic_sink_stats {
 	uint64_t pkts;          /**< packets that reached the wire */

@@ -17,4 +17,16 @@ port_of(const char *name)
 	return p;
 }
 
+/* Extended statistic @p name of @p port; UINT64_MAX when it has none. */
+static inline uint64_t
+octo_xstat(uint16_t port, const char *name)
+{
+	uint64_t id, v = UINT64_MAX;
+
+	if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0 ||
+	    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
+		return UINT64_MAX;
+	return v;
+}
+
 #endif /* OCTO_PORT_H */

@@ -610,25 +610,18 @@ test_gate(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
+/* The port's xstat @p name (octo_xstat). */
+static uint64_t
+xstat(const char *name)
+{
+	return octo_xstat(port, name);
+}
+
 /* Packets Rx queue @p q has delivered through member @p m. */
 static uint64_t
 delivered_via(uint16_t q, int m)
 {
-	struct rte_pmd_octopus_locality l;
-
-	memset(&l, 0, sizeof(l));
-	rte_pmd_octopus_locality_get(port, q, 0, &l);
-	return l.member_pkts[m];
-}
-
-static uint64_t
-xstat(const char *name)
-{
-	uint64_t id, v = UINT64_MAX;
-
-	if (rte_eth_xstats_get_id_by_name(port, name, &id) == 0)
-		rte_eth_xstats_get_by_id(port, &id, &v, 1);
-	return v;
+	return octo_delivered_via(port, q, m);
 }
 
 /* Whether every queue, Rx and Tx, is steady at home on @p sock[q]. */

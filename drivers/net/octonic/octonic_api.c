@@ -101,7 +101,7 @@ link_changed(struct octonic_pf *pf)
 	struct rte_eth_link link;
 
 	rte_eth_linkstatus_get(dev, &link);
-	link.link_status = pf->started && pf->plugged ?
+	link.link_status = pf->started && octonic_pf_up(pf) ?
 		RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN;
 	if (rte_eth_linkstatus_set(dev, &link) != 0)
 		return;		/* unchanged */
@@ -142,6 +142,28 @@ rte_pmd_octonic_plug(uint16_t port_id)
 	pf->plugged = 1;
 	rte_spinlock_unlock(&pf->nic->engine_lock);
 	OCTONIC_LOG(NOTICE, "%s: plugged", pf->dev->data->name);
+	link_changed(pf);
+	return 0;
+}
+
+int
+rte_pmd_octonic_reset_raise(uint16_t port_id)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+
+	if (pf == NULL)
+		return -ENODEV;
+	if (pf->reset_pending)
+		return -EALREADY;
+	/* as for an unplug: no packet is DMA-written into it after this */
+	rte_spinlock_lock(&pf->nic->engine_lock);
+	pf->reset_pending = 1;
+	rte_spinlock_unlock(&pf->nic->engine_lock);
+	OCTONIC_LOG(NOTICE, "%s: device needs a reset", pf->dev->data->name);
+	/* the reset request first, as a VF's PMD reports its PF's reset:
+	 * the users hear why before they see the link go
+	 */
+	rte_eth_dev_callback_process(pf->dev, RTE_ETH_EVENT_INTR_RESET, NULL);
 	link_changed(pf);
 	return 0;
 }

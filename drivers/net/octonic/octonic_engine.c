@@ -328,8 +328,10 @@ tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
 		struct rte_mbuf *m = pkts[i], *w;
 		uint32_t len = m->pkt_len;
 
-		if (!pf->plugged) {
-			/* surprise removal: the NIC never reads it */
+		if (!octonic_pf_up(pf)) {
+			/* surprise removal, or a device waiting for its
+			 * reset: the NIC never reads it
+			 */
 			RELAXED_ADD(&pf->tx_drop_down, 1);
 			rte_pktmbuf_free(m);
 			continue;
@@ -529,7 +531,7 @@ steer(struct octonic_nic *nic, const struct octonic_verdict *v)
 		RELAXED_ADD(&pf->drop_flow, 1);
 		return NULL;
 	}
-	if (!pf->plugged || !pf->started) {
+	if (!octonic_pf_up(pf) || !pf->started) {
 		RELAXED_ADD(&pf->drop_down, 1);
 		return NULL;
 	}

@@ -122,6 +122,16 @@ octonic_eswitch_set_pf_port(struct octonic_eswitch *sw, uint16_t pf,
 	pthread_mutex_unlock(&sw->lock);
 }
 
+void
+octonic_eswitch_forget_pf_port(struct octonic_eswitch *sw, uint16_t pf)
+{
+	if (sw == NULL || pf >= sw->nb_pfs)
+		return;
+	pthread_mutex_lock(&sw->lock);
+	sw->pf[pf].port_set = 0;
+	pthread_mutex_unlock(&sw->lock);
+}
+
 int
 octonic_eswitch_transfer_proxy(const struct octonic_eswitch *sw,
 		uint16_t *port_id)

@@ -87,6 +87,12 @@ void octonic_eswitch_set_pf_port(struct octonic_eswitch *sw, uint16_t pf,
 		uint16_t port_id);
 
 /**
+ * PF @p pf's port is closed: its port id may name another device from now
+ * on, so no rule may name it and, for PF0, there is no transfer proxy.
+ */
+void octonic_eswitch_forget_pf_port(struct octonic_eswitch *sw, uint16_t pf);
+
+/**
  * Set PF @p pf's number of Rx queues (at dev_configure) and reset its RSS
  * state to the default: DPDK's default Toeplitz key, hash types from
  * @p rss_hf, RETA spreading round-robin over @p nb_rxq queues.

@@ -224,7 +224,7 @@ octonic_link_update(struct rte_eth_dev *dev, int wait_to_complete)
 		.link_speed = RTE_ETH_SPEED_NUM_100G,
 		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
 		.link_autoneg = RTE_ETH_LINK_FIXED,
-		.link_status = pf->started && pf->plugged ?
+		.link_status = pf->started && octonic_pf_up(pf) ?
 			RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN,
 	};
 
@@ -321,6 +321,11 @@ octonic_dev_close(struct rte_eth_dev *dev)
 	rte_spinlock_lock(&nic->engine_lock);
 	nic->pf[pf->idx] = NULL;
 	rte_spinlock_unlock(&nic->engine_lock);
+	/* PF0's port was the transfer proxy: with it closed the NIC has none
+	 * (as a NIC whose e-switch manager is gone), rather than a port id
+	 * that may name another device
+	 */
+	octonic_eswitch_forget_pf_port(nic->sw, pf->idx);
 	/* the e-switch goes with the last PF */
 	if (--nic->nb_open == 0)
 		nic_free(nic);
@@ -330,8 +335,13 @@ octonic_dev_close(struct rte_eth_dev *dev)
 static int
 octonic_dev_reset(struct rte_eth_dev *dev)
 {
-	/* ethdev stopped the port: forget the queues, keep the rules */
+	struct octonic_pf *pf = octonic_pf_of(dev);
+
+	/* ethdev stopped the port: forget the queues, keep the rules; the
+	 * device works again (rte_pmd_octonic_reset_raise)
+	 */
 	release_queues(dev);
+	pf->reset_pending = 0;
 	octonic_stats_reset(dev);
 	octonic_link_update(dev, 0);
 	return 0;

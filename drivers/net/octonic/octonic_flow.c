@@ -125,7 +125,7 @@ flow_pick_transfer_proxy(struct rte_eth_dev *dev, uint16_t *proxy_port_id,
 	if (octonic_eswitch_transfer_proxy(sw, proxy_port_id) != 0)
 		return rte_flow_error_set(error, ENODEV,
 			RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"PF0's port is not known yet");
+			"PF0's port, the transfer proxy, is not open (not probed yet, or closed)");
 	return 0;
 }
 

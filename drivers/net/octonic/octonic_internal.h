@@ -127,6 +127,8 @@ struct octonic_pf {
 	uint16_t port_id;
 	int socket;			/**< NUMA node of the PF */
 	volatile uint8_t plugged;	/**< 0 after rte_pmd_octonic_unplug */
+	/** 1 from rte_pmd_octonic_reset_raise until rte_eth_dev_reset */
+	volatile uint8_t reset_pending;
 	volatile uint8_t started;
 	/* engine counters of what never reached a queue */
 	uint64_t drop_flow;		/**< DROP verdicts for this PF */
@@ -136,6 +138,16 @@ struct octonic_pf {
 	uint64_t drop_flow_base, drop_down_base, drop_noqueue_base;
 	uint64_t tx_drop_down_base;
 };
+
+/*
+ * Whether PF @p pf's device works: plugged in and not waiting for a reset
+ * (either way the NIC neither writes into its Rx rings nor reads its Tx).
+ */
+static inline bool
+octonic_pf_up(const struct octonic_pf *pf)
+{
+	return pf->plugged && !pf->reset_pending;
+}
 
 /** One NIC: K PFs, one wire, one e-switch. */
 struct octonic_nic {

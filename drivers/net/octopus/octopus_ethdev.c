@@ -451,6 +451,11 @@ octopus_reset(struct rte_eth_dev *dev)
 			return ret;
 		}
 		m->state = OCTO_MEMBER_OWNED;
+		/* reset as it asked: it serves again from the next start */
+		if (m->loss == OCTO_LOSS_RESET) {
+			__atomic_store_n(&m->loss, OCTO_LOSS_NONE, __ATOMIC_RELEASE);
+			p->member_returns++;
+		}
 	}
 	return 0;
 }

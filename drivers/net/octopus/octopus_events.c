@@ -7,7 +7,9 @@
  * loss while the port runs takes it out of service, its link coming back
  * returns it (octopus_failover.c). The virtual port's link is up while any
  * member's is; the application gets an LSC event on the virtual port when
- * that aggregate changes and it asked for LSC interrupts.
+ * that aggregate changes and it asked for LSC interrupts, and
+ * RTE_ETH_EVENT_INTR_RESET on the virtual port when a member asks for a
+ * reset (the port's reset resets its members).
  *
  * Handlers run in the thread that raised the event (an interrupt thread,
  * or the one detaching the member: RTE_ETH_EVENT_DESTROY comes before the
@@ -57,6 +59,7 @@ member_event(uint16_t member_port, enum rte_eth_event_type type, void *arg,
 	struct rte_eth_dev *dev = arg;
 	struct octopus_priv *p;
 	struct rte_eth_link before, after;
+	bool reset = false;
 	int m;
 
 	RTE_SET_USED(ret_param);
@@ -78,6 +81,8 @@ member_event(uint16_t member_port, enum rte_eth_event_type type, void *arg,
 		octopus_member_lost(dev, m, OCTO_LOSS_REMOVED);
 		break;
 	case RTE_ETH_EVENT_INTR_RESET:
+		reset = p->members[m].loss != OCTO_LOSS_RESET &&
+			p->members[m].loss != OCTO_LOSS_RELEASED;
 		octopus_member_lost(dev, m, OCTO_LOSS_RESET);
 		break;
 	case RTE_ETH_EVENT_DESTROY:
@@ -91,6 +96,11 @@ member_event(uint16_t member_port, enum rte_eth_event_type type, void *arg,
 	if (before.link_status != after.link_status &&
 			dev->data->dev_conf.intr_conf.lsc)
 		rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
+	/* only a reset of the port brings the member back: the application
+	 * hears it as from any PMD whose device needs one
+	 */
+	if (reset)
+		rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RESET, NULL);
 	return 0;
 }
 

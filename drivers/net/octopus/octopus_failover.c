@@ -267,7 +267,8 @@ sweep_request(struct octopus_priv *p)
  * The steering rules of a released member went with its port; when it was
  * the transfer proxy, all of them did (the application's too), and the port
  * carries on without e-switch steering (every Rx queue polls every serving
- * member).
+ * member). A start installs the steering again if the members then have a
+ * transfer proxy (on net_octonic and mlx5 only PF0's port is one).
  */
 static void
 steer_forget(struct octopus_priv *p, uint16_t m)
@@ -283,7 +284,7 @@ steer_forget(struct octopus_priv *p, uint16_t m)
 		for (i = 0; i < OCTOPUS_MAX_QUEUES; i++)
 			if (p->rxq[i] != NULL)
 				p->rxq[i]->steered = 0;
-		OCTO_LOG(WARNING, "port %u: member %s was the e-switch's transfer proxy: no steering until the port restarts",
+		OCTO_LOG(WARNING, "port %u: member %s was the e-switch's transfer proxy: no steering, and no rte_flow rules, until the port starts with a transfer proxy again",
 			p->port_id, p->members[m].name);
 	}
 	/* the application's rules live on the proxy, started or not */
@@ -316,7 +317,11 @@ octopus_member_lost(struct rte_eth_dev *dev, uint16_t m, enum octopus_member_los
 			to >= 0 ? p->members[to].name : "no member (none serves)");
 		if (p->started)
 			sweep_request(p);
-	} else if (why == OCTO_LOSS_RELEASED) {
+	} else if (why > was) {
+		/* the graver reason is the one that says how it comes back: a
+		 * member whose link went down, then asked for a reset, waits
+		 * for the reset, not for its link
+		 */
 		__atomic_store_n(&mb->loss, why, __ATOMIC_RELEASE);
 	}
 	if (why == OCTO_LOSS_RELEASED && mb->state >= OCTO_MEMBER_OWNED) {

@@ -54,7 +54,9 @@ enum octopus_member_state {
 	OCTO_MEMBER_STARTED,	/**< rte_eth_dev_start done */
 };
 
-/* Why a member is out of service (octopus_failover.c). */
+/* Why a member is out of service (octopus_failover.c), the gravest last:
+ * a member keeps the gravest reason it was given.
+ */
 enum octopus_member_loss {
 	OCTO_LOSS_NONE = 0,	/**< in service */
 	OCTO_LOSS_LINK,		/**< its link went down while the port ran */
