@@ -340,6 +340,13 @@ octopus_steer_common_proxy(const uint16_t *ports, unsigned int n, uint16_t *prox
 				ports[i], err_msg(&err, ret));
 			return -ENOTSUP;
 		}
+		/* a PMD may name a proxy whose port is gone (closed, detached) */
+		if (!rte_eth_dev_is_valid_port(mp)) {
+			snprintf(why, why_len,
+				"member port %u: its transfer proxy, port %u, is not a valid port",
+				ports[i], mp);
+			return -ENOTSUP;
+		}
 		if (px == OCTOPUS_STEER_PORT_ABSENT) {
 			px = mp;
 		} else if (mp != px) {
