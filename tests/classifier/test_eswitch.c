@@ -30,6 +30,7 @@
 #include <rte_thash.h>
 
 #include "octonic_eswitch.h"
+#include "octonic_eswitch_priv.h"
 #include "eswitch_test_util.h"
 #include "../common/octo_test_eal.h"
 
@@ -1087,13 +1088,21 @@ struct held_reader {
 	uint64_t left_tsc;	/* 0 until just before it leaves */
 };
 
-/* Enter, then sleep HELD_MS inside the section: off the CPU there, as an
- * engine lcore descheduled in the middle of a pass is. */
+/* Enter, then sleep inside the section: off the CPU there, as an engine
+ * lcore descheduled in the middle of a pass is; until the writer sleeps
+ * waiting for it (on a loaded host the writer may reach its wait later
+ * than HELD_MS after the reader entered), then HELD_MS more. */
 static void
 held_section(struct held_reader *h)
 {
+	uint64_t end;
+
 	octonic_eswitch_reader_enter(h->sw);
 	__atomic_store_n(&h->inside, 1, __ATOMIC_RELEASE);
+	end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+	while (!__atomic_load_n(&h->sw->writer_sleeps, __ATOMIC_ACQUIRE) &&
+			rte_get_timer_cycles() < end)
+		rte_delay_us_sleep(1000);
 	rte_delay_us_sleep(HELD_MS * 1000);
 	__atomic_store_n(&h->left_tsc, rte_get_timer_cycles(), __ATOMIC_RELEASE);
 	octonic_eswitch_reader_leave(h->sw);
@@ -1186,10 +1195,11 @@ t_reader_off_cpu(void)
 	CHECK(sw != NULL);
 	/* the mask's table exists before: the creates below add a key */
 	CHECK(mk(sw, 0, &A_INGRESS, udp_dst(1), a) != NULL);
-	if (worker < RTE_MAX_LCORE && held_create(sw, worker, 2) != 0)
+	if ((worker < RTE_MAX_LCORE && held_create(sw, worker, 2) != 0) ||
+	    held_create(sw, RTE_MAX_LCORE, 3) != 0) {
+		octonic_eswitch_free(sw);
 		return -1;
-	if (held_create(sw, RTE_MAX_LCORE, 3) != 0)
-		return -1;
+	}
 	octonic_eswitch_free(sw);
 	return 0;
 }
@@ -1278,6 +1288,10 @@ main(int argc, char **argv)
 	size_t i;
 	int ret, ran = 0;
 
+	/* line by line: a sanitizer that ends the process at exit (a leak)
+	 * must not take the test's own output with it
+	 */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	ret = octo_test_eal_init(&argc, &argv, 512);
 	if (ret < 0) {
 		printf("EAL init failed\n");
