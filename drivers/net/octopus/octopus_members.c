@@ -122,19 +122,16 @@ members_from_names(struct octopus_priv *p)
 
 /*
  * Whether @p port_id is a port of this driver (a primary's or a
- * secondary's): by the driver its device was probed with, so that a
- * released port id reused by another device is not taken for one.
+ * secondary's), from its probe on: the vdev bus gives the driver the
+ * devices whose names start with its own, and a released port id reused
+ * by another device comes with that device's name.
  */
 bool
 octopus_is_octopus(uint16_t port_id)
 {
-	const struct rte_device *d;
-
-	if (!rte_eth_dev_is_valid_port(port_id))
-		return false;
-	d = rte_eth_devices[port_id].device;
-	return d != NULL && d->driver != NULL &&
-		strcmp(d->driver->name, OCTOPUS_DRIVER_NAME) == 0;
+	return rte_eth_dev_is_valid_port(port_id) &&
+		strncmp(rte_eth_devices[port_id].data->name, OCTOPUS_DRIVER_NAME,
+			strlen(OCTOPUS_DRIVER_NAME)) == 0;
 }
 
 /*
