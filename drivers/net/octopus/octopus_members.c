@@ -5,7 +5,8 @@
 /*
  * Members: finding the ethdev ports named in devargs, checking that they
  * can form one virtual port, and owning them (rte_eth_dev_owner_set) so
- * that the application's port iteration skips them.
+ * that the application's port iteration skips them; and which member
+ * serves, and where, for every other file of the driver.
  *
  * Every check runs before any member is owned, so a refusal leaves no
  * member owned and nothing to undo.
