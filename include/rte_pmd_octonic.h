@@ -110,6 +110,17 @@ int rte_pmd_octonic_plug(uint16_t port_id);
 __rte_experimental
 int rte_pmd_octonic_reset_raise(uint16_t port_id);
 
+/**
+ * Make every Rx burst of PF @p port_id return at most @p max frames, fewer
+ * than asked while its ring holds more, as a PMD may (0: no such limit, the
+ * default). A caller that takes a short burst for an empty ring then leaves
+ * frames behind.
+ *
+ * @return 0, -ENODEV (not an octonic port).
+ */
+__rte_experimental
+int rte_pmd_octonic_rx_burst_max(uint16_t port_id, uint16_t max);
+
 /** Counters of the wire=gen sink (what the NIC received from the PFs' Tx). */
 struct rte_pmd_octonic_sink_stats {
 	uint64_t pkts;          /**< packets that reached the wire */

@@ -16,9 +16,10 @@
  *       0 duplicated per flow at Rx and at the sink, losses only where the
  *       NIC counted a drop; after each move completes, the NIC's remote-DMA
  *       and remote-poll counters of that queue stop growing.
- *   test_octopus_migrate nodrain [N]  the same without the drain (the port's
- *       mig.no_drain, set by the test):
- *       reordering is seen, so the first case can fail.
+ *   test_octopus_migrate nodrain [N]  the same with PFs whose Rx bursts come
+ *       back short while their rings hold more (rte_pmd_octonic_rx_burst_max),
+ *       which the drain takes for empty: reordering is seen, so the first
+ *       case can fail.
  *   test_octopus_migrate nosteer      members without e-switch (net_null):
  *       a poller on the other socket moves Rx and Tx (migration=auto), the
  *       API moves them back; the API's refusals; bad devargs refused.
@@ -53,7 +54,7 @@
 #include <rte_mbuf.h>
 
 #include "octo_wire.h"
-#include "octopus_migrate.h"
+#include "octopus_gate.h"
 #include "rte_pmd_octonic.h"
 #include "rte_pmd_octopus.h"
 
@@ -340,8 +341,10 @@ test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 		sink.out_of_order, sink.duplicates, sink.lost);
 	CHECK(migrations >= nb, "only %" PRIu64 " Rx migrations of %u", migrations, nb);
 	CHECK(seq.foreign == 0 && sink.foreign == 0, "foreign frames %" PRIu64, seq.foreign);
-	CHECK(received + st.imissed == gen, "received %" PRIu64 " + NIC drops %" PRIu64
-		" != generated %" PRIu64, received, st.imissed, gen);
+	/* without a full drain, frames may be left in a ring nobody reads */
+	CHECK(drain ? received + st.imissed == gen : received + st.imissed <= gen,
+		"received %" PRIu64 " + NIC drops %" PRIu64 " != generated %" PRIu64,
+		received, st.imissed, gen);
 	if (drain) {
 		CHECK(seq.reordered == 0 && seq.duplicated == 0, "Rx: %" PRIu64 " reordered, %"
 			PRIu64 " duplicated", seq.reordered, seq.duplicated);
@@ -534,7 +537,7 @@ run_nic(void)
 }
 
 /*
- * The flow gate (octopus_migrate_gate, what the flow code calls when a
+ * The flow gate (octopus_gate_pair, what the flow code calls when a
  * flow moves between queues on different members), on one lcore: traffic
  * piles up in queue 0's hardware queue (PF0), RETA moves it all to queue 1
  * (PF1), and queue 1 is read before queue 0. With the gate queue 1 delivers
@@ -581,7 +584,7 @@ test_gate(struct rte_mempool *mp)
 		seq.reordered = 0;
 		reta_all(p, 1);
 		if (gated)
-			CHECK(octopus_migrate_gate(p, 0, 1) == 0, "gate");
+			CHECK(octopus_gate_pair(p, 0, 1) == 0, "gate");
 		/* until packets wait in queue 1's hardware queue too */
 		early = 0;
 		end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
@@ -986,11 +989,12 @@ test_order_drain(struct rte_mempool *mp)
 	test_order(mp, moves, true);
 }
 
-/* The negative control: the port's moves without the drain. */
+/* The negative control: the port's moves with a drain that ends early. */
 static void
 test_order_nodrain(struct rte_mempool *mp)
 {
-	((struct octopus_priv *)rte_eth_devices[port].data->dev_private)->mig.no_drain = true;
+	CHECK(rte_pmd_octonic_rx_burst_max(pf[0], 1) == 0 &&
+		rte_pmd_octonic_rx_burst_max(pf[1], 1) == 0, "short Rx bursts");
 	test_order(mp, moves, false);
 }
 

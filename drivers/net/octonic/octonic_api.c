@@ -169,6 +169,17 @@ rte_pmd_octonic_reset_raise(uint16_t port_id)
 }
 
 int
+rte_pmd_octonic_rx_burst_max(uint16_t port_id, uint16_t max)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+
+	if (pf == NULL)
+		return -ENODEV;
+	__atomic_store_n(&pf->rx_burst_max, max, __ATOMIC_RELAXED);
+	return 0;
+}
+
+int
 rte_pmd_octonic_sink_stats_get(uint16_t port_id,
 		struct rte_pmd_octonic_sink_stats *st)
 {

@@ -130,6 +130,10 @@ struct octonic_pf {
 	/** 1 from rte_pmd_octonic_reset_raise until rte_eth_dev_reset */
 	volatile uint8_t reset_pending;
 	volatile uint8_t started;
+	/** most frames an Rx burst returns, 0: as many as asked and held
+	 *  (rte_pmd_octonic_rx_burst_max)
+	 */
+	uint16_t rx_burst_max;
 	/* engine counters of what never reached a queue */
 	uint64_t drop_flow;		/**< DROP verdicts for this PF */
 	uint64_t drop_down;		/**< arrived while unplugged or stopped */

@@ -46,6 +46,8 @@ octonic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	unsigned int nb, i;
 
 	model_burst(rxq->pf, &rxq->poll);
+	if (unlikely(rxq->pf->rx_burst_max != 0 && n > rxq->pf->rx_burst_max))
+		n = rxq->pf->rx_burst_max;
 	nb = rte_ring_sc_dequeue_burst(rxq->ring, (void **)pkts, n, NULL);
 	for (i = 0; i < nb; i++)
 		bytes += pkts[i]->pkt_len;

@@ -24,19 +24,31 @@
 
 RTE_LOG_REGISTER(octopus_logtype, pmd.net.octopus, NOTICE);
 
-static const struct eth_dev_ops octopus_ops;
-
-static const struct eth_dev_ops octopus_secondary_ops;
-
-bool
-octopus_is_octopus(uint16_t port_id)
-{
-	return rte_eth_dev_is_valid_port(port_id) &&
-		(rte_eth_devices[port_id].dev_ops == &octopus_ops ||
-		 rte_eth_devices[port_id].dev_ops == &octopus_secondary_ops);
-}
-
 /* ---- configure ---------------------------------------------------------- */
+
+/*
+ * Resolve the members that exist now (octopus_members_init) and listen to
+ * the events of those it took: the port unregisters them at close.
+ */
+static int
+members_attach(struct rte_eth_dev *dev, bool at_probe)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	bool owned[OCTOPUS_MAX_MEMBERS] = { false };
+	struct octopus_member *m;
+	uint16_t i;
+	int ret;
+
+	OCTO_FOREACH_MEMBER(p, i, m)
+		owned[i] = m->state >= OCTO_MEMBER_OWNED;
+	ret = octopus_members_init(p, at_probe);
+	if (ret < 0)
+		return ret;
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED)
+		if (!owned[i])
+			octopus_events_register(dev, m);
+	return 0;
+}
 
 /*
  * Members not found by now (all devices are probed once the application
@@ -49,7 +61,7 @@ octopus_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	int ret;
 
 	if (rte_eal_process_type() == RTE_PROC_PRIMARY && octopus_members_missing(p)) {
-		ret = octopus_members_init(p, false);
+		ret = members_attach(dev, false);
 		if (ret < 0)
 			return ret;
 		if (!p->args.has_mac && p->members[0].state >= OCTO_MEMBER_OWNED)
@@ -107,7 +119,7 @@ octopus_configure(struct rte_eth_dev *dev)
 			p->port_id, p->args.catchall_queue, nb_rxq);
 		return -EINVAL;
 	}
-	ret = octopus_members_init(p, false);
+	ret = members_attach(dev, false);
 	if (ret < 0)
 		return ret;
 	/* The hash key is the member's own (the port's spreading is the
@@ -572,11 +584,11 @@ octopus_probe(struct rte_vdev_device *vdev)
 		goto fail;
 	}
 	dev->dev_ops = &octopus_ops;
-	ret = octopus_members_init(p, true);
+	ret = members_attach(dev, true);
 	if (ret == 0 && octopus_members_missing(p)) {
 		/* members listed after this port: probe them now */
 		octopus_members_probe_later();
-		ret = octopus_members_init(p, true);
+		ret = members_attach(dev, true);
 	}
 	if (ret < 0) {
 		OCTO_LOG(ERR, "%s: refused", name);

@@ -25,9 +25,10 @@
  *     would hold a grace period forever; the count per queue needs
  *     nothing from the application, and an lcore in WAIT is not in one.)
  *  4. the migration thread moves the queues homed on it to a serving
- *     member (octopus_failover_sweep: the usual migration, whose drain of
- *     the old member reads the stub and so ends at once). What sat in the
- *     member's Rx rings is lost, counted in outage_lost_pkts.
+ *     member (failover_sweep in octopus_migrate.c: the usual migration,
+ *     whose drain of the old member reads the stub and so ends at once).
+ *     What sat in the member's Rx rings is lost, counted in
+ *     outage_lost_pkts.
  * Back in service (its link up again while started): its Rx rings are
  * emptied first (those packets are older than what the other members
  * delivered meanwhile: counted as lost, never delivered out of order),
@@ -37,10 +38,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdlib.h>
 #include <time.h>
-
-#include <numa.h>
 
 #include <rte_cycles.h>
 #include <rte_lcore.h>
@@ -66,50 +64,6 @@ octopus_loss_name(enum octopus_member_loss why)
 	case OCTO_LOSS_RELEASED: return "released";
 	}
 	return "?";
-}
-
-bool
-octopus_member_serving(const struct octopus_priv *p, unsigned int m)
-{
-	return m < p->nb_members && p->members[m].state >= OCTO_MEMBER_OWNED &&
-		__atomic_load_n(&p->members[m].loss, __ATOMIC_ACQUIRE) == OCTO_LOSS_NONE;
-}
-
-/* NUMA distance from @p a to @p b (SLIT; 10 apart per node when unknown). */
-static int
-distance(int a, int b)
-{
-	int d = numa_available() >= 0 ? numa_distance(a, b) : 0;
-
-	if (d > 0)
-		return d;
-	return a == b ? 10 : 10 + 10 * abs(a - b);
-}
-
-/*
- * The serving member on @p socket, else the serving one nearest to it;
- * any serving member when @p socket is unknown (< 0).
- * @return member index, -1 when none serves.
- */
-int
-octopus_member_nearest(const struct octopus_priv *p, int socket)
-{
-	int best = -1, best_d = INT32_MAX, d;
-	uint16_t i;
-
-	for (i = 0; i < p->nb_members; i++) {
-		if (!octopus_member_serving(p, i))
-			continue;
-		if (socket < 0)
-			return i;
-		d = p->members[i].socket == socket ? 0 :
-			distance(socket, p->members[i].socket);
-		if (d < best_d) {
-			best = i;
-			best_d = d;
-		}
-	}
-	return best;
 }
 
 static struct octopus_queue *
@@ -360,64 +314,4 @@ octopus_member_back(struct rte_eth_dev *dev, uint16_t m)
 		p->port_id, mb->name, mb->socket, stale);
 	if (p->started)
 		sweep_request(p);
-}
-
-/*
- * The migration thread's part (step 4): move queues off members out of
- * service, and the ones it moved back once their member serves again.
- * @return true when a queue was busy migrating: sweep again later.
- */
-bool
-octopus_failover_sweep(struct octopus_priv *p)
-{
-	struct octopus_queue *q;
-	unsigned int t, i, home, back;
-	bool again = false;
-	uint32_t r;
-	int to;
-
-	for (t = 0; t < 2; t++)
-		for (i = 0; i < OCTOPUS_MAX_QUEUES; i++) {
-			q = queue_at(p, t, i);
-			if (q == NULL)
-				continue;
-			r = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
-			home = OCTO_ROUTE_HOME(r);
-			if (home == OCTOPUS_NO_HOME)
-				continue;
-			if (!octopus_member_serving(p, home)) {
-				to = octopus_member_nearest(p, q->poller_socket >= 0 ?
-					q->poller_socket : p->members[home].socket);
-				if (to < 0)
-					continue;	/* nothing serves: wait */
-				if (octopus_migrate_request_member(p, i, t, to, false) != 0) {
-					again = true;
-					continue;
-				}
-				if (q->mig.displaced_from == 0)
-					q->mig.displaced_from = home + 1;
-				continue;
-			}
-			if (q->mig.displaced_from == 0)
-				continue;
-			back = q->mig.displaced_from - 1;
-			if (back == home) {
-				q->mig.displaced_from = 0;
-				continue;
-			}
-			if (!octopus_member_serving(p, back))
-				continue;
-			if (q->poller_socket >= 0 &&
-			    q->poller_socket == p->members[home].socket &&
-			    q->poller_socket != p->members[back].socket) {
-				/* its poller moved meanwhile: it is home */
-				q->mig.displaced_from = 0;
-				continue;
-			}
-			if (octopus_migrate_request_member(p, i, t, back, false) == 0)
-				q->mig.displaced_from = 0;
-			else
-				again = true;
-		}
-	return again;
 }

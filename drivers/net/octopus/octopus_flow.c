@@ -24,7 +24,7 @@
 
 #include "octopus_internal.h"
 #include "octopus_flow.h"
-#include "octopus_migrate.h"
+#include "octopus_gate.h"
 
 static struct octopus_flows *
 flows_get(struct octopus_priv *p)
@@ -35,10 +35,11 @@ flows_get(struct octopus_priv *p)
 			return NULL;
 		TAILQ_INIT(&p->flows->list);
 		p->flows->reach = rte_calloc("octopus_flow_reach",
-			(size_t)(p->args.reta_size + 2) * OCTOPUS_MAX_QUEUES,
+			((size_t)p->args.reta_size + OCTO_REACH_ROWS) * OCTOPUS_MAX_QUEUES,
 			sizeof(*p->flows->reach), 0);
 		p->flows->reach_mask = rte_calloc("octopus_flow_reach_mask",
-			(size_t)p->args.reta_size + 2, sizeof(*p->flows->reach_mask), 0);
+			(size_t)p->args.reta_size + OCTO_REACH_ROWS,
+			sizeof(*p->flows->reach_mask), 0);
 		if (p->flows->reach == NULL || p->flows->reach_mask == NULL) {
 			rte_free(p->flows->reach);
 			rte_free(p->flows->reach_mask);
@@ -363,17 +364,23 @@ flow_free(struct octopus_flows *fl, struct octopus_flow *f)
  * member rules of the buckets that go to queue q, gated as a rule of q
  * alone.  Made in one change, its queues would each be a source of the
  * others' traffic and a destination too, and a queue closed before the
- * change cannot answer the drain request the change makes to it: they were
- * closed only after it, and reordered meanwhile (testpmd, an RSS rule over
- * two queues created and destroyed under load).  One queue per step, no
- * queue is both.
+ * change cannot answer the drain request the change makes to it, while one
+ * closed only after it may deliver moved traffic early.  One queue per
+ * step, no queue is both (octopus_gate.h).
  */
 
-/* Row of octopus_flows.reach: bucket b, or every bucket (wide: -1), or the sum (-2). */
+/* Row of octopus_flows.reach of a rule hitting bucket @p b (-1: several). */
 static size_t
 reach_row(const struct octopus_priv *p, int b)
 {
-	return b >= 0 ? (size_t)b : (size_t)p->args.reta_size + (b == -1 ? 0 : 1);
+	return b >= 0 ? (size_t)b : (size_t)p->args.reta_size + OCTO_REACH_WIDE;
+}
+
+/* Row of octopus_flows.reach counting every rule. */
+static size_t
+reach_all(const struct octopus_priv *p)
+{
+	return (size_t)p->args.reta_size + OCTO_REACH_ALL;
 }
 
 /* Count (@p n = 1) or uncount (-1) the queues of @p f where it may deliver. */
@@ -381,7 +388,7 @@ static void
 reach_count(struct octopus_priv *p, const struct octopus_flow *f, int n)
 {
 	struct octopus_flows *fl = p->flows;
-	size_t rows[2] = { reach_row(p, f->bucket), reach_row(p, -2) };
+	size_t rows[2] = { reach_row(p, f->bucket), reach_all(p) };
 	uint32_t *cnt;
 	uint64_t qs;
 	unsigned int q, r;
@@ -405,7 +412,7 @@ reach_of(const struct octopus_priv *p, int b)
 	const uint64_t *m = p->flows->reach_mask;
 
 	if (b < 0)
-		return p->reta_queues | m[reach_row(p, -2)];
+		return p->reta_queues | m[reach_all(p)];
 	return UINT64_C(1) << (p->reta[b] % OCTOPUS_MAX_QUEUES) | m[b] | m[reach_row(p, -1)];
 }
 
@@ -459,9 +466,9 @@ hw_remove_gated(struct octopus_priv *p, struct octopus_flow *f, uint64_t qs)
 	for (; qs != 0; qs &= qs - 1) {
 		q = qs & -qs;
 		flow_gates(p, f, q, false, &gates);
-		octopus_migrate_gates_prepare(p, &gates);
+		octopus_gate_prepare(p, &gates);
 		hw_remove_some(f, q);
-		octopus_migrate_gates_finish(p, &gates, true);
+		octopus_gate_finish(p, &gates, true);
 	}
 }
 
@@ -480,18 +487,18 @@ hw_install_gated(struct octopus_priv *p, struct octopus_flow *f,
 
 	if ((f->queues & (f->queues - 1)) == 0) {
 		flow_gates(p, f, f->queues, true, &gates);
-		octopus_migrate_gates_prepare(p, &gates);
+		octopus_gate_prepare(p, &gates);
 		ret = hw_install(p, f, HW_ALL, error);
-		octopus_migrate_gates_finish(p, &gates, ret == 0);
+		octopus_gate_finish(p, &gates, ret == 0);
 		return ret;
 	}
 	for (qs = f->queues; qs != 0 && ret == 0; qs &= qs - 1) {
 		q = qs & -qs;
 		flow_gates(p, f, q, true, &gates);
-		octopus_migrate_gates_prepare(p, &gates);
+		octopus_gate_prepare(p, &gates);
 		ret = hw_install(p, f, q, error);
 		/* a failed step may have made some of its rules: still gated */
-		octopus_migrate_gates_finish(p, &gates, true);
+		octopus_gate_finish(p, &gates, true);
 		done |= q;
 	}
 	if (ret != 0) {
@@ -781,11 +788,11 @@ flow_remove(struct octopus_priv *p, struct octopus_flow *f, bool gate)
 	}
 	if (gate) {
 		flow_gates(p, f, f->queues, false, &gates);
-		octopus_migrate_gates_prepare(p, &gates);
+		octopus_gate_prepare(p, &gates);
 	}
 	hw_remove(p, f);
 	if (gate)
-		octopus_migrate_gates_finish(p, &gates, true);
+		octopus_gate_finish(p, &gates, true);
 	TAILQ_REMOVE(&fl->list, f, next);
 	index_unlink(fl, f);
 	fl->nb--;

@@ -25,7 +25,9 @@
  *                         e-switch refuses them in transfer rules
  */
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/queue.h>
 
 #include <rte_flow.h>
@@ -44,6 +46,13 @@ struct octopus_flow_shape {
 	enum octopus_steer_meta_write meta_how;	/* SET_META or MODIFY_FIELD */
 	uint32_t base;		/* transfer group of application group 0 */
 	uint8_t mark_ingress;	/* MARK or FLAG refused in transfer rules */
+};
+
+/* Rows of octopus_flows.reach after the default buckets' reta_size rows. */
+enum octopus_reach_row {
+	OCTO_REACH_WIDE,	/* rules whose pattern spans several buckets */
+	OCTO_REACH_ALL,		/* every rule: the sum of the rows above */
+	OCTO_REACH_ROWS,	/* how many */
 };
 
 /* One application rule. */
@@ -73,11 +82,11 @@ struct octopus_flows {
 	uint32_t nb;
 	/*
 	 * The rules by key, so that a create (is there a rule for the same
-	 * traffic?) does not walk 100k rules: open addressing with linear
+	 * traffic?) does not walk every rule: open addressing with linear
 	 * probing over (key, handle) pairs, at most half full. A lookup reads
-	 * one line of the table, not the records (at 1M rules, a chained
-	 * table's walk missed the cache at every record); it grows by
-	 * rehashing the pairs alone.
+	 * one line of the table, not the records (a chained table's walk
+	 * would miss the cache at every record); it grows by rehashing the
+	 * pairs alone.
 	 */
 	uint32_t nb_buckets;			/* power of 2, 0 before the first rule */
 	struct octopus_flow_key_slot {
@@ -99,8 +108,8 @@ struct octopus_flows {
 	uint16_t isolate_proxy;
 	/*
 	 * QUEUE/RSS rules per (row, queue): rows 0 .. reta_size - 1 for the
-	 * rules whose pattern fixes that default bucket, row reta_size for
-	 * those that do not, row reta_size + 1 the sum (octopus_flow.c).
+	 * rules whose pattern fixes that default bucket, then the rows of
+	 * enum octopus_reach_row (octopus_flow.c).
 	 */
 	uint32_t *reach;
 	uint64_t *reach_mask;	/* per row: the queues counted non-zero there */
@@ -179,9 +188,22 @@ int octopus_flow_bucket_of(enum octo_steer_field spread, uint16_t reta_size,
 /* Hash of attr and pattern (same rule matching the same traffic). */
 uint32_t octopus_flow_key(const struct rte_flow_attr *attr,
 		const struct rte_flow_item pattern[]);
-/* Set @p error to @p code with a formatted message (per-thread buffer). */
-int octopus_flow_error(struct rte_flow_error *error, int code,
+/*
+ * Set @p error to @p code with a formatted message; what every flow file
+ * reports with. rte_flow_error keeps a pointer to the message: a buffer per
+ * thread (and per file including this) outlives the call, as the API needs.
+ */
+static inline int __rte_format_printf(5, 6)
+octopus_flow_error(struct rte_flow_error *error, int code,
 		enum rte_flow_error_type type, const void *cause, const char *fmt, ...)
-	__rte_format_printf(5, 6);
+{
+	static __thread char msg[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return rte_flow_error_set(error, code, type, cause, msg);
+}
 
 #endif /* OCTOPUS_FLOW_H */

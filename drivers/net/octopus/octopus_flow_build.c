@@ -10,8 +10,6 @@
  */
 
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include <rte_errno.h>
@@ -22,23 +20,6 @@
 
 /* Longest application pattern, END excluded. */
 #define FLOW_MAX_ITEMS 32
-
-/* rte_flow_error keeps a pointer to the message: one buffer per thread
- * outlives the call, as the API needs.
- */
-static __thread char flow_msg[384];
-
-int
-octopus_flow_error(struct rte_flow_error *error, int code,
-		enum rte_flow_error_type type, const void *cause, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(flow_msg, sizeof(flow_msg), fmt, ap);
-	va_end(ap);
-	return rte_flow_error_set(error, code, type, cause, flow_msg);
-}
 
 /* Spec/mask size of the items the port accepts, 0 for the others. */
 static size_t

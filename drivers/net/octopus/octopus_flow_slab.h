@@ -10,12 +10,10 @@
  * hundred bytes each), carved from chunks of DPDK's heap.
  *
  * Why not malloc: the C heap grows by 4K pages that fault in at first
- * touch, one fault per nine records or so, and at 100k-1M rules those
- * faults were a sixth of a rule insertion's time (bench_flow_insert: 1550
- * cycles per rule on fresh heap, 1280 on heap faulted in before). DPDK's
- * heap is on hugepages that EAL faulted in at start, as the NIC model's
- * own rules are. Why not rte_malloc per record: its heap walk and lock
- * cost more than the record's copy.
+ * touch, one fault every few records, a cost a rule insertion would pay on
+ * top of its own work. DPDK's heap is on hugepages that EAL faulted in at
+ * start, as the NIC model's own rules are. Why not rte_malloc per record:
+ * its heap walk and lock cost more than the record's copy.
  *
  * Sizes are rounded up to classes of 64 bytes, each with a free list, so
  * that a freed record's memory serves the next record of its class; a

@@ -11,6 +11,23 @@
  * secondary process sees the same members and counters.
  */
 
+/*
+ * The driver's files in layers, top first. A file calls only files below
+ * it (within a layer, those listed after it), never back up, so each can be
+ * read knowing only what it calls (tests/docs/driver_layers.py fails on a
+ * call cycle; meson.build lists the files in this order):
+ *   port      octopus_ethdev.c
+ *   entries   octopus_events.c, octopus_telemetry.c, octopus_api.c
+ *   failover  octopus_failover.c
+ *   control   octopus_flow.c, octopus_flow_build.c, octopus_flow_mark.c,
+ *             octopus_flow_slab.c, octopus_reta.c, octopus_queues.c,
+ *             octopus_pool.c, octopus_stats.c, octopus_link.c,
+ *             octopus_ctrl.c, octopus_caps.c, octopus_devargs.c
+ *   datapath  octopus_rxtx.c, octopus_migrate.c (the requests it makes)
+ *   gate      octopus_gate.c, octopus_steer.c
+ *   members   octopus_members.c
+ */
+
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdbool.h>
@@ -102,11 +119,12 @@ struct octopus_member {
  *   bits  8..15 the other member index: the target while REQUESTED, the
  *               old home being drained while DRAINING, the home otherwise
  *   bits 16..23 phase (enum octopus_route_phase)
- *   bits 24..31 flags (OCTO_ROUTE_F_*: flow gates, octopus_migrate.c)
- * Migration (octopus_migrate.c) adds the REQUESTED and DRAINING phases and
- * the flags; while the port runs every write is an atomic read-modify-write
- * (CAS or fetch-or/and), so that no writer loses another's bits: see the
- * state machine in octopus_migrate.c for who writes which transition.
+ *   bits 24..31 flags (OCTO_ROUTE_F_*: flow gates, octopus_gate.c)
+ * Migration (octopus_migrate.c) adds the REQUESTED and DRAINING phases,
+ * the flow gate (octopus_gate.c) the flags; while the port runs every write
+ * is an atomic read-modify-write (CAS or fetch-or/and), so that no writer
+ * loses another's bits: see the state machines in those files for who
+ * writes which transition.
  * Writers: the control path while the port is stopped (setup, start), and
  * the queue's own poller binding a home on its first burst (bind_home),
  * which happens only without steering: with steering every Rx queue gets a
@@ -135,8 +153,9 @@ enum octopus_route_phase {
 #define OCTO_ROUTE_SLOW(r)	((r) >> 16)
 
 /*
- * Migration state, embedded in the queue and port structures below; the
- * state machine and the memory-ordering argument are in octopus_migrate.c.
+ * Migration and gate state, embedded in the queue and port structures
+ * below; the state machines and the memory-ordering arguments are in
+ * octopus_migrate.c and octopus_gate.c.
  */
 
 /* Latency histogram: bucket 0 < 1 us, bucket k in [2^(k-1), 2^k) us, the
@@ -224,11 +243,6 @@ struct octopus_qmig {
 struct octopus_mig {
 	bool auto_mode;			/* migration=auto (the default) */
 	uint64_t after_tsc;		/* migrate_after=, in tsc cycles */
-	/* the negative control of test_octopus_migrate (nodrain) sets it in
-	 * the port's state: Rx reads the new member first and reorders; no
-	 * devarg or API reaches it
-	 */
-	bool no_drain;
 	bool running;			/* control thread started */
 	uint8_t stop;			/* asks the thread to end (atomic) */
 	pthread_t thread;
@@ -283,7 +297,7 @@ struct octopus_queue {
 	};
 	struct rte_mempool *mp[OCTOPUS_MAX_MEMBERS]; /**< Rx pool per member */
 	struct octopus_priv *priv;
-	struct octopus_qmig mig __rte_cache_aligned; /**< octopus_migrate.c */
+	struct octopus_qmig mig __rte_cache_aligned; /**< octopus_migrate.c, octopus_gate.c */
 } __rte_cache_aligned;
 
 /* Devargs keys; the string is what RTE_PMD_REGISTER_PARAM_STRING shows. */
@@ -387,16 +401,17 @@ int octopus_args_parse(struct octopus_args *a, const char *params);
 /* octopus_members.c */
 int octopus_members_init(struct octopus_priv *p, bool at_probe);
 int octopus_member_by_socket(const struct octopus_priv *p, int socket);
-bool octopus_members_missing(const struct octopus_priv *p);
-void octopus_members_probe_later(void);
-
-/* octopus_failover.c */
 bool octopus_member_serving(const struct octopus_priv *p, unsigned int m);
 int octopus_member_nearest(const struct octopus_priv *p, int socket);
+bool octopus_members_missing(const struct octopus_priv *p);
+void octopus_members_probe_later(void);
+bool octopus_is_octopus(uint16_t port_id);
+int octopus_alloc_socket(int socket);
+
+/* octopus_failover.c */
 void octopus_member_lost(struct rte_eth_dev *dev, uint16_t m,
 		enum octopus_member_loss why);
 void octopus_member_back(struct rte_eth_dev *dev, uint16_t m);
-bool octopus_failover_sweep(struct octopus_priv *p);
 const char *octopus_loss_name(enum octopus_member_loss why);
 
 /* octopus_caps.c */
@@ -405,7 +420,6 @@ int octopus_caps_get(struct octopus_priv *p, struct rte_eth_dev_info *info);
 const uint32_t *octopus_ptypes_get(struct rte_eth_dev *dev);
 
 /* octopus_pool.c */
-int octopus_alloc_socket(int socket);
 struct rte_mempool *octopus_pool_get(struct octopus_priv *p, int socket,
 		struct rte_mempool *app_mp, uint32_t nb_mbufs);
 void octopus_pools_sweep(struct octopus_priv *p);
@@ -428,9 +442,6 @@ int octopus_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 int octopus_xstats_reset(struct rte_eth_dev *dev);
 void octopus_stats_snapshot(struct octopus_priv *p, uint16_t m);
 void octopus_stats_keep(struct octopus_priv *p, uint16_t m);
-
-/* octopus_ethdev.c */
-bool octopus_is_octopus(uint16_t port_id);
 
 /* octopus_ctrl.c (lockstep settings) */
 int octopus_promisc_enable(struct rte_eth_dev *dev);

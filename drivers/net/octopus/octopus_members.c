@@ -5,7 +5,8 @@
 /*
  * Members: finding the ethdev ports named in devargs, checking that they
  * can form one virtual port, and owning them (rte_eth_dev_owner_set) so
- * that the application's port iteration skips them.
+ * that the application's port iteration skips them; and which member
+ * serves, and where, for every other file of the driver.
  *
  * Every check runs before any member is owned, so a refusal leaves no
  * member owned and nothing to undo.
@@ -18,7 +19,10 @@
  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <numa.h>
 
 #include <rte_bus.h>
 #include <rte_dev.h>
@@ -117,6 +121,80 @@ members_from_names(struct octopus_priv *p)
 	p->nb_members = a->nb_names;
 }
 
+/*
+ * Whether @p port_id is a port of this driver (a primary's or a
+ * secondary's), from its probe on: the vdev bus gives the driver the
+ * devices whose names start with its own, and a released port id reused
+ * by another device comes with that device's name.
+ */
+bool
+octopus_is_octopus(uint16_t port_id)
+{
+	return rte_eth_dev_is_valid_port(port_id) &&
+		strncmp(rte_eth_devices[port_id].data->name, OCTOPUS_DRIVER_NAME,
+			strlen(OCTOPUS_DRIVER_NAME)) == 0;
+}
+
+/*
+ * The socket to allocate on for memory meant to live on @p socket: itself
+ * when EAL knows it, else any (a device that reports a node EAL has no
+ * lcore on). Also tells whether EAL knows a node (socket_of= checks).
+ */
+int
+octopus_alloc_socket(int socket)
+{
+	unsigned int i;
+
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_socket_id_by_idx(i) == socket)
+			return socket;
+	return SOCKET_ID_ANY;
+}
+
+bool
+octopus_member_serving(const struct octopus_priv *p, unsigned int m)
+{
+	return m < p->nb_members && p->members[m].state >= OCTO_MEMBER_OWNED &&
+		__atomic_load_n(&p->members[m].loss, __ATOMIC_ACQUIRE) == OCTO_LOSS_NONE;
+}
+
+/* NUMA distance from @p a to @p b (SLIT; 10 apart per node when unknown). */
+static int
+distance(int a, int b)
+{
+	int d = numa_available() >= 0 ? numa_distance(a, b) : 0;
+
+	if (d > 0)
+		return d;
+	return a == b ? 10 : 10 + 10 * abs(a - b);
+}
+
+/*
+ * The serving member on @p socket, else the serving one nearest to it;
+ * any serving member when @p socket is unknown (< 0).
+ * @return member index, -1 when none serves.
+ */
+int
+octopus_member_nearest(const struct octopus_priv *p, int socket)
+{
+	int best = -1, best_d = INT32_MAX, d;
+	uint16_t i;
+
+	for (i = 0; i < p->nb_members; i++) {
+		if (!octopus_member_serving(p, i))
+			continue;
+		if (socket < 0)
+			return i;
+		d = p->members[i].socket == socket ? 0 :
+			distance(socket, p->members[i].socket);
+		if (d < best_d) {
+			best = i;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
 int
 octopus_member_by_socket(const struct octopus_priv *p, int socket)
 {
@@ -177,6 +255,157 @@ octopus_members_probe_later(void)
 				rte_dev_name(d));
 }
 
+/* What the checks learnt of a member, before any member is owned. */
+struct member_found {
+	bool found;		/**< its ethdev exists and passed the checks */
+	uint16_t port;
+	int socket;
+	uint16_t domain;	/**< switch domain */
+};
+
+/*
+ * The checks of member @p i alone: its ethdev exists (at probe, a missing
+ * one is left for later), is no octopus port, is not member twice, is
+ * owned by nobody, and has a NUMA node (its own or socket_of=).
+ */
+static int
+member_check(struct octopus_priv *p, uint16_t i, bool at_probe,
+		struct member_found *f)
+{
+	struct octopus_member *m = &p->members[i];
+	struct rte_eth_dev_owner owner;
+	struct rte_eth_dev_info info;
+	uint16_t j;
+	int ret;
+
+	if (m->state >= OCTO_MEMBER_OWNED) {
+		f[i].port = m->port_id;
+		f[i].socket = m->socket;
+		ret = rte_eth_dev_info_get(m->port_id, &info);
+		if (ret < 0)
+			return ret;
+		f[i].domain = info.switch_info.domain_id;
+		f[i].found = true;
+		return 0;
+	}
+	if (lookup_port(m->name, &f[i].port) < 0) {
+		if (at_probe)
+			return 0;
+		if (m->loss == OCTO_LOSS_RELEASED) {
+			/* it was here and left: the others carry on */
+			OCTO_LOG(WARNING, "member %s: gone (its port was released); the port runs without it until it is probed again",
+				m->name);
+			return 0;
+		}
+		OCTO_LOG(ERR, "member %s: no such ethdev (not probed?)", m->name);
+		return -ENODEV;
+	}
+	if (f[i].port == p->port_id || octopus_is_octopus(f[i].port)) {
+		OCTO_LOG(ERR, "member %s: is an octopus port", m->name);
+		return -EINVAL;
+	}
+	for (j = 0; j < i; j++)
+		if (f[j].found && f[j].port == f[i].port) {
+			OCTO_LOG(ERR, "member %s: same port as %s", m->name,
+				p->members[j].name);
+			return -EINVAL;
+		}
+	ret = rte_eth_dev_owner_get(f[i].port, &owner);
+	if (ret < 0)
+		return ret;
+	if (owner.id != RTE_ETH_DEV_NO_OWNER) {
+		OCTO_LOG(ERR, "member %s: already owned by \"%s\"", m->name, owner.name);
+		return -EBUSY;
+	}
+	ret = rte_eth_dev_info_get(f[i].port, &info);
+	if (ret < 0) {
+		OCTO_LOG(ERR, "member %s: cannot get device info (%d)", m->name, ret);
+		return ret;
+	}
+	f[i].domain = info.switch_info.domain_id;
+	if (m->socket_forced >= 0 &&
+	    octopus_alloc_socket(m->socket_forced) == SOCKET_ID_ANY) {
+		OCTO_LOG(ERR, "socket_of=%s:%d: this machine has no NUMA node %d (EAL sees %u socket(s))",
+			m->name, m->socket_forced, m->socket_forced, rte_socket_count());
+		return -EINVAL;
+	}
+	f[i].socket = m->socket_forced >= 0 ? m->socket_forced :
+		rte_eth_dev_socket_id(f[i].port);
+	if (f[i].socket < 0) {
+		OCTO_LOG(ERR, "member %s: device reports no NUMA node; give socket_of=%s:<node>",
+			m->name, m->name);
+		return -EINVAL;
+	}
+	f[i].found = true;
+	return 0;
+}
+
+/*
+ * The checks between members found: one per socket (the home of a queue
+ * is "the member on the poller's socket"), all on one NIC unless force=1.
+ */
+static int
+members_cross_check(const struct octopus_priv *p, const struct member_found *f)
+{
+	uint16_t i, j;
+
+	for (i = 0; i < p->nb_members; i++)
+		for (j = 0; j < i; j++)
+			if (f[i].found && f[j].found && f[i].socket == f[j].socket) {
+				OCTO_LOG(ERR, "members %s and %s are both on socket %d (one PF per socket; use socket_of= if a device misreports)",
+					p->members[j].name, p->members[i].name, f[i].socket);
+				return -EINVAL;
+			}
+	for (i = 0; i < p->nb_members; i++)
+		for (j = 0; j < i; j++)
+			if (f[i].found && f[j].found && f[i].domain != f[j].domain &&
+			    !p->args.force_domain) {
+				OCTO_LOG(ERR, "members %s and %s are on different NICs (switch domains %u, %u); force=1 to allow",
+					p->members[j].name, p->members[i].name,
+					f[j].domain, f[i].domain);
+				return -EINVAL;
+			}
+	return 0;
+}
+
+/* Own the members found and not owned yet; on failure, none of them. */
+static int
+members_own(struct octopus_priv *p, const struct member_found *f)
+{
+	bool newly[OCTOPUS_MAX_MEMBERS] = { false };
+	struct rte_eth_dev_owner owner;
+	struct octopus_member *m;
+	uint16_t i, j;
+	int ret;
+
+	memset(&owner, 0, sizeof(owner));
+	owner.id = p->owner_id;
+	snprintf(owner.name, sizeof(owner.name), "%s(port %u)",
+		OCTOPUS_DRIVER_NAME, p->port_id);
+	OCTO_FOREACH_MEMBER(p, i, m) {
+		if (!f[i].found || m->state >= OCTO_MEMBER_OWNED)
+			continue;
+		ret = rte_eth_dev_owner_set(f[i].port, &owner);
+		if (ret < 0) {
+			OCTO_LOG(ERR, "member %s: cannot take ownership (%d)", m->name, ret);
+			for (j = 0; j < i; j++)
+				if (newly[j]) {
+					rte_eth_dev_owner_unset(f[j].port, p->owner_id);
+					p->members[j].state = OCTO_MEMBER_PARSED;
+				}
+			return ret;
+		}
+		newly[i] = true;
+		m->port_id = f[i].port;
+		m->socket = f[i].socket;
+		m->state = OCTO_MEMBER_OWNED;
+		__atomic_store_n(&m->loss, OCTO_LOSS_NONE, __ATOMIC_RELEASE);
+		OCTO_LOG(INFO, "port %u: member %u is %s (port %u, socket %d)",
+			p->port_id, i, m->name, m->port_id, m->socket);
+	}
+	return 0;
+}
+
 /*
  * Resolve the members that exist now. At probe, a missing member is not an
  * error (it may be probed after the virtual port); at configure it is.
@@ -186,15 +415,8 @@ octopus_members_probe_later(void)
 int
 octopus_members_init(struct octopus_priv *p, bool at_probe)
 {
-	uint16_t port[OCTOPUS_MAX_MEMBERS];
-	int socket[OCTOPUS_MAX_MEMBERS];
-	uint16_t domain[OCTOPUS_MAX_MEMBERS];
-	bool found[OCTOPUS_MAX_MEMBERS] = { false };
-	bool newly[OCTOPUS_MAX_MEMBERS] = { false };
-	struct rte_eth_dev_owner owner;
-	struct rte_eth_dev_info info;
-	struct octopus_member *m;
-	uint16_t i, j;
+	struct member_found f[OCTOPUS_MAX_MEMBERS] = { { 0 } };
+	uint16_t i;
 	int ret;
 
 	ret = p->args.nic[0] != '\0' ? expand_nic(p, at_probe) : 0;
@@ -207,129 +429,21 @@ octopus_members_init(struct octopus_priv *p, bool at_probe)
 		OCTO_LOG(ERR, "no member found");
 		return -ENODEV;
 	}
-
-	OCTO_FOREACH_MEMBER(p, i, m) {
-		if (m->state >= OCTO_MEMBER_OWNED) {
-			found[i] = true;
-			port[i] = m->port_id;
-			socket[i] = m->socket;
-			ret = rte_eth_dev_info_get(m->port_id, &info);
-			if (ret < 0)
-				return ret;
-			domain[i] = info.switch_info.domain_id;
-			continue;
-		}
-		if (lookup_port(m->name, &port[i]) < 0) {
-			if (at_probe)
-				continue;
-			if (m->loss == OCTO_LOSS_RELEASED) {
-				/* it was here and left: the others carry on */
-				OCTO_LOG(WARNING, "member %s: gone (its port was released); the port runs without it until it is probed again",
-					m->name);
-				continue;
-			}
-			OCTO_LOG(ERR, "member %s: no such ethdev (not probed?)", m->name);
-			return -ENODEV;
-		}
-		if (port[i] == p->port_id || octopus_is_octopus(port[i])) {
-			OCTO_LOG(ERR, "member %s: is an octopus port", m->name);
-			return -EINVAL;
-		}
-		for (j = 0; j < i; j++)
-			if (found[j] && port[j] == port[i]) {
-				OCTO_LOG(ERR, "member %s: same port as %s", m->name,
-					p->members[j].name);
-				return -EINVAL;
-			}
-		ret = rte_eth_dev_owner_get(port[i], &owner);
+	for (i = 0; i < p->nb_members; i++) {
+		ret = member_check(p, i, at_probe, f);
 		if (ret < 0)
 			return ret;
-		if (owner.id != RTE_ETH_DEV_NO_OWNER) {
-			OCTO_LOG(ERR, "member %s: already owned by \"%s\"", m->name,
-				owner.name);
-			return -EBUSY;
-		}
-		ret = rte_eth_dev_info_get(port[i], &info);
-		if (ret < 0) {
-			OCTO_LOG(ERR, "member %s: cannot get device info (%d)", m->name, ret);
-			return ret;
-		}
-		domain[i] = info.switch_info.domain_id;
-		if (m->socket_forced >= 0 &&
-		    octopus_alloc_socket(m->socket_forced) == SOCKET_ID_ANY) {
-			OCTO_LOG(ERR, "socket_of=%s:%d: this machine has no NUMA node %d (EAL sees %u socket(s))",
-				m->name, m->socket_forced, m->socket_forced,
-				rte_socket_count());
-			return -EINVAL;
-		}
-		socket[i] = m->socket_forced >= 0 ? m->socket_forced :
-			rte_eth_dev_socket_id(port[i]);
-		if (socket[i] < 0) {
-			OCTO_LOG(ERR, "member %s: device reports no NUMA node; give socket_of=%s:<node>",
-				m->name, m->name);
-			return -EINVAL;
-		}
-		found[i] = true;
 	}
-
 	if (!at_probe) {
-		for (i = 0; i < p->nb_members && !found[i]; i++)
+		for (i = 0; i < p->nb_members && !f[i].found; i++)
 			;
 		if (i == p->nb_members) {
 			OCTO_LOG(ERR, "no member left: every one is gone");
 			return -ENODEV;
 		}
 	}
-
-	/* The home of a queue is "the member on the poller's socket": two
-	 * members on one socket would make that ambiguous.
-	 */
-	for (i = 0; i < p->nb_members; i++)
-		for (j = 0; j < i; j++)
-			if (found[i] && found[j] && socket[i] == socket[j]) {
-				OCTO_LOG(ERR, "members %s and %s are both on socket %d (one PF per socket; use socket_of= if a device misreports)",
-					p->members[j].name, p->members[i].name, socket[i]);
-				return -EINVAL;
-			}
-	for (i = 0; i < p->nb_members; i++)
-		for (j = 0; j < i; j++)
-			if (found[i] && found[j] && domain[i] != domain[j] &&
-					!p->args.force_domain) {
-				OCTO_LOG(ERR, "members %s and %s are on different NICs (switch domains %u, %u); force=1 to allow",
-					p->members[j].name, p->members[i].name,
-					domain[j], domain[i]);
-				return -EINVAL;
-			}
-
-	/* All checks passed: take the new ones. */
-	memset(&owner, 0, sizeof(owner));
-	owner.id = p->owner_id;
-	snprintf(owner.name, sizeof(owner.name), "%s(port %u)",
-		OCTOPUS_DRIVER_NAME, p->port_id);
-	OCTO_FOREACH_MEMBER(p, i, m) {
-		if (!found[i] || m->state >= OCTO_MEMBER_OWNED)
-			continue;
-		ret = rte_eth_dev_owner_set(port[i], &owner);
-		if (ret < 0) {
-			OCTO_LOG(ERR, "member %s: cannot take ownership (%d)", m->name, ret);
-			/* undo this call's owners only */
-			for (j = 0; j < i; j++)
-				if (newly[j]) {
-					octopus_events_unregister(&rte_eth_devices[p->port_id],
-						&p->members[j]);
-					rte_eth_dev_owner_unset(port[j], p->owner_id);
-					p->members[j].state = OCTO_MEMBER_PARSED;
-				}
-			return ret;
-		}
-		newly[i] = true;
-		m->port_id = port[i];
-		m->socket = socket[i];
-		m->state = OCTO_MEMBER_OWNED;
-		__atomic_store_n(&m->loss, OCTO_LOSS_NONE, __ATOMIC_RELEASE);
-		octopus_events_register(&rte_eth_devices[p->port_id], m);
-		OCTO_LOG(INFO, "port %u: member %u is %s (port %u, socket %d)",
-			p->port_id, i, m->name, m->port_id, m->socket);
-	}
-	return 0;
+	ret = members_cross_check(p, f);
+	if (ret < 0)
+		return ret;
+	return members_own(p, f);
 }

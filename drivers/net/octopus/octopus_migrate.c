@@ -3,7 +3,7 @@
  */
 
 /*
- * Queue migration: control side (requests, control thread, flow gates).
+ * Queue migration: control side (requests, control thread, failover sweep).
  * The datapath side is in octopus_rxtx.c.
  *
  * State machine of one virtual queue, all of it in the queue's route word
@@ -42,40 +42,8 @@
  *    request's CAS reads STEADY (ACQUIRE) and so the next counter writer
  *    is ordered after this one.
  * In STEADY with no flag the datapath does one ACQUIRE load of the route per
- * burst (a plain load on x86/arm64 ldar) and nothing else.
- *
- * Flags, which any phase can carry; writers use fetch-or/and, so phases
- * and flags never overwrite each other (every phase write is a CAS that
- * keeps the flags):
- *  - F_DRAIN_REQ on a gate's source queue: set by the gate (RELEASE) after
- *    bumping drain_req. The poller clears it (ACQ_REL) BEFORE reading
- *    drain_req (ACQUIRE) and starting its burst; if that burst comes back
- *    short (not DRAINING), it stores drain_ack = the value read (RELEASE):
- *    at once when the burst returned nothing and its lcore's Tx queue has
- *    completed, else (ack_next) at a later poll once that holds, the flag
- *    set again to bring that poll here; a burst that is not short sets the
- *    flag again. A source that never runs empty is served by position
- *    instead: at the first poll that sees a request the poller notes what
- *    its hardware queues hold (drain_pos), and once it has delivered that
- *    much it acks as a short burst would. A gate that bumps drain_req after
- *    the poller's clear sets the flag after it too, so it is never lost.
- *  - F_GATED on a gate's destination queue: set by the gate (RELEASE) after
- *    storing gate_deadline, gate_need (RELEASE) and the source bit in
- *    gate_mask. The poller clears it (ACQ_REL), then reads the mask and, per
- *    source, gate_need (ACQUIRE, so the matching deadline is seen) and the
- *    source's drain_ack (ACQUIRE); while one gate is not satisfied or timed
- *    out it sets the flag again and delivers nothing. A gate added during
- *    that check sets the flag after the poller cleared it: seen next burst.
- *    While gated the queue may still deliver what its hardware queues held
- *    when the first open gate closed it (gate_limit, a position in its
- *    delivered count: those packets are older than any moved flow's), and
- *    once there it acks the drain requests made to it before (gate_covers):
- *    two queues gated on each other (a flow moved a -> b -> a) so both
- *    progress instead of waiting for the timeout. limit/covers are a pair
- *    under a seqlock (gate_seq); a reader that sees it odd or changing
- *    delivers nothing that burst. A prepared gate keeps it odd until the
- *    destination's bursts settled, so that the limit is exact (see
- *    gate_limit_begin()).
+ * burst (a plain load on x86/arm64 ldar) and nothing else. The flags, which
+ * any phase can carry, belong to the flow gate (octopus_gate.c).
  */
 
 #include <errno.h>
@@ -86,7 +54,6 @@
 
 #include <rte_cycles.h>
 #include <rte_lcore.h>
-#include <rte_pause.h>
 
 #include "octopus_migrate.h"
 
@@ -256,6 +223,67 @@ octopus_migrate_wake(struct octopus_priv *p)
 }
 
 /*
+ * Failover's part in this thread (step 4 in octopus_failover.c): move
+ * queues off members out of service, and the ones it moved back once their
+ * member serves again.
+ * @return true when a queue was busy migrating: sweep again later.
+ */
+static bool
+failover_sweep(struct octopus_priv *p)
+{
+	struct octopus_queue *q;
+	unsigned int t, i, home, back;
+	bool again = false;
+	uint32_t r;
+	int to;
+
+	for (t = 0; t < 2; t++)
+		for (i = 0; i < OCTOPUS_MAX_QUEUES; i++) {
+			q = t ? p->txq[i] : p->rxq[i];
+			if (q == NULL)
+				continue;
+			r = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
+			home = OCTO_ROUTE_HOME(r);
+			if (home == OCTOPUS_NO_HOME)
+				continue;
+			if (!octopus_member_serving(p, home)) {
+				to = octopus_member_nearest(p, q->poller_socket >= 0 ?
+					q->poller_socket : p->members[home].socket);
+				if (to < 0)
+					continue;	/* nothing serves: wait */
+				if (octopus_migrate_request_member(p, i, t, to, false) != 0) {
+					again = true;
+					continue;
+				}
+				if (q->mig.displaced_from == 0)
+					q->mig.displaced_from = home + 1;
+				continue;
+			}
+			if (q->mig.displaced_from == 0)
+				continue;
+			back = q->mig.displaced_from - 1;
+			if (back == home) {
+				q->mig.displaced_from = 0;
+				continue;
+			}
+			if (!octopus_member_serving(p, back))
+				continue;
+			if (q->poller_socket >= 0 &&
+			    q->poller_socket == p->members[home].socket &&
+			    q->poller_socket != p->members[back].socket) {
+				/* its poller moved meanwhile: it is home */
+				q->mig.displaced_from = 0;
+				continue;
+			}
+			if (octopus_migrate_request_member(p, i, t, back, false) == 0)
+				q->mig.displaced_from = 0;
+			else
+				again = true;
+		}
+	return again;
+}
+
+/*
  * The control thread sleeps until woken (no timer while nothing is asked:
  * it costs the pollers' CPUs nothing in a steady run), and takes the
  * pending requests and failover sweeps.
@@ -272,7 +300,7 @@ migrate_thread(void *arg)
 	while (!__atomic_load_n(&p->mig.stop, __ATOMIC_ACQUIRE)) {
 		worked = false;
 		again = __atomic_exchange_n(&p->mig.failover, 0, __ATOMIC_ACQUIRE) &&
-			octopus_failover_sweep(p);
+			failover_sweep(p);
 		for (t = 0; t < 2; t++) {
 			bits = __atomic_exchange_n(&p->mig.pending[t], 0, __ATOMIC_ACQUIRE);
 			while (bits != 0) {
@@ -352,322 +380,4 @@ octopus_migrate_stop(struct octopus_priv *p)
 	octopus_migrate_wake(p);
 	pthread_join(p->mig.thread, NULL);
 	sem_destroy(&p->mig.wake);
-}
-
-/* ---- flow gates ------------------------------------------------------- */
-
-/* Packets @p q has delivered (its poller's counters). */
-static uint64_t
-delivered(struct octopus_queue *q)
-{
-	return __atomic_load_n(&q->cnt.pkts_local, __ATOMIC_RELAXED) +
-		__atomic_load_n(&q->cnt.pkts_remote, __ATOMIC_RELAXED);
-}
-
-/*
- * Whether a gate on @p dst has not opened yet (nor timed out: its poller
- * may not be there to notice). Not F_GATED: the poller clears that flag for
- * a moment in every check.
- */
-static bool
-gate_closed(struct octopus_priv *p, struct octopus_queue *dst)
-{
-	uint64_t mask = __atomic_load_n(&dst->mig.gate_mask, __ATOMIC_ACQUIRE), need;
-	uint64_t now = rte_get_tsc_cycles();
-	unsigned int f;
-
-	while (mask != 0) {
-		f = __builtin_ctzll(mask);
-		mask &= mask - 1;
-		need = __atomic_load_n(&dst->mig.gate_need[f], __ATOMIC_ACQUIRE);
-		if (need != 0 && p->rxq[f] != NULL &&
-		    __atomic_load_n(&p->rxq[f]->mig.drain_ack, __ATOMIC_ACQUIRE) < need &&
-		    now <= __atomic_load_n(&dst->mig.gate_deadline[f], __ATOMIC_RELAXED))
-			return true;
-	}
-	return false;
-}
-
-/*
- * Where @p dst may deliver up to while gated: its delivered count plus what
- * its hardware queues hold now, and the drain requests made to it before
- * (gate_covers), written under the seqlock gate_seq. With a gate already
- * closed on it the earlier, lower limit stays.
- *
- * The sum must not be short: once the queue has delivered up to the limit
- * it acks gate_covers, as if it had delivered everything it held. A burst
- * running meanwhile breaks that: its packets already left the ring (not in
- * the count) but not yet in the delivered count (added once the burst has
- * them), and the limit then falls short by that burst: 32 old packets were
- * left behind the ack and came out after the moved flows' newer ones on
- * another queue (test_octopus_flow_move order, under CPU load). So a
- * prepared gate takes its limit in two steps: gate_limit_begin() leaves the
- * seqlock odd (a gated burst then delivers nothing and reads no ring), and
- * gate_limit_end() reads the position once gates_settle() has seen the
- * bursts that did not see the gate end. A gate closed only after the
- * change (not prepared) reads it at once, as before.
- */
-static bool
-gate_limit_begin(struct octopus_priv *p, struct octopus_queue *dst)
-{
-	if (gate_closed(p, dst))
-		return false;
-	__atomic_store_n(&dst->mig.gate_seq, dst->mig.gate_seq + 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	return true;
-}
-
-static void
-gate_limit_end(struct octopus_priv *p, struct octopus_queue *dst)
-{
-	uint64_t covers = __atomic_load_n(&dst->mig.drain_req, __ATOMIC_ACQUIRE);
-	uint64_t limit = delivered(dst);
-	uint16_t m;
-	int c;
-
-	for (m = 0; m < p->nb_members; m++) {
-		c = rte_eth_rx_queue_count(p->members[m].port_id, dst->qid);
-		if (c > 0)
-			limit += (uint64_t)c;
-	}
-	__atomic_store_n(&dst->mig.gate_limit, limit, __ATOMIC_RELAXED);
-	__atomic_store_n(&dst->mig.gate_covers, covers, __ATOMIC_RELAXED);
-	__atomic_store_n(&dst->mig.gate_seq, dst->mig.gate_seq + 1, __ATOMIC_RELEASE);
-}
-
-static void
-gate_limit_set(struct octopus_priv *p, struct octopus_queue *dst)
-{
-	if (gate_limit_begin(p, dst))
-		gate_limit_end(p, dst);
-}
-
-/* Close @p dst to traffic moved from @p q_from until @p need is acked. */
-static void
-gate_close(struct octopus_queue *dst, uint16_t q_from, uint64_t need)
-{
-	/* a prepared gate waits for its rule change, however long that takes */
-	uint64_t deadline = need == UINT64_MAX ? UINT64_MAX : rte_get_tsc_cycles() +
-		rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
-
-	__atomic_store_n(&dst->mig.gate_deadline[q_from], deadline, __ATOMIC_RELAXED);
-	__atomic_store_n(&dst->mig.gate_need[q_from], need, __ATOMIC_RELEASE);
-	__atomic_fetch_or(&dst->mig.gate_mask, UINT64_C(1) << q_from, __ATOMIC_RELEASE);
-	__atomic_fetch_or(&dst->route, OCTO_ROUTE_F_GATED, __ATOMIC_RELEASE);
-}
-
-int
-octopus_migrate_gate_prepare(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
-{
-	struct octopus_queue *src = octopus_queue_get(p, q_from, 0);
-	struct octopus_queue *dst = octopus_queue_get(p, q_to, 0);
-
-	if (src == NULL || dst == NULL || q_from == q_to)
-		return -EINVAL;
-	rte_spinlock_lock(&p->mig.gate_lock);
-	/* no ack reaches UINT64_MAX: closed until octopus_migrate_gate() or
-	 * octopus_migrate_gate_cancel(); the limit is read by
-	 * octopus_migrate_gates_prepare() once the queue's bursts settled
-	 */
-	gate_limit_begin(p, dst);
-	gate_close(dst, q_from, UINT64_MAX);
-	rte_spinlock_unlock(&p->mig.gate_lock);
-	return 0;
-}
-
-int
-octopus_migrate_gate(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
-{
-	struct octopus_queue *src = octopus_queue_get(p, q_from, 0);
-	struct octopus_queue *dst = octopus_queue_get(p, q_to, 0);
-	uint64_t need;
-
-	if (src == NULL || dst == NULL || q_from == q_to)
-		return -EINVAL;
-	rte_spinlock_lock(&p->mig.gate_lock);
-	/* destination first: it must hold from now on */
-	need = src->mig.drain_req + 1;
-	gate_limit_set(p, dst);	/* kept if prepared: the gate is open then */
-	gate_close(dst, q_from, need);
-	/* then ask the source for a drain observed after this point */
-	__atomic_store_n(&src->mig.drain_req, need, __ATOMIC_RELAXED);
-	__atomic_fetch_or(&src->route, OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_RELEASE);
-	dst->mig.gates++;
-	rte_spinlock_unlock(&p->mig.gate_lock);
-	return 0;
-}
-
-void
-octopus_migrate_gate_cancel(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
-{
-	struct octopus_queue *dst = octopus_queue_get(p, q_to, 0);
-	uint64_t need = UINT64_MAX;
-
-	if (dst == NULL || q_from >= OCTO_MIG_MAX_QUEUES)
-		return;
-	/* only a gate still prepared: a real one set meanwhile stays */
-	__atomic_compare_exchange_n(&dst->mig.gate_need[q_from], &need, 0, false,
-		__ATOMIC_RELEASE, __ATOMIC_RELAXED);
-}
-
-/*
- * Whether gates between @p q and other queues can be kept: it is set up
- * and has a home (a queue set up on no member's socket gets one from its
- * first poller).
- */
-static bool
-gate_queue_ok(struct octopus_priv *p, uint16_t q)
-{
-	struct octopus_queue *rxq = octopus_queue_get(p, q, 0);
-
-	return rxq != NULL && OCTO_ROUTE_HOME(__atomic_load_n(&rxq->route,
-		__ATOMIC_RELAXED)) != OCTOPUS_NO_HOME;
-}
-
-/* Whether Rx queue @p qid has been polled (it has a poller to wait for). */
-static bool
-polled(struct octopus_priv *p, uint16_t qid)
-{
-	struct octopus_queue *q = octopus_queue_get(p, qid, 0);
-
-	return q != NULL && __atomic_load_n(&q->poller_lcore, __ATOMIC_ACQUIRE) >= 0;
-}
-
-/*
- * A burst that read its route before the gate closed does not see the
- * gate, and may still be reading its ring when the rule changes (its lcore
- * preempted in between): wait until each prepared destination's poller has
- * started two more bursts (the second read the route after the first one
- * ended). Microseconds for a polled queue; a queue whose poller does not
- * come back within OCTO_GATE_TIMEOUT_MS is given up on, counted as a gate
- * timeout. Queues never polled are not waited for.
- */
-static void
-gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
-{
-	uint64_t polls[OCTO_MIG_MAX_QUEUES], start = rte_get_tsc_cycles(), now;
-	uint64_t deadline = start + rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
-	uint64_t spin = start + rte_get_tsc_hz() / 20000;	/* 50 us */
-	uint64_t wait = s->dsts & ~s->late, ds;
-	struct octopus_queue *q;
-	uint16_t d;
-
-	for (ds = wait; ds != 0; ds &= ds - 1) {
-		d = (uint16_t)__builtin_ctzll(ds);
-		q = octopus_queue_get(p, d, 0);
-		if (q != NULL)
-			polls[d] = __atomic_load_n(&q->cnt.polls, __ATOMIC_ACQUIRE);
-	}
-	for (ds = wait; ds != 0; ds &= ds - 1) {
-		d = (uint16_t)__builtin_ctzll(ds);
-		q = octopus_queue_get(p, d, 0);
-		if (!polled(p, d))
-			continue;
-		while (__atomic_load_n(&q->cnt.polls, __ATOMIC_ACQUIRE) < polls[d] + 2) {
-			now = rte_get_tsc_cycles();
-			if (now > deadline) {
-				__atomic_store_n(&q->mig.gate_settle_timeouts,
-					q->mig.gate_settle_timeouts + 1, __ATOMIC_RELAXED);
-				break;
-			}
-			if (now < spin)
-				rte_pause();
-			else
-				rte_delay_us_sleep(10);
-		}
-	}
-}
-
-void
-octopus_migrate_gates_prepare(struct octopus_priv *p, struct octopus_gate_set *s)
-{
-	uint64_t src, sources = 0, ok = 0, ds, deadline;
-	uint16_t d, f;
-
-	s->late = 0;
-	if (!p->started || !p->mig.running)
-		s->dsts = 0;
-	/* the queues gates can be kept between, each looked at once */
-	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
-		d = (uint16_t)__builtin_ctzll(ds);
-		sources |= s->src[d] | UINT64_C(1) << d;
-	}
-	for (src = sources; src != 0; src &= src - 1) {
-		f = (uint16_t)__builtin_ctzll(src);
-		if (gate_queue_ok(p, f))
-			ok |= UINT64_C(1) << f;
-	}
-	sources = 0;
-	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
-		d = (uint16_t)__builtin_ctzll(ds);
-		s->src[d] &= ok & ~(UINT64_C(1) << d);
-		if (!(ok & (UINT64_C(1) << d)) || s->src[d] == 0) {
-			s->src[d] = 0;
-			s->dsts &= ~(UINT64_C(1) << d);
-		}
-		sources |= s->src[d];
-	}
-	if (s->dsts == 0)
-		return;
-	/*
-	 * A destination still closed by an earlier change would keep that
-	 * change's limit, and the drain requests made to it since would not be
-	 * covered: after moves along a cycle of queues (rotating the RETA
-	 * twice) each would wait on the next until the timeout. So wait for it
-	 * to open first (the timeout at most; not for a queue never polled):
-	 * its gates do not depend on this change.
-	 */
-	deadline = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
-	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
-		d = (uint16_t)__builtin_ctzll(ds);
-		while (polled(p, d) && gate_closed(p, octopus_queue_get(p, d, 0)) &&
-		       rte_get_tsc_cycles() < deadline)
-			rte_delay_us_sleep(10);
-	}
-	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
-		d = (uint16_t)__builtin_ctzll(ds);
-		/*
-		 * A queue that is a source too is closed after the change, by
-		 * octopus_migrate_gate(): closed now, it could not count the
-		 * drain request the change makes to it as covered, and two
-		 * such queues would wait on each other until the timeout.
-		 */
-		if (sources & (UINT64_C(1) << d)) {
-			s->late |= UINT64_C(1) << d;
-			continue;
-		}
-		for (src = s->src[d]; src != 0; src &= src - 1)
-			octopus_migrate_gate_prepare(p, (uint16_t)__builtin_ctzll(src), d);
-	}
-	gates_settle(p, s);
-	/* no burst reads the ring of a prepared destination now: its limit
-	 * (left odd by gate_limit_begin) is exact
-	 */
-	rte_spinlock_lock(&p->mig.gate_lock);
-	for (ds = s->dsts & ~s->late; ds != 0; ds &= ds - 1) {
-		struct octopus_queue *q = octopus_queue_get(p, (uint16_t)__builtin_ctzll(ds), 0);
-
-		if (q != NULL && (q->mig.gate_seq & 1) != 0)
-			gate_limit_end(p, q);
-	}
-	rte_spinlock_unlock(&p->mig.gate_lock);
-}
-
-void
-octopus_migrate_gates_finish(struct octopus_priv *p, const struct octopus_gate_set *s,
-		bool changed)
-{
-	uint64_t src, ds;
-	uint16_t d, f;
-
-	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
-		d = (uint16_t)__builtin_ctzll(ds);
-		for (src = s->src[d]; src != 0; src &= src - 1) {
-			f = (uint16_t)__builtin_ctzll(src);
-			if (changed)
-				octopus_migrate_gate(p, f, d);
-			else if (!(s->late & (UINT64_C(1) << d)))
-				octopus_migrate_gate_cancel(p, f, d);
-		}
-	}
 }

@@ -28,22 +28,6 @@
 
 #include "octopus_internal.h"
 
-/*
- * The socket to allocate on for memory meant to live on @p socket: itself
- * when EAL knows it, else any (a device that reports a node EAL has no
- * lcore on). Also tells whether EAL knows a node (socket_of= checks).
- */
-int
-octopus_alloc_socket(int socket)
-{
-	unsigned int i;
-
-	for (i = 0; i < rte_socket_count(); i++)
-		if (rte_socket_id_by_idx(i) == socket)
-			return socket;
-	return SOCKET_ID_ANY;
-}
-
 /* One app object as the app left it, and the bounds of that object. */
 struct pool_template {
 	uintptr_t lo, hi;	/**< the app element: [mbuf, mbuf + elt_size] */

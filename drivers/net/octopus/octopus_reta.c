@@ -10,7 +10,7 @@
 #include <pthread.h>
 
 #include "octopus_internal.h"
-#include "octopus_migrate.h"
+#include "octopus_gate.h"
 
 /* After p->reta changed: the set of queues it names. */
 void
@@ -49,7 +49,7 @@ reta_undo(struct octopus_priv *p, const uint16_t *old, uint16_t size)
  * step with its gates prepared before its rules change: a queue that
  * receives buckets and gives others away (a rotation, a swap) is then never
  * closed before the drain request it must answer is made (see
- * octopus_migrate_gates_prepare).
+ * octopus_gate_prepare).
  */
 int
 octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
@@ -90,7 +90,7 @@ octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *co
 		/* without steering no rule moves traffic: nothing to gate */
 		if (p->steer == NULL)
 			gates.src[d] = 0;
-		octopus_migrate_gates_prepare(p, &gates);
+		octopus_gate_prepare(p, &gates);
 		for (b = 0; b < size && ret == 0; b++) {
 			idx = b / RTE_ETH_RETA_GROUP_SIZE;
 			shift = b % RTE_ETH_RETA_GROUP_SIZE;
@@ -109,7 +109,7 @@ octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *co
 		if (ret < 0 && p->steer != NULL)
 			reta_undo(p, old, size);
 		/* the moves made are gated, not their undoing */
-		octopus_migrate_gates_finish(p, &gates, true);
+		octopus_gate_finish(p, &gates, true);
 	}
 	pthread_mutex_unlock(mx);
 	return ret;

@@ -25,6 +25,7 @@
 #include <rte_ethdev.h>
 
 #include "octopus_internal.h"
+#include "octopus_gate.h"
 #include "octopus_migrate.h"
 
 /* The caller's lcore id; a non-EAL thread has none: RTE_MAX_LCORE. */
@@ -49,11 +50,11 @@ static __thread int32_t thread_poller = -1;
 #define SOCKET_LOOKUP_BURSTS 1024
 
 /*
- * rte_socket_id() is a call into EAL (some 20 instructions a burst, Rx
- * and Tx, more than half of what the wrapper costs over failsafe): the
- * answer is kept per thread and asked again every SOCKET_LOOKUP_BURSTS
- * bursts, so that a thread EAL re-pins to another socket
- * (rte_thread_set_affinity) is seen as polling from there soon after.
+ * rte_socket_id() is a call into EAL, a large share of what the wrapper
+ * would cost a burst, Rx and Tx: the answer is kept per thread and asked
+ * again every SOCKET_LOOKUP_BURSTS bursts, so that a thread EAL re-pins to
+ * another socket (rte_thread_set_affinity) is seen as polling from there
+ * soon after.
  * rte_socket_id() is SOCKET_ID_ANY for a non-EAL thread (not registered,
  * or with a cpuset spanning sockets): then where the thread runs.
  */
@@ -221,39 +222,15 @@ migration_finish(struct octopus_queue *q)
 
 /*
  * F_GATED: whether some gate on this queue still holds (the queue then
- * delivers nothing). The protocol is in octopus_migrate.c.
+ * delivers nothing). The protocol is in octopus_gate.c.
  */
 static __rte_noinline bool
 gate_holds(struct octopus_queue *q)
 {
-	struct octopus_priv *p = q->priv;
-	uint64_t mask, now = 0, need;
-	bool holds = false;
-	unsigned int f;
+	bool holds;
 
 	__atomic_fetch_and(&q->route, ~OCTO_ROUTE_F_GATED, __ATOMIC_ACQ_REL);
-	mask = __atomic_load_n(&q->mig.gate_mask, __ATOMIC_ACQUIRE);
-	while (mask != 0) {
-		f = __builtin_ctzll(mask);
-		mask &= mask - 1;
-		need = __atomic_load_n(&q->mig.gate_need[f], __ATOMIC_ACQUIRE);
-		if (need == 0 || p->rxq[f] == NULL ||
-		    __atomic_load_n(&p->rxq[f]->mig.drain_ack, __ATOMIC_ACQUIRE) >= need)
-			continue;
-		if (now == 0)
-			now = rte_get_tsc_cycles();
-		if (now > __atomic_load_n(&q->mig.gate_deadline[f], __ATOMIC_RELAXED)) {
-			/* nobody drained the source: open, counted; a CAS, so
-			 * that a gate renewed meanwhile is not opened with it
-			 */
-			if (__atomic_compare_exchange_n(&q->mig.gate_need[f], &need, 0,
-					false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-				q->mig.gate_timeouts++;
-				continue;
-			}
-		}
-		holds = true;
-	}
+	holds = octopus_gate_holds(q->priv, q, true);
 	if (holds) {
 		__atomic_fetch_or(&q->route, OCTO_ROUTE_F_GATED, __ATOMIC_RELEASE);
 		q->mig.gated_bursts++;
@@ -290,35 +267,23 @@ rx_members(struct octopus_queue *q, unsigned int home, int sock,
  * DRAINING(home = new, old): the rule already points at the new member;
  * deliver what the old member's hardware queue still holds first, and
  * read the new one only once the old one came back short (empty).
- * mig.no_drain (set by a test's negative control only) reads the new
- * member first: reorders on purpose.
  */
 static __rte_noinline uint16_t
 rx_draining(struct octopus_queue *q, uint32_t r, int sock,
 		struct rte_mbuf **pkts, uint16_t n)
 {
 	unsigned int home = OCTO_ROUTE_HOME(r), old = OCTO_ROUTE_OTHER(r);
-	uint16_t nb = 0, k;
+	uint16_t nb, k;
 
-	if (unlikely(q->priv->mig.no_drain)) {
-		nb = q->hw[home].rx(q->hw[home].queue, pkts, n);
-		count(q, home, sock, nb);
-		if (nb == n)
-			return nb;
-	}
-	k = q->hw[old].rx(q->hw[old].queue, pkts + nb, n - nb);
-	count(q, old, sock, k);
-	q->mig.drained_pkts += k;
-	nb += k;
+	nb = q->hw[old].rx(q->hw[old].queue, pkts, n);
+	count(q, old, sock, nb);
+	q->mig.drained_pkts += nb;
 	if (nb == n)
 		return nb;
 	migration_finish(q);
-	if (!q->priv->mig.no_drain) {
-		k = q->hw[home].rx(q->hw[home].queue, pkts + nb, n - nb);
-		count(q, home, sock, k);
-		nb += k;
-	}
-	return nb;
+	k = q->hw[home].rx(q->hw[home].queue, pkts + nb, n - nb);
+	count(q, home, sock, k);
+	return nb + k;
 }
 
 /*
@@ -400,8 +365,8 @@ drain_acked(struct octopus_queue *q, uint64_t ack, uint16_t nb)
  * old rules any more), as a position in each member's delivered count. A
  * short burst serves a request too, but a source that never runs empty
  * (more traffic than its poller takes) would never see one: each gate on
- * it timed out, and order was lost. Members that cannot count their queue
- * leave the request to short bursts (no position).
+ * it would time out, and order be lost. Members that cannot count their
+ * queue leave the request to short bursts (no position).
  */
 static __rte_noinline void
 drain_pos_take(struct octopus_queue *q, uint32_t r, unsigned int home, uint64_t ack)
@@ -510,9 +475,8 @@ octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 	else
 		nb = rx_members(q, home, sock, pkts, n);
 	/* The one per-packet cost of the wrapper (mbuf->port is the virtual
-	 * port's): eight stores a step, a load and a store a packet plus
-	 * the loop's own instructions shared by eight (bench_datapath ir:
-	 * 5 a packet one at a time, 3.9 four at a time)
+	 * port's): eight stores a step, so that the loop's own instructions
+	 * are shared by eight packets
 	 */
 	for (i = 0; i + 8 <= nb; i += 8) {
 		pkts[i]->port = vport;

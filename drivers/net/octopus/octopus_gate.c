@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * The flow gate: a rule change that moves traffic from Rx queue a to Rx
+ * queue b must not let b deliver the moved flows' new packets before a has
+ * delivered their older ones. The control side is here; the poller's side
+ * is in octopus_rxtx.c (rx_slow).
+ *
+ * The gate lives in the queues' route words (octopus_internal.h), as flags
+ * any migration phase can carry; writers use fetch-or/and, so phases and
+ * flags never overwrite each other (every phase write is a CAS that keeps
+ * them):
+ *  - F_DRAIN_REQ on a gate's source queue: set by the gate (RELEASE) after
+ *    bumping drain_req. The poller clears it (ACQ_REL) BEFORE reading
+ *    drain_req (ACQUIRE) and starting its burst; if that burst comes back
+ *    short (not DRAINING), it stores drain_ack = the value read (RELEASE):
+ *    at once when the burst returned nothing and its lcore's Tx queue has
+ *    completed, else (ack_next) at a later poll once that holds, the flag
+ *    set again to bring that poll here; a burst that is not short sets the
+ *    flag again. A source that never runs empty is served by position
+ *    instead: at the first poll that sees a request the poller notes what
+ *    its hardware queues hold (drain_pos), and once it has delivered that
+ *    much it acks as a short burst would. A gate that bumps drain_req after
+ *    the poller's clear sets the flag after it too, so it is never lost.
+ *  - F_GATED on a gate's destination queue: set by the gate (RELEASE) after
+ *    storing gate_deadline, gate_need (RELEASE) and the source bit in
+ *    gate_mask. The poller clears it (ACQ_REL), then reads the mask and, per
+ *    source, gate_need (ACQUIRE, so the matching deadline is seen) and the
+ *    source's drain_ack (ACQUIRE); while one gate is not satisfied or timed
+ *    out it sets the flag again and delivers nothing. A gate added during
+ *    that check sets the flag after the poller cleared it: seen next burst.
+ *    While gated the queue may still deliver what its hardware queues held
+ *    when the first open gate closed it (gate_limit, a position in its
+ *    delivered count: those packets are older than any moved flow's), and
+ *    once there it acks the drain requests made to it before (gate_covers):
+ *    two queues gated on each other (a flow moved a -> b -> a) so both
+ *    progress instead of waiting for the timeout. limit/covers are a pair
+ *    under a seqlock (gate_seq); a reader that sees it odd or changing
+ *    delivers nothing that burst. A prepared gate keeps it odd until the
+ *    destination's bursts settled, so that the limit is exact (see
+ *    gate_limit_begin()).
+ */
+
+#include <errno.h>
+
+#include <rte_cycles.h>
+#include <rte_pause.h>
+
+#include "octopus_gate.h"
+
+/* Packets @p q has delivered (its poller's counters). */
+static uint64_t
+delivered(struct octopus_queue *q)
+{
+	return __atomic_load_n(&q->cnt.pkts_local, __ATOMIC_RELAXED) +
+		__atomic_load_n(&q->cnt.pkts_remote, __ATOMIC_RELAXED);
+}
+
+/*
+ * Not F_GATED: the poller clears that flag for a moment in every check.
+ * The poller calls it with @p expire, the control path without (a gate
+ * past its deadline is open for it: its poller may not be there to notice).
+ */
+bool
+octopus_gate_holds(const struct octopus_priv *p, struct octopus_queue *dst, bool expire)
+{
+	uint64_t mask = __atomic_load_n(&dst->mig.gate_mask, __ATOMIC_ACQUIRE);
+	uint64_t now = 0, need;
+	bool holds = false;
+	unsigned int f;
+
+	while (mask != 0) {
+		f = __builtin_ctzll(mask);
+		mask &= mask - 1;
+		need = __atomic_load_n(&dst->mig.gate_need[f], __ATOMIC_ACQUIRE);
+		if (need == 0 || p->rxq[f] == NULL ||
+		    __atomic_load_n(&p->rxq[f]->mig.drain_ack, __ATOMIC_ACQUIRE) >= need)
+			continue;
+		if (now == 0)
+			now = rte_get_tsc_cycles();
+		if (now > __atomic_load_n(&dst->mig.gate_deadline[f], __ATOMIC_RELAXED)) {
+			if (!expire)
+				continue;
+			/* nobody drained the source: open, counted; a CAS, so
+			 * that a gate renewed meanwhile is not opened with it
+			 */
+			if (__atomic_compare_exchange_n(&dst->mig.gate_need[f], &need, 0,
+					false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+				dst->mig.gate_timeouts++;
+				continue;
+			}
+		}
+		holds = true;
+	}
+	return holds;
+}
+
+/*
+ * Where @p dst may deliver up to while gated: its delivered count plus what
+ * its hardware queues hold now, and the drain requests made to it before
+ * (gate_covers), written under the seqlock gate_seq. With a gate already
+ * closed on it the earlier, lower limit stays.
+ *
+ * The sum must not be short: once the queue has delivered up to the limit
+ * it acks gate_covers, as if it had delivered everything it held. A burst
+ * running meanwhile would make it short: its packets have left the ring
+ * but are not in the delivered count yet, so they would be taken as
+ * delivered and could come out after the moved flows' newer packets on
+ * another queue. So a prepared gate takes its limit in two steps:
+ * gate_limit_begin() leaves the seqlock odd (a gated burst then delivers
+ * nothing and reads no ring), and gate_limit_end() reads the position once
+ * gates_settle() has seen the bursts that did not see the gate end. A gate
+ * closed without being prepared (octopus_gate_pair() alone) reads it at
+ * once.
+ */
+static bool
+gate_limit_begin(struct octopus_priv *p, struct octopus_queue *dst)
+{
+	if (octopus_gate_holds(p, dst, false))
+		return false;
+	__atomic_store_n(&dst->mig.gate_seq, dst->mig.gate_seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	return true;
+}
+
+static void
+gate_limit_end(struct octopus_priv *p, struct octopus_queue *dst)
+{
+	uint64_t covers = __atomic_load_n(&dst->mig.drain_req, __ATOMIC_ACQUIRE);
+	uint64_t limit = delivered(dst);
+	uint16_t m;
+	int c;
+
+	for (m = 0; m < p->nb_members; m++) {
+		c = rte_eth_rx_queue_count(p->members[m].port_id, dst->qid);
+		if (c > 0)
+			limit += (uint64_t)c;
+	}
+	__atomic_store_n(&dst->mig.gate_limit, limit, __ATOMIC_RELAXED);
+	__atomic_store_n(&dst->mig.gate_covers, covers, __ATOMIC_RELAXED);
+	__atomic_store_n(&dst->mig.gate_seq, dst->mig.gate_seq + 1, __ATOMIC_RELEASE);
+}
+
+static void
+gate_limit_set(struct octopus_priv *p, struct octopus_queue *dst)
+{
+	if (gate_limit_begin(p, dst))
+		gate_limit_end(p, dst);
+}
+
+/* Close @p dst to traffic moved from @p q_from until @p need is acked. */
+static void
+gate_close(struct octopus_queue *dst, uint16_t q_from, uint64_t need)
+{
+	/* a prepared gate waits for its rule change, however long that takes */
+	uint64_t deadline = need == UINT64_MAX ? UINT64_MAX : rte_get_tsc_cycles() +
+		rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
+
+	__atomic_store_n(&dst->mig.gate_deadline[q_from], deadline, __ATOMIC_RELAXED);
+	__atomic_store_n(&dst->mig.gate_need[q_from], need, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&dst->mig.gate_mask, UINT64_C(1) << q_from, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&dst->route, OCTO_ROUTE_F_GATED, __ATOMIC_RELEASE);
+}
+
+/*
+ * Before the rule change: close @p q_to to what it receives until
+ * octopus_gate_pair() or pair_cancel() (not OCTO_GATE_TIMEOUT_MS: a
+ * prepared gate waits for its rule change, however long that takes).
+ */
+static void
+pair_prepare(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
+{
+	struct octopus_queue *dst = octopus_queue_get(p, q_to, 0);
+
+	if (dst == NULL || octopus_queue_get(p, q_from, 0) == NULL || q_from == q_to)
+		return;
+	rte_spinlock_lock(&p->mig.gate_lock);
+	/* no ack reaches UINT64_MAX: closed until octopus_gate_pair() or
+	 * pair_cancel(); the limit is read by octopus_gate_prepare() once the
+	 * queue's bursts settled
+	 */
+	gate_limit_begin(p, dst);
+	gate_close(dst, q_from, UINT64_MAX);
+	rte_spinlock_unlock(&p->mig.gate_lock);
+}
+
+int
+octopus_gate_pair(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
+{
+	struct octopus_queue *src = octopus_queue_get(p, q_from, 0);
+	struct octopus_queue *dst = octopus_queue_get(p, q_to, 0);
+	uint64_t need;
+
+	if (src == NULL || dst == NULL || q_from == q_to)
+		return -EINVAL;
+	rte_spinlock_lock(&p->mig.gate_lock);
+	/* destination first: it must hold from now on */
+	need = src->mig.drain_req + 1;
+	gate_limit_set(p, dst);	/* kept if prepared: the gate is open then */
+	gate_close(dst, q_from, need);
+	/* then ask the source for a drain observed after this point */
+	__atomic_store_n(&src->mig.drain_req, need, __ATOMIC_RELAXED);
+	__atomic_fetch_or(&src->route, OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_RELEASE);
+	dst->mig.gates++;
+	rte_spinlock_unlock(&p->mig.gate_lock);
+	return 0;
+}
+
+/* The rule change did not happen: open what pair_prepare() closed. */
+static void
+pair_cancel(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
+{
+	struct octopus_queue *dst = octopus_queue_get(p, q_to, 0);
+	uint64_t need = UINT64_MAX;
+
+	if (dst == NULL || q_from >= OCTO_MIG_MAX_QUEUES)
+		return;
+	/* only a gate still prepared: a real one set meanwhile stays */
+	__atomic_compare_exchange_n(&dst->mig.gate_need[q_from], &need, 0, false,
+		__ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
+/*
+ * Whether gates between @p q and other queues can be kept: it is set up
+ * and has a home (a queue set up on no member's socket gets one from its
+ * first poller).
+ */
+static bool
+gate_queue_ok(struct octopus_priv *p, uint16_t q)
+{
+	struct octopus_queue *rxq = octopus_queue_get(p, q, 0);
+
+	return rxq != NULL && OCTO_ROUTE_HOME(__atomic_load_n(&rxq->route,
+		__ATOMIC_RELAXED)) != OCTOPUS_NO_HOME;
+}
+
+/* Whether Rx queue @p qid has been polled (it has a poller to wait for). */
+static bool
+polled(struct octopus_priv *p, uint16_t qid)
+{
+	struct octopus_queue *q = octopus_queue_get(p, qid, 0);
+
+	return q != NULL && __atomic_load_n(&q->poller_lcore, __ATOMIC_ACQUIRE) >= 0;
+}
+
+/*
+ * A burst that read its route before the gate closed does not see the
+ * gate, and may still be reading its ring when the rule changes (its lcore
+ * preempted in between): wait until each prepared destination's poller has
+ * started two more bursts (the second read the route after the first one
+ * ended). Microseconds for a polled queue; a queue whose poller does not
+ * come back within OCTO_GATE_TIMEOUT_MS is given up on, counted as a gate
+ * timeout. Queues never polled are not waited for.
+ */
+static void
+gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
+{
+	uint64_t polls[OCTO_MIG_MAX_QUEUES], start = rte_get_tsc_cycles(), now;
+	uint64_t deadline = start + rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
+	uint64_t spin = start + rte_get_tsc_hz() / 20000;	/* 50 us */
+	uint64_t ds;
+	struct octopus_queue *q;
+	uint16_t d;
+
+	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
+		d = (uint16_t)__builtin_ctzll(ds);
+		q = octopus_queue_get(p, d, 0);
+		if (q != NULL)
+			polls[d] = __atomic_load_n(&q->cnt.polls, __ATOMIC_ACQUIRE);
+	}
+	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
+		d = (uint16_t)__builtin_ctzll(ds);
+		q = octopus_queue_get(p, d, 0);
+		if (!polled(p, d))
+			continue;
+		while (__atomic_load_n(&q->cnt.polls, __ATOMIC_ACQUIRE) < polls[d] + 2) {
+			now = rte_get_tsc_cycles();
+			if (now > deadline) {
+				__atomic_store_n(&q->mig.gate_settle_timeouts,
+					q->mig.gate_settle_timeouts + 1, __ATOMIC_RELAXED);
+				break;
+			}
+			if (now < spin)
+				rte_pause();
+			else
+				rte_delay_us_sleep(10);
+		}
+	}
+}
+
+void
+octopus_gate_prepare(struct octopus_priv *p, struct octopus_gate_set *s)
+{
+	uint64_t src, sources = 0, ok = 0, ds, deadline;
+	uint16_t d, f;
+
+	if (!p->started || !p->mig.running)
+		s->dsts = 0;
+	/* the queues gates can be kept between, each looked at once */
+	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
+		d = (uint16_t)__builtin_ctzll(ds);
+		sources |= s->src[d] | UINT64_C(1) << d;
+	}
+	for (src = sources; src != 0; src &= src - 1) {
+		f = (uint16_t)__builtin_ctzll(src);
+		if (gate_queue_ok(p, f))
+			ok |= UINT64_C(1) << f;
+	}
+	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
+		d = (uint16_t)__builtin_ctzll(ds);
+		s->src[d] &= ok & ~(UINT64_C(1) << d);
+		if (!(ok & (UINT64_C(1) << d)) || s->src[d] == 0) {
+			s->src[d] = 0;
+			s->dsts &= ~(UINT64_C(1) << d);
+		}
+	}
+	if (s->dsts == 0)
+		return;
+	/*
+	 * A destination still closed by an earlier change would keep that
+	 * change's limit, and the drain requests made to it since would not be
+	 * covered: after moves along a cycle of queues (rotating the RETA
+	 * twice) each would wait on the next until the timeout. So wait for it
+	 * to open first (the timeout at most; not for a queue never polled):
+	 * its gates do not depend on this change.
+	 */
+	deadline = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
+	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
+		d = (uint16_t)__builtin_ctzll(ds);
+		while (polled(p, d) && octopus_gate_holds(p, octopus_queue_get(p, d, 0), false) &&
+		       rte_get_tsc_cycles() < deadline)
+			rte_delay_us_sleep(10);
+	}
+	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
+		d = (uint16_t)__builtin_ctzll(ds);
+		for (src = s->src[d]; src != 0; src &= src - 1)
+			pair_prepare(p, (uint16_t)__builtin_ctzll(src), d);
+	}
+	gates_settle(p, s);
+	/* no burst reads the ring of a prepared destination now: its limit
+	 * (left odd by gate_limit_begin) is exact
+	 */
+	rte_spinlock_lock(&p->mig.gate_lock);
+	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
+		struct octopus_queue *q = octopus_queue_get(p, (uint16_t)__builtin_ctzll(ds), 0);
+
+		if (q != NULL && (q->mig.gate_seq & 1) != 0)
+			gate_limit_end(p, q);
+	}
+	rte_spinlock_unlock(&p->mig.gate_lock);
+}
+
+void
+octopus_gate_finish(struct octopus_priv *p, const struct octopus_gate_set *s,
+		bool changed)
+{
+	uint64_t src, ds;
+	uint16_t d, f;
+
+	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
+		d = (uint16_t)__builtin_ctzll(ds);
+		for (src = s->src[d]; src != 0; src &= src - 1) {
+			f = (uint16_t)__builtin_ctzll(src);
+			if (changed)
+				octopus_gate_pair(p, f, d);
+			else
+				pair_cancel(p, f, d);
+		}
+	}
+}
