@@ -19,7 +19,9 @@
  *    a page (MPOL_F_NODE | MPOL_F_ADDR), the emulated node the thread's
  *    policy asks for when the page lies on that node's backing node.  That
  *    last answer is what makes EAL accept a page it just faulted in for an
- *    emulated socket; a thread with no such policy gets the real node.
+ *    emulated socket; a thread with no such policy gets the emulated node
+ *    recorded for that page by the process that faulted it in
+ *    (numa-emu-pages.c: a secondary process), else the real node.
  * move_pages() and /proc/self/numa_maps still speak real nodes (so EAL's
  * --legacy-mem, which sorts pages by numa_maps, is not emulated).
  * Without OCTOPUS_NUMA_EMU_BACKING every call goes to the kernel unchanged.
@@ -33,6 +35,8 @@
 #include <unistd.h>
 
 #include <numaif.h>
+
+#include "numa-emu-pages.h"
 
 #define EMU_MAX_NODES 64
 #define MASK_BITS 1024
@@ -174,6 +178,7 @@ get_mempolicy(int *mode, unsigned long *nmask, unsigned long maxnode, void *addr
 {
 	unsigned long real[MASK_WORDS], emu[MASK_WORDS];
 	unsigned int n;
+	int recorded;
 	long ret;
 
 	if (nb_emu == 0)
@@ -200,12 +205,23 @@ get_mempolicy(int *mode, unsigned long *nmask, unsigned long maxnode, void *addr
 	}
 
 	ret = syscall(SYS_get_mempolicy, mode, nmask, maxnode, addr, flags);
-	if (ret == 0 && flags == (MPOL_F_NODE | MPOL_F_ADDR) && mode != NULL && set_valid) {
+	if (ret != 0 || flags != (MPOL_F_NODE | MPOL_F_ADDR) || mode == NULL)
+		return ret;
+	if (set_valid) {
 		for (n = 0; n < nb_emu && n < MASK_BITS; n++)
 			if (bit_get(set_mask, n) && backing[n] == *mode) {
 				*mode = (int)n;
+				emu_page_note(addr, *mode);
 				break;
 			}
+		return ret;
 	}
+	/* no policy (a secondary mapping the primary's page): what the
+	 * process that faulted it in was told
+	 */
+	recorded = emu_page_node(addr);
+	if (recorded >= 0 && (unsigned int)recorded < nb_emu &&
+			backing[recorded] == *mode)
+		*mode = recorded;
 	return ret;
 }
