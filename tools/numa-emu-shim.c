@@ -51,6 +51,8 @@ static unsigned int nb_emu;
 static __thread int set_valid;
 static __thread int set_mode;
 static __thread unsigned long set_mask[MASK_WORDS];
+/* The calling thread's policy names nodes that are their own backing. */
+static __thread int set_plain;
 
 __attribute__((constructor)) static void
 emu_init(void)
@@ -127,13 +129,16 @@ set_mempolicy(int mode, const unsigned long *nmask, unsigned long maxnode)
 
 	if (nb_emu == 0 || nmask == NULL || !to_real(nmask, maxnode, real)) {
 		ret = syscall(SYS_set_mempolicy, mode, nmask, maxnode);
-		if (ret == 0)
+		if (ret == 0) {
 			set_valid = 0;
+			set_plain = nmask != NULL && mode != MPOL_DEFAULT;
+		}
 		return ret;
 	}
 	ret = syscall(SYS_set_mempolicy, mode, real, (unsigned long)MASK_BITS + 1);
 	if (ret == 0) {
 		set_valid = 1;
+		set_plain = 0;
 		set_mode = mode;
 		memset(set_mask, 0, sizeof(set_mask));
 		memcpy(set_mask, nmask, (mask_bits(maxnode) + WORD_BITS - 1) / WORD_BITS *
@@ -214,6 +219,13 @@ get_mempolicy(int *mode, unsigned long *nmask, unsigned long maxnode, void *addr
 				emu_page_note(addr, *mode);
 				break;
 			}
+		return ret;
+	}
+	if (set_plain) {
+		/* a node that is its own backing: recorded too, so that an
+		 * older record for the same file page does not outlive it
+		 */
+		emu_page_note(addr, *mode);
 		return ret;
 	}
 	/* no policy (a secondary mapping the primary's page): what the
