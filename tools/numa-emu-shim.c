@@ -19,7 +19,9 @@
  *    a page (MPOL_F_NODE | MPOL_F_ADDR), the emulated node the thread's
  *    policy asks for when the page lies on that node's backing node.  That
  *    last answer is what makes EAL accept a page it just faulted in for an
- *    emulated socket; a thread with no such policy gets the real node.
+ *    emulated socket; a thread with no such policy gets the emulated node
+ *    recorded for that page by the process that faulted it in
+ *    (numa-emu-pages.c: a secondary process), else the real node.
  * move_pages() and /proc/self/numa_maps still speak real nodes (so EAL's
  * --legacy-mem, which sorts pages by numa_maps, is not emulated).
  * Without OCTOPUS_NUMA_EMU_BACKING every call goes to the kernel unchanged.
@@ -34,6 +36,8 @@
 
 #include <numaif.h>
 
+#include "numa-emu-pages.h"
+
 #define EMU_MAX_NODES 64
 #define MASK_BITS 1024
 #define WORD_BITS (sizeof(unsigned long) * CHAR_BIT)
@@ -47,6 +51,8 @@ static unsigned int nb_emu;
 static __thread int set_valid;
 static __thread int set_mode;
 static __thread unsigned long set_mask[MASK_WORDS];
+/* The calling thread's policy names nodes that are their own backing. */
+static __thread int set_plain;
 
 __attribute__((constructor)) static void
 emu_init(void)
@@ -123,13 +129,16 @@ set_mempolicy(int mode, const unsigned long *nmask, unsigned long maxnode)
 
 	if (nb_emu == 0 || nmask == NULL || !to_real(nmask, maxnode, real)) {
 		ret = syscall(SYS_set_mempolicy, mode, nmask, maxnode);
-		if (ret == 0)
+		if (ret == 0) {
 			set_valid = 0;
+			set_plain = nmask != NULL && mode != MPOL_DEFAULT;
+		}
 		return ret;
 	}
 	ret = syscall(SYS_set_mempolicy, mode, real, (unsigned long)MASK_BITS + 1);
 	if (ret == 0) {
 		set_valid = 1;
+		set_plain = 0;
 		set_mode = mode;
 		memset(set_mask, 0, sizeof(set_mask));
 		memcpy(set_mask, nmask, (mask_bits(maxnode) + WORD_BITS - 1) / WORD_BITS *
@@ -174,6 +183,7 @@ get_mempolicy(int *mode, unsigned long *nmask, unsigned long maxnode, void *addr
 {
 	unsigned long real[MASK_WORDS], emu[MASK_WORDS];
 	unsigned int n;
+	int recorded;
 	long ret;
 
 	if (nb_emu == 0)
@@ -200,12 +210,30 @@ get_mempolicy(int *mode, unsigned long *nmask, unsigned long maxnode, void *addr
 	}
 
 	ret = syscall(SYS_get_mempolicy, mode, nmask, maxnode, addr, flags);
-	if (ret == 0 && flags == (MPOL_F_NODE | MPOL_F_ADDR) && mode != NULL && set_valid) {
+	if (ret != 0 || flags != (MPOL_F_NODE | MPOL_F_ADDR) || mode == NULL)
+		return ret;
+	if (set_valid) {
 		for (n = 0; n < nb_emu && n < MASK_BITS; n++)
 			if (bit_get(set_mask, n) && backing[n] == *mode) {
 				*mode = (int)n;
+				emu_page_note(addr, *mode);
 				break;
 			}
+		return ret;
 	}
+	if (set_plain) {
+		/* a node that is its own backing: recorded too, so that an
+		 * older record for the same file page does not outlive it
+		 */
+		emu_page_note(addr, *mode);
+		return ret;
+	}
+	/* no policy (a secondary mapping the primary's page): what the
+	 * process that faulted it in was told
+	 */
+	recorded = emu_page_node(addr);
+	if (recorded >= 0 && (unsigned int)recorded < nb_emu &&
+			backing[recorded] == *mode)
+		*mode = recorded;
 	return ret;
 }

@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * Failover to the nearest member on a 4- or 8-socket machine:
+ *
+ *   test_octopus_failover_nearest N     (N = 4 or 8; run under
+ *                                        tools/octopus-numa-emu --nodes N)
+ *
+ * net_octopus over the N PFs of one net_octonic NIC, PF k on socket k,
+ * wire=gen with 1024 sequence-numbered flows, N virtual queues, queue k set
+ * up on socket k and polled (and sent through) by an lcore of socket k.
+ * Members are unplugged and plugged back under traffic, two out at once:
+ *   PF1 out, PF0 out (queue 1, displaced onto PF0, moves again), PF0 back,
+ *   PF1 back.
+ * After each step every queue must be steady on the member this test
+ * expects and deliver through it: a queue whose member is out goes to the
+ * serving member nearest to its poller's socket by the machine's SLIT
+ * (nodeX/distance in sysfs, read here directly: lowest distance, then
+ * lowest member index), stays there while it serves, and goes home when its
+ * own member is back.  With the emulation's 8-node table the choices differ
+ * from "the next member" (4 nodes: queue 1 goes to PF3, not PF2).
+ * At the end: nothing reordered or duplicated at Rx nor on the wire,
+ * received + NIC drops + what the lost PFs' rings held = generated.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_udp.h>
+
+#include "octo_wire.h"
+#include "rte_pmd_octonic.h"
+#include "rte_pmd_octopus.h"
+
+#include "../common/octo_check.h"
+#include "../common/octo_test_eal.h"
+
+#define MAX_PF 8
+#define NB_DESC 1024
+#define NB_FLOWS 1024
+#define LIMIT_MS 20000		/* N+1 pollers share 2 CPUs with other tests */
+#define PAYLOAD_OFF (sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv4_hdr) + \
+	sizeof(struct rte_udp_hdr))
+
+static unsigned int nb_pf;
+static uint16_t port, pf[MAX_PF];
+static unsigned int dist[MAX_PF][MAX_PF];
+static unsigned int poller[MAX_PF];	/* lcore of queue q: on socket q */
+static volatile int stop;
+static uint64_t received;
+
+/* per flow: only the poller of the flow's queue touches it */
+static uint64_t next_seq[NB_FLOWS];
+static uint64_t reordered, duplicated;
+
+/* The SLIT as sysfs has it: the table the port reads through libnuma. */
+static int
+read_distances(void)
+{
+	unsigned int a, b;
+	char path[128];
+	FILE *f;
+	int ok;
+
+	for (a = 0; a < nb_pf; a++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/distance", a);
+		f = fopen(path, "r");
+		if (f == NULL)
+			return -errno;
+		for (b = 0, ok = 1; b < nb_pf && ok; b++)
+			ok = fscanf(f, "%u", &dist[a][b]) == 1;
+		fclose(f);
+		if (!ok)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* The serving member nearest to @p socket: lowest distance, then index. */
+static int
+nearest(unsigned int socket, const int *serving)
+{
+	unsigned int j;
+	int best = -1;
+
+	for (j = 0; j < nb_pf; j++)
+		if (serving[j] && (best < 0 || dist[socket][j] < dist[socket][best]))
+			best = (int)j;
+	return best;
+}
+
+/* Where each queue must be after a change of @p serving: @p at updated. */
+static void
+expect(const int *serving, int *at)
+{
+	unsigned int q;
+
+	for (q = 0; q < nb_pf; q++) {
+		if (serving[q])
+			at[q] = (int)q;		/* home, or back home */
+		else if (at[q] < 0 || !serving[at[q]])
+			at[q] = nearest(q, serving);
+	}
+}
+
+static void
+seq_check(struct rte_mbuf *m)
+{
+	const struct octo_wire_payload *pl;
+	uint32_t flow;
+	uint64_t seq;
+
+	if (rte_pktmbuf_data_len(m) < PAYLOAD_OFF + sizeof(*pl))
+		return;
+	pl = rte_pktmbuf_mtod_offset(m, const struct octo_wire_payload *, PAYLOAD_OFF);
+	flow = rte_be_to_cpu_32(pl->flow_id);
+	seq = rte_be_to_cpu_64(pl->seq);
+	if (rte_be_to_cpu_32(pl->magic) != OCTO_WIRE_MAGIC || flow >= NB_FLOWS)
+		return;
+	if (next_seq[flow] != 0 && seq < next_seq[flow]) {
+		if (seq + 1 == next_seq[flow])
+			duplicated++;
+		else
+			reordered++;
+		return;
+	}
+	next_seq[flow] = seq + 1;
+}
+
+static int
+worker(void *arg)
+{
+	unsigned int me = rte_lcore_id(), q, k;
+	struct rte_mbuf *pkts[32];
+	uint16_t n;
+
+	RTE_SET_USED(arg);
+	while (!stop)
+		for (q = 0; q < nb_pf; q++) {
+			if (poller[q] != me)
+				continue;
+			n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
+			for (k = 0; k < n; k++)
+				seq_check(pkts[k]);
+			for (k = 0; k < n; )
+				k += rte_eth_tx_burst(port, q, pkts + k, n - k);
+			__atomic_fetch_add(&received, n, __ATOMIC_RELAXED);
+			if (n == 0) {
+				/* lets a Tx move finish; leaves the CPU to the
+				 * other pollers of this 2-CPU machine
+				 */
+				rte_eth_tx_burst(port, q, pkts, 0);
+				rte_delay_us_sleep(50);
+			}
+		}
+	return 0;
+}
+
+static uint64_t
+xstat(const char *name)
+{
+	uint64_t id, v = UINT64_MAX;
+
+	if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0 ||
+	    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
+		return UINT64_MAX;
+	return v;
+}
+
+static uint64_t
+via(unsigned int q, unsigned int m)
+{
+	struct rte_pmd_octopus_locality l;
+
+	memset(&l, 0, sizeof(l));
+	rte_pmd_octopus_locality_get(port, q, 0, &l);
+	return l.member_pkts[m];
+}
+
+static bool
+deadline_passed(uint64_t end)
+{
+	return rte_get_timer_cycles() > end;
+}
+
+/*
+ * Wait until every Rx and Tx queue is steady on @p at and every Rx queue
+ * delivered through it since.
+ */
+static void
+wait_placed(const char *step, const int *at)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * LIMIT_MS;
+	uint64_t t0 = rte_get_timer_cycles(), base[MAX_PF];
+	struct rte_pmd_octopus_migration r;
+	unsigned int q, t, placed;
+	bool steady = false;
+
+	do {
+		for (q = 0, placed = 0; q < nb_pf; q++)
+			for (t = 0; t < 2; t++) {
+				memset(&r, 0, sizeof(r));
+				rte_pmd_octopus_migration_get(port, q, t, &r);
+				placed += r.phase == RTE_PMD_OCTOPUS_MIG_STEADY &&
+					r.home_member == at[q];
+			}
+		steady = placed == 2 * nb_pf;
+		if (!steady)
+			rte_delay_us_sleep(1000);
+	} while (!steady && !deadline_passed(end));
+	for (q = 0; q < nb_pf && !steady; q++)
+		for (t = 0; t < 2; t++) {
+			rte_pmd_octopus_migration_get(port, q, t, &r);
+			CHECK(r.phase == RTE_PMD_OCTOPUS_MIG_STEADY && r.home_member == at[q],
+				"%s: %s queue %u on member %u (phase %d), expected member %d",
+				step, t ? "Tx" : "Rx", q, r.home_member, (int)r.phase, at[q]);
+		}
+	if (!steady)
+		return;
+	for (q = 0; q < nb_pf; q++)
+		base[q] = via(q, (unsigned int)at[q]);
+	for (q = 0; q < nb_pf; q++) {
+		while (via(q, (unsigned int)at[q]) == base[q] && !deadline_passed(end))
+			rte_delay_us_sleep(1000);
+		CHECK(via(q, (unsigned int)at[q]) > base[q],
+			"%s: queue %u delivered nothing through member %d", step, q, at[q]);
+	}
+	printf("%s: placed as expected after %.1f ms:", step,
+		(double)(rte_get_timer_cycles() - t0) * 1000 / rte_get_timer_hz());
+	for (q = 0; q < nb_pf; q++)
+		printf(" q%u@PF%d", q, at[q]);
+	printf("\n");
+}
+
+static void
+change(const char *step, unsigned int m, int plug, int *serving, int *at)
+{
+	int ret = plug ? rte_pmd_octonic_plug(pf[m]) : rte_pmd_octonic_unplug(pf[m]);
+	char name[32];
+
+	CHECK(ret == 0, "%s: %s PF%u: %d", step, plug ? "plug" : "unplug", m, ret);
+	serving[m] = plug;
+	expect(serving, at);
+	wait_placed(step, at);
+	snprintf(name, sizeof(name), "member%u_in_service", m);
+	CHECK(xstat(name) == (uint64_t)plug, "%s: %s %" PRIu64, step, name, xstat(name));
+}
+
+static int
+start_port(struct rte_mempool **pools)
+{
+	struct rte_eth_conf conf;
+	unsigned int q;
+	int ret;
+
+	memset(&conf, 0, sizeof(conf));
+	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP;
+	ret = rte_eth_dev_configure(port, nb_pf, nb_pf, &conf);
+	for (q = 0; ret == 0 && q < nb_pf; q++) {
+		ret = rte_eth_rx_queue_setup(port, q, NB_DESC, q, NULL, pools[q]);
+		if (ret == 0)
+			ret = rte_eth_tx_queue_setup(port, q, NB_DESC, q, NULL);
+	}
+	if (ret == 0)
+		ret = rte_eth_dev_start(port);
+	return ret;
+}
+
+static void
+drain(void)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * LIMIT_MS;
+	uint64_t last, now;
+
+	CHECK(rte_pmd_octonic_gen_enable(pf[0], 0) == 0, "generator off");
+	do {
+		last = __atomic_load_n(&received, __ATOMIC_RELAXED);
+		rte_delay_ms(200);
+		now = __atomic_load_n(&received, __ATOMIC_RELAXED);
+	} while (now != last && !deadline_passed(end));
+	stop = 1;
+	rte_eal_mp_wait_lcore();
+}
+
+static void
+check_accounting(void)
+{
+	struct rte_pmd_octonic_sink_stats sink;
+	struct rte_eth_stats st;
+	uint64_t gen = 0, outage;
+
+	rte_pmd_octonic_gen_count(pf[0], &gen);
+	memset(&st, 0, sizeof(st));
+	rte_eth_stats_get(port, &st);
+	outage = xstat("outage_lost_packets");
+	memset(&sink, 0, sizeof(sink));
+	CHECK(rte_pmd_octonic_sink_stats_get(pf[0], &sink) == 0, "sink stats");
+	printf("%u PFs: %" PRIu64 " generated, %" PRIu64 " received, %" PRIu64
+		" NIC drops, %" PRIu64 " lost in the rings; Rx %" PRIu64 " reordered %"
+		PRIu64 " dup; wire %" PRIu64 " out of order %" PRIu64 " dup; losses %"
+		PRIu64 " returns %" PRIu64 "\n", nb_pf, gen, received, st.imissed, outage,
+		reordered, duplicated, sink.out_of_order, sink.duplicates,
+		xstat("member_losses"), xstat("member_returns"));
+	CHECK(reordered == 0 && duplicated == 0, "Rx: %" PRIu64 " reordered, %" PRIu64
+		" duplicated", reordered, duplicated);
+	CHECK(sink.out_of_order == 0 && sink.duplicates == 0,
+		"wire: %" PRIu64 " out of order, %" PRIu64 " dup", sink.out_of_order,
+		sink.duplicates);
+	CHECK(received > 0, "nothing received");
+	CHECK(received + st.imissed + outage == gen, "received %" PRIu64 " + NIC drops %"
+		PRIu64 " + ring losses %" PRIu64 " != generated %" PRIu64, received,
+		st.imissed, outage, gen);
+	CHECK(xstat("member_losses") == 2 && xstat("member_returns") == 2,
+		"member losses %" PRIu64 ", returns %" PRIu64, xstat("member_losses"),
+		xstat("member_returns"));
+}
+
+int
+main(int argc, char **argv)
+{
+	char lcores[128], nic[160], members[512], name[64], prefix[64];
+	struct rte_mempool *pools[MAX_PF];
+	int serving[MAX_PF], at[MAX_PF];
+	unsigned int i, lc;
+	char *eal[] = {
+		argv[0], "--no-pci", "--lcores", lcores, "--file-prefix", prefix,
+		"--vdev", nic, "--vdev", members,
+	};
+	int nb_eal = RTE_DIM(eal), len;
+	char **eal_argv = eal;
+
+	nb_pf = argc > 1 ? (unsigned int)atoi(argv[1]) : 0;
+	if (nb_pf < 4 || nb_pf > MAX_PF) {
+		fprintf(stderr, "usage: %s 4..8 (under octopus-numa-emu --nodes N)\n", argv[0]);
+		return 2;
+	}
+	/* lcore 0 (main) and lcore k+1 on emulated CPU k, of socket k */
+	len = snprintf(lcores, sizeof(lcores), "0@0");
+	for (i = 0; i < nb_pf; i++)
+		len += snprintf(lcores + len, sizeof(lcores) - len, ",%u@%u", i + 1, i);
+	len = snprintf(nic, sizeof(nic), "net_octonic0,pfs=%u,numa=0", nb_pf);
+	for (i = 1; i < nb_pf; i++)
+		len += snprintf(nic + len, sizeof(nic) - len, ":%u", i);
+	snprintf(nic + len, sizeof(nic) - len, ",wire=gen,flows=%u,gen_rate=50000",
+		NB_FLOWS);
+	len = snprintf(members, sizeof(members), "net_octopus0");
+	for (i = 0; i < nb_pf; i++)
+		len += snprintf(members + len, sizeof(members) - len,
+			",member=net_octonic0_pf%u", i);
+	snprintf(members + len, sizeof(members) - len, ",migration=manual,rx_pool=app");
+	snprintf(prefix, sizeof(prefix), "octopus-nearest-%u", nb_pf);
+
+	if (octo_test_eal_init(&nb_eal, &eal_argv, 1024) < 0) {
+		fprintf(stderr, "EAL init failed\n");
+		return 2;
+	}
+	if (rte_socket_count() < nb_pf || rte_lcore_count() < nb_pf + 1) {
+		fprintf(stderr, "needs %u sockets (EAL sees %u) and %u lcores: run under octopus-numa-emu --nodes %u\n",
+			nb_pf, rte_socket_count(), nb_pf + 1, nb_pf);
+		return 2;
+	}
+	if (read_distances() != 0) {
+		fprintf(stderr, "cannot read the nodes' distances from sysfs\n");
+		return 2;
+	}
+	RTE_LCORE_FOREACH_WORKER(lc)
+		if (rte_lcore_to_socket_id(lc) < nb_pf)
+			poller[rte_lcore_to_socket_id(lc)] = lc;
+	for (i = 0; i < nb_pf; i++) {
+		CHECK(poller[i] == i + 1, "lcore %u is not on socket %u (%u)", i + 1, i,
+			rte_lcore_to_socket_id(i + 1));
+		snprintf(name, sizeof(name), "net_octonic0_pf%u", i);
+		if (rte_eth_dev_get_port_by_name(name, &pf[i]) != 0)
+			return 2;
+		snprintf(name, sizeof(name), "app%u", i);
+		pools[i] = rte_pktmbuf_pool_create(name, 4096, 256, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, (int)i);
+		if (pools[i] == NULL) {
+			fprintf(stderr, "pool on socket %u: %s\n", i, rte_strerror(rte_errno));
+			return 2;
+		}
+		serving[i] = 1;
+		at[i] = -1;
+	}
+	if (failures != 0 || rte_eth_dev_get_port_by_name("net_octopus0", &port) != 0)
+		return 1;
+	rte_pmd_octonic_gen_enable(pf[0], 0);
+	CHECK(start_port(pools) == 0, "configure, set up and start the port");
+	if (failures != 0)
+		return 1;
+	stop = 0;
+	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
+	CHECK(rte_pmd_octonic_gen_enable(pf[0], 1) == 0, "generator on");
+	expect(serving, at);
+	wait_placed("start", at);
+	change("PF1 out", 1, 0, serving, at);
+	change("PF0 out too", 0, 0, serving, at);
+	change("PF0 back", 0, 1, serving, at);
+	change("PF1 back", 1, 1, serving, at);
+	drain();
+	check_accounting();
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+	rte_eal_cleanup();
+	printf("%s: %u failure(s)\n", failures ? "FAIL" : "ok", (unsigned int)failures);
+	return failures ? 1 : 0;
+}
