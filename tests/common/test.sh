@@ -12,9 +12,9 @@
 #   octo_until WHAT CMD...   run CMD until it succeeds, at most
 #                      OCTO_DEADLINE seconds (30), and while the testpmd
 #                      of testpmd.sh (tp_pid) runs; WHAT names it in errors
-# The trap kills the processes in octo_pids (and tp_pid), removes
-# $octo_work (a temporary directory) and the runtime directories, then runs
-# octo_cleanup_more if the script defines it.
+# The trap kills the processes in octo_pids (and tp_pid), runs
+# octo_cleanup_more if the script defines it, then removes $octo_work (a
+# temporary directory) and the runtime directories.
 
 octo_work=$(mktemp -d)
 octo_logs=()
@@ -45,12 +45,13 @@ octo_cleanup() {
 		wait "$p" 2>/dev/null || true
 	done
 	exec 3>&- 2>/dev/null || true
+	# a hook for what a script stops or leaves elsewhere (daemons whose pid
+	# files are in $octo_work, hugepage files)
+	if declare -F octo_cleanup_more >/dev/null; then octo_cleanup_more; fi
 	rm -rf "${octo_work:?}"
 	for p in "${octo_prefixes[@]}"; do
 		rm -rf "/var/run/dpdk/${p:?}"
 	done
-	# a hook for what a script leaves elsewhere (hugepage files)
-	if declare -F octo_cleanup_more >/dev/null; then octo_cleanup_more; fi
 }
 trap octo_cleanup EXIT
 

@@ -76,20 +76,18 @@ swap() {
 }
 
 # "<out of order at the sink> <gate timeouts> <packets at the sink>" now,
-# from telemetry
+# from telemetry (one query: this runs in polling loops)
 counts() {
-	tq "/octonic/info,0" "/ethdev/xstats,$port" | python3 -c 'import json, sys
-ooo = tmo = pkts = 0
-for l in sys.stdin:
-	v = json.loads(l.split("\t", 1)[1]) or {}
-	ooo += v.get("sink_out_of_order", 0)
-	pkts += v.get("sink_packets", 0)
-	tmo += sum(x for k, x in v.items() if k.endswith("_gate_timeouts"))
-print(ooo, tmo, pkts)'
+	"$octo_lib/apps/telemetry_query.py" --flat "$tp_prefix" "/octonic/info,0" "/ethdev/xstats,$port" |
+		awk '{ k = $1; sub(/^[^:]*:/, "", k) }
+			k == "sink_out_of_order" { ooo += $2 }
+			k == "sink_packets" { pkts += $2 }
+			k ~ /^[^.]*_gate_timeouts$/ { tmo += $2 }
+			END { print ooo + 0, tmo + 0, pkts + 0 }'
 }
 
+# reads the counts into ooo tmo pkts; true once pkts is above $1
 sink_above() {
-	local ooo tmo pkts
 	read -r ooo tmo pkts < <(counts 2>/dev/null) && [ "$pkts" -gt "$1" ]
 }
 
@@ -134,7 +132,6 @@ run() {
 		tp_cmd
 		read -r ooo tmo pkts < <(counts) || fail "telemetry unreachable"
 		octo_until "20000 packets more at the sink" sink_above $((pkts + 20000))
-		read -r ooo tmo pkts < <(counts) || fail "telemetry unreachable"
 		printf 'run %s %s %s sockets %-8s: %s out of order at the sink, %s gate timeouts\n' \
 			"$1" "$mode" "$sockets" "$phase" $((ooo - ooo0)) $((tmo - tmo0))
 		total_ooo=$((total_ooo + ooo - ooo0))
