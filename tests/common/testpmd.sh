@@ -10,8 +10,9 @@
 # sanitizer wrapper): nothing here looks a program up in PATH.
 #
 # On top of test.sh (fail, cleanup, octo_prefix, octo_until):
-#   tp_start LOG EAL/APP...  testpmd with these arguments, output in LOG;
-#                            returns at its first prompt
+#   tp_start LOG EAL/APP...  testpmd with these arguments (run by the
+#                            command in the array tp_wrap, if any), output
+#                            in LOG; returns at its first prompt
 #   tp_send COMMAND...       send commands, wait for nothing
 #   tp_cmd COMMAND...        send commands, wait until testpmd answered them
 #   tp_wait PATTERN [N]      wait until N (1) lines of the log match PATTERN
@@ -26,6 +27,7 @@
 . "$(dirname "${BASH_SOURCE[0]}")/test.sh"
 tp_log=
 tp_marks=0
+tp_wrap=()
 
 tp_alive() { kill -0 "$tp_pid" 2>/dev/null; }
 
@@ -42,7 +44,7 @@ tp_start() {
 	esac
 	rm -f "$octo_work/tp.in"
 	mkfifo "$octo_work/tp.in"
-	stdbuf -oL "${TESTPMD:?}" "$@" <"$octo_work/tp.in" >"$tp_log" 2>&1 &
+	"${tp_wrap[@]}" stdbuf -oL "${TESTPMD:?}" "$@" <"$octo_work/tp.in" >"$tp_log" 2>&1 &
 	tp_pid=$!
 	exec 3>"$octo_work/tp.in"
 	tp_marks=0
