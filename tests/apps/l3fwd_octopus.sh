@@ -37,22 +37,13 @@ if [ "${4:-}" = nonuma ]; then
 	app_args=(--no-numa)
 	octopus_args=",migration=auto"
 fi
-here=$(cd "$(dirname "$0")" && pwd)
-tq() { "$here/telemetry_query.py" "$prefix" "$@"; }
-prefix="octopus-l3fwd-$mode-$ipv6-$nonuma-$$"
-work=$(mktemp -d)
+. "$(dirname "$0")/../common/test.sh"
+octo_prefix "l3fwd-$mode-$ipv6-$nonuma"
+prefix=$tp_prefix
+work=$octo_work
 out="$work/out"
-pid=
-cleanup() {
-	if [ -n "$pid" ]; then
-		kill -KILL "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-	fi
-	# EAL leaves its runtime directory behind
-	rm -rf "$work" "/var/run/dpdk/${prefix:?}"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; cat "$out"; exit 1; }
+octo_logs=("$out")
+OCTO_FAIL_TAIL=1000
 
 port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
 # l3fwd makes its tables on every socket with lcores: measured on hugepages
@@ -71,14 +62,14 @@ mem_opt=$("${OCTOPUS_EAL_MEM:?}" "$mem")
 	-- -p 0x4 -P "${app_args[@]}" --lookup="$mode" --config "($port,0,0),($port,1,1),($port,2,2),($port,3,3)" \
 	>"$out" 2>&1 &
 pid=$!
+octo_pids+=("$pid")
 
 # Wait for the main loops, then let it forward for 2 s more.
-for _ in $(seq 1 100); do
-	kill -0 "$pid" 2>/dev/null || { pid=; fail "l3fwd exited before forwarding"; }
-	[ "$(grep -c 'entering main loop' "$out")" -eq 4 ] && break
-	sleep 0.3
-done
-[ "$(grep -c 'entering main loop' "$out")" -eq 4 ] || fail "l3fwd lcores not started in 30 s"
+main_loops() {
+	kill -0 "$pid" 2>/dev/null || fail "l3fwd exited before forwarding"
+	[ "$(grep -c 'entering main loop' "$out")" -eq 4 ]
+}
+octo_until "4 l3fwd lcores in their main loop" main_loops
 # nonuma: the queues polled from socket 1 move there first, later on a busy
 # host or in a sanitizer build: wait for their migrations (30 s at most), so
 # that the 2 s below all come after the moves
@@ -96,16 +87,19 @@ fi
 # the NIC's counters once the moves are done: what a moved queue DMAs
 # across sockets is judged from here on (before, it was remote on purpose)
 tq "/octonic/info,0" "/octonic/info,1" >"$work/tel0" || fail "telemetry unreachable"
+# the window whose cross-socket DMA is judged
 sleep 2
 tq "/octonic/info,0" "/octonic/info,1" "/octopus/info,$port" "/ethdev/stats,$port" "/ethdev/xstats,$port" \
 	>"$work/tel" || fail "telemetry unreachable"
-sleep 1
+# until the sink counts more (the check below wants it to grow)
+sink_grew() { [ "$(octo_tel "/octonic/info,0" sink_packets)" -gt "$1" ] 2>/dev/null; }
+octo_until "packets more at the sink" sink_grew "$(octo_tel "/octonic/info,0" sink_packets || echo 0)"
 tq "/octonic/info,0" >"$work/tel2" || fail "telemetry unreachable"
 
 kill -INT "$pid"
 rc=0
 wait "$pid" || rc=$?
-pid=
+octo_pids=()
 [ "$rc" -eq 0 ] || fail "l3fwd exit status $rc after SIGINT"
 grep -q "Signal 2 received" "$out" && grep -q "^Bye" "$out" || fail "l3fwd did not stop cleanly"
 

@@ -24,8 +24,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 secs=${SECONDS_PER_RUN:-5}
 pps=${PPS:-300000}
 ns=${NUDMA_NS:-107}
-work=$(mktemp -d)
-trap 'rm -rf "$work" /var/run/dpdk/nudma-bench-*-$$' EXIT
+. "$here/../common/test.sh"
+work=$octo_work
 mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
 cost="nudma_dma_ns=$ns,nudma_poll_ns=$ns"
 
@@ -33,11 +33,13 @@ cost="nudma_dma_ns=$ns,nudma_poll_ns=$ns"
 run() {
 	local name=$1 rate=$2
 	shift 2
-	"$app" "$mem_opt" -m 512 --no-pci --file-prefix "nudma-bench-$name-$$" \
+	octo_prefix "nudma-bench-$name"
+	octo_logs=("$work/$name")
+	"$app" "$mem_opt" -m 512 --no-pci --file-prefix "$tp_prefix" \
 		--lcores '0@0,1@0,2@1' -d "${OCTONIC_PLUGIN:?}" \
 		--vdev "net_octonic0,wire=gen,flows=1024,gen_rate=$rate,$cost,$1" \
 		"${@:2}" -- -t "$secs" -x _cycles,wire_latency >"$work/$name" 2>&1 ||
-		{ cat "$work/$name"; echo "FAIL: $name"; exit 1; }
+		OCTO_FAIL_TAIL=1000 fail "$name"
 }
 
 # pair RATE: one PF, then net_octopus, at generator rate RATE

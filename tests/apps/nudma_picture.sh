@@ -18,19 +18,10 @@ set -euo pipefail
 
 app=${1:?octopus_fwd binary}
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../common/test.sh"
 ns=107
-work=$(mktemp -d)
-pid=''
-spid=''
-cleanup() {
-	for p in $spid $pid; do
-		kill -KILL "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
-	rm -rf "$work" /var/run/dpdk/nudma-picture-*-$$
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; cat "$work"/*.out 2>/dev/null | tail -40; exit 1; }
+work=$octo_work
+OCTO_FAIL_TAIL=40
 mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
 cost="nudma_dma_ns=$ns,nudma_poll_ns=$ns"
 
@@ -40,8 +31,11 @@ cost="nudma_dma_ns=$ns,nudma_poll_ns=$ns"
 # port to watch for moves (MOVE_PORT), 1.5 s after queue 1 has moved (Rx
 # and Tx; 30 s at most).
 run() {
-	local name=$1 cmds=$2 app_args=$3 prefix="nudma-picture-$1-$$"
+	local name=$1 cmds=$2 app_args=$3 prefix pid spid
 	shift 3
+	octo_prefix "nudma-picture-$name"
+	prefix=$tp_prefix
+	octo_logs=("$work/$name.out")
 	"$app" "$mem_opt" -m 512 --no-pci --file-prefix "$prefix" \
 		--lcores '0@0,1@0,2@1' -d "${OCTONIC_PLUGIN:?}" "$@" \
 		-- ${app_args:+"$app_args"} >"$work/$name.out" 2>&1 &
@@ -49,12 +43,12 @@ run() {
 	# shellcheck disable=SC2086 # a list of commands
 	"$here/telemetry_sample.py" "$work/$name.jsonl" "$prefix" $cmds 2>/dev/null &
 	spid=$!
-	for _ in $(seq 1 150); do
-		grep -qs '^forwarding on' "$work/$name.out" && break
-		kill -0 "$pid" 2>/dev/null || { pid=; fail "$name: octopus_fwd exited"; }
-		sleep 0.2
-	done
-	grep -qs '^forwarding on' "$work/$name.out" || fail "$name: not forwarding in 30 s"
+	octo_pids=("$spid" "$pid")
+	forwarding() {
+		kill -0 "$pid" 2>/dev/null || fail "$name: octopus_fwd exited"
+		grep -qs '^forwarding on' "$work/$name.out"
+	}
+	octo_until "$name: forwarding" forwarding
 	if [ -n "${MOVE_PORT:-}" ]; then
 		for _ in $(seq 1 100); do
 			"$here/telemetry_query.py" --flat "$prefix" "/octopus/migration,$MOVE_PORT" \
@@ -62,16 +56,17 @@ run() {
 			[ "$(grep -cE ':(rx|tx)q1\.migrations [1-9]' "$work/mig")" -eq 2 ] && break
 			sleep 0.3
 		done
+		# the samples the picture is drawn from
 		sleep 1.5
 	else
 		sleep 2
 	fi
 	kill -TERM "$spid"
 	wait "$spid" || true
-	spid=
+	octo_pids=("$pid")
 	kill -INT "$pid"
-	wait "$pid" || { pid=; fail "$name: octopus_fwd failed"; }
-	pid=
+	wait "$pid" || { octo_pids=(); fail "$name: octopus_fwd failed"; }
+	octo_pids=()
 }
 
 run one-pf "/octonic/latency,0 /ethdev/xstats,0" "" \

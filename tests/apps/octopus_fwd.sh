@@ -18,21 +18,13 @@ set -euo pipefail
 
 app=${1:?octopus_fwd binary}
 route=${2:-}
-here=$(cd "$(dirname "$0")" && pwd)
-prefix="octopus-fwd-$$"
-work=$(mktemp -d)
+. "$(dirname "$0")/../common/test.sh"
+octo_prefix fwd
+prefix=$tp_prefix
+work=$octo_work
 out="$work/out"
-pid=
-cleanup() {
-	if [ -n "$pid" ]; then
-		kill -KILL "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-	fi
-	# EAL leaves its runtime directory behind
-	rm -rf "$work" "/var/run/dpdk/${prefix:?}"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; cat "$out"; exit 1; }
+octo_logs=("$out")
+OCTO_FAIL_TAIL=1000
 
 port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
 # hugepages or --no-huge, as the project decides (tools/octopus_eal_mem.h)
@@ -44,19 +36,27 @@ mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
 	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1 \
 	-- ${route:+-r "$route"} >"$out" 2>&1 &
 pid=$!
-for _ in $(seq 1 100); do
-	kill -0 "$pid" 2>/dev/null || { pid=; fail "octopus_fwd exited early"; }
-	grep -q "^forwarding on 4 lcores" "$out" && break
-	sleep 0.3
-done
-grep -q "^forwarding on 4 lcores" "$out" || fail "not forwarding after 30 s"
-sleep 2
-"$here/telemetry_query.py" "$prefix" "/octonic/info,0" "/octonic/info,1" >"$work/tel" ||
+octo_pids+=("$pid")
+forwarding() {
+	kill -0 "$pid" 2>/dev/null || fail "octopus_fwd exited early"
+	grep -q "^forwarding on 4 lcores" "$out"
+}
+octo_until "forwarding" forwarding
+# traffic until every queue received 1000 packets, and sent 1000 unless
+# nothing routes
+busy() {
+	"$octo_lib/apps/telemetry_query.py" --flat "$prefix" "/ethdev/xstats,$port" 2>/dev/null | awk -v tx="${route:+0}" '
+		sub(/^[^:]*:/, "") && /^(rx|tx)_q[0-3]_local_packets / && $2 >= 1000 {
+			split($1, k, "_"); n[k[1]]++ }
+		END { exit !(n["rx"] == 4 && (tx == "0" || n["tx"] == 4)) }'
+}
+octo_until "1000 packets through every queue" busy
+"$octo_lib/apps/telemetry_query.py" "$prefix" "/octonic/info,0" "/octonic/info,1" >"$work/tel" ||
 	fail "telemetry unreachable"
 kill -INT "$pid"
 rc=0
 wait "$pid" || rc=$?
-pid=
+octo_pids=()
 [ "$rc" -eq 0 ] || fail "exit status $rc after SIGINT"
 grep -q "^bye" "$out" || fail "no clean stop"
 

@@ -33,8 +33,10 @@ done
 schema=/usr/share/openvswitch/vswitch.ovsschema
 
 here=$(cd "$(dirname "$0")" && pwd)
-prefix="octopus-ovs-$$"
-work=$(mktemp -d)
+. "$here/../common/test.sh"
+octo_prefix ovs
+prefix=$tp_prefix
+work=$octo_work
 export OVS_RUNDIR="$work/run" OVS_LOGDIR="$work/log" OVS_DBDIR="$work/db" \
 	OVS_SYSCONFDIR="$work/etc"
 mkdir -p "$OVS_RUNDIR" "$OVS_LOGDIR" "$OVS_DBDIR" "$OVS_SYSCONFDIR"
@@ -52,18 +54,13 @@ stop_daemon() {
 	done
 	kill -KILL "$pid" 2>/dev/null || true
 }
-cleanup() {
+# before the directories go (the trap: tests/common/test.sh)
+octo_cleanup_more() {
 	stop_daemon "$OVS_RUNDIR/ovs-vswitchd-dpdk.pid"
 	stop_daemon "$OVS_RUNDIR/ovsdb-server.pid"
-	# EAL leaves its runtime directory behind
-	rm -rf "$work" "/var/run/dpdk/${prefix:?}"
 }
-trap cleanup EXIT
-fail() {
-	echo "FAIL: $*"
-	[ -f "$log" ] && tail -n 40 "$log"
-	exit 1
-}
+octo_logs=("$log")
+OCTO_FAIL_TAIL=40
 vsctl() { ovs-vsctl --db="unix:$OVS_RUNDIR/db.sock" --timeout=15 "$@"; }
 alive() { kill -0 "$(cat "$OVS_RUNDIR/ovs-vswitchd-dpdk.pid")" 2>/dev/null; }
 

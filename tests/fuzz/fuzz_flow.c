@@ -390,9 +390,12 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		"--vdev", "net_octonic0,pfs=2,numa=0:1,wire=loop",
 		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1",
 	};
-	struct rte_eth_conf conf;
+	struct octo_port_conf c = {
+		.nb_rxq = NB_Q, .nb_txq = NB_Q, .nb_desc = 256,
+		.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP,
+	};
 	struct rte_mempool *mp;
-	uint16_t q;
+	int ret;
 
 	RTE_SET_USED(argc);
 	snprintf(prefix, sizeof(prefix), "octopus-fuzz-flow-%d", (int)getpid());
@@ -407,21 +410,10 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "fuzz_flow: no net_octopus0 or net_octonic0_pf0\n");
 		exit(1);
 	}
-	memset(&conf, 0, sizeof(conf));
-	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-	conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP;
-	if (mp == NULL || rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) != 0) {
-		fprintf(stderr, "fuzz_flow: port configure failed\n");
-		exit(1);
-	}
-	for (q = 0; q < NB_Q; q++)
-		if (rte_eth_rx_queue_setup(port, q, 256, 0, NULL, mp) != 0 ||
-				rte_eth_tx_queue_setup(port, q, 256, 0, NULL) != 0) {
-			fprintf(stderr, "fuzz_flow: queue setup failed\n");
-			exit(1);
-		}
-	if (rte_eth_dev_start(port) != 0) {
-		fprintf(stderr, "fuzz_flow: port start failed\n");
+	c.pool = mp;
+	ret = mp != NULL ? octo_port_start(port, &c) : -ENOMEM;
+	if (ret != 0) {
+		fprintf(stderr, "fuzz_flow: port bring-up failed: %d\n", ret);
 		exit(1);
 	}
 	atexit(cleanup);

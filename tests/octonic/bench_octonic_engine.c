@@ -25,6 +25,7 @@
 
 #include <rte_pmd_octonic.h>
 #include "../common/octo_test_eal.h"
+#include "../common/octo_port.h"
 
 static double
 measure(uint16_t port, double seconds, uint64_t *missed)
@@ -82,7 +83,7 @@ add_rule(uint16_t port, int transfer, uint32_t src, uint32_t prio)
 int
 main(int argc, char **argv)
 {
-	struct rte_eth_conf conf;
+	struct octo_port_conf c = { .nb_desc = 1024, .socket = OCTO_SOCKET_OF_PORT };
 	struct rte_mempool *mp;
 	double seconds = 2.0, mpps0, mpps1;
 	uint64_t missed0, missed1, t0;
@@ -104,13 +105,8 @@ main(int argc, char **argv)
 		return 1;
 	mp = rte_pktmbuf_pool_create("bench", 8191, 256, 0,
 		RTE_MBUF_DEFAULT_BUF_SIZE, rte_eth_dev_socket_id(port));
-	memset(&conf, 0, sizeof(conf));
-	if (mp == NULL || rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
-			rte_eth_rx_queue_setup(port, 0, 1024,
-				rte_eth_dev_socket_id(port), NULL, mp) != 0 ||
-			rte_eth_tx_queue_setup(port, 0, 1024,
-				rte_eth_dev_socket_id(port), NULL) != 0 ||
-			rte_eth_dev_start(port) != 0)
+	c.pool = mp;
+	if (mp == NULL || octo_port_start(port, &c) != 0)
 		return 1;
 	/* a few rules: the transfer rule and the catch-all ingress rule */
 	if (add_rule(port, 1, 0, 0) != 0 || add_rule(port, 0, 0, 2) != 0 ||

@@ -34,6 +34,7 @@
 #include "octo_wire.h"
 #include "octonic_internal.h"
 #include "../common/octo_test_eal.h"
+#include "../common/octo_port.h"
 
 #define NB_FRAMES 8192
 #define BURST 32
@@ -113,22 +114,12 @@ verdicts_differ(const char *what, const struct octonic_verdict *a,
 static int
 port_up(uint16_t port, uint16_t nb_q, uint64_t rss_hf, struct rte_mempool *mp)
 {
-	struct rte_eth_conf conf;
-	uint16_t q;
+	struct octo_port_conf c = {
+		.nb_rxq = nb_q, .nb_txq = nb_q, .socket = SOCKET_ID_ANY,
+		.rss_hf = rss_hf, .pool = mp,
+	};
 
-	memset(&conf, 0, sizeof(conf));
-	if (rss_hf != 0) {
-		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-		conf.rx_adv_conf.rss_conf.rss_hf = rss_hf;
-	}
-	if (rte_eth_dev_configure(port, nb_q, nb_q, &conf) != 0)
-		return -1;
-	for (q = 0; q < nb_q; q++)
-		if (rte_eth_rx_queue_setup(port, q, 512, SOCKET_ID_ANY, NULL, mp) != 0 ||
-				rte_eth_tx_queue_setup(port, q, 512, SOCKET_ID_ANY,
-				NULL) != 0)
-			return -1;
-	return rte_eth_dev_start(port);
+	return octo_port_start(port, &c);
 }
 
 int

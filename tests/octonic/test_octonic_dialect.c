@@ -29,6 +29,7 @@
 #include <rte_pmd_octonic.h>
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
+#include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_RXQ 4
@@ -47,10 +48,13 @@ struct nic {
 static int
 nic_open(struct nic *n, const char *name, const char *args)
 {
-	struct rte_eth_conf conf;
+	struct octo_port_conf c = {
+		.nb_rxq = NB_RXQ, .nb_txq = 1, .nb_desc = 1024,
+		.socket = OCTO_SOCKET_OF_PORT, .pool = pool,
+		.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP,
+	};
 	char pf[RTE_ETH_NAME_MAX_LEN];
 	unsigned int i;
-	uint16_t q;
 
 	n->name = name;
 	if (rte_vdev_init(name, args) != 0)
@@ -59,19 +63,7 @@ nic_open(struct nic *n, const char *name, const char *args)
 		snprintf(pf, sizeof(pf), "%s_pf%u", name, i);
 		if (rte_eth_dev_get_port_by_name(pf, &n->port[i]) != 0)
 			return -1;
-		memset(&conf, 0, sizeof(conf));
-		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP;
-		if (rte_eth_dev_configure(n->port[i], NB_RXQ, 1, &conf) != 0)
-			return -1;
-		for (q = 0; q < NB_RXQ; q++)
-			if (rte_eth_rx_queue_setup(n->port[i], q, 1024,
-					rte_eth_dev_socket_id(n->port[i]), NULL,
-					pool) != 0)
-				return -1;
-		if (rte_eth_tx_queue_setup(n->port[i], 0, 1024,
-				rte_eth_dev_socket_id(n->port[i]), NULL) != 0 ||
-				rte_eth_dev_start(n->port[i]) != 0)
+		if (octo_port_start(n->port[i], &c) != 0)
 			return -1;
 	}
 	return 0;

@@ -34,6 +34,7 @@
 #include <rte_pmd_octonic.h>
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
+#include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
 #define MAXQ 8
@@ -52,49 +53,22 @@ pf_port(const char *nic, unsigned int pf, uint16_t *port)
 	return rte_eth_dev_get_port_by_name(name, port);
 }
 
-struct port_opts {
-	uint16_t nb_rxq, nb_txq;
-	struct rte_mempool *rx_pool[MAXQ];	/* NULL: pool[socket of the PF] */
-	uint8_t deferred_rxq[MAXQ];
-	uint64_t rx_offloads, tx_offloads;
-	int lsc;
-};
-
+/*
+ * @p o with this file's defaults: the queues on the PF's socket, 1024
+ * descriptors, RSS over IP, UDP and TCP with more than one Rx queue, Rx
+ * from pool[socket of the PF] where o->rx_pool names none.
+ */
 static int
-port_start(uint16_t port, const struct port_opts *o)
+port_start(uint16_t port, const struct octo_port_conf *o)
 {
-	struct rte_eth_conf conf;
-	struct rte_eth_rxconf rxc;
-	uint16_t q;
-	int ret, s = rte_eth_dev_socket_id(port);
+	struct octo_port_conf c = *o;
 
-	memset(&conf, 0, sizeof(conf));
-	if (o->nb_rxq > 1) {
-		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP |
-			RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP;
-	}
-	conf.rxmode.offloads = o->rx_offloads;
-	conf.txmode.offloads = o->tx_offloads;
-	conf.intr_conf.lsc = o->lsc;
-	ret = rte_eth_dev_configure(port, o->nb_rxq, o->nb_txq, &conf);
-	if (ret != 0)
-		return ret;
-	for (q = 0; q < o->nb_rxq; q++) {
-		memset(&rxc, 0, sizeof(rxc));
-		rxc.rx_deferred_start = o->deferred_rxq[q];
-		rxc.offloads = o->rx_offloads;
-		ret = rte_eth_rx_queue_setup(port, q, 1024, s, &rxc,
-			o->rx_pool[q] != NULL ? o->rx_pool[q] : pool[s & 1]);
-		if (ret != 0)
-			return ret;
-	}
-	for (q = 0; q < o->nb_txq; q++) {
-		ret = rte_eth_tx_queue_setup(port, q, 1024, s, NULL);
-		if (ret != 0)
-			return ret;
-	}
-	return rte_eth_dev_start(port);
+	c.socket = OCTO_SOCKET_OF_PORT;
+	c.nb_desc = 1024;
+	if (c.nb_rxq > 1)
+		c.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP;
+	c.pool = pool[rte_eth_dev_socket_id(port) & 1];
+	return octo_port_start(port, &c);
 }
 
 typedef void (*pkt_check_t)(uint16_t port, uint16_t q, struct rte_mbuf *m,
@@ -373,7 +347,7 @@ test_bad_devargs(struct rte_mempool *unused __rte_unused)
 	/* and a good NIC that is created, used and removed leaves nothing */
 	REQUIRE(rte_vdev_init("net_octonic22", "pfs=3,wire=loop") == 0, "probe");
 	{
-		struct port_opts o = { .nb_rxq = 2, .nb_txq = 2 };
+		struct octo_port_conf o = { .nb_rxq = 2, .nb_txq = 2 };
 		uint16_t p;
 
 		REQUIRE(pf_port("net_octonic22", 1, &p) == 0, "pf1");
@@ -407,7 +381,7 @@ static void
 test_steer(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 3000;
-	struct port_opts o = { .nb_rxq = 4, .nb_txq = 1 };
+	struct octo_port_conf o = { .nb_rxq = 4, .nb_txq = 1 };
 	uint64_t cnt[2][MAXQ] = { { 0 } };
 	struct rte_eth_stats st;
 	struct dst_check dst = { .bad = 0 };
@@ -466,7 +440,7 @@ static void
 test_meta(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 2000;
-	struct port_opts o = { .nb_rxq = 4, .nb_txq = 1 };
+	struct octo_port_conf o = { .nb_rxq = 4, .nb_txq = 1 };
 	uint64_t cnt[2][MAXQ] = { { 0 } }, bad = 0;
 	uint16_t ports[2];
 	unsigned int q;
@@ -517,7 +491,7 @@ static void
 test_rss(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 4096;
-	struct port_opts o = { .nb_rxq = 4, .nb_txq = 1 };
+	struct octo_port_conf o = { .nb_rxq = 4, .nb_txq = 1 };
 	struct rte_eth_rss_reta_entry64 reta[2];
 	struct reta_check rc = { .bad = 0 };
 	uint64_t cnt[1][MAXQ] = { { 0 } };
@@ -595,7 +569,7 @@ poller_main(void *arg)
 static void
 test_concurrent(struct rte_mempool *unused __rte_unused)
 {
-	struct port_opts o = { .nb_rxq = 4, .nb_txq = 1 };
+	struct octo_port_conf o = { .nb_rxq = 4, .nb_txq = 1 };
 	struct rte_flow *t_old, *t_new, *i_old, *i_new;
 	struct rte_flow_error err;
 	struct poller pl = { .stop = 0 };
@@ -724,9 +698,9 @@ static void
 test_locality(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 2048;
-	struct port_opts o0 = { .nb_rxq = 2, .nb_txq = 2,
+	struct octo_port_conf o0 = { .nb_rxq = 2, .nb_txq = 2,
 		.rx_pool = { pool[1], pool[0] } };	/* PF0 node 0: q0 remote */
-	struct port_opts o1 = { .nb_rxq = 2, .nb_txq = 2,
+	struct octo_port_conf o1 = { .nb_rxq = 2, .nb_txq = 2,
 		.rx_pool = { pool[1], pool[0] } };	/* PF1 node 1: q1 remote */
 	struct rte_pmd_octonic_locality l0, l1;
 	uint64_t cnt[2][MAXQ] = { { 0 } };
@@ -854,7 +828,7 @@ loop_once(uint16_t port, struct rte_mbuf *m)
 static void
 test_cksum_loop(struct rte_mempool *unused __rte_unused)
 {
-	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1,
+	struct octo_port_conf o = { .nb_rxq = 1, .nb_txq = 1,
 		.rx_offloads = RTE_ETH_RX_OFFLOAD_CHECKSUM,
 		.tx_offloads = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
 			RTE_ETH_TX_OFFLOAD_UDP_CKSUM | RTE_ETH_TX_OFFLOAD_MULTI_SEGS };
@@ -966,7 +940,7 @@ static void
 test_unplug(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 1000;
-	struct port_opts o = { .nb_rxq = 2, .nb_txq = 1, .lsc = 1 };
+	struct octo_port_conf o = { .nb_rxq = 2, .nb_txq = 1, .lsc = 1 };
 	struct rte_eth_link link;
 	struct rte_eth_stats st;
 	uint64_t cnt[2][MAXQ] = { { 0 } };
@@ -1019,7 +993,7 @@ static void
 test_queue_not_started(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 500;
-	struct port_opts o = { .nb_rxq = 2, .nb_txq = 1, .deferred_rxq = { 0, 1 } };
+	struct octo_port_conf o = { .nb_rxq = 2, .nb_txq = 1, .deferred_rxq = { 0, 1 } };
 	uint64_t cnt[1][MAXQ] = { { 0 } };
 	struct rte_eth_stats st;
 	uint16_t port;
@@ -1053,7 +1027,7 @@ static void
 test_nombuf(struct rte_mempool *unused __rte_unused)
 {
 	struct rte_mempool *tiny;
-	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1 };
+	struct octo_port_conf o = { .nb_rxq = 1, .nb_txq = 1 };
 	struct rte_mbuf *held[512];
 	struct rte_eth_stats st;
 	uint16_t port, n;
@@ -1089,7 +1063,7 @@ test_nombuf(struct rte_mempool *unused __rte_unused)
 static void
 test_wire_ethdev(struct rte_mempool *unused __rte_unused)
 {
-	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1 };
+	struct octo_port_conf o = { .nb_rxq = 1, .nb_txq = 1 };
 	struct rte_mbuf *r;
 	uint16_t port;
 
@@ -1114,7 +1088,7 @@ test_wire_ethdev(struct rte_mempool *unused __rte_unused)
 static void
 test_control(struct rte_mempool *unused __rte_unused)
 {
-	struct port_opts o = { .nb_rxq = 2, .nb_txq = 2 };
+	struct octo_port_conf o = { .nb_rxq = 2, .nb_txq = 2 };
 	struct rte_ether_addr mac = { .addr_bytes = { 0x02, 0, 0, 0, 0, 0x42 } };
 	struct rte_eth_stats st;
 	struct rte_mbuf *tx[8];
@@ -1219,9 +1193,9 @@ static void
 test_nudma(struct rte_mempool *unused __rte_unused)
 {
 	/* PF0's queue on a pool of socket 1: the frame's DMA is remote */
-	struct port_opts o0 = { .nb_rxq = 1, .nb_txq = 1,
+	struct octo_port_conf o0 = { .nb_rxq = 1, .nb_txq = 1,
 		.rx_pool = { pool[1] } };
-	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1 };
+	struct octo_port_conf o = { .nb_rxq = 1, .nb_txq = 1 };
 	struct rte_mbuf *pkts[BURST];
 	uint64_t t0, wall, remote_ns, hz = rte_get_tsc_hz();
 	uint64_t stall, emu, poll_c = 50000 * hz / 1000000000ull;
@@ -1301,7 +1275,7 @@ static void
 test_flow_cache(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 512;
-	struct port_opts o = { .nb_rxq = 2, .nb_txq = 1 };
+	struct octo_port_conf o = { .nb_rxq = 2, .nb_txq = 1 };
 	struct rte_eth_rss_reta_entry64 reta[2];
 	uint64_t cnt[1][MAXQ] = { { 0 } };
 	struct rte_flow_error err;
@@ -1363,7 +1337,7 @@ test_flow_cache(struct rte_mempool *unused __rte_unused)
 static void
 test_latency(struct rte_mempool *unused __rte_unused)
 {
-	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1 };
+	struct octo_port_conf o = { .nb_rxq = 1, .nb_txq = 1 };
 	struct rte_mbuf *pkts[64];
 	uint64_t p50, p99;
 	uint16_t port, got = 0;
@@ -1405,7 +1379,7 @@ tel_query(int fd, const char *cmd, char *buf, size_t size)
 static void
 test_telemetry(struct rte_mempool *unused __rte_unused)
 {
-	struct port_opts o = { .nb_rxq = 2, .nb_txq = 1,
+	struct octo_port_conf o = { .nb_rxq = 2, .nb_txq = 1,
 		.rx_pool = { pool[1], pool[0] } };
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	char buf[16384], cmd[64], want[64];
@@ -1454,7 +1428,7 @@ static void
 test_sink_order(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 1000;
-	struct port_opts o = { .nb_rxq = 1, .nb_txq = 1 };
+	struct octo_port_conf o = { .nb_rxq = 1, .nb_txq = 1 };
 	struct rte_pmd_octonic_sink_stats ss;
 	struct rte_mbuf *pkts[BURST], *held = NULL;
 	uint64_t got = 0, end = rte_get_tsc_cycles() + rte_get_tsc_hz();
@@ -1541,7 +1515,7 @@ static void
 test_two_pollers(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 20000;
-	struct port_opts o = { .nb_rxq = 2, .nb_txq = 1 };
+	struct octo_port_conf o = { .nb_rxq = 2, .nb_txq = 1 };
 	struct parity_poller p0 = { .want_bit = 0 }, p1 = { .want_bit = 1 };
 	struct rte_flow_attr attr = { .transfer = 1 };
 	struct rte_flow_item_ipv4 spec = { .hdr.src_addr = RTE_BE32(1) };

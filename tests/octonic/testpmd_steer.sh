@@ -1,35 +1,25 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 Octopus authors
 #
 # testpmd drives net_octonic: a transfer rule sends the generated UDP flows
 # to PF1 and PF1's ingress rule to its queue 2.  testpmd's own forwarding
 # statistics must show packets on port 1 queue 2 and on no other queue.
-set -eu
+set -euo pipefail
 : "${TESTPMD:?}" "${OCTONIC_PLUGIN:?}"
-out=$(mktemp)
-prefix="octonic_testpmd_$$"
-# EAL leaves its runtime directory behind; the prefix is per run.
-trap 'rm -rf "$out" "/var/run/dpdk/${prefix:?}"' EXIT
-# hugepages or --no-huge, as the project decides (tools/octopus_eal_mem.h)
-mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
+. "$(dirname "$0")/../common/testpmd.sh"
+octo_prefix octonic-steer
+out=$octo_work/out
 
-{
-	sleep 1
-	echo "flow create 0 transfer pattern eth / ipv4 / udp / end actions represented_port ethdev_port_id 1 / end"
-	echo "flow create 1 ingress pattern eth / ipv4 / udp / end actions queue index 2 / end"
-	echo "start"
-	sleep 2
-	echo "stop"
-	sleep 1
-	echo "quit"
-} | stdbuf -oL "$TESTPMD" -d "$OCTONIC_PLUGIN" "$mem_opt" -m 512 --no-pci \
-	--file-prefix "$prefix" \
+tp_start "$out" -d "$OCTONIC_PLUGIN" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci \
+	--file-prefix "$tp_prefix" \
 	--vdev net_octonic0,pfs=2,wire=gen,flows=64,gen_rate=1000000 -- \
-	-i --rxq=4 --txq=4 --forward-mode=rxonly --total-num-mbufs=16384 \
-	>"$out" 2>&1 || { cat "$out"; echo "testpmd failed"; exit 1; }
-
-fail() { cat "$out"; echo "FAIL: $*"; exit 1; }
+	-i --rxq=4 --txq=4 --forward-mode=rxonly --total-num-mbufs=16384
+tp_cmd "flow create 0 transfer pattern eth / ipv4 / udp / end actions represented_port ethdev_port_id 1 / end" \
+	"flow create 1 ingress pattern eth / ipv4 / udp / end actions queue index 2 / end"
+# forwarding until port 1 received 100000 packets (0.1 s of the generator's)
+tp_forward 1 100000
+tp_quit
 
 [ "$(grep -c 'Flow rule #[0-9]* created' "$out")" -eq 2 ] ||
 	fail "the two rules were not both created"

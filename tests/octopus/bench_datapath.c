@@ -36,6 +36,7 @@
 #include <rte_mbuf.h>
 
 #include "../common/octo_test_eal.h"
+#include "../common/octo_port.h"
 
 #define BURST 32
 #define NB_SETUPS 5
@@ -82,15 +83,9 @@ static uint64_t (*const loops[NB_SETUPS])(unsigned int) = {
 static int
 setup(uint16_t port, struct rte_mempool *mp)
 {
-	struct rte_eth_conf conf;
+	struct octo_port_conf c = { .pool = mp };
 
-	memset(&conf, 0, sizeof(conf));
-	if (rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
-	    rte_eth_rx_queue_setup(port, 0, 512, 0, NULL, mp) != 0 ||
-	    rte_eth_tx_queue_setup(port, 0, 512, 0, NULL) != 0 ||
-	    rte_eth_dev_start(port) != 0)
-		return -1;
-	return 0;
+	return octo_port_start(port, &c);
 }
 
 static int

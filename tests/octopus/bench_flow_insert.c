@@ -41,6 +41,7 @@
 #include <rte_mbuf.h>
 
 #include "../common/octo_test_eal.h"
+#include "../common/octo_port.h"
 
 #define NB_QUEUES 1	/* flow-perf's RXQ_NUM: every rule takes queue 0 */
 
@@ -131,17 +132,11 @@ destroy_octopus(uint32_t n)
 static int
 port_start(uint16_t port, struct rte_mempool *mp)
 {
-	struct rte_eth_conf conf;
-	uint16_t q;
+	struct octo_port_conf c = {
+		.nb_rxq = NB_QUEUES, .nb_txq = NB_QUEUES, .nb_desc = 256, .pool = mp,
+	};
 
-	memset(&conf, 0, sizeof(conf));
-	if (rte_eth_dev_configure(port, NB_QUEUES, NB_QUEUES, &conf) != 0)
-		return -1;
-	for (q = 0; q < NB_QUEUES; q++)
-		if (rte_eth_rx_queue_setup(port, q, 256, 0, NULL, mp) != 0 ||
-		    rte_eth_tx_queue_setup(port, q, 256, 0, NULL) != 0)
-			return -1;
-	return rte_eth_dev_start(port);
+	return octo_port_start(port, &c);
 }
 
 static int

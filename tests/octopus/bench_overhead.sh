@@ -19,16 +19,18 @@ set -euo pipefail
 
 rounds=${1:-5}
 secs=${2:-2}
-testpmd=${TESTPMD:-dpdk-testpmd}
+export TESTPMD=${TESTPMD:-dpdk-testpmd}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${OCTOPUS_BUILD:-$src/build}
 # the plugin where EAL accepts it (see meson.build)
 [ -n "${OCTOPUS_PLUGIN:-}" ] || . "$build/octopus-plugins.env"
 emu="$src/tools/octopus-numa-emu --nodes 2 --"
 bench=$build/tests/octopus/bench_datapath
-work=$(mktemp -d)
-prefix="octopus-bench-$$"
-trap 'rm -rf "$work" /var/run/dpdk/"${prefix:?}"*' EXIT
+. "$src/tests/common/testpmd.sh"
+work=$octo_work
+octo_prefix bench
+prefix=$tp_prefix
+octo_prefixes+=("$prefix-ir" "$prefix-cy")
 huge=$("${OCTOPUS_EAL_MEM:-$build/tools/octopus-eal-mem}" 512 2>/dev/null)
 kinds=("--no-huge")
 [ "$huge" != "--no-huge" ] && kinds=("$huge" "--no-huge")
@@ -67,21 +69,9 @@ echo "== 3. testpmd io forwarding, cycles/packet (--record-core-cycles), ${round
 # octopus port, null4/5 enslaved), net_octopus0 is 6, net_bonding0 7,
 # net_failsafe0 8 (its sub-device, net_null6, comes after it, owned).
 direct=2 octopus=6 bonding=7 failsafe=8
+tp_wrap=($emu)
 for m in "${kinds[@]}"; do
-	{
-		echo "set fwd io"
-		for _ in $(seq 1 "$rounds"); do
-			for p in $direct $octopus $bonding $failsafe; do
-				echo "set portlist $p"
-				echo "show config fwd"
-				echo "start"
-				sleep "$secs"
-				echo "stop"
-				sleep 0.5
-			done
-		done
-		echo "quit"
-	} | $emu "$testpmd" $m -m 512 --no-pci --file-prefix "$prefix" \
+	tp_start "$work/tpmd.out" $m -m 512 --no-pci --file-prefix "$prefix" \
 		--lcores 0@0,1@0,2@1 -d "$OCTOPUS_PLUGIN" \
 		--vdev net_null0 --vdev net_null1 --vdev net_null2 --vdev net_null3 \
 		--vdev net_null4 --vdev net_null5 \
@@ -89,7 +79,17 @@ for m in "${kinds[@]}"; do
 		--vdev "net_bonding0,mode=1,slave=net_null4,slave=net_null5" \
 		--vdev "net_failsafe0,dev(net_null6)" \
 		-- -i --total-num-mbufs=16384 --port-topology=loop --record-core-cycles \
-		--nb-cores=1 --burst=32 > "$work/tpmd.out" 2>&1 || { tail -n 40 "$work/tpmd.out"; exit 1; }
+		--nb-cores=1 --burst=32
+	tp_cmd "set fwd io"
+	for _ in $(seq 1 "$rounds"); do
+		for p in $direct $octopus $bonding $failsafe; do
+			tp_cmd "set portlist $p" "show config fwd" "start"
+			# the window measured
+			sleep "$secs"
+			tp_cmd "stop"
+		done
+	done
+	tp_quit
 	echo "-- $(name_of "$m") (one testpmd run; every port Rx-es into testpmd's pool)"
 	awk -v d=$direct -v o=$octopus -v b=$bonding -v f=$failsafe '
 		/RX P=[0-9]+\/Q=0/ { match($0, /RX P=[0-9]+/); p = substr($0, RSTART + 5, RLENGTH - 5) }

@@ -12,52 +12,39 @@
 # memory shared: skipped (77) without hugepages.
 set -euo pipefail
 
-testpmd=${TESTPMD:-dpdk-testpmd}
 procinfo=${PROCINFO:-dpdk-proc-info}
 mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
 if [ "$mem_opt" = "--no-huge" ]; then
 	echo "skip: secondary processes need hugepages"
 	exit 77
 fi
+. "$(dirname "$0")/../common/testpmd.sh"
 # a secondary maps the primary's hugepage files: they must not be unlinked
-mem_opt=
+mem_opt=()
 # where the primary's memory goes, if the build says (sanitizers: meson.build)
-[ -n "${OCTOPUS_BASE_VIRTADDR:-}" ] && mem_opt="--base-virtaddr=$OCTOPUS_BASE_VIRTADDR"
-work=$(mktemp -d)
-prefix="octopus-sec-$$"
+[ -n "${OCTOPUS_BASE_VIRTADDR:-}" ] && mem_opt=("--base-virtaddr=$OCTOPUS_BASE_VIRTADDR")
+octo_prefix sec
+prefix=$tp_prefix
 plugins=(-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}")
-pid=
-cleanup() {
-	exec 3>&- 2>/dev/null || true
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	rm -rf "$work" "/var/run/dpdk/${prefix:?}"
-	rm -f /dev/hugepages/"${prefix:?}"map_*
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; for f in "$work"/*.out; do echo "== $f"; tail -n 60 "$f"; done; exit 1; }
+octo_cleanup_more() { rm -f /dev/hugepages/"${prefix:?}"map_*; }
+work=$octo_work
+octo_logs=("$work/primary.out")
 
-mkfifo "$work/cmds"
-stdbuf -oL "$testpmd" $mem_opt -m 512 --no-pci --file-prefix "$prefix" -l 0-1 \
+tp_start "$work/primary.out" "${mem_opt[@]}" -m 512 --no-pci --file-prefix "$prefix" -l 0-1 \
 	"${plugins[@]}" \
 	--vdev net_octonic0,pfs=2,numa=0:0,wire=gen,gen_rate=100000 \
 	--vdev net_octopus0,member=net_octonic0_pf0 \
-	-- -i --total-num-mbufs=16384 < "$work/cmds" > "$work/primary.out" 2>&1 &
-pid=$!
-exec 3> "$work/cmds"
-say() { echo "$*" >&3; sleep "${2:-0.5}"; }
+	-- -i --total-num-mbufs=16384
 # the octopus port is port 2 (PF0 = 0, owned; PF1 = 1, a port of its own)
 port=2
-for _ in $(seq 1 300); do
-	grep -q "^Port $port: " "$work/primary.out" && break
-	sleep 0.1
-done
 grep -q "^Port $port: " "$work/primary.out" || fail "primary did not start its port"
-echo "start" >&3; sleep 2
-echo "stop" >&3; sleep 1
+# forwarding until the port received 1000 packets (a hundredth of a second
+# at the generator's rate), then still
+tp_forward $port 1000
 
 secondary() {
 	"$procinfo" --file-prefix "$prefix" "${plugins[@]}" -- "$@" \
-		> "$work/sec$1.out" 2>&1 || fail "proc-info $* exited with status $?"
+		> "$work/sec$1.out" 2>&1 || { octo_logs+=("$work/sec$1.out"); fail "proc-info $* exited with status $?"; }
 }
 # RX-packets of port P in the N-th "statistics for port P" block of FILE
 rx_of() {
@@ -75,8 +62,7 @@ grep -q '"owner": "net_octopus(port 2)"' "$work/tel.out" ||
 secondary --stats
 r1=$(rx_of "$work/sec--stats.out" $port)
 [ "${r1:-0}" -gt 0 ] || fail "secondary reads RX-packets '$r1' on the octopus port"
-: > "$work/primary.out.mark"
-echo "show port stats $port" >&3; sleep 1
+tp_cmd "show port stats $port"
 r0=$(awk -v p="$port" '/NIC statistics for port/{f=($6==p)} f&&/RX-packets:/{v=$2} END{print v}' \
 	"$work/primary.out")
 [ "$r0" = "$r1" ] || fail "secondary read $r1 RX packets, the primary counts $r0"
@@ -94,7 +80,7 @@ xs() { awk -v n="$1:" '$1==n{print $2; exit}' "$work/sec--xstats.out"; }
 
 secondary --stats-reset
 secondary --xstats-reset
-echo "show port stats $port" >&3; sleep 1
+tp_cmd "show port stats $port"
 r2=$(awk -v p="$port" '/NIC statistics for port/{f=($6==p)} f&&/RX-packets:/{v=$2} END{print v}' \
 	"$work/primary.out")
 [ "$r2" = 0 ] || fail "after the secondary's reset the primary counts $r2 RX packets"
@@ -102,14 +88,10 @@ secondary --xstats
 [ "$(xs rx_q0_local_packets)" = 0 ] || fail "rx_q0_local_packets after xstats-reset: $(xs rx_q0_local_packets)"
 
 # the primary goes on forwarding
-echo "start" >&3; sleep 1.5
-echo "stop" >&3; sleep 1
-echo "show port stats $port" >&3; sleep 1
+tp_forward $port 1000
+tp_cmd "show port stats $port"
 r3=$(awk -v p="$port" '/NIC statistics for port/{f=($6==p)} f&&/RX-packets:/{v=$2} END{print v}' \
 	"$work/primary.out")
 [ "${r3:-0}" -gt 0 ] || fail "primary forwards nothing after the secondary's visits"
-echo "quit" >&3
-exec 3>&-
-wait "$pid" || fail "primary exited with status $?"
-pid=
+tp_quit
 echo "ok: secondary read $r1 RX packets (primary: $r0), reset them; primary forwarded $r3 more"

@@ -162,19 +162,12 @@ watched_total(void)
 static bool
 start_port(struct rte_mempool *mp)
 {
-	struct rte_eth_conf conf;
-	uint16_t q;
-	int ret;
+	struct octo_port_conf c = {
+		.nb_rxq = NB_Q, .nb_txq = NB_Q, .nb_desc = NB_DESC,
+		.socket = OCTO_SOCKET_ALTERNATE, .pool = mp,
+	};
+	int ret = octo_port_start(port, &c);
 
-	memset(&conf, 0, sizeof(conf));
-	ret = rte_eth_dev_configure(port, NB_Q, NB_Q, &conf);
-	for (q = 0; ret == 0 && q < NB_Q; q++) {
-		ret = rte_eth_rx_queue_setup(port, q, NB_DESC, q & 1, NULL, mp);
-		if (ret == 0)
-			ret = rte_eth_tx_queue_setup(port, q, NB_DESC, q & 1, NULL);
-	}
-	if (ret == 0)
-		ret = rte_eth_dev_start(port);
 	CHECK(ret == 0, "configure, set up and start the port: %d", ret);
 	return ret == 0;
 }

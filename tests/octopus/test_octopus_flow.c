@@ -254,23 +254,14 @@ imissed(void)
 static void
 setup_port(struct rte_mempool *mp, int rss_mode)
 {
-	struct rte_eth_conf conf;
-	uint16_t q;
+	/* ethdev offers reta_update only in RSS mode */
+	struct octo_port_conf c = {
+		.nb_rxq = NB_Q, .nb_txq = NB_Q, .nb_desc = NB_DESC,
+		.socket = OCTO_SOCKET_OF_LCORE, .pool = mp,
+		.rss_hf = rss_mode ? RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP : 0,
+	};
 
-	memset(&conf, 0, sizeof(conf));
-	if (rss_mode) {
-		/* ethdev offers reta_update only in RSS mode */
-		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP;
-	}
-	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
-	for (q = 0; q < NB_Q; q++) {
-		int sock = (int)rte_lcore_to_socket_id(q);
-
-		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, sock, NULL, mp) == 0, "rxq");
-		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, sock, NULL) == 0, "txq");
-	}
-	CHECK(rte_eth_dev_start(port) == 0, "start");
+	CHECK(octo_port_start(port, &c) == 0, "configure, set up and start the port");
 }
 
 static struct rte_pmd_octonic_flow_stats

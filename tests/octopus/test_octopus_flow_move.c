@@ -205,19 +205,13 @@ wait_flow_on(uint16_t q, uint64_t since)
 static void
 setup_port(struct rte_mempool *mp)
 {
-	struct rte_eth_conf conf;
-	uint16_t q;
+	struct octo_port_conf c = {
+		.nb_rxq = NB_Q, .nb_txq = NB_Q, .nb_desc = NB_DESC,
+		.socket = OCTO_SOCKET_OF_LCORE, .pool = mp,
+		.rss = 1,	/* RETA updates allowed */
+	};
 
-	memset(&conf, 0, sizeof(conf));
-	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;	/* RETA updates allowed */
-	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
-	for (q = 0; q < NB_Q; q++) {
-		int sock = (int)rte_lcore_to_socket_id(q);
-
-		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, sock, NULL, mp) == 0, "rxq");
-		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, sock, NULL) == 0, "txq");
-	}
-	CHECK(rte_eth_dev_start(port) == 0, "start");
+	CHECK(octo_port_start(port, &c) == 0, "configure, set up and start the port");
 	CHECK(rte_pmd_octopus_migration_auto_get(port) == 0, "migration is not manual");
 }
 

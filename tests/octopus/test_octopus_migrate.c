@@ -241,19 +241,15 @@ move_queues(unsigned int nb, unsigned int batch, unsigned int nb_explicit,
 static void
 start_port(struct rte_mempool *mp)
 {
-	struct rte_eth_conf conf;
+	struct octo_port_conf c = {
+		.nb_rxq = NB_Q, .nb_txq = NB_Q, .nb_desc = NB_DESC,
+		.socket = OCTO_SOCKET_ALTERNATE, .pool = mp,
+	};
 	uint16_t q;
-	int sock;
 
-	memset(&conf, 0, sizeof(conf));
-	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
-	for (q = 0; q < NB_Q; q++) {
+	for (q = 0; q < NB_Q; q++)
 		owner[q] = lcore_on(q & 1, q);
-		sock = q & 1;
-		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, sock, NULL, mp) == 0, "rxq");
-		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, sock, NULL) == 0, "txq");
-	}
-	CHECK(rte_eth_dev_start(port) == 0, "start");
+	CHECK(octo_port_start(port, &c) == 0, "configure, set up and start the port");
 }
 
 /* Stop the generator and poll until nothing more arrives. */
@@ -549,19 +545,15 @@ test_gate(struct rte_mempool *mp)
 {
 	struct octopus_priv *p;
 	struct rte_pmd_octopus_migration ms;
-	struct rte_eth_conf conf;
+	struct octo_port_conf c = {
+		.nb_rxq = 2, .nb_txq = 2, .nb_desc = NB_DESC,
+		.socket = OCTO_SOCKET_ALTERNATE, .pool = mp,
+		.rss = 1,	/* for reta_update */
+	};
 	uint64_t early, drained, late, end;
-	uint16_t q;
 	int round;
 
-	memset(&conf, 0, sizeof(conf));
-	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;	/* for reta_update */
-	CHECK(rte_eth_dev_configure(port, 2, 2, &conf) == 0, "configure");
-	for (q = 0; q < 2; q++) {
-		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, q, NULL, mp) == 0, "rxq");
-		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, q, NULL) == 0, "txq");
-	}
-	CHECK(rte_eth_dev_start(port) == 0, "start");
+	CHECK(octo_port_start(port, &c) == 0, "configure, set up and start the port");
 	p = rte_eth_devices[port].data->dev_private;
 	{
 		/* fewer flows than packets piled up: each flow is in both queues */

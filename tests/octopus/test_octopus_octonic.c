@@ -138,24 +138,15 @@ run_traffic(void)
 static void
 start_port(uint16_t pid, uint64_t rss_hf, struct rte_mempool *mp0, struct rte_mempool *mp1)
 {
-	struct rte_mempool *mps[2] = { mp0, mp1 };
-	struct rte_eth_conf conf;
+	struct octo_port_conf c = {
+		.nb_rxq = NB_Q, .nb_txq = NB_Q, .nb_desc = NB_DESC,
+		.socket = OCTO_SOCKET_OF_LCORE, .rss_hf = rss_hf,
+	};
 	uint16_t q;
-	int sock;
 
-	memset(&conf, 0, sizeof(conf));
-	if (rss_hf != 0) {
-		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-		conf.rx_adv_conf.rss_conf.rss_hf = rss_hf;
-	}
-	CHECK(rte_eth_dev_configure(pid, NB_Q, NB_Q, &conf) == 0, "configure");
-	for (q = 0; q < NB_Q; q++) {
-		sock = (int)rte_lcore_to_socket_id(q);
-		CHECK(rte_eth_rx_queue_setup(pid, q, NB_DESC, sock, NULL, mps[sock]) == 0,
-			"rxq");
-		CHECK(rte_eth_tx_queue_setup(pid, q, NB_DESC, sock, NULL) == 0, "txq");
-	}
-	CHECK(rte_eth_dev_start(pid) == 0, "start");
+	for (q = 0; q < NB_Q; q++)
+		c.rx_pool[q] = rte_lcore_to_socket_id(q) == 0 ? mp0 : mp1;
+	CHECK(octo_port_start(pid, &c) == 0, "configure, set up and start the port");
 }
 
 static void

@@ -14,13 +14,10 @@ set -euo pipefail
 # echoes each command at once: line buffering (stdbuf) keeps the xstats
 # lines whole.
 
-testpmd=${TESTPMD:-dpdk-testpmd}
-work=$(mktemp -d)
-prefix="octopus-tpf-$$"
-# EAL leaves its runtime directory behind; the prefix is per run.
-trap 'rm -rf "$work" "/var/run/dpdk/${prefix:?}"' EXIT
-# hugepages or --no-huge, as the project decides (tools/octopus_eal_mem.h)
-mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
+. "$(dirname "$0")/../common/testpmd.sh"
+octo_prefix tpf
+out=$octo_work/out
+OCTO_FAIL_TAIL=120
 port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
 
 # Flow 0 of the generator (seed 1): lib/wire/octo_gen.c gives flow f the
@@ -52,40 +49,46 @@ for k in 0 16 32 48; do
 	reta_cmds+=("port config $port rss reta $r")
 done
 
-{
-	echo "set corelist 1,3"			# socket 0
-	printf '%s\n' "${reta_cmds[@]}"
-	echo "show port $port rss reta 64 (0xffffffffffffffff)"
-	echo "flow create $port ingress pattern eth / ipv4 src is $src_ip / udp src is $src_port / end actions count / queue index 2 / end"
-	echo "start"
-	sleep 2
-	echo "stop"
-	echo "show port xstats $port"
-	echo "set corelist 2,4"			# socket 1: the queues follow
-	echo "start"
-	sleep 2
-	echo "stop"
-	echo "show port xstats $port"
-	echo "start"			# moves still finishing (loaded machine)
-	sleep 1
-	echo "stop"
-	echo "show port xstats $port"
-	echo "start"
-	sleep 2
-	echo "stop"
-	echo "show port xstats $port"
-	echo "flow query $port 0 count"
-	echo "quit"
-} | timeout 60 stdbuf -oL "$testpmd" "$mem_opt" -m 512 --no-pci --file-prefix "$prefix" \
+tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
 	--lcores '0@0,1@0,2@1,3@0,4@1' \
 	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
 	--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=100000 \
 	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=auto \
-	-- -i --rxq=4 --txq=4 --nb-cores=2 --total-num-mbufs=16384 --forward-mode=io --no-flush-rx \
-	> "$work/out" 2>&1 || { cat "$work/out"; echo "testpmd failed"; exit 1; }
+	-- -i --rxq=4 --txq=4 --nb-cores=2 --total-num-mbufs=16384 --forward-mode=io --no-flush-rx
 
-out="$work/out"
-fail() { echo "FAIL: $*"; tail -n 120 "$out"; exit 1; }
+# packets queue 2 received (the flow's: at most 400/s), from telemetry
+q2_now() {
+	tp_xstats $port 2>/dev/null |
+		awk '/^rx_q2_(local|remote)_packets /{n += $2; f++} END{print f == 2 ? n : -1}'
+}
+q2_above() { [ "$(q2_now)" -gt "$1" ]; }
+# forwarding until queue 2 received $1 packets more
+q2_forward() {
+	local n0
+	n0=$(q2_now) || true
+	tp_cmd "start"
+	octo_until "$1 packets more on queue 2" q2_above $((n0 + $1))
+	tp_cmd "stop" "show port xstats $port"
+}
+all_moved() {
+	tp_xstats $port 2>/dev/null | awk '/^rx_q[0-3]_migrations /{if ($2 > 0) n++}
+		END{exit n != 4}'
+}
+
+tp_cmd "set corelist 1,3"			# socket 0
+tp_cmd "${reta_cmds[@]}"
+tp_cmd "show port $port rss reta 64 (0xffffffffffffffff)"
+tp_cmd "flow create $port ingress pattern eth / ipv4 src is $src_ip / udp src is $src_port / end actions count / queue index 2 / end"
+q2_forward 100					# snapshot 1
+tp_cmd "set corelist 2,4"			# socket 1: the queues follow
+tp_cmd "start"
+octo_until "a move of every Rx queue" all_moved
+tp_cmd "stop" "show port xstats $port"		# snapshot 2
+q2_forward 50		# snapshot 3: after the moves, what they left behind
+q2_forward 150		# snapshot 4: no remote packets since snapshot 3
+tp_cmd "flow query $port 0 count"
+tp_quit
+
 # value of xstat $1 in snapshot $2 (1: socket 0 lcores; 2, 3, 4: socket 1)
 xs() {
 	awk -v n="$1:" -v k="$2" '/NIC extended statistics for port/{s++} s==k && $1==n {print $2; exit}' "$out"

@@ -9,36 +9,38 @@
 # default). Run under octopus-numa-emu --nodes 2.
 set -euo pipefail
 
-testpmd=${TESTPMD:-dpdk-testpmd}
-work=$(mktemp -d)
-prefix="octopus-tpm-$$"
-trap 'rm -rf "$work" "/var/run/dpdk/${prefix:?}"' EXIT
-# hugepages or --no-huge, as the project decides (tools/octopus_eal_mem.h)
-mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
+. "$(dirname "$0")/../common/testpmd.sh"
+octo_prefix tpm
 port=2
+out=$octo_work/out
 
-{
-	sleep 1
-	for _ in 1 2 3 4 5; do
-		echo "start"; sleep 1; echo "stop"
-	done
-	echo "show port xstats $port"
-	echo "quit"
-} | timeout 60 stdbuf -oL "$testpmd" "$mem_opt" -m 512 --no-pci --file-prefix "$prefix" \
+tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
 	--lcores 0@0,1@1 -d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
 	--vdev net_octonic0,pfs=2,numa=0:1,wire=gen \
 	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1 \
-	-- -i --rxq=2 --txq=2 --nb-cores=1 --total-num-mbufs=16384 \
-	> "$work/out" 2>&1 || { tail -n 40 "$work/out"; echo "testpmd failed"; exit 1; }
+	-- -i --rxq=2 --txq=2 --nb-cores=1 --total-num-mbufs=16384
+migrated() {
+	[ "$(tp_xstat $port rx_q0_migrations)" -ge 1 ] 2>/dev/null &&
+		[ "$(tp_xstat $port rx_q1_migrations)" -ge 1 ] 2>/dev/null
+}
+# the first cycle lasts until both queues have moved to the poller's socket
+tp_cmd "start"
+octo_until "a move of both Rx queues" migrated
+tp_cmd "stop"
+# four more: each 1 s window (5 times migrate_after=) is what is measured,
+# time enough for the move back and forth that testpmd's drain would cause
+for _ in 2 3 4 5; do
+	tp_cmd "start"
+	sleep 1
+	tp_cmd "stop"
+done
+tp_cmd "show port xstats $port"
+tp_quit
 
-xs() { awk -v n="$1:" '$1==n{print $2; exit}' "$work/out"; }
+xs() { awk -v n="$1:" '$1==n{print $2; exit}' "$out"; }
 for q in 0 1; do
 	m=$(xs "rx_q${q}_migrations")
-	[ -n "$m" ] || { tail -n 40 "$work/out"; echo "FAIL: no rx_q${q}_migrations"; exit 1; }
-	if [ "$m" -ne 1 ]; then
-		tail -n 60 "$work/out"
-		echo "FAIL: Rx queue $q moved $m times in 5 start/stop cycles (want 1)"
-		exit 1
-	fi
+	[ -n "$m" ] || fail "no rx_q${q}_migrations"
+	[ "$m" -eq 1 ] || fail "Rx queue $q moved $m times in 5 start/stop cycles (want 1)"
 done
 echo "ok: each Rx queue moved once in 5 start/stop cycles"

@@ -8,44 +8,28 @@
 # members are visible to testpmd.
 set -euo pipefail
 
-testpmd=${TESTPMD:-dpdk-testpmd}
 plugin=${OCTOPUS_PLUGIN:?OCTOPUS_PLUGIN not set}
-work=$(mktemp -d)
-prefix="octopus-tpmd-$$"
-# EAL leaves its runtime directory behind; the prefix is per run.
-trap 'rm -rf "$work" "/var/run/dpdk/${prefix:?}"' EXIT
-# hugepages or --no-huge, as the project decides (tools/octopus_eal_mem.h)
-mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
+. "$(dirname "$0")/../common/testpmd.sh"
+octo_prefix tpmd
+out=$octo_work/out
+# 100 restarts in one wait
+OCTO_DEADLINE=60
 port=2	# net_null0 = 0, net_null1 = 1, the octopus port after them
-
-{
-	echo "start"
-	echo "show port stats $port"
-	echo "stop"
-	for _ in $(seq 1 100); do
-		echo "port stop $port"
-		echo "port start $port"
-	done
-	echo "start"
-	echo "show port stats $port"
-	echo "show port xstats $port"
-	echo "stop"
-	echo "port stop $port"
-	echo "port close $port"
-	echo "quit"
-} > "$work/cmds"
 
 # run under octopus-numa-emu (2 nodes, CPU i on node i % 2): the main and
 # the forwarding lcore on node 0 (member 0's socket), an idle lcore on node 1
 # so that EAL knows node 1 (socket_of= names it)
-timeout 90 stdbuf -oL "$testpmd" "$mem_opt" -m 512 --no-pci --file-prefix "$prefix" \
+tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
 	--lcores 0@0,1@0,2@1 -d "$plugin" --vdev net_null0 --vdev net_null1 \
 	--vdev "net_octopus0,member=net_null0,member=net_null1,socket_of=net_null0:0,socket_of=net_null1:1" \
-	-- -i --total-num-mbufs=8192 --forward-mode=io --nb-cores=1 \
-	< "$work/cmds" > "$work/out" 2>&1 || { cat "$work/out"; echo "testpmd failed"; exit 1; }
-
-out="$work/out"
-fail() { echo "FAIL: $*"; tail -n 60 "$out"; exit 1; }
+	-- -i --total-num-mbufs=8192 --forward-mode=io --nb-cores=1
+tp_cmd "start" "show port stats $port" "stop"
+for _ in $(seq 1 100); do
+	tp_send "port stop $port" "port start $port"
+done
+tp_cmd "start" "show port stats $port" "show port xstats $port" "stop" \
+	"port stop $port" "port close $port"
+tp_quit
 
 # testpmd sees one port: the members are owned by the octopus port
 grep -q "nb forwarding ports=1" "$out" || fail "members visible to testpmd"

@@ -12,31 +12,30 @@
 # octopus-numa-emu --nodes 2.
 set -euo pipefail
 
-testpmd=${TESTPMD:-dpdk-testpmd}
-work=$(mktemp -d)
-prefix="octopus-tpo-$$"
-# EAL leaves its runtime directory behind; the prefix is per run.
-trap 'rm -rf "$work" "/var/run/dpdk/${prefix:?}"' EXIT
-# hugepages or --no-huge, as the project decides (tools/octopus_eal_mem.h)
-mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
+. "$(dirname "$0")/../common/testpmd.sh"
+octo_prefix tpo
 port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
+out=$octo_work/out
 
-{
-	echo "start"
-	sleep 2
-	echo "stop"
-	echo "show port xstats $port"
-	echo "quit"
-} | timeout 60 stdbuf -oL "$testpmd" "$mem_opt" -m 512 --no-pci --file-prefix "$prefix" \
+tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
 	--lcores '0@0,1@0,2@1,3@0,4@1' \
 	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
 	--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=100000 \
 	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual \
-	-- -i --rxq=4 --txq=4 --nb-cores=4 --total-num-mbufs=16384 --forward-mode=io \
-	> "$work/out" 2>&1 || { cat "$work/out"; echo "testpmd failed"; exit 1; }
+	-- -i --rxq=4 --txq=4 --nb-cores=4 --total-num-mbufs=16384 --forward-mode=io
+# forwarding until every queue got 2000 packets (a fifth of a second at
+# the generator's rate): its lcore's polls far outnumber those of the main
+# lcore's flush
+each_queue() {
+	tp_xstats $port 2>/dev/null | awk '/^rx_q[0-3]_(local|remote)_packets /{
+		split($1, k, "_"); n[k[2]] += $2 }
+		END { for (q = 0; q < 4; q++) if (n["q" q] < 2000) exit 1 }'
+}
+tp_cmd "start"
+octo_until "2000 packets on every queue" each_queue
+tp_cmd "stop" "show port xstats $port"
+tp_quit
 
-out="$work/out"
-fail() { echo "FAIL: $*"; tail -n 80 "$out"; exit 1; }
 xs() { awk -v n="$1:" '$1==n{print $2; exit}' "$out"; }
 
 grep -q "nb forwarding ports=1" "$out" || fail "members visible to testpmd"

@@ -32,25 +32,10 @@ mode=${1:?io or mac}
 sockets=${2:?1 or 2}
 rate=,gen_rate=100000
 [ "${3:-}" = full ] && rate=
-testpmd=${TESTPMD:-dpdk-testpmd}
-here=$(cd "$(dirname "$0")/.." && pwd)
-tq() { "$here/apps/telemetry_query.py" "$prefix" "$@"; }
+. "$(dirname "$0")/../common/testpmd.sh"
 port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
 # lcores 1, 3 on socket 0; 2, 4 on socket 1
 if [ "$sockets" = 1 ]; then a=1; b=3; else a=1; b=2; fi
-work=$(mktemp -d)
-pid=
-prefix=
-cleanup() {
-	if [ -n "$pid" ]; then
-		kill -KILL "$pid" 2>/dev/null || true
-		wait "$pid" 2>/dev/null || true
-	fi
-	exec 3>&- 2>/dev/null || true
-	rm -rf "$work"
-	[ -z "$prefix" ] || rm -rf "/var/run/dpdk/${prefix:?}"
-}
-trap cleanup EXIT
 
 # RETA: bucket b to queue (b + $1) % 2, 16 entries per command (testpmd's
 # command line is short)
@@ -61,71 +46,64 @@ reta() {
 		for b in $(seq $k $((k + 15))); do
 			r+="${r:+,}($b,$(( (b + $1) % 2 )))"
 		done
-		echo "port config $port rss reta $r" >&3
+		tp_send "port config $port rss reta $r"
 	done
 }
 flow_n=0
 flow() {
 	if [ $((flow_n % 2)) = 0 ]; then
-		echo "flow create $port ingress pattern eth / ipv4 / udp / end actions queue index $(( (flow_n / 2) % 2 )) / end" >&3
+		tp_send "flow create $port ingress pattern eth / ipv4 / udp / end actions queue index $(( (flow_n / 2) % 2 )) / end"
 	else
-		echo "flow destroy $port rule 0" >&3
+		tp_send "flow destroy $port rule 0"
 	fi
 	flow_n=$((flow_n + 1))
 }
 rss_n=0
 rss() {
 	if [ $((rss_n % 2)) = 0 ]; then
-		echo "flow create $port ingress pattern eth / ipv4 / end actions rss queues $(( (rss_n / 2) % 2 )) $(( (rss_n / 2 + 1) % 2 )) end / end" >&3
+		tp_send "flow create $port ingress pattern eth / ipv4 / end actions rss queues $(( (rss_n / 2) % 2 )) $(( (rss_n / 2 + 1) % 2 )) end / end"
 	else
-		echo "flow destroy $port rule 0" >&3
+		tp_send "flow destroy $port rule 0"
 	fi
 	rss_n=$((rss_n + 1))
 }
 swap_n=0
 swap() {
-	echo "stop" >&3
-	if [ $((swap_n % 2)) = 0 ]; then echo "set corelist $b,$a" >&3; else echo "set corelist $a,$b" >&3; fi
-	echo "start" >&3
+	tp_send "stop"
+	if [ $((swap_n % 2)) = 0 ]; then tp_send "set corelist $b,$a"; else tp_send "set corelist $a,$b"; fi
+	tp_send "start"
 	swap_n=$((swap_n + 1))
 }
 
-# "<out of order at the sink> <gate timeouts>" now, from telemetry
+# "<out of order at the sink> <gate timeouts> <packets at the sink>" now,
+# from telemetry (one query: this runs in polling loops)
 counts() {
-	tq "/octonic/info,0" "/ethdev/xstats,$port" | python3 -c 'import json, sys
-ooo = tmo = pkts = 0
-for l in sys.stdin:
-	v = json.loads(l.split("\t", 1)[1]) or {}
-	ooo += v.get("sink_out_of_order", 0)
-	pkts += v.get("sink_packets", 0)
-	tmo += sum(x for k, x in v.items() if k.endswith("_gate_timeouts"))
-print(ooo, tmo, pkts)'
+	"$octo_lib/apps/telemetry_query.py" --flat "$tp_prefix" "/octonic/info,0" "/ethdev/xstats,$port" |
+		awk '{ k = $1; sub(/^[^:]*:/, "", k) }
+			k == "sink_out_of_order" { ooo += $2 }
+			k == "sink_packets" { pkts += $2 }
+			k ~ /^[^.]*_gate_timeouts$/ { tmo += $2 }
+			END { print ooo + 0, tmo + 0, pkts + 0 }'
+}
+
+# reads the counts into ooo tmo pkts; true once pkts is above $1
+sink_above() {
+	read -r ooo tmo pkts < <(counts 2>/dev/null) && [ "$pkts" -gt "$1" ]
 }
 
 run() {
-	local out="$work/out.$1" phase i ooo tmo ooo0 tmo0 pkts bad=0 total_ooo=0 total_tmo=0
-	prefix="octopus-tpord-$mode-$sockets-$$-$1"
-	rm -f "$work/in"
-	mkfifo "$work/in"
-	stdbuf -oL "$testpmd" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$prefix" \
+	local out="$octo_work/out.$1" phase i ooo tmo ooo0 tmo0 pkts bad=0 total_ooo=0 total_tmo=0
+	octo_prefix "tpord-$mode-$sockets-$1"
+	tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
 		--lcores '0@0,1@0,2@1,3@0,4@1' \
 		-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
 		--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256$rate" \
 		--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=auto \
 		-- -i --rxq=2 --txq=2 --nb-cores=2 --total-num-mbufs=16384 \
-		--forward-mode="$mode" --no-flush-rx <"$work/in" >"$out" 2>&1 &
-	pid=$!
-	exec 3>"$work/in"
-	for _ in $(seq 1 100); do
-		grep -q "^Done" "$out" && counts >/dev/null 2>&1 && break
-		kill -0 "$pid" 2>/dev/null || { cat "$out"; echo "FAIL: testpmd exited"; exit 1; }
-		sleep 0.2
-	done
-	echo "set corelist $a,$b" >&3
-	echo "start" >&3
-	sleep 0.5
-	read -r ooo0 tmo0 pkts < <(counts) || { cat "$out"; echo "FAIL: telemetry unreachable"; exit 1; }
-	[ "$pkts" -gt 0 ] || { cat "$out"; echo "FAIL: nothing reached the sink"; exit 1; }
+		--forward-mode="$mode" --no-flush-rx
+	tp_cmd "set corelist $a,$b" "start"
+	octo_until "packets at the sink" sink_above 0
+	read -r ooo0 tmo0 pkts < <(counts) || fail "telemetry unreachable"
 	for phase in baseline corelist reta flow rss all; do
 		for i in $(seq 0 7); do
 			case $phase in
@@ -143,13 +121,17 @@ run() {
 				esac
 				;;
 			esac
+			# the traffic between two changes, under test
 			sleep 0.1
 		done
 		# no rule left over
 		[ $((flow_n % 2)) = 1 ] && flow
 		[ $((rss_n % 2)) = 1 ] && rss
-		sleep 0.2
-		read -r ooo tmo pkts < <(counts) || { cat "$out"; echo "FAIL: telemetry unreachable"; exit 1; }
+		# every change answered, then 20000 packets more (0.2 s of the
+		# throttled generator) through the queues as they are
+		tp_cmd
+		read -r ooo tmo pkts < <(counts) || fail "telemetry unreachable"
+		octo_until "20000 packets more at the sink" sink_above $((pkts + 20000))
 		printf 'run %s %s %s sockets %-8s: %s out of order at the sink, %s gate timeouts\n' \
 			"$1" "$mode" "$sockets" "$phase" $((ooo - ooo0)) $((tmo - tmo0))
 		total_ooo=$((total_ooo + ooo - ooo0))
@@ -158,22 +140,14 @@ run() {
 		ooo0=$ooo
 		tmo0=$tmo
 	done
-	echo "stop" >&3
-	echo "show port xstats $port" >&3
-	echo "quit" >&3
-	exec 3>&-
-	wait "$pid" || { pid=; cat "$out"; echo "FAIL: testpmd exit status"; exit 1; }
-	pid=
-	grep -q "Flow rule #0 created" "$out" || { cat "$out"; echo "FAIL: flow create refused"; exit 1; }
-	grep -q "Flow rule #0 destroyed" "$out" || { cat "$out"; echo "FAIL: flow destroy refused"; exit 1; }
+	tp_cmd "stop" "show port xstats $port"
+	tp_quit
+	grep -q "Flow rule #0 created" "$out" || fail "flow create refused"
+	grep -q "Flow rule #0 destroyed" "$out" || fail "flow destroy refused"
 	if grep -q "bad arguments\|Bad arguments\|Failed to update RSS redirection table" "$out"; then
-		cat "$out"; echo "FAIL: a command was refused"; exit 1
+		fail "a command was refused"
 	fi
-	if [ "$bad" = 1 ]; then
-		tail -n 60 "$out"
-		echo "FAIL: packets out of order at the sink with no gate timeout"
-		exit 1
-	fi
+	[ "$bad" = 0 ] || fail "packets out of order at the sink with no gate timeout"
 	# unthrottled, a gate that times out is the failure looked for (its
 	# source never runs empty): such a run is not a pass, whatever order
 	[ "$total_ooo" = 0 ] && { [ -n "$rate" ] || [ "$total_tmo" = 0 ]; } && return 0

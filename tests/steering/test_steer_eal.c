@@ -47,6 +47,7 @@
 
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
+#include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 4
@@ -167,25 +168,12 @@ nic_ports(const char *prefix, uint16_t *ports, unsigned int max)
 static int
 start_port(uint16_t port, struct rte_mempool *mp)
 {
-	struct rte_eth_conf conf;
-	uint16_t q;
-	int ret;
+	struct octo_port_conf c = {
+		.nb_rxq = NB_Q, .nb_txq = NB_Q, .nb_desc = 256,
+		.socket = OCTO_SOCKET_OF_PORT, .pool = mp,
+	};
 
-	memset(&conf, 0, sizeof(conf));
-	ret = rte_eth_dev_configure(port, NB_Q, NB_Q, &conf);
-	if (ret != 0)
-		return ret;
-	for (q = 0; q < NB_Q; q++) {
-		ret = rte_eth_rx_queue_setup(port, q, 256, rte_eth_dev_socket_id(port),
-			NULL, mp);
-		if (ret != 0)
-			return ret;
-		ret = rte_eth_tx_queue_setup(port, q, 256, rte_eth_dev_socket_id(port),
-			NULL);
-		if (ret != 0)
-			return ret;
-	}
-	return rte_eth_dev_start(port);
+	return octo_port_start(port, &c);
 }
 
 /* The NIC's dump as lines. */
@@ -769,21 +757,14 @@ check_rollback(struct rte_mempool *mp)
 	uint16_t ports[2], homes[NB_Q] = { 0, 1, 0, 1 }, reta[RETA];
 	struct octopus_steer_conf c;
 	struct octopus_steer *s = NULL;
-	struct rte_eth_conf conf;
+	struct octo_port_conf pc = { .nb_rxq = 2, .nb_txq = 2, .nb_desc = 256, .pool = mp };
 	char why[256] = "";
-	unsigned int i, q;
+	unsigned int i;
 	int ret;
 
 	CHECK(nic_ports("net_octonic2", ports, 2) == 2, "third NIC ports");
-	memset(&conf, 0, sizeof(conf));
-	for (i = 0; i < 2; i++) {
-		CHECK(rte_eth_dev_configure(ports[i], 2, 2, &conf) == 0, "configure");
-		for (q = 0; q < 2; q++) {
-			CHECK(rte_eth_rx_queue_setup(ports[i], q, 256, 0, NULL, mp) == 0, "rxq");
-			CHECK(rte_eth_tx_queue_setup(ports[i], q, 256, 0, NULL) == 0, "txq");
-		}
-		CHECK(rte_eth_dev_start(ports[i]) == 0, "start");
-	}
+	for (i = 0; i < 2; i++)
+		CHECK(octo_port_start(ports[i], &pc) == 0, "configure, set up and start");
 	for (i = 0; i < RETA; i++)
 		reta[i] = (uint16_t)(i % NB_Q);
 	memset(&c, 0, sizeof(c));

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 Octopus authors
+#
+# Sourced (bash) by the test scripts that drive DPDK's testpmd: commands go
+# through a FIFO on testpmd's stdin, and every step waits for what testpmd
+# prints (or for a counter), with a deadline, instead of sleeping: a fixed
+# sleep is too short on a loaded host and too long on an idle one.
+#
+# The programs come from meson (tests/meson.build sets TESTPMD, maybe a
+# sanitizer wrapper): nothing here looks a program up in PATH.
+#
+# On top of test.sh (fail, cleanup, octo_prefix, octo_until):
+#   tp_start LOG EAL/APP...  testpmd with these arguments (run by the
+#                            command in the array tp_wrap, if any), output
+#                            in LOG; returns at its first prompt
+#   tp_send COMMAND...       send commands, wait for nothing
+#   tp_cmd COMMAND...        send commands, wait until testpmd answered them
+#   tp_wait PATTERN [N]      wait until N (1) lines of the log match PATTERN
+#   tp_xstat PORT NAME       an xstat, from telemetry (tp_xstats PORT: all;
+#                            tp_rx PORT: ipackets)
+#   tp_forward PORT N        `start`, wait until PORT received N packets
+#                            more (telemetry), `stop`
+#   tp_quit                  `quit`, wait for testpmd's exit; fails on a
+#                            non-zero status (a crash)
+# Deadlines: OCTO_DEADLINE seconds (30) per wait.
+
+. "$(dirname "${BASH_SOURCE[0]}")/test.sh"
+tp_log=
+tp_marks=0
+tp_wrap=()
+
+tp_alive() { kill -0 "$tp_pid" 2>/dev/null; }
+
+tp_count() { grep -c -- "$1" "$tp_log" || true; }
+tp_matched() { [ "$(tp_count "$1")" -ge "$2" ]; }
+tp_wait() { octo_until "'$1' (#${2:-1})" tp_matched "$1" "${2:-1}"; }
+
+tp_start() {
+	tp_log=$1
+	shift
+	case " ${octo_logs[*]} " in
+	*" $tp_log "*) ;;
+	*) octo_logs+=("$tp_log") ;;
+	esac
+	rm -f "$octo_work/tp.in"
+	mkfifo "$octo_work/tp.in"
+	"${tp_wrap[@]}" stdbuf -oL "${TESTPMD:?}" "$@" <"$octo_work/tp.in" >"$tp_log" 2>&1 &
+	tp_pid=$!
+	exec 3>"$octo_work/tp.in"
+	tp_marks=0
+	OCTO_DEADLINE=$((OCTO_DEADLINE * 2)) tp_cmd
+}
+
+tp_send() {
+	local c
+	for c in "$@"; do
+		echo "$c" >&3
+	done
+}
+
+# testpmd answers commands in order: a marker command after them, whose
+# answer names itself, is answered once they are
+tp_cmd() {
+	tp_send "$@" "show port summary all"
+	tp_marks=$((tp_marks + 1))
+	tp_wait "^Number of available ports" "$tp_marks"
+}
+
+# xstat $2 of port $1; all of them, "name value" a line; packets port $1
+# received
+tp_xstat() { octo_tel "/ethdev/xstats,$1" "$2"; }
+tp_xstats() {
+	"$octo_lib/apps/telemetry_query.py" --flat "${tp_prefix:?}" "/ethdev/xstats,$1" |
+		sed 's/^[^:]*://'
+}
+tp_rx() { octo_tel "/ethdev/stats,$1" ipackets; }
+tp_rx_above() { [ "$(tp_rx "$1" 2>/dev/null)" -gt "$2" ] 2>/dev/null; }
+
+tp_forward() {
+	local rx0
+	rx0=$(tp_rx "$1") || true
+	[ -n "$rx0" ] || fail "telemetry unreachable"
+	tp_cmd "start"
+	octo_until "$2 packets on port $1" tp_rx_above "$1" $((rx0 + $2))
+	tp_cmd "stop"
+}
+
+tp_quit() {
+	local st=0
+	local end=$((SECONDS + OCTO_DEADLINE))
+	tp_send "quit"
+	exec 3>&-
+	while tp_alive; do
+		[ "$SECONDS" -lt "$end" ] || fail "testpmd still running $OCTO_DEADLINE s after quit"
+		sleep 0.05
+	done
+	wait "$tp_pid" || st=$?
+	tp_pid=
+	[ "$st" = 0 ] || fail "testpmd exited with status $st"
+}
