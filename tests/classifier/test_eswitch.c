@@ -785,6 +785,81 @@ t_refusals_leave_nothing(void)
 	return 0;
 }
 
+/*
+ * Which DPDK's mlx5 the mlx5-hws dialect follows (devargs mlx5_dpdk=):
+ * 25.11's refuses PORT_ID and takes MARK in transfer rules where the NIC
+ * has the capability (fdb_mark=1), then marks what the rule carries to its
+ * PF; 22.11's takes no MARK in transfer rules, and PORT_ID is not in the
+ * model's vocabulary.
+ */
+static int
+t_mlx5_release(void)
+{
+	struct rte_flow_action_mark mark = { .id = 0x55 };
+	struct rte_flow_action_ethdev to_pf1 = { .port_id = PORT1 };
+	struct rte_flow_action_port_id pid = { .id = PORT1 };
+	const struct rte_flow_action a_mark[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_pf1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_action a_port_id[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_PORT_ID, .conf = &pid },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct {
+		uint16_t release;
+		uint8_t fdb_mark;
+		const struct rte_flow_action *act;
+		const char *needle;	/* NULL: accepted */
+	} cases[] = {
+		{ OCTONIC_MLX5_DPDK_22_11, 0, a_mark,
+			"mlx5-hws: MARK is not a transfer action" },
+		{ OCTONIC_MLX5_DPDK_25_11, 0, a_mark,
+			"mlx5-hws: MARK in transfer rules needs the NIC's fdb_rx_set_flow_tag_stc" },
+		{ OCTONIC_MLX5_DPDK_25_11, 1, a_mark, NULL },
+		{ OCTONIC_MLX5_DPDK_25_11, 1, a_port_id,
+			"mlx5-hws: PORT_ID is not supported: use REPRESENTED_PORT" },
+		{ OCTONIC_MLX5_DPDK_22_11, 0, a_port_id,
+			"not supported in the transfer domain" },
+	};
+	size_t i;
+
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		struct octonic_eswitch *sw = new_sw();
+		struct rte_flow_error err;
+		struct octonic_verdict v;
+		struct rte_flow *f;
+		int valid;
+
+		CHECK(sw != NULL);
+		octonic_eswitch_dialect_set(sw, OCTONIC_DIALECT_MLX5_HWS, 4);
+		octonic_eswitch_mlx5_model_set(sw, cases[i].release, cases[i].fdb_mark);
+		memset(&err, 0, sizeof(err));
+		valid = octonic_eswitch_flow_validate(sw, 0, &A_TRANSFER, pat_any,
+			cases[i].act, &err);
+		f = octonic_eswitch_flow_create(sw, 0, &A_TRANSFER, pat_any,
+			cases[i].act, &err);
+		if (cases[i].needle == NULL) {
+			v = run_udp(sw, 0x0a000001, 0x0a000002, 1000, 2000);
+			octonic_eswitch_free(sw);
+			if (valid != 0 || f == NULL || v.pf != 1 || !v.has_mark ||
+					v.mark != mark.id) {
+				printf("  case %zu: validate %d, created %d, pf %u, mark %u/%#x\n",
+					i, valid, f != NULL, v.pf, v.has_mark, v.mark);
+				CHECK(0);
+			}
+			continue;
+		}
+		octonic_eswitch_free(sw);
+		if (valid == 0 || f != NULL || err.message == NULL ||
+				strstr(err.message, cases[i].needle) == NULL) {
+			printf("  case %zu: validate %d, created %d, message '%s'\n", i, valid,
+				f != NULL, err.message != NULL ? err.message : "(null)");
+			CHECK(0);
+		}
+	}
+	return 0;
+}
+
 static int
 t_isolate_flush_stats(void)
 {
@@ -1279,6 +1354,7 @@ static const struct {
 	{ "dump", t_dump },
 	{ "concurrent", t_concurrent },
 	{ "reader_off_cpu", t_reader_off_cpu },
+	{ "mlx5_release", t_mlx5_release },
 	{ "no_leak", t_no_leak },
 };
 

@@ -76,6 +76,7 @@ octonic_eswitch_create(const char *name, uint16_t nb_pfs, int socket)
 	pthread_mutex_init(&sw->lock, NULL);
 	TAILQ_INIT(&sw->rules);
 	sw->gen = 1;
+	sw->mlx5_dpdk = OCTO_DPDK_MLX5_MODEL;
 	for (i = 0; i < nb_pfs; i++) {
 		sw->pf[i].rss = rte_zmalloc_socket("octonic_pf_rss",
 			sizeof(*sw->pf[i].rss), 0, socket);

@@ -267,6 +267,8 @@ struct octonic_eswitch {
 	uint32_t room;		/* rules the tables take (all domains), 0: no limit */
 	enum octonic_dialect dialect;	/* set once, before any rule */
 	uint8_t xmeta;		/* mlx5's dv_xmeta_en mode, mlx5 dialects */
+	uint16_t mlx5_dpdk;	/* OCTONIC_MLX5_DPDK_*: whose mlx5 they follow */
+	uint8_t fdb_mark;	/* the NIC can MARK in transfer rules */
 	char name[32];
 };
 

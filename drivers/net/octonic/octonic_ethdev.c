@@ -762,6 +762,7 @@ octonic_probe(struct rte_vdev_device *vdev)
 		goto fail;
 	}
 	octonic_eswitch_dialect_set(nic->sw, da.dialect, da.xmeta);
+	octonic_eswitch_mlx5_model_set(nic->sw, da.mlx5_dpdk, da.fdb_mark);
 	ret = octonic_engine_setup(nic);
 	if (ret != 0)
 		goto fail;
@@ -839,6 +840,8 @@ RTE_PMD_REGISTER_PARAM_STRING(net_octonic,
 	"pkt_len=<64-9618, default: shortest for ipv6/proto> "
 	"dialect=generic|mlx5-sws|mlx5-hws "
 	"xmeta=<0-4, mlx5 dialects only> "
+	"mlx5_dpdk=22.11|25.11 "
+	"fdb_mark=0|1 "
 	"proto=udp|tcp "
 	"ipv6=0|1 "
 	"gen_rate=<pps, 0: as polled> "
