@@ -17,11 +17,13 @@
  * Driver code using the ethdev adapters includes ethdev_driver.h first.
  */
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_log.h>
 #include <rte_version.h>
 
 /** 1 when building against DPDK @p y.@p m or newer (e.g. 25, 11). */
@@ -78,6 +80,15 @@ typedef int rte_memory_order;
 #define OCTO_IPV6_BYTES(field) (field)
 #endif
 
+/*
+ * Log lines (24.03): RTE_LOG_LINE/RTE_LOG_DP_LINE add the newline, and
+ * 25.11's checkpatches wants them in drivers instead of RTE_LOG/rte_log.
+ */
+#ifndef RTE_LOG_LINE
+#define RTE_LOG_LINE(l, t, fmt, ...) RTE_LOG(l, t, fmt "\n", ##__VA_ARGS__)
+#define RTE_LOG_DP_LINE(l, t, fmt, ...) RTE_LOG_DP(l, t, fmt "\n", ##__VA_ARGS__)
+#endif
+
 /* Telemetry (22.11 has only the _u64 adders, 25.11 only the _uint ones). */
 #if !OCTO_DPDK_AT_LEAST(23, 3)
 #define rte_tel_data_add_dict_uint rte_tel_data_add_dict_u64
@@ -96,10 +107,10 @@ typedef int rte_memory_order;
  * result), joined with rte_thread_join.  22.11 has rte_thread_t and
  * rte_thread_join already; its rte_thread_t holds the pthread_t.
  */
+#include <rte_thread.h>
 #if !OCTO_DPDK_AT_LEAST(23, 11)
 #include <pthread.h>
 #include <rte_lcore.h>
-#include <rte_thread.h>
 
 struct octo_compat_thread_start {
 	rte_thread_func func;

@@ -43,8 +43,9 @@
 #include "octonic_eswitch.h"
 
 extern int octonic_flow_logtype;
-#define SW_LOG(level, fmt, ...) rte_log(RTE_LOG_ ## level, octonic_flow_logtype, \
-	"octonic_flow: " fmt "\n", ## __VA_ARGS__)
+#define RTE_LOGTYPE_NET_OCTONIC_FLOW octonic_flow_logtype
+#define SW_LOG(level, ...) \
+	RTE_LOG_LINE(level, NET_OCTONIC_FLOW, "octonic_flow: " __VA_ARGS__)
 
 #define SW_MAX_PFS 8
 /** Domain 0 is the transfer domain, 1 + pf the ingress of PF pf. */

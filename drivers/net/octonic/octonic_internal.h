@@ -36,9 +36,9 @@
 #include "octonic_eswitch.h"
 
 extern int octonic_logtype;
-#define OCTONIC_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, octonic_logtype, "net_octonic: " fmt "\n", \
-		##__VA_ARGS__)
+#define RTE_LOGTYPE_NET_OCTONIC octonic_logtype
+#define OCTONIC_LOG(level, ...) \
+	RTE_LOG_LINE(level, NET_OCTONIC, "net_octonic: " __VA_ARGS__)
 
 #define OCTONIC_MAX_QUEUES 64		/**< Rx and Tx queues per PF */
 #define OCTONIC_MIN_DESC 32
