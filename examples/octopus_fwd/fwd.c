@@ -77,7 +77,7 @@ ofwd_lcore_main(void *arg)
 	uint16_t i, n, p;
 	int out;
 
-	while (!__atomic_load_n(&ofwd_quit, __ATOMIC_RELAXED)) {
+	while (!rte_atomic_load_explicit(&ofwd_quit, rte_memory_order_relaxed)) {
 		for (p = 0; p < ofwd_conf.nb_ports; p++) {
 			uint16_t port = ofwd_conf.ports[p];
 			struct ofwd_queue_stats *st = &lc->st[port];

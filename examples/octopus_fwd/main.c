@@ -66,7 +66,7 @@
 #define OFWD_POOL_CACHE 256
 
 struct ofwd_conf ofwd_conf;
-volatile bool ofwd_quit;
+RTE_ATOMIC(bool) ofwd_quit;
 
 static struct ofwd_lcore ofwd_lcores[RTE_MAX_LCORE];
 static unsigned int ofwd_nb_lcores;
@@ -83,7 +83,7 @@ static void
 ofwd_signal(int sig)
 {
 	RTE_SET_USED(sig);
-	__atomic_store_n(&ofwd_quit, true, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&ofwd_quit, true, rte_memory_order_relaxed);
 }
 
 static void
@@ -303,9 +303,9 @@ main(int argc, char **argv)
 	 * forwarding lcore.
 	 */
 	deadline = rte_get_timer_cycles() + (uint64_t)ofwd_seconds * rte_get_timer_hz();
-	while (!__atomic_load_n(&ofwd_quit, __ATOMIC_RELAXED)) {
+	while (!rte_atomic_load_explicit(&ofwd_quit, rte_memory_order_relaxed)) {
 		if (ofwd_seconds != 0 && rte_get_timer_cycles() >= deadline)
-			__atomic_store_n(&ofwd_quit, true, __ATOMIC_RELAXED);
+			rte_atomic_store_explicit(&ofwd_quit, true, rte_memory_order_relaxed);
 		rte_delay_us_sleep(50 * 1000);
 	}
 	rte_eal_mp_wait_lcore();

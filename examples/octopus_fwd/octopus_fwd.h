@@ -18,6 +18,7 @@
 #include <rte_ether.h>
 #include <rte_lcore.h>
 #include <rte_lpm.h>
+#include <octopus_dpdk_compat.h>
 
 #define OFWD_BURST 32
 #define OFWD_MAX_ROUTES 64
@@ -41,7 +42,7 @@ struct ofwd_queue_stats {
 };
 
 /* What a forwarding lcore owns: queue @queue of every enabled port. */
-struct ofwd_lcore {
+struct __rte_cache_aligned ofwd_lcore {
 	unsigned int lcore_id;
 	int socket;
 	int mem_socket;	/* where its queues, mbufs and table are: socket, or 0 (-n) */
@@ -53,7 +54,7 @@ struct ofwd_lcore {
 	 * wall time, and CPU time the thread really had (it may share a CPU) */
 	uint64_t loop_cycles;
 	uint64_t cpu_ns;
-} __rte_cache_aligned;
+};
 
 /* Application-wide configuration, set before the lcores start. */
 struct ofwd_conf {
@@ -66,7 +67,7 @@ struct ofwd_conf {
 };
 
 extern struct ofwd_conf ofwd_conf;
-extern volatile bool ofwd_quit;
+extern RTE_ATOMIC(bool) ofwd_quit;
 
 /* routes.c */
 int ofwd_route_parse(const char *arg, struct ofwd_route *r);

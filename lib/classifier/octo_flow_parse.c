@@ -83,8 +83,8 @@ parse_ipv6(const uint8_t *p, uint32_t left, struct octo_flow_key *key)
 	key->layers |= OCTO_L_IPV6;
 	key->ip_tos = (uint8_t)(vtc >> 20);
 	key->ip_ttl = ip->hop_limits;
-	memcpy(key->ip_src, ip->src_addr, 16);
-	memcpy(key->ip_dst, ip->dst_addr, 16);
+	memcpy(key->ip_src, &ip->src_addr, 16);
+	memcpy(key->ip_dst, &ip->dst_addr, 16);
 	nh = ip->proto;
 	p += sizeof(*ip);
 	left -= sizeof(*ip);

@@ -143,8 +143,8 @@ conv_ipv6(const struct rte_flow_item *it, int idx, struct octo_match *m,
 	tc_m = (uint8_t)(vm >> 20);
 	tc_s = (uint8_t)(vs >> 20);
 	put(&m->key.ip_tos, &m->mask.ip_tos, &tc_s, &tc_m, 1);
-	put(m->key.ip_src, m->mask.ip_src, s->hdr.src_addr, h->src_addr, 16);
-	put(m->key.ip_dst, m->mask.ip_dst, s->hdr.dst_addr, h->dst_addr, 16);
+	put(m->key.ip_src, m->mask.ip_src, &s->hdr.src_addr, &h->src_addr, 16);
+	put(m->key.ip_dst, m->mask.ip_dst, &s->hdr.dst_addr, &h->dst_addr, 16);
 	PUT(m, ip_proto, s, k, hdr.proto);
 	PUT(m, ip_ttl, s, k, hdr.hop_limits);
 	return 0;

@@ -22,6 +22,7 @@
 #include <rte_ip.h>
 #include <rte_tcp.h>
 #include <rte_udp.h>
+#include <octopus_dpdk_compat.h>
 
 #include "octo_wire.h"
 #include "octo_wire_parse.h"
@@ -122,10 +123,10 @@ build_template(struct octo_gen *g, uint32_t h)
 		ip->payload_len = rte_cpu_to_be_16(l4_len);
 		ip->proto = c->l4_proto;
 		ip->hop_limits = 64;
-		memcpy(ip->src_addr, pfx, sizeof(pfx));
-		memcpy(ip->src_addr + 4, &(rte_be32_t){ rte_cpu_to_be_32(h) }, 4);
-		memcpy(ip->dst_addr, ip->src_addr, 8);
-		ip->dst_addr[15] = 1;
+		memcpy(OCTO_IPV6_BYTES(ip->src_addr), pfx, sizeof(pfx));
+		memcpy(OCTO_IPV6_BYTES(ip->src_addr) + 4, &(rte_be32_t){ rte_cpu_to_be_32(h) }, 4);
+		memcpy(OCTO_IPV6_BYTES(ip->dst_addr), OCTO_IPV6_BYTES(ip->src_addr), 8);
+		OCTO_IPV6_BYTES(ip->dst_addr)[15] = 1;
 		/* the per-flow word, zero in the template: bytes 12-15 */
 		g->src_off = RTE_ETHER_HDR_LEN + offsetof(struct rte_ipv6_hdr, src_addr) + 12;
 	} else {
@@ -275,12 +276,12 @@ octo_gen_next(struct octo_gen *g, uint8_t *buf, uint16_t room)
 		ck = 0xffff;
 	memcpy(buf + g->cksum_off, &ck, sizeof(ck));
 
-	__atomic_store_n(&g->count, g->count + 1, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&g->count, g->count + 1, rte_memory_order_relaxed);
 	return len;
 }
 
 uint64_t
 octo_gen_count(const struct octo_gen *g)
 {
-	return __atomic_load_n(&g->count, __ATOMIC_RELAXED);
+	return rte_atomic_load_explicit(&g->count, rte_memory_order_relaxed);
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include <rte_common.h>
+#include <octopus_dpdk_compat.h>
 
 #include "octo_wire.h"
 
@@ -106,7 +107,7 @@ bucket_low(unsigned int b)
 static inline void
 add(uint64_t *c, uint64_t n)
 {
-	__atomic_store_n(c, *c + n, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(c, *c + n, rte_memory_order_relaxed);
 }
 
 void
@@ -131,7 +132,7 @@ octo_latency_quantile(const struct octo_latency *l, double q, uint64_t *v)
 	unsigned int b;
 
 	for (b = 0; b < LAT_BUCKETS; b++) {
-		c[b] = __atomic_load_n(&l->hist[b], __ATOMIC_RELAXED);
+		c[b] = rte_atomic_load_explicit(&l->hist[b], rte_memory_order_relaxed);
 		n += c[b];
 	}
 	if (n == 0 || q < 0 || q > 1)
@@ -153,8 +154,8 @@ void
 octo_latency_counts(const struct octo_latency *l, uint64_t *samples,
 		uint64_t *stale)
 {
-	*samples = __atomic_load_n(&l->samples, __ATOMIC_RELAXED);
-	*stale = __atomic_load_n(&l->stale, __ATOMIC_RELAXED);
+	*samples = rte_atomic_load_explicit(&l->samples, rte_memory_order_relaxed);
+	*stale = rte_atomic_load_explicit(&l->stale, rte_memory_order_relaxed);
 }
 
 void
@@ -163,7 +164,7 @@ octo_latency_hist(const struct octo_latency *l, uint64_t counts[OCTO_LATENCY_BUC
 	unsigned int b;
 
 	for (b = 0; b < LAT_BUCKETS; b++)
-		counts[b] = __atomic_load_n(&l->hist[b], __ATOMIC_RELAXED);
+		counts[b] = rte_atomic_load_explicit(&l->hist[b], rte_memory_order_relaxed);
 }
 
 unsigned int

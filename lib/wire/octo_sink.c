@@ -24,6 +24,7 @@
 #include <rte_byteorder.h>
 #include <rte_tcp.h>
 #include <rte_udp.h>
+#include <octopus_dpdk_compat.h>
 
 #include "octo_wire.h"
 #include "octo_wire_parse.h"
@@ -46,13 +47,13 @@ struct octo_sink {
 static inline void
 ctr_add(uint64_t *c, uint64_t n)
 {
-	__atomic_store_n(c, *c + n, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(c, *c + n, rte_memory_order_relaxed);
 }
 
 static inline uint64_t
 ctr_get(const uint64_t *c)
 {
-	return __atomic_load_n(c, __ATOMIC_RELAXED);
+	return rte_atomic_load_explicit(c, rte_memory_order_relaxed);
 }
 
 struct octo_sink *

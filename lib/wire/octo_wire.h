@@ -18,6 +18,7 @@
 #include <rte_byteorder.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
+#include <octopus_dpdk_compat.h>
 
 /** First word of every generated payload (ASCII "OCTO"). */
 #define OCTO_WIRE_MAGIC 0x4f43544fu
@@ -32,11 +33,11 @@
  * Payload the generator writes right after the L4 header (all fields in
  * network order); the rest of the frame is zero.
  */
-struct octo_wire_payload {
+struct __rte_packed_begin octo_wire_payload {
 	rte_be32_t magic;	/**< OCTO_WIRE_MAGIC */
 	rte_be32_t flow_id;	/**< 0 .. nb_flows - 1 */
 	rte_be64_t seq;		/**< per-flow sequence number, from 0 */
-} __rte_packed;
+} __rte_packed_end;
 
 /**
  * Generator configuration.

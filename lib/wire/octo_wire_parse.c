@@ -191,7 +191,7 @@ octo_wire_pseudo_sum(const void *l3, uint8_t ip_version, uint8_t proto,
 		const struct rte_ipv6_hdr *ip = l3;
 		rte_be32_t len_be = rte_cpu_to_be_32(l4_len);
 
-		sum = __rte_raw_cksum(ip->src_addr, 2 * sizeof(ip->src_addr), 0);
+		sum = __rte_raw_cksum(&ip->src_addr, 2 * sizeof(ip->src_addr), 0);
 		sum += __rte_raw_cksum(&len_be, sizeof(len_be), 0);
 	}
 	sum += rte_cpu_to_be_16(proto);

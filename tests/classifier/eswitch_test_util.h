@@ -16,6 +16,7 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 #include <rte_udp.h>
+#include <octopus_dpdk_compat.h>
 
 /* An Ethernet/IPv4/UDP frame in a fresh mbuf (64-byte frame). */
 static inline struct rte_mbuf *
@@ -75,14 +76,14 @@ mk_udp6(struct rte_mempool *mp, uint8_t src, uint8_t dst, uint16_t sp, uint16_t 
 	ip->proto = IPPROTO_UDP;
 	ip->hop_limits = 64;
 	ip->payload_len = rte_cpu_to_be_16(80 - sizeof(*e) - sizeof(*ip));
-	ip->src_addr[0] = 0x20;
-	ip->src_addr[1] = 0x01;
-	ip->src_addr[2] = 0x0d;
-	ip->src_addr[3] = 0xb8;
-	ip->src_addr[15] = src;
-	ip->dst_addr[0] = 0xfe;
-	ip->dst_addr[1] = 0x80;
-	ip->dst_addr[15] = dst;
+	OCTO_IPV6_BYTES(ip->src_addr)[0] = 0x20;
+	OCTO_IPV6_BYTES(ip->src_addr)[1] = 0x01;
+	OCTO_IPV6_BYTES(ip->src_addr)[2] = 0x0d;
+	OCTO_IPV6_BYTES(ip->src_addr)[3] = 0xb8;
+	OCTO_IPV6_BYTES(ip->src_addr)[15] = src;
+	OCTO_IPV6_BYTES(ip->dst_addr)[0] = 0xfe;
+	OCTO_IPV6_BYTES(ip->dst_addr)[1] = 0x80;
+	OCTO_IPV6_BYTES(ip->dst_addr)[15] = dst;
 	u = (struct rte_udp_hdr *)(ip + 1);
 	u->src_port = rte_cpu_to_be_16(sp);
 	u->dst_port = rte_cpu_to_be_16(dp);

@@ -20,6 +20,7 @@
 #include <rte_ip.h>
 #include <rte_tcp.h>
 #include <rte_udp.h>
+#include <octopus_dpdk_compat.h>
 
 #include "octo_classifier.h"
 
@@ -74,11 +75,11 @@ put_ipv6(uint8_t *p, uint8_t last_src, uint8_t nh, uint8_t tc)
 	ip->vtc_flow = rte_cpu_to_be_32(6u << 28 | (uint32_t)tc << 20 | 0x12345);
 	ip->proto = nh;
 	ip->hop_limits = 17;
-	ip->src_addr[0] = 0x20;
-	ip->src_addr[1] = 0x01;
-	ip->src_addr[15] = last_src;
-	ip->dst_addr[0] = 0xfe;
-	ip->dst_addr[15] = 0x99;
+	OCTO_IPV6_BYTES(ip->src_addr)[0] = 0x20;
+	OCTO_IPV6_BYTES(ip->src_addr)[1] = 0x01;
+	OCTO_IPV6_BYTES(ip->src_addr)[15] = last_src;
+	OCTO_IPV6_BYTES(ip->dst_addr)[0] = 0xfe;
+	OCTO_IPV6_BYTES(ip->dst_addr)[15] = 0x99;
 	return sizeof(*ip);
 }
 
@@ -393,10 +394,10 @@ test_pattern_ipv6(void **state)
 	size_t n;
 
 	(void)state;
-	ip6.hdr.src_addr[0] = 0x20;
-	ip6.hdr.src_addr[1] = 0x01;
-	ip6.hdr.src_addr[15] = 0x42;
-	memset(ip6m.hdr.src_addr, 0xff, 16);
+	OCTO_IPV6_BYTES(ip6.hdr.src_addr)[0] = 0x20;
+	OCTO_IPV6_BYTES(ip6.hdr.src_addr)[1] = 0x01;
+	OCTO_IPV6_BYTES(ip6.hdr.src_addr)[15] = 0x42;
+	memset(OCTO_IPV6_BYTES(ip6m.hdr.src_addr), 0xff, 16);
 	ip6.hdr.vtc_flow = RTE_BE32(0xb8u << 20);
 	ip6m.hdr.vtc_flow = RTE_BE32(0xffu << 20);
 	assert_int_equal(octo_match_from_pattern(pat, &m, NULL), 0);

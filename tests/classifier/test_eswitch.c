@@ -28,6 +28,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_thash.h>
+#include <octopus_dpdk_compat.h>
 
 #include "octonic_eswitch.h"
 #include "octonic_eswitch_priv.h"
@@ -559,12 +560,12 @@ t_key_layouts(void)
 	/* 56 bytes: IPv6 5-tuple (id + 11 words).  Queue 1 for dport 53,
 	 * queue 2 for dport 54 (last word), queue 3 for source ::2 (first
 	 * address word differs only in its last byte). */
-	memcpy(ip.hdr.src_addr, v6_src, 16);
-	memcpy(ip.hdr.dst_addr, v6_dst, 16);
-	ip.hdr.src_addr[15] = 1;
-	ip.hdr.dst_addr[15] = 9;
-	memset(ipm.hdr.src_addr, 0xff, 16);
-	memset(ipm.hdr.dst_addr, 0xff, 16);
+	memcpy(OCTO_IPV6_BYTES(ip.hdr.src_addr), v6_src, 16);
+	memcpy(OCTO_IPV6_BYTES(ip.hdr.dst_addr), v6_dst, 16);
+	OCTO_IPV6_BYTES(ip.hdr.src_addr)[15] = 1;
+	OCTO_IPV6_BYTES(ip.hdr.dst_addr)[15] = 9;
+	memset(OCTO_IPV6_BYTES(ipm.hdr.src_addr), 0xff, 16);
+	memset(OCTO_IPV6_BYTES(ipm.hdr.dst_addr), 0xff, 16);
 	udp.hdr.src_port = RTE_BE16(4000);
 	udp.hdr.dst_port = RTE_BE16(53);
 	udpm.hdr.src_port = RTE_BE16(0xffff);
@@ -575,7 +576,7 @@ t_key_layouts(void)
 	q.index = 2;
 	CHECK(mk(sw, 0, &lo, pat, a_q) != NULL);
 	udp.hdr.dst_port = RTE_BE16(53);
-	ip.hdr.src_addr[15] = 2;
+	OCTO_IPV6_BYTES(ip.hdr.src_addr)[15] = 2;
 	q.index = 3;
 	CHECK(mk(sw, 0, &lo, pat, a_q) != NULL);
 	v = run_udp6(sw, 1, 53, 0);
@@ -590,7 +591,7 @@ t_key_layouts(void)
 	 * better priority: queue 4 for Ethernet source ...:00, 5 for ...:01. */
 	memset(ethm.hdr.dst_addr.addr_bytes, 0xff, RTE_ETHER_ADDR_LEN);
 	memset(ethm.hdr.src_addr.addr_bytes, 0xff, RTE_ETHER_ADDR_LEN);
-	ip.hdr.src_addr[15] = 1;
+	OCTO_IPV6_BYTES(ip.hdr.src_addr)[15] = 1;
 	q.index = 4;
 	CHECK(mk(sw, 0, &A_INGRESS, pat, a_q) != NULL);
 	eth.hdr.src_addr.addr_bytes[5] = 1;
@@ -781,6 +782,81 @@ t_refusals_leave_nothing(void)
 	fclose(f);
 	CHECK(strchr(buf, '\n') == strrchr(buf, '\n'));	/* one line */
 	octonic_eswitch_free(sw);
+	return 0;
+}
+
+/*
+ * Which DPDK's mlx5 the mlx5-hws dialect follows (devargs mlx5_dpdk=):
+ * 25.11's refuses PORT_ID and takes MARK in transfer rules where the NIC
+ * has the capability (fdb_mark=1), then marks what the rule carries to its
+ * PF; 22.11's takes no MARK in transfer rules, and PORT_ID is not in the
+ * model's vocabulary.
+ */
+static int
+t_mlx5_release(void)
+{
+	struct rte_flow_action_mark mark = { .id = 0x55 };
+	struct rte_flow_action_ethdev to_pf1 = { .port_id = PORT1 };
+	struct rte_flow_action_port_id pid = { .id = PORT1 };
+	const struct rte_flow_action a_mark[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_pf1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_action a_port_id[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_PORT_ID, .conf = &pid },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct {
+		uint16_t release;
+		uint8_t fdb_mark;
+		const struct rte_flow_action *act;
+		const char *needle;	/* NULL: accepted */
+	} cases[] = {
+		{ OCTONIC_MLX5_DPDK_22_11, 0, a_mark,
+			"mlx5-hws: MARK is not a transfer action" },
+		{ OCTONIC_MLX5_DPDK_25_11, 0, a_mark,
+			"mlx5-hws: MARK in transfer rules needs the NIC's fdb_rx_set_flow_tag_stc" },
+		{ OCTONIC_MLX5_DPDK_25_11, 1, a_mark, NULL },
+		{ OCTONIC_MLX5_DPDK_25_11, 1, a_port_id,
+			"mlx5-hws: PORT_ID is not supported: use REPRESENTED_PORT" },
+		{ OCTONIC_MLX5_DPDK_22_11, 0, a_port_id,
+			"not supported in the transfer domain" },
+	};
+	size_t i;
+
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		struct octonic_eswitch *sw = new_sw();
+		struct rte_flow_error err;
+		struct octonic_verdict v;
+		struct rte_flow *f;
+		int valid;
+
+		CHECK(sw != NULL);
+		octonic_eswitch_dialect_set(sw, OCTONIC_DIALECT_MLX5_HWS, 4);
+		octonic_eswitch_mlx5_model_set(sw, cases[i].release, cases[i].fdb_mark);
+		memset(&err, 0, sizeof(err));
+		valid = octonic_eswitch_flow_validate(sw, 0, &A_TRANSFER, pat_any,
+			cases[i].act, &err);
+		f = octonic_eswitch_flow_create(sw, 0, &A_TRANSFER, pat_any,
+			cases[i].act, &err);
+		if (cases[i].needle == NULL) {
+			v = run_udp(sw, 0x0a000001, 0x0a000002, 1000, 2000);
+			octonic_eswitch_free(sw);
+			if (valid != 0 || f == NULL || v.pf != 1 || !v.has_mark ||
+					v.mark != mark.id) {
+				printf("  case %zu: validate %d, created %d, pf %u, mark %u/%#x\n",
+					i, valid, f != NULL, v.pf, v.has_mark, v.mark);
+				CHECK(0);
+			}
+			continue;
+		}
+		octonic_eswitch_free(sw);
+		if (valid == 0 || f != NULL || err.message == NULL ||
+				strstr(err.message, cases[i].needle) == NULL) {
+			printf("  case %zu: validate %d, created %d, message '%s'\n", i, valid,
+				f != NULL, err.message != NULL ? err.message : "(null)");
+			CHECK(0);
+		}
+	}
 	return 0;
 }
 
@@ -1098,13 +1174,13 @@ held_section(struct held_reader *h)
 	uint64_t end;
 
 	octonic_eswitch_reader_enter(h->sw);
-	__atomic_store_n(&h->inside, 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&h->inside, 1, rte_memory_order_release);
 	end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
-	while (!__atomic_load_n(&h->sw->writer_sleeps, __ATOMIC_ACQUIRE) &&
+	while (!rte_atomic_load_explicit(&h->sw->writer_sleeps, rte_memory_order_acquire) &&
 			rte_get_timer_cycles() < end)
 		rte_delay_us_sleep(1000);
 	rte_delay_us_sleep(HELD_MS * 1000);
-	__atomic_store_n(&h->left_tsc, rte_get_timer_cycles(), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&h->left_tsc, rte_get_timer_cycles(), rte_memory_order_release);
 	octonic_eswitch_reader_leave(h->sw);
 }
 
@@ -1150,14 +1226,14 @@ held_create(struct octonic_eswitch *sw, unsigned int worker, uint16_t dport)
 		CHECK(rte_eal_remote_launch(held_lcore, &h, worker) == 0);
 	else
 		CHECK(pthread_create(&th, NULL, held_thread, &h) == 0);
-	while (!__atomic_load_n(&h.inside, __ATOMIC_ACQUIRE))
+	while (!rte_atomic_load_explicit(&h.inside, rte_memory_order_acquire))
 		sched_yield();
 	octonic_eswitch_stats_get(sw, &st0);
 	cpu = thread_cpu_ns();
 	f = mk(sw, 0, &A_INGRESS, udp_dst(dport), a);
 	cpu = thread_cpu_ns() - cpu;
 	t1 = rte_get_timer_cycles();
-	left = __atomic_load_n(&h.left_tsc, __ATOMIC_ACQUIRE);
+	left = rte_atomic_load_explicit(&h.left_tsc, rte_memory_order_acquire);
 	if (worker < RTE_MAX_LCORE)
 		rte_eal_wait_lcore(worker);
 	else
@@ -1278,6 +1354,7 @@ static const struct {
 	{ "dump", t_dump },
 	{ "concurrent", t_concurrent },
 	{ "reader_off_cpu", t_reader_off_cpu },
+	{ "mlx5_release", t_mlx5_release },
 	{ "no_leak", t_no_leak },
 };
 

@@ -64,6 +64,10 @@ def run(src, build, text):
     script = INVOKE.sub(lambda m: m.group(1) + " --file-prefix " + prefix, script)
     interactive = re.search(r"(^|\s)-i(\s|$)", script) is not None
     env = dict(os.environ)
+    # DPDK's programs the README names: those of the DPDK built against
+    bindir = env.get("OCTOPUS_DPDK_BINDIR")
+    if bindir:
+        env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
     p = subprocess.Popen(["bash", "-c", "set -e\n" + script], cwd=src, env=env,
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True,

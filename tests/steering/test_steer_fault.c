@@ -24,6 +24,7 @@
 #include <rte_flow.h>
 #include <rte_flow_driver.h>
 #include <ethdev_driver.h>
+#include <octopus_dpdk_compat.h>
 
 #include "octopus_steer.h"
 
@@ -76,7 +77,7 @@ describe(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		else if (items->type == RTE_FLOW_ITEM_TYPE_IPV4 && spec != NULL)
 			h = ((const struct rte_flow_item_ipv4 *)spec)->hdr.src_addr;
 		else if (items->type == RTE_FLOW_ITEM_TYPE_IPV6 && spec != NULL)
-			h = ((const struct rte_flow_item_ipv6 *)spec)->hdr.src_addr[15];
+			h = OCTO_IPV6_BYTES(((const struct rte_flow_item_ipv6 *)spec)->hdr.src_addr)[15];
 		n += snprintf(buf + n, len - n, "%d:%x,", items->type, h);
 	}
 	for (a = actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++) {

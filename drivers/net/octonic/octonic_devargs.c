@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <rte_kvargs.h>
+#include <octopus_dpdk_compat.h>
 
 #include "octo_wire.h"
 #include "octonic_devargs.h"
@@ -23,7 +24,7 @@
 const char *const octonic_devargs_keys[] = {
 	"pfs", "numa", "mac", "wire", "flows", "pkt_len", "proto", "ipv6",
 	"gen_rate", "gen_limit", "nudma_dma_ns", "nudma_poll_ns", "dialect",
-	"xmeta", NULL,
+	"xmeta", "mlx5_dpdk", "fdb_mark", NULL,
 };
 
 /* Highest NUMA node a numa= entry may name (EAL checks the real count). */
@@ -39,6 +40,7 @@ octonic_devargs_default(struct octonic_devargs *da)
 	da->flows = 64;
 	da->pkt_len = 64;
 	da->l4_proto = IPPROTO_UDP;
+	da->mlx5_dpdk = OCTO_DPDK_MLX5_MODEL;
 }
 
 static int
@@ -201,6 +203,18 @@ apply(struct octonic_devargs *da, const char *key, const char *val,
 			return BAD();
 		da->xmeta = v;
 		da->xmeta_given = 1;
+	} else if (strcmp(key, "mlx5_dpdk") == 0) {
+		if (strcmp(val, "22.11") == 0)
+			da->mlx5_dpdk = OCTONIC_MLX5_DPDK_22_11;
+		else if (strcmp(val, "25.11") == 0)
+			da->mlx5_dpdk = OCTONIC_MLX5_DPDK_25_11;
+		else
+			return BAD();
+		da->mlx5_dpdk_given = 1;
+	} else if (strcmp(key, "fdb_mark") == 0) {
+		if (parse_u64(val, 0, 1, &v) != 0)
+			return BAD();
+		da->fdb_mark = v;
 	}
 #undef BAD
 	return 0;
@@ -255,6 +269,16 @@ octonic_devargs_parse(const char *args, struct octonic_devargs *da,
 			da->dialect == OCTONIC_DIALECT_MLX5_SWS)
 		ret = fail(err, err_len,
 			"devarg 'xmeta=4' is a hardware-steering mode: it needs dialect=mlx5-hws");
+	else if (ret == 0 && da->mlx5_dpdk_given &&
+			da->dialect == OCTONIC_DIALECT_GENERIC)
+		ret = fail(err, err_len,
+			"devarg 'mlx5_dpdk' needs dialect=mlx5-sws or dialect=mlx5-hws");
+	/* the capability matters to hardware steering from 25.03 on only */
+	else if (ret == 0 && da->fdb_mark &&
+			(da->dialect != OCTONIC_DIALECT_MLX5_HWS ||
+			da->mlx5_dpdk < OCTONIC_MLX5_DPDK_25_11))
+		ret = fail(err, err_len,
+			"devarg 'fdb_mark' needs dialect=mlx5-hws and mlx5_dpdk=25.11");
 	/* The generator's frame carries headers and a sequence payload: an
 	 * IPv6 or TCP frame needs more than 64 bytes.  Without pkt_len= take
 	 * the shortest that fits; refuse a given one that does not.

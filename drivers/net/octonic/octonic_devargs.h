@@ -44,6 +44,14 @@ enum octonic_dialect {
 	OCTONIC_DIALECT_MLX5_HWS,	/**< dialect=mlx5-hws */
 };
 
+/**
+ * Which DPDK release's mlx5 PMD the mlx5 dialects follow (mlx5_dpdk=), as
+ * year * 100 + month.  Default: that of the DPDK built against (22.11 for
+ * anything older than 25.11).
+ */
+#define OCTONIC_MLX5_DPDK_22_11 2211
+#define OCTONIC_MLX5_DPDK_25_11 2511
+
 /** Highest xmeta= value (mlx5's dv_xmeta_en modes 0..4). */
 #define OCTONIC_XMETA_MAX 4
 
@@ -72,6 +80,13 @@ struct octonic_devargs {
 					 *  metadata); mlx5 dialects only,
 					 *  4 with mlx5-hws only */
 	uint8_t xmeta_given;		/**< xmeta= was present */
+	uint16_t mlx5_dpdk;		/**< mlx5_dpdk=22.11|25.11
+					 *  (OCTONIC_MLX5_DPDK_*) */
+	uint8_t mlx5_dpdk_given;	/**< mlx5_dpdk= was present */
+	uint8_t fdb_mark;		/**< fdb_mark=0|1: the NIC can MARK
+					 *  in transfer rules (mlx5's
+					 *  fdb_rx_set_flow_tag_stc capability);
+					 *  mlx5-hws with mlx5_dpdk=25.11 only */
 };
 
 /** The devargs keys, NULL-terminated (also used for the param string). */

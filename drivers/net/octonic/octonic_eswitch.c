@@ -23,9 +23,9 @@
 
 #include "octonic_eswitch_priv.h"
 
-RTE_LOG_REGISTER(octonic_flow_logtype, pmd.net.octonic.flow, NOTICE);
+RTE_LOG_REGISTER_SUFFIX(octonic_flow_logtype, flow, NOTICE);
 
-static uint32_t sw_next_id;
+static RTE_ATOMIC(uint32_t) sw_next_id;
 
 /* Which anonymous epoch counter this thread incremented (-1: none).  A
  * thread is inside at most one e-switch's read section at a time. */
@@ -71,11 +71,12 @@ octonic_eswitch_create(const char *name, uint16_t nb_pfs, int socket)
 		goto fail;
 	sw->nb_pfs = nb_pfs;
 	sw->socket = socket;
-	sw->id = __atomic_fetch_add(&sw_next_id, 1, __ATOMIC_RELAXED);
+	sw->id = rte_atomic_fetch_add_explicit(&sw_next_id, 1, rte_memory_order_relaxed);
 	snprintf(sw->name, sizeof(sw->name), "%s", name != NULL ? name : "octonic");
 	pthread_mutex_init(&sw->lock, NULL);
 	TAILQ_INIT(&sw->rules);
 	sw->gen = 1;
+	sw->mlx5_dpdk = OCTO_DPDK_MLX5_MODEL;
 	for (i = 0; i < nb_pfs; i++) {
 		sw->pf[i].rss = rte_zmalloc_socket("octonic_pf_rss",
 			sizeof(*sw->pf[i].rss), 0, socket);
@@ -157,8 +158,8 @@ octonic_eswitch_reader_enter(struct octonic_eswitch *sw)
 	}
 	/* No lcore id: count ourselves in the current epoch.  seq_cst so the
 	 * increment is ordered before every load of the published state. */
-	sw_anon_slot = (int)(__atomic_load_n(&sw->anon_epoch, __ATOMIC_SEQ_CST) & 1);
-	__atomic_fetch_add(&sw->anon_cnt[sw_anon_slot], 1, __ATOMIC_SEQ_CST);
+	sw_anon_slot = (int)(rte_atomic_load_explicit(&sw->anon_epoch, rte_memory_order_seq_cst) & 1);
+	rte_atomic_fetch_add_explicit(&sw->anon_cnt[sw_anon_slot], 1, rte_memory_order_seq_cst);
 }
 
 /* Wake the writer sleeping in sw_wait_step(), if there is one. */
@@ -171,9 +172,9 @@ sw_wake_writer(struct octonic_eswitch *sw)
 	 * reader sees it asleep. A fence per section (online has one too),
 	 * a system call only when a writer sleeps.
 	 */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (unlikely(__atomic_load_n(&sw->writer_sleeps, __ATOMIC_RELAXED) != 0) &&
-			__atomic_exchange_n(&sw->writer_sleeps, 0, __ATOMIC_RELAXED) != 0)
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
+	if (unlikely(rte_atomic_load_explicit(&sw->writer_sleeps, rte_memory_order_relaxed) != 0) &&
+			rte_atomic_exchange_explicit(&sw->writer_sleeps, 0, rte_memory_order_relaxed) != 0)
 		/* not FUTEX_PRIVATE: the e-switch is in shared memory, and
 		 * another process's lcore may run the engine */
 		syscall(SYS_futex, &sw->writer_sleeps, FUTEX_WAKE, INT_MAX, NULL,
@@ -188,7 +189,7 @@ octonic_eswitch_reader_leave(struct octonic_eswitch *sw)
 	if (lc < RTE_MAX_LCORE) {
 		rte_rcu_qsbr_thread_offline(sw->qsbr, lc);
 	} else if (sw_anon_slot >= 0) {
-		__atomic_fetch_sub(&sw->anon_cnt[sw_anon_slot], 1, __ATOMIC_RELEASE);
+		rte_atomic_fetch_sub_explicit(&sw->anon_cnt[sw_anon_slot], 1, rte_memory_order_release);
 		sw_anon_slot = -1;
 	}
 	sw_wake_writer(sw);
@@ -222,7 +223,7 @@ lcores_done(struct octonic_eswitch *sw, uint64_t token)
 static bool
 anon_done(struct octonic_eswitch *sw, uint64_t old)
 {
-	return __atomic_load_n(&sw->anon_cnt[old], __ATOMIC_ACQUIRE) == 0;
+	return rte_atomic_load_explicit(&sw->anon_cnt[old], rte_memory_order_acquire) == 0;
 }
 
 /*
@@ -240,15 +241,15 @@ sw_wait_step(struct octonic_eswitch *sw, struct sw_wait_state *w,
 		rte_pause();
 		return;
 	}
-	__atomic_store_n(&sw->writer_sleeps, 1, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&sw->writer_sleeps, 1, rte_memory_order_relaxed);
 	/* see sw_wake_writer() */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
 	if (!done(sw, arg)) {
 		/* returns at once if a reader cleared the word meanwhile */
 		syscall(SYS_futex, &sw->writer_sleeps, FUTEX_WAIT, 1, &cap, NULL, 0);
 		w->sleeps++;
 	}
-	__atomic_store_n(&sw->writer_sleeps, 0, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&sw->writer_sleeps, 0, rte_memory_order_relaxed);
 }
 
 /*
@@ -279,8 +280,8 @@ sw_synchronize(struct octonic_eswitch *sw)
 	while (!lcores_done(sw, token))
 		sw_wait_step(sw, &w, lcores_done, token);
 	for (round = 0; round < 2; round++) {
-		uint32_t old = __atomic_fetch_add(&sw->anon_epoch, 1,
-			__ATOMIC_SEQ_CST) & 1;
+		uint32_t old = rte_atomic_fetch_add_explicit(&sw->anon_epoch, 1,
+			rte_memory_order_seq_cst) & 1;
 
 		while (!anon_done(sw, old))
 			sw_wait_step(sw, &w, anon_done, old);

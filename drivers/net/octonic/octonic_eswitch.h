@@ -79,6 +79,16 @@ struct octonic_eswitch *octonic_eswitch_create(const char *name, uint16_t nb_pfs
 void octonic_eswitch_dialect_set(struct octonic_eswitch *sw,
 		enum octonic_dialect dialect, uint8_t xmeta);
 
+/**
+ * Which DPDK release's mlx5 the mlx5 dialects follow (devargs mlx5_dpdk=,
+ * OCTONIC_MLX5_DPDK_*; the default is the DPDK built against) and, for
+ * mlx5-hws from 25.11, whether the NIC can MARK in transfer rules
+ * (devargs fdb_mark=, mlx5's fdb_rx_set_flow_tag_stc capability).  Before
+ * the first rule.
+ */
+void octonic_eswitch_mlx5_model_set(struct octonic_eswitch *sw,
+		uint16_t mlx5_dpdk, uint8_t fdb_mark);
+
 /** Destroy every rule and free the e-switch. */
 void octonic_eswitch_free(struct octonic_eswitch *sw);
 

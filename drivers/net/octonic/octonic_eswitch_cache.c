@@ -21,13 +21,13 @@
 #define SW_CACHE_SETS 2048	/* power of 2; two ways each */
 #define SW_CACHE_STALE UINT64_MAX	/* no generation is this */
 
-struct sw_cache_entry {
+struct __rte_cache_aligned sw_cache_entry {
 	struct octo_flow_key key;
 	uint64_t gen;
 	uint32_t cfg;
 	uint32_t hash;
 	struct octonic_verdict v;
-} __rte_cache_aligned;
+};
 
 struct octonic_eswitch_cache {
 	struct sw_cache_entry e[SW_CACHE_SETS][2];

@@ -110,7 +110,7 @@ resolve(const struct sw_view *view, uint64_t gen, struct sw_pkt *st,
 				struct sw_hot *r = rs[j];
 
 				if (r->born > gen ||
-						__atomic_load_n(&r->dead, __ATOMIC_RELAXED) <= gen)
+						rte_atomic_load_explicit(&r->dead, rte_memory_order_relaxed) <= gen)
 					continue;
 				/* Equal priorities in two tables: the older rule
 				 * wins (a rare tie, so its order is read from the
@@ -133,11 +133,11 @@ pf_default(struct octonic_eswitch *sw, struct sw_pkt *s, struct octonic_verdict 
 	const struct sw_pf_rss *rss;
 	uint32_t h;
 
-	if (__atomic_load_n(&pf->isolated, __ATOMIC_ACQUIRE)) {
+	if (rte_atomic_load_explicit(&pf->isolated, rte_memory_order_acquire)) {
 		v->drop = 1;
 		return;
 	}
-	rss = __atomic_load_n(&pf->rss, __ATOMIC_ACQUIRE);
+	rss = rte_atomic_load_explicit(&pf->rss, rte_memory_order_acquire);
 	if (rss->nb_rxq != 0 && rss->hf != 0 &&
 			sw_rss_hash(&s->key, rss->hf, rss->key, &h)) {
 		v->has_rss = 1;
@@ -167,8 +167,8 @@ apply(struct octonic_eswitch *sw, struct sw_hot *r, struct sw_pkt *s,
 	}
 	if ((r->flags & SW_HOT_COUNT) != 0) {
 		s->nocache = 1;
-		__atomic_fetch_add(&r->cold->hits, 1, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&r->cold->bytes, s->len, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&r->cold->hits, 1, rte_memory_order_relaxed);
+		rte_atomic_fetch_add_explicit(&r->cold->bytes, s->len, rte_memory_order_relaxed);
 	}
 	if ((r->flags & SW_HOT_SET_META) != 0) {
 		const struct rte_flow *c = r->cold;
@@ -321,8 +321,8 @@ octonic_eswitch_classify(struct octonic_eswitch *sw, struct rte_mbuf **pkts,
 {
 	/* Generation first, then the view: a view at least as new as the
 	 * generation is guaranteed (both are published release, view first). */
-	uint64_t gen = __atomic_load_n(&sw->gen, __ATOMIC_ACQUIRE);
-	const struct sw_view *view = __atomic_load_n(&sw->view, __ATOMIC_ACQUIRE);
+	uint64_t gen = rte_atomic_load_explicit(&sw->gen, rte_memory_order_acquire);
+	const struct sw_view *view = rte_atomic_load_explicit(&sw->view, rte_memory_order_acquire);
 	uint16_t i;
 
 	for (i = 0; i < n; i += SW_CHUNK)
@@ -337,9 +337,9 @@ octonic_eswitch_classify_cached(struct octonic_eswitch *sw,
 {
 	/* the configuration epoch before the RSS states it covers, as the
 	 * generation before the view */
-	uint64_t gen = __atomic_load_n(&sw->gen, __ATOMIC_ACQUIRE);
-	uint32_t cfg = __atomic_load_n(&sw->cfg_epoch, __ATOMIC_ACQUIRE);
-	const struct sw_view *view = __atomic_load_n(&sw->view, __ATOMIC_ACQUIRE);
+	uint64_t gen = rte_atomic_load_explicit(&sw->gen, rte_memory_order_acquire);
+	uint32_t cfg = rte_atomic_load_explicit(&sw->cfg_epoch, rte_memory_order_acquire);
+	const struct sw_view *view = rte_atomic_load_explicit(&sw->view, rte_memory_order_acquire);
 	uint16_t i;
 
 	for (i = 0; i < n; i += SW_CHUNK)

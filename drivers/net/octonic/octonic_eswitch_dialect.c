@@ -38,6 +38,14 @@ octonic_eswitch_dialect_set(struct octonic_eswitch *sw,
 	sw->xmeta = xmeta;
 }
 
+void
+octonic_eswitch_mlx5_model_set(struct octonic_eswitch *sw, uint16_t mlx5_dpdk,
+		uint8_t fdb_mark)
+{
+	sw->mlx5_dpdk = mlx5_dpdk;
+	sw->fdb_mark = fdb_mark;
+}
+
 const char *
 sw_dialect_name(const struct octonic_eswitch *sw)
 {
@@ -87,6 +95,7 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 	const struct rte_flow_action_ethdev *e;
 	const char *d = sw_dialect_name(sw);
 	int sws = sw->dialect == OCTONIC_DIALECT_MLX5_SWS;
+	int hws_2511 = !sws && sw->mlx5_dpdk >= OCTONIC_MLX5_DPDK_25_11;
 	const char *name;
 
 	switch (a->type) {
@@ -107,10 +116,20 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: %s in transfer rules needs extended metadata (xmeta=1..3; xmeta=0 is legacy)",
 				d, name);
-		if (!sws)
+		if (hws_2511 && !sw->fdb_mark)
+			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+				"%s: %s in transfer rules needs the NIC's fdb_rx_set_flow_tag_stc capability (fdb_mark=1)",
+				d, name);
+		if (!sws && !hws_2511)
 			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: %s is not a transfer action (ingress only)",
 				d, name);
+		return 0;
+	case RTE_FLOW_ACTION_TYPE_PORT_ID:
+		if (hws_2511)
+			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+				"%s: PORT_ID is not supported: use REPRESENTED_PORT",
+				d);
 		return 0;
 	case RTE_FLOW_ACTION_TYPE_SET_META:
 		if (!sws)

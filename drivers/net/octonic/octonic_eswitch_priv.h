@@ -28,6 +28,7 @@
  */
 
 #include <pthread.h>
+#include <stdalign.h>
 #include <stdint.h>
 #include <sys/queue.h>
 
@@ -36,6 +37,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_rcu_qsbr.h>
+#include <octopus_dpdk_compat.h>
 
 #include "octo_classifier.h"
 #include "octonic_eswitch.h"
@@ -69,7 +71,7 @@ enum sw_fate {
 struct sw_rss_action {
 	uint64_t types;		/* RTE_ETH_RSS_* */
 	/* rte_softrss() reads the key as 32-bit words */
-	uint8_t key[OCTONIC_RSS_KEY_LEN] __rte_aligned(sizeof(uint32_t));
+	alignas(sizeof(uint32_t)) uint8_t key[OCTONIC_RSS_KEY_LEN];
 	uint8_t custom_key;	/* 1: key given in the action (for the dump) */
 	uint16_t nb_queues;
 	uint16_t queues[];
@@ -97,15 +99,15 @@ struct sw_rss_action {
  * tables) is read from the rule itself.
  * Immutable once published, except dead.
  */
-struct sw_hot {
+struct __rte_aligned(32) sw_hot {
 	uint64_t born;		/* first generation that sees the rule */
-	uint64_t dead;		/* first generation that does not */
+	RTE_ATOMIC(uint64_t) dead;	/* first generation that does not */
 	struct rte_flow *cold;	/* the rule */
 	uint32_t arg;		/* PF (PORT), queue (QUEUE), group (JUMP) */
 	uint16_t prio;
 	uint8_t fate;		/* enum sw_fate */
 	uint8_t flags;		/* SW_HOT_* */
-} __rte_aligned(32);
+};
 
 /** Hot records per chunk (128 KB). */
 #define SW_HOT_CHUNK 4096
@@ -114,8 +116,8 @@ struct sw_hot {
 struct rte_flow {
 	struct sw_hot *hot;	/* what every lookup reads */
 	/* COUNT, updated atomically by readers. */
-	uint64_t hits;
-	uint64_t bytes;
+	RTE_ATOMIC(uint64_t) hits;
+	RTE_ATOMIC(uint64_t) bytes;
 	struct sw_rss_action *rss;
 	/* Decision fields, immutable once inserted: the hot record has a
 	 * copy of those every lookup needs, readers read the others here. */
@@ -215,36 +217,36 @@ struct sw_pf_rss {
 	uint64_t hf;
 	uint16_t nb_rxq;
 	/* rte_softrss() reads the key as 32-bit words */
-	uint8_t key[OCTONIC_RSS_KEY_LEN] __rte_aligned(sizeof(uint32_t));
+	alignas(sizeof(uint32_t)) uint8_t key[OCTONIC_RSS_KEY_LEN];
 	uint16_t reta[OCTONIC_RETA_SIZE];
 };
 
 struct sw_pf {
 	uint16_t port_id;
 	uint8_t port_set;
-	uint8_t isolated;	/* read atomically by the classifier */
-	struct sw_pf_rss *rss;	/* RCU-published */
+	RTE_ATOMIC(uint8_t) isolated;	/* read by the classifier */
+	RTE_ATOMIC(struct sw_pf_rss *) rss;	/* RCU-published */
 };
 
 struct octonic_eswitch {
 	/* Reader-visible, RCU-published. */
-	uint64_t gen;
+	RTE_ATOMIC(uint64_t) gen;
 	/* Bumped (release) after a PF's RSS state or isolation changed: with
 	 * gen, it tells a remembered verdict (sw_cache_*) still holds. */
-	uint32_t cfg_epoch;
-	struct sw_view *view;
+	RTE_ATOMIC(uint32_t) cfg_epoch;
+	RTE_ATOMIC(struct sw_view *) view;
 	struct sw_pf pf[SW_MAX_PFS];
 	uint16_t nb_pfs;
 	int socket;
 	uint32_t id;		/* unique, names the hash tables */
 	/* Readers without an lcore id. */
-	uint32_t anon_epoch;
-	uint32_t anon_cnt[2];
+	RTE_ATOMIC(uint32_t) anon_epoch;
+	RTE_ATOMIC(uint32_t) anon_cnt[2];
 	uint8_t lcore_registered[RTE_MAX_LCORE];
 	struct rte_rcu_qsbr *qsbr;
 	/* 1 while a writer sleeps until a reader leaves (a futex word: the
 	 * reader that sees it clears it and wakes the writer). */
-	uint32_t writer_sleeps;
+	RTE_ATOMIC(uint32_t) writer_sleeps;
 	/* Control path, under lock. */
 	pthread_mutex_t lock;
 	struct sw_rule_list rules;
@@ -265,6 +267,8 @@ struct octonic_eswitch {
 	uint32_t room;		/* rules the tables take (all domains), 0: no limit */
 	enum octonic_dialect dialect;	/* set once, before any rule */
 	uint8_t xmeta;		/* mlx5's dv_xmeta_en mode, mlx5 dialects */
+	uint16_t mlx5_dpdk;	/* OCTONIC_MLX5_DPDK_*: whose mlx5 they follow */
+	uint8_t fdb_mark;	/* the NIC can MARK in transfer rules */
 	char name[32];
 };
 

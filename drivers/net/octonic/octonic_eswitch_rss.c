@@ -105,8 +105,8 @@ publish(struct octonic_eswitch *sw, uint16_t pf, struct sw_pf_rss *nrss)
 {
 	struct sw_pf_rss *old = sw->pf[pf].rss;
 
-	__atomic_store_n(&sw->pf[pf].rss, nrss, __ATOMIC_RELEASE);
-	__atomic_fetch_add(&sw->cfg_epoch, 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&sw->pf[pf].rss, nrss, rte_memory_order_release);
+	rte_atomic_fetch_add_explicit(&sw->cfg_epoch, 1, rte_memory_order_release);
 	sw_synchronize(sw);
 	rte_free(old);
 }

@@ -382,7 +382,7 @@ view_publish(struct octonic_eswitch *sw, struct sw_garbage *g)
 		gv->nb_probes++;
 	}
 	gc_ptr(g, sw->view);
-	__atomic_store_n(&sw->view, v, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&sw->view, v, rte_memory_order_release);
 	return 0;
 }
 
@@ -704,7 +704,7 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 		d->nb_rules++;
 	}
 	/* Publish: from this generation on, readers see the rule. */
-	__atomic_store_n(&sw->gen, sw->gen + 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&sw->gen, sw->gen + 1, rte_memory_order_release);
 	TAILQ_INSERT_TAIL(&sw->rules, r, next);
 	count_rule(sw, r, 1);
 	return 0;
@@ -809,8 +809,8 @@ remove_rules(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 	if (n == 0)
 		return;
 	for (i = 0; i < n; i++)
-		__atomic_store_n(&rs[i]->hot->dead, sw->gen + 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&sw->gen, sw->gen + 1, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&rs[i]->hot->dead, sw->gen + 1, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&sw->gen, sw->gen + 1, rte_memory_order_release);
 	sw_synchronize(sw);
 	/* No reader sees these rules any more: unlink them. */
 	for (i = 0; i < n; i++) {
@@ -991,11 +991,11 @@ octonic_eswitch_flow_query(struct octonic_eswitch *sw, uint16_t pf,
 		return -ENOTSUP;
 	}
 	if (c->reset) {
-		c->hits = __atomic_exchange_n(&flow->hits, 0, __ATOMIC_RELAXED);
-		c->bytes = __atomic_exchange_n(&flow->bytes, 0, __ATOMIC_RELAXED);
+		c->hits = rte_atomic_exchange_explicit(&flow->hits, 0, rte_memory_order_relaxed);
+		c->bytes = rte_atomic_exchange_explicit(&flow->bytes, 0, rte_memory_order_relaxed);
 	} else {
-		c->hits = __atomic_load_n(&flow->hits, __ATOMIC_RELAXED);
-		c->bytes = __atomic_load_n(&flow->bytes, __ATOMIC_RELAXED);
+		c->hits = rte_atomic_load_explicit(&flow->hits, rte_memory_order_relaxed);
+		c->bytes = rte_atomic_load_explicit(&flow->bytes, rte_memory_order_relaxed);
 	}
 	c->hits_set = 1;
 	c->bytes_set = 1;
@@ -1014,7 +1014,7 @@ octonic_eswitch_flow_isolate(struct octonic_eswitch *sw, uint16_t pf, int set,
 			"PF %u does not exist", pf);
 		return -EINVAL;
 	}
-	__atomic_store_n(&sw->pf[pf].isolated, set != 0, __ATOMIC_RELEASE);
-	__atomic_fetch_add(&sw->cfg_epoch, 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&sw->pf[pf].isolated, set != 0, rte_memory_order_release);
+	rte_atomic_fetch_add_explicit(&sw->cfg_epoch, 1, rte_memory_order_release);
 	return 0;
 }

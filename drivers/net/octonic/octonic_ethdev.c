@@ -26,9 +26,9 @@
 
 #include "octonic_internal.h"
 
-RTE_LOG_REGISTER(octonic_logtype, pmd.net.octonic, NOTICE);
+RTE_LOG_REGISTER_DEFAULT(octonic_logtype, NOTICE);
 
-static uint32_t nic_seq;
+static RTE_ATOMIC(uint32_t) nic_seq;
 
 /* ---- queues ---- */
 
@@ -386,7 +386,7 @@ octonic_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 }
 
 static const uint32_t *
-octonic_supported_ptypes(struct rte_eth_dev *dev)
+octonic_supported_ptypes(struct rte_eth_dev *dev, size_t *n)
 {
 	/* what lib/wire's octo_offload_ptype() reports */
 	static const uint32_t ptypes[] = {
@@ -406,11 +406,15 @@ octonic_supported_ptypes(struct rte_eth_dev *dev)
 		RTE_PTYPE_L4_ICMP,
 		RTE_PTYPE_L4_FRAG,
 		RTE_PTYPE_L4_NONFRAG,
-		RTE_PTYPE_UNKNOWN,
+		RTE_PTYPE_UNKNOWN,	/* the end, for DPDK before 24.03 */
 	};
 
+	*n = RTE_DIM(ptypes) - 1;
 	return ptypes;
 }
+OCTO_DPDK_PTYPES_GET_ADAPTER(octonic_supported_ptypes)
+OCTO_DPDK_STATS_GET_ADAPTER(octonic_stats_get)
+OCTO_DPDK_RX_QUEUE_COUNT_ADAPTER(octonic_rx_queue_count)
 
 static void
 octonic_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid,
@@ -525,13 +529,13 @@ const struct eth_dev_ops octonic_ops = {
 	.mac_addr_set = octonic_mac_addr_set,
 	.mac_addr_add = octonic_mac_addr_add,
 	.mac_addr_remove = octonic_mac_addr_remove,
-	.stats_get = octonic_stats_get,
+	.stats_get = OCTO_DPDK_STATS_GET(octonic_stats_get),
 	.stats_reset = octonic_stats_reset,
 	.xstats_get = octonic_xstats_get,
 	.xstats_get_names = octonic_xstats_get_names,
 	.xstats_reset = octonic_stats_reset,
 	.dev_infos_get = octonic_dev_infos_get,
-	.dev_supported_ptypes_get = octonic_supported_ptypes,
+	.dev_supported_ptypes_get = OCTO_DPDK_PTYPES_GET(octonic_supported_ptypes),
 	.rx_queue_setup = octonic_rx_queue_setup,
 	.rx_queue_release = octonic_rx_queue_release,
 	.tx_queue_setup = octonic_tx_queue_setup,
@@ -559,7 +563,7 @@ const struct eth_dev_ops octonic_ops = {
  */
 static const struct eth_dev_ops octonic_secondary_ops = {
 	.link_update = octonic_link_update,
-	.stats_get = octonic_stats_get,
+	.stats_get = OCTO_DPDK_STATS_GET(octonic_stats_get),
 	.stats_reset = octonic_stats_reset,
 	.xstats_get = octonic_xstats_get,
 	.xstats_get_names = octonic_xstats_get_names,
@@ -662,7 +666,7 @@ pf_create(struct octonic_nic *nic, uint16_t idx, int socket)
 	dev->dev_ops = &octonic_ops;
 	dev->rx_pkt_burst = octonic_rx_burst;
 	dev->tx_pkt_burst = octonic_tx_burst;
-	dev->rx_queue_count = octonic_rx_queue_count;
+	dev->rx_queue_count = OCTO_DPDK_RX_QUEUE_COUNT(octonic_rx_queue_count);
 	dev->rx_descriptor_status = octonic_rx_descriptor_status;
 	dev->tx_descriptor_status = octonic_tx_descriptor_status;
 	return dev;
@@ -740,7 +744,7 @@ octonic_probe(struct rte_vdev_device *vdev)
 	if (nic == NULL)
 		return -ENOMEM;
 	strlcpy(nic->name, name, sizeof(nic->name));
-	nic->seq = __atomic_fetch_add(&nic_seq, 1, __ATOMIC_RELAXED);
+	nic->seq = rte_atomic_fetch_add_explicit(&nic_seq, 1, rte_memory_order_relaxed);
 	nic->args = da;
 	nic->vdev = vdev;
 	nic->nb_pfs = da.nb_pfs;
@@ -758,6 +762,7 @@ octonic_probe(struct rte_vdev_device *vdev)
 		goto fail;
 	}
 	octonic_eswitch_dialect_set(nic->sw, da.dialect, da.xmeta);
+	octonic_eswitch_mlx5_model_set(nic->sw, da.mlx5_dpdk, da.fdb_mark);
 	ret = octonic_engine_setup(nic);
 	if (ret != 0)
 		goto fail;
@@ -835,6 +840,8 @@ RTE_PMD_REGISTER_PARAM_STRING(net_octonic,
 	"pkt_len=<64-9618, default: shortest for ipv6/proto> "
 	"dialect=generic|mlx5-sws|mlx5-hws "
 	"xmeta=<0-4, mlx5 dialects only> "
+	"mlx5_dpdk=22.11|25.11 "
+	"fdb_mark=0|1 "
 	"proto=udp|tcp "
 	"ipv6=0|1 "
 	"gen_rate=<pps, 0: as polled> "

@@ -19,6 +19,7 @@
  * use relaxed atomic loads.
  */
 
+#include <stdalign.h>
 #include <stdint.h>
 
 #include <rte_atomic.h>
@@ -29,6 +30,7 @@
 #include <rte_spinlock.h>
 
 #include <ethdev_driver.h>
+#include <octopus_dpdk_compat.h>
 
 #include "octonic_devargs.h"
 #include "octonic_eswitch.h"
@@ -51,8 +53,8 @@ extern int octonic_logtype;
 /* Latency stamps of the last 64k generated frames: more than rings hold. */
 #define OCTONIC_LAT_WINDOW_LOG2 16
 
-#define RELAXED_ADD(p, v) __atomic_store_n((p), *(p) + (v), __ATOMIC_RELAXED)
-#define RELAXED_GET(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define RELAXED_ADD(p, v) rte_atomic_store_explicit((p), *(p) + (v), rte_memory_order_relaxed)
+#define RELAXED_GET(p) rte_atomic_load_explicit((p), rte_memory_order_relaxed)
 
 struct octonic_pf;
 struct octo_gen;
@@ -169,8 +171,8 @@ struct octonic_nic {
 
 	/* The engine: one runner at a time, nobody waits for it.  On a line
 	 * of its own: every burst of every poller reads it. */
-	rte_spinlock_t engine_lock __rte_cache_aligned;
-	uint64_t run_stall __rte_cache_aligned;	/**< NUDMA cycles of the current run */
+	alignas(RTE_CACHE_LINE_SIZE) rte_spinlock_t engine_lock;
+	alignas(RTE_CACHE_LINE_SIZE) uint64_t run_stall;	/**< NUDMA cycles of the current run */
 	/* NUDMA cost model: a PCIe read of a small buffer from the remote
 	 * socket's memory was measured at about +107 ns over a local one
 	 * (the IOctopus paper's figures); 107 is the value we suggest for
@@ -230,14 +232,15 @@ uint64_t octonic_nudma_wait(uint64_t cycles);
 /* octonic_rxtx.c */
 uint16_t octonic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
 uint16_t octonic_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
-uint32_t octonic_rx_queue_count(void *q);
+int octonic_rx_queue_count(void *q);
 int octonic_rx_descriptor_status(void *q, uint16_t offset);
 int octonic_tx_descriptor_status(void *q, uint16_t offset);
 int octonic_tx_done_cleanup(void *q, uint32_t free_cnt);
 void octonic_ring_flush(struct rte_ring *r);
 
 /* octonic_xstats.c */
-int octonic_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st);
+int octonic_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st,
+		struct eth_queue_stats *qs);
 int octonic_stats_reset(struct rte_eth_dev *dev);
 int octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		unsigned int n);

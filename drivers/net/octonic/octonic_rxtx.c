@@ -72,12 +72,12 @@ octonic_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	return nb;
 }
 
-uint32_t
+int
 octonic_rx_queue_count(void *q)
 {
 	struct octonic_rxq *rxq = q;
 
-	return rte_ring_count(rxq->ring);
+	return (int)rte_ring_count(rxq->ring);
 }
 
 int

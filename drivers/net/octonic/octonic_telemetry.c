@@ -74,9 +74,9 @@ add_cycles(struct rte_tel_data *c, uint16_t port, uint16_t q, int tx)
 		now = &r->poll;
 		base = &r->poll_base;
 	}
-	rte_tel_data_add_dict_u64(c, "emulation_cycles",
+	rte_tel_data_add_dict_uint(c, "emulation_cycles",
 		RELAXED_GET(&now->emu_cycles) - base->emu_cycles);
-	rte_tel_data_add_dict_u64(c, "nudma_stall_cycles",
+	rte_tel_data_add_dict_uint(c, "nudma_stall_cycles",
 		RELAXED_GET(&now->nudma_cycles) - base->nudma_cycles);
 }
 
@@ -93,10 +93,10 @@ add_queue(struct rte_tel_data *d, uint16_t port, uint16_t q, int tx)
 	if (c == NULL)
 		return;
 	rte_tel_data_start_dict(c);
-	rte_tel_data_add_dict_u64(c, "remote_dma_packets", loc.remote_dma_pkts);
-	rte_tel_data_add_dict_u64(c, "remote_dma_bytes", loc.remote_dma_bytes);
-	rte_tel_data_add_dict_u64(c, "polls", loc.polls);
-	rte_tel_data_add_dict_u64(c, "remote_polls", loc.remote_polls);
+	rte_tel_data_add_dict_uint(c, "remote_dma_packets", loc.remote_dma_pkts);
+	rte_tel_data_add_dict_uint(c, "remote_dma_bytes", loc.remote_dma_bytes);
+	rte_tel_data_add_dict_uint(c, "polls", loc.polls);
+	rte_tel_data_add_dict_uint(c, "remote_polls", loc.remote_polls);
 	add_cycles(c, port, q, tx);
 	snprintf(name, sizeof(name), "%s_q%u", tx ? "tx" : "rx", q);
 	rte_tel_data_add_dict_container(d, name, c, 0);
@@ -131,16 +131,16 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (rte_eth_dev_owner_get(port, &owner) == 0)
 		rte_tel_data_add_dict_string(d, "owner",
 			owner.id != RTE_ETH_DEV_NO_OWNER ? owner.name : "");
-	rte_tel_data_add_dict_u64(d, "tsc_hz", rte_get_tsc_hz());
+	rte_tel_data_add_dict_uint(d, "tsc_hz", rte_get_tsc_hz());
 	if (rte_pmd_octonic_gen_count(port, &gen) == 0)
-		rte_tel_data_add_dict_u64(d, "generated", gen);
+		rte_tel_data_add_dict_uint(d, "generated", gen);
 	if (rte_pmd_octonic_sink_stats_get(port, &ss) == 0) {
-		rte_tel_data_add_dict_u64(d, "sink_packets", ss.pkts);
-		rte_tel_data_add_dict_u64(d, "sink_out_of_order", ss.out_of_order);
-		rte_tel_data_add_dict_u64(d, "sink_lost", ss.lost);
-		rte_tel_data_add_dict_u64(d, "latency_p50_ns",
+		rte_tel_data_add_dict_uint(d, "sink_packets", ss.pkts);
+		rte_tel_data_add_dict_uint(d, "sink_out_of_order", ss.out_of_order);
+		rte_tel_data_add_dict_uint(d, "sink_lost", ss.lost);
+		rte_tel_data_add_dict_uint(d, "latency_p50_ns",
 			octonic_latency_ns(pf->nic, 0.50));
-		rte_tel_data_add_dict_u64(d, "latency_p99_ns",
+		rte_tel_data_add_dict_uint(d, "latency_p99_ns",
 			octonic_latency_ns(pf->nic, 0.99));
 	}
 	for (q = 0; q < rte_eth_devices[port].data->nb_rx_queues; q++)
@@ -168,9 +168,9 @@ u64_array(const uint64_t *v, unsigned int n)
 
 	if (a == NULL)
 		return NULL;
-	rte_tel_data_start_array(a, RTE_TEL_U64_VAL);
+	rte_tel_data_start_array(a, RTE_TEL_UINT_VAL);
 	for (i = 0; i < n; i++)
-		rte_tel_data_add_array_u64(a, v[i]);
+		rte_tel_data_add_array_uint(a, v[i]);
 	return a;
 }
 
@@ -206,10 +206,10 @@ tel_latency(const char *cmd, const char *params, struct rte_tel_data *d)
 	n = octo_latency_nonempty(nic->lat, h->low, h->high, h->count, TEL_LAT_MAX);
 	octo_latency_counts(nic->lat, &samples, &stale);
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "tsc", tsc);
-	rte_tel_data_add_dict_u64(d, "tsc_hz", rte_get_tsc_hz());
-	rte_tel_data_add_dict_u64(d, "samples", samples);
-	rte_tel_data_add_dict_u64(d, "stale", stale);
+	rte_tel_data_add_dict_uint(d, "tsc", tsc);
+	rte_tel_data_add_dict_uint(d, "tsc_hz", rte_get_tsc_hz());
+	rte_tel_data_add_dict_uint(d, "samples", samples);
+	rte_tel_data_add_dict_uint(d, "stale", stale);
 	arr[0] = h->low;
 	arr[1] = h->high;
 	arr[2] = h->count;

@@ -24,7 +24,8 @@ rxq_missed(const struct octonic_rxq *q)
 }
 
 int
-octonic_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+octonic_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st,
+		struct eth_queue_stats *qs)
 {
 	struct octonic_pf *pf = octonic_pf_of(dev);
 	uint16_t q;
@@ -43,10 +44,10 @@ octonic_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 		st->imissed += rxq_missed(rxq);
 		st->ierrors += e;
 		st->rx_nombuf += G(rxq->eng.nombuf) - rxq->eng_base.nombuf;
-		if (q < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			st->q_ipackets[q] = p;
-			st->q_ibytes[q] = b;
-			st->q_errors[q] = e + rxq_missed(rxq);
+		if (qs != NULL && q < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			qs->q_ipackets[q] = p;
+			qs->q_ibytes[q] = b;
+			qs->q_errors[q] = e + rxq_missed(rxq);
 		}
 	}
 	/* packets steered to this PF that found no queue to take them */
@@ -63,9 +64,9 @@ octonic_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 		st->opackets += p;
 		st->obytes += b;
 		st->oerrors += G(txq->eng.errors) - txq->eng_base.errors;
-		if (q < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			st->q_opackets[q] = p;
-			st->q_obytes[q] = b;
+		if (qs != NULL && q < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			qs->q_opackets[q] = p;
+			qs->q_obytes[q] = b;
 		}
 	}
 	st->oerrors += G(pf->tx_drop_down) - pf->tx_drop_down_base;

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+#ifndef OCTOPUS_DPDK_COMPAT_H
+#define OCTOPUS_DPDK_COMPAT_H
+
+/**
+ * @file
+ * The API differences between the DPDK releases Octopus builds on: Debian's
+ * 22.11 and 25.11 LTS.  The project's code is written to the 25.11 API;
+ * what an older DPDK lacks is supplied here under the 25.11 name, or, where
+ * an ethdev callback changed its signature, through an adapter macro that
+ * is the callback itself on 25.11.  This is the only place that tests
+ * RTE_VERSION: drop a block when the oldest DPDK supported has the API.
+ *
+ * Driver code using the ethdev adapters includes ethdev_driver.h first.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_version.h>
+
+/** 1 when building against DPDK @p y.@p m or newer (e.g. 25, 11). */
+#define OCTO_DPDK_AT_LEAST(y, m) (RTE_VERSION >= RTE_VERSION_NUM(y, m, 0, 0))
+
+/*
+ * Atomics (23.11: rte_stdatomic.h).  Before it, the same operations are the
+ * compiler's builtins, which is also what rte_stdatomic.h maps them to
+ * unless DPDK was built with enable_stdatomic.
+ */
+#if OCTO_DPDK_AT_LEAST(23, 11)
+#include <rte_stdatomic.h>
+#else
+#define RTE_ATOMIC(type) type
+#define __rte_atomic
+typedef int rte_memory_order;
+#define rte_memory_order_relaxed __ATOMIC_RELAXED
+#define rte_memory_order_consume __ATOMIC_CONSUME
+#define rte_memory_order_acquire __ATOMIC_ACQUIRE
+#define rte_memory_order_release __ATOMIC_RELEASE
+#define rte_memory_order_acq_rel __ATOMIC_ACQ_REL
+#define rte_memory_order_seq_cst __ATOMIC_SEQ_CST
+#define rte_atomic_load_explicit(ptr, mo) __atomic_load_n(ptr, mo)
+#define rte_atomic_store_explicit(ptr, val, mo) __atomic_store_n(ptr, val, mo)
+#define rte_atomic_exchange_explicit(ptr, val, mo) __atomic_exchange_n(ptr, val, mo)
+#define rte_atomic_compare_exchange_strong_explicit(ptr, exp, des, mo_ok, mo_fail) \
+	__atomic_compare_exchange_n(ptr, exp, des, 0, mo_ok, mo_fail)
+#define rte_atomic_compare_exchange_weak_explicit(ptr, exp, des, mo_ok, mo_fail) \
+	__atomic_compare_exchange_n(ptr, exp, des, 1, mo_ok, mo_fail)
+#define rte_atomic_fetch_add_explicit(ptr, val, mo) __atomic_fetch_add(ptr, val, mo)
+#define rte_atomic_fetch_sub_explicit(ptr, val, mo) __atomic_fetch_sub(ptr, val, mo)
+#define rte_atomic_fetch_and_explicit(ptr, val, mo) __atomic_fetch_and(ptr, val, mo)
+#define rte_atomic_fetch_or_explicit(ptr, val, mo) __atomic_fetch_or(ptr, val, mo)
+#define rte_atomic_fetch_xor_explicit(ptr, val, mo) __atomic_fetch_xor(ptr, val, mo)
+#endif
+
+/*
+ * Packed structures (25.03): __rte_packed is deprecated for a pair around
+ * the declaration, struct __rte_packed_begin name { ... } __rte_packed_end;
+ */
+#ifndef __rte_packed_begin
+#define __rte_packed_begin
+#define __rte_packed_end __attribute__((__packed__))
+#endif
+
+/*
+ * IPv6 addresses (24.11): rte_ipv6_hdr and rte_flow_item_ipv6 hold them as
+ * struct rte_ipv6_addr { uint8_t a[16]; }, 22.11 as uint8_t[16].
+ * OCTO_IPV6_BYTES(field) is the uint8_t[16] on both.
+ */
+#if OCTO_DPDK_AT_LEAST(24, 11)
+#define OCTO_IPV6_BYTES(field) ((field).a)
+#else
+#define OCTO_IPV6_BYTES(field) (field)
+#endif
+
+/* Telemetry (22.11 has only the _u64 adders, 25.11 only the _uint ones). */
+#if !OCTO_DPDK_AT_LEAST(23, 3)
+#define rte_tel_data_add_dict_uint rte_tel_data_add_dict_u64
+#define rte_tel_data_add_array_uint rte_tel_data_add_array_u64
+#define RTE_TEL_UINT_VAL RTE_TEL_U64_VAL
+#endif
+
+/* rte_flow (24.03): MODIFY_FIELD's operand renamed. */
+#if !OCTO_DPDK_AT_LEAST(24, 3)
+#define rte_flow_field_data rte_flow_action_modify_data
+#endif
+
+/*
+ * Control threads (23.11): rte_ctrl_thread_create (pthread, void *
+ * result) is gone for rte_thread_create_control (rte_thread_t, uint32_t
+ * result), joined with rte_thread_join.  22.11 has rte_thread_t and
+ * rte_thread_join already; its rte_thread_t holds the pthread_t.
+ */
+#if !OCTO_DPDK_AT_LEAST(23, 11)
+#include <pthread.h>
+#include <rte_lcore.h>
+#include <rte_thread.h>
+
+struct octo_compat_thread_start {
+	rte_thread_func func;
+	void *arg;
+};
+
+static inline void *
+octo_compat_thread_main(void *p)
+{
+	struct octo_compat_thread_start s = *(struct octo_compat_thread_start *)p;
+
+	free(p);
+	return (void *)(uintptr_t)s.func(s.arg);
+}
+
+static inline int
+rte_thread_create_control(rte_thread_t *thread, const char *name,
+		rte_thread_func thread_func, void *arg)
+{
+	struct octo_compat_thread_start *s = malloc(sizeof(*s));
+	pthread_t tid;
+	int ret;
+
+	if (s == NULL)
+		return -ENOMEM;
+	s->func = thread_func;
+	s->arg = arg;
+	ret = rte_ctrl_thread_create(&tid, name, NULL, octo_compat_thread_main, s);
+	if (ret != 0) {
+		free(s);
+		return ret;
+	}
+	thread->opaque_id = (uintptr_t)tid;
+	return 0;
+}
+#endif
+
+/*
+ * ethdev callbacks whose signatures changed.  A driver writes the 25.11
+ * form and names it in its eth_dev_ops / rte_eth_dev through
+ * OCTO_DPDK_<CALLBACK>(fn), after OCTO_DPDK_<CALLBACK>_ADAPTER(fn) at file
+ * scope; on 25.11 the adapter is nothing and the name is fn itself.
+ *
+ * stats_get (25.11): per-queue counters are no longer in rte_eth_stats;
+ * the driver fills struct eth_queue_stats (qstats, which may be NULL: ethdev
+ * then wants none).  On 22.11 the adapter copies them into rte_eth_stats.
+ */
+#if OCTO_DPDK_AT_LEAST(25, 11)
+#define OCTO_DPDK_STATS_GET_ADAPTER(fn)
+#define OCTO_DPDK_STATS_GET(fn) fn
+#else
+struct eth_queue_stats {
+	uint64_t q_ipackets[RTE_ETHDEV_QUEUE_STAT_CNTRS];
+	uint64_t q_opackets[RTE_ETHDEV_QUEUE_STAT_CNTRS];
+	uint64_t q_ibytes[RTE_ETHDEV_QUEUE_STAT_CNTRS];
+	uint64_t q_obytes[RTE_ETHDEV_QUEUE_STAT_CNTRS];
+	uint64_t q_errors[RTE_ETHDEV_QUEUE_STAT_CNTRS];
+};
+#define OCTO_DPDK_STATS_GET_ADAPTER(fn) \
+static int \
+fn##_octo_compat(struct rte_eth_dev *dev, struct rte_eth_stats *st) \
+{ \
+	struct eth_queue_stats qs; \
+	int ret; \
+\
+	memset(&qs, 0, sizeof(qs)); \
+	ret = fn(dev, st, &qs); \
+	memcpy(st->q_ipackets, qs.q_ipackets, sizeof(st->q_ipackets)); \
+	memcpy(st->q_opackets, qs.q_opackets, sizeof(st->q_opackets)); \
+	memcpy(st->q_ibytes, qs.q_ibytes, sizeof(st->q_ibytes)); \
+	memcpy(st->q_obytes, qs.q_obytes, sizeof(st->q_obytes)); \
+	memcpy(st->q_errors, qs.q_errors, sizeof(st->q_errors)); \
+	return ret; \
+}
+#define OCTO_DPDK_STATS_GET(fn) fn##_octo_compat
+#endif
+
+/*
+ * dev_supported_ptypes_get (24.03): reports the count of types; before,
+ * the list ended with RTE_PTYPE_UNKNOWN (keep it there: both work).
+ */
+#if OCTO_DPDK_AT_LEAST(24, 3)
+#define OCTO_DPDK_PTYPES_GET_ADAPTER(fn)
+#define OCTO_DPDK_PTYPES_GET(fn) fn
+#else
+#define OCTO_DPDK_PTYPES_GET_ADAPTER(fn) \
+static const uint32_t * \
+fn##_octo_compat(struct rte_eth_dev *dev) \
+{ \
+	size_t n; \
+\
+	return fn(dev, &n); \
+}
+#define OCTO_DPDK_PTYPES_GET(fn) fn##_octo_compat
+#endif
+
+/* rx_queue_count (25.11): returns int (a negative errno), was uint32_t. */
+#if OCTO_DPDK_AT_LEAST(25, 11)
+#define OCTO_DPDK_RX_QUEUE_COUNT_ADAPTER(fn)
+#define OCTO_DPDK_RX_QUEUE_COUNT(fn) fn
+#else
+#define OCTO_DPDK_RX_QUEUE_COUNT_ADAPTER(fn) \
+static uint32_t \
+fn##_octo_compat(void *rxq) \
+{ \
+	int n = fn(rxq); \
+\
+	return n < 0 ? 0 : (uint32_t)n; \
+}
+#define OCTO_DPDK_RX_QUEUE_COUNT(fn) fn##_octo_compat
+#endif
+
+/*
+ * net/bonding's devargs key for a member port (23.11: "member", was
+ * "slave"), for the programs that create bonding ports.
+ */
+#if OCTO_DPDK_AT_LEAST(23, 11)
+#define OCTO_DPDK_BOND_MEMBER_KEY "member"
+#else
+#define OCTO_DPDK_BOND_MEMBER_KEY "slave"
+#endif
+
+/*
+ * The release of DPDK's mlx5 PMD the NIC model's mlx5 dialects follow by
+ * default (drivers/net/octonic/README.md, "Dialects"), year * 100 + month:
+ * that of the DPDK built against; 22.11 for the releases between.
+ */
+#define OCTO_DPDK_MLX5_MODEL (OCTO_DPDK_AT_LEAST(25, 11) ? 2511 : 2211)
+
+#endif /* OCTOPUS_DPDK_COMPAT_H */
