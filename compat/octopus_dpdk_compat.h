@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_log.h>
 #include <rte_version.h>
 
 /** 1 when building against DPDK @p y.@p m or newer (e.g. 25, 11). */
@@ -76,6 +77,24 @@ typedef int rte_memory_order;
 #define OCTO_IPV6_BYTES(field) ((field).a)
 #else
 #define OCTO_IPV6_BYTES(field) (field)
+#endif
+
+/*
+ * One log line (24.03): the format without its newline, which the macro
+ * adds; the line starts with the type's name, as RTE_LOG's do.
+ */
+#ifndef RTE_LOG_LINE
+#define RTE_LOG_LINE(l, t, ...) \
+	RTE_LOG(l, t, RTE_FMT(RTE_FMT_HEAD(__VA_ARGS__ ,) "\n", RTE_FMT_TAIL(__VA_ARGS__ ,)))
+#endif
+
+/* Bit scans (23.07): rte_ctz64 and friends, where 22.11 has rte_bsf64. */
+#if !OCTO_DPDK_AT_LEAST(23, 7)
+static inline unsigned int
+rte_ctz64(uint64_t v)
+{
+	return rte_bsf64(v);
+}
 #endif
 
 /* Telemetry (22.11 has only the _u64 adders, 25.11 only the _uint ones). */
