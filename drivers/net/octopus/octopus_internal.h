@@ -436,6 +436,7 @@ const uint32_t *octopus_ptypes_get(struct rte_eth_dev *dev, size_t *count);
 struct rte_mempool *octopus_pool_get(struct octopus_priv *p, int socket,
 		struct rte_mempool *app_mp, uint32_t nb_mbufs);
 void octopus_pools_sweep(struct octopus_priv *p);
+void octopus_pools_free_from(struct octopus_priv *p, uint16_t nb_pools);
 void octopus_pools_free(struct octopus_priv *p);
 
 /* octopus_rxtx.c */
