@@ -27,6 +27,11 @@
  *       by (nearly) the difference; 64 queues of 1024 descriptors, whose
  *       two pools the 512 MB do not hold (one does), fail the first queue
  *       setup and leave no pool and the heap as it was before it.
+ *   test_octopus_pool mtu      with 2 kB mbufs and no scatter, an MTU whose
+ *       frames exceed them is refused while started, and a queue setup with
+ *       such mbufs under such an MTU; generated frames at the limit all
+ *       arrive whole; with RTE_ETH_RX_OFFLOAD_SCATTER a larger MTU is
+ *       taken and its frames arrive chained.
  */
 
 #include <inttypes.h>
@@ -435,8 +440,101 @@ test_sizes(struct rte_mempool *unused __rte_unused)
 	rte_mempool_free(mp);
 }
 
+/* Generate @p n frames of @p len bytes; 0 when all arrived on queue 0
+ * with that length, in @p segs segments. */
+static int
+receive_frames(uint16_t nic, uint16_t len, uint32_t n, uint16_t segs)
+{
+	struct rte_pmd_octonic_gen_conf gc;
+	uint64_t deadline = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+	uint32_t got = 0, bad = 0;
+	struct rte_mbuf *pkts[32];
+	uint16_t k, nb;
+
+	if (rte_pmd_octonic_gen_get(nic, &gc) != 0)
+		return -1;
+	gc.pkt_len = len;
+	gc.limit = n;
+	if (rte_pmd_octonic_gen_set(nic, &gc) != 0)
+		return -1;
+	rte_pmd_octonic_gen_enable(nic, 1);
+	while (got + bad < n && rte_get_timer_cycles() < deadline) {
+		nb = rte_eth_rx_burst(port, 0, pkts, RTE_DIM(pkts));
+		for (k = 0; k < nb; k++) {
+			if (pkts[k]->pkt_len == len && pkts[k]->nb_segs == segs)
+				got++;
+			else
+				bad++;
+			rte_pktmbuf_free(pkts[k]);
+		}
+	}
+	rte_pmd_octonic_gen_enable(nic, 0);
+	printf("%u frames of %u bytes in %u segment(s) received, %u otherwise, of %u\n",
+		got, len, segs, bad, n);
+	return got == n && bad == 0 ? 0 : -1;
+}
+
+static void
+test_mtu(struct rte_mempool *unused __rte_unused)
+{
+	struct rte_mempool *mp = rte_pktmbuf_pool_create("mtu2k", 4096, 256, 0,
+		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	struct rte_mempool *big = rte_pktmbuf_pool_create("mtu4k", 4096, 256, 0,
+		RTE_PKTMBUF_HEADROOM + 4096, 0);
+	uint16_t nic = port_of("net_octonic0_pf0"), limit, overhead;
+	struct rte_eth_dev_info info;
+	struct rte_eth_conf conf;
+
+	REQUIRE(mp != NULL && big != NULL, "app pools");
+	memset(&conf, 0, sizeof(conf));
+	REQUIRE(rte_eth_dev_configure(port, 1, 1, &conf) == 0, "configure");
+	REQUIRE(rte_eth_dev_info_get(port, &info) == 0, "info");
+	/* ethdev's frame overhead: what the device adds to its MTU */
+	overhead = (uint16_t)(info.max_rx_pktlen - info.max_mtu);
+	limit = (uint16_t)(rte_pktmbuf_data_room_size(mp) - RTE_PKTMBUF_HEADROOM -
+		overhead);
+	CHECK(rte_eth_rx_queue_setup(port, 0, NB_DESC, 0, NULL, mp) == 0, "rxq");
+	CHECK(rte_eth_tx_queue_setup(port, 0, NB_DESC, 0, NULL) == 0, "txq");
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	CHECK(rte_eth_dev_set_mtu(port, limit + 1) < 0, "MTU %u past the mbufs taken",
+		limit + 1);
+	CHECK(rte_eth_dev_set_mtu(port, limit) == 0, "MTU %u refused", limit);
+	/* a frame of the MTU, without its CRC (the model's frames have none) */
+	CHECK(receive_frames(nic, limit + RTE_ETHER_HDR_LEN, 512, 1) == 0,
+		"frames at MTU %u", limit);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	/* stopped, the MTU may go first and larger mbufs follow */
+	CHECK(rte_eth_dev_set_mtu(port, 4000) == 0, "MTU 4000 while stopped");
+	CHECK(rte_eth_rx_queue_setup(port, 0, NB_DESC, 0, NULL, mp) < 0,
+		"2 kB mbufs taken under MTU 4000");
+	CHECK(rte_eth_rx_queue_setup(port, 0, NB_DESC, 0, NULL, big) == 0,
+		"4 kB mbufs refused under MTU 4000");
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	CHECK(receive_frames(nic, 4000 + RTE_ETHER_HDR_LEN, 512, 1) == 0,
+		"frames at MTU 4000");
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+
+	/* scatter: any MTU of the members, frames chained */
+	if ((info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER) != 0) {
+		conf.rxmode.offloads = RTE_ETH_RX_OFFLOAD_SCATTER;
+		conf.rxmode.mtu = 4000;
+		CHECK(rte_eth_dev_configure(port, 1, 1, &conf) == 0, "configure, scatter");
+		CHECK(rte_eth_rx_queue_setup(port, 0, NB_DESC, 0, NULL, mp) == 0,
+			"2 kB mbufs refused with scatter");
+		CHECK(rte_eth_tx_queue_setup(port, 0, NB_DESC, 0, NULL) == 0, "txq");
+		CHECK(rte_eth_dev_start(port) == 0, "start");
+		CHECK(receive_frames(nic, 4000 + RTE_ETHER_HDR_LEN, 512, 2) == 0,
+			"scattered frames at MTU 4000");
+		CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	}
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+	rte_mempool_free(mp);
+	rte_mempool_free(big);
+}
+
 static const struct octo_case cases[] = {
 	{ "mirror", test_mirror }, { "extbuf", test_extbuf }, { "sizes", test_sizes },
+	{ "mtu", test_mtu },
 };
 
 int

@@ -55,6 +55,8 @@ octopus_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	uint16_t i, nb_pools;
 	int ret;
 
+	if (octopus_mtu_fits(dev, dev->data->mtu, mp) != 0)
+		return -EINVAL;
 	q = queue_alloc(dev, qid, socket, false);
 	if (q == NULL)
 		return -ENOMEM;
