@@ -38,9 +38,6 @@
 #define GEN_V4_SRC_NET 0x0a000000u	/* 10.0.0.0/8 */
 #define GEN_V4_SRC_MASK 0x00ffffffu
 
-/* ICMPv6 echo request (RFC 4443), as ping sends it. */
-#define GEN_ICMP6_ECHO_REQUEST 128
-
 struct octo_gen {
 	struct octo_gen_conf conf;
 	uint16_t l4_off;	/**< Ethernet + IP header */
@@ -169,7 +166,7 @@ build_template(struct octo_gen *g, uint32_t h)
 		/* echo requests: the identifier per flow, the sequence number
 		 * per frame, as ping sends them */
 		icmp->icmp_type = c->l4_proto == IPPROTO_ICMP ?
-			RTE_IP_ICMP_ECHO_REQUEST : GEN_ICMP6_ECHO_REQUEST;
+			RTE_ICMP_TYPE_ECHO_REQUEST : RTE_ICMP6_ECHO_REQUEST;
 		g->sport_off = g->l4_off + offsetof(struct rte_icmp_hdr, icmp_ident);
 		g->icmp_seq_off = g->l4_off + offsetof(struct rte_icmp_hdr, icmp_seq_nb);
 		g->pay_off = g->l4_off + sizeof(*icmp);

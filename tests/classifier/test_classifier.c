@@ -667,7 +667,7 @@ static const struct rte_sctp_hdr sctp_hdr = {
 	.tag = RTE_BE32(0x11223344), .cksum = RTE_BE32(0x55667788),
 };
 static const struct rte_icmp_hdr icmp_echo = {
-	.icmp_type = RTE_IP_ICMP_ECHO_REQUEST, .icmp_code = 0,
+	.icmp_type = RTE_ICMP_TYPE_ECHO_REQUEST, .icmp_code = 0,
 	.icmp_cksum = RTE_BE16(0xabcd), .icmp_ident = RTE_BE16(0x4242),
 	.icmp_seq_nb = RTE_BE16(9),
 };
@@ -694,7 +694,7 @@ test_parse_sctp_icmp_icmp6(void **state)
 	n = frame_l4(f, 0, IPPROTO_ICMP, &icmp_echo, sizeof(icmp_echo));
 	octo_flow_key_parse(f, n, 0, &k);
 	assert_int_equal(k.layers, OCTO_L_ETH | OCTO_L_IPV4 | OCTO_L_ICMP);
-	assert_int_equal(k.icmp_type, RTE_IP_ICMP_ECHO_REQUEST);
+	assert_int_equal(k.icmp_type, RTE_ICMP_TYPE_ECHO_REQUEST);
 	assert_int_equal(k.icmp_code, 0);
 	assert_int_equal(rte_be_to_cpu_16(k.icmp_ident), 0x4242);
 	assert_int_equal(rte_be_to_cpu_16(k.icmp_seq), 9);
@@ -786,7 +786,7 @@ test_pattern_sctp_icmp_icmp6(void **state)
 	c.icmp_ident = RTE_BE16(0x4342);
 	assert_false(pattern_takes(p_icmp, 0, IPPROTO_ICMP, &c, sizeof(c)));
 	c = icmp_echo;
-	c.icmp_type = RTE_IP_ICMP_ECHO_REPLY;
+	c.icmp_type = RTE_ICMP_TYPE_ECHO_REPLY;
 	assert_false(pattern_takes(p_icmp, 0, IPPROTO_ICMP, &c, sizeof(c)));
 	assert_true(pattern_takes(p_any_icmp, 0, IPPROTO_ICMP, &c, sizeof(c)));
 	/* ICMPv6 with the same bytes is not ICMP. */

@@ -31,6 +31,7 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 #include <rte_sctp.h>
+#include <octopus_dpdk_compat.h>
 
 #include "rte_pmd_octonic.h"
 
@@ -45,7 +46,6 @@
 #define RULE_Q 3
 #define NONE_Q 2
 #define MAGIC 0x4f43544fu		/* lib/wire's payload magic */
-#define ICMP6_ECHO_REQUEST 128
 
 static uint16_t port, nic_port;
 
@@ -188,15 +188,15 @@ test_items(struct rte_mempool *mp)
 	static const struct rte_flow_item_sctp sctp_none_m = { .hdr.dst_port = RTE_BE16(0xffff) };
 	/* ICMP echo requests with an odd identifier; type and code masked */
 	static const struct rte_flow_item_icmp icmp_odd = { .hdr = {
-		.icmp_type = RTE_IP_ICMP_ECHO_REQUEST, .icmp_ident = RTE_BE16(1) } };
+		.icmp_type = RTE_ICMP_TYPE_ECHO_REQUEST, .icmp_ident = RTE_BE16(1) } };
 	static const struct rte_flow_item_icmp icmp_m = { .hdr = {
 		.icmp_type = 0xff, .icmp_code = 0xff, .icmp_ident = RTE_BE16(1) } };
 	static const struct rte_flow_item_icmp icmp_reply = { .hdr = {
-		.icmp_type = RTE_IP_ICMP_ECHO_REPLY } };
+		.icmp_type = RTE_ICMP_TYPE_ECHO_REPLY } };
 	/* ICMPv6 echo requests, default mask (type and code) */
-	static const struct rte_flow_item_icmp6 icmp6_req = { .type = ICMP6_ECHO_REQUEST };
+	static const struct rte_flow_item_icmp6 icmp6_req = { .type = RTE_ICMP6_ECHO_REQUEST };
 	static const struct rte_flow_item_icmp6 icmp6_code1 = {
-		.type = ICMP6_ECHO_REQUEST, .code = 1 };
+		.type = RTE_ICMP6_ECHO_REQUEST, .code = 1 };
 	const struct l4_case cases[] = {
 		{ "sctp4", 0, IPPROTO_SCTP, {
 			{ .type = RTE_FLOW_ITEM_TYPE_ETH },
