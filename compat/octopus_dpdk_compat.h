@@ -89,6 +89,20 @@ typedef int rte_memory_order;
 #define RTE_LOG_DP_LINE(l, t, fmt, ...) RTE_LOG_DP(l, t, fmt "\n", ##__VA_ARGS__)
 #endif
 
+/*
+ * ICMP type names (23.11): RTE_ICMP_TYPE_ECHO_REQUEST/_REPLY replace the
+ * RTE_IP_ICMP_ names 25.11 deprecates, and ICMPv6's echo types arrive.
+ */
+#include <rte_icmp.h>
+#ifndef RTE_ICMP_TYPE_ECHO_REQUEST
+#define RTE_ICMP_TYPE_ECHO_REQUEST RTE_IP_ICMP_ECHO_REQUEST
+#define RTE_ICMP_TYPE_ECHO_REPLY RTE_IP_ICMP_ECHO_REPLY
+#endif
+#ifndef RTE_ICMP6_ECHO_REQUEST
+#define RTE_ICMP6_ECHO_REQUEST 128
+#define RTE_ICMP6_ECHO_REPLY 129
+#endif
+
 /* Bit scans (23.07): rte_ctz64 and friends, where 22.11 has rte_bsf64. */
 #if !OCTO_DPDK_AT_LEAST(23, 7)
 static inline unsigned int

@@ -22,8 +22,9 @@
  *
  * Devargs: pfs=1..8, numa=n0:n1:... (node of each PF; default PF i on
  * socket i % sockets), mac=shared|per-pf, wire=gen|loop|<ethdev name>,
- * flows=, pkt_len=, proto=udp|tcp, ipv6=0|1, gen_rate= (pps, 0: as fast
- * as polled), gen_limit=, nudma_dma_ns=, nudma_poll_ns= (busy-wait per
+ * flows=, pkt_len=, proto=udp|tcp|sctp|icmp|icmp6, ipv6=0|1, gen_rate=
+ * (pps up to 10^9, 0: as fast as polled), gen_limit= (these six with
+ * wire=gen only), nudma_dma_ns=, nudma_poll_ns= (busy-wait per
  * remote DMA / remote poll; 107 ns, a published PCIe remote-read penalty,
  * is the suggested value; 0 = off, the default), dialect=generic|mlx5-sws|
  * mlx5-hws and xmeta=0..4 (the rules a real NIC would refuse, refused in
@@ -146,7 +147,9 @@ struct rte_pmd_octonic_gen_conf {
 	uint16_t pkt_len;       /**< frame length without CRC, at least the
 				  *  shortest frame of ipv6/l4_proto (64..90) */
 	uint8_t ipv6;           /**< 1: IPv6, 0: IPv4 */
-	uint8_t l4_proto;       /**< IPPROTO_UDP or IPPROTO_TCP */
+	uint8_t l4_proto;       /**< IPPROTO_UDP, _TCP, _SCTP, _ICMP (IPv4
+				  *  only) or _ICMPV6 (IPv6 only); ICMP frames
+				  *  are echo requests, identifier per flow */
 	uint64_t rate_pps;      /**< 0: as fast as polled */
 	uint64_t limit;         /**< stop after this many packets, 0: no limit */
 };

@@ -22,8 +22,11 @@
  *
  * Pattern semantics (documented because they are a choice):
  * - Items must follow the protocol stack order ETH, VLAN, IPV4|IPV6,
- *   TCP|UDP, each at most once; any layer may be omitted ("ipv4/udp" is
- *   fine).  META and VOID may appear anywhere, META at most once.
+ *   TCP|UDP|SCTP|ICMP|ICMP6, each at most once; any layer may be omitted
+ *   ("ipv4/udp" is fine).  META and VOID may appear anywhere, META at most
+ *   once.  ICMP is ICMP over IPv4 and ICMP6 ICMPv6 over IPv6, as a NIC
+ *   parses them: an ICMP item after an IPV6 item (or ICMP6 after IPV4)
+ *   is refused.
  * - An item means "this layer is present"; layers that are not named are
  *   not constrained (eth/ipv4 also matches a VLAN-tagged IPv4 frame, unless
  *   the ETH item masks has_vlan).
@@ -50,10 +53,16 @@ extern "C" {
 #define OCTO_L_IPV6	0x0008
 #define OCTO_L_TCP	0x0010
 #define OCTO_L_UDP	0x0020
+#define OCTO_L_SCTP	0x0040
+#define OCTO_L_ICMP	0x0080	/**< ICMP over IPv4 */
+#define OCTO_L_ICMP6	0x0100	/**< ICMPv6 over IPv6 */
 
 /**
- * What the classifier knows about a frame.  64 bytes, no implicit padding,
- * so that it can be hashed and compared as bytes.
+ * What the classifier knows about a frame.  72 bytes, no implicit padding,
+ * so that it can be hashed and compared as bytes.  The ICMP fields have
+ * their own words rather than sharing the ports: an ICMP header has four
+ * fields a NIC matches (type, code, identifier, sequence number), one more
+ * than the ports and TCP flags could hold.
  */
 struct octo_flow_key {
 	uint32_t meta;		/**< metadata (CPU order) */
@@ -69,8 +78,13 @@ struct octo_flow_key {
 	uint8_t tcp_flags;
 	uint8_t ip_src[16];	/**< IPv4 in the first 4 bytes, rest zero */
 	uint8_t ip_dst[16];
-	uint16_t src_port;
+	uint16_t src_port;	/**< TCP, UDP or SCTP */
 	uint16_t dst_port;
+	uint8_t icmp_type;	/**< ICMP or ICMPv6 */
+	uint8_t icmp_code;
+	uint16_t icmp_ident;	/**< ICMP (v4) header bytes 4-5 */
+	uint16_t icmp_seq;	/**< ICMP (v4) header bytes 6-7 */
+	uint16_t reserved;	/**< always zero */
 };
 
 /** A rule's match: frame matches when (frame & mask) == key. */
@@ -170,7 +184,9 @@ octo_key_build(const struct octo_key_layout *l, uint32_t id,
 
 /**
  * Write the pattern of @p m in the dump form, e.g.
- * "eth/ipv4(dst=10.0.0.1/255.255.255.255)/udp(src=0x0003/0x000f)/meta(7/0xffffffff)".
+ * "eth/ipv4(dst=10.0.0.1/255.255.255.255)/udp(src=0x0003/0x000f)/meta(7/0xffffffff)"
+ * (L4 layers: tcp, udp, sctp with src, dst (and tcp flags); icmp with type,
+ * code, ident, seq; icmp6 with type, code).
  * Layers in stack order, then meta; a layer shows only its masked fields,
  * as name=value/mask (MACs as aa:bb:..., IPv4 dotted, IPv6 per inet_ntop,
  * integers as 0x-prefixed hex of their width, in CPU order); "any" when the

@@ -152,13 +152,24 @@ octo_match_format(const struct octo_match *m, char *buf, size_t size)
 		f_u8(&o, &nf, v6 ? "hop" : "ttl", k->ip_ttl, x->ip_ttl);
 		close_layer(&o, nf);
 	}
-	if ((present & (OCTO_L_TCP | OCTO_L_UDP)) != 0) {
+	if ((present & (OCTO_L_TCP | OCTO_L_UDP | OCTO_L_SCTP)) != 0) {
 		layer_sep(&o, &nl);
-		emit(&o, (present & OCTO_L_TCP) != 0 ? "tcp" : "udp");
+		emit(&o, (present & OCTO_L_TCP) != 0 ? "tcp" :
+			(present & OCTO_L_UDP) != 0 ? "udp" : "sctp");
 		nf = 0;
 		f_be16(&o, &nf, "src", k->src_port, x->src_port);
 		f_be16(&o, &nf, "dst", k->dst_port, x->dst_port);
 		f_u8(&o, &nf, "flags", k->tcp_flags, x->tcp_flags);
+		close_layer(&o, nf);
+	}
+	if ((present & (OCTO_L_ICMP | OCTO_L_ICMP6)) != 0) {
+		layer_sep(&o, &nl);
+		emit(&o, (present & OCTO_L_ICMP) != 0 ? "icmp" : "icmp6");
+		nf = 0;
+		f_u8(&o, &nf, "type", k->icmp_type, x->icmp_type);
+		f_u8(&o, &nf, "code", k->icmp_code, x->icmp_code);
+		f_be16(&o, &nf, "ident", k->icmp_ident, x->icmp_ident);
+		f_be16(&o, &nf, "seq", k->icmp_seq, x->icmp_seq);
 		close_layer(&o, nf);
 	}
 	if (x->meta != 0) {

@@ -11,21 +11,28 @@
 
 #include <rte_byteorder.h>
 #include <rte_ether.h>
+#include <rte_icmp.h>
 #include <rte_ip.h>
+#include <rte_sctp.h>
 #include <rte_tcp.h>
 #include <rte_udp.h>
 
 #include "octo_classifier.h"
 
-/* IPv6 extension headers walked over to reach TCP/UDP. */
+/* IPv6 extension headers walked over to reach the L4 header. */
 #define IP6_HOPOPTS	0
 #define IP6_ROUTING	43
 #define IP6_FRAGMENT	44
 #define IP6_DSTOPTS	60
 #define IP6_MAX_EXT	4
 
+/* ICMPv6 header: type, code, checksum; the rest depends on the type. */
+#define ICMP6_HDR_LEN 4
+
+/* ICMP is parsed over IPv4 and ICMPv6 over IPv6 only (@p v6), as a NIC
+ * does: protocol 58 in an IPv4 header is not ICMPv6. */
 static void
-parse_l4(const uint8_t *p, uint32_t left, uint8_t proto,
+parse_l4(const uint8_t *p, uint32_t left, uint8_t proto, int v6,
 		struct octo_flow_key *key)
 {
 	if (proto == IPPROTO_TCP && left >= sizeof(struct rte_tcp_hdr)) {
@@ -41,6 +48,25 @@ parse_l4(const uint8_t *p, uint32_t left, uint8_t proto,
 		key->layers |= OCTO_L_UDP;
 		key->src_port = u->src_port;
 		key->dst_port = u->dst_port;
+	} else if (proto == IPPROTO_SCTP && left >= sizeof(struct rte_sctp_hdr)) {
+		const struct rte_sctp_hdr *s = (const struct rte_sctp_hdr *)p;
+
+		key->layers |= OCTO_L_SCTP;
+		key->src_port = s->src_port;
+		key->dst_port = s->dst_port;
+	} else if (!v6 && proto == IPPROTO_ICMP &&
+			left >= sizeof(struct rte_icmp_hdr)) {
+		const struct rte_icmp_hdr *c = (const struct rte_icmp_hdr *)p;
+
+		key->layers |= OCTO_L_ICMP;
+		key->icmp_type = c->icmp_type;
+		key->icmp_code = c->icmp_code;
+		key->icmp_ident = c->icmp_ident;
+		key->icmp_seq = c->icmp_seq_nb;
+	} else if (v6 && proto == IPPROTO_ICMPV6 && left >= ICMP6_HDR_LEN) {
+		key->layers |= OCTO_L_ICMP6;
+		key->icmp_type = p[0];
+		key->icmp_code = p[1];
 	}
 }
 
@@ -64,7 +90,7 @@ parse_ipv4(const uint8_t *p, uint32_t left, struct octo_flow_key *key)
 	/* Only the first fragment carries the L4 header. */
 	if ((rte_be_to_cpu_16(ip->fragment_offset) & RTE_IPV4_HDR_OFFSET_MASK) != 0)
 		return;
-	parse_l4(p + ihl, left - ihl, ip->next_proto_id, key);
+	parse_l4(p + ihl, left - ihl, ip->next_proto_id, 0, key);
 }
 
 static void
@@ -115,7 +141,7 @@ parse_ipv6(const uint8_t *p, uint32_t left, struct octo_flow_key *key)
 		left -= len;
 	}
 	key->ip_proto = nh;
-	parse_l4(p, left, nh, key);
+	parse_l4(p, left, nh, 1, key);
 }
 
 void

@@ -190,6 +190,68 @@ conv_udp(const struct rte_flow_item *it, int idx, struct octo_match *m,
 }
 
 static int
+conv_sctp(const struct rte_flow_item *it, int idx, struct octo_match *m,
+		struct octo_cls_error *err)
+{
+	const struct rte_flow_item_sctp *s = it->spec;
+	const struct rte_flow_item_sctp *k = it->mask != NULL ? it->mask :
+		&rte_flow_item_sctp_mask;
+
+	if (s == NULL)
+		return 0;
+	if (k->hdr.tag != 0 || k->hdr.cksum != 0)
+		return refuse(err, idx, ENOTSUP,
+			"sctp: only src and dst can be matched");
+	PUT(m, src_port, s, k, hdr.src_port);
+	PUT(m, dst_port, s, k, hdr.dst_port);
+	return 0;
+}
+
+static int
+conv_icmp(const struct rte_flow_item *it, int idx, struct octo_match *m,
+		struct octo_cls_error *err)
+{
+	const struct rte_flow_item_icmp *s = it->spec;
+	const struct rte_flow_item_icmp *k = it->mask != NULL ? it->mask :
+		&rte_flow_item_icmp_mask;
+
+	if ((m->mask.layers & OCTO_L_IPV6) != 0)
+		return refuse(err, idx, EINVAL,
+			"icmp: ICMP rides IPv4 (use icmp6 after ipv6)");
+	if (s == NULL)
+		return 0;
+	if (k->hdr.icmp_cksum != 0)
+		return refuse(err, idx, ENOTSUP,
+			"icmp: only type, code, ident and seq can be matched");
+	PUT(m, icmp_type, s, k, hdr.icmp_type);
+	PUT(m, icmp_code, s, k, hdr.icmp_code);
+	PUT(m, icmp_ident, s, k, hdr.icmp_ident);
+	PUT(m, icmp_seq, s, k, hdr.icmp_seq_nb);
+	return 0;
+}
+
+static int
+conv_icmp6(const struct rte_flow_item *it, int idx, struct octo_match *m,
+		struct octo_cls_error *err)
+{
+	const struct rte_flow_item_icmp6 *s = it->spec;
+	const struct rte_flow_item_icmp6 *k = it->mask != NULL ? it->mask :
+		&rte_flow_item_icmp6_mask;
+
+	if ((m->mask.layers & OCTO_L_IPV4) != 0)
+		return refuse(err, idx, EINVAL,
+			"icmp6: ICMPv6 rides IPv6 (use icmp after ipv4)");
+	if (s == NULL)
+		return 0;
+	if (k->checksum != 0)
+		return refuse(err, idx, ENOTSUP,
+			"icmp6: only type and code can be matched");
+	PUT(m, icmp_type, s, k, type);
+	PUT(m, icmp_code, s, k, code);
+	return 0;
+}
+
+static int
 conv_meta(const struct rte_flow_item *it, struct octo_match *m)
 {
 	const struct rte_flow_item_meta *s = it->spec;
@@ -259,9 +321,21 @@ octo_match_from_pattern(const struct rte_flow_item *pattern,
 			r = RANK_L4;
 			layer = OCTO_L_UDP;
 			break;
+		case RTE_FLOW_ITEM_TYPE_SCTP:
+			r = RANK_L4;
+			layer = OCTO_L_SCTP;
+			break;
+		case RTE_FLOW_ITEM_TYPE_ICMP:
+			r = RANK_L4;
+			layer = OCTO_L_ICMP;
+			break;
+		case RTE_FLOW_ITEM_TYPE_ICMP6:
+			r = RANK_L4;
+			layer = OCTO_L_ICMP6;
+			break;
 		default:
 			return refuse(err, idx, ENOTSUP,
-				"item type not supported (eth, vlan, ipv4, ipv6, tcp, udp, meta, void)");
+				"item type not supported (eth, vlan, ipv4, ipv6, tcp, udp, sctp, icmp, icmp6, meta, void)");
 		}
 		if (r <= rank)
 			return refuse(err, idx, EINVAL,
@@ -283,8 +357,17 @@ octo_match_from_pattern(const struct rte_flow_item *pattern,
 		case RTE_FLOW_ITEM_TYPE_TCP:
 			ret = conv_tcp(it, idx, m, err);
 			break;
-		default:
+		case RTE_FLOW_ITEM_TYPE_UDP:
 			ret = conv_udp(it, idx, m, err);
+			break;
+		case RTE_FLOW_ITEM_TYPE_SCTP:
+			ret = conv_sctp(it, idx, m, err);
+			break;
+		case RTE_FLOW_ITEM_TYPE_ICMP:
+			ret = conv_icmp(it, idx, m, err);
+			break;
+		default:
+			ret = conv_icmp6(it, idx, m, err);
 			break;
 		}
 		if (ret != 0) {

@@ -18,8 +18,11 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_crc_sw.h>
 #include <rte_ether.h>
+#include <rte_icmp.h>
 #include <rte_ip.h>
+#include <rte_sctp.h>
 #include <rte_tcp.h>
 #include <rte_udp.h>
 #include <octopus_dpdk_compat.h>
@@ -40,7 +43,9 @@ struct octo_gen {
 	uint16_t l4_off;	/**< Ethernet + IP header */
 	uint16_t pay_off;	/**< headers: where the payload starts */
 	uint16_t src_off;	/**< the per-flow 32 bits of the source address */
-	uint16_t cksum_off;	/**< L4 checksum field */
+	uint16_t sport_off;	/**< the per-flow port (ICMP: echo identifier) */
+	uint16_t icmp_seq_off;	/**< ICMP echo sequence number, 0: none */
+	uint16_t cksum_off;	/**< L4 checksum field (SCTP: CRC32c) */
 	uint32_t ip_sum;	/**< IPv4 header sum, per-flow words zero */
 	uint32_t l4_sum;	/**< pseudo header + L4 + magic, per-flow words zero */
 	uint32_t addr_base;	/**< seed's offset of the per-flow address bits */
@@ -147,7 +152,26 @@ build_template(struct octo_gen *g, uint32_t h)
 	}
 
 	l4 = t + g->l4_off;
-	if (c->l4_proto == IPPROTO_UDP) {
+	g->sport_off = g->l4_off;
+	if (c->l4_proto == IPPROTO_SCTP) {
+		struct rte_sctp_hdr *sctp = (struct rte_sctp_hdr *)l4;
+
+		sctp->dst_port = dport;
+		sctp->tag = rte_cpu_to_be_32(h);
+		g->pay_off = g->l4_off + sizeof(*sctp);
+		g->cksum_off = g->l4_off + offsetof(struct rte_sctp_hdr, cksum);
+	} else if (c->l4_proto == IPPROTO_ICMP || c->l4_proto == IPPROTO_ICMPV6) {
+		struct rte_icmp_hdr *icmp = (struct rte_icmp_hdr *)l4;
+
+		/* echo requests: the identifier per flow, the sequence number
+		 * per frame, as ping sends them */
+		icmp->icmp_type = c->l4_proto == IPPROTO_ICMP ?
+			RTE_ICMP_TYPE_ECHO_REQUEST : RTE_ICMP6_ECHO_REQUEST;
+		g->sport_off = g->l4_off + offsetof(struct rte_icmp_hdr, icmp_ident);
+		g->icmp_seq_off = g->l4_off + offsetof(struct rte_icmp_hdr, icmp_seq_nb);
+		g->pay_off = g->l4_off + sizeof(*icmp);
+		g->cksum_off = g->l4_off + offsetof(struct rte_icmp_hdr, icmp_cksum);
+	} else if (c->l4_proto == IPPROTO_UDP) {
 		struct rte_udp_hdr *udp = (struct rte_udp_hdr *)l4;
 
 		udp->dst_port = dport;
@@ -169,24 +193,61 @@ build_template(struct octo_gen *g, uint32_t h)
 	 * template sum covers the whole L4 segment but the per-flow words.
 	 */
 	memcpy(t + g->pay_off, &pl, sizeof(pl));
-	g->l4_sum = octo_wire_pseudo_sum(l3, c->ipv6 ? 6 : 4, c->l4_proto, l4_len) +
+	/* ICMP (v4) has no pseudo header; ICMPv6 has the usual one */
+	g->l4_sum = (c->l4_proto == IPPROTO_ICMP ? 0 :
+		octo_wire_pseudo_sum(l3, c->ipv6 ? 6 : 4, c->l4_proto, l4_len)) +
 		__rte_raw_cksum(l4, g->pay_off + sizeof(pl) - g->l4_off, 0);
 	g->addr_base = h;
 	g->port_base = h >> 8;
 }
 
+static size_t
+l4_hdr_len(uint8_t ipv6, uint8_t l4_proto)
+{
+	switch (l4_proto) {
+	case IPPROTO_UDP:
+		return sizeof(struct rte_udp_hdr);
+	case IPPROTO_TCP:
+		return sizeof(struct rte_tcp_hdr);
+	case IPPROTO_SCTP:
+		return sizeof(struct rte_sctp_hdr);
+	case IPPROTO_ICMP:
+		return ipv6 ? 0 : sizeof(struct rte_icmp_hdr);
+	case IPPROTO_ICMPV6:
+		return ipv6 ? sizeof(struct rte_icmp_hdr) : 0;
+	default:
+		return 0;
+	}
+}
+
 uint16_t
 octo_gen_min_len(uint8_t ipv6, uint8_t l4_proto)
 {
-	size_t len;
+	size_t l4 = l4_hdr_len(ipv6, l4_proto), len;
 
-	if (l4_proto != IPPROTO_UDP && l4_proto != IPPROTO_TCP)
+	if (l4 == 0)
 		return 0;
 	len = RTE_ETHER_HDR_LEN + (ipv6 ? sizeof(struct rte_ipv6_hdr) :
-			sizeof(struct rte_ipv4_hdr)) +
-		(l4_proto == IPPROTO_UDP ? sizeof(struct rte_udp_hdr) :
-			sizeof(struct rte_tcp_hdr)) + sizeof(struct octo_wire_payload);
+			sizeof(struct rte_ipv4_hdr)) + l4 +
+		sizeof(struct octo_wire_payload);
 	return (uint16_t)RTE_MAX(len, (size_t)64);
+}
+
+/* SCTP's CRC32c (RFC 9260, appendix A) over the L4 segment, checksum field
+ * zero; stored in the byte order the RFC's reference code writes it. */
+static rte_le32_t
+sctp_crc32c(const uint8_t *l4, uint32_t len)
+{
+	uint32_t crc = 0xffffffffu;
+	uint64_t w;
+
+	for (; len >= 8; len -= 8, l4 += 8) {
+		memcpy(&w, l4, sizeof(w));
+		crc = crc32c_2words(rte_le_to_cpu_64(w), crc);
+	}
+	for (; len > 0; len--, l4++)
+		crc = crc32c_1byte(*l4, crc);
+	return rte_cpu_to_le_32(~crc);
 }
 
 struct octo_gen *
@@ -251,7 +312,7 @@ octo_gen_next(struct octo_gen *g, uint8_t *buf, uint16_t room)
 	src = flow_src_word(g, flow);
 	sport = flow_sport(g, flow);
 	memcpy(buf + g->src_off, &src, sizeof(src));
-	memcpy(buf + g->l4_off, &sport, sizeof(sport));
+	memcpy(buf + g->sport_off, &sport, sizeof(sport));
 	if (g->conf.ipv6) {
 		/* a flow label per flow, as a host stack would set; no checksum */
 		rte_be32_t vtc = rte_cpu_to_be_32(6u << 28 | (flow & 0xfffffu));
@@ -269,13 +330,27 @@ octo_gen_next(struct octo_gen *g, uint8_t *buf, uint16_t room)
 	memcpy(buf + g->pay_off, &pl, sizeof(pl));
 	memset(buf + g->pay_off + sizeof(pl), 0, len - g->pay_off - sizeof(pl));
 
-	sum = g->l4_sum + words32(src) + sport + words32(pl.flow_id) + words64(pl.seq);
+	if (g->conf.l4_proto == IPPROTO_SCTP) {
+		rte_le32_t crc = sctp_crc32c(buf + g->l4_off, len - g->l4_off);
+
+		memcpy(buf + g->cksum_off, &crc, sizeof(crc));
+		goto done;
+	}
+	sum = g->l4_sum + sport + words32(pl.flow_id) + words64(pl.seq);
+	if (g->conf.l4_proto != IPPROTO_ICMP)
+		sum += words32(src);	/* in the pseudo header */
+	if (g->icmp_seq_off != 0) {
+		rte_be16_t iseq = rte_cpu_to_be_16((uint16_t)seq);
+
+		memcpy(buf + g->icmp_seq_off, &iseq, sizeof(iseq));
+		sum += iseq;
+	}
 	ck = (rte_be16_t)~octo_wire_fold(sum);
 	/* UDP sends "no checksum" as 0: a computed 0 goes out as 0xffff */
 	if (ck == 0 && g->conf.l4_proto == IPPROTO_UDP)
 		ck = 0xffff;
 	memcpy(buf + g->cksum_off, &ck, sizeof(ck));
-
+done:
 	rte_atomic_store_explicit(&g->count, g->count + 1, rte_memory_order_relaxed);
 	return len;
 }

@@ -22,6 +22,8 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_icmp.h>
+#include <rte_sctp.h>
 #include <rte_tcp.h>
 #include <rte_udp.h>
 #include <octopus_dpdk_compat.h>
@@ -102,6 +104,11 @@ find_payload(const uint8_t *frame, uint32_t len)
 	off = (uint32_t)h.l2_len + h.l3_len;
 	if (h.l4_proto == IPPROTO_UDP) {
 		off += sizeof(struct rte_udp_hdr);
+	} else if (h.l4_proto == IPPROTO_SCTP) {
+		off += sizeof(struct rte_sctp_hdr);
+	} else if ((h.l4_proto == IPPROTO_ICMP && h.ip_version == 4) ||
+			(h.l4_proto == IPPROTO_ICMPV6 && h.ip_version == 6)) {
+		off += sizeof(struct rte_icmp_hdr);
 	} else if (h.l4_proto == IPPROTO_TCP) {
 		if (len < off + sizeof(struct rte_tcp_hdr))
 			return NULL;

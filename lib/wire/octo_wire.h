@@ -54,7 +54,11 @@ struct octo_gen_conf {
 	uint32_t nb_flows;	/**< distinct 5-tuples, used round-robin */
 	uint16_t pkt_len;	/**< frame length without CRC (>= 64) */
 	uint8_t ipv6;		/**< 1: IPv6, 0: IPv4 */
-	uint8_t l4_proto;	/**< IPPROTO_UDP or IPPROTO_TCP */
+	/** IPPROTO_UDP, IPPROTO_TCP, IPPROTO_SCTP (the payload right after
+	 * the common header, no chunk), IPPROTO_ICMP (IPv4) or IPPROTO_ICMPV6
+	 * (IPv6): echo requests whose identifier is the flow's source port
+	 * and whose sequence number is the low 16 bits of the frame's */
+	uint8_t l4_proto;
 	uint32_t seed;		/**< varies the addresses and ports */
 };
 
@@ -62,21 +66,22 @@ struct octo_gen;
 
 /**
  * Shortest pkt_len octo_gen_create() accepts for this IP version and L4
- * protocol (headers + payload, at least 64), 0 for an unsupported protocol.
+ * protocol (headers + payload, at least 64), 0 for an unsupported protocol
+ * (or ICMP over IPv6, ICMPv6 over IPv4).
  */
 uint16_t octo_gen_min_len(uint8_t ipv6, uint8_t l4_proto);
 
 /**
  * Create a generator (malloc); NULL on bad conf (errno EINVAL: no flows,
- * more than OCTO_WIRE_MAX_FLOWS, pkt_len below octo_gen_min_len(), protocol
- * neither UDP nor TCP) or ENOMEM.
+ * more than OCTO_WIRE_MAX_FLOWS, pkt_len below octo_gen_min_len(), a
+ * protocol octo_gen_min_len() refuses) or ENOMEM.
  */
 struct octo_gen *octo_gen_create(const struct octo_gen_conf *conf);
 void octo_gen_free(struct octo_gen *g);
 
 /**
  * Write the next frame into @p buf (room @p room bytes): Ethernet, IP and
- * L4 headers with valid checksums, then a payload carrying a magic word,
+ * L4 headers with valid checksums (SCTP: CRC32c), then a payload carrying a magic word,
  * the flow id and the flow's next sequence number.
  *
  * @return the frame length, 0 when @p room is too small.
@@ -107,7 +112,8 @@ void octo_gen_set_eth(struct octo_gen *g, const struct rte_ether_addr *src,
  * - lost: sum over flows of (highest seq seen + 1) - distinct seqs seen,
  *   computed when read: a late arrival fills its gap, and losses after the
  *   last frame of a flow are not visible.
- * - foreign: not parsed as Ethernet/IP/TCP|UDP (unfragmented) carrying
+ * - foreign: not parsed as Ethernet/IP/TCP|UDP|SCTP|ICMP|ICMPv6
+ *   (unfragmented) carrying
  *   OCTO_WIRE_MAGIC and a flow id below the sink's flow count.
  */
 struct octo_sink_stats {

@@ -17,7 +17,9 @@
 
 #include <rte_byteorder.h>
 #include <rte_ether.h>
+#include <rte_icmp.h>
 #include <rte_ip.h>
+#include <rte_sctp.h>
 #include <rte_tcp.h>
 #include <rte_udp.h>
 #include <octopus_dpdk_compat.h>
@@ -521,7 +523,7 @@ test_masked_key(void **state)
 	octo_flow_key_apply_mask(&a, &mask, &ma);
 	octo_flow_key_apply_mask(&b, &mask, &mb);
 	assert_false(octo_flow_key_equal(&ma, &mb));
-	assert_int_equal(sizeof(struct octo_flow_key), 64);
+	assert_int_equal(sizeof(struct octo_flow_key), 72);
 }
 
 /* The mask of an exact IPv4 (or IPv6) 5-tuple rule. */
@@ -567,7 +569,7 @@ test_key_layout_sizes(void **state)
 	octo_key_layout_init(&l, &m);
 	assert_int_equal(l.nb_words, 11);
 	assert_int_equal(l.key_len, 56);
-	/* Everything: id + 16 words = 68 -> the longest. */
+	/* Everything: id + 18 words = 76 -> the longest. */
 	memset(&m, 0xff, sizeof(m));
 	octo_key_layout_init(&l, &m);
 	assert_int_equal(l.nb_words, OCTO_KEY_WORDS);
@@ -645,6 +647,250 @@ test_format(void **state)
 	assert_int_equal(strlen(buf), 7);
 }
 
+/* ---- SCTP, ICMP, ICMPv6 ---- */
+
+/* Ethernet, IPv4 (or IPv6 when v6) with protocol @p proto, then the L4
+ * header bytes @p l4 (@p l4_len of them) and 8 bytes of payload. */
+static size_t
+frame_l4(uint8_t *f, int v6, uint8_t proto, const void *l4, size_t l4_len)
+{
+	size_t n = put_eth(f, v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4);
+
+	n += v6 ? put_ipv6(f + n, 7, proto, 0) :
+		put_ipv4(f + n, 0x0a000001, 0x0a000002, proto, 0);
+	memcpy(f + n, l4, l4_len);
+	return n + l4_len + 8;
+}
+
+static const struct rte_sctp_hdr sctp_hdr = {
+	.src_port = RTE_BE16(3868), .dst_port = RTE_BE16(2905),
+	.tag = RTE_BE32(0x11223344), .cksum = RTE_BE32(0x55667788),
+};
+static const struct rte_icmp_hdr icmp_echo = {
+	.icmp_type = RTE_ICMP_TYPE_ECHO_REQUEST, .icmp_code = 0,
+	.icmp_cksum = RTE_BE16(0xabcd), .icmp_ident = RTE_BE16(0x4242),
+	.icmp_seq_nb = RTE_BE16(9),
+};
+/* ICMPv6 destination unreachable (1), port unreachable (4), then 4 unused. */
+static const uint8_t icmp6_unreach[8] = { 1, 4, 0x12, 0x34 };
+
+static void
+test_parse_sctp_icmp_icmp6(void **state)
+{
+	uint8_t f[128] = { 0 };
+	struct octo_flow_key k;
+	size_t n;
+
+	(void)state;
+	n = frame_l4(f, 0, IPPROTO_SCTP, &sctp_hdr, sizeof(sctp_hdr));
+	octo_flow_key_parse(f, n, 0, &k);
+	assert_int_equal(k.layers, OCTO_L_ETH | OCTO_L_IPV4 | OCTO_L_SCTP);
+	assert_int_equal(rte_be_to_cpu_16(k.src_port), 3868);
+	assert_int_equal(rte_be_to_cpu_16(k.dst_port), 2905);
+	n = frame_l4(f, 1, IPPROTO_SCTP, &sctp_hdr, sizeof(sctp_hdr));
+	octo_flow_key_parse(f, n, 0, &k);
+	assert_int_equal(k.layers, OCTO_L_ETH | OCTO_L_IPV6 | OCTO_L_SCTP);
+
+	n = frame_l4(f, 0, IPPROTO_ICMP, &icmp_echo, sizeof(icmp_echo));
+	octo_flow_key_parse(f, n, 0, &k);
+	assert_int_equal(k.layers, OCTO_L_ETH | OCTO_L_IPV4 | OCTO_L_ICMP);
+	assert_int_equal(k.icmp_type, RTE_ICMP_TYPE_ECHO_REQUEST);
+	assert_int_equal(k.icmp_code, 0);
+	assert_int_equal(rte_be_to_cpu_16(k.icmp_ident), 0x4242);
+	assert_int_equal(rte_be_to_cpu_16(k.icmp_seq), 9);
+	assert_int_equal(k.src_port, 0);
+	/* Cut inside the ICMP header: no ICMP layer. */
+	octo_flow_key_parse(f, RTE_ETHER_HDR_LEN + 20 + 7, 0, &k);
+	assert_int_equal(k.layers, OCTO_L_ETH | OCTO_L_IPV4);
+
+	n = frame_l4(f, 1, IPPROTO_ICMPV6, icmp6_unreach, sizeof(icmp6_unreach));
+	octo_flow_key_parse(f, n, 0, &k);
+	assert_int_equal(k.layers, OCTO_L_ETH | OCTO_L_IPV6 | OCTO_L_ICMP6);
+	assert_int_equal(k.icmp_type, 1);
+	assert_int_equal(k.icmp_code, 4);
+	assert_int_equal(k.icmp_ident, 0);	/* ICMPv6 has no ident field */
+
+	/* Protocol 1 in IPv6, or 58 in IPv4, is neither ICMP nor ICMPv6. */
+	n = frame_l4(f, 1, IPPROTO_ICMP, &icmp_echo, sizeof(icmp_echo));
+	octo_flow_key_parse(f, n, 0, &k);
+	assert_int_equal(k.layers, OCTO_L_ETH | OCTO_L_IPV6);
+	assert_int_equal(k.icmp_type, 0);
+	n = frame_l4(f, 0, IPPROTO_ICMPV6, icmp6_unreach, sizeof(icmp6_unreach));
+	octo_flow_key_parse(f, n, 0, &k);
+	assert_int_equal(k.layers, OCTO_L_ETH | OCTO_L_IPV4);
+}
+
+/* Whether @p pat accepts the frame of (v6, proto, l4). */
+static int
+pattern_takes(const struct rte_flow_item *pat, int v6, uint8_t proto,
+		const void *l4, size_t l4_len)
+{
+	uint8_t f[128] = { 0 };
+	struct octo_flow_key k;
+	struct octo_match m;
+
+	assert_int_equal(octo_match_from_pattern(pat, &m, NULL), 0);
+	octo_flow_key_parse(f, frame_l4(f, v6, proto, l4, l4_len), 0, &k);
+	return octo_match_test(&m, &k);
+}
+
+static void
+test_pattern_sctp_icmp_icmp6(void **state)
+{
+	struct rte_flow_item_sctp sctp = { .hdr = { .dst_port = RTE_BE16(2905) } };
+	struct rte_flow_item_sctp sctpm = { .hdr = { .dst_port = RTE_BE16(0xff00) } };
+	struct rte_flow_item_icmp icmp = { .hdr = { .icmp_type = 8,
+		.icmp_ident = RTE_BE16(0x4200) } };
+	struct rte_flow_item_icmp icmpm = { .hdr = { .icmp_type = 0xff,
+		.icmp_ident = RTE_BE16(0xff00) } };
+	struct rte_flow_item_icmp6 icmp6 = { .type = 1, .code = 4 };
+	struct rte_flow_item p_sctp[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_SCTP, .spec = &sctp, .mask = &sctpm },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item p_icmp[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
+		{ .type = RTE_FLOW_ITEM_TYPE_ICMP, .spec = &icmp, .mask = &icmpm },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	/* Default mask: type and code. */
+	struct rte_flow_item p_icmp6[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ICMP6, .spec = &icmp6 },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item p_any_icmp[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ICMP },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_sctp_hdr s = sctp_hdr;
+	struct rte_icmp_hdr c = icmp_echo;
+	uint8_t c6[8];
+
+	(void)state;
+	/* SCTP: the masked high byte of the port decides, over v4 and v6. */
+	assert_true(pattern_takes(p_sctp, 0, IPPROTO_SCTP, &s, sizeof(s)));
+	assert_true(pattern_takes(p_sctp, 1, IPPROTO_SCTP, &s, sizeof(s)));
+	s.dst_port = RTE_BE16(2905 ^ 0x00ff);
+	assert_true(pattern_takes(p_sctp, 0, IPPROTO_SCTP, &s, sizeof(s)));
+	s.dst_port = RTE_BE16(2905 ^ 0x0100);
+	assert_false(pattern_takes(p_sctp, 0, IPPROTO_SCTP, &s, sizeof(s)));
+	/* Same ports in UDP: not SCTP. */
+	assert_false(pattern_takes(p_sctp, 0, IPPROTO_UDP, &sctp_hdr, 8));
+
+	/* ICMP: type, and the masked high byte of ident; code and seq free. */
+	assert_true(pattern_takes(p_icmp, 0, IPPROTO_ICMP, &c, sizeof(c)));
+	c.icmp_seq_nb = RTE_BE16(1000);
+	c.icmp_ident = RTE_BE16(0x42ff);
+	assert_true(pattern_takes(p_icmp, 0, IPPROTO_ICMP, &c, sizeof(c)));
+	c.icmp_ident = RTE_BE16(0x4342);
+	assert_false(pattern_takes(p_icmp, 0, IPPROTO_ICMP, &c, sizeof(c)));
+	c = icmp_echo;
+	c.icmp_type = RTE_ICMP_TYPE_ECHO_REPLY;
+	assert_false(pattern_takes(p_icmp, 0, IPPROTO_ICMP, &c, sizeof(c)));
+	assert_true(pattern_takes(p_any_icmp, 0, IPPROTO_ICMP, &c, sizeof(c)));
+	/* ICMPv6 with the same bytes is not ICMP. */
+	assert_false(pattern_takes(p_any_icmp, 1, IPPROTO_ICMPV6, &c, sizeof(c)));
+
+	/* ICMPv6: type and code. */
+	memcpy(c6, icmp6_unreach, sizeof(c6));
+	assert_true(pattern_takes(p_icmp6, 1, IPPROTO_ICMPV6, c6, sizeof(c6)));
+	c6[1] = 3;
+	assert_false(pattern_takes(p_icmp6, 1, IPPROTO_ICMPV6, c6, sizeof(c6)));
+	assert_false(pattern_takes(p_icmp6, 0, IPPROTO_ICMP, icmp6_unreach,
+		sizeof(icmp6_unreach)));
+}
+
+static void
+test_pattern_sctp_icmp_refusals(void **state)
+{
+	struct rte_flow_item_sctp sctp = { 0 };
+	struct rte_flow_item_sctp sctpm = { .hdr = { .tag = RTE_BE32(1) } };
+	struct rte_flow_item_icmp icmp = { 0 };
+	struct rte_flow_item_icmp icmpm = { .hdr = { .icmp_cksum = RTE_BE16(1) } };
+	struct rte_flow_item_icmp6 icmp6 = { 0 };
+	struct rte_flow_item_icmp6 icmp6m = { .checksum = RTE_BE16(1) };
+	struct rte_flow_item p_tag[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_SCTP, .spec = &sctp, .mask = &sctpm },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item p_cksum[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ICMP, .spec = &icmp, .mask = &icmpm },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item p_cksum6[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ICMP6, .spec = &icmp6, .mask = &icmp6m },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item p_icmp_v6[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV6 },
+		{ .type = RTE_FLOW_ITEM_TYPE_ICMP },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item p_icmp6_v4[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
+		{ .type = RTE_FLOW_ITEM_TYPE_ICMP6 },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item p_two_l4[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_SCTP },
+		{ .type = RTE_FLOW_ITEM_TYPE_ICMP },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct octo_cls_error err;
+	struct octo_match m;
+
+	(void)state;
+	assert_int_equal(octo_match_from_pattern(p_tag, &m, &err), -ENOTSUP);
+	assert_non_null(strstr(err.msg, "sctp"));
+	assert_int_equal(octo_match_from_pattern(p_cksum, &m, &err), -ENOTSUP);
+	assert_non_null(strstr(err.msg, "icmp"));
+	assert_int_equal(octo_match_from_pattern(p_cksum6, &m, &err), -ENOTSUP);
+	assert_non_null(strstr(err.msg, "icmp6"));
+	assert_int_equal(octo_match_from_pattern(p_icmp_v6, &m, &err), -EINVAL);
+	assert_int_equal(err.item, 1);
+	assert_int_equal(octo_match_from_pattern(p_icmp6_v4, &m, &err), -EINVAL);
+	assert_int_equal(err.item, 1);
+	assert_int_equal(octo_match_from_pattern(p_two_l4, &m, &err), -EINVAL);
+	assert_int_equal(err.item, 1);
+}
+
+static void
+test_format_sctp_icmp(void **state)
+{
+	struct rte_flow_item_sctp sctp = { .hdr = { .src_port = RTE_BE16(80) } };
+	struct rte_flow_item_icmp icmp = { .hdr = { .icmp_type = 8,
+		.icmp_seq_nb = RTE_BE16(5) } };
+	struct rte_flow_item_icmp icmpm = { .hdr = { .icmp_type = 0xff,
+		.icmp_seq_nb = RTE_BE16(0xffff) } };
+	struct rte_flow_item_icmp6 icmp6 = { .type = 135 };
+	struct rte_flow_item p_sctp[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_SCTP, .spec = &sctp },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item p_icmp[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ICMP, .spec = &icmp, .mask = &icmpm },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item p_icmp6[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ICMP6, .spec = &icmp6 },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct octo_match m;
+	char buf[256];
+
+	(void)state;
+	assert_int_equal(octo_match_from_pattern(p_sctp, &m, NULL), 0);
+	octo_match_format(&m, buf, sizeof(buf));
+	assert_string_equal(buf, "sctp(src=0x0050/0xffff,dst=0x0000/0xffff)");
+	assert_int_equal(octo_match_from_pattern(p_icmp, &m, NULL), 0);
+	octo_match_format(&m, buf, sizeof(buf));
+	assert_string_equal(buf, "icmp(type=0x08/0xff,seq=0x0005/0xffff)");
+	assert_int_equal(octo_match_from_pattern(p_icmp6, &m, NULL), 0);
+	octo_match_format(&m, buf, sizeof(buf));
+	assert_string_equal(buf, "icmp6(type=0x87/0xff,code=0x00/0xff)");
+}
+
 int
 main(void)
 {
@@ -665,6 +911,10 @@ main(void)
 		cmocka_unit_test(test_key_layout_sizes),
 		cmocka_unit_test(test_key_build),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_parse_sctp_icmp_icmp6),
+		cmocka_unit_test(test_pattern_sctp_icmp_icmp6),
+		cmocka_unit_test(test_pattern_sctp_icmp_refusals),
+		cmocka_unit_test(test_format_sctp_icmp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1336,6 +1336,93 @@ t_no_leak(void)
 	return 0;
 }
 
+/*
+ * SCTP, ICMP and ICMP6 items under each dialect: the model matches all
+ * three; mlx5 has no SCTP item, and wants the IP item before ICMP/ICMP6
+ * except under hardware steering from 25.11.
+ */
+static int
+t_l4_items_dialects(void)
+{
+	struct rte_flow_action_ethdev to_pf1 = { .port_id = PORT1 };
+	const struct rte_flow_action act[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_pf1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_item p_sctp[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
+		{ .type = RTE_FLOW_ITEM_TYPE_SCTP },
+		{ .type = RTE_FLOW_ITEM_TYPE_END } };
+	const struct rte_flow_item p_ip_icmp[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
+		{ .type = RTE_FLOW_ITEM_TYPE_ICMP },
+		{ .type = RTE_FLOW_ITEM_TYPE_END } };
+	const struct rte_flow_item p_icmp[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_ICMP },
+		{ .type = RTE_FLOW_ITEM_TYPE_END } };
+	const struct rte_flow_item p_ip_icmp6[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV6 },
+		{ .type = RTE_FLOW_ITEM_TYPE_ICMP6 },
+		{ .type = RTE_FLOW_ITEM_TYPE_END } };
+	const struct rte_flow_item p_icmp6[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ICMP6 },
+		{ .type = RTE_FLOW_ITEM_TYPE_END } };
+	const struct rte_flow_item *pats[] = {
+		p_sctp, p_ip_icmp, p_icmp, p_ip_icmp6, p_icmp6 };
+	/* per dialect: NULL accepted, else the refusal's words */
+	const struct {
+		enum octonic_dialect d;
+		uint16_t release;
+		const char *needle[5];
+	} cases[] = {
+		{ OCTONIC_DIALECT_GENERIC, OCTONIC_MLX5_DPDK_25_11,
+			{ NULL, NULL, NULL, NULL, NULL } },
+		{ OCTONIC_DIALECT_MLX5_SWS, OCTONIC_MLX5_DPDK_25_11,
+			{ "mlx5-sws: SCTP item not supported", NULL,
+			  "IPv4 is mandatory to filter on ICMP", NULL,
+			  "IPv6 is mandatory to filter on ICMP6" } },
+		{ OCTONIC_DIALECT_MLX5_HWS, OCTONIC_MLX5_DPDK_22_11,
+			{ "mlx5-hws: SCTP item not supported", NULL,
+			  "IPv4 is mandatory to filter on ICMP", NULL,
+			  "IPv6 is mandatory to filter on ICMP6" } },
+		{ OCTONIC_DIALECT_MLX5_HWS, OCTONIC_MLX5_DPDK_25_11,
+			{ "mlx5-hws: SCTP item not supported", NULL, NULL, NULL,
+			  NULL } },
+	};
+	size_t i, j;
+
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		for (j = 0; j < RTE_DIM(pats); j++) {
+			struct octonic_eswitch *sw = new_sw();
+			const char *needle = cases[i].needle[j];
+			struct rte_flow_error err;
+			struct rte_flow *f;
+			int valid;
+
+			CHECK(sw != NULL);
+			octonic_eswitch_dialect_set(sw, cases[i].d,
+				cases[i].d == OCTONIC_DIALECT_GENERIC ? 0 : 1);
+			octonic_eswitch_mlx5_model_set(sw, cases[i].release, 0);
+			memset(&err, 0, sizeof(err));
+			valid = octonic_eswitch_flow_validate(sw, 0, &A_TRANSFER,
+				pats[j], act, &err);
+			f = octonic_eswitch_flow_create(sw, 0, &A_TRANSFER,
+				pats[j], act, &err);
+			octonic_eswitch_free(sw);
+			if (needle == NULL ? (valid != 0 || f == NULL) :
+					(valid == 0 || f != NULL || err.message == NULL ||
+					strstr(err.message, needle) == NULL)) {
+				printf("  case %zu pattern %zu: validate %d, created %d, message '%s'\n",
+					i, j, valid, f != NULL,
+					err.message != NULL ? err.message : "(null)");
+				CHECK(0);
+			}
+		}
+	}
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -1355,6 +1442,7 @@ static const struct {
 	{ "concurrent", t_concurrent },
 	{ "reader_off_cpu", t_reader_off_cpu },
 	{ "mlx5_release", t_mlx5_release },
+	{ "l4_items_dialects", t_l4_items_dialects },
 	{ "no_leak", t_no_leak },
 };
 

@@ -46,7 +46,7 @@ test_good(void **state)
 	char err[128];
 
 	assert_int_equal(octonic_devargs_parse(
-		"pfs=4,numa=0:1:1:0,mac=per-pf,wire=loop,flows=1000,pkt_len=1500,"
+		"pfs=4,numa=0:1:1:0,mac=per-pf,wire=gen,flows=1000,pkt_len=1500,"
 		"proto=tcp,ipv6=1,gen_rate=1000000,gen_limit=12345,"
 		"nudma_dma_ns=107,nudma_poll_ns=50", &da, err, sizeof(err)), 0);
 	assert_int_equal(da.nb_pfs, 4);
@@ -56,7 +56,7 @@ test_good(void **state)
 	assert_int_equal(da.numa[2], 1);
 	assert_int_equal(da.numa[3], 0);
 	assert_int_equal(da.mac, OCTONIC_MAC_PER_PF);
-	assert_int_equal(da.wire, OCTONIC_WIRE_LOOP);
+	assert_int_equal(da.wire, OCTONIC_WIRE_GEN);
 	assert_int_equal(da.flows, 1000);
 	assert_int_equal(da.pkt_len, 1500);
 	assert_int_equal(da.l4_proto, IPPROTO_TCP);
@@ -65,6 +65,26 @@ test_good(void **state)
 	assert_int_equal(da.gen_limit, 12345);
 	assert_int_equal(da.nudma_dma_ns, 107);
 	assert_int_equal(da.nudma_poll_ns, 50);
+
+	/* the generator's other protocols, shortest frames by default */
+	assert_int_equal(octonic_devargs_parse("proto=sctp,ipv6=1", &da, err,
+		sizeof(err)), 0);
+	assert_int_equal(da.l4_proto, IPPROTO_SCTP);
+	assert_int_equal(da.pkt_len, 82);
+	assert_int_equal(octonic_devargs_parse("proto=icmp", &da, err,
+		sizeof(err)), 0);
+	assert_int_equal(da.l4_proto, IPPROTO_ICMP);
+	assert_int_equal(octonic_devargs_parse("proto=icmp6,ipv6=1", &da, err,
+		sizeof(err)), 0);
+	assert_int_equal(da.l4_proto, IPPROTO_ICMPV6);
+	assert_int_equal(da.pkt_len, 78);
+	/* the top of gen_rate's range */
+	assert_int_equal(octonic_devargs_parse("gen_rate=1000000000", &da, err,
+		sizeof(err)), 0);
+	assert_int_equal(da.gen_rate, 1000000000);
+	assert_int_equal(octonic_devargs_parse("wire=loop,pfs=3", &da, err,
+		sizeof(err)), 0);
+	assert_int_equal(da.wire, OCTONIC_WIRE_LOOP);
 
 	assert_int_equal(octonic_devargs_parse("wire=net_ring0,pfs=1,numa=1",
 		&da, err, sizeof(err)), 0);
@@ -138,7 +158,16 @@ static const struct {
 	{ "flows=0", "flows" },
 	{ "pkt_len=63", "pkt_len" },
 	{ "pkt_len=9619", "pkt_len" },
-	{ "proto=sctp", "proto" },
+	{ "proto=igmp", "proto" },
+	{ "proto=icmp,ipv6=1", "ipv6=0" },
+	{ "proto=icmp6", "ipv6=1" },
+	{ "proto=udp,proto=tcp", "proto" },
+	{ "gen_rate=4294967296", "gen_rate" },
+	{ "gen_rate=1000000001", "gen_rate" },
+	{ "wire=loop,gen_rate=1000", "gen_rate" },
+	{ "flows=8,wire=loop", "flows" },
+	{ "wire=net_ring0,proto=tcp", "proto" },
+	{ "wire=loop,gen_limit=5,gen_limit=6", "gen_limit" },
 	{ "ipv6=2", "ipv6" },
 	{ "ipv6=1,pkt_len=64", "pkt_len" },
 	{ "proto=tcp,pkt_len=65", "pkt_len" },

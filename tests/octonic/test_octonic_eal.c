@@ -308,7 +308,7 @@ test_bad_devargs(struct rte_mempool *unused __rte_unused)
 	static const char *const bad[][2] = {
 		{ "pfs=9", "pfs" }, { "pfs=0", "pfs" }, { "numa=0:7", "numa" },
 		{ "pfs=2,numa=0", "numa" }, { "mac=none", "mac" },
-		{ "proto=icmp", "proto" }, { "pkt_len=20", "pkt_len" },
+		{ "proto=igmp", "proto" }, { "pkt_len=20", "pkt_len" },
 		{ "rate=5", "rate" }, { "wire=", "wire" },
 		{ "nudma_dma_ns=x", "nudma_dma_ns" },
 	};

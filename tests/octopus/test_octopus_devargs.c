@@ -13,9 +13,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
+
+#include <rte_log.h>
 
 #include "octopus_internal.h"
 
@@ -126,6 +130,63 @@ test_refused(void **state)
 	}
 }
 
+/*
+ * Every key but member= and socket_of= given twice, each time with values
+ * that are fine alone: refused, and the log names the key (one rule with
+ * net_octonic, which refuses any repeated key).
+ */
+static void
+test_repeated_keys(void **state)
+{
+	static const char *const twice[][3] = {
+		{ "nic", "net_octonic0_pf0", "net_octonic0_pf0" },
+		{ "mac", "02:00:00:00:00:2a", "02:00:00:00:00:2b" },
+		{ "rx_pool", "local", "app" },
+		{ "force", "1", "0" },
+		{ "reta_size", "64", "128" },
+		{ "spread", "l4_src", "ip_dst" },
+		{ "catchall", "1", "2" },
+		{ "migration", "auto", "manual" },
+		{ "migrate_after", "100", "200" },
+	};
+	FILE *old = rte_log_get_stream();
+	struct octopus_args a;
+	char args[160], named[40];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < RTE_DIM(twice); i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *log = open_memstream(&buf, &len);
+		int ret;
+
+		assert_non_null(log);
+		snprintf(args, sizeof(args), "%s%s=%s,%s=%s",
+			strcmp(twice[i][0], "nic") == 0 ? "" : "member=a,",
+			twice[i][0], twice[i][1], twice[i][0], twice[i][2]);
+		/* each value alone is accepted */
+		snprintf(named, sizeof(named), "%s%s=%s",
+			strcmp(twice[i][0], "nic") == 0 ? "" : "member=a,",
+			twice[i][0], twice[i][2]);
+		assert_int_equal(octopus_args_parse(&a, named), 0);
+		rte_openlog_stream(log);
+		ret = octopus_args_parse(&a, args);
+		fflush(log);
+		rte_openlog_stream(old);
+		fclose(log);
+		snprintf(named, sizeof(named), "%s= given twice", twice[i][0]);
+		if (ret == 0 || buf == NULL || strstr(buf, named) == NULL) {
+			fail_msg("\"%s\": %d, log '%s'", args, ret, buf ? buf : "");
+		}
+		free(buf);
+	}
+	/* the keys that repeat by design, one per member */
+	assert_int_equal(octopus_args_parse(&a,
+		"member=a,member=b,socket_of=a:0,socket_of=b:1"), 0);
+	assert_int_equal(a.nb_names, 2);
+}
+
 int
 main(void)
 {
@@ -135,6 +196,7 @@ main(void)
 		cmocka_unit_test(test_nic),
 		cmocka_unit_test(test_spread_names),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_repeated_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,16 @@
  *       that mirrored the first one are freed.
  *   test_octopus_pool extbuf   a pool whose buffers are outside its objects
  *       (pinned external buffers) is refused with rx_pool=local.
+ *   test_octopus_pool sizes    the local pools follow the queues in use: 16
+ *       queues then 2 leaves two pools sized for 2 and DPDK's heap smaller
+ *       by (nearly) the difference; 64 queues of 1024 descriptors, whose
+ *       two pools the 512 MB do not hold (one does), fail the first queue
+ *       setup and leave no pool and the heap as it was before it.
+ *   test_octopus_pool mtu      with 2 kB mbufs and no scatter, an MTU whose
+ *       frames exceed them is refused while started, and a queue setup with
+ *       such mbufs under such an MTU; generated frames at the limit all
+ *       arrive whole; with RTE_ETH_RX_OFFLOAD_SCATTER a larger MTU is
+ *       taken and its frames arrive chained.
  */
 
 #include <inttypes.h>
@@ -321,8 +331,210 @@ test_extbuf(struct rte_mempool *unused __rte_unused)
 	rte_free(ext.buf_ptr);
 }
 
+/* Bytes DPDK's heaps have allocated, all sockets. */
+static size_t
+heap_used(void)
+{
+	struct rte_malloc_socket_stats st;
+	unsigned int i;
+	size_t n = 0;
+
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0)
+			n += st.heap_allocsz_bytes;
+	return n;
+}
+
+struct local_pools {
+	char prefix[16];
+	unsigned int count;
+	uint32_t max_size;	/* mbufs of the largest */
+};
+
+static void
+count_local(struct rte_mempool *mp, void *arg)
+{
+	struct local_pools *lp = arg;
+
+	if (strncmp(mp->name, lp->prefix, strlen(lp->prefix)) != 0)
+		return;
+	lp->count++;
+	lp->max_size = RTE_MAX(lp->max_size, mp->size);
+}
+
+/* The port's local pools (named octo<port>_s<socket>_<n>). */
+static struct local_pools
+local_pools(void)
+{
+	struct local_pools lp = { .count = 0 };
+
+	snprintf(lp.prefix, sizeof(lp.prefix), "octo%u_s", port);
+	rte_mempool_walk(count_local, &lp);
+	return lp;
+}
+
+/* Configure @p nb queues each way, set them up, start and stop. */
+static int
+cycle(uint16_t nb, struct rte_mempool *mp)
+{
+	struct rte_eth_conf conf;
+	uint16_t q;
+	int ret;
+
+	memset(&conf, 0, sizeof(conf));
+	ret = rte_eth_dev_configure(port, nb, nb, &conf);
+	for (q = 0; ret == 0 && q < nb; q++) {
+		ret = rte_eth_rx_queue_setup(port, q, NB_DESC, 0, NULL, mp);
+		if (ret == 0)
+			ret = rte_eth_tx_queue_setup(port, q, NB_DESC, 0, NULL);
+	}
+	if (ret == 0)
+		ret = rte_eth_dev_start(port);
+	if (ret == 0)
+		ret = rte_eth_dev_stop(port);
+	return ret;
+}
+
+static void
+test_sizes(struct rte_mempool *unused __rte_unused)
+{
+	struct rte_mempool *mp = rte_pktmbuf_pool_create("sizes", 4096, 256, 0,
+		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	struct local_pools lp16, lp2, lp;
+	struct rte_eth_conf conf;
+	size_t h16, h2, h_conf, h_fail, elt;
+
+	REQUIRE(mp != NULL, "app pool");
+	elt = mp->header_size + mp->elt_size + mp->trailer_size;
+
+	/* 64 queues: a pool per member the 512 MB cannot hold */
+	memset(&conf, 0, sizeof(conf));
+	CHECK(rte_eth_dev_configure(port, 64, 64, &conf) == 0, "configure 64");
+	h_conf = heap_used();
+	/* 1024 descriptors: one member's pool fits, not both */
+	CHECK(rte_eth_rx_queue_setup(port, 0, 2 * NB_DESC, 0, NULL, mp) < 0,
+		"64 queues' pools fit: the test needs a smaller -m");
+	h_fail = heap_used();
+	lp = local_pools();
+	printf("64 queues: setup failed, %u pools left, heap %zu -> %zu bytes\n",
+		lp.count, h_conf, h_fail);
+	CHECK(lp.count == 0 && h_fail == h_conf, "failed setup left %u pools, %zu bytes",
+		lp.count, h_fail - h_conf);
+
+	CHECK(cycle(16, mp) == 0, "16 queues");
+	lp16 = local_pools();
+	h16 = heap_used();
+	CHECK(cycle(2, mp) == 0, "2 queues");
+	lp2 = local_pools();
+	h2 = heap_used();
+	printf("16 queues: %u pools of up to %u mbufs, heap %zu MB; 2 queues: %u pools of up to %u mbufs, heap %zu MB\n",
+		lp16.count, lp16.max_size, h16 >> 20, lp2.count, lp2.max_size, h2 >> 20);
+	CHECK(lp16.count == 2 && lp2.count == 2, "pools: %u, then %u (one per member)",
+		lp16.count, lp2.count);
+	CHECK(lp2.max_size < lp16.max_size / 2, "2 queues: pools of %u mbufs (16: %u)",
+		lp2.max_size, lp16.max_size);
+	/* both members' pools gave back (nearly) all they shrank by */
+	CHECK(h2 + (size_t)2 * (lp16.max_size - lp2.max_size) * elt * 9 / 10 <= h16,
+		"heap %zu -> %zu bytes: not given back", h16, h2);
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+	rte_mempool_free(mp);
+}
+
+/* Generate @p n frames of @p len bytes; 0 when all arrived on queue 0
+ * with that length, in @p segs segments. */
+static int
+receive_frames(uint16_t nic, uint16_t len, uint32_t n, uint16_t segs)
+{
+	struct rte_pmd_octonic_gen_conf gc;
+	uint64_t deadline = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+	uint32_t got = 0, bad = 0;
+	struct rte_mbuf *pkts[32];
+	uint16_t k, nb;
+
+	if (rte_pmd_octonic_gen_get(nic, &gc) != 0)
+		return -1;
+	gc.pkt_len = len;
+	gc.limit = n;
+	if (rte_pmd_octonic_gen_set(nic, &gc) != 0)
+		return -1;
+	rte_pmd_octonic_gen_enable(nic, 1);
+	while (got + bad < n && rte_get_timer_cycles() < deadline) {
+		nb = rte_eth_rx_burst(port, 0, pkts, RTE_DIM(pkts));
+		for (k = 0; k < nb; k++) {
+			if (pkts[k]->pkt_len == len && pkts[k]->nb_segs == segs)
+				got++;
+			else
+				bad++;
+			rte_pktmbuf_free(pkts[k]);
+		}
+	}
+	rte_pmd_octonic_gen_enable(nic, 0);
+	printf("%u frames of %u bytes in %u segment(s) received, %u otherwise, of %u\n",
+		got, len, segs, bad, n);
+	return got == n && bad == 0 ? 0 : -1;
+}
+
+static void
+test_mtu(struct rte_mempool *unused __rte_unused)
+{
+	struct rte_mempool *mp = rte_pktmbuf_pool_create("mtu2k", 4096, 256, 0,
+		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	struct rte_mempool *big = rte_pktmbuf_pool_create("mtu4k", 4096, 256, 0,
+		RTE_PKTMBUF_HEADROOM + 4096, 0);
+	uint16_t nic = port_of("net_octonic0_pf0"), limit, overhead;
+	struct rte_eth_dev_info info;
+	struct rte_eth_conf conf;
+
+	REQUIRE(mp != NULL && big != NULL, "app pools");
+	memset(&conf, 0, sizeof(conf));
+	REQUIRE(rte_eth_dev_configure(port, 1, 1, &conf) == 0, "configure");
+	REQUIRE(rte_eth_dev_info_get(port, &info) == 0, "info");
+	/* ethdev's frame overhead: what the device adds to its MTU */
+	overhead = (uint16_t)(info.max_rx_pktlen - info.max_mtu);
+	limit = (uint16_t)(rte_pktmbuf_data_room_size(mp) - RTE_PKTMBUF_HEADROOM -
+		overhead);
+	CHECK(rte_eth_rx_queue_setup(port, 0, NB_DESC, 0, NULL, mp) == 0, "rxq");
+	CHECK(rte_eth_tx_queue_setup(port, 0, NB_DESC, 0, NULL) == 0, "txq");
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	CHECK(rte_eth_dev_set_mtu(port, limit + 1) < 0, "MTU %u past the mbufs taken",
+		limit + 1);
+	CHECK(rte_eth_dev_set_mtu(port, limit) == 0, "MTU %u refused", limit);
+	/* a frame of the MTU, without its CRC (the model's frames have none) */
+	CHECK(receive_frames(nic, limit + RTE_ETHER_HDR_LEN, 512, 1) == 0,
+		"frames at MTU %u", limit);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	/* stopped, the MTU may go first and larger mbufs follow */
+	CHECK(rte_eth_dev_set_mtu(port, 4000) == 0, "MTU 4000 while stopped");
+	CHECK(rte_eth_rx_queue_setup(port, 0, NB_DESC, 0, NULL, mp) < 0,
+		"2 kB mbufs taken under MTU 4000");
+	CHECK(rte_eth_rx_queue_setup(port, 0, NB_DESC, 0, NULL, big) == 0,
+		"4 kB mbufs refused under MTU 4000");
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	CHECK(receive_frames(nic, 4000 + RTE_ETHER_HDR_LEN, 512, 1) == 0,
+		"frames at MTU 4000");
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+
+	/* scatter: any MTU of the members, frames chained */
+	if ((info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER) != 0) {
+		conf.rxmode.offloads = RTE_ETH_RX_OFFLOAD_SCATTER;
+		conf.rxmode.mtu = 4000;
+		CHECK(rte_eth_dev_configure(port, 1, 1, &conf) == 0, "configure, scatter");
+		CHECK(rte_eth_rx_queue_setup(port, 0, NB_DESC, 0, NULL, mp) == 0,
+			"2 kB mbufs refused with scatter");
+		CHECK(rte_eth_tx_queue_setup(port, 0, NB_DESC, 0, NULL) == 0, "txq");
+		CHECK(rte_eth_dev_start(port) == 0, "start");
+		CHECK(receive_frames(nic, 4000 + RTE_ETHER_HDR_LEN, 512, 2) == 0,
+			"scattered frames at MTU 4000");
+		CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	}
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+	rte_mempool_free(mp);
+	rte_mempool_free(big);
+}
+
 static const struct octo_case cases[] = {
-	{ "mirror", test_mirror }, { "extbuf", test_extbuf },
+	{ "mirror", test_mirror }, { "extbuf", test_extbuf }, { "sizes", test_sizes },
+	{ "mtu", test_mtu },
 };
 
 int
@@ -336,9 +548,18 @@ main(int argc, char **argv)
 		"--vdev", "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64,gen_rate=100000",
 		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual",
 	};
+	char *eal_sizes[RTE_DIM(eal) + 1];
+	static char socket_limit[] = "--socket-limit=512,256";
 	int nb_eal = RTE_DIM(eal);
 	char **eal_argv = eal;
 
+	/* sizes: socket 0 holds one 64-queue pool, socket 1 not even that
+	 * (hugepages are otherwise taken as needed, past -m) */
+	if (strcmp(which, "sizes") == 0) {
+		memcpy(eal_sizes, eal, sizeof(eal));
+		eal_sizes[nb_eal++] = socket_limit;	/* EAL splits it in place */
+		eal_argv = eal_sizes;
+	}
 	snprintf(prefix, sizeof(prefix), "octopus-pool-%s", which);
 	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, NB_Q) < 0)
 		return 2;

@@ -80,4 +80,13 @@ echo "quit" | timeout 60 "${TESTPMD:?}" "${eal_args[@]}" \
 grep -q "member net_nope0: no such ethdev" "$octo_work/missing.out" ||
 	fail "missing: no error naming the missing member"
 
-echo "ok: octopus first and last in testpmd, first in flow-perf, a missing member named"
+# a NIC with refused devargs after the octopus vdev: probed early by the
+# octopus port, then by the bus in its turn; its error is printed once
+eal refused
+echo "quit" | timeout 60 "${TESTPMD:?}" "${eal_args[@]}" "${octo[@]}" \
+	--vdev net_octonic0,pfs=2,numa=0:1,wire=loop,gen_rate=1000 \
+	-- -i --total-num-mbufs=16384 > "$octo_work/refused.out" 2>&1 || true
+n=$(grep -c "net_octonic0: devarg 'gen_rate' sets the generator" "$octo_work/refused.out" || true)
+[ "$n" = 1 ] || fail "refused: the NIC's devargs error printed $n times, not once"
+
+echo "ok: octopus first and last in testpmd, first in flow-perf, a missing member named, a NIC's refusal printed once"

@@ -42,6 +42,37 @@ get32(const uint8_t *p)
 	return (uint32_t)ref_get16(p) << 16 | ref_get16(p + 2);
 }
 
+/* CRC32c bit by bit (reflected, polynomial 0x82f63b78), as RFC 9260's
+ * appendix defines SCTP's checksum, the field counted as zero. */
+static uint32_t
+ref_crc32c(const uint8_t *p, uint32_t n, uint32_t field)
+{
+	uint32_t crc = 0xffffffff, i;
+	int b;
+
+	for (i = 0; i < n; i++) {
+		crc ^= i >= field && i < field + 4 ? 0 : p[i];
+		for (b = 0; b < 8; b++)
+			crc = crc & 1 ? crc >> 1 ^ 0x82f63b78 : crc >> 1;
+	}
+	return ~crc;
+}
+
+static uint32_t
+l4_ptype(uint8_t proto)
+{
+	switch (proto) {
+	case 6:
+		return RTE_PTYPE_L4_TCP;
+	case 17:
+		return RTE_PTYPE_L4_UDP;
+	case 132:
+		return RTE_PTYPE_L4_SCTP;
+	default:
+		return RTE_PTYPE_L4_ICMP;
+	}
+}
+
 /* Check the frame's headers and checksums independently; fill @p out. */
 static void
 check_frame(const struct octo_gen_conf *c, const uint8_t *f, uint16_t len,
@@ -74,24 +105,45 @@ check_frame(const struct octo_gen_conf *c, const uint8_t *f, uint16_t len,
 	l4_len = len - l4;
 	if (c->l4_proto == 17)
 		assert_int_equal(ref_get16(f + l4 + 4), l4_len);
-	assert_int_equal(ref_fold(ref_l4_sum(f + l3, c->ipv6, out->proto, f + l4, l4_len)),
-			0xffff);
+	if (c->l4_proto == 132) {
+		uint32_t crc = ref_crc32c(f + l4, l4_len, 8);
+
+		/* stored least significant byte first */
+		assert_int_equal(f[l4 + 8] | f[l4 + 9] << 8 | f[l4 + 10] << 16 |
+			(uint32_t)f[l4 + 11] << 24, crc);
+	} else if (c->l4_proto == 1) {
+		/* ICMP: no pseudo header */
+		assert_int_equal(ref_fold(ref_sum(f + l4, l4_len, 0)), 0xffff);
+	} else {
+		assert_int_equal(ref_fold(ref_l4_sum(f + l3, c->ipv6, out->proto,
+			f + l4, l4_len)), 0xffff);
+	}
 	/* UDP's 0 would mean "not computed" */
 	if (c->l4_proto == 17)
 		assert_int_not_equal(ref_get16(f + l4 + 6), 0);
-	out->sport = ref_get16(f + l4);
-	out->dport = ref_get16(f + l4 + 2);
-	pay = l4 + (c->l4_proto == 6 ? (f[l4 + 12] >> 4) * 4u : 8u);
+	if (c->l4_proto == 1 || c->l4_proto == 58) {
+		/* echo request: identifier per flow, in the source port's range */
+		assert_int_equal(f[l4], c->l4_proto == 1 ? 8 : 128);
+		assert_int_equal(f[l4 + 1], 0);
+		out->sport = ref_get16(f + l4 + 4);
+	} else {
+		out->sport = ref_get16(f + l4);
+		out->dport = ref_get16(f + l4 + 2);
+	}
+	pay = l4 + (c->l4_proto == 6 ? (f[l4 + 12] >> 4) * 4u :
+		c->l4_proto == 132 ? 12u : 8u);
 	out->magic = get32(f + pay);
 	out->flow = get32(f + pay + 4);
 	out->seq = get64(f + pay + 8);
+	if (c->l4_proto == 1 || c->l4_proto == 58)
+		assert_int_equal(ref_get16(f + l4 + 6), (uint16_t)out->seq);
 	assert_int_equal(out->magic, OCTO_WIRE_MAGIC);
 	for (i = pay + 16; i < len; i++)
 		assert_int_equal(f[i], 0);
 	/* and the library's own parser agrees on the type */
 	assert_int_equal(octo_offload_ptype(f, len), RTE_PTYPE_L2_ETHER |
 		(c->ipv6 ? RTE_PTYPE_L3_IPV6 : RTE_PTYPE_L3_IPV4) |
-		(c->l4_proto == 6 ? RTE_PTYPE_L4_TCP : RTE_PTYPE_L4_UDP));
+		l4_ptype(c->l4_proto));
 }
 
 static void
@@ -150,6 +202,36 @@ test_long_run_checksums(void **state)
 	c.ipv6 = 1;
 	c.l4_proto = 6;
 	c.pkt_len = 100;
+	run_conf(&c, 70000);
+}
+
+/* SCTP over both IPs, ICMP over IPv4, ICMPv6 over IPv6; the ICMP sequence
+ * numbers wrap past 16 bits with the checksum still right. */
+static void
+test_frames_sctp_icmp(void **state)
+{
+	static const uint16_t lens[] = { 82, 128, 1514 };
+	static const uint8_t kinds[][2] = { { 0, 132 }, { 1, 132 }, { 0, 1 }, { 1, 58 } };
+	struct octo_gen_conf c = { .nb_flows = 5, .seed = 9 };
+	unsigned int k, l;
+
+	(void)state;
+	for (k = 0; k < RTE_DIM(kinds); k++)
+		for (l = 0; l < RTE_DIM(lens); l++) {
+			c.ipv6 = kinds[k][0];
+			c.l4_proto = kinds[k][1];
+			c.pkt_len = lens[l];
+			run_conf(&c, 20);
+			c.seed++;
+		}
+	c.nb_flows = 1;
+	c.ipv6 = 0;
+	c.l4_proto = 1;
+	c.pkt_len = 64;
+	run_conf(&c, 70000);
+	c.ipv6 = 1;
+	c.l4_proto = 58;
+	c.pkt_len = 99;
 	run_conf(&c, 70000);
 }
 
@@ -252,7 +334,9 @@ test_bad_conf_and_room(void **state)
 	c.nb_flows = OCTO_WIRE_MAX_FLOWS + 1;
 	assert_null(octo_gen_create(&c));
 	c.nb_flows = 2;
-	c.l4_proto = 1;
+	c.l4_proto = 2;		/* IGMP */
+	assert_null(octo_gen_create(&c));
+	c.l4_proto = 58;	/* ICMPv6 over IPv4 */
 	assert_null(octo_gen_create(&c));
 	c.l4_proto = 6;
 	c.ipv6 = 1;
@@ -282,7 +366,13 @@ test_min_len(void **state)
 	unsigned int v6, tcp;
 
 	(void)state;
-	assert_int_equal(octo_gen_min_len(0, 1), 0);
+	assert_int_equal(octo_gen_min_len(0, 2), 0);	/* IGMP */
+	assert_int_equal(octo_gen_min_len(1, 1), 0);	/* ICMP over IPv6 */
+	assert_int_equal(octo_gen_min_len(0, 58), 0);	/* ICMPv6 over IPv4 */
+	assert_int_equal(octo_gen_min_len(0, 1), 64);
+	assert_int_equal(octo_gen_min_len(1, 58), 78);
+	assert_int_equal(octo_gen_min_len(0, 132), 64);
+	assert_int_equal(octo_gen_min_len(1, 132), 82);
 	for (v6 = 0; v6 < 2; v6++)
 		for (tcp = 0; tcp < 2; tcp++) {
 			c.ipv6 = (uint8_t)v6;
@@ -323,6 +413,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_frames_all_kinds),
 		cmocka_unit_test(test_long_run_checksums),
+		cmocka_unit_test(test_frames_sctp_icmp),
 		cmocka_unit_test(test_distinct_tuples_low_bits),
 		cmocka_unit_test(test_seed_changes_tuples),
 		cmocka_unit_test(test_bad_conf_and_room),

@@ -270,6 +270,32 @@ test_window(void **state)
 	octo_gen_free(g);
 }
 
+/* SCTP, ICMP and ICMPv6 frames of the generator are the sink's too. */
+static void
+test_other_protocols(void **state)
+{
+	static const uint8_t kinds[][2] = { { 0, 132 }, { 1, 132 }, { 0, 1 }, { 1, 58 } };
+	uint8_t f[FRAME_LEN];
+	unsigned int k, i;
+
+	(void)state;
+	for (k = 0; k < RTE_DIM(kinds); k++) {
+		struct octo_gen_conf c = { .nb_flows = NB_FLOWS, .pkt_len = FRAME_LEN,
+			.ipv6 = kinds[k][0], .l4_proto = kinds[k][1], .seed = k };
+		struct octo_gen *g = octo_gen_create(&c);
+		struct octo_sink *s = sink();
+
+		assert_non_null(g);
+		for (i = 0; i < 3 * NB_FLOWS; i++) {
+			assert_int_equal(octo_gen_next(g, f, sizeof(f)), FRAME_LEN);
+			octo_sink_account(s, f, FRAME_LEN);
+		}
+		expect(s, 3 * NB_FLOWS, 3 * NB_FLOWS, 0, 0, 0, 0);
+		octo_gen_free(g);
+		octo_sink_free(s);
+	}
+}
+
 static void
 test_create_bad(void **state)
 {
@@ -292,6 +318,7 @@ main(void)
 		cmocka_unit_test(test_tail_loss_not_counted),
 		cmocka_unit_test(test_foreign),
 		cmocka_unit_test(test_vlan_tagged),
+		cmocka_unit_test(test_other_protocols),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_create_bad),
 	};

@@ -241,8 +241,7 @@ rte_pmd_octonic_gen_set(uint16_t port_id, const struct rte_pmd_octonic_gen_conf 
 		return -ENODEV;
 	nic = pf->nic;
 	if (c == NULL || c->nb_flows == 0 || c->pkt_len > OCTONIC_MAX_FRAME ||
-			c->ipv6 > 1 ||
-			(c->l4_proto != IPPROTO_UDP && c->l4_proto != IPPROTO_TCP) ||
+			c->ipv6 > 1 || octo_gen_min_len(c->ipv6, c->l4_proto) == 0 ||
 			c->pkt_len < octo_gen_min_len(c->ipv6, c->l4_proto))
 		return -EINVAL;
 	if (nic->gen == NULL)

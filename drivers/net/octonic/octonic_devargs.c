@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
 #include <rte_kvargs.h>
 #include <octopus_dpdk_compat.h>
 
@@ -105,6 +106,38 @@ parse_numa(const char *s, int16_t *nodes, uint16_t *n)
 	return 0;
 }
 
+/* Keys that configure the generator: meaningless unless wire=gen. */
+static int
+generator_key(const char *key)
+{
+	static const char *const gen_keys[] = {
+		"flows", "pkt_len", "proto", "ipv6", "gen_rate", "gen_limit",
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(gen_keys); i++)
+		if (strcmp(key, gen_keys[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *
+proto_name(uint8_t l4_proto)
+{
+	switch (l4_proto) {
+	case IPPROTO_TCP:
+		return "TCP";
+	case IPPROTO_SCTP:
+		return "SCTP";
+	case IPPROTO_ICMP:
+		return "ICMP";
+	case IPPROTO_ICMPV6:
+		return "ICMPv6";
+	default:
+		return "UDP";
+	}
+}
+
 static int
 known_key(const char *key)
 {
@@ -166,6 +199,12 @@ apply(struct octonic_devargs *da, const char *key, const char *val,
 			da->l4_proto = IPPROTO_UDP;
 		else if (strcmp(val, "tcp") == 0)
 			da->l4_proto = IPPROTO_TCP;
+		else if (strcmp(val, "sctp") == 0)
+			da->l4_proto = IPPROTO_SCTP;
+		else if (strcmp(val, "icmp") == 0)
+			da->l4_proto = IPPROTO_ICMP;
+		else if (strcmp(val, "icmp6") == 0)
+			da->l4_proto = IPPROTO_ICMPV6;
 		else
 			return BAD();
 	} else if (strcmp(key, "ipv6") == 0) {
@@ -224,6 +263,7 @@ int
 octonic_devargs_parse(const char *args, struct octonic_devargs *da,
 		char *err, size_t err_len)
 {
+	const char *gen_key = NULL;	/* first generator key given */
 	struct rte_kvargs *kv;
 	uint16_t nb_numa = 0, min_len;
 	unsigned int i, j;
@@ -253,7 +293,15 @@ octonic_devargs_parse(const char *args, struct octonic_devargs *da,
 			break;
 		}
 		ret = apply(da, key, kv->pairs[i].value, &nb_numa, err, err_len);
+		if (ret == 0 && gen_key == NULL && generator_key(key))
+			gen_key = key;
 	}
+	/* A generator setting under another wire would change nothing: say
+	 * so rather than let a gen_rate= look like it paced the traffic. */
+	if (ret == 0 && gen_key != NULL && da->wire != OCTONIC_WIRE_GEN)
+		ret = fail(err, err_len,
+			"devarg '%s' sets the generator, which runs with wire=gen only",
+			gen_key);
 	rte_kvargs_free(kv);
 	if (ret == 0 && da->numa_given && nb_numa != da->nb_pfs)
 		ret = fail(err, err_len,
@@ -284,12 +332,16 @@ octonic_devargs_parse(const char *args, struct octonic_devargs *da,
 	 * the shortest that fits; refuse a given one that does not.
 	 */
 	min_len = octo_gen_min_len(da->ipv6, da->l4_proto);
-	if (ret == 0 && !da->pkt_len_given && da->pkt_len < min_len)
+	if (ret == 0 && min_len == 0)
+		ret = fail(err, err_len,
+			"devarg 'proto=%s' needs ipv6=%u (ICMP rides IPv4, ICMPv6 IPv6)",
+			da->l4_proto == IPPROTO_ICMP ? "icmp" : "icmp6", !da->ipv6);
+	else if (ret == 0 && !da->pkt_len_given && da->pkt_len < min_len)
 		da->pkt_len = min_len;
 	else if (ret == 0 && da->pkt_len < min_len)
 		ret = fail(err, err_len,
 			"devarg 'pkt_len=%u' is shorter than the %u bytes an %s/%s frame of the generator needs",
 			da->pkt_len, min_len, da->ipv6 ? "IPv6" : "IPv4",
-			da->l4_proto == IPPROTO_TCP ? "TCP" : "UDP");
+			proto_name(da->l4_proto));
 	return ret;
 }

@@ -68,7 +68,8 @@ struct octonic_devargs {
 					 *  shortest frame of the chosen
 					 *  IP version and L4, 64 for IPv4/UDP) */
 	uint8_t pkt_len_given;		/**< pkt_len= was present */
-	uint8_t l4_proto;		/**< proto=udp|tcp (IPPROTO_*) */
+	uint8_t l4_proto;		/**< proto=udp|tcp|sctp|icmp|icmp6
+					 *  (IPPROTO_*) */
 	uint8_t ipv6;			/**< ipv6=0|1 */
 	uint64_t gen_rate;		/**< gen_rate=pps, 0: as fast as polled */
 	uint64_t gen_limit;		/**< gen_limit=N, 0: unlimited */

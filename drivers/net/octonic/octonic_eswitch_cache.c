@@ -6,7 +6,7 @@
  * The e-switch's flow cache: verdicts by parsed flow key, two ways per set.
  * The tuple-space lookup probes one hash table per distinct mask and stage
  * (net_octopus's steering: up to 7 per packet); a hit here costs one CRC
- * of the 64-byte key and one comparison.  An entry holds for the rule
+ * of the 72-byte key and one comparison.  An entry holds for the rule
  * generation and the configuration epoch it was decided in; a change of
  * either makes every entry stale at once, without touching them.
  */

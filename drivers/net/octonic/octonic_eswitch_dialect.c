@@ -64,15 +64,50 @@ sw_dialect_name(const struct octonic_eswitch *sw)
 	return -ENOTSUP; \
 } while (0)
 
+/*
+ * mlx5 has no SCTP item (no case in either validator: the default refuses
+ * it), and wants the IP item before ICMP/ICMP6 except under hardware
+ * steering from 25.11 (mlx5_flow_validate_item_icmp, _icmp6: "IPv4 is
+ * mandatory to filter on ICMP" when !mlx5_hws_active()).  @p l3 is the
+ * IP item seen before (RTE_FLOW_ITEM_TYPE_IPV4/IPV6, END: none).
+ */
+static int
+check_l4_item(const struct octonic_eswitch *sw, const struct rte_flow_item *it,
+		enum rte_flow_item_type l3, struct rte_flow_error *error)
+{
+	const char *d = sw_dialect_name(sw);
+	int hws_2511 = sw->dialect == OCTONIC_DIALECT_MLX5_HWS &&
+		sw->mlx5_dpdk >= OCTONIC_MLX5_DPDK_25_11;
+
+	switch (it->type) {
+	case RTE_FLOW_ITEM_TYPE_SCTP:
+		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
+			"%s: SCTP item not supported", d);
+	case RTE_FLOW_ITEM_TYPE_ICMP:
+		if (!hws_2511 && l3 != RTE_FLOW_ITEM_TYPE_IPV4)
+			REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
+				"%s: IPv4 is mandatory to filter on ICMP", d);
+		return 0;
+	case RTE_FLOW_ITEM_TYPE_ICMP6:
+		if (!hws_2511 && l3 != RTE_FLOW_ITEM_TYPE_IPV6)
+			REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
+				"%s: IPv6 is mandatory to filter on ICMP6", d);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
 static int
 check_item(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
-		const struct rte_flow_item *it, struct rte_flow_error *error)
+		const struct rte_flow_item *it, enum rte_flow_item_type l3,
+		struct rte_flow_error *error)
 {
 	const char *d = sw_dialect_name(sw);
 	int sws = sw->dialect == OCTONIC_DIALECT_MLX5_SWS;
 
 	if (it->type != RTE_FLOW_ITEM_TYPE_META)
-		return 0;
+		return check_l4_item(sw, it, l3, error);
 	if (sws && sw->xmeta == 0)
 		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
 			"%s: META match in %s rules needs extended metadata (xmeta=1..3; xmeta=0 is legacy)",
@@ -174,6 +209,7 @@ sw_dialect_check(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		const struct rte_flow_action actions[], struct rte_flow_error *error)
 {
+	enum rte_flow_item_type l3 = RTE_FLOW_ITEM_TYPE_END;
 	const struct rte_flow_item *it;
 	const struct rte_flow_action *a;
 	int ret;
@@ -181,9 +217,12 @@ sw_dialect_check(const struct octonic_eswitch *sw,
 	if (sw->dialect == OCTONIC_DIALECT_GENERIC)
 		return 0;
 	for (it = pattern; it != NULL && it->type != RTE_FLOW_ITEM_TYPE_END; it++) {
-		ret = check_item(sw, attr, it, error);
+		ret = check_item(sw, attr, it, l3, error);
 		if (ret != 0)
 			return ret;
+		if (it->type == RTE_FLOW_ITEM_TYPE_IPV4 ||
+				it->type == RTE_FLOW_ITEM_TYPE_IPV6)
+			l3 = it->type;
 	}
 	for (a = actions; a != NULL && a->type != RTE_FLOW_ACTION_TYPE_END; a++) {
 		ret = check_action(sw, attr, a, error);

@@ -20,6 +20,7 @@
 #include <rte_ethdev.h>
 #include <rte_kvargs.h>
 #include <rte_malloc.h>
+#include <rte_string_fns.h>
 
 #include <bus_vdev_driver.h>
 #include <ethdev_driver.h>
@@ -704,6 +705,50 @@ octonic_probe_secondary(struct rte_vdev_device *vdev, const char *name)
 	return 0;
 }
 
+/*
+ * Devices whose devargs were refused and not probed again yet: net_octopus
+ * may probe a NIC ahead of its turn, and the vdev bus then probes the same
+ * device again in its turn; the second refusal is the first one repeated.
+ * A repeat is recognised once (the same device object, name and devargs)
+ * and forgotten, so that a later probe refused again is logged again.
+ * Only the probing thread (EAL init or a hotplug) touches it.
+ */
+#define REFUSED_MAX 8
+static struct {
+	const struct rte_vdev_device *dev;
+	char name[RTE_DEV_NAME_MAX_LEN];
+	char *args;
+} refused[REFUSED_MAX];
+
+/* Whether this refusal repeats one logged just before; notes it if not. */
+static bool
+refusal_repeated(const struct rte_vdev_device *dev, const char *name,
+		const char *args)
+{
+	unsigned int i, free_slot = REFUSED_MAX;
+
+	if (args == NULL)
+		args = "";
+	for (i = 0; i < REFUSED_MAX; i++) {
+		if (refused[i].args == NULL) {
+			free_slot = RTE_MIN(free_slot, i);
+			continue;
+		}
+		if (refused[i].dev == dev && strcmp(refused[i].name, name) == 0 &&
+				strcmp(refused[i].args, args) == 0) {
+			free(refused[i].args);
+			refused[i].args = NULL;
+			return true;
+		}
+	}
+	if (free_slot < REFUSED_MAX) {
+		refused[free_slot].args = strdup(args);
+		refused[free_slot].dev = dev;
+		strlcpy(refused[free_slot].name, name, sizeof(refused[free_slot].name));
+	}
+	return false;
+}
+
 static int
 octonic_probe(struct rte_vdev_device *vdev)
 {
@@ -721,7 +766,11 @@ octonic_probe(struct rte_vdev_device *vdev)
 		return octonic_probe_secondary(vdev, name);
 	if (octonic_devargs_parse(rte_vdev_device_args(vdev), &da, err,
 			sizeof(err)) != 0) {
-		OCTONIC_LOG(ERR, "%s: %s", name, err);
+		if (refusal_repeated(vdev, name, rte_vdev_device_args(vdev)))
+			OCTONIC_LOG(DEBUG, "%s: %s (probed again: logged before)",
+				name, err);
+		else
+			OCTONIC_LOG(ERR, "%s: %s", name, err);
 		return -EINVAL;
 	}
 	if (nb_sockets == 0)

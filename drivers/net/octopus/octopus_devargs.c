@@ -106,10 +106,6 @@ nic_cb(const char *key, const char *v, void *opaque)
 {
 	struct octopus_args *a = opaque;
 
-	if (a->nic[0] != '\0') {
-		OCTO_LOG(ERR, "%s given twice", key);
-		return -EINVAL;
-	}
 	if (v == NULL || *v == '\0' || strlen(v) >= RTE_ETH_NAME_MAX_LEN) {
 		OCTO_LOG(ERR, "%s=%s: empty or too long device name", key, v ? v : "");
 		return -EINVAL;
@@ -283,6 +279,19 @@ octopus_args_parse(struct octopus_args *a, const char *params)
 	}
 	if (kv == NULL)
 		goto check;
+	/* One rule for both drivers (net_octonic too): a key given twice is
+	 * refused, not "last wins"; member= and socket_of= repeat by design,
+	 * one per member. */
+	for (i = 0; valid_keys[i] != NULL; i++) {
+		if (strcmp(valid_keys[i], ARG_MEMBER) == 0 ||
+				strcmp(valid_keys[i], ARG_SOCKET_OF) == 0 ||
+				rte_kvargs_count(kv, valid_keys[i]) <= 1)
+			continue;
+		OCTO_LOG(ERR, "%s= given twice: only member= and socket_of= (one per member) may repeat",
+			valid_keys[i]);
+		ret = -EINVAL;
+		goto out;
+	}
 	if ((ret = rte_kvargs_process(kv, ARG_MEMBER, member_cb, a)) < 0 ||
 	    (ret = rte_kvargs_process(kv, ARG_NIC, nic_cb, a)) < 0 ||
 	    (ret = rte_kvargs_process(kv, ARG_SOCKET_OF, socket_of_cb, &sol)) < 0 ||
@@ -295,11 +304,6 @@ octopus_args_parse(struct octopus_args *a, const char *params)
 	    (ret = rte_kvargs_process(kv, ARG_MIGRATION, migration_cb, a)) < 0 ||
 	    (ret = rte_kvargs_process(kv, ARG_MIGRATE_AFTER, migrate_after_cb, a)) < 0)
 		goto out;
-	if (rte_kvargs_count(kv, ARG_MAC) > 1 || rte_kvargs_count(kv, ARG_RX_POOL) > 1) {
-		OCTO_LOG(ERR, "mac= and rx_pool= may be given once");
-		ret = -EINVAL;
-		goto out;
-	}
 check:
 	if (a->nb_names == 0 && a->nic[0] == '\0') {
 		OCTO_LOG(ERR, "no member: give member=<dev> (one per PF) or nic=<dev>");

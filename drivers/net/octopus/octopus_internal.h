@@ -436,7 +436,14 @@ const uint32_t *octopus_ptypes_get(struct rte_eth_dev *dev, size_t *count);
 struct rte_mempool *octopus_pool_get(struct octopus_priv *p, int socket,
 		struct rte_mempool *app_mp, uint32_t nb_mbufs);
 void octopus_pools_sweep(struct octopus_priv *p);
+void octopus_pools_free_from(struct octopus_priv *p, uint16_t nb_pools);
 void octopus_pools_free(struct octopus_priv *p);
+
+/* octopus_mtu.c */
+/** 0 if the Rx queues (or @p mp alone, when given) receive frames of
+ *  @p mtu: scatter on, or the mbufs' room; else -EINVAL, logged. */
+int octopus_mtu_fits(struct rte_eth_dev *dev, uint16_t mtu,
+		const struct rte_mempool *mp);
 
 /* octopus_rxtx.c */
 uint16_t octopus_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);

@@ -166,9 +166,13 @@ octopus_pool_get(struct octopus_priv *p, int socket, struct rte_mempool *app_mp,
 		/* the name too: an app pool freed and made again may get the
 		 * same address
 		 */
+		/* nor more than twice the size: after a reconfigure to fewer
+		 * queues a right-sized pool is made, and the sweep frees the
+		 * big one once no queue uses it and its mbufs are back */
 		if (op->socket == socket && op->app == app_mp &&
 				strcmp(op->app_name, app_mp->name) == 0 &&
-				op->mp->size >= nb_mbufs)
+				op->mp->size >= nb_mbufs &&
+				op->mp->size / 2 <= nb_mbufs)
 			return op->mp;
 	}
 	if (p->nb_pools >= RTE_DIM(p->pools)) {
@@ -229,6 +233,18 @@ octopus_pools_sweep(struct octopus_priv *p)
 			p->pools[i].mp->name);
 		rte_mempool_free(p->pools[i].mp);
 		p->pools[i] = p->pools[--p->nb_pools];
+	}
+}
+
+/* Free the pools made since there were @p nb_pools (none of them used). */
+void
+octopus_pools_free_from(struct octopus_priv *p, uint16_t nb_pools)
+{
+	while (p->nb_pools > nb_pools) {
+		p->nb_pools--;
+		OCTO_LOG(INFO, "port %u: Rx pool %s freed (the queue setup failed)",
+			p->port_id, p->pools[p->nb_pools].mp->name);
+		rte_mempool_free(p->pools[p->nb_pools].mp);
 	}
 }
 

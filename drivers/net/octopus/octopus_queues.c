@@ -52,9 +52,11 @@ octopus_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	struct rte_mempool *pool;
 	struct octopus_queue *q;
 	uint32_t nb_mbufs;
-	uint16_t i;
+	uint16_t i, nb_pools;
 	int ret;
 
+	if (octopus_mtu_fits(dev, dev->data->mtu, mp) != 0)
+		return -EINVAL;
 	q = queue_alloc(dev, qid, socket, false);
 	if (q == NULL)
 		return -ENOMEM;
@@ -63,14 +65,21 @@ octopus_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	 */
 	nb_mbufs = (uint32_t)dev->data->nb_rx_queues * 2 * RTE_MAX(nb_desc, 512) +
 		rte_lcore_count() * RTE_MEMPOOL_CACHE_MAX_SIZE * 3 / 2;
+	/* Every member's pool before any member queue: a pool that cannot be
+	 * made fails the setup with no member queue changed, and the pools
+	 * made for it are freed (nobody holds their mbufs yet). */
+	nb_pools = p->nb_pools;
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_CONFIGURED) {
-		pool = p->args.rx_pool_app ? mp :
+		q->mp[i] = p->args.rx_pool_app ? mp :
 			octopus_pool_get(p, m->socket, mp, nb_mbufs);
-		if (pool == NULL) {
+		if (q->mp[i] == NULL) {
+			octopus_pools_free_from(p, nb_pools);
 			rte_free(q);
 			return -ENOMEM;
 		}
-		q->mp[i] = pool;
+	}
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_CONFIGURED) {
+		pool = q->mp[i];
 		ret = rte_eth_rx_queue_setup(m->port_id, qid, nb_desc, m->socket,
 			conf, pool);
 		if (ret < 0) {
