@@ -22,6 +22,12 @@
 #                            more (telemetry), `stop`
 #   tp_quit                  `quit`, wait for testpmd's exit; fails on a
 #                            non-zero status (a crash)
+#   tp_shared_mem            EAL memory options, in the array tp_mem, of a
+#                            primary whose memory a secondary maps: its
+#                            hugepage files kept (test.sh's cleanup removes
+#                            them), at OCTOPUS_BASE_VIRTADDR if the build
+#                            sets it;
+#                            skips the test (77) without hugepages
 # Deadlines: OCTO_DEADLINE seconds (30) per wait.
 
 . "$(dirname "${BASH_SOURCE[0]}")/test.sh"
@@ -97,4 +103,16 @@ tp_quit() {
 	wait "$tp_pid" || st=$?
 	tp_pid=
 	[ "$st" = 0 ] || fail "testpmd exited with status $st"
+}
+
+tp_shared_mem() {
+	if [ "$("${OCTOPUS_EAL_MEM:?}" 512)" = "--no-huge" ]; then
+		echo "skip: secondary processes need hugepages"
+		exit 77
+	fi
+	tp_mem=()
+	# where the primary's memory goes (sanitizers: tests/meson.build)
+	if [ -n "${OCTOPUS_BASE_VIRTADDR:-}" ]; then
+		tp_mem=("--base-virtaddr=$OCTOPUS_BASE_VIRTADDR")
+	fi
 }
