@@ -89,6 +89,15 @@ typedef int rte_memory_order;
 #define RTE_LOG_DP_LINE(l, t, fmt, ...) RTE_LOG_DP(l, t, fmt "\n", ##__VA_ARGS__)
 #endif
 
+/* Bit scans (23.07): rte_ctz64 and friends, where 22.11 has rte_bsf64. */
+#if !OCTO_DPDK_AT_LEAST(23, 7)
+static inline unsigned int
+rte_ctz64(uint64_t v)
+{
+	return rte_bsf64(v);
+}
+#endif
+
 /* Telemetry (22.11 has only the _u64 adders, 25.11 only the _uint ones). */
 #if !OCTO_DPDK_AT_LEAST(23, 3)
 #define rte_tel_data_add_dict_uint rte_tel_data_add_dict_u64

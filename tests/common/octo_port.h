@@ -38,8 +38,10 @@ octo_xstat(uint16_t port, const char *name)
 #define OCTO_SOCKET_OF_PORT	(-2)	/* the port's socket */
 #define OCTO_SOCKET_OF_LCORE	(-3)	/* queue q: the socket of lcore q, its poller */
 #define OCTO_SOCKET_ALTERNATE	(-4)	/* queue q: socket q & 1 */
+#define OCTO_SOCKET_SPREAD	(-5)	/* queue q: socket q mod the sockets */
 
-#define OCTO_PORT_MAXQ 16
+/* the most a test asks: 64 queues, 8 per socket at 8 PFs (bench_scale8) */
+#define OCTO_PORT_MAXQ 64
 
 /*
  * What differs between the tests' port bring-ups. Zeroed fields ask for
@@ -69,6 +71,8 @@ octo_port_queue_socket(uint16_t port, uint16_t q, int socket)
 		return (int)rte_lcore_to_socket_id(q);
 	case OCTO_SOCKET_ALTERNATE:
 		return q & 1;
+	case OCTO_SOCKET_SPREAD:
+		return rte_socket_id_by_idx(q % rte_socket_count());
 	default:
 		return socket;
 	}

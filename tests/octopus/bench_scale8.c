@@ -44,6 +44,7 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_check.h"
+#include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_PF 8
@@ -162,15 +163,22 @@ app_rule(uint32_t i, struct rte_flow_error *err)
 	return rte_flow_create(port, &attr, items, actions, err);
 }
 
+/* queue q on socket q mod 8 (the 8 emulated ones), its Rx buffers from
+ * that socket's pool
+ */
 static int
 start_port(void)
 {
+	struct octo_port_conf pc = {
+		.nb_rxq = NB_Q,
+		.nb_txq = NB_Q,
+		.nb_desc = NB_DESC,
+		.socket = OCTO_SOCKET_SPREAD,
+	};
 	struct rte_mempool *mp[NB_PF];
-	struct rte_eth_conf conf;
 	char name[32];
 	unsigned int s;
 	uint16_t q;
-	int ret;
 
 	for (s = 0; s < NB_PF; s++) {
 		snprintf(name, sizeof(name), "scale%u", s);
@@ -179,14 +187,9 @@ start_port(void)
 		if (mp[s] == NULL)
 			return -rte_errno;
 	}
-	memset(&conf, 0, sizeof(conf));
-	ret = rte_eth_dev_configure(port, NB_Q, NB_Q, &conf);
-	for (q = 0; ret == 0 && q < NB_Q; q++) {
-		ret = rte_eth_rx_queue_setup(port, q, NB_DESC, q % NB_PF, NULL, mp[q % NB_PF]);
-		if (ret == 0)
-			ret = rte_eth_tx_queue_setup(port, q, NB_DESC, q % NB_PF, NULL);
-	}
-	return ret == 0 ? rte_eth_dev_start(port) : ret;
+	for (q = 0; q < NB_Q; q++)
+		pc.rx_pool[q] = mp[q % NB_PF];
+	return octo_port_start(port, &pc);
 }
 
 /* Move Rx queue @p q to @p socket; ns from request to steady, -1 if not. */

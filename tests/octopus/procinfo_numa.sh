@@ -15,42 +15,22 @@
 set -euo pipefail
 
 npf=${1:?number of sockets}
-testpmd=${TESTPMD:-dpdk-testpmd}
 procinfo=${PROCINFO:-dpdk-proc-info}
-limit=30	# seconds any wait may take on a loaded 2-CPU host
 if [ "$("${OCTOPUS_EAL_MEM:?}" 512)" = "--no-huge" ]; then
 	echo "skip: secondary processes need hugepages"
 	exit 77
 fi
+. "$(dirname "$0")/../common/testpmd.sh"
 # a secondary maps the primary's hugepage files: they must not be unlinked
-mem_opt=
-[ -n "${OCTOPUS_BASE_VIRTADDR:-}" ] && mem_opt="--base-virtaddr=$OCTOPUS_BASE_VIRTADDR"
-work=$(mktemp -d)
-prefix="octopus-secn-$npf-$$"
+mem_opt=()
+[ -n "${OCTOPUS_BASE_VIRTADDR:-}" ] && mem_opt=("--base-virtaddr=$OCTOPUS_BASE_VIRTADDR")
+octo_prefix "secn-$npf"
+prefix=$tp_prefix
+octo_cleanup_more() { rm -f /dev/hugepages/"${prefix:?}"map_*; }
+work=$octo_work
 plugins=(-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}")
 port=$npf	# PFs are ports 0..N-1, the octopus port after them
 out="$work/primary.out"
-pid=
-cleanup() {
-	exec 3>&- 2>/dev/null || true
-	if [ -n "$pid" ]; then
-		kill -KILL "$pid" 2>/dev/null || true
-		wait "$pid" 2>/dev/null || true
-	fi
-	rm -rf "$work" "/var/run/dpdk/${prefix:?}"
-	rm -f /dev/hugepages/"${prefix:?}"map_*
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; for f in "$work"/*.out; do echo "== $f"; tail -n 40 "$f"; done; exit 1; }
-# Wait until file $1 has $3 lines matching $2 (default 1).
-wait_for() {
-	local end=$((SECONDS + limit))
-	until [ "$(grep -c -- "$2" "$1")" -ge "${3:-1}" ]; do
-		kill -0 "$pid" 2>/dev/null || fail "the primary exited"
-		[ "$SECONDS" -lt "$end" ] || fail "no '$2' in ${1##*/} within $limit s"
-		sleep 0.1
-	done
-}
 
 members=""
 numa=""
@@ -60,33 +40,30 @@ for ((k = 0; k < npf; k++)); do
 	numa+="${numa:+:}$k"
 	lcores+=",$((k + 1))@$k"
 done
-mkfifo "$work/cmds"
-stdbuf -oL "$testpmd" $mem_opt -m 512 --no-pci --file-prefix "$prefix" --lcores "$lcores" \
+tp_start "$out" "${mem_opt[@]}" -m 512 --no-pci --file-prefix "$prefix" --lcores "$lcores" \
 	"${plugins[@]}" \
 	--vdev "net_octonic0,pfs=$npf,numa=$numa,wire=gen,gen_rate=50000" \
 	--vdev "net_octopus0$members" \
-	-- -i --rxq="$npf" --txq="$npf" --nb-cores="$npf" --total-num-mbufs=4096 \
-	<"$work/cmds" >"$out" 2>&1 &
-pid=$!
-exec 3>"$work/cmds"
-wait_for "$out" "^Done"
-echo "start" >&3
-# until every queue has delivered something (the octopus port's xstats)
-end=$((SECONDS + limit))
-while :; do
-	echo "show port xstats $port" >&3
-	sleep 0.5
-	got=$(awk '/rx_q[0-9]+_local_packets:/{v[$1]=$2} END{n=0; for (k in v) if (v[k] > 0) n++; print n}' "$out")
-	[ "$got" -ge "$npf" ] && break
-	[ "$SECONDS" -lt "$end" ] || fail "not every queue delivered within $limit s ($got of $npf)"
-done
-echo "stop" >&3
-wait_for "$out" "Accumulated forward statistics"
-echo "show port stats $port" >&3
-wait_for "$out" "NIC statistics for port $port" 1
+	-- -i --rxq="$npf" --txq="$npf" --nb-cores="$npf" --total-num-mbufs=4096
+# forwarding until every queue has delivered something (the octopus port's
+# xstats, from telemetry), then still; how many did, for fail
+octo_logs+=("$work/delivered")
+delivered() {
+	local got
+	got=$(tp_xstats "$port" |
+		awk '$1 ~ /^rx_q[0-9]+_local_packets$/ && $2 > 0 {n++} END {print n + 0}')
+	echo "$got of $npf queues delivered" >"$work/delivered"
+	[ "$got" -ge "$npf" ]
+}
+tp_cmd "start"
+octo_until "a packet on every queue" delivered
+tp_cmd "stop"
+tp_wait "Accumulated forward statistics"
+tp_cmd "show port stats $port"
 r0=$(awk -v p="$port" '/NIC statistics for port/{f=($6==p)} f&&/RX-packets:/{v=$2} END{print v}' "$out")
 
 secondary() {
+	octo_logs+=("$work/sec$1.out")
 	"$procinfo" --file-prefix "$prefix" "${plugins[@]}" -- "$@" \
 		>"$work/sec$1.out" 2>&1 || fail "proc-info $* exited with status $?"
 }
@@ -101,8 +78,5 @@ for ((k = 0; k < npf; k++)); do
 	[ "$(xs "member${k}_in_service")" = 1 ] || fail "member${k}_in_service '$(xs "member${k}_in_service")'"
 	[ "$(xs "member${k}_rx_packets")" -gt 0 ] || fail "member${k}_rx_packets '$(xs "member${k}_rx_packets")'"
 done
-echo "quit" >&3
-exec 3>&-
-wait "$pid" || { pid=; fail "the primary exited with status $?"; }
-pid=
+tp_quit
 echo "ok: $npf sockets: the secondary read $r1 RX packets (primary: $r0) and every member's counters"

@@ -47,6 +47,7 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_check.h"
+#include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
 #define MAX_PF 8
@@ -171,17 +172,6 @@ worker(void *arg)
 }
 
 static uint64_t
-xstat(const char *name)
-{
-	uint64_t id, v = UINT64_MAX;
-
-	if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0 ||
-	    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
-		return UINT64_MAX;
-	return v;
-}
-
-static uint64_t
 via(unsigned int q, unsigned int m)
 {
 	struct rte_pmd_octopus_locality l;
@@ -257,28 +247,8 @@ change(const char *step, unsigned int m, int plug, int *serving, int *at)
 	expect(serving, at);
 	wait_placed(step, at);
 	snprintf(name, sizeof(name), "member%u_in_service", m);
-	CHECK(xstat(name) == (uint64_t)plug, "%s: %s %" PRIu64, step, name, xstat(name));
-}
-
-static int
-start_port(struct rte_mempool **pools)
-{
-	struct rte_eth_conf conf;
-	unsigned int q;
-	int ret;
-
-	memset(&conf, 0, sizeof(conf));
-	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-	conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP;
-	ret = rte_eth_dev_configure(port, nb_pf, nb_pf, &conf);
-	for (q = 0; ret == 0 && q < nb_pf; q++) {
-		ret = rte_eth_rx_queue_setup(port, q, NB_DESC, q, NULL, pools[q]);
-		if (ret == 0)
-			ret = rte_eth_tx_queue_setup(port, q, NB_DESC, q, NULL);
-	}
-	if (ret == 0)
-		ret = rte_eth_dev_start(port);
-	return ret;
+	CHECK(octo_xstat(port, name) == (uint64_t)plug, "%s: %s %" PRIu64, step, name,
+		octo_xstat(port, name));
 }
 
 static void
@@ -307,7 +277,7 @@ check_accounting(void)
 	rte_pmd_octonic_gen_count(pf[0], &gen);
 	memset(&st, 0, sizeof(st));
 	rte_eth_stats_get(port, &st);
-	outage = xstat("outage_lost_packets");
+	outage = octo_xstat(port, "outage_lost_packets");
 	memset(&sink, 0, sizeof(sink));
 	CHECK(rte_pmd_octonic_sink_stats_get(pf[0], &sink) == 0, "sink stats");
 	printf("%u PFs: %" PRIu64 " generated, %" PRIu64 " received, %" PRIu64
@@ -315,7 +285,7 @@ check_accounting(void)
 		PRIu64 " dup; wire %" PRIu64 " out of order %" PRIu64 " dup; losses %"
 		PRIu64 " returns %" PRIu64 "\n", nb_pf, gen, received, st.imissed, outage,
 		reordered, duplicated, sink.out_of_order, sink.duplicates,
-		xstat("member_losses"), xstat("member_returns"));
+		octo_xstat(port, "member_losses"), octo_xstat(port, "member_returns"));
 	CHECK(reordered == 0 && duplicated == 0, "Rx: %" PRIu64 " reordered, %" PRIu64
 		" duplicated", reordered, duplicated);
 	CHECK(sink.out_of_order == 0 && sink.duplicates == 0,
@@ -325,16 +295,22 @@ check_accounting(void)
 	CHECK(received + st.imissed + outage == gen, "received %" PRIu64 " + NIC drops %"
 		PRIu64 " + ring losses %" PRIu64 " != generated %" PRIu64, received,
 		st.imissed, outage, gen);
-	CHECK(xstat("member_losses") == 2 && xstat("member_returns") == 2,
-		"member losses %" PRIu64 ", returns %" PRIu64, xstat("member_losses"),
-		xstat("member_returns"));
+	CHECK(octo_xstat(port, "member_losses") == 2 &&
+		octo_xstat(port, "member_returns") == 2, "member losses %" PRIu64
+		", returns %" PRIu64, octo_xstat(port, "member_losses"),
+		octo_xstat(port, "member_returns"));
 }
 
 int
 main(int argc, char **argv)
 {
 	char lcores[128], nic[160], members[512], name[64], prefix[64];
-	struct rte_mempool *pools[MAX_PF];
+	/* queue q on socket q, its Rx buffers from socket q's pool */
+	struct octo_port_conf pc = {
+		.nb_desc = NB_DESC,
+		.socket = OCTO_SOCKET_SPREAD,
+		.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP,
+	};
 	int serving[MAX_PF], at[MAX_PF];
 	unsigned int i, lc;
 	char *eal[] = {
@@ -388,9 +364,9 @@ main(int argc, char **argv)
 		if (rte_eth_dev_get_port_by_name(name, &pf[i]) != 0)
 			return 2;
 		snprintf(name, sizeof(name), "app%u", i);
-		pools[i] = rte_pktmbuf_pool_create(name, 4096, 256, 0,
+		pc.rx_pool[i] = rte_pktmbuf_pool_create(name, 4096, 256, 0,
 			RTE_MBUF_DEFAULT_BUF_SIZE, (int)i);
-		if (pools[i] == NULL) {
+		if (pc.rx_pool[i] == NULL) {
 			fprintf(stderr, "pool on socket %u: %s\n", i, rte_strerror(rte_errno));
 			return 2;
 		}
@@ -400,7 +376,8 @@ main(int argc, char **argv)
 	if (failures != 0 || rte_eth_dev_get_port_by_name("net_octopus0", &port) != 0)
 		return 1;
 	rte_pmd_octonic_gen_enable(pf[0], 0);
-	CHECK(start_port(pools) == 0, "configure, set up and start the port");
+	pc.nb_rxq = pc.nb_txq = (uint16_t)nb_pf;
+	CHECK(octo_port_start(port, &pc) == 0, "configure, set up and start the port");
 	if (failures != 0)
 		return 1;
 	stop = 0;

@@ -66,14 +66,14 @@ rte_pmd_octopus_queue_info_get(uint16_t port_id, uint16_t queue_id, int tx,
 	if (q == NULL || info == NULL)
 		return -EINVAL;
 	memset(info, 0, sizeof(*info));
-	home = OCTO_ROUTE_HOME(__atomic_load_n(&q->route, __ATOMIC_RELAXED));
+	home = OCTO_ROUTE_HOME(rte_atomic_load_explicit(&q->route, rte_memory_order_relaxed));
 	info->has_home = home != OCTOPUS_NO_HOME;
 	if (home >= p->nb_members)
 		home = 0;
 	info->home_member = home;
 	info->home_port = p->members[home].port_id;
 	info->home_socket = p->members[home].socket;
-	info->poller_lcore = __atomic_load_n(&q->poller_lcore, __ATOMIC_ACQUIRE);
+	info->poller_lcore = rte_atomic_load_explicit(&q->poller_lcore, rte_memory_order_acquire);
 	info->poller_socket = info->poller_lcore >= 0 ? q->poller_socket : -1;
 	info->steered = q->steered;
 	return 0;
@@ -158,24 +158,25 @@ rte_pmd_octopus_migration_get(uint16_t port_id, uint16_t queue_id, int tx,
 		return -EINVAL;
 	m = &q->mig;
 	memset(st, 0, sizeof(*st));
-	r = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
+	r = rte_atomic_load_explicit(&q->route, rte_memory_order_acquire);
 	home = OCTO_ROUTE_HOME(r);
 	st->phase = (enum rte_pmd_octopus_mig_phase)OCTO_ROUTE_PHASE(r);
 	st->home_member = home;
 	st->home_socket = home < p->nb_members ? p->members[home].socket : -1;
 	st->old_member = st->phase == RTE_PMD_OCTOPUS_MIG_DRAINING ? OCTO_ROUTE_OTHER(r) : home;
-	st->migrations = __atomic_load_n(&m->migrations, __ATOMIC_RELAXED);
-	st->failures = __atomic_load_n(&m->failures, __ATOMIC_RELAXED);
-	st->last_latency_ns = __atomic_load_n(&m->last_ns, __ATOMIC_RELAXED);
-	st->max_latency_ns = __atomic_load_n(&m->max_ns, __ATOMIC_RELAXED);
-	st->last_switch_ns = __atomic_load_n(&m->last_switch_ns, __ATOMIC_RELAXED);
-	st->drained_pkts = __atomic_load_n(&m->drained_pkts, __ATOMIC_RELAXED);
-	st->gates = __atomic_load_n(&m->gates, __ATOMIC_RELAXED);
-	st->gated_bursts = __atomic_load_n(&m->gated_bursts, __ATOMIC_RELAXED);
-	st->gate_timeouts = __atomic_load_n(&m->gate_timeouts, __ATOMIC_RELAXED) +
-		__atomic_load_n(&m->gate_settle_timeouts, __ATOMIC_RELAXED);
+	st->migrations = rte_atomic_load_explicit(&m->migrations, rte_memory_order_relaxed);
+	st->failures = rte_atomic_load_explicit(&m->failures, rte_memory_order_relaxed);
+	st->last_latency_ns = rte_atomic_load_explicit(&m->last_ns, rte_memory_order_relaxed);
+	st->max_latency_ns = rte_atomic_load_explicit(&m->max_ns, rte_memory_order_relaxed);
+	st->last_switch_ns = rte_atomic_load_explicit(&m->last_switch_ns, rte_memory_order_relaxed);
+	st->drained_pkts = rte_atomic_load_explicit(&m->drained_pkts, rte_memory_order_relaxed);
+	st->gates = rte_atomic_load_explicit(&m->gates, rte_memory_order_relaxed);
+	st->gated_bursts = rte_atomic_load_explicit(&m->gated_bursts, rte_memory_order_relaxed);
+	st->gate_timeouts = rte_atomic_load_explicit(&m->gate_timeouts, rte_memory_order_relaxed) +
+		rte_atomic_load_explicit(&m->gate_settle_timeouts, rte_memory_order_relaxed);
 	for (i = 0; i < OCTO_MIG_HIST; i++)
-		st->latency_hist[i] = __atomic_load_n(&m->hist[i], __ATOMIC_RELAXED);
+		st->latency_hist[i] = rte_atomic_load_explicit(&m->hist[i],
+			rte_memory_order_relaxed);
 	return 0;
 }
 
@@ -187,7 +188,7 @@ rte_pmd_octopus_migration_auto_set(uint16_t port_id, int on)
 	if (p == NULL)
 		return -ENODEV;
 	/* read by pollers on their foreign-poll path */
-	__atomic_store_n(&p->mig.auto_mode, on != 0, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&p->mig.auto_mode, on != 0, rte_memory_order_relaxed);
 	return 0;
 }
 
@@ -198,5 +199,5 @@ rte_pmd_octopus_migration_auto_get(uint16_t port_id)
 
 	if (p == NULL)
 		return -ENODEV;
-	return __atomic_load_n(&p->mig.auto_mode, __ATOMIC_RELAXED) ? 1 : 0;
+	return rte_atomic_load_explicit(&p->mig.auto_mode, rte_memory_order_relaxed) ? 1 : 0;
 }

@@ -110,10 +110,11 @@ octopus_caps_get(struct octopus_priv *p, struct rte_eth_dev_info *info)
 
 /*
  * Packet types the virtual port reports in mbufs: those every member
- * reports (a queue's packets may come from any member).
+ * reports (a queue's packets may come from any member). The list keeps
+ * its RTE_PTYPE_UNKNOWN end for the DPDK releases that look for it.
  */
 const uint32_t *
-octopus_ptypes_get(struct rte_eth_dev *dev)
+octopus_ptypes_get(struct rte_eth_dev *dev, size_t *count)
 {
 	struct octopus_priv *p = octo_priv(dev);
 	uint32_t mine[OCTOPUS_MAX_PTYPES], theirs[OCTOPUS_MAX_PTYPES];
@@ -140,9 +141,11 @@ octopus_ptypes_get(struct rte_eth_dev *dev)
 				}
 		n = out;
 	}
+	*count = 0;
 	if (n <= 0)
 		return NULL;
 	memcpy(p->ptypes, mine, n * sizeof(mine[0]));
 	p->ptypes[n] = RTE_PTYPE_UNKNOWN;
+	*count = n;
 	return p->ptypes;
 }

@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,7 +37,8 @@ parse_uint(const char *key, const char *v, unsigned long max, unsigned long *out
 		goto bad;
 	return 0;
 bad:
-	OCTO_LOG(ERR, "%s=%s: expected an integer 0..%lu", key, v ? v : "", max);
+	OCTO_LOG(ERR, "%s=%s: expected an integer 0..%" PRIu64, key, v ? v : "",
+		(uint64_t)max);
 	return -EINVAL;
 }
 

@@ -22,7 +22,7 @@
 #include "octopus_flow.h"
 #include "octopus_migrate.h"
 
-RTE_LOG_REGISTER(octopus_logtype, pmd.net.octopus, NOTICE);
+RTE_LOG_REGISTER_DEFAULT(octopus_logtype, NOTICE);
 
 /* ---- configure ---------------------------------------------------------- */
 
@@ -221,7 +221,8 @@ members_recheck(struct octopus_priv *p)
 		if ((m->loss == OCTO_LOSS_LINK || m->loss == OCTO_LOSS_REMOVED) &&
 		    rte_eth_link_get_nowait(m->port_id, &ml) == 0 &&
 		    ml.link_status == RTE_ETH_LINK_UP) {
-			__atomic_store_n(&m->loss, OCTO_LOSS_NONE, __ATOMIC_RELEASE);
+			rte_atomic_store_explicit(&m->loss, OCTO_LOSS_NONE,
+				rte_memory_order_release);
 			p->member_returns++;
 		}
 	}
@@ -296,8 +297,9 @@ steering_start(struct octopus_priv *p, uint16_t nb_rxq)
 	/* Steered: each queue's traffic arrives at its home only. */
 	for (i = 0; i < nb_rxq; i++) {
 		q = p->rxq[i];
-		__atomic_store_n(&q->route, OCTO_ROUTE(home[i], home[i], OCTO_ROUTE_STEADY),
-			__ATOMIC_RELAXED);
+		rte_atomic_store_explicit(&q->route,
+			OCTO_ROUTE(home[i], home[i], OCTO_ROUTE_STEADY),
+			rte_memory_order_relaxed);
 		q->steered = 1;
 	}
 	return 0;
@@ -465,12 +467,16 @@ octopus_reset(struct rte_eth_dev *dev)
 		m->state = OCTO_MEMBER_OWNED;
 		/* reset as it asked: it serves again from the next start */
 		if (m->loss == OCTO_LOSS_RESET) {
-			__atomic_store_n(&m->loss, OCTO_LOSS_NONE, __ATOMIC_RELEASE);
+			rte_atomic_store_explicit(&m->loss, OCTO_LOSS_NONE,
+				rte_memory_order_release);
 			p->member_returns++;
 		}
 	}
 	return 0;
 }
+
+OCTO_DPDK_PTYPES_GET_ADAPTER(octopus_ptypes_get)
+OCTO_DPDK_STATS_GET_ADAPTER(octopus_stats_get)
 
 static const struct eth_dev_ops octopus_ops = {
 	.dev_configure = octopus_configure,
@@ -491,14 +497,14 @@ static const struct eth_dev_ops octopus_ops = {
 	.mac_addr_remove = octopus_mac_remove,
 	.vlan_filter_set = octopus_vlan_filter,
 	.dev_infos_get = octopus_dev_infos_get,
-	.dev_supported_ptypes_get = octopus_ptypes_get,
+	.dev_supported_ptypes_get = OCTO_DPDK_PTYPES_GET(octopus_ptypes_get),
 	.rx_queue_setup = octopus_rx_queue_setup,
 	.tx_queue_setup = octopus_tx_queue_setup,
 	.rx_queue_release = octopus_rx_queue_release,
 	.tx_queue_release = octopus_tx_queue_release,
 	.rxq_info_get = octopus_rxq_info_get,
 	.txq_info_get = octopus_txq_info_get,
-	.stats_get = octopus_stats_get,
+	.stats_get = OCTO_DPDK_STATS_GET(octopus_stats_get),
 	.stats_reset = octopus_stats_reset,
 	.xstats_get = octopus_xstats_get,
 	.xstats_get_names = octopus_xstats_get_names,
@@ -519,7 +525,7 @@ static const struct eth_dev_ops octopus_ops = {
 static const struct eth_dev_ops octopus_secondary_ops = {
 	.dev_infos_get = octopus_dev_infos_get,
 	.link_update = octopus_link_update,
-	.stats_get = octopus_stats_get,
+	.stats_get = OCTO_DPDK_STATS_GET(octopus_stats_get),
 	.stats_reset = octopus_stats_reset,
 	.xstats_get = octopus_xstats_get,
 	.xstats_get_names = octopus_xstats_get_names,

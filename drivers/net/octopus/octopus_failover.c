@@ -76,7 +76,7 @@ queue_at(struct octopus_priv *p, int tx, uint16_t qid)
 static bool
 poller_may_run(const struct octopus_queue *q)
 {
-	int lc = __atomic_load_n(&q->poller_lcore, __ATOMIC_ACQUIRE);
+	int lc = rte_atomic_load_explicit(&q->poller_lcore, rte_memory_order_acquire);
 
 	if (lc < 0)
 		return false;	/* never polled */
@@ -102,7 +102,8 @@ lcore_done(struct octopus_priv *p, bool (*wait)[OCTOPUS_MAX_QUEUES], int lcore)
 		for (i = 0; i < OCTOPUS_MAX_QUEUES; i++) {
 			q = queue_at(p, t, i);
 			if (wait[t][i] && q != NULL &&
-			    __atomic_load_n(&q->poller_lcore, __ATOMIC_ACQUIRE) == lcore)
+			    rte_atomic_load_explicit(&q->poller_lcore,
+				rte_memory_order_acquire) == lcore)
 				wait[t][i] = false;
 		}
 }
@@ -120,13 +121,14 @@ quiesce(struct octopus_priv *p)
 	unsigned int t, i, left;
 
 	/* the stores of the stubs before the loads of the counts */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
 	for (t = 0; t < 2; t++)
 		for (i = 0; i < OCTOPUS_MAX_QUEUES; i++) {
 			q = queue_at(p, t, i);
 			wait[t][i] = q != NULL && poller_may_run(q);
 			seen[t][i] = wait[t][i] ?
-				__atomic_load_n(&q->cnt.polls, __ATOMIC_ACQUIRE) : 0;
+				rte_atomic_load_explicit(&q->cnt.polls,
+					rte_memory_order_acquire) : 0;
 		}
 	for (;;) {
 		for (t = 0; t < 2; t++)
@@ -135,7 +137,8 @@ quiesce(struct octopus_priv *p)
 					continue;
 				q = queue_at(p, t, i);
 				if (q == NULL || !poller_may_run(q) ||
-				    __atomic_load_n(&q->cnt.polls, __ATOMIC_ACQUIRE) != seen[t][i]) {
+				    rte_atomic_load_explicit(&q->cnt.polls,
+					rte_memory_order_acquire) != seen[t][i]) {
 					wait[t][i] = false;
 					if (q != NULL)
 						lcore_done(p, wait, q->poller_lcore);
@@ -213,7 +216,7 @@ rx_flush(struct octopus_priv *p, uint16_t m)
 static void
 sweep_request(struct octopus_priv *p)
 {
-	__atomic_store_n(&p->mig.failover, 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&p->mig.failover, 1, rte_memory_order_release);
 	octopus_migrate_wake(p);
 }
 
@@ -251,20 +254,21 @@ octopus_member_lost(struct rte_eth_dev *dev, uint16_t m, enum octopus_member_los
 {
 	struct octopus_priv *p = octo_priv(dev);
 	struct octopus_member *mb = &p->members[m];
-	enum octopus_member_loss was = __atomic_load_n(&mb->loss, __ATOMIC_ACQUIRE);
+	enum octopus_member_loss was = rte_atomic_load_explicit(&mb->loss,
+		rte_memory_order_acquire);
 	uint64_t held = 0;
 	int to;
 
 	if (was == OCTO_LOSS_NONE) {
-		__atomic_store_n(&mb->loss, why, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&mb->loss, why, rte_memory_order_release);
 		rebind_member(p, m);
 		quiesce(p);
 		/* nobody reads its rings from here: what they hold is lost */
 		held = rx_held(p, m);
 		mb->held_at_loss = held;
 		octopus_stats_snapshot(p, m);
-		__atomic_fetch_add(&p->outage_lost_pkts, held, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&p->member_losses, 1, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&p->outage_lost_pkts, held, rte_memory_order_relaxed);
+		rte_atomic_fetch_add_explicit(&p->member_losses, 1, rte_memory_order_relaxed);
 		to = octopus_member_nearest(p, mb->socket);
 		OCTO_LOG(WARNING, "port %u: member %s (socket %d) out of service (%s): %" PRIu64 " packet(s) in its Rx rings lost; its queues move to %s",
 			p->port_id, mb->name, mb->socket, octopus_loss_name(why), held,
@@ -276,7 +280,7 @@ octopus_member_lost(struct rte_eth_dev *dev, uint16_t m, enum octopus_member_los
 		 * member whose link went down, then asked for a reset, waits
 		 * for the reset, not for its link
 		 */
-		__atomic_store_n(&mb->loss, why, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&mb->loss, why, rte_memory_order_release);
 	}
 	if (why == OCTO_LOSS_RELEASED && mb->state >= OCTO_MEMBER_OWNED) {
 		/* its port id may name another device from now on */
@@ -291,7 +295,8 @@ octopus_member_back(struct rte_eth_dev *dev, uint16_t m)
 {
 	struct octopus_priv *p = octo_priv(dev);
 	struct octopus_member *mb = &p->members[m];
-	enum octopus_member_loss was = __atomic_load_n(&mb->loss, __ATOMIC_ACQUIRE);
+	enum octopus_member_loss was = rte_atomic_load_explicit(&mb->loss,
+		rte_memory_order_acquire);
 	uint64_t stale;
 
 	/* a reset member comes back through a reset of the port, a released
@@ -305,11 +310,11 @@ octopus_member_back(struct rte_eth_dev *dev, uint16_t m)
 	 */
 	stale = rx_flush(p, m);
 	if (stale > mb->held_at_loss)
-		__atomic_fetch_add(&p->outage_lost_pkts, stale - mb->held_at_loss,
-			__ATOMIC_RELAXED);
-	__atomic_store_n(&mb->loss, OCTO_LOSS_NONE, __ATOMIC_RELEASE);
+		rte_atomic_fetch_add_explicit(&p->outage_lost_pkts, stale - mb->held_at_loss,
+			rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&mb->loss, OCTO_LOSS_NONE, rte_memory_order_release);
 	rebind_member(p, m);
-	__atomic_fetch_add(&p->member_returns, 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_add_explicit(&p->member_returns, 1, rte_memory_order_relaxed);
 	OCTO_LOG(NOTICE, "port %u: member %s (socket %d) back in service (%" PRIu64 " stale packet(s) dropped); its queues return",
 		p->port_id, mb->name, mb->socket, stale);
 	if (p->started)

@@ -395,7 +395,7 @@ reach_count(struct octopus_priv *p, const struct octopus_flow *f, int n)
 
 	for (r = 0; r < 2; r++)
 		for (qs = f->queues; qs != 0; qs &= qs - 1) {
-			q = __builtin_ctzll(qs);
+			q = rte_ctz64(qs);
 			cnt = &fl->reach[rows[r] * OCTOPUS_MAX_QUEUES + q];
 			*cnt += n;
 			if (*cnt != 0)
@@ -447,7 +447,7 @@ flow_gates(const struct octopus_priv *p, const struct octopus_flow *f, uint64_t 
 
 	s->dsts = 0;
 	for (; to != 0; to &= to - 1) {
-		d = __builtin_ctzll(to);
+		d = rte_ctz64(to);
 		bit = UINT64_C(1) << d;
 		/* a queue is not gated on itself: traffic that stays is in order */
 		s->src[d] = (create ? other : qs) & ~bit;

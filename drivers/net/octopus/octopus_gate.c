@@ -54,8 +54,8 @@
 static uint64_t
 delivered(struct octopus_queue *q)
 {
-	return __atomic_load_n(&q->cnt.pkts_local, __ATOMIC_RELAXED) +
-		__atomic_load_n(&q->cnt.pkts_remote, __ATOMIC_RELAXED);
+	return rte_atomic_load_explicit(&q->cnt.pkts_local, rte_memory_order_relaxed) +
+		rte_atomic_load_explicit(&q->cnt.pkts_remote, rte_memory_order_relaxed);
 }
 
 /*
@@ -66,28 +66,31 @@ delivered(struct octopus_queue *q)
 bool
 octopus_gate_holds(const struct octopus_priv *p, struct octopus_queue *dst, bool expire)
 {
-	uint64_t mask = __atomic_load_n(&dst->mig.gate_mask, __ATOMIC_ACQUIRE);
+	uint64_t mask = rte_atomic_load_explicit(&dst->mig.gate_mask, rte_memory_order_acquire);
 	uint64_t now = 0, need;
 	bool holds = false;
 	unsigned int f;
 
 	while (mask != 0) {
-		f = __builtin_ctzll(mask);
+		f = rte_ctz64(mask);
 		mask &= mask - 1;
-		need = __atomic_load_n(&dst->mig.gate_need[f], __ATOMIC_ACQUIRE);
+		need = rte_atomic_load_explicit(&dst->mig.gate_need[f], rte_memory_order_acquire);
 		if (need == 0 || p->rxq[f] == NULL ||
-		    __atomic_load_n(&p->rxq[f]->mig.drain_ack, __ATOMIC_ACQUIRE) >= need)
+		    rte_atomic_load_explicit(&p->rxq[f]->mig.drain_ack,
+			rte_memory_order_acquire) >= need)
 			continue;
 		if (now == 0)
 			now = rte_get_tsc_cycles();
-		if (now > __atomic_load_n(&dst->mig.gate_deadline[f], __ATOMIC_RELAXED)) {
+		if (now > rte_atomic_load_explicit(&dst->mig.gate_deadline[f],
+			rte_memory_order_relaxed)) {
 			if (!expire)
 				continue;
 			/* nobody drained the source: open, counted; a CAS, so
 			 * that a gate renewed meanwhile is not opened with it
 			 */
-			if (__atomic_compare_exchange_n(&dst->mig.gate_need[f], &need, 0,
-					false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+			if (rte_atomic_compare_exchange_strong_explicit(&dst->mig.gate_need[f],
+					&need, 0, rte_memory_order_relaxed,
+					rte_memory_order_relaxed)) {
 				dst->mig.gate_timeouts++;
 				continue;
 			}
@@ -120,15 +123,16 @@ gate_limit_begin(struct octopus_priv *p, struct octopus_queue *dst)
 {
 	if (octopus_gate_holds(p, dst, false))
 		return false;
-	__atomic_store_n(&dst->mig.gate_seq, dst->mig.gate_seq + 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&dst->mig.gate_seq, dst->mig.gate_seq + 1,
+		rte_memory_order_relaxed);
+	rte_atomic_thread_fence(rte_memory_order_release);
 	return true;
 }
 
 static void
 gate_limit_end(struct octopus_priv *p, struct octopus_queue *dst)
 {
-	uint64_t covers = __atomic_load_n(&dst->mig.drain_req, __ATOMIC_ACQUIRE);
+	uint64_t covers = rte_atomic_load_explicit(&dst->mig.drain_req, rte_memory_order_acquire);
 	uint64_t limit = delivered(dst);
 	uint16_t m;
 	int c;
@@ -138,9 +142,10 @@ gate_limit_end(struct octopus_priv *p, struct octopus_queue *dst)
 		if (c > 0)
 			limit += (uint64_t)c;
 	}
-	__atomic_store_n(&dst->mig.gate_limit, limit, __ATOMIC_RELAXED);
-	__atomic_store_n(&dst->mig.gate_covers, covers, __ATOMIC_RELAXED);
-	__atomic_store_n(&dst->mig.gate_seq, dst->mig.gate_seq + 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&dst->mig.gate_limit, limit, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&dst->mig.gate_covers, covers, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&dst->mig.gate_seq, dst->mig.gate_seq + 1,
+		rte_memory_order_release);
 }
 
 static void
@@ -158,10 +163,12 @@ gate_close(struct octopus_queue *dst, uint16_t q_from, uint64_t need)
 	uint64_t deadline = need == UINT64_MAX ? UINT64_MAX : rte_get_tsc_cycles() +
 		rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
 
-	__atomic_store_n(&dst->mig.gate_deadline[q_from], deadline, __ATOMIC_RELAXED);
-	__atomic_store_n(&dst->mig.gate_need[q_from], need, __ATOMIC_RELEASE);
-	__atomic_fetch_or(&dst->mig.gate_mask, UINT64_C(1) << q_from, __ATOMIC_RELEASE);
-	__atomic_fetch_or(&dst->route, OCTO_ROUTE_F_GATED, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&dst->mig.gate_deadline[q_from], deadline,
+		rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&dst->mig.gate_need[q_from], need, rte_memory_order_release);
+	rte_atomic_fetch_or_explicit(&dst->mig.gate_mask, UINT64_C(1) << q_from,
+		rte_memory_order_release);
+	rte_atomic_fetch_or_explicit(&dst->route, OCTO_ROUTE_F_GATED, rte_memory_order_release);
 }
 
 /*
@@ -201,8 +208,8 @@ octopus_gate_pair(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
 	gate_limit_set(p, dst);	/* kept if prepared: the gate is open then */
 	gate_close(dst, q_from, need);
 	/* then ask the source for a drain observed after this point */
-	__atomic_store_n(&src->mig.drain_req, need, __ATOMIC_RELAXED);
-	__atomic_fetch_or(&src->route, OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&src->mig.drain_req, need, rte_memory_order_relaxed);
+	rte_atomic_fetch_or_explicit(&src->route, OCTO_ROUTE_F_DRAIN_REQ, rte_memory_order_release);
 	dst->mig.gates++;
 	rte_spinlock_unlock(&p->mig.gate_lock);
 	return 0;
@@ -218,8 +225,8 @@ pair_cancel(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
 	if (dst == NULL || q_from >= OCTO_MIG_MAX_QUEUES)
 		return;
 	/* only a gate still prepared: a real one set meanwhile stays */
-	__atomic_compare_exchange_n(&dst->mig.gate_need[q_from], &need, 0, false,
-		__ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	rte_atomic_compare_exchange_strong_explicit(&dst->mig.gate_need[q_from], &need, 0,
+		rte_memory_order_release, rte_memory_order_relaxed);
 }
 
 /*
@@ -232,8 +239,8 @@ gate_queue_ok(struct octopus_priv *p, uint16_t q)
 {
 	struct octopus_queue *rxq = octopus_queue_get(p, q, 0);
 
-	return rxq != NULL && OCTO_ROUTE_HOME(__atomic_load_n(&rxq->route,
-		__ATOMIC_RELAXED)) != OCTOPUS_NO_HOME;
+	return rxq != NULL && OCTO_ROUTE_HOME(rte_atomic_load_explicit(&rxq->route,
+		rte_memory_order_relaxed)) != OCTOPUS_NO_HOME;
 }
 
 /* Whether Rx queue @p qid has been polled (it has a poller to wait for). */
@@ -242,7 +249,8 @@ polled(struct octopus_priv *p, uint16_t qid)
 {
 	struct octopus_queue *q = octopus_queue_get(p, qid, 0);
 
-	return q != NULL && __atomic_load_n(&q->poller_lcore, __ATOMIC_ACQUIRE) >= 0;
+	return q != NULL && rte_atomic_load_explicit(&q->poller_lcore,
+		rte_memory_order_acquire) >= 0;
 }
 
 /*
@@ -265,21 +273,23 @@ gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 	uint16_t d;
 
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
-		d = (uint16_t)__builtin_ctzll(ds);
+		d = (uint16_t)rte_ctz64(ds);
 		q = octopus_queue_get(p, d, 0);
 		if (q != NULL)
-			polls[d] = __atomic_load_n(&q->cnt.polls, __ATOMIC_ACQUIRE);
+			polls[d] = rte_atomic_load_explicit(&q->cnt.polls,
+				rte_memory_order_acquire);
 	}
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
-		d = (uint16_t)__builtin_ctzll(ds);
+		d = (uint16_t)rte_ctz64(ds);
 		q = octopus_queue_get(p, d, 0);
 		if (!polled(p, d))
 			continue;
-		while (__atomic_load_n(&q->cnt.polls, __ATOMIC_ACQUIRE) < polls[d] + 2) {
+		while (rte_atomic_load_explicit(&q->cnt.polls,
+			rte_memory_order_acquire) < polls[d] + 2) {
 			now = rte_get_tsc_cycles();
 			if (now > deadline) {
-				__atomic_store_n(&q->mig.gate_settle_timeouts,
-					q->mig.gate_settle_timeouts + 1, __ATOMIC_RELAXED);
+				rte_atomic_store_explicit(&q->mig.gate_settle_timeouts,
+					q->mig.gate_settle_timeouts + 1, rte_memory_order_relaxed);
 				break;
 			}
 			if (now < spin)
@@ -300,16 +310,16 @@ octopus_gate_prepare(struct octopus_priv *p, struct octopus_gate_set *s)
 		s->dsts = 0;
 	/* the queues gates can be kept between, each looked at once */
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
-		d = (uint16_t)__builtin_ctzll(ds);
+		d = (uint16_t)rte_ctz64(ds);
 		sources |= s->src[d] | UINT64_C(1) << d;
 	}
 	for (src = sources; src != 0; src &= src - 1) {
-		f = (uint16_t)__builtin_ctzll(src);
+		f = (uint16_t)rte_ctz64(src);
 		if (gate_queue_ok(p, f))
 			ok |= UINT64_C(1) << f;
 	}
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
-		d = (uint16_t)__builtin_ctzll(ds);
+		d = (uint16_t)rte_ctz64(ds);
 		s->src[d] &= ok & ~(UINT64_C(1) << d);
 		if (!(ok & (UINT64_C(1) << d)) || s->src[d] == 0) {
 			s->src[d] = 0;
@@ -328,15 +338,15 @@ octopus_gate_prepare(struct octopus_priv *p, struct octopus_gate_set *s)
 	 */
 	deadline = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
-		d = (uint16_t)__builtin_ctzll(ds);
+		d = (uint16_t)rte_ctz64(ds);
 		while (polled(p, d) && octopus_gate_holds(p, octopus_queue_get(p, d, 0), false) &&
 		       rte_get_tsc_cycles() < deadline)
 			rte_delay_us_sleep(10);
 	}
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
-		d = (uint16_t)__builtin_ctzll(ds);
+		d = (uint16_t)rte_ctz64(ds);
 		for (src = s->src[d]; src != 0; src &= src - 1)
-			pair_prepare(p, (uint16_t)__builtin_ctzll(src), d);
+			pair_prepare(p, (uint16_t)rte_ctz64(src), d);
 	}
 	gates_settle(p, s);
 	/* no burst reads the ring of a prepared destination now: its limit
@@ -344,7 +354,7 @@ octopus_gate_prepare(struct octopus_priv *p, struct octopus_gate_set *s)
 	 */
 	rte_spinlock_lock(&p->mig.gate_lock);
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
-		struct octopus_queue *q = octopus_queue_get(p, (uint16_t)__builtin_ctzll(ds), 0);
+		struct octopus_queue *q = octopus_queue_get(p, (uint16_t)rte_ctz64(ds), 0);
 
 		if (q != NULL && (q->mig.gate_seq & 1) != 0)
 			gate_limit_end(p, q);
@@ -360,9 +370,9 @@ octopus_gate_finish(struct octopus_priv *p, const struct octopus_gate_set *s,
 	uint16_t d, f;
 
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
-		d = (uint16_t)__builtin_ctzll(ds);
+		d = (uint16_t)rte_ctz64(ds);
 		for (src = s->src[d]; src != 0; src &= src - 1) {
-			f = (uint16_t)__builtin_ctzll(src);
+			f = (uint16_t)rte_ctz64(src);
 			if (changed)
 				octopus_gate_pair(p, f, d);
 			else

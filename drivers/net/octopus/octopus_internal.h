@@ -30,9 +30,11 @@
 
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_bitops.h>
 #include <rte_common.h>
 #include <rte_ether.h>
 #include <rte_ethdev.h>
@@ -40,13 +42,14 @@
 #include <rte_mempool.h>
 #include <rte_spinlock.h>
 #include <ethdev_driver.h>
+#include <octopus_dpdk_compat.h>
 
 #include "octopus_steer.h"
 
 extern int octopus_logtype;
-#define OCTO_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, octopus_logtype, "net_octopus: " fmt "\n", \
-		##__VA_ARGS__)
+/* RTE_LOG_LINE starts a line with the type's name: "net_octopus: " */
+#define RTE_LOGTYPE_net_octopus octopus_logtype
+#define OCTO_LOG(level, ...) RTE_LOG_LINE(level, net_octopus, __VA_ARGS__)
 
 #define OCTOPUS_DRIVER_NAME	"net_octopus"
 #define OCTOPUS_MAX_MEMBERS	OCTOPUS_STEER_MAX_MEMBERS
@@ -82,6 +85,15 @@ enum octopus_member_loss {
 	OCTO_LOSS_RELEASED,	/**< its ethdev was released (detach, EAL exit) */
 };
 
+/*
+ * What a port has counted: its totals and each queue's (ethdev reports a
+ * port's per-queue counters only as its rx_q<N>_* / tx_q<N>_* xstats).
+ */
+struct octopus_totals {
+	struct rte_eth_stats st;
+	struct eth_queue_stats qs;
+};
+
 struct octopus_member {
 	char name[RTE_ETH_NAME_MAX_LEN];
 	uint16_t port_id;
@@ -94,7 +106,7 @@ struct octopus_member {
 	 */
 	enum octopus_member_loss loss;
 	uint64_t held_at_loss;	/**< its Rx rings' packets then (counted lost) */
-	struct rte_eth_stats last_stats; /**< its totals when it left service */
+	struct octopus_totals last_stats; /**< its totals when it left service */
 };
 
 /* Walk members whose state is at least @p st. */
@@ -245,7 +257,7 @@ struct octopus_mig {
 	uint64_t after_tsc;		/* migrate_after=, in tsc cycles */
 	bool running;			/* control thread started */
 	uint8_t stop;			/* asks the thread to end (atomic) */
-	pthread_t thread;
+	rte_thread_t thread;
 	uint64_t pending[2];		/* [rx, tx]: bit q = q REQUESTED */
 	uint8_t failover;		/* a member left or returned: sweep (atomic) */
 	sem_t wake;			/* posted for the control thread */
@@ -275,7 +287,7 @@ struct octopus_qcounters {
 #define POLLER_KEY(lcore, socket) ((int32_t)(((uint32_t)(lcore) << 8) | ((uint32_t)(socket) & 0xff)))
 
 /* One virtual queue (Rx or Tx); its datapath fields first. */
-struct octopus_queue {
+struct __rte_cache_aligned octopus_queue {
 	uint32_t route;		/**< see OCTO_ROUTE; one acquire load per burst */
 	uint16_t vport;		/**< virtual port id (mbuf->port on Rx) */
 	uint16_t qid;
@@ -287,7 +299,7 @@ struct octopus_queue {
 	int poller_socket;	/**< its socket */
 	int32_t poller_key;	/**< POLLER_KEY of both, -1 none (datapath only) */
 	struct octopus_hwq hw[OCTOPUS_MAX_MEMBERS];
-	struct octopus_qcounters cnt __rte_cache_aligned;
+	alignas(RTE_CACHE_LINE_SIZE) struct octopus_qcounters cnt;
 	/* Control path only. */
 	int setup_socket;	/**< socket given to queue setup */
 	uint16_t nb_desc;
@@ -297,8 +309,9 @@ struct octopus_queue {
 	};
 	struct rte_mempool *mp[OCTOPUS_MAX_MEMBERS]; /**< Rx pool per member */
 	struct octopus_priv *priv;
-	struct octopus_qmig mig __rte_cache_aligned; /**< octopus_migrate.c, octopus_gate.c */
-} __rte_cache_aligned;
+	/** octopus_migrate.c, octopus_gate.c */
+	alignas(RTE_CACHE_LINE_SIZE) struct octopus_qmig mig;
+};
 
 /* Devargs keys; the string is what RTE_PMD_REGISTER_PARAM_STRING shows. */
 #define ARG_MEMBER	"member"
@@ -386,7 +399,7 @@ struct octopus_priv {
 	uint64_t member_losses;		/**< members taken out of service */
 	uint64_t member_returns;	/**< members back in service */
 	uint64_t outage_lost_pkts;	/**< held by lost members' Rx rings then */
-	struct rte_eth_stats gone_stats;	/**< released members' last totals */
+	struct octopus_totals gone_stats;	/**< released members' last totals */
 };
 
 static inline struct octopus_priv *
@@ -417,7 +430,7 @@ const char *octopus_loss_name(enum octopus_member_loss why);
 /* octopus_caps.c */
 int octopus_caps_get(struct octopus_priv *p, struct rte_eth_dev_info *info);
 
-const uint32_t *octopus_ptypes_get(struct rte_eth_dev *dev);
+const uint32_t *octopus_ptypes_get(struct rte_eth_dev *dev, size_t *count);
 
 /* octopus_pool.c */
 struct rte_mempool *octopus_pool_get(struct octopus_priv *p, int socket,
@@ -433,7 +446,8 @@ void octopus_queue_bind(struct octopus_queue *q);
 void octopus_queue_member_bind(struct octopus_queue *q, uint16_t m);
 
 /* octopus_stats.c */
-int octopus_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st);
+int octopus_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st,
+		struct eth_queue_stats *qs);
 int octopus_stats_reset(struct rte_eth_dev *dev);
 int octopus_xstats_get_names(struct rte_eth_dev *dev,
 		struct rte_eth_xstat_name *names, unsigned int size);

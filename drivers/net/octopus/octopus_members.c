@@ -155,7 +155,8 @@ bool
 octopus_member_serving(const struct octopus_priv *p, unsigned int m)
 {
 	return m < p->nb_members && p->members[m].state >= OCTO_MEMBER_OWNED &&
-		__atomic_load_n(&p->members[m].loss, __ATOMIC_ACQUIRE) == OCTO_LOSS_NONE;
+		rte_atomic_load_explicit(&p->members[m].loss,
+			rte_memory_order_acquire) == OCTO_LOSS_NONE;
 }
 
 /* NUMA distance from @p a to @p b (SLIT; 10 apart per node when unknown). */
@@ -399,7 +400,7 @@ members_own(struct octopus_priv *p, const struct member_found *f)
 		m->port_id = f[i].port;
 		m->socket = f[i].socket;
 		m->state = OCTO_MEMBER_OWNED;
-		__atomic_store_n(&m->loss, OCTO_LOSS_NONE, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&m->loss, OCTO_LOSS_NONE, rte_memory_order_release);
 		OCTO_LOG(INFO, "port %u: member %u is %s (port %u, socket %d)",
 			p->port_id, i, m->name, m->port_id, m->socket);
 	}

@@ -94,7 +94,7 @@ octopus_migrate_request_member(struct octopus_priv *p, uint16_t qid, int tx,
 		return -EINVAL;
 	if (!p->mig.running)
 		return -EIO;
-	cur = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
+	cur = rte_atomic_load_explicit(&q->route, rte_memory_order_acquire);
 	do {
 		if (OCTO_ROUTE_PHASE(cur) != OCTO_ROUTE_STEADY)
 			return -EBUSY;
@@ -102,15 +102,15 @@ octopus_migrate_request_member(struct octopus_priv *p, uint16_t qid, int tx,
 			return -EALREADY;
 		want = (cur & OCTO_ROUTE_FLAGS) |
 			OCTO_ROUTE(OCTO_ROUTE_HOME(cur), target, OCTO_ROUTE_REQUESTED);
-	} while (!__atomic_compare_exchange_n(&q->route, &cur, want, false,
-			__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+	} while (!rte_atomic_compare_exchange_strong_explicit(&q->route, &cur, want,
+		rte_memory_order_acq_rel, rte_memory_order_acquire));
 	/* only the CAS winner gets here: single writer until the control
 	 * thread takes the pending bit (RELEASE below, ACQUIRE there)
 	 */
 	q->mig.req_tsc = rte_get_tsc_cycles();
 	q->mig.automatic = automatic;
-	__atomic_fetch_or(&p->mig.pending[tx ? 1 : 0], UINT64_C(1) << qid,
-		__ATOMIC_RELEASE);
+	rte_atomic_fetch_or_explicit(&p->mig.pending[tx ? 1 : 0], UINT64_C(1) << qid,
+		rte_memory_order_release);
 	octopus_migrate_wake(p);
 	return 0;
 }
@@ -119,7 +119,7 @@ octopus_migrate_request_member(struct octopus_priv *p, uint16_t qid, int tx,
 static unsigned int
 hist_bucket(uint64_t us)
 {
-	unsigned int b = us == 0 ? 0 : 64 - __builtin_clzll(us);
+	unsigned int b = rte_fls_u64(us);
 
 	return b < OCTO_MIG_HIST ? b : OCTO_MIG_HIST - 1;
 }
@@ -133,23 +133,23 @@ octopus_migrate_done(struct octopus_queue *q, uint64_t now)
 	/* single writer (see the state machine); relaxed stores so that
 	 * readers on other threads never see a torn value
 	 */
-	__atomic_store_n(&m->last_ns, ns, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&m->last_ns, ns, rte_memory_order_relaxed);
 	if (ns > m->max_ns)
-		__atomic_store_n(&m->max_ns, ns, __ATOMIC_RELAXED);
-	__atomic_store_n(&m->hist[hist_bucket(ns / 1000)],
-		m->hist[hist_bucket(ns / 1000)] + 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&m->migrations, m->migrations + 1, __ATOMIC_RELAXED);
+		rte_atomic_store_explicit(&m->max_ns, ns, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&m->hist[hist_bucket(ns / 1000)],
+		m->hist[hist_bucket(ns / 1000)] + 1, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&m->migrations, m->migrations + 1, rte_memory_order_relaxed);
 }
 
 /* CAS a REQUESTED route to @p next, keeping the flags. */
 static void
 route_from_requested(struct octopus_queue *q, uint32_t next)
 {
-	uint32_t cur = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
+	uint32_t cur = rte_atomic_load_explicit(&q->route, rte_memory_order_acquire);
 
-	while (!__atomic_compare_exchange_n(&q->route, &cur,
-			(cur & OCTO_ROUTE_FLAGS) | next, false,
-			__ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
+	while (!rte_atomic_compare_exchange_strong_explicit(&q->route, &cur,
+			(cur & OCTO_ROUTE_FLAGS) | next,
+			rte_memory_order_release, rte_memory_order_acquire))
 		;
 }
 
@@ -157,7 +157,7 @@ route_from_requested(struct octopus_queue *q, uint32_t next)
 static void
 migrate_one(struct octopus_priv *p, struct octopus_queue *q)
 {
-	uint32_t r = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
+	uint32_t r = rte_atomic_load_explicit(&q->route, rte_memory_order_acquire);
 	unsigned int home = OCTO_ROUTE_HOME(r), target = OCTO_ROUTE_OTHER(r);
 	int ret;
 
@@ -168,7 +168,7 @@ migrate_one(struct octopus_priv *p, struct octopus_queue *q)
 		 * the home left too (then the failover sweep moves it)
 		 */
 		route_from_requested(q, OCTO_ROUTE(home, home, OCTO_ROUTE_STEADY));
-		__atomic_store_n(&p->mig.failover, 1, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&p->mig.failover, 1, rte_memory_order_release);
 		return;
 	}
 	if (home == OCTOPUS_NO_HOME || home == target) {
@@ -204,8 +204,8 @@ migrate_one(struct octopus_priv *p, struct octopus_queue *q)
 		}
 	}
 	/* before the RELEASE: the poller's counters come after it */
-	__atomic_store_n(&q->mig.last_switch_ns, (rte_get_tsc_cycles() - q->mig.req_tsc) *
-		1000000000ull / rte_get_tsc_hz(), __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&q->mig.last_switch_ns, (rte_get_tsc_cycles() - q->mig.req_tsc) *
+		1000000000ull / rte_get_tsc_hz(), rte_memory_order_relaxed);
 	route_from_requested(q, OCTO_ROUTE(target, home, OCTO_ROUTE_DRAINING));
 }
 
@@ -242,7 +242,7 @@ failover_sweep(struct octopus_priv *p)
 			q = t ? p->txq[i] : p->rxq[i];
 			if (q == NULL)
 				continue;
-			r = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
+			r = rte_atomic_load_explicit(&q->route, rte_memory_order_acquire);
 			home = OCTO_ROUTE_HOME(r);
 			if (home == OCTOPUS_NO_HOME)
 				continue;
@@ -288,7 +288,7 @@ failover_sweep(struct octopus_priv *p)
  * it costs the pollers' CPUs nothing in a steady run), and takes the
  * pending requests and failover sweeps.
  */
-static void *
+static uint32_t
 migrate_thread(void *arg)
 {
 	struct octopus_priv *p = arg;
@@ -297,14 +297,16 @@ migrate_thread(void *arg)
 	unsigned int t, i;
 	bool worked, again;
 
-	while (!__atomic_load_n(&p->mig.stop, __ATOMIC_ACQUIRE)) {
+	while (!rte_atomic_load_explicit(&p->mig.stop, rte_memory_order_acquire)) {
 		worked = false;
-		again = __atomic_exchange_n(&p->mig.failover, 0, __ATOMIC_ACQUIRE) &&
+		again = rte_atomic_exchange_explicit(&p->mig.failover, 0,
+			rte_memory_order_acquire) &&
 			failover_sweep(p);
 		for (t = 0; t < 2; t++) {
-			bits = __atomic_exchange_n(&p->mig.pending[t], 0, __ATOMIC_ACQUIRE);
+			bits = rte_atomic_exchange_explicit(&p->mig.pending[t], 0,
+				rte_memory_order_acquire);
 			while (bits != 0) {
-				i = __builtin_ctzll(bits);
+				i = rte_ctz64(bits);
 				bits &= bits - 1;
 				if (octopus_queue_get(p, i, t) != NULL)
 					migrate_one(p, octopus_queue_get(p, i, t));
@@ -313,14 +315,14 @@ migrate_thread(void *arg)
 		}
 		if (again) {
 			/* a queue was busy moving: sweep again shortly */
-			__atomic_store_n(&p->mig.failover, 1, __ATOMIC_RELAXED);
+			rte_atomic_store_explicit(&p->mig.failover, 1, rte_memory_order_relaxed);
 			nanosleep(&retry, NULL);
 		} else if (!worked) {
 			while (sem_wait(&p->mig.wake) != 0 && errno == EINTR)
 				;
 		}
 	}
-	return NULL;
+	return 0;
 }
 
 /* STEADY at the current home, no flag, no gate: for (re)start. */
@@ -359,14 +361,14 @@ octopus_migrate_start(struct octopus_priv *p)
 	sem_init(&p->mig.wake, 0, 0);
 	p->mig.stop = 0;
 	snprintf(name, sizeof(name), "octo-mig-%u", p->port_id);
-	ret = rte_ctrl_thread_create(&p->mig.thread, name, NULL, migrate_thread, p);
+	ret = rte_thread_create_control(&p->mig.thread, name, migrate_thread, p);
 	if (ret != 0) {
 		OCTO_LOG(ERR, "port %u: cannot start the migration thread (%d)",
 			p->port_id, ret);
 		return -ret;
 	}
 	/* requests are refused until here: the thread takes them */
-	__atomic_store_n(&p->mig.running, true, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&p->mig.running, true, rte_memory_order_release);
 	return 0;
 }
 
@@ -375,9 +377,9 @@ octopus_migrate_stop(struct octopus_priv *p)
 {
 	if (!p->mig.running)
 		return;
-	__atomic_store_n(&p->mig.running, false, __ATOMIC_RELEASE);
-	__atomic_store_n(&p->mig.stop, 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&p->mig.running, false, rte_memory_order_release);
+	rte_atomic_store_explicit(&p->mig.stop, 1, rte_memory_order_release);
 	octopus_migrate_wake(p);
-	pthread_join(p->mig.thread, NULL);
+	rte_thread_join(p->mig.thread, NULL);
 	sem_destroy(&p->mig.wake);
 }

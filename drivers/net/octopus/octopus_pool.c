@@ -177,7 +177,7 @@ octopus_pool_get(struct octopus_priv *p, int socket, struct rte_mempool *app_mp,
 	}
 	/* a process-wide sequence: pools freed by the sweep leave gaps */
 	snprintf(name, sizeof(name), "octo%u_s%d_%u", p->port_id, socket,
-		__atomic_fetch_add(&pool_seq, 1, __ATOMIC_RELAXED));
+		rte_atomic_fetch_add_explicit(&pool_seq, 1, rte_memory_order_relaxed));
 	mp = mirror_create(name, app_mp, nb_mbufs, octopus_alloc_socket(socket));
 	if (mp == NULL) {
 		OCTO_LOG(ERR, "port %u: cannot create Rx pool %s (%u mbufs) on socket %d mirroring %s: %s%s",

@@ -145,7 +145,8 @@ octopus_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 static unsigned int
 home_of(struct octopus_priv *p, const struct octopus_queue *q)
 {
-	unsigned int home = OCTO_ROUTE_HOME(__atomic_load_n(&q->route, __ATOMIC_RELAXED));
+	unsigned int home = OCTO_ROUTE_HOME(rte_atomic_load_explicit(&q->route,
+		rte_memory_order_relaxed));
 
 	return home < p->nb_members ? home : 0;
 }

@@ -94,14 +94,14 @@ bind_home(struct octopus_queue *q, int sock)
 {
 	int near = octopus_member_nearest(q->priv, sock);
 	unsigned int home = near >= 0 ? (unsigned int)near : 0;
-	uint32_t cur = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
+	uint32_t cur = rte_atomic_load_explicit(&q->route, rte_memory_order_acquire);
 
 	do {
 		if (OCTO_ROUTE_HOME(cur) != OCTOPUS_NO_HOME)
 			return OCTO_ROUTE_HOME(cur);
-	} while (!__atomic_compare_exchange_n(&q->route, &cur,
-			(cur & 0xffff0000u) | OCTO_ROUTE(home, home, 0), false,
-			__ATOMIC_RELEASE, __ATOMIC_ACQUIRE));
+	} while (!rte_atomic_compare_exchange_strong_explicit(&q->route, &cur,
+			(cur & 0xffff0000u) | OCTO_ROUTE(home, home, 0),
+			rte_memory_order_release, rte_memory_order_acquire));
 	return home;
 }
 
@@ -116,8 +116,8 @@ static __rte_noinline void
 note_poller(struct octopus_queue *q, int sock)
 {
 	q->poller_key = thread_poller;
-	__atomic_store_n(&q->poller_socket, sock, __ATOMIC_RELAXED);
-	__atomic_store_n(&q->poller_lcore, caller_lcore(), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&q->poller_socket, sock, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&q->poller_lcore, caller_lcore(), rte_memory_order_release);
 }
 
 /*
@@ -127,7 +127,7 @@ note_poller(struct octopus_queue *q, int sock)
 static __rte_always_inline unsigned int
 queue_home(struct octopus_queue *q, int sock, uint32_t *route)
 {
-	uint32_t r = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
+	uint32_t r = rte_atomic_load_explicit(&q->route, rte_memory_order_acquire);
 	unsigned int home = OCTO_ROUTE_HOME(r);
 
 	/* bind before publishing the poller (release): whoever sees the
@@ -135,7 +135,7 @@ queue_home(struct octopus_queue *q, int sock, uint32_t *route)
 	 */
 	if (unlikely(home == OCTOPUS_NO_HOME)) {
 		home = bind_home(q, sock);
-		r = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
+		r = rte_atomic_load_explicit(&q->route, rte_memory_order_acquire);
 	}
 	/* one compare: the caller's (lcore, socket) as one word */
 	if (unlikely(q->poller_key != thread_poller))
@@ -154,7 +154,7 @@ queue_home(struct octopus_queue *q, int sock, uint32_t *route)
 static __rte_always_inline void
 burst_done(struct octopus_queue *q)
 {
-	__atomic_store_n(&q->cnt.polls, q->cnt.polls + 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&q->cnt.polls, q->cnt.polls + 1, rte_memory_order_release);
 }
 
 /*
@@ -208,16 +208,16 @@ count(struct octopus_queue *q, unsigned int m, int sock, uint16_t nb)
 static __rte_noinline void
 migration_finish(struct octopus_queue *q)
 {
-	uint32_t cur = __atomic_load_n(&q->route, __ATOMIC_ACQUIRE);
+	uint32_t cur = rte_atomic_load_explicit(&q->route, rte_memory_order_acquire);
 	uint32_t home;
 
 	/* counters before the RELEASE: the next request is ordered after */
 	octopus_migrate_done(q, rte_get_tsc_cycles());
 	do {
 		home = OCTO_ROUTE_HOME(cur);
-	} while (!__atomic_compare_exchange_n(&q->route, &cur,
+	} while (!rte_atomic_compare_exchange_strong_explicit(&q->route, &cur,
 			(cur & OCTO_ROUTE_FLAGS) | OCTO_ROUTE(home, home, OCTO_ROUTE_STEADY),
-			false, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE));
+			rte_memory_order_release, rte_memory_order_acquire));
 }
 
 /*
@@ -229,10 +229,11 @@ gate_holds(struct octopus_queue *q)
 {
 	bool holds;
 
-	__atomic_fetch_and(&q->route, ~OCTO_ROUTE_F_GATED, __ATOMIC_ACQ_REL);
+	rte_atomic_fetch_and_explicit(&q->route, ~OCTO_ROUTE_F_GATED, rte_memory_order_acq_rel);
 	holds = octopus_gate_holds(q->priv, q, true);
 	if (holds) {
-		__atomic_fetch_or(&q->route, OCTO_ROUTE_F_GATED, __ATOMIC_RELEASE);
+		rte_atomic_fetch_or_explicit(&q->route, OCTO_ROUTE_F_GATED,
+			rte_memory_order_release);
 		q->mig.gated_bursts++;
 	}
 	return holds;
@@ -294,15 +295,15 @@ rx_draining(struct octopus_queue *q, uint32_t r, int sock,
 static __rte_noinline bool
 gate_allowance(struct octopus_queue *q, uint64_t *room, uint64_t *covers)
 {
-	uint32_t s0 = __atomic_load_n(&q->mig.gate_seq, __ATOMIC_ACQUIRE);
+	uint32_t s0 = rte_atomic_load_explicit(&q->mig.gate_seq, rte_memory_order_acquire);
 	uint64_t limit, done;
 
 	if (s0 & 1)
 		return false;
-	limit = __atomic_load_n(&q->mig.gate_limit, __ATOMIC_RELAXED);
-	*covers = __atomic_load_n(&q->mig.gate_covers, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&q->mig.gate_seq, __ATOMIC_RELAXED) != s0)
+	limit = rte_atomic_load_explicit(&q->mig.gate_limit, rte_memory_order_relaxed);
+	*covers = rte_atomic_load_explicit(&q->mig.gate_covers, rte_memory_order_relaxed);
+	rte_atomic_thread_fence(rte_memory_order_acquire);
+	if (rte_atomic_load_explicit(&q->mig.gate_seq, rte_memory_order_relaxed) != s0)
 		return false;
 	done = q->cnt.pkts_local + q->cnt.pkts_remote;
 	*room = limit > done ? limit - done : 0;
@@ -328,9 +329,9 @@ tx_settled(const struct octopus_queue *rxq)
 	uint32_t r;
 
 	if (t == NULL || t->priv != rxq->priv ||
-	    __atomic_load_n(&t->mig.tx_owner, __ATOMIC_RELAXED) != &lcore_txq)
+	    rte_atomic_load_explicit(&t->mig.tx_owner, rte_memory_order_relaxed) != &lcore_txq)
 		return true;
-	r = __atomic_load_n(&t->route, __ATOMIC_ACQUIRE);
+	r = rte_atomic_load_explicit(&t->route, rte_memory_order_acquire);
 	if (OCTO_ROUTE_HOME(r) < t->nb_members &&
 	    !tx_member_completed(t, OCTO_ROUTE_HOME(r)))
 		return false;
@@ -350,12 +351,12 @@ static inline void
 drain_acked(struct octopus_queue *q, uint64_t ack, uint16_t nb)
 {
 	if (nb == 0 && tx_settled(q)) {
-		__atomic_store_n(&q->mig.drain_ack, ack, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&q->mig.drain_ack, ack, rte_memory_order_release);
 		return;
 	}
 	if (ack > q->mig.ack_next)
 		q->mig.ack_next = ack;
-	__atomic_fetch_or(&q->route, OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_RELEASE);
+	rte_atomic_fetch_or_explicit(&q->route, OCTO_ROUTE_F_DRAIN_REQ, rte_memory_order_release);
 }
 
 /*
@@ -381,7 +382,8 @@ drain_pos_take(struct octopus_queue *q, uint32_t r, unsigned int home, uint64_t 
 		q->mig.drain_pos[m] = q->cnt.member_pkts[m];
 		/* the queues its bursts read, those in service */
 		if ((q->steered && m != home && m != old) ||
-		    __atomic_load_n(&q->hw[m].rx, __ATOMIC_ACQUIRE) == octopus_burst_none)
+		    rte_atomic_load_explicit(&q->hw[m].rx,
+			rte_memory_order_acquire) == octopus_burst_none)
 			continue;
 		c = rte_eth_rx_queue_count(p->members[m].port_id, q->qid);
 		if (c < 0)
@@ -413,8 +415,9 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 
 	if (r & OCTO_ROUTE_F_DRAIN_REQ) {
 		/* clear, THEN read the request: a later request re-sets it */
-		__atomic_fetch_and(&q->route, ~OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_ACQ_REL);
-		ack = __atomic_load_n(&q->mig.drain_req, __ATOMIC_ACQUIRE);
+		rte_atomic_fetch_and_explicit(&q->route, ~OCTO_ROUTE_F_DRAIN_REQ,
+			rte_memory_order_acq_rel);
+		ack = rte_atomic_load_explicit(&q->mig.drain_req, rte_memory_order_acquire);
 		acking = true;
 		if (q->mig.ack_next > q->mig.drain_ack)
 			drain_acked(q, q->mig.ack_next, 0);
@@ -452,8 +455,9 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 			/* what it held at the request is out */
 			drain_acked(q, q->mig.drain_pos_req, nb);
 		}
-		if (__atomic_load_n(&q->mig.drain_ack, __ATOMIC_RELAXED) < ack)
-			__atomic_fetch_or(&q->route, OCTO_ROUTE_F_DRAIN_REQ, __ATOMIC_RELEASE);
+		if (rte_atomic_load_explicit(&q->mig.drain_ack, rte_memory_order_relaxed) < ack)
+			rte_atomic_fetch_or_explicit(&q->route, OCTO_ROUTE_F_DRAIN_REQ,
+				rte_memory_order_release);
 	}
 	return nb;
 }
@@ -547,7 +551,7 @@ octopus_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 	count(q, home, sock, nb);
 	lcore_txq = q;
 	if (unlikely(q->mig.tx_owner != &lcore_txq))
-		__atomic_store_n(&q->mig.tx_owner, &lcore_txq, __ATOMIC_RELAXED);
+		rte_atomic_store_explicit(&q->mig.tx_owner, &lcore_txq, rte_memory_order_relaxed);
 	burst_done(q);
 	return nb;
 }
@@ -582,18 +586,20 @@ octopus_queue_member_bind(struct octopus_queue *q, uint16_t m)
 	q->hw[m].socket = mb->socket;
 	if (mb->state < OCTO_MEMBER_STARTED || !octopus_member_serving(q->priv, m)) {
 		if (q->is_tx)
-			__atomic_store_n(&q->hw[m].tx, octopus_burst_none, __ATOMIC_RELEASE);
+			rte_atomic_store_explicit(&q->hw[m].tx, octopus_burst_none,
+				rte_memory_order_release);
 		else
-			__atomic_store_n(&q->hw[m].rx, octopus_burst_none, __ATOMIC_RELEASE);
+			rte_atomic_store_explicit(&q->hw[m].rx, octopus_burst_none,
+				rte_memory_order_release);
 		return;
 	}
 	md = &rte_eth_devices[mb->port_id];
 	if (q->is_tx) {
 		q->hw[m].queue = md->data->tx_queues[q->qid];
-		__atomic_store_n(&q->hw[m].tx, md->tx_pkt_burst, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&q->hw[m].tx, md->tx_pkt_burst, rte_memory_order_release);
 	} else {
 		q->hw[m].queue = md->data->rx_queues[q->qid];
-		__atomic_store_n(&q->hw[m].rx, md->rx_pkt_burst, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&q->hw[m].rx, md->rx_pkt_burst, rte_memory_order_release);
 	}
 }
 

@@ -9,48 +9,154 @@
  * locality counters the datapath keeps per virtual queue.
  */
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "octopus_internal.h"
 
 static void
-stats_add(struct rte_eth_stats *st, const struct rte_eth_stats *ms)
+totals_add(struct octopus_totals *t, const struct octopus_totals *mt)
 {
 	uint16_t q;
 
-	st->ipackets += ms->ipackets;
-	st->opackets += ms->opackets;
-	st->ibytes += ms->ibytes;
-	st->obytes += ms->obytes;
-	st->imissed += ms->imissed;
-	st->ierrors += ms->ierrors;
-	st->oerrors += ms->oerrors;
-	st->rx_nombuf += ms->rx_nombuf;
+	t->st.ipackets += mt->st.ipackets;
+	t->st.opackets += mt->st.opackets;
+	t->st.ibytes += mt->st.ibytes;
+	t->st.obytes += mt->st.obytes;
+	t->st.imissed += mt->st.imissed;
+	t->st.ierrors += mt->st.ierrors;
+	t->st.oerrors += mt->st.oerrors;
+	t->st.rx_nombuf += mt->st.rx_nombuf;
 	for (q = 0; q < RTE_ETHDEV_QUEUE_STAT_CNTRS; q++) {
-		st->q_ipackets[q] += ms->q_ipackets[q];
-		st->q_opackets[q] += ms->q_opackets[q];
-		st->q_ibytes[q] += ms->q_ibytes[q];
-		st->q_obytes[q] += ms->q_obytes[q];
-		st->q_errors[q] += ms->q_errors[q];
+		t->qs.q_ipackets[q] += mt->qs.q_ipackets[q];
+		t->qs.q_opackets[q] += mt->qs.q_opackets[q];
+		t->qs.q_ibytes[q] += mt->qs.q_ibytes[q];
+		t->qs.q_obytes[q] += mt->qs.q_obytes[q];
+		t->qs.q_errors[q] += mt->qs.q_errors[q];
 	}
 }
 
+/* The per-queue counters of ethdev's xstats, in struct eth_queue_stats. */
+static const struct {
+	const char *dir, *what;
+	size_t off;
+} queue_xstat_forms[] = {
+	{ "rx_q", "_packets", offsetof(struct eth_queue_stats, q_ipackets) },
+	{ "rx_q", "_bytes", offsetof(struct eth_queue_stats, q_ibytes) },
+	{ "rx_q", "_errors", offsetof(struct eth_queue_stats, q_errors) },
+	{ "tx_q", "_packets", offsetof(struct eth_queue_stats, q_opackets) },
+	{ "tx_q", "_bytes", offsetof(struct eth_queue_stats, q_obytes) },
+};
+
+#define QUEUE_XSTATS_MAX (RTE_DIM(queue_xstat_forms) * RTE_ETHDEV_QUEUE_STAT_CNTRS)
+
+/*
+ * Which per-queue counter an xstat name stands for ("rx_q<N>_packets"
+ * ...): its index (form * RTE_ETHDEV_QUEUE_STAT_CNTRS + N), -1 for none.
+ */
+static int
+queue_xstat_index(const char *name)
+{
+	unsigned long q;
+	unsigned int i;
+	char *end;
+
+	if (strncmp(name, "rx_q", 4) != 0 && strncmp(name, "tx_q", 4) != 0)
+		return -1;
+	if (name[4] < '0' || name[4] > '9')
+		return -1;
+	q = strtoul(name + 4, &end, 10);
+	if (q >= RTE_ETHDEV_QUEUE_STAT_CNTRS)
+		return -1;
+	for (i = 0; i < RTE_DIM(queue_xstat_forms); i++)
+		if (strncmp(name, queue_xstat_forms[i].dir, 4) == 0 &&
+		    strcmp(end, queue_xstat_forms[i].what) == 0)
+			return i * RTE_ETHDEV_QUEUE_STAT_CNTRS + q;
+	return -1;
+}
+
+static uint64_t *
+queue_counter(struct eth_queue_stats *qs, int idx)
+{
+	unsigned int form = idx / RTE_ETHDEV_QUEUE_STAT_CNTRS;
+
+	return (uint64_t *)((char *)qs + queue_xstat_forms[form].off) +
+		idx % RTE_ETHDEV_QUEUE_STAT_CNTRS;
+}
+
+/*
+ * Port @p port's totals and per-queue counters. The latter are the xstats
+ * ethdev builds from the PMD's per-queue counters (the PMD sets
+ * RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS; without it they stay 0): since 25.11
+ * rte_eth_stats_get has no per-queue counters, and they mean the same on
+ * every release. Ethdev lists them before the PMD's own xstats (which may
+ * reuse a name: the first is ethdev's), and reads them by id from the
+ * PMD's stats_get alone: a member's port being released has no other
+ * counters left to read.
+ */
+static int
+port_totals_get(uint16_t port, struct octopus_totals *t)
+{
+	uint64_t ids[QUEUE_XSTATS_MAX], values[QUEUE_XSTATS_MAX];
+	struct rte_eth_xstat_name *names;
+	int idx[QUEUE_XSTATS_MAX];
+	uint8_t seen[QUEUE_XSTATS_MAX];
+	int n, i, k = 0, x, ret;
+
+	memset(t, 0, sizeof(*t));
+	ret = rte_eth_stats_get(port, &t->st);
+	if (ret != 0)
+		return ret;
+	n = rte_eth_xstats_get_names(port, NULL, 0);
+	if (n <= 0)
+		return 0;
+	names = calloc(n, sizeof(*names));
+	if (names == NULL)
+		return -ENOMEM;
+	memset(seen, 0, sizeof(seen));
+	n = RTE_MIN(n, rte_eth_xstats_get_names(port, names, n));
+	for (i = 0; i < n && k < (int)QUEUE_XSTATS_MAX; i++) {
+		x = queue_xstat_index(names[i].name);
+		if (x < 0 || seen[x])
+			continue;
+		seen[x] = 1;
+		idx[k] = x;
+		ids[k++] = i;
+	}
+	free(names);
+	if (k > 0 && rte_eth_xstats_get_by_id(port, ids, values, k) == k)
+		for (i = 0; i < k; i++)
+			*queue_counter(&t->qs, idx[i]) = values[i];
+	return 0;
+}
+
 int
-octopus_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+octopus_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st,
+		struct eth_queue_stats *qs)
 {
 	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_totals t, mt;
 	struct octopus_member *m;
-	struct rte_eth_stats ms;
 	uint16_t i;
 
-	/* what released members had counted: totals never go back */
-	stats_add(st, &p->gone_stats);
+	/* on what ethdev put there (rx_nombuf): released members' counts,
+	 * so that totals never go back, then the members'
+	 */
+	memset(&t, 0, sizeof(t));
+	t.st = *st;
+	if (qs != NULL)
+		t.qs = *qs;
+	totals_add(&t, &p->gone_stats);
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
-		if (rte_eth_stats_get(m->port_id, &ms) == 0)
-			stats_add(st, &ms);
+		if (port_totals_get(m->port_id, &mt) == 0)
+			totals_add(&t, &mt);
 	}
+	*st = t.st;
+	if (qs != NULL)
+		*qs = t.qs;
 	return 0;
 }
 
@@ -61,7 +167,7 @@ octopus_stats_snapshot(struct octopus_priv *p, uint16_t m)
 	struct octopus_member *mb = &p->members[m];
 
 	if (mb->state < OCTO_MEMBER_OWNED ||
-	    rte_eth_stats_get(mb->port_id, &mb->last_stats) != 0)
+	    port_totals_get(mb->port_id, &mb->last_stats) != 0)
 		memset(&mb->last_stats, 0, sizeof(mb->last_stats));
 }
 
@@ -75,27 +181,28 @@ octopus_stats_snapshot(struct octopus_priv *p, uint16_t m)
 void
 octopus_stats_keep(struct octopus_priv *p, uint16_t m)
 {
-	struct rte_eth_stats ms, *last = &p->members[m].last_stats;
+	const struct octopus_totals *last = &p->members[m].last_stats;
+	struct octopus_totals mt;
 	uint16_t q;
 
-	memset(&ms, 0, sizeof(ms));
-	rte_eth_stats_get(p->members[m].port_id, &ms);
-	KEEP_MAX(ms.ipackets, last->ipackets);
-	KEEP_MAX(ms.opackets, last->opackets);
-	KEEP_MAX(ms.ibytes, last->ibytes);
-	KEEP_MAX(ms.obytes, last->obytes);
-	KEEP_MAX(ms.imissed, last->imissed);
-	KEEP_MAX(ms.ierrors, last->ierrors);
-	KEEP_MAX(ms.oerrors, last->oerrors);
-	KEEP_MAX(ms.rx_nombuf, last->rx_nombuf);
+	if (port_totals_get(p->members[m].port_id, &mt) != 0)
+		memset(&mt, 0, sizeof(mt));
+	KEEP_MAX(mt.st.ipackets, last->st.ipackets);
+	KEEP_MAX(mt.st.opackets, last->st.opackets);
+	KEEP_MAX(mt.st.ibytes, last->st.ibytes);
+	KEEP_MAX(mt.st.obytes, last->st.obytes);
+	KEEP_MAX(mt.st.imissed, last->st.imissed);
+	KEEP_MAX(mt.st.ierrors, last->st.ierrors);
+	KEEP_MAX(mt.st.oerrors, last->st.oerrors);
+	KEEP_MAX(mt.st.rx_nombuf, last->st.rx_nombuf);
 	for (q = 0; q < RTE_ETHDEV_QUEUE_STAT_CNTRS; q++) {
-		KEEP_MAX(ms.q_ipackets[q], last->q_ipackets[q]);
-		KEEP_MAX(ms.q_opackets[q], last->q_opackets[q]);
-		KEEP_MAX(ms.q_ibytes[q], last->q_ibytes[q]);
-		KEEP_MAX(ms.q_obytes[q], last->q_obytes[q]);
-		KEEP_MAX(ms.q_errors[q], last->q_errors[q]);
+		KEEP_MAX(mt.qs.q_ipackets[q], last->qs.q_ipackets[q]);
+		KEEP_MAX(mt.qs.q_opackets[q], last->qs.q_opackets[q]);
+		KEEP_MAX(mt.qs.q_ibytes[q], last->qs.q_ibytes[q]);
+		KEEP_MAX(mt.qs.q_obytes[q], last->qs.q_obytes[q]);
+		KEEP_MAX(mt.qs.q_errors[q], last->qs.q_errors[q]);
 	}
-	stats_add(&p->gone_stats, &ms);
+	totals_add(&p->gone_stats, &mt);
 }
 
 static void
@@ -144,7 +251,7 @@ static const struct {
 	{ "in_service", -1 },	/* 1: serving, 0: out of service (failover) */
 };
 
-#define LOAD(q, f) __atomic_load_n(&(q)->f, __ATOMIC_RELAXED)
+#define LOAD(q, f) rte_atomic_load_explicit(&(q)->f, rte_memory_order_relaxed)
 
 /* Per virtual queue: where its packets went through, and its moves. */
 static uint64_t
@@ -195,7 +302,8 @@ qx_gate_tmo(const struct octopus_queue *q)
 static uint64_t
 qx_lcore(const struct octopus_queue *q)
 {
-	return (uint64_t)(int64_t)__atomic_load_n(&q->poller_lcore, __ATOMIC_ACQUIRE);
+	return (uint64_t)(int64_t)rte_atomic_load_explicit(&q->poller_lcore,
+		rte_memory_order_acquire);
 }
 static uint64_t
 qx_socket(const struct octopus_queue *q)

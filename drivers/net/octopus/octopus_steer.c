@@ -22,14 +22,21 @@
 #include <rte_flow.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
+#include <octopus_dpdk_compat.h>
 
 #include "octo_steering.h"
 #include "octopus_steer.h"
 
-RTE_LOG_REGISTER(octopus_steer_logtype, pmd.net.octopus.steer, NOTICE);
-#define STEER_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, octopus_steer_logtype, \
-		"octopus steer: " fmt "\n", ## __VA_ARGS__)
+/* The driver's targets name its log types (meson.build); a test that
+ * builds this file alone may not.
+ */
+#ifndef RTE_LOG_DEFAULT_LOGTYPE
+#define RTE_LOG_DEFAULT_LOGTYPE pmd.net.octopus
+#endif
+RTE_LOG_REGISTER_SUFFIX(octopus_steer_logtype, steer, NOTICE);
+/* RTE_LOG_LINE starts a line with the type's name: "octopus_steer: " */
+#define RTE_LOGTYPE_octopus_steer octopus_steer_logtype
+#define STEER_LOG(level, ...) RTE_LOG_LINE(level, octopus_steer, __VA_ARGS__)
 
 /* The two enums are one list: the driver's public one and the planner's. */
 static_assert(OCTOPUS_STEER_MAX_MEMBERS <= OCTO_STEER_MAX_MEMBERS,

@@ -70,10 +70,10 @@ add_queue(struct rte_tel_data *d, uint16_t port, uint16_t q, int tx)
 	rte_tel_data_add_dict_int(c, "poller_lcore", qi.poller_lcore);
 	rte_tel_data_add_dict_int(c, "poller_socket", qi.poller_socket);
 	rte_tel_data_add_dict_int(c, "steered", qi.steered);
-	rte_tel_data_add_dict_u64(c, "local_packets", loc.local_pkts);
-	rte_tel_data_add_dict_u64(c, "remote_packets", loc.remote_pkts);
-	rte_tel_data_add_dict_u64(c, "polls", loc.polls);
-	rte_tel_data_add_dict_u64(c, "foreign_polls", loc.foreign_polls);
+	rte_tel_data_add_dict_uint(c, "local_packets", loc.local_pkts);
+	rte_tel_data_add_dict_uint(c, "remote_packets", loc.remote_pkts);
+	rte_tel_data_add_dict_uint(c, "polls", loc.polls);
+	rte_tel_data_add_dict_uint(c, "foreign_polls", loc.foreign_polls);
 	snprintf(name, sizeof(name), "%sq%u", tx ? "tx" : "rx", q);
 	rte_tel_data_add_dict_container(d, name, c, 0);
 }
@@ -125,15 +125,15 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 		}
 		rte_tel_data_add_dict_container(d, "member_state", c, 0);
 	}
-	rte_tel_data_add_dict_u64(d, "member_losses",
-		__atomic_load_n(&p->member_losses, __ATOMIC_RELAXED));
-	rte_tel_data_add_dict_u64(d, "member_returns",
-		__atomic_load_n(&p->member_returns, __ATOMIC_RELAXED));
-	rte_tel_data_add_dict_u64(d, "outage_lost_packets",
-		__atomic_load_n(&p->outage_lost_pkts, __ATOMIC_RELAXED));
+	rte_tel_data_add_dict_uint(d, "member_losses",
+		rte_atomic_load_explicit(&p->member_losses, rte_memory_order_relaxed));
+	rte_tel_data_add_dict_uint(d, "member_returns",
+		rte_atomic_load_explicit(&p->member_returns, rte_memory_order_relaxed));
+	rte_tel_data_add_dict_uint(d, "outage_lost_packets",
+		rte_atomic_load_explicit(&p->outage_lost_pkts, rte_memory_order_relaxed));
 	rte_tel_data_add_dict_string(d, "steering", p->steer != NULL ? "e-switch" :
 		(p->started ? "none: poll all members" : "stopped"));
-	rte_tel_data_add_dict_u64(d, "steering_rules",
+	rte_tel_data_add_dict_uint(d, "steering_rules",
 		p->steer != NULL ? octopus_steer_rule_count(p->steer) : 0);
 	for (q = 0; q < rte_eth_devices[port].data->nb_rx_queues; q++)
 		add_queue(d, port, q, 0);
@@ -163,21 +163,21 @@ add_migration_queue(struct rte_tel_data *d, uint16_t port, uint16_t q, int tx)
 	rte_tel_data_add_dict_int(c, "home_member", st.home_member);
 	rte_tel_data_add_dict_int(c, "home_socket", st.home_socket);
 	rte_tel_data_add_dict_int(c, "old_member", st.old_member);
-	rte_tel_data_add_dict_u64(c, "migrations", st.migrations);
-	rte_tel_data_add_dict_u64(c, "failures", st.failures);
-	rte_tel_data_add_dict_u64(c, "last_latency_ns", st.last_latency_ns);
-	rte_tel_data_add_dict_u64(c, "max_latency_ns", st.max_latency_ns);
-	rte_tel_data_add_dict_u64(c, "last_switch_ns", st.last_switch_ns);
-	rte_tel_data_add_dict_u64(c, "drained_packets", st.drained_pkts);
-	rte_tel_data_add_dict_u64(c, "gates", st.gates);
-	rte_tel_data_add_dict_u64(c, "gated_bursts", st.gated_bursts);
-	rte_tel_data_add_dict_u64(c, "gate_timeouts", st.gate_timeouts);
+	rte_tel_data_add_dict_uint(c, "migrations", st.migrations);
+	rte_tel_data_add_dict_uint(c, "failures", st.failures);
+	rte_tel_data_add_dict_uint(c, "last_latency_ns", st.last_latency_ns);
+	rte_tel_data_add_dict_uint(c, "max_latency_ns", st.max_latency_ns);
+	rte_tel_data_add_dict_uint(c, "last_switch_ns", st.last_switch_ns);
+	rte_tel_data_add_dict_uint(c, "drained_packets", st.drained_pkts);
+	rte_tel_data_add_dict_uint(c, "gates", st.gates);
+	rte_tel_data_add_dict_uint(c, "gated_bursts", st.gated_bursts);
+	rte_tel_data_add_dict_uint(c, "gate_timeouts", st.gate_timeouts);
 	h = rte_tel_data_alloc();
 	if (h != NULL) {
 		/* entry i: moves that took [2^(i-1), 2^i) us; 0: < 1 us */
-		rte_tel_data_start_array(h, RTE_TEL_U64_VAL);
+		rte_tel_data_start_array(h, RTE_TEL_UINT_VAL);
 		for (i = 0; i < RTE_PMD_OCTOPUS_MIG_HIST; i++)
-			rte_tel_data_add_array_u64(h, st.latency_hist[i]);
+			rte_tel_data_add_array_uint(h, st.latency_hist[i]);
 		rte_tel_data_add_dict_container(c, "latency_hist_log2_us", h, 0);
 	}
 	snprintf(name, sizeof(name), "%sq%u", tx ? "tx" : "rx", q);
