@@ -85,16 +85,9 @@ PY
 # died (22.11's primary may crash when dumpcap leaves; seen under load)
 died=""
 end_old_primary() {
-	local st=0 end=$((SECONDS + OCTO_DEADLINE))
-	(trap '' PIPE; echo quit >&3) 2>/dev/null || true
-	exec 3>&-
-	while tp_alive; do
-		[ "$SECONDS" -lt "$end" ] || fail "$1's primary still runs after quit"
-		sleep 0.05
-	done
-	wait "$tp_pid" || st=$?
-	tp_pid=
-	[ "$st" = 0 ] || died+=" $1's primary exited with status $st after the capture;"
+	tp_quit any
+	[ "$tp_status" = 0 ] ||
+		died+=" $1's primary exited with status $tp_status after the capture;"
 }
 
 if [ "$old" = 1 ]; then
