@@ -5,14 +5,15 @@
 # Build one of DPDK's own sample applications, unmodified, against the
 # installed libdpdk.
 #
-#   dpdk-example.sh <source dir> <work dir> <example> <output binary>
+#   dpdk-example.sh <source dir> <work dir> <example> <output binary> [<app>]
 #
 # <source dir> holds the Debian source package of the installed DPDK
 # (dpdk_*.orig.tar.*, downloaded there at configure time by driver-sdk.sh).
 # Only examples/<example> and examples/common (the headers the samples'
 # Makefiles add with -I../common) are extracted into <work dir>, Debian's
 # patches touching them are applied, and the sample's own Makefile builds it
-# with pkg-config.  The result is copied to <output binary>.  Nothing of it
+# with pkg-config.  The result (build/<app>-shared; <app>, the Makefile's
+# APP, defaults to <example>) is copied to <output binary>.  Nothing of it
 # belongs in the repository: it is a build product.
 set -eu
 
@@ -20,6 +21,7 @@ src=$1
 work=$2
 name=$3
 output=$4
+app=${5:-$3}
 
 fail() {
 	echo "dpdk-example: $*" >&2
@@ -55,4 +57,4 @@ make -s -C "$work/$top/examples/$name" shared >"$work/$name-make.log" 2>&1 || {
 	cat "$work/$name-make.log" >&2
 	fail "make of examples/$name failed"
 }
-cp "$work/$top/examples/$name/build/$name-shared" "$output"
+cp "$work/$top/examples/$name/build/$app-shared" "$output"

@@ -118,7 +118,7 @@ octo_eal_args(int argc, char **argv, unsigned int default_mb, char ***out)
 	struct octo_eal_mem m;
 	const char *base = strrchr(argv[0], '/');
 	unsigned int mb = default_mb;
-	int i, n = 0, eal_end = argc, has_prefix = 0, no_huge = 0;
+	int i, n = 0, eal_end = argc, has_prefix = 0, no_huge = 0, huge_given = 0;
 	char **a = calloc((size_t)argc + 4, sizeof(*a));
 	char *prefix;
 
@@ -134,10 +134,14 @@ octo_eal_args(int argc, char **argv, unsigned int default_mb, char ***out)
 			mb = (unsigned int)atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--no-huge") == 0)
 			no_huge = 1;
+		else if (strcmp(argv[i], "--huge-unlink") == 0)
+			huge_given = 1;	/* EAL 25.11 refuses it twice */
 	}
 	a[n++] = argv[0];
 	if (no_huge) {
 		fprintf(stderr, "memory: 4K pages (--no-huge given)\n");
+	} else if (huge_given) {
+		fprintf(stderr, "memory: hugepages, -m %u (--huge-unlink given)\n", mb);
 	} else {
 		octo_eal_mem_decide(mb, &m);
 		a[n++] = (char *)(uintptr_t)m.opt;

@@ -36,7 +36,7 @@ int octo_eal_mem_decide(unsigned int mb, struct octo_eal_mem *m);
  * EAL arguments for a test: @p argv (up to its "--", if any) with
  *  - the memory decided for its -m (default @p default_mb): --no-huge, or
  *    hugepages with --huge-unlink (no hugepage file outlives the run), unless
- *    argv says --no-huge itself;
+ *    argv says --no-huge or --huge-unlink itself;
  *  - its --file-prefix made unique to this process ("<prefix>-<pid>"; without
  *    one, "<program>-<pid>"), so that runs never share EAL's runtime
  *    directory (remove it at the end: tests/common/octo_eal_cleanup.h).

@@ -14,7 +14,8 @@
 #                      of testpmd.sh (tp_pid) runs; WHAT names it in errors
 # The trap kills the processes in octo_pids (and tp_pid), runs
 # octo_cleanup_more if the script defines it, then removes $octo_work (a
-# temporary directory) and the runtime directories.
+# temporary directory), the runtime directories and hugepage files of the
+# prefixes.
 
 octo_work=$(mktemp -d)
 octo_logs=()
@@ -51,6 +52,8 @@ octo_cleanup() {
 	rm -rf "${octo_work:?}"
 	for p in "${octo_prefixes[@]}"; do
 		rm -rf "/var/run/dpdk/${p:?}"
+		# a primary's kept hugepage files (testpmd.sh, tp_shared_mem)
+		rm -f /dev/hugepages/"${p:?}"map_*
 	done
 }
 trap octo_cleanup EXIT

@@ -20,8 +20,15 @@
 #                            tp_rx PORT: ipackets)
 #   tp_forward PORT N        `start`, wait until PORT received N packets
 #                            more (telemetry), `stop`
-#   tp_quit                  `quit`, wait for testpmd's exit; fails on a
-#                            non-zero status (a crash)
+#   tp_quit [any]            `quit`, wait for testpmd's exit; fails on a
+#                            non-zero status (a crash) unless "any" (its
+#                            status then in tp_status)
+#   tp_shared_mem            EAL memory options, in the array tp_mem, of a
+#                            primary whose memory a secondary maps: its
+#                            hugepage files kept (test.sh's cleanup removes
+#                            them), at OCTOPUS_BASE_VIRTADDR if the build
+#                            sets it;
+#                            skips the test (77) without hugepages
 # Deadlines: OCTO_DEADLINE seconds (30) per wait.
 
 . "$(dirname "${BASH_SOURCE[0]}")/test.sh"
@@ -53,8 +60,10 @@ tp_start() {
 
 tp_send() {
 	local c
+	# a write to the FIFO of an exited testpmd would end this shell with
+	# SIGPIPE, silently: ignored for the write, whose error then says it
 	for c in "$@"; do
-		echo "$c" >&3
+		(trap '' PIPE; echo "$c" >&3) 2>/dev/null || fail "testpmd does not read its input (exited?)"
 	done
 }
 
@@ -88,7 +97,11 @@ tp_forward() {
 tp_quit() {
 	local st=0
 	local end=$((SECONDS + OCTO_DEADLINE))
-	tp_send "quit"
+	if [ "${1:-}" = any ]; then
+		(trap '' PIPE; echo quit >&3) 2>/dev/null || true
+	else
+		tp_send "quit"
+	fi
 	exec 3>&-
 	while tp_alive; do
 		[ "$SECONDS" -lt "$end" ] || fail "testpmd still running $OCTO_DEADLINE s after quit"
@@ -96,5 +109,18 @@ tp_quit() {
 	done
 	wait "$tp_pid" || st=$?
 	tp_pid=
-	[ "$st" = 0 ] || fail "testpmd exited with status $st"
+	tp_status=$st
+	[ "$st" = 0 ] || [ "${1:-}" = any ] || fail "testpmd exited with status $st"
+}
+
+tp_shared_mem() {
+	if [ "$("${OCTOPUS_EAL_MEM:?}" 512)" = "--no-huge" ]; then
+		echo "skip: secondary processes need hugepages"
+		exit 77
+	fi
+	tp_mem=()
+	# where the primary's memory goes (sanitizers: tests/meson.build)
+	if [ -n "${OCTOPUS_BASE_VIRTADDR:-}" ]; then
+		tp_mem=("--base-virtaddr=$OCTOPUS_BASE_VIRTADDR")
+	fi
 }

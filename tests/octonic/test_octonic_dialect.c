@@ -94,6 +94,7 @@ struct shape {
 	struct rte_flow_action_set_meta set_meta;
 	struct rte_flow_action_modify_field modify;
 	struct rte_flow_action_ethdev port;
+	struct rte_flow_action_port_id port_id;
 	struct rte_flow_action_jump jump;
 	struct rte_flow_action_mark mark;
 	struct rte_flow_action_queue queue;
@@ -105,6 +106,7 @@ enum match { M_UDP, M_META };
 enum act {
 	A_END, A_SET_META, A_MODIFY_META, A_MARK, A_FLAG, A_QUEUE, A_RSS,
 	A_TO_PF1, A_TO_MANAGER, A_TO_PORT0_REPRESENTOR, A_JUMP, A_COUNT,
+	A_PORT_ID_PF1,
 };
 
 /*
@@ -199,6 +201,11 @@ shape(struct shape *s, int transfer, uint32_t group, enum match m,
 			break;
 		case A_COUNT:
 			a->type = RTE_FLOW_ACTION_TYPE_COUNT;
+			break;
+		case A_PORT_ID_PF1:
+			s->port_id.id = n->port[1];
+			a->type = RTE_FLOW_ACTION_TYPE_PORT_ID;
+			a->conf = &s->port_id;
 			break;
 		default:
 			break;
@@ -472,11 +479,14 @@ static void
 test_mlx5_hws(struct rte_mempool *unused __rte_unused)
 {
 	struct shape s, rules[2];
+	char msg[128];
 	struct nic n;
+	int i;
 
-	/* xmeta=0 (mlx5's default) */
-	REQUIRE(nic_open(&n, "net_octonic74", NIC_ARGS "dialect=mlx5-hws,gen_limit=1") == 0,
-		"probe");
+	/* xmeta=0 (mlx5's default), DPDK 22.11's mlx5 whatever DPDK this
+	 * runs on (the transfer MARK/FLAG refusals below are 22.11's) */
+	REQUIRE(nic_open(&n, "net_octonic74",
+		NIC_ARGS "dialect=mlx5-hws,mlx5_dpdk=22.11,gen_limit=1") == 0, "probe");
 	mlx5_common_refusals(&n, "mlx5-hws");
 	shape(&s, 1, 1, M_UDP, ACTS(A_SET_META, A_TO_PF1), &n);
 	expect_refused("SET_META", &s, &n, ENOTSUP,
@@ -509,6 +519,35 @@ test_mlx5_hws(struct rte_mempool *unused __rte_unused)
 	/* PORT_REPRESENTOR to the e-switch manager (PF0) is taken */
 	shape(&s, 1, 0, M_UDP, ACTS(A_TO_MANAGER), &n);
 	rte_flow_destroy(n.port[0], expect_accepted("PORT_REPRESENTOR 0xffff", &s, &n), NULL);
+	nic_close(&n);
+
+	/* DPDK 25.11's mlx5: transfer MARK/FLAG need the NIC's capability,
+	 * PORT_ID is refused */
+	REQUIRE(nic_open(&n, "net_octonic76",
+		NIC_ARGS "dialect=mlx5-hws,mlx5_dpdk=25.11,gen_limit=1") == 0, "probe");
+	mlx5_common_refusals(&n, "mlx5-hws");
+	for (i = 0; i < 2; i++) {
+		shape(&s, 1, 1, M_UDP, i == 0 ? ACTS(A_MARK, A_TO_PF1) : ACTS(A_FLAG, A_TO_PF1),
+			&n);
+		snprintf(msg, sizeof(msg),
+			"mlx5-hws: %s in transfer rules needs the NIC's fdb_rx_set_flow_tag_stc capability (fdb_mark=1)",
+			i == 0 ? "MARK" : "FLAG");
+		expect_refused(msg, &s, &n, ENOTSUP, msg);
+	}
+	shape(&s, 1, 1, M_UDP, ACTS(A_PORT_ID_PF1), &n);
+	expect_refused("PORT_ID, 25.11", &s, &n, ENOTSUP,
+		"mlx5-hws: PORT_ID is not supported: use REPRESENTED_PORT");
+	nic_close(&n);
+
+	/* 25.11 with the capability: the MARK is written in the e-switch
+	 * and reaches PF1's queue, no META needed */
+	REQUIRE(nic_open(&n, "net_octonic77",
+		NIC_ARGS "dialect=mlx5-hws,mlx5_dpdk=25.11,fdb_mark=1,gen_limit=1") == 0,
+		"probe");
+	shape(&rules[0], 1, 0, M_UDP, ACTS(A_MARK, A_TO_PF1), &n);
+	shape(&rules[1], 0, 0, M_UDP, ACTS(A_QUEUE), &n);
+	rules[1].on_pf1 = 1;
+	expect_traffic("mlx5-hws 25.11 fdb_mark=1", rules, 2, &n, FRAMES);
 	nic_close(&n);
 }
 

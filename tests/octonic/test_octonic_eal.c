@@ -244,8 +244,8 @@ test_ports(struct rte_mempool *unused __rte_unused)
 	CHECK(rte_eth_dev_socket_id(p0) == 0, "pf0 on node 0");
 	CHECK(rte_eth_dev_socket_id(p1) == 1, "pf1 on node 1 (got %d)",
 		rte_eth_dev_socket_id(p1));
-	rte_eth_dev_info_get(p0, &i0);
-	rte_eth_dev_info_get(p1, &i1);
+	CHECK(rte_eth_dev_info_get(p0, &i0) == 0, "info of p0");
+	CHECK(rte_eth_dev_info_get(p1, &i1) == 0, "info of p1");
 	CHECK(i0.switch_info.domain_id == i1.switch_info.domain_id, "domain");
 	CHECK(i0.switch_info.domain_id != RTE_ETH_DEV_SWITCH_DOMAIN_ID_INVALID,
 		"domain allocated");
@@ -414,7 +414,8 @@ test_steer(struct rte_mempool *unused __rte_unused)
 					cnt[p][q]);
 	CHECK(generated(ports[0]) == N, "generated %" PRIu64, generated(ports[0]));
 	rte_eth_stats_get(ports[1], &st);
-	CHECK(st.ipackets == cnt[1][2] && st.q_ipackets[2] == cnt[1][2] &&
+	CHECK(st.ipackets == cnt[1][2] &&
+		xstat(ports[1], "rx_q2_packets") == cnt[1][2] &&
 		st.imissed == missed, "stats: %" PRIu64 " %" PRIu64, st.ipackets,
 		st.imissed);
 	rte_eth_stats_get(ports[0], &st);
@@ -955,13 +956,13 @@ test_unplug(struct rte_mempool *unused __rte_unused)
 	rte_eth_dev_callback_register(ports[1], RTE_ETH_EVENT_INTR_LSC, event_cb, NULL);
 	REQUIRE(port_start(ports[0], &o) == 0 && port_start(ports[1], &o) == 0,
 		"start");
-	rte_eth_link_get_nowait(ports[1], &link);
+	CHECK(rte_eth_link_get_nowait(ports[1], &link) == 0, "link of ports[1]");
 	CHECK(link.link_status == RTE_ETH_LINK_UP, "link up when started");
 	REQUIRE(transfer_to_pf(ports[0], ports[1], 0, 0, 1) != NULL, "transfer");
 	CHECK(rte_pmd_octonic_unplug(ports[1]) == 0, "unplug");
 	CHECK(rmv_events == 1, "RMV events %d", rmv_events);
 	CHECK(lsc_events == 1, "LSC events %d", lsc_events);
-	rte_eth_link_get_nowait(ports[1], &link);
+	CHECK(rte_eth_link_get_nowait(ports[1], &link) == 0, "link of ports[1]");
 	CHECK(link.link_status == RTE_ETH_LINK_DOWN, "link down when unplugged");
 	CHECK(rte_pmd_octonic_unplug(ports[1]) == -EALREADY, "twice");
 	/* traffic steered to the unplugged PF is counted, never hangs: poll
@@ -979,12 +980,12 @@ test_unplug(struct rte_mempool *unused __rte_unused)
 		"imissed %" PRIu64 " of %" PRIu64, st.imissed, generated(ports[0]));
 	CHECK(xstat(ports[1], "rx_port_down_drop_packets") == N, "xstat");
 	CHECK(rte_pmd_octonic_plug(ports[1]) == 0, "plug");
-	rte_eth_link_get_nowait(ports[1], &link);
+	CHECK(rte_eth_link_get_nowait(ports[1], &link) == 0, "link of ports[1]");
 	CHECK(link.link_status == RTE_ETH_LINK_UP, "link up again");
 	CHECK(lsc_events == 2, "LSC on plug");
 	rte_eth_dev_stop(ports[0]);
 	rte_eth_dev_stop(ports[1]);
-	rte_eth_link_get_nowait(ports[1], &link);
+	CHECK(rte_eth_link_get_nowait(ports[1], &link) == 0, "link of ports[1]");
 	CHECK(link.link_status == RTE_ETH_LINK_DOWN, "link down when stopped");
 	nic_remove("net_octonic36");
 }

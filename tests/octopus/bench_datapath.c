@@ -34,6 +34,7 @@
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <octopus_dpdk_compat.h>
 
 #include "../common/octo_test_eal.h"
 #include "../common/octo_port.h"
@@ -152,7 +153,8 @@ main(int argc, char **argv)
 	    rte_vdev_init("net_octopus1", "member=net_null3,member=net_null4,"
 		"socket_of=net_null3:0,socket_of=net_null4:1,migration=manual") != 0 ||
 	    rte_vdev_init("net_failsafe0", "dev(net_null7)") != 0 ||
-	    rte_vdev_init("net_bonding0", "mode=1,slave=net_null5,slave=net_null6") != 0) {
+	    rte_vdev_init("net_bonding0", "mode=1," OCTO_DPDK_BOND_MEMBER_KEY "=net_null5,"
+		OCTO_DPDK_BOND_MEMBER_KEY "=net_null6") != 0) {
 		fprintf(stderr, "cannot create the ports (net_failsafe and net_bonding are DPDK's)\n");
 		return 2;
 	}

@@ -53,6 +53,8 @@
 #include <rte_mbuf.h>
 #include <rte_random.h>
 
+#include <octopus_dpdk_compat.h>
+
 #include "octo_wire.h"
 #include "rte_pmd_octonic.h"
 #include "rte_pmd_octopus.h"
@@ -83,9 +85,10 @@ poller(void *arg)
 {
 	uint16_t q = (uint16_t)(uintptr_t)arg;
 
-	__atomic_store_n(&poller_tid[q], rte_sys_gettid(), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&poller_tid[q], rte_sys_gettid(), rte_memory_order_release);
 	while (!stop)
-		__atomic_fetch_add(&received, octo_seq_forward(&seq, port, q), __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&received, octo_seq_forward(&seq, port, q),
+			rte_memory_order_relaxed);
 	return 0;
 }
 
@@ -252,9 +255,9 @@ run(uint32_t flows, unsigned int nb, uint64_t rate)
 	/* every generated frame in a ring (or counted), then every ring empty */
 	rte_pmd_octonic_gen_enable(pf0, 0);
 	do {
-		last = __atomic_load_n(&received, __ATOMIC_RELAXED);
+		last = rte_atomic_load_explicit(&received, rte_memory_order_relaxed);
 		rte_delay_ms(50);
-	} while (__atomic_load_n(&received, __ATOMIC_RELAXED) != last);
+	} while (rte_atomic_load_explicit(&received, rte_memory_order_relaxed) != last);
 	pollers_stop();
 	rte_pmd_octonic_flow_stats_get(pf0, &fs1);
 	rte_pmd_octonic_gen_count(pf0, &gen);

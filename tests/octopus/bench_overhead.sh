@@ -19,9 +19,12 @@ set -euo pipefail
 
 rounds=${1:-5}
 secs=${2:-2}
-export TESTPMD=${TESTPMD:-dpdk-testpmd}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${OCTOPUS_BUILD:-$src/build}
+# the DPDK the build is made against: its testpmd, net_bonding's key
+# shellcheck disable=SC1091
+. "$build/tests/octopus-dpdk.env"
+export TESTPMD=${TESTPMD:-$OCTOPUS_DPDK_BINDIR/dpdk-testpmd}
 # the plugin where EAL accepts it (see meson.build)
 [ -n "${OCTOPUS_PLUGIN:-}" ] || . "$build/octopus-plugins.env"
 emu="$src/tools/octopus-numa-emu --nodes 2 --"
@@ -76,7 +79,7 @@ for m in "${kinds[@]}"; do
 		--vdev net_null0 --vdev net_null1 --vdev net_null2 --vdev net_null3 \
 		--vdev net_null4 --vdev net_null5 \
 		--vdev "net_octopus0,member=net_null0,member=net_null1,socket_of=net_null0:0,socket_of=net_null1:1,rx_pool=app,migration=manual" \
-		--vdev "net_bonding0,mode=1,slave=net_null4,slave=net_null5" \
+		--vdev "net_bonding0,mode=1,$OCTOPUS_BOND_MEMBER_KEY=net_null4,$OCTOPUS_BOND_MEMBER_KEY=net_null5" \
 		--vdev "net_failsafe0,dev(net_null6)" \
 		-- -i --total-num-mbufs=16384 --port-topology=loop --record-core-cycles \
 		--nb-cores=1 --burst=32

@@ -16,17 +16,10 @@ set -euo pipefail
 
 npf=${1:?number of sockets}
 procinfo=${PROCINFO:-dpdk-proc-info}
-if [ "$("${OCTOPUS_EAL_MEM:?}" 512)" = "--no-huge" ]; then
-	echo "skip: secondary processes need hugepages"
-	exit 77
-fi
 . "$(dirname "$0")/../common/testpmd.sh"
-# a secondary maps the primary's hugepage files: they must not be unlinked
-mem_opt=()
-[ -n "${OCTOPUS_BASE_VIRTADDR:-}" ] && mem_opt=("--base-virtaddr=$OCTOPUS_BASE_VIRTADDR")
+tp_shared_mem
 octo_prefix "secn-$npf"
 prefix=$tp_prefix
-octo_cleanup_more() { rm -f /dev/hugepages/"${prefix:?}"map_*; }
 work=$octo_work
 plugins=(-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}")
 port=$npf	# PFs are ports 0..N-1, the octopus port after them
@@ -40,7 +33,7 @@ for ((k = 0; k < npf; k++)); do
 	numa+="${numa:+:}$k"
 	lcores+=",$((k + 1))@$k"
 done
-tp_start "$out" "${mem_opt[@]}" -m 512 --no-pci --file-prefix "$prefix" --lcores "$lcores" \
+tp_start "$out" "${tp_mem[@]}" -m 512 --no-pci --file-prefix "$prefix" --lcores "$lcores" \
 	"${plugins[@]}" \
 	--vdev "net_octonic0,pfs=$npf,numa=$numa,wire=gen,gen_rate=50000" \
 	--vdev "net_octopus0$members" \

@@ -13,24 +13,15 @@
 set -euo pipefail
 
 procinfo=${PROCINFO:-dpdk-proc-info}
-mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
-if [ "$mem_opt" = "--no-huge" ]; then
-	echo "skip: secondary processes need hugepages"
-	exit 77
-fi
 . "$(dirname "$0")/../common/testpmd.sh"
-# a secondary maps the primary's hugepage files: they must not be unlinked
-mem_opt=()
-# where the primary's memory goes, if the build says (sanitizers: meson.build)
-[ -n "${OCTOPUS_BASE_VIRTADDR:-}" ] && mem_opt=("--base-virtaddr=$OCTOPUS_BASE_VIRTADDR")
+tp_shared_mem
 octo_prefix sec
 prefix=$tp_prefix
 plugins=(-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}")
-octo_cleanup_more() { rm -f /dev/hugepages/"${prefix:?}"map_*; }
 work=$octo_work
 octo_logs=("$work/primary.out")
 
-tp_start "$work/primary.out" "${mem_opt[@]}" -m 512 --no-pci --file-prefix "$prefix" -l 0-1 \
+tp_start "$work/primary.out" "${tp_mem[@]}" -m 512 --no-pci --file-prefix "$prefix" -l 0-1 \
 	"${plugins[@]}" \
 	--vdev net_octonic0,pfs=2,numa=0:0,wire=gen,gen_rate=100000 \
 	--vdev net_octopus0,member=net_octonic0_pf0 \

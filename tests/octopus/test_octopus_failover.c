@@ -44,6 +44,8 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include <octopus_dpdk_compat.h>
+
 #include "octo_wire.h"
 #include "rte_pmd_octonic.h"
 #include "rte_pmd_octopus.h"
@@ -96,8 +98,8 @@ note(uint16_t q, struct rte_mbuf *m)
 	if (rte_be_to_cpu_32(pl->magic) != OCTO_WIRE_MAGIC ||
 	    rte_be_to_cpu_32(pl->flow_id) != WATCHED)
 		return;
-	__atomic_fetch_add(&watched_on[q], 1, __ATOMIC_RELAXED);
-	if (__atomic_load_n(&watched_known, __ATOMIC_ACQUIRE))
+	rte_atomic_fetch_add_explicit(&watched_on[q], 1, rte_memory_order_relaxed);
+	if (rte_atomic_load_explicit(&watched_known, rte_memory_order_acquire))
 		return;
 	ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *,
 		sizeof(struct rte_ether_hdr));
@@ -105,7 +107,7 @@ note(uint16_t q, struct rte_mbuf *m)
 		sizeof(struct rte_ether_hdr) + sizeof(*ip));
 	watched_src = ip->src_addr;
 	watched_sport = udp->src_port;
-	__atomic_store_n(&watched_known, 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&watched_known, 1, rte_memory_order_release);
 }
 
 static int
@@ -129,7 +131,7 @@ worker(void *arg)
 				k += rte_eth_tx_burst(port, q, pkts + k, n - k);
 			if (n == 0)	/* lets a Tx migration finish */
 				rte_eth_tx_burst(port, q, pkts, 0);
-			__atomic_fetch_add(&received, n, __ATOMIC_RELAXED);
+			rte_atomic_fetch_add_explicit(&received, n, rte_memory_order_relaxed);
 		}
 	return 0;
 }
@@ -155,7 +157,7 @@ watched_total(void)
 	uint16_t q;
 
 	for (q = 0; q < NB_Q; q++)
-		t += __atomic_load_n(&watched_on[q], __ATOMIC_RELAXED);
+		t += rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed);
 	return t;
 }
 
@@ -189,9 +191,9 @@ drain(void)
 
 	CHECK(rte_pmd_octonic_gen_enable(nic_pf, 0) == 0, "generator off");
 	do {
-		last = __atomic_load_n(&received, __ATOMIC_RELAXED);
+		last = rte_atomic_load_explicit(&received, rte_memory_order_relaxed);
 		rte_delay_ms(100);
-		now = __atomic_load_n(&received, __ATOMIC_RELAXED);
+		now = rte_atomic_load_explicit(&received, rte_memory_order_relaxed);
 	} while (now != last && rte_get_timer_cycles() < end);
 	CHECK(now == last, "packets still arriving %d ms after the generator's pause", LIMIT_MS);
 	stop = 1;
@@ -216,9 +218,9 @@ wait_served(uint16_t q, int sock, int via)
 		if (!homed) {
 			rte_pmd_octopus_migration_get(port, q, 0, &r);
 			homed = r.phase == RTE_PMD_OCTOPUS_MIG_STEADY && r.home_socket == sock;
-			w = __atomic_load_n(&watched_on[q], __ATOMIC_RELAXED);
+			w = rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed);
 			d = delivered_via(q, via);
-		} else if (__atomic_load_n(&watched_on[q], __ATOMIC_RELAXED) > w &&
+		} else if (rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed) > w &&
 			   delivered_via(q, via) > d) {
 			return (double)(rte_get_timer_cycles() - t0) * 1000 / rte_get_timer_hz();
 		}
@@ -233,7 +235,7 @@ wait_for(const uint64_t *v, uint64_t want)
 {
 	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * LIMIT_MS;
 
-	while (__atomic_load_n(v, __ATOMIC_RELAXED) < want) {
+	while (rte_atomic_load_explicit(v, rte_memory_order_relaxed) < want) {
 		if (rte_get_timer_cycles() > end)
 			return false;
 		rte_delay_us_sleep(100);
@@ -249,12 +251,12 @@ wait_for(const uint64_t *v, uint64_t want)
 static void
 keeps_flowing(const char *when, uint16_t q, int via)
 {
-	uint64_t w = __atomic_load_n(&watched_on[q], __ATOMIC_RELAXED);
+	uint64_t w = rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed);
 	uint64_t d = delivered_via(q, via), other = delivered_via(q, 1 - via);
 
 	CHECK(wait_for(&watched_on[q], w + MIN_PKTS),
 		"%s: the rule's flow reached queue %u %" PRIu64 " time(s) in %d ms, not %d",
-		when, q, __atomic_load_n(&watched_on[q], __ATOMIC_RELAXED) - w, LIMIT_MS,
+		when, q, rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed) - w, LIMIT_MS,
 		MIN_PKTS);
 	CHECK(delivered_via(q, via) > d, "%s: queue %u delivered nothing through PF%d",
 		when, q, via);
@@ -306,15 +308,17 @@ rule_in_place(struct rte_mempool *mp, uint16_t q, uint64_t *elsewhere)
 	if (!start_port(mp))
 		return false;
 	forward();
-	while (!__atomic_load_n(&watched_known, __ATOMIC_ACQUIRE) &&
+	while (!rte_atomic_load_explicit(&watched_known, rte_memory_order_acquire) &&
 	       rte_get_timer_cycles() < end)
 		rte_delay_us_sleep(100);
 	CHECK(watched_known, "flow %d not received within %d ms", WATCHED, LIMIT_MS);
 	if (!watched_known || !watched_rule(q))
 		return false;
-	CHECK(wait_for(&watched_on[q], __atomic_load_n(&watched_on[q], __ATOMIC_RELAXED) + 1),
+	CHECK(wait_for(&watched_on[q],
+			rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed) + 1),
 		"the rule's flow did not reach queue %u within %d ms", q, LIMIT_MS);
-	*elsewhere = watched_total() - __atomic_load_n(&watched_on[q], __ATOMIC_RELAXED);
+	*elsewhere = watched_total() -
+		rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed);
 	return true;
 }
 
@@ -322,7 +326,8 @@ rule_in_place(struct rte_mempool *mp, uint16_t q, uint64_t *elsewhere)
 static void
 check_only_on(uint16_t q, uint64_t elsewhere)
 {
-	uint64_t now = watched_total() - __atomic_load_n(&watched_on[q], __ATOMIC_RELAXED);
+	uint64_t now = watched_total() -
+		rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed);
 
 	CHECK(now == elsewhere, "the rule's flow reached other queues than %u: %" PRIu64
 		" packet(s)", q, now - elsewhere);
@@ -505,7 +510,7 @@ on_reset(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *ret)
 	RTE_SET_USED(arg);
 	RTE_SET_USED(ret);
 	if (port_id == port && type == RTE_ETH_EVENT_INTR_RESET)
-		__atomic_fetch_add(&reset_events, 1, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&reset_events, 1, rte_memory_order_relaxed);
 	return 0;
 }
 
@@ -532,7 +537,7 @@ test_reset(struct rte_mempool *mp)
 	t_out = wait_served(1, 0, 0);
 	CHECK(t_out >= 0, "queue 1: the rule's flow not served by PF0 within %d ms", LIMIT_MS);
 	CHECK(xstat("member1_in_service") == 0, "PF1 still in service");
-	CHECK(__atomic_load_n(&reset_events, __ATOMIC_RELAXED) == 1,
+	CHECK(rte_atomic_load_explicit(&reset_events, rte_memory_order_relaxed) == 1,
 		"%u INTR_RESET event(s) on the port", reset_events);
 	/* PF1's link does not come back by itself, nor does the member */
 	keeps_flowing("outage", 1, 0);

@@ -40,6 +40,8 @@
 #include <rte_mbuf.h>
 #include <rte_udp.h>
 
+#include <octopus_dpdk_compat.h>
+
 #include "octo_wire.h"
 #include "rte_pmd_octonic.h"
 #include "rte_pmd_octopus.h"
@@ -157,7 +159,7 @@ worker(void *arg)
 				seq_check(pkts[k]);
 			for (k = 0; k < n; )
 				k += rte_eth_tx_burst(port, q, pkts + k, n - k);
-			__atomic_fetch_add(&received, n, __ATOMIC_RELAXED);
+			rte_atomic_fetch_add_explicit(&received, n, rte_memory_order_relaxed);
 			if (n == 0) {
 				/* lets a Tx move finish; leaves the CPU to the
 				 * other pollers of this 2-CPU machine
@@ -257,9 +259,9 @@ drain(void)
 
 	CHECK(rte_pmd_octonic_gen_enable(pf[0], 0) == 0, "generator off");
 	do {
-		last = __atomic_load_n(&received, __ATOMIC_RELAXED);
+		last = rte_atomic_load_explicit(&received, rte_memory_order_relaxed);
 		rte_delay_ms(200);
-		now = __atomic_load_n(&received, __ATOMIC_RELAXED);
+		now = rte_atomic_load_explicit(&received, rte_memory_order_relaxed);
 	} while (now != last && !deadline_passed(end));
 	stop = 1;
 	rte_eal_mp_wait_lcore();

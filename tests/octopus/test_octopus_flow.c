@@ -54,6 +54,8 @@
 #include <rte_mbuf.h>
 #include <rte_udp.h>
 
+#include <octopus_dpdk_compat.h>
+
 #include "rte_pmd_octonic.h"
 #include "octopus_internal.h"
 #include "octopus_flow.h"
@@ -151,8 +153,8 @@ poll_queue(void *arg)
 			rte_pktmbuf_free(m);
 		}
 		if (n > 0) {
-			__atomic_fetch_add(&received, n, __ATOMIC_RELAXED);
-			__atomic_store_n(&last_rx_tsc, rte_get_timer_cycles(), __ATOMIC_RELAXED);
+			rte_atomic_fetch_add_explicit(&received, n, rte_memory_order_relaxed);
+			rte_atomic_store_explicit(&last_rx_tsc, rte_get_timer_cycles(), rte_memory_order_relaxed);
 		}
 		if (q == 0 && n == 0) {
 			uint64_t now = rte_get_timer_cycles();
@@ -160,8 +162,8 @@ poll_queue(void *arg)
 			/* everything that should arrive did, and 50 ms more
 			 * passed without a packet (so a wrong extra shows too)
 			 */
-			if ((__atomic_load_n(&received, __ATOMIC_RELAXED) >= expected &&
-					now - __atomic_load_n(&last_rx_tsc, __ATOMIC_RELAXED) >
+			if ((rte_atomic_load_explicit(&received, rte_memory_order_relaxed) >= expected &&
+					now - rte_atomic_load_explicit(&last_rx_tsc, rte_memory_order_relaxed) >
 					rte_get_timer_hz() / 20) || now > deadline)
 				stop = 1;
 		}
@@ -203,8 +205,9 @@ run_phase_drop(unsigned int dropped_flows)
 		rte_eth_stats_get(port, &st);
 		fprintf(stderr, "phase: generated %" PRIu64 " received %" PRIu64
 			" imissed %" PRIu64 " q %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-			gen, received, st.imissed, st.q_ipackets[0], st.q_ipackets[1],
-			st.q_ipackets[2], st.q_ipackets[3]);
+			gen, received, st.imissed, octo_xstat(port, "rx_q0_packets"),
+			octo_xstat(port, "rx_q1_packets"), octo_xstat(port, "rx_q2_packets"),
+			octo_xstat(port, "rx_q3_packets"));
 	}
 }
 
@@ -312,7 +315,7 @@ reta_set_all(uint16_t (*fn)(uint16_t b))
 	struct rte_eth_dev_info info;
 	uint16_t b;
 
-	rte_eth_dev_info_get(port, &info);
+	CHECK(rte_eth_dev_info_get(port, &info) == 0, "info of port");
 	memset(reta, 0, sizeof(reta));
 	for (b = 0; b < info.reta_size; b++) {
 		reta[b / 64].mask |= 1ULL << (b % 64);

@@ -63,6 +63,8 @@
 #include <rte_mbuf.h>
 #include <rte_udp.h>
 
+#include <octopus_dpdk_compat.h>
+
 #include "rte_pmd_octonic.h"
 #include "rte_pmd_octopus.h"
 
@@ -125,16 +127,16 @@ account(uint16_t q, struct rte_mbuf *m)
 	/* a flow is on one queue at a time except across a move: the
 	 * gate makes the new queue wait, so seq must only grow
 	 */
-	if (seen[id] > 0 && seq <= __atomic_load_n(&last_seq[id], __ATOMIC_ACQUIRE))
-		__atomic_fetch_add(&reordered, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&last_seq[id], seq, __ATOMIC_RELEASE);
-	__atomic_fetch_add(&seen[id], 1, __ATOMIC_RELAXED);
+	if (seen[id] > 0 && seq <= rte_atomic_load_explicit(&last_seq[id], rte_memory_order_acquire))
+		rte_atomic_fetch_add_explicit(&reordered, 1, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&last_seq[id], seq, rte_memory_order_release);
+	rte_atomic_fetch_add_explicit(&seen[id], 1, rte_memory_order_relaxed);
 	if ((int)id == watched) {
-		__atomic_fetch_add(&per_q_flow[q], 1, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&per_q_flow[q], 1, rte_memory_order_relaxed);
 		if ((m->ol_flags & RTE_MBUF_F_RX_FDIR_ID) != 0 && m->hash.fdir.hi == MARK_ID)
-			__atomic_fetch_add(&marked_q[q], 1, __ATOMIC_RELAXED);
-		else if (__atomic_load_n(&marked_q[q], __ATOMIC_RELAXED) > 0)
-			__atomic_fetch_add(&unmarked_late, 1, __ATOMIC_RELAXED);
+			rte_atomic_fetch_add_explicit(&marked_q[q], 1, rte_memory_order_relaxed);
+		else if (rte_atomic_load_explicit(&marked_q[q], rte_memory_order_relaxed) > 0)
+			rte_atomic_fetch_add_explicit(&unmarked_late, 1, rte_memory_order_relaxed);
 	}
 }
 
@@ -167,7 +169,7 @@ received(void)
 	int f;
 
 	for (f = 0; f < NB_FLOWS; f++)
-		total += __atomic_load_n(&seen[f], __ATOMIC_RELAXED);
+		total += rte_atomic_load_explicit(&seen[f], rte_memory_order_relaxed);
 	return total;
 }
 
@@ -194,7 +196,7 @@ wait_flow_on(uint16_t q, uint64_t since)
 {
 	uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
 
-	while (__atomic_load_n(&per_q_flow[q], __ATOMIC_RELAXED) <= since) {
+	while (rte_atomic_load_explicit(&per_q_flow[q], rte_memory_order_relaxed) <= since) {
 		if (rte_get_timer_cycles() > end)
 			return -1;
 		rte_delay_us_sleep(1000);
@@ -391,7 +393,7 @@ traffic_start(struct rte_mempool *mp, int flow, struct rte_pmd_octopus_migration
 	rte_eal_mp_remote_launch(poll_queue, NULL, SKIP_MAIN);
 	/* until the flow (and so its addresses) is seen, 10 s at most */
 	end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
-	while (__atomic_load_n(&seen[flow], __ATOMIC_RELAXED) == 0 &&
+	while (rte_atomic_load_explicit(&seen[flow], rte_memory_order_relaxed) == 0 &&
 			rte_get_timer_cycles() < end)
 		rte_delay_us_sleep(1000);
 	watched = flow;
@@ -406,7 +408,7 @@ wait_marked(uint16_t q, uint64_t since)
 {
 	uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
 
-	while (__atomic_load_n(&marked_q[q], __ATOMIC_RELAXED) <= since) {
+	while (rte_atomic_load_explicit(&marked_q[q], rte_memory_order_relaxed) <= since) {
 		if (rte_get_timer_cycles() > end)
 			return -1;
 		rte_delay_us_sleep(1000);
@@ -453,7 +455,7 @@ test_mark(struct rte_mempool *mp)
 	/* queue 1 (socket 1) to socket 0 and back: the other member receives it */
 	for (i = 0; i < 2; i++) {
 		move_queue(1, i == 0 ? 0 : 1, &c, &d, &l);
-		m = __atomic_load_n(&marked_q[1], __ATOMIC_RELAXED);
+		m = rte_atomic_load_explicit(&marked_q[1], rte_memory_order_relaxed);
 		CHECK(wait_marked(1, m) == 0, "move %d: no marked packet after it", i);
 	}
 	traffic_stop();
@@ -535,7 +537,7 @@ test_flow(struct rte_mempool *mp)
 		traffic_flows(20);
 		if (i == 20) {
 			/* the make-before-break phase starts: its own order count */
-			reord_mid = __atomic_load_n(&reordered, __ATOMIC_RELAXED);
+			reord_mid = rte_atomic_load_explicit(&reordered, rte_memory_order_relaxed);
 			for (q = 0; q < NB_Q; q++)
 				gm[q] = mig(q);
 		}
@@ -621,7 +623,7 @@ test_wide(struct rte_mempool *mp)
 
 	traffic_start(mp, 7, g0);
 	/* a first rule: from every queue the RETA names to queue 0 */
-	since = __atomic_load_n(&per_q_flow[0], __ATOMIC_RELAXED);
+	since = rte_atomic_load_explicit(&per_q_flow[0], rte_memory_order_relaxed);
 	cur = wide(flow_src[watched], 0, &err);
 	CHECK(cur != NULL, "wide: %s", err.message ? err.message : "?");
 	want[0] += NB_Q - 1;
@@ -641,7 +643,7 @@ test_wide(struct rte_mempool *mp)
 		CHECK(wait_flow_on(from, since) == 0, "move %d: flow %d not on queue %u in 10 s",
 			i, watched, from);
 		CHECK(rte_flow_destroy(port, cur, &err) == 0, "destroy");
-		since = __atomic_load_n(&per_q_flow[to], __ATOMIC_RELAXED);
+		since = rte_atomic_load_explicit(&per_q_flow[to], rte_memory_order_relaxed);
 		cur = wide(flow_src[watched], to, &err);
 		CHECK(cur != NULL, "move %d: %s", i, err.message ? err.message : "?");
 	}
@@ -758,7 +760,7 @@ test_order(struct rte_mempool *mp)
 		t_max = RTE_MAX(t_max, t);
 	}
 	traffic_flows(100);
-	r[0] = __atomic_load_n(&reordered, __ATOMIC_RELAXED);
+	r[0] = rte_atomic_load_explicit(&reordered, rte_memory_order_relaxed);
 	gate_counts(g0, &tmo[0], &gates[0]);
 	for (i = 0; i < n_rule; i++) {
 		traffic_flows(10);
@@ -772,7 +774,7 @@ test_order(struct rte_mempool *mp)
 		want[1] += NB_Q - 1;
 	}
 	traffic_stop();
-	r[1] = __atomic_load_n(&reordered, __ATOMIC_RELAXED) - r[0];
+	r[1] = rte_atomic_load_explicit(&reordered, rte_memory_order_relaxed) - r[0];
 	gate_counts(g0, &tmo[1], &gates[1]);
 	tmo[1] -= tmo[0];
 	gates[1] -= gates[0];

@@ -53,6 +53,8 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include <octopus_dpdk_compat.h>
+
 #include "octo_wire.h"
 #include "octopus_gate.h"
 #include "rte_pmd_octonic.h"
@@ -91,11 +93,11 @@ worker(void *arg)
 	RTE_SET_USED(arg);
 	while (!stop) {
 		for (q = 0; q < NB_Q; q++) {
-			if (__atomic_load_n(&owner[q], __ATOMIC_ACQUIRE) != me)
+			if (rte_atomic_load_explicit(&owner[q], rte_memory_order_acquire) != me)
 				continue;
 			zero = 0;
-			if (!__atomic_compare_exchange_n(&holder[q], &zero, 1, false,
-					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			if (!rte_atomic_compare_exchange_strong_explicit(&holder[q], &zero, 1,
+					rte_memory_order_acquire, rte_memory_order_relaxed))
 				continue;
 			/*
 			 * Still the owner? An lcore descheduled between its look
@@ -103,14 +105,14 @@ worker(void *arg)
 			 * socket long after the move (a remote poll the checks
 			 * would blame on the port).
 			 */
-			if (__atomic_load_n(&owner[q], __ATOMIC_ACQUIRE) != me) {
-				__atomic_store_n(&holder[q], 0, __ATOMIC_RELEASE);
+			if (rte_atomic_load_explicit(&owner[q], rte_memory_order_acquire) != me) {
+				rte_atomic_store_explicit(&holder[q], 0, rte_memory_order_release);
 				continue;
 			}
-			__atomic_fetch_add(&received, octo_seq_forward(&seq, port, q),
-				__ATOMIC_RELAXED);
-			__atomic_fetch_add(&polls[q], 1, __ATOMIC_RELEASE);
-			__atomic_store_n(&holder[q], 0, __ATOMIC_RELEASE);
+			rte_atomic_fetch_add_explicit(&received, octo_seq_forward(&seq, port, q),
+				rte_memory_order_relaxed);
+			rte_atomic_fetch_add_explicit(&polls[q], 1, rte_memory_order_release);
+			rte_atomic_store_explicit(&holder[q], 0, rte_memory_order_release);
 		}
 	}
 	return 0;
@@ -145,11 +147,11 @@ remote_of(uint16_t q)
 static bool
 wait_polls(uint16_t q, uint64_t bursts)
 {
-	uint64_t want = __atomic_load_n(&polls[q], __ATOMIC_ACQUIRE) + bursts;
+	uint64_t want = rte_atomic_load_explicit(&polls[q], rte_memory_order_acquire) + bursts;
 	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz();
 
 	/* sleep, not spin: the pollers share 2 CPUs with this lcore */
-	while (__atomic_load_n(&polls[q], __ATOMIC_ACQUIRE) < want) {
+	while (rte_atomic_load_explicit(&polls[q], rte_memory_order_acquire) < want) {
 		if (rte_get_timer_cycles() > end)
 			return false;
 		rte_delay_us_sleep(20);
@@ -199,7 +201,7 @@ move_queues(unsigned int nb, unsigned int batch, unsigned int nb_explicit,
 				CHECK(ret == 0, "move %u: queue %u to lcore %d: %d", i + k, q, to, ret);
 			}
 			/* the poller follows (in auto mode it is the trigger) */
-			__atomic_store_n(&owner[q], to, __ATOMIC_RELEASE);
+			rte_atomic_store_explicit(&owner[q], to, rte_memory_order_release);
 		}
 		/* a liveness bound, not a latency check (bench_migrate
 		 * measures that): generous, for a loaded 2-CPU machine
@@ -260,9 +262,9 @@ quiesce(void)
 
 	rte_pmd_octonic_gen_enable(pf[0], 0);
 	do {
-		last = __atomic_load_n(&received, __ATOMIC_RELAXED);
+		last = rte_atomic_load_explicit(&received, rte_memory_order_relaxed);
 		rte_delay_ms(100);
-		now = __atomic_load_n(&received, __ATOMIC_RELAXED);
+		now = rte_atomic_load_explicit(&received, rte_memory_order_relaxed);
 	} while (now != last);
 }
 
@@ -295,7 +297,7 @@ test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 		 * rounds then (the control must show the check can fail).
 		 */
 		for (round = 1; !drain && round < 4 &&
-				__atomic_load_n(&seq.reordered, __ATOMIC_RELAXED) == 0; round++)
+				rte_atomic_load_explicit(&seq.reordered, rte_memory_order_relaxed) == 0; round++)
 			move_queues(nb, NB_Q, nb / 2, lat, drain);
 		printf("%u moves in %.2f s\n", nb,
 			(double)(rte_get_timer_cycles() - t0) / rte_get_timer_hz());
@@ -845,18 +847,18 @@ poll_alone(uint16_t q, unsigned int ms)
 	int was = owner[q], zero = 0;
 	uint16_t n;
 
-	__atomic_store_n(&owner[q], -1, __ATOMIC_RELEASE);
-	while (!__atomic_compare_exchange_n(&holder[q], &zero, 1, false,
-			__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+	rte_atomic_store_explicit(&owner[q], -1, rte_memory_order_release);
+	while (!rte_atomic_compare_exchange_strong_explicit(&holder[q], &zero, 1,
+			rte_memory_order_acquire, rte_memory_order_relaxed))
 		zero = 0;
 	while (rte_get_timer_cycles() < end) {
 		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
 		octo_seq_check_bulk(&seq, pkts, n);
 		rte_pktmbuf_free_bulk(pkts, n);
-		__atomic_fetch_add(&received, n, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&received, n, rte_memory_order_relaxed);
 	}
-	__atomic_store_n(&holder[q], 0, __ATOMIC_RELEASE);
-	__atomic_store_n(&owner[q], was, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&holder[q], 0, rte_memory_order_release);
+	rte_atomic_store_explicit(&owner[q], was, rte_memory_order_release);
 }
 
 /*
@@ -886,7 +888,7 @@ test_idle(struct rte_mempool *mp)
 	CHECK(tid > 0, "no control thread named octo-mig");
 	/* schedstat readable: this thread has run */
 	CHECK(octo_sched_of(rte_sys_gettid()).run_ns > 0, "no schedstat for this thread");
-	r0 = __atomic_load_n(&received, __ATOMIC_RELAXED);
+	r0 = rte_atomic_load_explicit(&received, rte_memory_order_relaxed);
 	t0 = octo_sched_of(tid);
 	rte_delay_us_sleep(2 * 1000 * 1000);
 	t1 = octo_sched_of(tid);
@@ -896,9 +898,9 @@ test_idle(struct rte_mempool *mp)
 	}
 	printf("idle: 2 s of forwarding (%" PRIu64 " packets, %" PRIu64 " moves): control thread"
 		" %.3f ms on a CPU, %" PRIu64 " times\n",
-		__atomic_load_n(&received, __ATOMIC_RELAXED) - r0, moves,
+		rte_atomic_load_explicit(&received, rte_memory_order_relaxed) - r0, moves,
 		(t1.run_ns - t0.run_ns) / 1e6, t1.slices - t0.slices);
-	CHECK(__atomic_load_n(&received, __ATOMIC_RELAXED) > r0, "nothing forwarded");
+	CHECK(rte_atomic_load_explicit(&received, rte_memory_order_relaxed) > r0, "nothing forwarded");
 	CHECK(moves == 0, "%" PRIu64 " moves with every queue on its home socket", moves);
 	CHECK(t1.run_ns - t0.run_ns < 2 * 1000 * 1000 && t1.slices - t0.slices <= 20,
 		"control thread busy while idle: %" PRIu64 " ns on a CPU, %" PRIu64 " times",
@@ -949,7 +951,7 @@ test_follow(struct rte_mempool *mp)
 
 	/* the poller moves to socket 0: the queue follows after after_ms */
 	t0 = rte_get_timer_cycles();
-	__atomic_store_n(&owner[q], lcore_on(0, q), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&owner[q], lcore_on(0, q), rte_memory_order_release);
 	end = t0 + 5 * rte_get_timer_hz();
 	while (rte_get_timer_cycles() < end) {
 		if (rx_moves(q) > before) {

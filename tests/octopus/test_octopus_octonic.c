@@ -51,6 +51,8 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include <octopus_dpdk_compat.h>
+
 #include "rte_pmd_octonic.h"
 #include "rte_pmd_octopus.h"
 #include "octo_steering.h"
@@ -79,7 +81,7 @@ total_received(void)
 	int q;
 
 	for (q = 0; q < NB_Q; q++)
-		t += __atomic_load_n(&received[q], __ATOMIC_RELAXED);
+		t += rte_atomic_load_explicit(&received[q], rte_memory_order_relaxed);
 	return t;
 }
 
@@ -96,7 +98,7 @@ poll_queue(void *arg)
 		return 0;
 	while (!stop) {
 		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
-		__atomic_fetch_add(&received[q], n, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&received[q], n, rte_memory_order_relaxed);
 		for (k = 0; k < n; )
 			k += rte_eth_tx_burst(port, q, pkts + k, n - k);
 		sent[q] += n;
@@ -369,7 +371,7 @@ test_reta(struct rte_mempool *mp)
 	nic_port = port_of("net_octonic0_pf0");
 	/* ethdev offers reta_update only in RSS mode */
 	start_port(port, RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP, mp, mp);
-	rte_eth_dev_info_get(port, &info);
+	CHECK(rte_eth_dev_info_get(port, &info) == 0, "info of port");
 	size = info.reta_size;
 	CHECK(size > 0 && size <= 256, "reta size %u", size);
 	memset(reta, 0, sizeof(reta));
@@ -536,7 +538,7 @@ test_thread(struct rte_mempool *mp)
 	port = port_of("net_octopus0");
 	nic_port = port_of("net_octonic0_pf0");
 	start_port(port, RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP, mp, mp);
-	rte_eth_dev_info_get(port, &info);
+	CHECK(rte_eth_dev_info_get(port, &info) == 0, "info of port");
 	memset(reta, 0, sizeof(reta));
 	for (b = 0; b < info.reta_size; b++) {
 		reta[b / 64].mask |= 1ULL << (b % 64);
@@ -591,7 +593,7 @@ on_lsc(uint16_t p, enum rte_eth_event_type type, void *arg, void *ret)
 	RTE_SET_USED(type);
 	RTE_SET_USED(arg);
 	RTE_SET_USED(ret);
-	__atomic_fetch_add(&lsc_events, 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_add_explicit(&lsc_events, 1, rte_memory_order_relaxed);
 	return 0;
 }
 
@@ -601,7 +603,8 @@ link_status(uint16_t p)
 	struct rte_eth_link l;
 
 	memset(&l, 0, sizeof(l));
-	rte_eth_link_get_nowait(p, &l);
+	if (rte_eth_link_get_nowait(p, &l) != 0)
+		return -1;
 	return l.link_status;
 }
 

@@ -49,6 +49,8 @@
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 
+#include <octopus_dpdk_compat.h>
+
 #include "rte_pmd_octonic.h"
 
 #include "../common/octo_cases.h"
@@ -229,8 +231,8 @@ poll_queue(void *arg)
 		}
 		rte_pktmbuf_free_bulk(pkts, n);
 		if (failures > 20 || rte_get_timer_cycles() > deadline ||
-		    (__atomic_load_n(&checked[0], __ATOMIC_RELAXED) >= WANT &&
-		     __atomic_load_n(&checked[1], __ATOMIC_RELAXED) >= WANT))
+		    (rte_atomic_load_explicit(&checked[0], rte_memory_order_relaxed) >= WANT &&
+		     rte_atomic_load_explicit(&checked[1], rte_memory_order_relaxed) >= WANT))
 			stop = 1;
 	}
 	rte_pktmbuf_free(ref);

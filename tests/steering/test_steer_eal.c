@@ -40,6 +40,7 @@
 #include <rte_tcp.h>
 #include <rte_udp.h>
 
+#include <octopus_dpdk_compat.h>
 #include <rte_pmd_octonic.h>
 
 #include "octo_steering.h"
@@ -354,7 +355,8 @@ expected_queue(const struct rte_mbuf *m, const uint16_t *reta, int *bucket)
 		uint32_t w;
 
 		proto = ip->proto;
-		memcpy(&w, dst ? &ip->dst_addr[12] : &ip->src_addr[12], 4);
+		memcpy(&w, dst ? &OCTO_IPV6_BYTES(ip->dst_addr)[12] :
+			&OCTO_IPV6_BYTES(ip->src_addr)[12], 4);
 		low = rte_be_to_cpu_32(w);
 		l4 = l3 + sizeof(*ip);
 	} else {
