@@ -138,6 +138,11 @@ gate_limit_end(struct octopus_priv *p, struct octopus_queue *dst)
 	int c;
 
 	for (m = 0; m < p->nb_members; m++) {
+		/* a member lost or closed has no queues to count (25.11's
+		 * rte_eth_rx_queue_count does not check for a closed port)
+		 */
+		if (p->members[m].state < OCTO_MEMBER_STARTED)
+			continue;
 		c = rte_eth_rx_queue_count(p->members[m].port_id, dst->qid);
 		if (c > 0)
 			limit += (uint64_t)c;

@@ -27,12 +27,6 @@
 #include "octo_steering.h"
 #include "octopus_steer.h"
 
-/* The driver's targets name its log types (meson.build); a test that
- * builds this file alone may not.
- */
-#ifndef RTE_LOG_DEFAULT_LOGTYPE
-#define RTE_LOG_DEFAULT_LOGTYPE pmd.net.octopus
-#endif
 RTE_LOG_REGISTER_SUFFIX(octopus_steer_logtype, steer, NOTICE);
 /* RTE_LOG_LINE starts a line with the type's name: "octopus_steer: " */
 #define RTE_LOGTYPE_octopus_steer octopus_steer_logtype
