@@ -308,7 +308,7 @@ main(int argc, char **argv)
 {
 	char members[512];
 	char *nic = "net_octonic0,pfs=8,numa=0:1:2:3:4:5:6:7";
-	char **args;
+	char **args, **own_args;
 	uint32_t nb_rules;
 	int n, len, i;
 
@@ -316,6 +316,8 @@ main(int argc, char **argv)
 	args = calloc((size_t)argc + 8, sizeof(*args));
 	if (args == NULL)
 		return 2;
+	/* EAL init hands back an argument list of its own: this one is freed at exit */
+	own_args = args;
 	for (n = 0; n < argc && strcmp(argv[n], "--") != 0; n++)
 		args[n] = argv[n];
 	len = snprintf(members, sizeof(members), "net_octopus0");
@@ -353,6 +355,7 @@ main(int argc, char **argv)
 	planner();
 	port_scale(nb_rules);
 	rte_eal_cleanup();
+	free(own_args);
 	printf("%s: %u failure(s)\n", failures ? "FAIL" : "done", (unsigned int)failures);
 	return failures ? 1 : 0;
 }
