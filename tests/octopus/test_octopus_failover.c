@@ -4,16 +4,21 @@
 
 /*
  * The application's rte_flow rule through a member's loss and return:
- * net_octopus over two net_octonic PFs on 2 (emulated) sockets, wire=gen
- * with 1024 sequence-numbered flows, 4 virtual queues; lcores 1, 3
- * (socket 1) and 2 (socket 0) forward, each checking per-flow order (the
+ * net_octopus over N net_octonic PFs on N (emulated) sockets (N =
+ * $OCTO_PFS, 2 by default; octo_pfs.h), wire=gen with 1024
+ * sequence-numbered flows, max(4, N) virtual queues, queue q on socket
+ * q mod N; lcores 1..N+1, lcore k on socket k mod N (at 2 PFs: 1, 3 on
+ * socket 1 and 2 on socket 0), forward, each checking per-flow order (the
  * NIC's sink checks it on the wire). Before the loss the test creates a
- * 5-tuple rule (source address and port of one flow) -> QUEUE q. Run under
- * tools/octopus-numa-emu.
+ * 5-tuple rule (source address and port of one flow) -> QUEUE q. A lost
+ * member's queues are expected on the serving member nearest to its
+ * socket by the SLIT: its stand-in (the other PF at 2 PFs, which the cases
+ * below name). Run under tools/octopus-numa-emu --nodes N.
  *
- *   test_octopus_failover flow    PF1 unplugged, q homed on PF1: the flow
- *       keeps reaching q (through PF0) during the outage and after PF1 is
- *       plugged back (through PF1 again), never another queue.
+ *   test_octopus_failover flow    PF1 (PF3 beyond 2 PFs) unplugged, q homed
+ *       on it: the flow keeps reaching q (through PF0, PF1 beyond) during
+ *       the outage and after the PF is plugged back (through it again),
+ *       never another queue.
  *   test_octopus_failover proxy   PF0, the e-switch's transfer proxy,
  *       unplugged, q homed on PF0: the queues homed on PF0 are served by
  *       PF1, the flow keeps reaching q; plugged back, they go home.
@@ -53,22 +58,27 @@
 #include "../common/octo_check.h"
 #include "../common/octo_cases.h"
 #include "../common/octo_migration.h"
+#include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
 #include "../common/octo_seq_check.h"
 #include "../common/octo_test_eal.h"
 
-#define NB_Q 4
-#define NB_DESC 4096
+/* queues: 4, or one per socket at more PFs; queue q on socket q mod the PFs */
+#define MAX_Q OCTO_PFS_MAX
 #define MAX_FLOWS 1024
 #define WATCHED 5		/* the flow the rule sends to its queue */
 #define LIMIT_MS 5000		/* liveness bound for a loaded 2-CPU host */
 #define MIN_PKTS 50		/* of the rule's flow per phase (~250 ms of it) */
 
-static uint16_t port, pf[2];
+static unsigned int nb_pf;	/* OCTO_PFS: PF k on socket k */
+static uint16_t nb_q, nb_desc;
+static uint16_t port, pf[OCTO_PFS_MAX];
+/* beyond 2 PFs: queue q's Rx pool, on its home socket (rx_pool=app) */
+static struct rte_mempool *socket_pool[OCTO_PFS_MAX];
 static uint16_t nic_pf;		/* a PF port of the NIC still open: its generator's */
 static volatile int stop;
 static uint64_t received;
-static uint64_t watched_on[NB_Q];	/* packets of the watched flow per queue */
+static uint64_t watched_on[MAX_Q];	/* packets of the watched flow per queue */
 static rte_be32_t watched_src;
 static rte_be16_t watched_sport;
 static int watched_known;
@@ -77,11 +87,21 @@ static unsigned int reset_events;	/* INTR_RESET on the virtual port */
 /* per flow, touched only by the poller of the flow's queue */
 OCTO_SEQ_CHECK_DEFINE(seq, MAX_FLOWS);
 
-/* Lcore polling queue q: its home socket's (q & 1): 2 on socket 0, 1 and 3 on 1. */
+/*
+ * Lcore polling queue q: one of its home socket's (q mod N). Lcores 1..N+1
+ * are on socket k mod N: socket 0 has lcore N, socket 1 lcores 1 (queue 1)
+ * and N+1 (its other queues), socket s > 1 lcore s.
+ */
 static unsigned int
 poller_of(uint16_t q)
 {
-	return (q & 1) == 0 ? 2 : (q == 1 ? 1 : 3);
+	unsigned int s = q % nb_pf;
+
+	if (s == 0)
+		return nb_pf;
+	if (s == 1)
+		return q == 1 ? 1 : nb_pf + 1;
+	return s;
 }
 
 static void
@@ -119,7 +139,7 @@ worker(void *arg)
 
 	RTE_SET_USED(arg);
 	while (!stop)
-		for (q = 0; q < NB_Q; q++) {
+		for (q = 0; q < nb_q; q++) {
 			if (poller_of(q) != me)
 				continue;
 			n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
@@ -129,8 +149,12 @@ worker(void *arg)
 			}
 			for (k = 0; k < n; )
 				k += rte_eth_tx_burst(port, q, pkts + k, n - k);
-			if (n == 0)	/* lets a Tx migration finish */
+			if (n == 0) {	/* lets a Tx migration finish */
 				rte_eth_tx_burst(port, q, pkts, 0);
+				/* beyond 2 PFs, N+1 pollers share 2 CPUs */
+				if (nb_pf > 2)
+					rte_delay_us_sleep(50);
+			}
 			rte_atomic_fetch_add_explicit(&received, n, rte_memory_order_relaxed);
 		}
 	return 0;
@@ -156,7 +180,7 @@ watched_total(void)
 	uint64_t t = 0;
 	uint16_t q;
 
-	for (q = 0; q < NB_Q; q++)
+	for (q = 0; q < nb_q; q++)
 		t += rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed);
 	return t;
 }
@@ -165,10 +189,15 @@ static bool
 start_port(struct rte_mempool *mp)
 {
 	struct octo_port_conf c = {
-		.nb_rxq = NB_Q, .nb_txq = NB_Q, .nb_desc = NB_DESC,
-		.socket = OCTO_SOCKET_ALTERNATE, .pool = mp,
+		.nb_rxq = nb_q, .nb_txq = nb_q, .nb_desc = nb_desc,
+		.socket = OCTO_SOCKET_SPREAD, .pool = mp,
 	};
-	int ret = octo_port_start(port, &c);
+	uint16_t q;
+	int ret;
+
+	for (q = 0; q < nb_q && socket_pool[0] != NULL; q++)
+		c.rx_pool[q] = socket_pool[q % nb_pf];
+	ret = octo_port_start(port, &c);
 
 	CHECK(ret == 0, "configure, set up and start the port: %d", ret);
 	return ret == 0;
@@ -243,16 +272,28 @@ wait_for(const uint64_t *v, uint64_t want)
 	return true;
 }
 
+/* Packets Rx queue @p q delivered through the members other than @p via. */
+static uint64_t
+delivered_not_via(uint16_t q, int via)
+{
+	uint64_t t = 0;
+	unsigned int m;
+
+	for (m = 0; m < nb_pf; m++)
+		t += (int)m == via ? 0 : delivered_via(q, (int)m);
+	return t;
+}
+
 /*
  * The rule's flow keeps reaching queue @p q (MIN_PKTS more of it within
  * LIMIT_MS), which delivers through member @p via and nothing through the
- * other one.
+ * others.
  */
 static void
 keeps_flowing(const char *when, uint16_t q, int via)
 {
 	uint64_t w = rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed);
-	uint64_t d = delivered_via(q, via), other = delivered_via(q, 1 - via);
+	uint64_t d = delivered_via(q, via), other = delivered_not_via(q, via);
 
 	CHECK(wait_for(&watched_on[q], w + MIN_PKTS),
 		"%s: the rule's flow reached queue %u %" PRIu64 " time(s) in %d ms, not %d",
@@ -260,8 +301,9 @@ keeps_flowing(const char *when, uint16_t q, int via)
 		MIN_PKTS);
 	CHECK(delivered_via(q, via) > d, "%s: queue %u delivered nothing through PF%d",
 		when, q, via);
-	CHECK(delivered_via(q, 1 - via) == other, "%s: queue %u delivered %" PRIu64
-		" packet(s) through PF%d", when, q, delivered_via(q, 1 - via) - other, 1 - via);
+	CHECK(delivered_not_via(q, via) == other, "%s: queue %u delivered %" PRIu64
+		" packet(s) through PFs other than PF%d", when, q,
+		delivered_not_via(q, via) - other, via);
 }
 
 /* The rule: the watched flow's source address and port -> QUEUE @p q. */
@@ -367,10 +409,29 @@ check_accounting(const char *what, uint64_t gen0, uint64_t rx0, uint64_t missed0
 	CHECK(sink.out_of_order == 0 && sink.duplicates == 0,
 		"sink: %" PRIu64 " out of order, %" PRIu64 " dup", sink.out_of_order,
 		sink.duplicates);
-	CHECK(outage <= NB_Q * NB_DESC, "%" PRIu64 " lost in the rings: more than they hold",
+	CHECK(outage <= nb_q * nb_desc, "%" PRIu64 " lost in the rings: more than they hold",
 		outage);
 	CHECK(rx + missed + outage == gen, "received %" PRIu64 " + NIC drops %" PRIu64
 		" + ring losses %" PRIu64 " != generated %" PRIu64, rx, missed, outage, gen);
+}
+
+/*
+ * The member that serves member @p lost's queues while it is out: the
+ * nearest to its socket by the SLIT of those still serving (the other one
+ * at 2 PFs).
+ */
+static int
+stand_in(int lost)
+{
+	int serving[OCTO_PFS_MAX];
+	unsigned int m;
+	int near;
+
+	for (m = 0; m < nb_pf; m++)
+		serving[m] = (int)m != lost;
+	near = octo_pfs_nearest(nb_pf, (unsigned int)lost, serving);
+	CHECK(near >= 0, "no SLIT in sysfs");
+	return near >= 0 ? near : 1 - lost;
 }
 
 /*
@@ -380,7 +441,8 @@ check_accounting(const char *what, uint64_t gen0, uint64_t rx0, uint64_t missed0
 static void
 unplug_and_back(struct rte_mempool *mp, int lost, uint16_t q)
 {
-	int other = 1 - lost;
+	int other = stand_in(lost);
+	char in_service[32];
 	uint64_t elsewhere;
 	double t_out, t_back;
 
@@ -392,8 +454,8 @@ unplug_and_back(struct rte_mempool *mp, int lost, uint16_t q)
 	t_out = wait_served(q, other, other);
 	CHECK(t_out >= 0, "queue %u: the rule's flow not served by PF%d within %d ms",
 		q, other, LIMIT_MS);
-	CHECK(xstat(lost ? "member1_in_service" : "member0_in_service") == 0,
-		"PF%d still in service", lost);
+	snprintf(in_service, sizeof(in_service), "member%d_in_service", lost);
+	CHECK(xstat(in_service) == 0, "PF%d still in service", lost);
 	keeps_flowing("outage", q, other);
 	CHECK(rte_pmd_octonic_plug(pf[lost]) == 0, "plug PF%d", lost);
 	t_back = wait_served(q, lost, lost);
@@ -409,11 +471,17 @@ unplug_and_back(struct rte_mempool *mp, int lost, uint16_t q)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
-/* The application's rule across PF1's unplug and return. */
+/*
+ * The application's rule across PF1's unplug and return; beyond 2 PFs
+ * PF3's, to queue 3, whose stand-in by the SLIT is PF1 (not PF0, not the
+ * next PF).
+ */
 static void
 test_flow(struct rte_mempool *mp)
 {
-	unplug_and_back(mp, 1, 1);
+	int lost = nb_pf > 2 ? 3 : 1;
+
+	unplug_and_back(mp, lost, (uint16_t)lost);
 }
 
 /*
@@ -451,7 +519,8 @@ test_proxy_released(struct rte_mempool *mp)
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qa },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
-	uint64_t elsewhere, gen0 = 0, rx0, base[NB_Q], end, out0;
+	uint64_t elsewhere, gen0 = 0, rx0, base[MAX_Q], end, out0;
+	int other = stand_in(0);
 	struct rte_eth_stats st;
 	struct rte_flow *f;
 	uint16_t q;
@@ -461,21 +530,22 @@ test_proxy_released(struct rte_mempool *mp)
 		return;
 	}
 	CHECK(rte_pmd_octonic_unplug(pf[0]) == 0, "unplug PF0");
-	CHECK(wait_served(0, 1, 1) >= 0, "queue 0 not served by PF1 within %d ms", LIMIT_MS);
+	CHECK(wait_served(0, other, other) >= 0, "queue 0 not served by PF%d within %d ms",
+		other, LIMIT_MS);
 	CHECK(rte_eth_dev_stop(pf[0]) == 0, "stop PF0");
 	CHECK(rte_eth_dev_close(pf[0]) == 0, "close PF0");
-	nic_pf = pf[1];
+	nic_pf = pf[other];
 	CHECK(xstat("steering_rules") == 0, "%" PRIu64 " steering rules after the proxy's release",
 		xstat("steering_rules"));
-	/* without steering each queue polls every serving member: PF1 */
-	for (q = 0; q < NB_Q; q++)
-		base[q] = delivered_via(q, 1);
+	/* without steering each queue polls every serving member: not PF0 */
+	for (q = 0; q < nb_q; q++)
+		base[q] = delivered_not_via(q, 0);
 	end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * LIMIT_MS;
-	for (q = 0; q < NB_Q; q++)
-		while (delivered_via(q, 1) <= base[q] && rte_get_timer_cycles() < end)
+	for (q = 0; q < nb_q; q++)
+		while (delivered_not_via(q, 0) <= base[q] && rte_get_timer_cycles() < end)
 			rte_delay_us_sleep(100);
-	for (q = 0; q < NB_Q; q++)
-		CHECK(delivered_via(q, 1) > base[q], "proxy released: queue %u delivers nothing", q);
+	for (q = 0; q < nb_q; q++)
+		CHECK(delivered_not_via(q, 0) > base[q], "proxy released: queue %u delivers nothing", q);
 	memset(&err, 0, sizeof(err));
 	f = rte_flow_create(port, &attr, items, actions, &err);
 	CHECK(f == NULL, "a rule created with the proxy released");
@@ -524,6 +594,7 @@ test_reset(struct rte_mempool *mp)
 {
 	struct rte_eth_stats st;
 	uint64_t elsewhere, gen0 = 0, rx0, missed0, outage0;
+	int other = stand_in(1);
 	double t_out, t_back;
 
 	REQUIRE(rte_eth_dev_callback_register(port, RTE_ETH_EVENT_INTR_RESET, on_reset,
@@ -534,13 +605,14 @@ test_reset(struct rte_mempool *mp)
 	}
 	CHECK(rte_pmd_octonic_reset_raise(pf[1]) == 0, "reset request on PF1");
 	CHECK(rte_pmd_octonic_reset_raise(pf[1]) == -EALREADY, "second reset request");
-	t_out = wait_served(1, 0, 0);
-	CHECK(t_out >= 0, "queue 1: the rule's flow not served by PF0 within %d ms", LIMIT_MS);
+	t_out = wait_served(1, other, other);
+	CHECK(t_out >= 0, "queue 1: the rule's flow not served by PF%d within %d ms", other,
+		LIMIT_MS);
 	CHECK(xstat("member1_in_service") == 0, "PF1 still in service");
 	CHECK(rte_atomic_load_explicit(&reset_events, rte_memory_order_relaxed) == 1,
 		"%u INTR_RESET event(s) on the port", reset_events);
 	/* PF1's link does not come back by itself, nor does the member */
-	keeps_flowing("outage", 1, 0);
+	keeps_flowing("outage", 1, other);
 	CHECK(xstat("member1_in_service") == 0, "PF1 served again without a reset");
 	drain();
 	check_only_on(1, elsewhere);
@@ -564,8 +636,8 @@ test_reset(struct rte_mempool *mp)
 	CHECK(xstat("member1_in_service") == 1 && xstat("member_returns") == 1,
 		"after the reset: in service %" PRIu64 ", returns %" PRIu64,
 		xstat("member1_in_service"), xstat("member_returns"));
-	printf("reset: queue 1 served by PF0 %.1f ms after the request, by PF1 %.1f ms after the restart\n",
-		t_out, t_back);
+	printf("reset: queue 1 served by PF%d %.1f ms after the request, by PF1 %.1f ms after the restart\n",
+		other, t_out, t_back);
 	drain();
 	check_only_on(1, elsewhere);
 	check_accounting("reset, after", gen0, rx0, missed0, outage0);
@@ -582,26 +654,56 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64];
+	char prefix[64], octo[512], gen[256], name[32];
+	struct octo_pfs_eal e;
 	char *eal[] = {
 		argv[0], "-m", "512", "--no-pci",
-		"--lcores", "0@0,1@1,2@0,3@1", "--file-prefix", prefix,
-		"--vdev", "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=1024,gen_rate=200000",
-		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,"
-			"migration=manual",
+		"--lcores", e.lcores, "--file-prefix", prefix,
+		"--vdev", gen, "--vdev", octo,
 	};
 	struct rte_mempool *mp;
 	int nb_eal = RTE_DIM(eal);
 	char **eal_argv = eal;
+	unsigned int i;
 
-	snprintf(prefix, sizeof(prefix), "octopus-failover-%s", which);
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, NB_Q) < 0)
+	nb_pf = octo_pfs();
+	if (nb_pf == 0)
 		return 2;
-	pf[0] = port_of("net_octonic0_pf0");
-	pf[1] = port_of("net_octonic0_pf1");
+	nb_q = RTE_MAX(4, nb_pf);
+	nb_desc = nb_pf == 2 ? 4096 : 1024;
+	/* main lcore, and lcores 1..N+1 on socket k mod N (poller_of) */
+	if (octo_pfs_eal_make(&e, nb_pf, nb_pf + 2) != 0)
+		return 2;
+	snprintf(prefix, sizeof(prefix), "octopus-failover-%s-%u", which, nb_pf);
+	snprintf(gen, sizeof(gen), "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000", e.nic);
+	/* beyond 2 PFs, rx_pool=app with a pool per socket: the port's own
+	 * pools (rx_pool=local) would mirror the application's on each of the
+	 * N members' sockets, N times the memory of the shared hugepages,
+	 * while a queue's pool on its home socket keeps its DMA local there
+	 */
+	snprintf(octo, sizeof(octo), "net_octopus0,%s,migration=manual%s", e.members,
+		nb_pf > 2 ? ",rx_pool=app" : "");
+	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, nb_pf + 2) < 0 ||
+	    !octo_pfs_sockets_ok(nb_pf))
+		return 2;
+	for (i = 0; i < nb_pf; i++) {
+		snprintf(name, sizeof(name), "app%u", i);
+		if (nb_pf > 2) {
+			socket_pool[i] = rte_pktmbuf_pool_create(name, 4096, 256, 0,
+				RTE_MBUF_DEFAULT_BUF_SIZE, (int)i);
+			if (socket_pool[i] == NULL) {
+				fprintf(stderr, "pool on socket %u: %s\n", i,
+					rte_strerror(rte_errno));
+				return 2;
+			}
+		}
+	}
 	port = port_of("net_octopus0");
+	if (octo_pfs_ports(pf, nb_pf) != 0)
+		return 2;
 	nic_pf = pf[0];
-	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = nb_pf > 2 ? socket_pool[0] :
+		rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (mp == NULL || port >= RTE_MAX_ETHPORTS)
 		return 2;
 	rte_pmd_octonic_gen_enable(nic_pf, 0);

@@ -3,10 +3,12 @@
  */
 
 /*
- * The application's rte_flow rules on net_octopus over net_octonic PFs on 2
- * (emulated) sockets; lcore q polls virtual queue q (lcores 0,2 on socket 0,
- * 1,3 on socket 1) and counts every packet by queue and generator flow (the
- * flow id is in the payload).  Run under tools/octopus-numa-emu.
+ * The application's rte_flow rules on net_octopus over N net_octonic PFs on
+ * N (emulated) sockets (N = $OCTO_PFS, 2 by default; octo_pfs.h), max(4, N)
+ * virtual queues; lcore q, on socket q mod N (at 2 PFs: 0,2 on socket 0,
+ * 1,3 on socket 1), polls virtual queue q, set up on its socket, and counts
+ * every packet by queue and generator flow (the flow id is in the
+ * payload).  Run under tools/octopus-numa-emu --nodes N.
  *
  *   test_octopus_flow queue  a QUEUE+MARK+COUNT rule for one generated
  *       5-tuple: that flow, and only it, arrives at the chosen queue, every
@@ -62,23 +64,27 @@
 
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
+#include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
 #include "../common/octo_dialect.h"
 #include "../common/octo_test_eal.h"
 
-#define NB_Q 4
+/* queues: 4, or one per PF beyond */
+#define MAX_Q OCTO_PFS_MAX
 #define NB_DESC 4096
 #define NB_FLOWS 256
 #define PER_FLOW 16			/* packets per flow and phase */
 #define PHASE_PKTS (NB_FLOWS * PER_FLOW)
 #define MAGIC 0x4f43544fu		/* lib/wire's payload magic */
 
+static unsigned int nb_pf;	/* OCTO_PFS: PF k on socket k */
+static uint16_t nb_q;
 static uint16_t port, nic_port;
 /* per queue, per flow: written by the queue's poller only */
-static uint32_t cnt[NB_Q][NB_FLOWS];
-static uint32_t marked[NB_Q][NB_FLOWS];	/* with FDIR_ID */
+static uint32_t cnt[MAX_Q][NB_FLOWS];
+static uint32_t marked[MAX_Q][NB_FLOWS];	/* with FDIR_ID */
 static uint32_t mark_val[NB_FLOWS];
-static uint32_t fdir_any[NB_Q];		/* any FDIR flag */
+static uint32_t fdir_any[MAX_Q];		/* any FDIR flag */
 /* what the generator's flows look like (learnt from the first phase) */
 static rte_be32_t flow_src[NB_FLOWS];
 static rte_be16_t flow_sport[NB_FLOWS];
@@ -129,7 +135,7 @@ poll_queue(void *arg)
 	uint16_t n, k;
 
 	RTE_SET_USED(arg);
-	if (q >= NB_Q)
+	if (q >= nb_q)
 		return 0;
 	while (!stop) {
 		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
@@ -152,6 +158,9 @@ poll_queue(void *arg)
 			}
 			rte_pktmbuf_free(m);
 		}
+		/* beyond 2 PFs, more pollers than this 2-CPU machine's CPUs */
+		if (n == 0 && nb_pf > 2 && q != 0)
+			rte_delay_us_sleep(50);
 		if (n > 0) {
 			rte_atomic_fetch_add_explicit(&received, n, rte_memory_order_relaxed);
 			rte_atomic_store_explicit(&last_rx_tsc, rte_get_timer_cycles(), rte_memory_order_relaxed);
@@ -223,7 +232,7 @@ flow_total(int f)
 	uint32_t t = 0;
 	int q;
 
-	for (q = 0; q < NB_Q; q++)
+	for (q = 0; q < nb_q; q++)
 		t += cnt[q][f];
 	return t;
 }
@@ -234,7 +243,7 @@ flow_queue(int f)
 {
 	int q, found = -1;
 
-	for (q = 0; q < NB_Q; q++) {
+	for (q = 0; q < nb_q; q++) {
 		if (cnt[q][f] == 0)
 			continue;
 		if (found >= 0)
@@ -259,7 +268,7 @@ setup_port(struct rte_mempool *mp, int rss_mode)
 {
 	/* ethdev offers reta_update only in RSS mode */
 	struct octo_port_conf c = {
-		.nb_rxq = NB_Q, .nb_txq = NB_Q, .nb_desc = NB_DESC,
+		.nb_rxq = nb_q, .nb_txq = nb_q, .nb_desc = NB_DESC,
 		.socket = OCTO_SOCKET_OF_LCORE, .pool = mp,
 		.rss_hf = rss_mode ? RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP : 0,
 	};
@@ -396,7 +405,7 @@ test_queue(struct rte_mempool *mp)
 	g.actions[1].conf = &g.queue;
 	g.actions[2].type = RTE_FLOW_ACTION_TYPE_END;
 	/* the mark's place: the transfer rule, or one ingress rule per member */
-	ingress_marks = nic_takes_transfer_mark() ? 0 : 2;
+	ingress_marks = nic_takes_transfer_mark() ? 0 : (int)nb_pf;
 	fs0 = fstats();
 	memset(&pf1_0, 0, sizeof(pf1_0));
 	rte_pmd_octonic_flow_stats_get(port_of("net_octonic0_pf1"), &pf1_0);
@@ -411,7 +420,7 @@ test_queue(struct rte_mempool *mp)
 	fs = fstats();
 	CHECK(fs.creates == fs0.creates + 1 + ingress_marks &&
 		fs.transfer_rules == fs0.transfer_rules + 1 &&
-		fs.ingress_rules == fs0.ingress_rules + ingress_marks / 2,
+		fs.ingress_rules == fs0.ingress_rules + ingress_marks / (int)nb_pf,
 		"a QUEUE rule is one transfer rule (and %d ingress MARK rules): creates +%" PRIu64
 		", transfer rules %u -> %u, PF0 ingress rules %u -> %u", ingress_marks,
 		fs.creates - fs0.creates, fs0.transfer_rules, fs.transfer_rules,
@@ -419,7 +428,7 @@ test_queue(struct rte_mempool *mp)
 	/* and on the other member: its traffic is marked wherever q's home is */
 	memset(&pf1, 0, sizeof(pf1));
 	rte_pmd_octonic_flow_stats_get(port_of("net_octonic0_pf1"), &pf1);
-	CHECK(pf1.ingress_rules == pf1_0.ingress_rules + ingress_marks / 2,
+	CHECK(pf1.ingress_rules == pf1_0.ingress_rules + ingress_marks / (int)nb_pf,
 		"PF1 ingress rules %u -> %u", pf1_0.ingress_rules, pf1.ingress_rules);
 
 	/* DROP (with COUNT) for flow Y */
@@ -538,7 +547,7 @@ test_rss(struct rte_mempool *mp)
 	struct rte_pmd_octonic_flow_stats fs0, fs;
 	struct rte_flow_error err;
 	struct rte_flow *flow;
-	uint32_t per_q[NB_Q];
+	uint32_t per_q[MAX_Q];
 	int f, q;
 
 	setup_port(mp, 0);
@@ -801,7 +810,7 @@ test_bad(struct rte_mempool *mp)
 		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
 		{ .type = RTE_FLOW_ITEM_TYPE_END },
 	};
-	struct rte_flow_action_queue q1 = { .index = 1 }, q9 = { .index = NB_Q };
+	struct rte_flow_action_queue q1 = { .index = 1 }, q9 = { .index = nb_q };
 	struct rte_flow_action_port_id pid = { .id = 0 };
 	struct rte_flow_action act_queue[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
@@ -1001,12 +1010,13 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], gen[192];
+	char prefix[64], gen[256], octo[512];
+	struct octo_pfs_eal e;
 	char *eal[] = {
 		argv[0], "-m", "512", "--no-pci",
-		"--lcores", "0@0,1@1,2@0,3@1", "--file-prefix", prefix,
+		"--lcores", e.lcores, "--file-prefix", prefix,
 		"--vdev", gen,
-		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1",
+		"--vdev", octo,
 		"--vdev", "net_null0", "--vdev", "net_null1",
 		"--vdev", "net_octopus1,member=net_null0,member=net_null1,socket_of=net_null0:0,socket_of=net_null1:1",
 	};
@@ -1014,11 +1024,25 @@ main(int argc, char **argv)
 	int nb_eal = RTE_DIM(eal);
 	char **eal_argv = eal;
 
-	snprintf(prefix, sizeof(prefix), "octopus-flow-%s", which);
+	nb_pf = octo_pfs();
+	if (nb_pf == 0)
+		return 2;
+	nb_q = RTE_MAX(4, nb_pf);
+	/* lcore q polls queue q: on socket q mod N */
+	if (octo_pfs_eal_make(&e, nb_pf, nb_q) != 0)
+		return 2;
+	snprintf(prefix, sizeof(prefix), "octopus-flow-%s-%u", which, nb_pf);
 	snprintf(gen, sizeof(gen),
-		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=200000%s", NB_FLOWS,
+		"net_octonic0,%s,wire=gen,flows=%u,gen_rate=200000%s", e.nic, NB_FLOWS,
 		octo_dialect_suffix());
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, NB_Q) < 0)
+	/* beyond 2 PFs rx_pool=app: the port's own pools (rx_pool=local)
+	 * mirror the application's on every member's socket, N times the
+	 * memory of the shared hugepages; locality is not what this tests
+	 */
+	snprintf(octo, sizeof(octo), "net_octopus0,%s%s", e.members,
+		nb_pf > 2 ? ",rx_pool=app" : "");
+	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, nb_q) < 0 ||
+	    !octo_pfs_sockets_ok(nb_pf))
 		return 2;
 	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (mp == NULL)

@@ -3,10 +3,13 @@
  */
 
 /*
- * Application flows and moves, on net_octopus over net_octonic PFs on 2
- * (emulated) sockets, lcore q polling virtual queue q (lcores 2 on socket
+ * Application flows and moves, on net_octopus over N net_octonic PFs on N
+ * (emulated) sockets (N = $OCTO_PFS, 2 by default; octo_pfs.h), lcore q
+ * polling virtual queue q, on socket q mod N (at 2 PFs lcore 2 on socket
  * 0; 1,3 on socket 1; lcore 4 on socket 0 polls queue 0, the main lcore 0
- * runs the test), migration=manual.  Run under tools/octopus-numa-emu.
+ * runs the test), migration=manual.  Run under tools/octopus-numa-emu
+ * --nodes N. A queue "moved to the other socket" goes to the socket N/2
+ * away from its home (socket 0 from socket 1 at 2 PFs).
  *
  *   test_octopus_flow_move pinned  queue 1 carries 1 pinned flow (an app
  *       QUEUE rule), queue 3 carries 100000 (both homed on socket 1 and
@@ -61,6 +64,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_string_fns.h>
 #include <rte_udp.h>
 
 #include <octopus_dpdk_compat.h>
@@ -70,18 +74,20 @@
 
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
+#include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
 #include "../common/octo_dialect.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 4
-#define NB_DESC 4096
 #define NB_FLOWS 256
 #define GEN_PPS 100000
 #define PINNED 100000
 #define MAGIC 0x4f43544fu
 #define OCTOPUS_TEST_RETA 512
 
+static unsigned int nb_pf;	/* OCTO_PFS: PF k on socket k */
+static uint16_t nb_desc;
 static uint16_t port, nic_port;
 static volatile int stop;
 /* per flow: last sequence number seen (any queue), packets, reorders */
@@ -208,7 +214,7 @@ static void
 setup_port(struct rte_mempool *mp)
 {
 	struct octo_port_conf c = {
-		.nb_rxq = NB_Q, .nb_txq = NB_Q, .nb_desc = NB_DESC,
+		.nb_rxq = NB_Q, .nb_txq = NB_Q, .nb_desc = nb_desc,
 		.socket = OCTO_SOCKET_OF_LCORE, .pool = mp,
 		.rss = 1,	/* RETA updates allowed */
 	};
@@ -316,6 +322,13 @@ move_queue(uint16_t q, int socket, uint64_t *creates, uint64_t *destroys,
 	*lat_ns = st.last_latency_ns;
 }
 
+/* The socket N/2 away from @p s: the other one at 2 PFs. */
+static int
+across(int s)
+{
+	return (s + (int)nb_pf / 2) % (int)nb_pf;
+}
+
 static void
 test_pinned(struct rte_mempool *mp)
 {
@@ -327,7 +340,9 @@ test_pinned(struct rte_mempool *mp)
 
 	setup_port(mp);
 	fs0 = fstats();
-	/* queue 1: one pinned flow; queue 3: PINNED of them (both on socket 1) */
+	/* queue 1: one pinned flow; queue 3: PINNED of them (both on socket 1
+	 * at 2 PFs, on sockets 1 and 3 beyond)
+	 */
 	f = pin(RTE_BE32(0xac100001), RTE_BE16(1000), 1, &err);
 	CHECK(f != NULL, "pin: %s", err.message ? err.message : "?");
 	t0 = rte_get_timer_cycles();
@@ -352,8 +367,8 @@ test_pinned(struct rte_mempool *mp)
 	stop = 0;
 	rte_eal_mp_remote_launch(poll_queue, NULL, SKIP_MAIN);
 	/* the pollers (lcores 1 and 3) keep polling: the drain needs them */
-	move_queue(1, 0, &c1, &d1, &l1);
-	move_queue(3, 0, &c2, &d2, &l2);
+	move_queue(1, across(1 % (int)nb_pf), &c1, &d1, &l1);
+	move_queue(3, across(3 % (int)nb_pf), &c2, &d2, &l2);
 	stop = 1;
 	rte_eal_mp_wait_lcore();
 	printf("move queue with 1 flow: %" PRIu64 " creates, %" PRIu64 " destroys, %.1f us\n",
@@ -452,9 +467,9 @@ test_mark(struct rte_mempool *mp)
 	f = rte_flow_create(port, &attr, items, actions, &err);
 	CHECK(f != NULL, "create: %s", err.message ? err.message : "?");
 	CHECK(wait_marked(1, 0) == 0, "no marked packet of flow %d on queue 1", watched);
-	/* queue 1 (socket 1) to socket 0 and back: the other member receives it */
+	/* queue 1 (socket 1) across and back: another member receives it */
 	for (i = 0; i < 2; i++) {
-		move_queue(1, i == 0 ? 0 : 1, &c, &d, &l);
+		move_queue(1, i == 0 ? across(1) : 1, &c, &d, &l);
 		m = rte_atomic_load_explicit(&marked_q[1], rte_memory_order_relaxed);
 		CHECK(wait_marked(1, m) == 0, "move %d: no marked packet after it", i);
 	}
@@ -811,22 +826,40 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], gen[192];
+	char prefix[64], gen[256], octo[400];
+	struct octo_pfs_eal e;
 	char *eal[] = {
 		argv[0], "-m", "1024", "--no-pci",
-		"--lcores", "0@0,1@1,2@0,3@1,4@0", "--file-prefix", prefix,
+		"--lcores", e.lcores, "--file-prefix", prefix,
 		"--vdev", gen,
-		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual",
+		"--vdev", octo,
 	};
 	struct rte_mempool *mp;
 	int nb_eal = RTE_DIM(eal);
 	char **eal_argv = eal;
 
-	snprintf(prefix, sizeof(prefix), "octopus-flowmove-%s", which);
+	nb_pf = octo_pfs();
+	if (nb_pf == 0)
+		return 2;
+	nb_desc = nb_pf == 2 ? 4096 : 1024;
+	if (octo_pfs_eal_make(&e, nb_pf, NB_Q) != 0)
+		return 2;
+	/* lcore q on socket q mod N polls queue q; lcore 4, on socket 0,
+	 * queue 0 (the main lcore runs the test)
+	 */
+	strlcat(e.lcores, ",4@0", sizeof(e.lcores));
+	snprintf(prefix, sizeof(prefix), "octopus-flowmove-%s-%u", which, nb_pf);
 	snprintf(gen, sizeof(gen),
-		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=%u%s", NB_FLOWS, GEN_PPS,
+		"net_octonic0,%s,wire=gen,flows=%u,gen_rate=%u%s", e.nic, NB_FLOWS, GEN_PPS,
 		octo_dialect_suffix());
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 1024, NB_Q + 1) < 0)
+	/* beyond 2 PFs rx_pool=app: the port's own pools (rx_pool=local)
+	 * mirror the application's on every member's socket, N times the
+	 * memory of the shared hugepages; locality is not what this tests
+	 */
+	snprintf(octo, sizeof(octo), "net_octopus0,%s,migration=manual%s", e.members,
+		nb_pf > 2 ? ",rx_pool=app" : "");
+	if (octo_case_eal_init(&nb_eal, &eal_argv, 1024, NB_Q + 1) < 0 ||
+	    !octo_pfs_sockets_ok(nb_pf))
 		return 2;
 	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (mp == NULL)

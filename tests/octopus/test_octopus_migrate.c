@@ -3,12 +3,15 @@
  */
 
 /*
- * Queue migration under load: net_octopus over two net_octonic PFs on 2
- * (emulated) sockets, wire=gen with 1024 sequence-numbered flows, 4
- * virtual queues. Lcore 0 drives; lcores 1, 3 (socket 1) and 2 (socket 0)
- * poll: lcore owner[q] polls queue q, checks per-flow order of what it
- * receives and sends it back through Tx queue q (the NIC's sink checks the
- * order on the wire). Run under tools/octopus-numa-emu.
+ * Queue migration under load: net_octopus over N net_octonic PFs on N
+ * (emulated) sockets (N = $OCTO_PFS, 2 by default; octo_pfs.h), wire=gen
+ * with 1024 sequence-numbered flows, max(4, N) virtual queues, queue q
+ * homed on socket q mod N. Lcore 0 drives; lcores 1..N+1, lcore k on
+ * socket k mod N (at 2 PFs: 1, 3 on socket 1 and 2 on socket 0), poll:
+ * lcore owner[q] polls queue q, checks per-flow order of what it receives
+ * and sends it back through Tx queue q (the NIC's sink checks the order on
+ * the wire). Run under tools/octopus-numa-emu --nodes N. A move takes a
+ * queue to another socket, each of the N - 1 others in turn.
  *
  *   test_octopus_migrate order [N]    N moves (default 1000), half with
  *       the API (queue_migrate_lcore, then the poller changes), half
@@ -26,9 +29,10 @@
  *   test_octopus_migrate gate         the flow gate: a flow moved from
  *       queue 0 to queue 1 (RETA) is not delivered by queue 1 until queue 0
  *       drained; without the gate it is, out of order.
- *   test_octopus_migrate failover     PF1 unplugged under load, then plugged
- *       back: served by PF0 within a bound, in order, losses accounted;
- *       back home on PF1, remote counters flat.
+ *   test_octopus_migrate failover     PF1 (PF3 beyond 2 PFs) unplugged
+ *       under load, then plugged back: its queues served within a bound by
+ *       the member the SLIT names nearest to its socket, in order, losses
+ *       accounted; back home, remote counters flat.
  *   test_octopus_migrate idle         2 s of steady forwarding, migration=auto:
  *       the control thread is not on a CPU (no spin, no timer).
  *   test_octopus_migrate follow       automatic migration follows a poller:
@@ -63,20 +67,23 @@
 #include "../common/octo_check.h"
 #include "../common/octo_cases.h"
 #include "../common/octo_migration.h"
+#include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
 #include "../common/octo_sched.h"
 #include "../common/octo_seq_check.h"
 #include "../common/octo_dialect.h"
 #include "../common/octo_test_eal.h"
 
-#define NB_Q 4
-#define NB_DESC 4096
+/* queues: 4, or one per socket at more PFs; queue q on socket q mod the PFs */
+#define MAX_Q OCTO_PFS_MAX
 #define MAX_FLOWS 100000
 
-static uint16_t port, pf[2];
-static int owner[NB_Q];		/* lcore polling queue q */
-static int holder[NB_Q];	/* 1 while an lcore is inside a burst of q */
-static uint64_t polls[NB_Q];
+static unsigned int nb_pf;	/* OCTO_PFS: PF k on socket k */
+static uint16_t nb_q, nb_desc;
+static uint16_t port, pf[OCTO_PFS_MAX];
+static int owner[MAX_Q];		/* lcore polling queue q */
+static int holder[MAX_Q];	/* 1 while an lcore is inside a burst of q */
+static uint64_t polls[MAX_Q];
 static uint64_t received;
 static volatile int stop;
 
@@ -87,12 +94,14 @@ static int
 worker(void *arg)
 {
 	int me = (int)rte_lcore_id();
+	uint64_t n, got;
 	uint16_t q;
 	int zero;
 
 	RTE_SET_USED(arg);
 	while (!stop) {
-		for (q = 0; q < NB_Q; q++) {
+		got = 0;
+		for (q = 0; q < nb_q; q++) {
 			if (rte_atomic_load_explicit(&owner[q], rte_memory_order_acquire) != me)
 				continue;
 			zero = 0;
@@ -109,22 +118,34 @@ worker(void *arg)
 				rte_atomic_store_explicit(&holder[q], 0, rte_memory_order_release);
 				continue;
 			}
-			rte_atomic_fetch_add_explicit(&received, octo_seq_forward(&seq, port, q),
-				rte_memory_order_relaxed);
+			n = octo_seq_forward(&seq, port, q);
+			got += n;
+			rte_atomic_fetch_add_explicit(&received, n, rte_memory_order_relaxed);
 			rte_atomic_fetch_add_explicit(&polls[q], 1, rte_memory_order_release);
 			rte_atomic_store_explicit(&holder[q], 0, rte_memory_order_release);
 		}
+		/* beyond 2 PFs, N+1 pollers share this 2-CPU machine's CPUs:
+		 * an idle one leaves them to the others
+		 */
+		if (got == 0 && nb_pf > 2)
+			rte_delay_us_sleep(50);
 	}
 	return 0;
 }
 
-/* Lcore of socket @p s for queue q: socket 0 has lcore 2, socket 1 has 1 and 3. */
+/*
+ * Lcore of socket @p s for queue q: lcores 1..N+1 are on socket k mod N,
+ * so socket 0 has lcore N, socket 1 lcores 1 and N+1 (odd queues on 1),
+ * socket s > 1 lcore s.
+ */
 static int
 lcore_on(int s, uint16_t q)
 {
 	if (s == 0)
-		return 2;
-	return (q & 1) ? 1 : 3;
+		return (int)nb_pf;
+	if (s == 1)
+		return (q & 1) ? 1 : (int)nb_pf + 1;
+	return s;
 }
 
 static uint64_t
@@ -134,7 +155,7 @@ remote_of(uint16_t q)
 	uint64_t t = 0;
 	int m, tx;
 
-	for (m = 0; m < 2; m++)
+	for (m = 0; m < (int)nb_pf; m++)
 		for (tx = 0; tx < 2; tx++) {
 			memset(&l, 0, sizeof(l));
 			rte_pmd_octonic_locality_get(pf[m], q, tx, &l);
@@ -165,7 +186,7 @@ wait_all_polls(uint64_t bursts)
 {
 	uint16_t q;
 
-	for (q = 0; q < NB_Q; q++)
+	for (q = 0; q < nb_q; q++)
 		wait_polls(q, bursts);
 }
 
@@ -178,11 +199,11 @@ static void
 move_queues(unsigned int nb, unsigned int batch, unsigned int nb_explicit,
 		uint64_t *lat, bool check_remote)
 {
-	struct rte_pmd_octopus_migration r[NB_Q], t[NB_Q];
+	struct rte_pmd_octopus_migration r[MAX_Q], t[MAX_Q];
 	unsigned int i, k, bad_remote = 0, timeouts = 0;
-	uint64_t before[NB_Q], end;
-	int sock[NB_Q], to, ret;
-	uint16_t qs[NB_Q], q;
+	uint64_t before[MAX_Q], end;
+	int sock[MAX_Q], to, ret;
+	uint16_t qs[MAX_Q], q;
 	bool all;
 
 	for (i = 0; i < nb; i += batch) {
@@ -191,10 +212,11 @@ move_queues(unsigned int nb, unsigned int batch, unsigned int nb_explicit,
 		if (i >= nb_explicit && rte_pmd_octopus_migration_auto_get(port) == 0)
 			CHECK(rte_pmd_octopus_migration_auto_set(port, 1) == 0, "auto");
 		for (k = 0; k < nk; k++) {
-			q = qs[k] = (i + k) % NB_Q;
+			q = qs[k] = (i + k) % nb_q;
 			rte_pmd_octopus_migration_get(port, q, 0, &r[k]);
 			rte_pmd_octopus_migration_get(port, q, 1, &t[k]);
-			sock[k] = 1 - r[k].home_socket;
+			sock[k] = (int)octo_pfs_other((unsigned int)r[k].home_socket,
+				i / nb_q, nb_pf);
 			to = lcore_on(sock[k], q);
 			if (i < nb_explicit) {
 				ret = rte_pmd_octopus_queue_migrate_lcore(port, q, to);
@@ -227,10 +249,10 @@ move_queues(unsigned int nb, unsigned int batch, unsigned int nb_explicit,
 			continue;
 		/* packets of the drain still leave through Tx: let them go */
 		wait_all_polls(3);
-		for (q = 0; q < NB_Q; q++)
+		for (q = 0; q < nb_q; q++)
 			before[q] = remote_of(q);
 		wait_all_polls(4);
-		for (q = 0; q < NB_Q; q++)
+		for (q = 0; q < nb_q; q++)
 			if (remote_of(q) != before[q])
 				bad_remote++;
 	}
@@ -244,13 +266,13 @@ static void
 start_port(struct rte_mempool *mp)
 {
 	struct octo_port_conf c = {
-		.nb_rxq = NB_Q, .nb_txq = NB_Q, .nb_desc = NB_DESC,
-		.socket = OCTO_SOCKET_ALTERNATE, .pool = mp,
+		.nb_rxq = nb_q, .nb_txq = nb_q, .nb_desc = nb_desc,
+		.socket = OCTO_SOCKET_SPREAD, .pool = mp,
 	};
 	uint16_t q;
 
-	for (q = 0; q < NB_Q; q++)
-		owner[q] = lcore_on(q & 1, q);
+	for (q = 0; q < nb_q; q++)
+		owner[q] = lcore_on(q % nb_pf, q);
 	CHECK(octo_port_start(port, &c) == 0, "configure, set up and start the port");
 }
 
@@ -289,7 +311,7 @@ test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 
 		unsigned int round;
 
-		move_queues(nb, NB_Q, nb / 2, lat, drain);
+		move_queues(nb, nb_q, nb / 2, lat, drain);
 		/*
 		 * The control without the drain reorders only when a move finds
 		 * packets left in the old PF's ring: on a host so loaded that
@@ -298,7 +320,7 @@ test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 		 */
 		for (round = 1; !drain && round < 4 &&
 				rte_atomic_load_explicit(&seq.reordered, rte_memory_order_relaxed) == 0; round++)
-			move_queues(nb, NB_Q, nb / 2, lat, drain);
+			move_queues(nb, nb_q, nb / 2, lat, drain);
 		printf("%u moves in %.2f s\n", nb,
 			(double)(rte_get_timer_cycles() - t0) / rte_get_timer_hz());
 	}
@@ -310,7 +332,7 @@ test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 	memset(&st, 0, sizeof(st));
 	rte_eth_stats_get(port, &st);
 	lost = octo_seq_lost(&seq, MAX_FLOWS);
-	for (q = 0; q < NB_Q; q++) {
+	for (q = 0; q < nb_q; q++) {
 		uint64_t id, v = UINT64_MAX, hist = 0;
 		char name[64];
 		int h;
@@ -548,7 +570,7 @@ test_gate(struct rte_mempool *mp)
 	struct octopus_priv *p;
 	struct rte_pmd_octopus_migration ms;
 	struct octo_port_conf c = {
-		.nb_rxq = 2, .nb_txq = 2, .nb_desc = NB_DESC,
+		.nb_rxq = 2, .nb_txq = 2, .nb_desc = nb_desc,
 		.socket = OCTO_SOCKET_ALTERNATE, .pool = mp,
 		.rss = 1,	/* for reta_update */
 	};
@@ -639,7 +661,7 @@ homes_are(const int *sock)
 	struct rte_pmd_octopus_migration r, t;
 	uint16_t q;
 
-	for (q = 0; q < NB_Q; q++) {
+	for (q = 0; q < nb_q; q++) {
 		rte_pmd_octopus_migration_get(port, q, 0, &r);
 		rte_pmd_octopus_migration_get(port, q, 1, &t);
 		if (r.phase != RTE_PMD_OCTOPUS_MIG_STEADY || r.home_socket != sock[q] ||
@@ -658,18 +680,18 @@ static double
 wait_served(const int *sock, const int *via, unsigned int limit_ms)
 {
 	uint64_t t0 = rte_get_timer_cycles(), end = t0 + rte_get_timer_hz() / 1000 * limit_ms;
-	uint64_t base[NB_Q];
+	uint64_t base[MAX_Q];
 	bool homed = false, all;
 	uint16_t q;
 
 	do {
 		if (!homed && homes_are(sock)) {
 			homed = true;
-			for (q = 0; q < NB_Q; q++)
+			for (q = 0; q < nb_q; q++)
 				base[q] = delivered_via(q, via[q]);
 		}
 		all = homed;
-		for (q = 0; all && q < NB_Q; q++)
+		for (q = 0; all && q < nb_q; q++)
 			all = delivered_via(q, via[q]) > base[q];
 		if (all)
 			return (double)(rte_get_timer_cycles() - t0) * 1000 / rte_get_timer_hz();
@@ -689,11 +711,12 @@ rx_remote(uint16_t q)
 }
 
 /*
- * Whether, within @p limit_ms, every queue polled from socket 1 (@p sock)
- * counted more remote Rx packets than in @p before and no other queue did.
+ * Whether, within @p limit_ms, every queue polled from socket @p lost
+ * (@p sock) counted more remote Rx packets than in @p before and no other
+ * queue did.
  */
 static bool
-remote_grows_on(const int *sock, const uint64_t *before, unsigned int limit_ms)
+remote_grows_on(const int *sock, int lost, const uint64_t *before, unsigned int limit_ms)
 {
 	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * limit_ms;
 	bool all;
@@ -701,39 +724,55 @@ remote_grows_on(const int *sock, const uint64_t *before, unsigned int limit_ms)
 
 	do {
 		all = true;
-		for (q = 0; q < NB_Q; q++)
-			if (sock[q] == 1 && rx_remote(q) == before[q])
+		for (q = 0; q < nb_q; q++)
+			if (sock[q] == lost && rx_remote(q) == before[q])
 				all = false;
 		if (all)
 			break;
 		rte_delay_us_sleep(1000);
 	} while (rte_get_timer_cycles() < end);
-	for (q = 0; q < NB_Q; q++)
-		if ((rx_remote(q) > before[q]) != (sock[q] == 1))
+	for (q = 0; q < nb_q; q++)
+		if ((rx_remote(q) > before[q]) != (sock[q] == lost))
 			return false;
 	return true;
 }
 
 /*
- * Failover: PF1 unplugged while lcores on both sockets forward. Every queue
- * is served by PF0 within a bound (the socket-1 queues' traffic flows
- * again through it, remote and counted so), per-flow order kept at Rx and
- * at the sink, losses those the NIC counted plus what sat in PF1's rings. PF1 plugged back:
- * its queues return (with the drain), and remote DMA and polls stop
- * growing.
+ * Failover: a PF unplugged while lcores on every socket forward: PF1 at 2
+ * PFs, PF3 beyond (whose nearest by the SLIT is PF1, neither PF0 nor the
+ * next PF). Its queues are served within a bound by the serving member
+ * nearest to its socket by the SLIT (PF0 at 2 PFs; the traffic of the
+ * queues polled from its socket flows again through it, remote and counted
+ * so), the others stay home; per-flow order kept at Rx and at the sink,
+ * losses those the NIC counted plus what sat in the lost PF's rings. The
+ * PF plugged back: its queues return (with the drain), and remote DMA and
+ * polls stop growing.
  */
 static void
 test_failover(struct rte_mempool *mp)
 {
-	static const int all0[NB_Q] = { 0, 0, 0, 0 };
-	static const int split[NB_Q] = { 0, 1, 0, 1 };
+	int split[MAX_Q], out[MAX_Q], serving[OCTO_PFS_MAX];
 	struct rte_pmd_octonic_sink_stats sink;
 	struct rte_eth_stats st;
-	uint64_t gen = 0, lost, outage, before[NB_Q];
+	uint64_t gen = 0, lost, outage, before[MAX_Q];
 	double t_out, t_back;
 	unsigned int bad_remote = 0;
+	const int gone = nb_pf > 2 ? 3 : 1;
+	char in_gone[32], in_near[32];
+	unsigned int m;
+	int near;
 	uint16_t q;
 
+	for (m = 0; m < nb_pf; m++)
+		serving[m] = (int)m != gone;
+	near = octo_pfs_nearest(nb_pf, (unsigned int)gone, serving);
+	REQUIRE(near >= 0, "no SLIT in sysfs");
+	for (q = 0; q < nb_q; q++) {
+		split[q] = q % nb_pf;
+		out[q] = split[q] == gone ? near : split[q];
+	}
+	snprintf(in_gone, sizeof(in_gone), "member%d_in_service", gone);
+	snprintf(in_near, sizeof(in_near), "member%d_in_service", near);
 	start_port(mp);
 	CHECK(homes_are(split), "queues not at home before the unplug");
 	CHECK(rte_pmd_octonic_gen_enable(pf[0], 1) == 0, "generator on");
@@ -741,42 +780,43 @@ test_failover(struct rte_mempool *mp)
 	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
 	wait_all_polls(20);
 
-	CHECK(rte_pmd_octonic_unplug(pf[1]) == 0, "unplug PF1");
-	t_out = wait_served(all0, all0, 5000);
-	CHECK(t_out >= 0, "queues not served by PF0 within 5 s of the unplug");
-	CHECK(xstat("member1_in_service") == 0 && xstat("member0_in_service") == 1,
-		"member states %" PRIu64 " %" PRIu64, xstat("member0_in_service"),
-		xstat("member1_in_service"));
+	CHECK(rte_pmd_octonic_unplug(pf[gone]) == 0, "unplug PF%d", gone);
+	t_out = wait_served(out, out, 5000);
+	CHECK(t_out >= 0, "PF%d's queues not served by PF%d within 5 s of the unplug", gone,
+		near);
+	CHECK(xstat(in_gone) == 0 && xstat(in_near) == 1, "%s %" PRIu64 ", %s %" PRIu64,
+		in_gone, xstat(in_gone), in_near, xstat(in_near));
 	CHECK(xstat("member_losses") == 1, "member_losses %" PRIu64, xstat("member_losses"));
-	/* the socket-1 pollers' traffic now comes from PF0: remote, and
-	 * counted so in xstats; the socket-0 queues' stays local
+	/* the lost PF's socket's pollers' traffic now comes from PF<near>:
+	 * remote, and counted so in xstats; the other queues' stays local
 	 */
-	for (q = 0; q < NB_Q; q++)
+	for (q = 0; q < nb_q; q++)
 		before[q] = rx_remote(q);
-	CHECK(remote_grows_on(split, before, 1000),
+	CHECK(remote_grows_on(split, gone, before, 1000),
 		"outage: rx remote packets %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
 		" (were %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "): only the"
-		" socket-1 queues' must grow", rx_remote(0), rx_remote(1), rx_remote(2),
-		rx_remote(3), before[0], before[1], before[2], before[3]);
-	/* the pollers stay where they are: socket 1's now read PF0, remotely;
-	 * their foreign polls must not move a queue back onto PF1 (auto)
+		" socket-%d queues' must grow", rx_remote(0), rx_remote(1), rx_remote(2),
+		rx_remote(3), before[0], before[1], before[2], before[3], gone);
+	/* the pollers stay where they are: the lost PF's socket's now read
+	 * PF<near>, remotely; their foreign polls must not move a queue back
+	 * onto the lost PF (auto)
 	 */
 	CHECK(rte_pmd_octopus_migration_auto_set(port, 1) == 0, "auto");
 	wait_all_polls(20);
-	CHECK(homes_are(all0), "automatic migration moved a queue onto the unplugged PF");
+	CHECK(homes_are(out), "automatic migration moved a queue onto the unplugged PF");
 	CHECK(rte_pmd_octopus_migration_auto_set(port, 0) == 0, "manual");
 
-	CHECK(rte_pmd_octonic_plug(pf[1]) == 0, "plug PF1");
+	CHECK(rte_pmd_octonic_plug(pf[gone]) == 0, "plug PF%d", gone);
 	t_back = wait_served(split, split, 5000);
-	CHECK(t_back >= 0, "queues not back on PF1 within 5 s of the plug");
-	CHECK(xstat("member1_in_service") == 1 && xstat("member_returns") == 1,
+	CHECK(t_back >= 0, "queues not back on PF%d within 5 s of the plug", gone);
+	CHECK(xstat(in_gone) == 1 && xstat("member_returns") == 1,
 		"after the plug: in service %" PRIu64 ", returns %" PRIu64,
-		xstat("member1_in_service"), xstat("member_returns"));
+		xstat(in_gone), xstat("member_returns"));
 	wait_all_polls(3);
-	for (q = 0; q < NB_Q; q++)
+	for (q = 0; q < nb_q; q++)
 		before[q] = remote_of(q);
 	wait_all_polls(4);
-	for (q = 0; q < NB_Q; q++)
+	for (q = 0; q < nb_q; q++)
 		bad_remote += remote_of(q) != before[q];
 	CHECK(bad_remote == 0, "%u queue(s): remote DMA/polls still grow after the return",
 		bad_remote);
@@ -790,19 +830,19 @@ test_failover(struct rte_mempool *mp)
 	outage = xstat("outage_lost_packets");
 	lost = octo_seq_lost(&seq, MAX_FLOWS);
 	CHECK(rte_pmd_octonic_sink_stats_get(pf[0], &sink) == 0, "sink");
-	printf("failover: served by PF0 %.1f ms after the unplug, back on PF1 %.1f ms after the plug;"
-		" %" PRIu64 " generated, %" PRIu64 " received, %" PRIu64 " NIC drops, %"
-		PRIu64 " lost in PF1's rings; Rx: %" PRIu64 " reordered %" PRIu64 " dup %"
+	printf("failover: %u PFs, PF%d's queues served by PF%d %.1f ms after the unplug,"
+		" back home %.1f ms after the plug; %" PRIu64 " generated, %" PRIu64 " received, %" PRIu64 " NIC drops, %"
+		PRIu64 " lost in PF%d's rings; Rx: %" PRIu64 " reordered %" PRIu64 " dup %"
 		PRIu64 " lost; sink: %" PRIu64 " out of order %" PRIu64 " dup\n",
-		t_out, t_back, gen, received, st.imissed, outage, seq.reordered, seq.duplicated,
+		nb_pf, gone, near, t_out, t_back, gen, received, st.imissed, outage, gone, seq.reordered, seq.duplicated,
 		lost, sink.out_of_order, sink.duplicates);
 	CHECK(seq.reordered == 0 && seq.duplicated == 0, "Rx: %" PRIu64 " reordered, %" PRIu64
 		" duplicated", seq.reordered, seq.duplicated);
 	CHECK(sink.out_of_order == 0 && sink.duplicates == 0,
 		"sink: %" PRIu64 " out of order, %" PRIu64 " dup", sink.out_of_order,
 		sink.duplicates);
-	CHECK(outage <= 2 * NB_Q * NB_DESC, "%" PRIu64 " lost in PF1's rings: more than they hold",
-		outage);
+	CHECK(outage <= 2 * nb_q * nb_desc, "%" PRIu64 " lost in PF%d's rings: more than they hold",
+		outage, gone);
 	CHECK(received + st.imissed + outage == gen, "received %" PRIu64 " + NIC drops %"
 		PRIu64 " + ring losses %" PRIu64 " != generated %" PRIu64, received,
 		st.imissed, outage, gen);
@@ -810,21 +850,21 @@ test_failover(struct rte_mempool *mp)
 		lost, st.imissed + outage);
 
 	/* unplugged while stopped: queues set up for its socket meanwhile
-	 * are homed on PF0, and the port starts
+	 * are homed on the nearest serving member, and the port starts
 	 */
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_pmd_octonic_unplug(pf[1]) == 0, "unplug PF1 (stopped)");
+	CHECK(rte_pmd_octonic_unplug(pf[gone]) == 0, "unplug PF%d (stopped)", gone);
 	start_port(mp);
-	for (q = 0; q < NB_Q; q++) {
+	for (q = 0; q < nb_q; q++) {
 		struct rte_pmd_octopus_migration r;
 
 		/* (a Tx queue gets its home from its first poller) */
 		rte_pmd_octopus_migration_get(port, q, 0, &r);
-		CHECK(r.home_socket == 0, "Rx queue %u set up while PF1 was out is homed on socket %d",
-			q, r.home_socket);
+		CHECK(r.home_socket == out[q], "Rx queue %u set up while PF%d was out is homed on socket %d, not %d",
+			q, gone, r.home_socket, out[q]);
 	}
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_pmd_octonic_plug(pf[1]) == 0, "plug PF1 (stopped)");
+	CHECK(rte_pmd_octonic_plug(pf[gone]) == 0, "plug PF%d (stopped)", gone);
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
@@ -882,7 +922,7 @@ test_idle(struct rte_mempool *mp)
 	CHECK(rte_pmd_octonic_gen_enable(pf[0], 1) == 0, "generator on");
 	stop = 0;
 	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
-	for (q = 0; q < NB_Q; q++)
+	for (q = 0; q < nb_q; q++)
 		CHECK(wait_polls(q, 100), "queue %u not polled", q);
 	tid = octo_thread_named("octo-mig");
 	CHECK(tid > 0, "no control thread named octo-mig");
@@ -892,7 +932,7 @@ test_idle(struct rte_mempool *mp)
 	t0 = octo_sched_of(tid);
 	rte_delay_us_sleep(2 * 1000 * 1000);
 	t1 = octo_sched_of(tid);
-	for (q = 0; q < NB_Q; q++) {
+	for (q = 0; q < nb_q; q++) {
 		rte_pmd_octopus_migration_get(port, q, 0, &r);
 		moves += r.migrations;
 	}
@@ -1003,10 +1043,11 @@ main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
 	unsigned int nb = argc > 2 ? (unsigned int)atoi(argv[2]) : 1000;
-	char prefix[64], octo[160], gen[192];
+	char prefix[64], octo[512], gen[256];
+	struct octo_pfs_eal e;
 	char *eal[] = {
 		argv[0], "-m", "512", "--no-pci",
-		"--lcores", "0@0,1@1,2@0,3@1", "--file-prefix", prefix,
+		"--lcores", e.lcores, "--file-prefix", prefix,
 		"--vdev", gen,
 		"--vdev", octo,
 	};
@@ -1014,9 +1055,21 @@ main(int argc, char **argv)
 	int nb_eal = RTE_DIM(eal);
 	char **eal_argv = eal;
 
-	snprintf(prefix, sizeof(prefix), "octopus-migrate-%s", which);
-	snprintf(gen, sizeof(gen), "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=1024,gen_rate=200000%s",
-		octo_dialect_suffix());
+	nb_pf = octo_pfs();
+	if (nb_pf == 0)
+		return 2;
+	nb_q = RTE_MAX(4, nb_pf);
+	/* the port's own Rx pools (rx_pool=local) hold 2 x nb_desc mbufs per
+	 * queue on every member's socket: 4096 descriptors at 8 PFs would
+	 * take 1.2 GB of the machine's shared hugepages
+	 */
+	nb_desc = nb_pf == 2 ? 4096 : 512;
+	/* main lcore, and lcores 1..N+1 on socket k mod N (lcore_on) */
+	if (octo_pfs_eal_make(&e, nb_pf, nb_pf + 2) != 0)
+		return 2;
+	snprintf(prefix, sizeof(prefix), "octopus-migrate-%s-%u", which, nb_pf);
+	snprintf(gen, sizeof(gen), "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000%s",
+		e.nic, octo_dialect_suffix());
 	snprintf(octo, sizeof(octo),
 		/* manual: the explicit moves come first, then the test turns
 		 * auto on for the automatic ones
@@ -1025,15 +1078,14 @@ main(int argc, char **argv)
 		 * pollers within a millisecond (the default, 200, is for
 		 * the ones an application makes: testpmd_migrate.sh)
 		 */
-		"net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual%s",
+		"net_octopus0,%s,migration=manual%s", e.members,
 		strcmp(which, "follow") == 0 ? "" : ",migrate_after=1");
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, NB_Q) < 0)
+	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, nb_pf + 2) < 0 ||
+	    !octo_pfs_sockets_ok(nb_pf))
 		return 2;
-	pf[0] = port_of("net_octonic0_pf0");
-	pf[1] = port_of("net_octonic0_pf1");
 	port = port_of("net_octopus0");
 	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	if (mp == NULL || port >= RTE_MAX_ETHPORTS)
+	if (mp == NULL || port >= RTE_MAX_ETHPORTS || octo_pfs_ports(pf, nb_pf) != 0)
 		return 2;
 	rte_pmd_octonic_gen_enable(pf[0], 0);
 	moves = nb;

@@ -3,10 +3,11 @@
  */
 
 /*
- * net_octopus over net_octonic members on 2 (emulated) sockets, 4 queues
- * polled by lcores of both sockets (lcores 0,2 on socket 0; 1,3 on 1;
- * lcore q polls queue q and sends back what it got). Run under
- * tools/octopus-numa-emu.
+ * net_octopus over N net_octonic members on N (emulated) sockets (N =
+ * $OCTO_PFS, 2 by default; octo_pfs.h), max(4, N) queues polled by lcores
+ * of every socket (lcore q on socket q mod N: at 2 PFs lcores 0,2 on
+ * socket 0, 1,3 on 1; lcore q polls queue q and sends back what it got).
+ * Run under tools/octopus-numa-emu --nodes N.
  *
  *   test_octopus_octonic octopus   the virtual port over both PFs: every
  *       generated packet arrives and reaches the sink in order; each
@@ -18,8 +19,10 @@
  *       counters grow, so the first case can fail.
  *   test_octopus_octonic domains   nic= takes every PF of a NIC; members of
  *       two NICs are refused unless force=1.
- *   test_octopus_octonic reta      reta_update moves every bucket to queue 3:
- *       all traffic arrives there; a bad entry is refused.
+ *   test_octopus_octonic reta      the default RETA spreads the buckets over
+ *       every queue; reta_update moves every bucket to the last queue
+ *       (homed on the last PF): all traffic arrives there; a bad entry is
+ *       refused.
  *   test_octopus_octonic thread    a non-EAL thread on a socket-1 CPU polls a
  *       queue homed there: its polls count as local; when the main lcore
  *       polls the queue next, the port reports that poller.
@@ -59,18 +62,23 @@
 
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
+#include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
 #include "../common/octo_dialect.h"
 #include "../common/octo_test_eal.h"
 
-#define NB_Q 4
-#define NB_DESC 4096
+/* queues: 4, or one per PF beyond */
+#define MAX_Q OCTO_PFS_MAX
 #define LIMIT 40000
 
+static unsigned int nb_pf;	/* OCTO_PFS: PF k on socket k */
+static uint16_t nb_q, nb_desc;
+/* beyond 2 PFs: the application's Rx pool of each socket (rx_pool=app) */
+static struct rte_mempool *app_pool[OCTO_PFS_MAX];
 static uint16_t port;		/* the port the lcores poll */
 static uint16_t nic_port;	/* a PF of the generating NIC */
-static uint64_t received[NB_Q];
-static uint64_t sent[NB_Q];
+static uint64_t received[MAX_Q];
+static uint64_t sent[MAX_Q];
 static volatile int stop;
 static uint64_t deadline;
 
@@ -80,7 +88,7 @@ total_received(void)
 	uint64_t t = 0;
 	int q;
 
-	for (q = 0; q < NB_Q; q++)
+	for (q = 0; q < nb_q; q++)
 		t += rte_atomic_load_explicit(&received[q], rte_memory_order_relaxed);
 	return t;
 }
@@ -94,7 +102,7 @@ poll_queue(void *arg)
 	uint16_t n, k;
 
 	RTE_SET_USED(arg);
-	if (q >= NB_Q)
+	if (q >= nb_q)
 		return 0;
 	while (!stop) {
 		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
@@ -102,6 +110,9 @@ poll_queue(void *arg)
 		for (k = 0; k < n; )
 			k += rte_eth_tx_burst(port, q, pkts + k, n - k);
 		sent[q] += n;
+		/* beyond 2 PFs, more pollers than this 2-CPU machine's CPUs */
+		if (n == 0 && nb_pf > 2 && rte_lcore_id() != rte_get_main_lcore())
+			rte_delay_us_sleep(50);
 		if (n == 0 && rte_lcore_id() == rte_get_main_lcore()) {
 			uint64_t gen = 0;
 
@@ -133,7 +144,7 @@ run_traffic(void)
 }
 
 /*
- * Configure port @p pid with NB_Q queues (RSS over @p rss_hf, none when 0),
+ * Configure port @p pid with nb_q queues (RSS over @p rss_hf, none when 0),
  * queue q set up on the socket of lcore q, its poller, Rx from @p mp0 or
  * @p mp1 by that socket; then start it.
  */
@@ -141,13 +152,17 @@ static void
 start_port(uint16_t pid, uint64_t rss_hf, struct rte_mempool *mp0, struct rte_mempool *mp1)
 {
 	struct octo_port_conf c = {
-		.nb_rxq = NB_Q, .nb_txq = NB_Q, .nb_desc = NB_DESC,
+		.nb_rxq = nb_q, .nb_txq = nb_q, .nb_desc = nb_desc,
 		.socket = OCTO_SOCKET_OF_LCORE, .rss_hf = rss_hf,
 	};
 	uint16_t q;
 
-	for (q = 0; q < NB_Q; q++)
-		c.rx_pool[q] = rte_lcore_to_socket_id(q) == 0 ? mp0 : mp1;
+	for (q = 0; q < nb_q; q++) {
+		unsigned int s = rte_lcore_to_socket_id(q);
+
+		c.rx_pool[q] = s < OCTO_PFS_MAX && app_pool[s] != NULL ? app_pool[s] :
+			s == 0 ? mp0 : mp1;
+	}
 	CHECK(octo_port_start(pid, &c) == 0, "configure, set up and start the port");
 }
 
@@ -161,7 +176,7 @@ nic_locality(uint16_t pf, uint16_t q, int tx, struct rte_pmd_octonic_locality *l
 static void
 test_octopus(struct rte_mempool *mp)
 {
-	uint16_t pf[2] = { port_of("net_octonic0_pf0"), port_of("net_octonic0_pf1") };
+	uint16_t pf[OCTO_PFS_MAX];
 	struct rte_pmd_octonic_sink_stats sink;
 	struct rte_pmd_octopus_queue_info qi;
 	struct rte_pmd_octopus_locality loc;
@@ -173,14 +188,16 @@ test_octopus(struct rte_mempool *mp)
 	int sock;
 
 	port = port_of("net_octopus0");
+	CHECK(port < RTE_MAX_ETHPORTS, "no octopus port");
+	for (m = 0; m < nb_pf; m++) {
+		snprintf(name, sizeof(name), "net_octonic0_pf%u", m);
+		pf[m] = port_of(name);
+		CHECK(pf[m] < RTE_MAX_ETHPORTS && rte_eth_dev_socket_id(pf[m]) == m,
+			"PF%u: port %u on socket %d", m, pf[m], rte_eth_dev_socket_id(pf[m]));
+	}
 	nic_port = pf[0];
-	CHECK(port < RTE_MAX_ETHPORTS && pf[0] < RTE_MAX_ETHPORTS &&
-		pf[1] < RTE_MAX_ETHPORTS, "ports missing");
-	CHECK(rte_eth_dev_socket_id(pf[0]) == 0 && rte_eth_dev_socket_id(pf[1]) == 1,
-		"PF sockets %d %d", rte_eth_dev_socket_id(pf[0]),
-		rte_eth_dev_socket_id(pf[1]));
 	start_port(port, 0, mp, mp);
-	for (q = 0; q < NB_Q; q++) {
+	for (q = 0; q < nb_q; q++) {
 		sock = (int)rte_lcore_to_socket_id(q);
 		CHECK(rte_pmd_octopus_queue_info_get(port, q, 0, &qi) == 0 &&
 			qi.has_home && qi.home_socket == sock &&
@@ -196,7 +213,7 @@ test_octopus(struct rte_mempool *mp)
 		if (rte_eth_xstats_get_id_by_name(port, "steering_rules", &id) == 0)
 			rte_eth_xstats_get_by_id(port, &id, &rules, 1);
 		/* classification (buckets + catch-all) + home + ingress per PF */
-		CHECK(fs.transfer_rules > NB_Q && fs.ingress_rules == NB_Q && rules > 0,
+		CHECK(fs.transfer_rules > nb_q && fs.ingress_rules == nb_q && rules > 0,
 			"rules: transfer %u ingress %u, port says %" PRIu64,
 			fs.transfer_rules, fs.ingress_rules, rules);
 	}
@@ -210,7 +227,7 @@ test_octopus(struct rte_mempool *mp)
 
 		rte_pmd_octonic_flow_dump(pf[0], f);
 		fclose(f);
-		for (q = 0; q < NB_Q; q++) {
+		for (q = 0; q < nb_q; q++) {
 			rte_pmd_octopus_queue_info_get(port, q, 0, &qi);
 			/* home rules match META's queue half */
 			snprintf(want, sizeof(want),
@@ -234,7 +251,7 @@ test_octopus(struct rte_mempool *mp)
 	CHECK(gen == LIMIT, "generated %" PRIu64, gen);
 	CHECK(total_received() == gen, "received %" PRIu64 " of %" PRIu64,
 		total_received(), gen);
-	for (q = 0; q < NB_Q; q++) {
+	for (q = 0; q < nb_q; q++) {
 		sock = (int)rte_lcore_to_socket_id(q);
 		CHECK(received[q] > 0, "queue %u received nothing", q);
 		rte_pmd_octopus_queue_info_get(port, q, 0, &qi);
@@ -257,7 +274,7 @@ test_octopus(struct rte_mempool *mp)
 			loc.foreign_polls == 0, "txq %u: local %" PRIu64 " remote %" PRIu64,
 			q, loc.local_pkts, loc.remote_pkts);
 		/* the NIC's view: no DMA or poll crossed sockets, on any PF */
-		for (m = 0; m < 2; m++) {
+		for (m = 0; m < nb_pf; m++) {
 			nic_locality(pf[m], q, 0, &nl);
 			CHECK(nl.remote_dma_pkts == 0 && nl.remote_polls == 0,
 				"pf%u rxq %u: remote DMA %" PRIu64 " remote polls %" PRIu64,
@@ -280,7 +297,7 @@ test_octopus(struct rte_mempool *mp)
 		PRIu64 " %" PRIu64 "\n", gen, received[0], received[1], received[2],
 		received[3]);
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	for (m = 0; m < 2; m++) {
+	for (m = 0; m < nb_pf; m++) {
 		struct rte_pmd_octonic_flow_stats fs;
 
 		CHECK(rte_pmd_octonic_flow_stats_get(pf[m], &fs) == 0 &&
@@ -311,7 +328,7 @@ test_single(struct rte_mempool *unused __rte_unused)
 	rte_pmd_octonic_gen_count(nic_port, &gen);
 	CHECK(gen == LIMIT && total_received() == gen, "received %" PRIu64 " of %"
 		PRIu64, total_received(), gen);
-	for (q = 0; q < NB_Q; q++) {
+	for (q = 0; q < nb_q; q++) {
 		nic_locality(port, q, 0, &nl);
 		if (rte_lcore_to_socket_id(q) == 1) {
 			remote_dma += nl.remote_dma_pkts;
@@ -357,15 +374,16 @@ test_domains(struct rte_mempool *unused __rte_unused)
 		rte_eth_dev_count_total(), before);
 }
 
-/* reta_update moves buckets: all traffic to queue 3; bad entries refused. */
+/* reta_update moves buckets: all traffic to the last queue; bad entries refused. */
 static void
 test_reta(struct rte_mempool *mp)
 {
 	struct rte_eth_rss_reta_entry64 reta[4];
+	const uint16_t last = (uint16_t)(nb_q - 1);
 	struct rte_eth_dev_info info;
 	struct rte_eth_stats st;
-	uint64_t gen = 0;
-	uint16_t b, size;
+	uint64_t gen = 0, others = 0;
+	uint16_t b, q, size;
 
 	port = port_of("net_octopus0");
 	nic_port = port_of("net_octonic0_pf0");
@@ -379,20 +397,20 @@ test_reta(struct rte_mempool *mp)
 		reta[b / 64].mask |= 1ULL << (b % 64);
 	CHECK(rte_eth_dev_rss_reta_query(port, reta, size) == 0, "query");
 	for (b = 0; b < size; b++)
-		CHECK(reta[b / 64].reta[b % 64] == b % NB_Q, "default bucket %u -> %u",
+		CHECK(reta[b / 64].reta[b % 64] == b % nb_q, "default bucket %u -> %u",
 			b, reta[b / 64].reta[b % 64]);
 	/* a bad entry: refused, nothing changed */
-	reta[0].reta[0] = NB_Q;
-	CHECK(rte_eth_dev_rss_reta_update(port, reta, size) < 0, "queue %u accepted", NB_Q);
+	reta[0].reta[0] = nb_q;
+	CHECK(rte_eth_dev_rss_reta_update(port, reta, size) < 0, "queue %u accepted", nb_q);
 	for (b = 0; b < size; b++)
-		reta[b / 64].reta[b % 64] = 3;
+		reta[b / 64].reta[b % 64] = last;
 	CHECK(rte_eth_dev_rss_reta_update(port, reta, size) == 0, "update");
 	memset(reta, 0, sizeof(reta));
 	for (b = 0; b < size; b++)
 		reta[b / 64].mask |= 1ULL << (b % 64);
 	CHECK(rte_eth_dev_rss_reta_query(port, reta, size) == 0, "query");
 	for (b = 0; b < size; b++)
-		CHECK(reta[b / 64].reta[b % 64] == 3, "bucket %u -> %u", b,
+		CHECK(reta[b / 64].reta[b % 64] == last, "bucket %u -> %u", b,
 			reta[b / 64].reta[b % 64]);
 	rte_pmd_octonic_gen_enable(nic_port, 1);
 	run_traffic();
@@ -401,11 +419,12 @@ test_reta(struct rte_mempool *mp)
 	 * a CPU; the NIC counts those as missed
 	 */
 	rte_eth_stats_get(port, &st);
-	CHECK(gen == LIMIT && received[3] + st.imissed == gen && received[3] > gen / 2 &&
-		received[0] == 0 && received[1] == 0 && received[2] == 0,
-		"generated %" PRIu64 ", missed %" PRIu64 ", per queue %" PRIu64 " %" PRIu64
-		" %" PRIu64 " %" PRIu64, gen, st.imissed, received[0], received[1],
-		received[2], received[3]);
+	for (q = 0; q < last; q++)
+		others += received[q];
+	CHECK(gen == LIMIT && received[last] + st.imissed == gen &&
+		received[last] > gen / 2 && others == 0,
+		"generated %" PRIu64 ", missed %" PRIu64 ", queue %u %" PRIu64
+		", the others %" PRIu64, gen, st.imissed, last, received[last], others);
 	/* stop/start cycles: the rules go and come back, never accumulate */
 	{
 		struct rte_pmd_octonic_flow_stats fs0, fs;
@@ -426,13 +445,13 @@ test_reta(struct rte_mempool *mp)
 				fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules,
 				fs0.ingress_rules);
 		}
-		/* the RETA survives restarts: all buckets still on queue 3 */
+		/* the RETA survives restarts: all buckets still on the last queue */
 		memset(reta, 0, sizeof(reta));
 		for (b = 0; b < size; b++)
 			reta[b / 64].mask |= 1ULL << (b % 64);
 		rte_eth_dev_rss_reta_query(port, reta, size);
 		for (b = 0; b < size; b++)
-			CHECK(reta[b / 64].reta[b % 64] == 3, "bucket %u lost after restarts", b);
+			CHECK(reta[b / 64].reta[b % 64] == last, "bucket %u lost after restarts", b);
 	}
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	CHECK(rte_eth_dev_close(port) == 0, "close");
@@ -461,12 +480,12 @@ test_refused(struct rte_mempool *mp)
 
 	port = port_of("net_octopus0");
 	memset(&conf, 0, sizeof(conf));
-	CHECK(rte_eth_dev_configure(port, NB_Q, NB_Q, &conf) == 0, "configure");
-	for (q = 0; q < NB_Q; q++) {
+	CHECK(rte_eth_dev_configure(port, nb_q, nb_q, &conf) == 0, "configure");
+	for (q = 0; q < nb_q; q++) {
 		int sock = (int)rte_lcore_to_socket_id(q);
 
-		CHECK(rte_eth_rx_queue_setup(port, q, NB_DESC, sock, NULL, mp) == 0, "rxq");
-		CHECK(rte_eth_tx_queue_setup(port, q, NB_DESC, sock, NULL) == 0, "txq");
+		CHECK(rte_eth_rx_queue_setup(port, q, nb_desc, sock, NULL, mp) == 0, "rxq");
+		CHECK(rte_eth_tx_queue_setup(port, q, nb_desc, sock, NULL) == 0, "txq");
 	}
 	f = open_memstream(&log, &len);
 	REQUIRE(f != NULL, "memstream");
@@ -753,32 +772,57 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], gen[192], nic1[96], nic2[96];
+	char prefix[64], gen[256], nic1[160], nic2[96], octo[400], name[32];
+	struct octo_pfs_eal e;
 	char *eal[] = {
 		argv[0], "-m", "512", "--no-pci",
-		"--lcores", "0@0,1@1,2@0,3@1", "--file-prefix", prefix,
+		"--lcores", e.lcores, "--file-prefix", prefix,
 		"--vdev", gen,
 		"--vdev", nic1,
 		"--vdev", nic2,
-		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1",
+		"--vdev", octo,
 	};
 	struct rte_mempool *mp;
 	int nb_eal = RTE_DIM(eal);
 	char **eal_argv = eal;
+	unsigned int s;
 
-	snprintf(prefix, sizeof(prefix), "octopus-octonic-%s", which);
+	nb_pf = octo_pfs();
+	if (nb_pf == 0)
+		return 2;
+	nb_q = RTE_MAX(4, nb_pf);
+	nb_desc = nb_pf == 2 ? 4096 : 1024;
+	/* lcore q polls queue q: on socket q mod N */
+	if (octo_pfs_eal_make(&e, nb_pf, nb_q) != 0)
+		return 2;
+	snprintf(prefix, sizeof(prefix), "octopus-octonic-%s-%u", which, nb_pf);
 	snprintf(gen, sizeof(gen),
-		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=1024,gen_rate=200000,gen_limit=%u%s",
-		LIMIT, octo_dialect_suffix());
-	snprintf(nic1, sizeof(nic1), "net_octonic1,pfs=2,numa=0:1,wire=loop%s", octo_dialect_suffix());
+		"net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000,gen_limit=%u%s",
+		e.nic, LIMIT, octo_dialect_suffix());
+	snprintf(nic1, sizeof(nic1), "net_octonic1,%s,wire=loop%s", e.nic, octo_dialect_suffix());
 	snprintf(nic2, sizeof(nic2), "net_octonic2,pfs=2,numa=0:1,wire=loop%s", octo_dialect_suffix());
+	/* beyond 2 PFs rx_pool=app with a pool per socket: the port's own
+	 * pools (rx_pool=local) mirror the application's on every member's
+	 * socket, N times the memory of the shared hugepages, while queue q's
+	 * pool on its home socket keeps its DMA local (what "octopus" checks)
+	 */
+	snprintf(octo, sizeof(octo), "net_octopus0,%s%s", e.members,
+		nb_pf > 2 ? ",rx_pool=app" : "");
 	if (strcmp(which, "single") == 0)
 		nb_eal -= 2;	/* no octopus port */
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, NB_Q) < 0)
+	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, nb_q) < 0 ||
+	    !octo_pfs_sockets_ok(nb_pf))
 		return 2;
 	mp = rte_pktmbuf_pool_create("app", 8192, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (mp == NULL)
 		return 2;
+	for (s = 0; s < nb_pf && nb_pf > 2; s++) {
+		snprintf(name, sizeof(name), "app%u", s);
+		app_pool[s] = rte_pktmbuf_pool_create(name, 4096, 256, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, (int)s);
+		if (app_pool[s] == NULL)
+			return 2;
+	}
 	/* the generator starts with the test, not at port start */
 	rte_pmd_octonic_gen_enable(port_of("net_octonic0_pf0"), 0);
 	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], mp);
