@@ -7,7 +7,9 @@
  *
  *   test_steer_eal null     net_null members: install refuses with -ENOTSUP
  *                           and a reason, and leaves nothing behind.
- *   test_steer_eal octonic  net_octonic members (2 PFs, 4 queues): the NIC's
+ *   test_steer_eal octonic  net_octonic members (N PFs, max(4, N) queues,
+ *                           queue q homed on PF q mod N; N = $OCTO_PFS, 2
+ *                           by default, the pfs= of the NICs): the NIC's
  *                           rule tables hold exactly the planned rules;
  *                           set_home replaces one rule, set_bucket one
  *                           bucket's; catchall= names ARP's queue; generated traffic
@@ -26,6 +28,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,18 +51,33 @@
 
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
+#include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
-#define NB_Q 4
+/* queues: 4, or one per member beyond; queue q homed on member q mod N */
+#define MAX_Q OCTO_PFS_MAX
 #define RETA 16
+
+static unsigned int nb_pf;	/* OCTO_PFS: members of the octonic cases */
+static uint16_t nb_q = 4;
+
+/* Queue q homed on member q mod @p members. */
+static void
+homes_spread(uint16_t *homes, unsigned int members)
+{
+	uint16_t q;
+
+	for (q = 0; q < nb_q; q++)
+		homes[q] = (uint16_t)(q % members);
+}
 
 /* ---------------------------------------------------------------- null */
 
 static void
 run_null(struct rte_mempool *unused __rte_unused)
 {
-	uint16_t ports[2], homes[NB_Q] = { 0, 1, 0, 1 }, reta[RETA];
+	uint16_t ports[2], homes[MAX_Q], reta[RETA];
 	struct octopus_steer_conf c;
 	struct octopus_steer *s = (struct octopus_steer *)(uintptr_t)1;
 	char why[256] = "";
@@ -70,13 +88,14 @@ run_null(struct rte_mempool *unused __rte_unused)
 		if (n < 2)
 			ports[n++] = p;
 	REQUIRE(n == 2, "expected 2 net_null ports, got %u", n);
+	homes_spread(homes, 2);
 	for (i = 0; i < RETA; i++)
-		reta[i] = (uint16_t)(i % NB_Q);
+		reta[i] = (uint16_t)(i % nb_q);
 	memset(&c, 0, sizeof(c));
 	c.nb_members = 2;
 	c.member_port[0] = ports[0];
 	c.member_port[1] = ports[1];
-	c.nb_queues = NB_Q;
+	c.nb_queues = nb_q;
 	c.home = homes;
 	c.reta_size = RETA;
 	c.reta = reta;
@@ -170,7 +189,7 @@ static int
 start_port(uint16_t port, struct rte_mempool *mp)
 {
 	struct octo_port_conf c = {
-		.nb_rxq = NB_Q, .nb_txq = NB_Q, .nb_desc = 256,
+		.nb_rxq = nb_q, .nb_txq = nb_q, .nb_desc = 256,
 		.socket = OCTO_SOCKET_OF_PORT, .pool = mp,
 	};
 
@@ -253,17 +272,17 @@ check_tables(uint16_t proxy, const uint16_t *ports, const uint16_t *homes,
 
 	memset(&st, 0, sizeof(st));
 	CHECK(nic.fstats(proxy, &st) == 0, "flow stats");
-	CHECK(st.transfer_rules == NB_Q + RETA * 6 + 1, "transfer rules %u",
+	CHECK(st.transfer_rules == nb_q + RETA * 6 + 1, "transfer rules %u",
 		st.transfer_rules);
-	for (m = 0; m < 2; m++) {
+	for (m = 0; m < nb_pf; m++) {
 		CHECK(nic.fstats(ports[m], &st) == 0, "flow stats");
-		CHECK(st.ingress_rules == NB_Q, "PF%u ingress rules %u", m,
+		CHECK(st.ingress_rules == nb_q, "PF%u ingress rules %u", m,
 			st.ingress_rules);
 	}
 	dump_lines(proxy, &ls);
-	total = NB_Q + RETA * 6 + 1 + 2 * NB_Q;
+	total = nb_q + RETA * 6 + 1 + nb_pf * nb_q;
 	CHECK(ls.n == total, "dump has %u lines, want %u", ls.n, total);
-	for (q = 0; q < NB_Q; q++) {
+	for (q = 0; q < nb_q; q++) {
 		/* home: the home group, META's queue half q -> represented_port(home port) */
 		snprintf(a, sizeof(a), "meta(%u/0x%08x)", q, OCTO_STEER_META_QUEUE_MASK);
 		snprintf(b, sizeof(b), "represented_port(%u)", ports[homes[q]]);
@@ -273,7 +292,7 @@ check_tables(uint16_t proxy, const uint16_t *ports, const uint16_t *homes,
 			"queue %u has one home rule", q);
 		/* member queue rules: all of META */
 		snprintf(a, sizeof(a), "meta(%u/0xffffffff)", q);
-		for (m = 0; m < 2; m++) {
+		for (m = 0; m < nb_pf; m++) {
 			snprintf(b, sizeof(b), "pf=%u ", m);
 			snprintf(c2, sizeof(c2), "queue(%u)", q);
 			CHECK(count_lines(&ls, "ingress", b, a, c2, NULL) == 1,
@@ -382,7 +401,7 @@ expected_queue(const struct rte_mbuf *m, const uint16_t *reta, int *bucket)
 static void
 poll_and_check(const uint16_t *ports, const uint16_t *homes, const uint16_t *reta,
 		uint16_t catchall, uint64_t want, struct rx_count *rc,
-		uint32_t *queues_seen)
+		uint64_t *queues_seen)
 {
 	uint64_t deadline = rte_get_timer_cycles() + 3 * rte_get_timer_hz();
 	struct rte_mbuf *pkts[32];
@@ -398,8 +417,8 @@ poll_and_check(const uint16_t *ports, const uint16_t *homes, const uint16_t *ret
 		if (want == DRAIN && idle >= 100)
 			break;
 
-		for (m = 0; m < 2; m++)
-			for (q = 0; q < NB_Q; q++) {
+		for (m = 0; m < nb_pf; m++)
+			for (q = 0; q < nb_q; q++) {
 				n = rte_eth_rx_burst(ports[m], q, pkts, RTE_DIM(pkts));
 				for (i = 0; i < n; i++) {
 					int bk;
@@ -412,7 +431,7 @@ poll_and_check(const uint16_t *ports, const uint16_t *homes, const uint16_t *ret
 						if (bk >= 0)
 							rc->buckets |= 1u << bk;
 						if (queues_seen != NULL)
-							*queues_seen |= 1u << (m * NB_Q + q);
+							*queues_seen |= UINT64_C(1) << (m * nb_q + q);
 					} else {
 						rc->wrong++;
 					}
@@ -458,13 +477,14 @@ install(const uint16_t *ports, const uint16_t *homes, const uint16_t *reta,
 	struct octopus_steer_conf c;
 	struct octopus_steer *s = NULL;
 	char why[256] = "";
+	unsigned int i;
 	int ret;
 
 	memset(&c, 0, sizeof(c));
-	c.nb_members = 2;
-	c.member_port[0] = ports[0];
-	c.member_port[1] = ports[1];
-	c.nb_queues = NB_Q;
+	c.nb_members = (uint16_t)nb_pf;
+	for (i = 0; i < nb_pf; i++)
+		c.member_port[i] = ports[i];
+	c.nb_queues = nb_q;
 	c.home = homes;
 	c.reta_size = RETA;
 	c.reta = reta;
@@ -488,7 +508,8 @@ check_gen_traffic(const uint16_t *ports, const uint16_t *homes,
 	int ret;
 
 	for (k = 0; k < RTE_DIM(kinds); k++) {
-		uint32_t seen = 0, want_seen = 0, q;
+		uint64_t seen = 0, want_seen = 0;
+		uint32_t q;
 
 		CHECK(nic.gen_enable(ports[0], 0) == 0, "gen pause");
 		/* drain what the previous kind left */
@@ -510,8 +531,9 @@ check_gen_traffic(const uint16_t *ports, const uint16_t *homes,
 			k, rc.wrong, rc.total);
 		/* every queue that owns a bucket got traffic, at its home */
 		for (q = 0; q < RETA; q++)
-			want_seen |= 1u << (homes[reta[q]] * NB_Q + reta[q]);
-		CHECK((seen & want_seen) == want_seen, "kind %u: queues seen 0x%x, want 0x%x",
+			want_seen |= UINT64_C(1) << (homes[reta[q]] * nb_q + reta[q]);
+		CHECK((seen & want_seen) == want_seen, "kind %u: queues seen 0x%" PRIx64
+			", want 0x%" PRIx64,
 			k, seen, want_seen);
 		CHECK(rc.buckets == (1u << RETA) - 1, "kind %u: buckets reached 0x%x", k,
 			rc.buckets);
@@ -530,7 +552,7 @@ check_loop_traffic(const uint16_t *ports, struct rte_mempool *mp,
 	struct rte_ether_hdr *eh;
 	struct rte_ipv4_hdr *ip;
 	struct rx_count rc;
-	uint32_t seen = 0;
+	uint64_t seen = 0;
 	uint16_t sent;
 
 	/* ARP: no bucket matches, the catch-all takes it */
@@ -545,7 +567,8 @@ check_loop_traffic(const uint16_t *ports, struct rte_mempool *mp,
 	CHECK(rc.total == sent && rc.wrong == 0,
 		"ARP: %" PRIu64 " received, %" PRIu64 " not on catch-all queue %u at PF%u",
 		rc.total, rc.wrong, catchall, homes[catchall]);
-	CHECK(seen == 1u << (homes[catchall] * NB_Q + catchall), "ARP queues 0x%x", seen);
+	CHECK(seen == UINT64_C(1) << (homes[catchall] * nb_q + catchall), "ARP queues 0x%"
+		PRIx64, seen);
 
 	/* an IPv4 protocol without ports (GRE): the address bucket */
 	memset(ipx, 0, sizeof(ipx));
@@ -564,7 +587,8 @@ check_loop_traffic(const uint16_t *ports, struct rte_mempool *mp,
 	poll_and_check(ports, homes, reta, catchall, sent, &rc, &seen);
 	CHECK(rc.total == sent && rc.wrong == 0 && sent > 0,
 		"GRE: %" PRIu64 " of %u received, %" PRIu64 " wrong", rc.total, sent, rc.wrong);
-	CHECK(seen == 1u << (homes[reta[13]] * NB_Q + reta[13]), "GRE queues 0x%x", seen);
+	CHECK(seen == UINT64_C(1) << (homes[reta[13]] * nb_q + reta[13]), "GRE queues 0x%"
+		PRIx64, seen);
 }
 
 static int
@@ -590,7 +614,8 @@ measure_set_home(struct octopus_steer *s, uint16_t proxy, uint16_t *homes)
 
 	CHECK(nic.fstats(proxy, &before) == 0, "stats");
 	for (i = 0; i < MOVES; i++) {
-		uint16_t to = (uint16_t)(1 - homes[0]);
+		/* each other member in turn (the other one at 2 PFs) */
+		uint16_t to = (uint16_t)octo_pfs_other(homes[0], i, nb_pf);
 		uint64_t t0 = rte_get_timer_cycles();
 		int ret = octopus_steer_set_home(s, 0, to);
 
@@ -656,7 +681,7 @@ check_dst_spreading(const uint16_t *ports, struct rte_mempool *mp,
 		const uint16_t *homes, const uint16_t *reta)
 {
 	static const uint8_t protos[] = { IPPROTO_UDP, IPPROTO_TCP, 47 };
-	uint32_t seen = 0, want_seen = 0;
+	uint64_t seen = 0, want_seen = 0;
 	struct rx_count rc;
 	uint8_t frame[128];
 	unsigned int b, k, sent = 0;
@@ -667,15 +692,16 @@ check_dst_spreading(const uint16_t *ports, struct rte_mempool *mp,
 				0x0a000000 | ((b + 7) % RETA), 0x0b000000 | (0x100 + b),
 				(uint16_t)(0xc000 | ((b + 3) % RETA)), (uint16_t)(0x2000 + b));
 
-			sent += send_frames(ports[b & 1], mp, frame, len, 4);
-			want_seen |= 1u << (homes[reta[b]] * NB_Q + reta[b]);
+			sent += send_frames(ports[b % nb_pf], mp, frame, len, 4);
+			want_seen |= UINT64_C(1) << (homes[reta[b]] * nb_q + reta[b]);
 		}
 	CHECK(sent == RETA * RTE_DIM(protos) * 4, "sent %u", sent);
 	poll_and_check(ports, homes, reta, 0, sent, &rc, &seen);
 	CHECK(rc.total == sent && rc.wrong == 0,
 		"l4_dst: %" PRIu64 " of %u received, %" PRIu64 " on the wrong queue",
 		rc.total, sent, rc.wrong);
-	CHECK(seen == want_seen, "l4_dst: queues seen 0x%x, want 0x%x", seen, want_seen);
+	CHECK(seen == want_seen, "l4_dst: queues seen 0x%" PRIx64 ", want 0x%" PRIx64, seen,
+		want_seen);
 	CHECK(rc.buckets == (1u << RETA) - 1, "l4_dst: buckets reached 0x%x", rc.buckets);
 }
 
@@ -685,7 +711,7 @@ measure_big_install(const uint16_t *ports)
 {
 	enum { BIG = 512 };
 	static uint16_t reta[BIG];
-	uint16_t homes[NB_Q] = { 0, 1, 0, 1 };
+	uint16_t homes[MAX_Q];
 	struct rte_pmd_octonic_flow_stats st;
 	struct octopus_steer_conf c;
 	struct octopus_steer *s = NULL;
@@ -694,13 +720,14 @@ measure_big_install(const uint16_t *ports)
 	unsigned int i;
 	int ret;
 
+	homes_spread(homes, nb_pf);
 	for (i = 0; i < BIG; i++)
-		reta[i] = (uint16_t)(i % NB_Q);
+		reta[i] = (uint16_t)(i % nb_q);
 	memset(&c, 0, sizeof(c));
-	c.nb_members = 2;
-	c.member_port[0] = ports[0];
-	c.member_port[1] = ports[1];
-	c.nb_queues = NB_Q;
+	c.nb_members = (uint16_t)nb_pf;
+	for (i = 0; i < nb_pf; i++)
+		c.member_port[i] = ports[i];
+	c.nb_queues = nb_q;
 	c.home = homes;
 	c.reta_size = BIG;
 	c.reta = reta;
@@ -711,7 +738,7 @@ measure_big_install(const uint16_t *ports)
 	CHECK(ret == 0, "install %u buckets: %d (%s)", BIG, ret, why);
 	if (ret != 0)
 		return;
-	CHECK(nic.fstats(ports[0], &st) == 0 && st.transfer_rules == NB_Q + BIG * 6 + 1,
+	CHECK(nic.fstats(ports[0], &st) == 0 && st.transfer_rules == nb_q + BIG * 6 + 1,
 		"transfer rules %u", st.transfer_rules);
 	/* a home move costs the same with 6x512 bucket rules as with 6x16 */
 	measure_set_home(s, ports[0], homes);
@@ -721,24 +748,25 @@ measure_big_install(const uint16_t *ports)
 	CHECK(nic.fstats(ports[0], &st) == 0 && st.transfer_rules == 0,
 		"after remove %u", st.transfer_rules);
 	printf("%u buckets: install %u rules in %.2f ms, remove in %.2f ms\n", BIG,
-		2 * NB_Q + NB_Q + BIG * 6 + 1, (t1 - t0) * 1e3 / hz, (t2 - t_rm) * 1e3 / hz);
+		nb_pf * nb_q + nb_q + BIG * 6 + 1, (t1 - t0) * 1e3 / hz, (t2 - t_rm) * 1e3 / hz);
 }
 
 /* Members of two NICs have two transfer proxies: not one e-switch. */
 static void
 check_two_nics(const uint16_t *gports, const uint16_t *lports)
 {
-	uint16_t homes[NB_Q] = { 0, 1, 0, 1 }, reta[RETA] = { 0 };
+	uint16_t homes[MAX_Q], reta[RETA] = { 0 };
 	struct octopus_steer_conf c;
 	struct octopus_steer *s = NULL;
 	char why[256] = "";
 	int ret;
 
+	homes_spread(homes, 2);
 	memset(&c, 0, sizeof(c));
 	c.nb_members = 2;
 	c.member_port[0] = gports[0];
 	c.member_port[1] = lports[1];
-	c.nb_queues = NB_Q;
+	c.nb_queues = nb_q;
 	c.home = homes;
 	c.reta_size = RETA;
 	c.reta = reta;
@@ -756,7 +784,7 @@ static void
 check_rollback(struct rte_mempool *mp)
 {
 	struct rte_pmd_octonic_flow_stats before, after, pf1;
-	uint16_t ports[2], homes[NB_Q] = { 0, 1, 0, 1 }, reta[RETA];
+	uint16_t ports[2], homes[MAX_Q], reta[RETA];
 	struct octopus_steer_conf c;
 	struct octopus_steer *s = NULL;
 	struct octo_port_conf pc = { .nb_rxq = 2, .nb_txq = 2, .nb_desc = 256, .pool = mp };
@@ -765,15 +793,16 @@ check_rollback(struct rte_mempool *mp)
 	int ret;
 
 	CHECK(nic_ports("net_octonic2", ports, 2) == 2, "third NIC ports");
+	homes_spread(homes, 2);
 	for (i = 0; i < 2; i++)
 		CHECK(octo_port_start(ports[i], &pc) == 0, "configure, set up and start");
 	for (i = 0; i < RETA; i++)
-		reta[i] = (uint16_t)(i % NB_Q);
+		reta[i] = (uint16_t)(i % nb_q);
 	memset(&c, 0, sizeof(c));
 	c.nb_members = 2;
 	c.member_port[0] = ports[0];
 	c.member_port[1] = ports[1];
-	c.nb_queues = NB_Q;
+	c.nb_queues = nb_q;
 	c.home = homes;
 	c.reta_size = RETA;
 	c.reta = reta;
@@ -798,35 +827,42 @@ check_rollback(struct rte_mempool *mp)
 static void
 run_octonic(struct rte_mempool *unused __rte_unused)
 {
-	uint16_t gports[2], lports[2], homes[NB_Q] = { 0, 1, 0, 1 }, reta[RETA];
+	uint16_t gports[OCTO_PFS_MAX], lports[OCTO_PFS_MAX], homes[MAX_Q], reta[RETA];
 	struct rte_pmd_octonic_flow_stats before, after;
 	struct rte_mempool *mp;
 	struct octopus_steer *s;
 	unsigned int i;
 
 	REQUIRE(load_octonic_api() == 0, "the NIC model's API");
-	CHECK(nic_ports("net_octonic0", gports, 2) == 2, "gen NIC ports");
-	CHECK(nic_ports("net_octonic1", lports, 2) == 2, "loop NIC ports");
+	nb_pf = octo_pfs();
+	REQUIRE(nb_pf != 0, "OCTO_PFS");
+	nb_q = (uint16_t)RTE_MAX(4u, nb_pf);
+	homes_spread(homes, nb_pf);
+	CHECK(nic_ports("net_octonic0", gports, OCTO_PFS_MAX) == nb_pf, "gen NIC: not %u PFs",
+		nb_pf);
+	CHECK(nic_ports("net_octonic1", lports, OCTO_PFS_MAX) == nb_pf, "loop NIC: not %u PFs",
+		nb_pf);
 	if (failures != 0)
 		return;
-	mp = rte_pktmbuf_pool_create("steer_mp", 8191, 256, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	/* every Rx ring of both NICs full, and the generator's bursts */
+	mp = rte_pktmbuf_pool_create("steer_mp", RTE_MAX(8191u, 2 * nb_pf * nb_q * 256 + 4095),
+		256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
 	REQUIRE(mp != NULL, "mempool");
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < nb_pf; i++) {
 		CHECK(start_port(gports[i], mp) == 0, "start gen port %u", gports[i]);
 		CHECK(start_port(lports[i], mp) == 0, "start loop port %u", lports[i]);
 	}
 	if (failures != 0)
 		return;
 	for (i = 0; i < RETA; i++)
-		reta[i] = (uint16_t)((i * 3 + 1) % NB_Q);
+		reta[i] = (uint16_t)((i * 3 + 1) % nb_q);
 
 	/* ---- install: exactly the model's rules ---- */
 	CHECK(nic.gen_enable(gports[0], 0) == 0, "gen pause");
 	s = install(gports, homes, reta, 2);
 	if (s == NULL)
 		return;
-	CHECK(octopus_steer_rule_count(s) == 2 * NB_Q + NB_Q + RETA * 6 + 1,
+	CHECK(octopus_steer_rule_count(s) == nb_pf * nb_q + nb_q + RETA * 6 + 1,
 		"rule count %u", octopus_steer_rule_count(s));
 	check_tables(gports[0], gports, homes, reta, 2);
 	check_gen_traffic(gports, homes, reta, 2);
@@ -848,16 +884,16 @@ run_octonic(struct rte_mempool *unused __rte_unused)
 
 	/* ---- set_bucket: that bucket's 6 rules ---- */
 	CHECK(nic.fstats(gports[0], &before) == 0, "stats");
-	CHECK(octopus_steer_set_bucket(s, 5, (uint16_t)((reta[5] + 1) % NB_Q)) == 0,
+	CHECK(octopus_steer_set_bucket(s, 5, (uint16_t)((reta[5] + 1) % nb_q)) == 0,
 		"set_bucket");
 	CHECK(nic.fstats(gports[0], &after) == 0, "stats");
 	CHECK(after.creates == before.creates + 6 && after.destroys == before.destroys + 6,
 		"set_bucket: creates +%" PRIu64 ", destroys +%" PRIu64,
 		after.creates - before.creates, after.destroys - before.destroys);
-	reta[5] = (uint16_t)((reta[5] + 1) % NB_Q);
+	reta[5] = (uint16_t)((reta[5] + 1) % nb_q);
 	check_tables(gports[0], gports, homes, reta, 2);
 	check_gen_traffic(gports, homes, reta, 2);
-	CHECK(octopus_steer_rule_count(s) == 2 * NB_Q + NB_Q + RETA * 6 + 1,
+	CHECK(octopus_steer_rule_count(s) == nb_pf * nb_q + nb_q + RETA * 6 + 1,
 		"rule count %u", octopus_steer_rule_count(s));
 
 	/* ---- cost of a home move (the migration's rule update) ---- */
@@ -877,7 +913,7 @@ run_octonic(struct rte_mempool *unused __rte_unused)
 	s = install(gports, homes, reta, 2);
 	if (s == NULL)
 		return;
-	CHECK(octopus_steer_rule_count(s) == 2 * NB_Q + NB_Q + RETA * 2 + 1,
+	CHECK(octopus_steer_rule_count(s) == nb_pf * nb_q + nb_q + RETA * 2 + 1,
 		"ip_src rule count %u", octopus_steer_rule_count(s));
 	check_gen_traffic(gports, homes, reta, 2);
 	octopus_steer_remove(s);
@@ -885,7 +921,7 @@ run_octonic(struct rte_mempool *unused __rte_unused)
 
 	/* ---- non-IP and other IP on the loop NIC ---- */
 	for (i = 0; i < RETA; i++)
-		reta[i] = (uint16_t)((i * 3 + 1) % NB_Q);
+		reta[i] = (uint16_t)((i * 3 + 1) % nb_q);
 	homes[0] = 1;
 	homes[1] = 0;
 	s = install(lports, homes, reta, 3);
@@ -920,7 +956,7 @@ run_octonic(struct rte_mempool *unused __rte_unused)
 	/* ---- a refusal mid-way leaves nothing behind ---- */
 	check_rollback(mp);
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < nb_pf; i++) {
 		rte_eth_dev_stop(gports[i]);
 		rte_eth_dev_stop(lports[i]);
 	}
