@@ -669,7 +669,7 @@ main(int argc, char **argv)
 	nb_pf = octo_pfs();
 	if (nb_pf == 0)
 		return 2;
-	nb_q = RTE_MAX(4, nb_pf);
+	nb_q = RTE_MAX(4u, nb_pf);
 	nb_desc = nb_pf == 2 ? 4096 : 1024;
 	/* main lcore, and lcores 1..N+1 on socket k mod N (poller_of) */
 	if (octo_pfs_eal_make(&e, nb_pf, nb_pf + 2) != 0)

@@ -47,10 +47,11 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_check.h"
+#include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
-#define MAX_PF 8
+#define MAX_PF OCTO_PFS_MAX
 #define NB_DESC 1024
 #define NB_FLOWS 1024
 #define LIMIT_MS 20000		/* N+1 pollers share 2 CPUs with other tests */
@@ -59,7 +60,6 @@
 
 static unsigned int nb_pf;
 static uint16_t port, pf[MAX_PF];
-static unsigned int dist[MAX_PF][MAX_PF];
 static unsigned int poller[MAX_PF];	/* lcore of queue q: on socket q */
 static volatile int stop;
 static uint64_t received;
@@ -67,42 +67,6 @@ static uint64_t received;
 /* per flow: only the poller of the flow's queue touches it */
 static uint64_t next_seq[NB_FLOWS];
 static uint64_t reordered, duplicated;
-
-/* The SLIT as sysfs has it: the table the port reads through libnuma. */
-static int
-read_distances(void)
-{
-	unsigned int a, b;
-	char path[128];
-	FILE *f;
-	int ok;
-
-	for (a = 0; a < nb_pf; a++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/distance", a);
-		f = fopen(path, "r");
-		if (f == NULL)
-			return -errno;
-		for (b = 0, ok = 1; b < nb_pf && ok; b++)
-			ok = fscanf(f, "%u", &dist[a][b]) == 1;
-		fclose(f);
-		if (!ok)
-			return -EINVAL;
-	}
-	return 0;
-}
-
-/* The serving member nearest to @p socket: lowest distance, then index. */
-static int
-nearest(unsigned int socket, const int *serving)
-{
-	unsigned int j;
-	int best = -1;
-
-	for (j = 0; j < nb_pf; j++)
-		if (serving[j] && (best < 0 || dist[socket][j] < dist[socket][best]))
-			best = (int)j;
-	return best;
-}
 
 /* Where each queue must be after a change of @p serving: @p at updated. */
 static void
@@ -114,7 +78,7 @@ expect(const int *serving, int *at)
 		if (serving[q])
 			at[q] = (int)q;		/* home, or back home */
 		else if (at[q] < 0 || !serving[at[q]])
-			at[q] = nearest(q, serving);
+			at[q] = octo_pfs_nearest(nb_pf, q, serving);
 	}
 }
 
@@ -305,6 +269,7 @@ int
 main(int argc, char **argv)
 {
 	char lcores[128], nic[160], members[512], name[64], prefix[64];
+	unsigned int dist[OCTO_PFS_MAX][OCTO_PFS_MAX];
 	/* queue q on socket q, its Rx buffers from socket q's pool */
 	struct octo_port_conf pc = {
 		.nb_desc = NB_DESC,
@@ -350,7 +315,7 @@ main(int argc, char **argv)
 			nb_pf, rte_socket_count(), nb_pf + 1, nb_pf);
 		return 2;
 	}
-	if (read_distances() != 0) {
+	if (octo_pfs_distances(nb_pf, dist) != 0) {
 		fprintf(stderr, "cannot read the nodes' distances from sysfs\n");
 		return 2;
 	}

@@ -1058,7 +1058,7 @@ main(int argc, char **argv)
 	nb_pf = octo_pfs();
 	if (nb_pf == 0)
 		return 2;
-	nb_q = RTE_MAX(4, nb_pf);
+	nb_q = RTE_MAX(4u, nb_pf);
 	/* the port's own Rx pools (rx_pool=local) hold 2 x nb_desc mbufs per
 	 * queue on every member's socket: 4096 descriptors at 8 PFs would
 	 * take 1.2 GB of the machine's shared hugepages

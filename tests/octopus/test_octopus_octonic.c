@@ -790,7 +790,7 @@ main(int argc, char **argv)
 	nb_pf = octo_pfs();
 	if (nb_pf == 0)
 		return 2;
-	nb_q = RTE_MAX(4, nb_pf);
+	nb_q = RTE_MAX(4u, nb_pf);
 	nb_desc = nb_pf == 2 ? 4096 : 1024;
 	/* lcore q polls queue q: on socket q mod N */
 	if (octo_pfs_eal_make(&e, nb_pf, nb_q) != 0)

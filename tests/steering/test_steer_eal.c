@@ -272,7 +272,7 @@ check_tables(uint16_t proxy, const uint16_t *ports, const uint16_t *homes,
 
 	memset(&st, 0, sizeof(st));
 	CHECK(nic.fstats(proxy, &st) == 0, "flow stats");
-	CHECK(st.transfer_rules == nb_q + RETA * 6 + 1, "transfer rules %u",
+	CHECK(st.transfer_rules == nb_q + RETA * 6u + 1, "transfer rules %u",
 		st.transfer_rules);
 	for (m = 0; m < nb_pf; m++) {
 		CHECK(nic.fstats(ports[m], &st) == 0, "flow stats");
@@ -738,7 +738,7 @@ measure_big_install(const uint16_t *ports)
 	CHECK(ret == 0, "install %u buckets: %d (%s)", BIG, ret, why);
 	if (ret != 0)
 		return;
-	CHECK(nic.fstats(ports[0], &st) == 0 && st.transfer_rules == nb_q + BIG * 6 + 1,
+	CHECK(nic.fstats(ports[0], &st) == 0 && st.transfer_rules == nb_q + BIG * 6u + 1,
 		"transfer rules %u", st.transfer_rules);
 	/* a home move costs the same with 6x512 bucket rules as with 6x16 */
 	measure_set_home(s, ports[0], homes);
