@@ -473,7 +473,7 @@ unplug_and_back(struct rte_mempool *mp, int lost, uint16_t q)
 
 /*
  * The application's rule across PF1's unplug and return; beyond 2 PFs
- * PF3's, to queue 3, whose stand-in by the SLIT is PF1 (not PF0, not the
+ * PF3's, to queue 3, whose stand-in by the SLIT is PF2 (not PF0, not the
  * next PF).
  */
 static void

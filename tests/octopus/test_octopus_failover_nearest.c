@@ -20,7 +20,8 @@
  * (nodeX/distance in sysfs, read here directly: lowest distance, then
  * lowest member index), stays there while it serves, and goes home when its
  * own member is back.  With the emulation's 8-node table the choices differ
- * from "the next member" (4 nodes: queue 1 goes to PF3, not PF2).
+ * from "the next member" (4 nodes, PF0 and PF1 out: queues 0 and 1 both
+ * go to PF2, none to PF3).
  * At the end: nothing reordered or duplicated at Rx nor on the wire,
  * received + NIC drops + what the lost PFs' rings held = generated.
  */

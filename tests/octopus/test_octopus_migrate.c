@@ -739,7 +739,7 @@ remote_grows_on(const int *sock, int lost, const uint64_t *before, unsigned int 
 
 /*
  * Failover: a PF unplugged while lcores on every socket forward: PF1 at 2
- * PFs, PF3 beyond (whose nearest by the SLIT is PF1, neither PF0 nor the
+ * PFs, PF3 beyond (whose nearest by the SLIT is PF2, neither PF0 nor the
  * next PF). Its queues are served within a bound by the serving member
  * nearest to its socket by the SLIT (PF0 at 2 PFs; the traffic of the
  * queues polled from its socket flows again through it, remote and counted
