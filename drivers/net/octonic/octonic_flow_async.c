@@ -286,6 +286,9 @@ octonic_eswitch_async_destroy(struct octonic_eswitch *sw, uint16_t pf,
 
 	if (unlikely(q == NULL))
 		return -EINVAL;
+	ret = queue_full(sw, q, queue, error);
+	if (unlikely(ret != 0))
+		return ret;
 	if (unlikely(flow == NULL || flow->ttable == NULL ||
 			flow->ttable->magic != SW_TBL_MAGIC ||
 			flow->ttable->pf != pf ||
@@ -294,9 +297,6 @@ octonic_eswitch_async_destroy(struct octonic_eswitch *sw, uint16_t pf,
 			"not a rule of a template table of this port, or its destroy is already enqueued");
 		return -EINVAL;
 	}
-	ret = queue_full(sw, q, queue, error);
-	if (unlikely(ret != 0))
-		return ret;
 	flow->tstate = SW_TS_DYING;
 	op_append(q, SW_OP_DESTROY, flow, NULL, user_data);
 	if (op_attr == NULL || !op_attr->postpone) {
