@@ -143,6 +143,12 @@ struct rte_flow {
 	uint32_t dgt_id;	/* first word of its hash key */
 	struct octo_match match;
 	TAILQ_ENTRY(rte_flow) next;
+	/* Rules of template tables (octonic_flow_template.h); NULL, 0 for
+	 * rules of rte_flow_create. */
+	struct rte_flow_template_table *ttable;	/* whose slot this is */
+	struct rte_flow *live;	/* the handle's rule in the tables: itself,
+				 * or what an actions update put there */
+	uint8_t tstate;		/* enum sw_tstate */
 };
 TAILQ_HEAD(sw_rule_list, rte_flow);
 
@@ -183,6 +189,7 @@ struct sw_table {
 	struct rte_hash *h;	/* NULL: slot unused */
 	uint32_t capacity;
 	uint32_t nb_keys;
+	uint32_t reserved;	/* keys template tables hold room for */
 };
 
 /** Control-side count of the rules of one (domain, group, table). */
@@ -270,6 +277,7 @@ struct octonic_eswitch {
 	uint8_t xmeta;		/* mlx5's dv_xmeta_en mode, mlx5 dialects */
 	uint16_t mlx5_dpdk;	/* OCTONIC_MLX5_DPDK_*: whose mlx5 they follow */
 	uint8_t fdb_mark;	/* the NIC can MARK in transfer rules */
+	struct sw_fport *fport[SW_MAX_PFS];	/* template API per PF, NULL: none */
 	char name[32];
 };
 
@@ -310,5 +318,34 @@ int sw_dialect_check(const struct octonic_eswitch *sw,
 
 /* octonic_eswitch_rules.c */
 void sw_rules_free_all(struct octonic_eswitch *sw);
+/* The steps of rte_flow_create and _destroy, for template rules; all under
+ * sw->lock. */
+int sw_check_attr(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_attr *attr, struct rte_flow_error *error);
+/* Match and actions of @p r (no attr or dialect check). */
+int sw_rule_parse(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
+		const struct rte_flow_action actions[], struct rte_flow *r,
+		struct rte_flow_error *error);
+/* Put a parsed @p r in the tables: readers see it from the next
+ * generation on; the caller owes a grace period (sw_synchronize) before it
+ * reports the rule made (see octonic_eswitch_flow_create).  @p seq: its
+ * place among rules of equal priority (that of a rule it replaces), or
+ * UINT64_MAX: after every rule so far. */
+int sw_rule_add(struct octonic_eswitch *sw, struct rte_flow *r, uint64_t seq,
+		struct rte_flow_error *error);
+/* Rules stop matching from the next generation on (still in the tables). */
+void sw_rules_kill(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n);
+/* Room for @p n more keys of @p mask (n < 0: release it), as a NIC
+ * sizes a template table's matcher at its creation: template rules then
+ * never wait for a table to grow. */
+int sw_table_reserve(struct octonic_eswitch *sw, const struct octo_flow_key *mask,
+		int64_t n);
+/* Killed rules leave the tables once no reader sees them; on return their
+ * memory is no reader's (template slots are the caller's to reuse). */
+void sw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n);
+/* octonic_flow_template.c: a PF's template API state goes at its close */
+struct sw_fport;
+void sw_fport_free(struct octonic_eswitch *sw, uint16_t pf);
 
 #endif /* OCTONIC_ESWITCH_PRIV_H */
