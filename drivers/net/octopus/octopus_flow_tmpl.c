@@ -1098,6 +1098,16 @@ wait_op(struct octopus_priv *p, struct octopus_tmpl *t, uint32_t qid, struct tmp
 		qid, TMPL_WAIT_MS);
 }
 
+/* Whether Rx queue @p qid has had a poller. */
+static inline bool
+queue_polled(const struct octopus_priv *p, uint16_t qid)
+{
+	const struct octopus_queue *q = octopus_queue_get(p, qid, 0);
+
+	return q != NULL && rte_atomic_load_explicit(&q->poller_lcore,
+		rte_memory_order_relaxed) >= 0;
+}
+
 /*
  * The gates of a change of the rule's traffic (a QUEUE rule of group 0)
  * from queues @p from to queues @p to (bit q; one of them 0 for a create
@@ -1107,8 +1117,13 @@ static void
 gates_prepare(struct octopus_priv *p, const struct octopus_tmpl_rule *r, uint64_t from,
 		uint64_t to, struct octopus_gate_set *s)
 {
+	uint64_t m;
+
 	s->dsts = 0;
 	if (!p->started || !p->mig.running)
+		return;
+	/* a create gates its own queue only: nothing to count if nobody polls it */
+	if (from == 0 && !queue_polled(p, rte_ctz64(to)))
 		return;
 	if (from == 0)
 		octopus_flow_gates(p, r->bucket, to, true, s);
@@ -1119,6 +1134,13 @@ gates_prepare(struct octopus_priv *p, const struct octopus_tmpl_rule *r, uint64_
 		s->dsts = to;
 		s->src[rte_ctz64(to)] = from;
 	}
+	/* a queue nobody has polled yet delivers nothing before its first
+	 * poller comes, so it is not waited for: the price of a gate here is
+	 * a wait for the e-switch's completion
+	 */
+	for (m = s->dsts; m != 0; m &= m - 1)
+		if (!queue_polled(p, rte_ctz64(m)))
+			s->dsts &= ~(m & -m);
 	if (s->dsts != 0)
 		octopus_gate_prepare(p, s);
 }
