@@ -288,6 +288,8 @@ fn##_octo_compat(void *rxq) \
  * there the update function is not referenced, so mark it __rte_unused.
  * Include rte_flow_driver.h (and ethdev_driver.h) before using them.
  */
+/** 1 when rte_flow_async_actions_update() exists (23.03), for callers. */
+#define OCTO_DPDK_HAS_FLOW_ACTIONS_UPDATE OCTO_DPDK_AT_LEAST(23, 3)
 #if OCTO_DPDK_AT_LEAST(24, 3)
 #define OCTO_DPDK_FLOW_FP_OPS_DEFINE(name, create_, destroy_, update_, push_, pull_) \
 static const struct rte_flow_fp_ops name = { \
