@@ -691,7 +691,7 @@ case_failover(struct rte_mempool *mp)
 static void
 case_update(struct rte_mempool *mp)
 {
-#if OCTO_DPDK_HAS_FLOW_ASYNC_UPDATE
+#if OCTO_DPDK_HAS_FLOW_ACTIONS_UPDATE
 	struct rte_flow_op_attr now = { .postpone = 0 };
 	struct rte_flow_template_table *tb;
 	struct rte_flow_op_result res;

@@ -1282,7 +1282,7 @@ tmpl_async_destroy(struct rte_eth_dev *dev, uint32_t queue_id,
 	return 0;
 }
 
-#if OCTO_DPDK_HAS_FLOW_ASYNC_UPDATE
+#if OCTO_DPDK_HAS_FLOW_ACTIONS_UPDATE
 static int
 tmpl_async_update(struct rte_eth_dev *dev, uint32_t queue_id,
 		const struct rte_flow_op_attr *op_attr, struct rte_flow *flow,
