@@ -31,6 +31,8 @@
  *   failover  PF1 (the home of the rule's queue) unplugged and plugged back:
  *       the rule's flow keeps reaching its queue, and the rule is destroyed
  *       through its flow queue afterwards.
+ *   proxy_released  PF0, the transfer proxy, unplugged and closed: every
+ *       template op answers ENODEV saying why; the port stops and closes.
  *   update    (DPDK 23.03 and later) rte_flow_async_actions_update moves a
  *       rule's flow to another queue; where the members' e-switch refuses
  *       updates, the refusal reaches the application with the rule
@@ -732,6 +734,40 @@ case_update(struct rte_mempool *mp)
 }
 
 
+/*
+ * PF0, the transfer proxy, unplugged and its port released: its templates,
+ * table and rule went with it; every template op of the port answers
+ * ENODEV, saying why; the port still stops (and closes at exit).
+ */
+static void
+case_proxy_released(struct rte_mempool *mp)
+{
+	struct rte_flow_op_attr now = { .postpone = 0 };
+	struct rte_flow_template_table *tb;
+	struct rte_flow_op_result res;
+	struct rte_flow_error err;
+	struct rule_spec s;
+	struct rte_flow *r;
+
+	template_port(mp, 1);
+	r = one_rule(19, 1, &tb);
+	REQUIRE(r != NULL, "rule");
+	CHECK(rte_pmd_octonic_unplug(pf[0]) == 0, "unplug PF0");
+	CHECK(rte_eth_dev_stop(pf[0]) == 0, "stop PF0");
+	CHECK(rte_eth_dev_close(pf[0]) == 0, "close PF0");
+	rule_spec(&s, 21, 1);
+	memset(&err, 0, sizeof(err));
+	CHECK(rte_flow_async_create(port, 0, &now, tb, s.items, 0, s.acts, 0, NULL,
+		&err) == NULL && strstr(msg(&err), "transfer proxy was released") != NULL,
+		"create with the proxy released: %s", msg(&err));
+	CHECK(rte_flow_async_destroy(port, 0, &now, r, NULL, &err) == -ENODEV,
+		"destroy with the proxy released: %s", msg(&err));
+	CHECK(rte_flow_pull(port, 0, &res, 1, &err) == -ENODEV, "pull: %s", msg(&err));
+	CHECK(rte_flow_template_table_destroy(port, tb, &err) == -ENODEV,
+		"table destroy: %s", msg(&err));
+	CHECK(rte_eth_dev_stop(port) == 0, "stop the port");
+}
+
 /* ---- bench: async insertion through the port and on a bare PF ---------- */
 
 #define BENCH_BURST 32
@@ -884,6 +920,7 @@ static const struct octo_case cases[] = {
 	{ "migrate", case_migrate, false },
 	{ "failover", case_failover, false },
 	{ "update", case_update, false },
+	{ "proxy_released", case_proxy_released, false },
 	{ "bench", case_bench, false },
 };
 

@@ -115,6 +115,7 @@ struct octopus_tmpl_rule {
 	int32_t bucket;		/* default bucket its pattern hits, -1: several */
 	uint8_t pt, at;		/* its templates' indexes in the table */
 	uint8_t live;		/* 1 from its create's enqueue until its destroy's */
+	uint8_t failed;		/* its create failed while its destroy was in flight */
 };
 
 struct octopus_tmpl_table {
@@ -1004,7 +1005,12 @@ op_complete(struct octopus_priv *p, struct octopus_tmpl_queue *q,
 
 	switch (op->kind) {
 	case TMPL_OP_CREATE:
-		if (!ok) {
+		if (!ok && !r->live) {
+			/* a destroy of it is in flight (reach uncounted then):
+			 * its completion frees the record
+			 */
+			r->failed = 1;
+		} else if (!ok) {
 			/* nothing else was made of it: the record goes */
 			if (r->qs != 0)
 				octopus_flow_reach_count(p, r->bucket, r->qs, -1);
@@ -1012,7 +1018,7 @@ op_complete(struct octopus_priv *p, struct octopus_tmpl_queue *q,
 		}
 		break;
 	case TMPL_OP_DESTROY:
-		if (ok) {
+		if (ok || r->failed) {
 			rte_mempool_put(r->tbl->rules, r);
 		} else {
 			/* still there: counted again */
@@ -1206,6 +1212,7 @@ tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
 	r->pt = pt_index;
 	r->at = at_index;
 	r->live = 1;
+	r->failed = 0;
 	r->qs = tb->group == 0 ? qs : 0;
 	/* where the traffic went before: the rule's bucket, and the rules that
 	 * may take it (octopus_flow.c's reach); kept for an update to QUEUE
