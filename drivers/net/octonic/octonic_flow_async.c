@@ -110,12 +110,26 @@ queue_room(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue, int *ret,
 /* Under sw->lock: the handle's rule gives way to the one @p op made with
  * new actions, in one generation (no packet sees both or neither); the
  * replaced one leaves the tables at the drain. */
+/* The rule in the tables for handle @p h, NULL when there is none that
+ * matches (its create failed, or a destroy got to it first). */
+static inline struct rte_flow *
+live_rule(const struct rte_flow *h)
+{
+	struct rte_flow *cur = h->live;
+
+	if (cur == NULL || cur->hot == NULL ||
+			rte_atomic_load_explicit(&cur->hot->dead,
+				rte_memory_order_relaxed) != SW_GEN_INF)
+		return NULL;
+	return cur;
+}
+
 static void
 update_exec(struct octonic_eswitch *sw, struct sw_op *op)
 {
-	struct rte_flow *cur = op->flow->live, *nr = op->old;
+	struct rte_flow *cur = live_rule(op->flow), *nr = op->old;
 
-	if (cur == NULL || cur->hot == NULL) {
+	if (cur == NULL) {
 		op->failed = 1;
 		return;
 	}
@@ -150,8 +164,8 @@ op_exec(struct octonic_eswitch *sw, struct sw_op *op)
 		break;
 	case SW_OP_DESTROY:
 		/* A rule whose create failed is not in the tables. */
-		if (r->live != NULL && r->live->hot != NULL) {
-			op->old = r->live;
+		op->old = live_rule(r);
+		if (op->old != NULL) {
 			sw_rules_kill(sw, &op->old, 1);
 		} else {
 			op->failed = 1;
@@ -381,20 +395,26 @@ octonic_eswitch_async_destroy(struct octonic_eswitch *sw, uint16_t pf,
 	return 0;
 }
 
-int
-octonic_eswitch_push(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue,
+/* Flow queue @p queue with every operation complete, NULL if none such. */
+static struct sw_fq *
+queue_drained(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue,
 		struct rte_flow_error *error)
 {
 	struct sw_fq *q = queue_of(sw, pf, queue, error);
 
-	if (unlikely(q == NULL))
-		return -EINVAL;
-	if (q->n_ready == q->n)
-		return 0;
-	pthread_mutex_lock(&sw->lock);
-	drain(sw, q);
-	pthread_mutex_unlock(&sw->lock);
-	return 0;
+	if (likely(q != NULL) && q->n_ready != q->n) {
+		pthread_mutex_lock(&sw->lock);
+		drain(sw, q);
+		pthread_mutex_unlock(&sw->lock);
+	}
+	return q;
+}
+
+int
+octonic_eswitch_push(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue,
+		struct rte_flow_error *error)
+{
+	return queue_drained(sw, pf, queue, error) != NULL ? 0 : -EINVAL;
 }
 
 int
@@ -402,21 +422,17 @@ octonic_eswitch_pull(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue,
 		struct rte_flow_op_result res[], uint16_t n_res,
 		struct rte_flow_error *error)
 {
-	struct sw_fq *q = queue_of(sw, pf, queue, error);
+	struct sw_fq *q;
 	uint16_t k;
 
-	if (unlikely(q == NULL))
-		return -EINVAL;
 	if (unlikely(res == NULL && n_res != 0)) {
 		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no room for the results");
 		return -EINVAL;
 	}
-	if (q->n_ready != q->n) {
-		pthread_mutex_lock(&sw->lock);
-		drain(sw, q);
-		pthread_mutex_unlock(&sw->lock);
-	}
+	q = queue_drained(sw, pf, queue, error);
+	if (unlikely(q == NULL))
+		return -EINVAL;
 	for (k = 0; k < n_res && k < q->n_ready; k++) {
 		const struct sw_op *op = op_at(q, k);
 
