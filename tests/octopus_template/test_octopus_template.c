@@ -359,6 +359,7 @@ case_queue(struct rte_mempool *mp)
 	struct rte_flow_attr attr = { .ingress = 1 };
 	struct rte_flow_error err;
 	struct rte_flow *ra, *rb, *rc;
+	struct rte_pmd_octopus_migration m2, m3;
 	uint32_t base;
 	uint64_t dma0;
 
@@ -403,6 +404,12 @@ case_queue(struct rte_mempool *mp)
 	CHECK(rte_flow_push(port, 1, &err) == 0, "push 1: %s", msg(&err));
 	CHECK(pull_n(0, res, 1) == 1 && res[0].status == RTE_FLOW_OP_SUCCESS &&
 		res[0].user_data == (void *)(uintptr_t)0x1111, "completion of the create on 0");
+	/* queues 2 and 3 were polled: a rule moving a flow there from its
+	 * bucket's queue is gated (and its completion still comes once)
+	 */
+	rte_pmd_octopus_migration_get(port, 2, 0, &m2);
+	rte_pmd_octopus_migration_get(port, 3, 0, &m3);
+	printf("gates: queue 2 %" PRIu64 ", queue 3 %" PRIu64 "\n", m2.gates, m3.gates);
 	CHECK(pull_n(1, res, 1) == 1 && res[0].status == RTE_FLOW_OP_SUCCESS &&
 		res[0].user_data == (void *)(uintptr_t)0x2222, "completion of the create on 1");
 	CHECK(rte_flow_pull(port, 0, res, 4, &err) == 0, "no more completions");

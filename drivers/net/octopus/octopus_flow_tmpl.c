@@ -1147,8 +1147,21 @@ gates_prepare(struct octopus_priv *p, const struct octopus_tmpl_rule *r, uint64_
 	for (m = s->dsts; m != 0; m &= m - 1)
 		if (!queue_polled(p, rte_ctz64(m)))
 			s->dsts &= ~(m & -m);
-	if (s->dsts != 0)
+	if (s->dsts != 0) {
+		/* one gated change at a time, as the synchronous ones (under
+		 * ethdev's flow ops mutex): flow queues run on several lcores
+		 */
+		pthread_mutex_lock(&rte_eth_devices[p->port_id].data->flow_ops_mutex);
 		octopus_gate_prepare(p, s);
+	}
+}
+
+/* After a gated change (@p changed) or its refusal: the gates finish, the next may run. */
+static void
+gates_done(struct octopus_priv *p, const struct octopus_gate_set *s, bool changed)
+{
+	octopus_gate_finish(p, s, changed);
+	pthread_mutex_unlock(&rte_eth_devices[p->port_id].data->flow_ops_mutex);
 }
 
 /*
@@ -1163,7 +1176,7 @@ gated_finish(struct octopus_priv *p, struct octopus_tmpl *t, uint32_t queue_id,
 {
 	int ret = wait_op(p, t, queue_id, op, error);
 
-	octopus_gate_finish(p, gates, true);
+	gates_done(p, gates, true);
 	if (ret != 0)
 		OCTO_LOG(ERR, "port %u: %s", p->port_id, error != NULL &&
 			error->message != NULL ? error->message : rte_strerror(-ret));
@@ -1231,7 +1244,7 @@ tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
 	if (unlikely(r->hw == NULL)) {
 		ret = rte_errno > 0 ? -rte_errno : -EIO;
 		if (gates.dsts != 0)
-			octopus_gate_finish(p, &gates, false);
+			gates_done(p, &gates, false);
 		if (r->qs != 0)
 			octopus_flow_reach_count(p, r->bucket, r->qs, -1);
 		rte_mempool_put(tb->rules, r);
@@ -1277,7 +1290,7 @@ tmpl_async_destroy(struct rte_eth_dev *dev, uint32_t queue_id,
 	ret = rte_flow_async_destroy(t->proxy, queue_id, op_attr, r->hw, op, error);
 	if (unlikely(ret != 0)) {
 		if (gates.dsts != 0)
-			octopus_gate_finish(p, &gates, false);
+			gates_done(p, &gates, false);
 		if (r->qs != 0)
 			octopus_flow_reach_count(p, r->bucket, r->qs, 1);
 		op_put(q, op);
@@ -1333,7 +1346,7 @@ tmpl_async_update(struct rte_eth_dev *dev, uint32_t queue_id,
 		at_index, op, error);
 	if (unlikely(ret != 0)) {
 		if (gates.dsts != 0)
-			octopus_gate_finish(p, &gates, false);
+			gates_done(p, &gates, false);
 		if (op->qs != 0)
 			octopus_flow_reach_count(p, r->bucket, op->qs, -1);
 		op_put(q, op);
