@@ -242,19 +242,24 @@ pattern_template(struct rte_flow_error *err)
 	return rte_flow_pattern_template_create(port, &attr, items, err);
 }
 
-/* Actions template QUEUE: index per rule (@p fixed < 0) or fixed to @p fixed. */
+/*
+ * Actions template QUEUE: index per rule (@p fixed < 0) or fixed to @p fixed.
+ * Per rule, the mask has a conf of index 0, as testpmd's "mask queue / end"
+ * makes it (mlx5 fixes the index only under a non-zero mask).
+ */
 static struct rte_flow_actions_template *
 queue_template(int fixed, struct rte_flow_error *err)
 {
 	struct rte_flow_actions_template_attr attr = { .ingress = 1 };
 	struct rte_flow_action_queue q = { .index = fixed < 0 ? 0 : (uint16_t)fixed };
 	struct rte_flow_action_queue qm = { .index = UINT16_MAX };
+	struct rte_flow_action_queue any = { .index = 0 };
 	struct rte_flow_action acts[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
 	struct rte_flow_action masks[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = fixed < 0 ? NULL : &qm },
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = fixed < 0 ? &any : &qm },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
 

@@ -523,10 +523,9 @@ queue_actions(const struct octopus_tmpl *t, uint16_t q, struct rte_flow_action *
 }
 
 /*
- * The proxy's mask of a META write: the whole value fixed (@p masked, the
- * template's conf) or left to each rule (no conf), for SET_META and
- * MODIFY_FIELD alike, as the model reads masks (a mask's conf set: the
- * template's value).
+ * The proxy's mask of a META write: the whole value fixed (@p masked: all
+ * its bits in the mask) or left to each rule (no conf), for SET_META and
+ * MODIFY_FIELD alike.
  */
 static void
 meta_mask(const struct octopus_tmpl *t, bool masked, struct rte_flow_action *a,
@@ -535,6 +534,27 @@ meta_mask(const struct octopus_tmpl *t, bool masked, struct rte_flow_action *a,
 	octopus_steer_meta_action(t->shape.meta_how, UINT32_MAX, a, set, mod);
 	if (!masked)
 		a->conf = NULL;
+}
+
+/*
+ * Whether an actions template's mask fixes a QUEUE's or JUMP's value for
+ * every rule: as mlx5's hardware steering reads masks (mlx5_flow_hw.c,
+ * flow_hw_actions_translate), only a non-zero index or group does, so
+ * testpmd's "mask queue / end" (a zeroed conf) leaves each rule its own.
+ */
+static bool
+tmpl_action_masked(const struct rte_flow_action *mk)
+{
+	if (mk->conf == NULL)
+		return false;
+	switch (mk->type) {
+	case RTE_FLOW_ACTION_TYPE_QUEUE:
+		return ((const struct rte_flow_action_queue *)mk->conf)->index != 0;
+	case RTE_FLOW_ACTION_TYPE_JUMP:
+		return ((const struct rte_flow_action_jump *)mk->conf)->group != 0;
+	default:
+		return true;
+	}
 }
 
 static struct rte_flow_actions_template *
@@ -574,7 +594,7 @@ tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_templ
 	a.app_fate = -1;
 	for (i = 0; actions[i].type != RTE_FLOW_ACTION_TYPE_END; i++) {
 		const struct rte_flow_action *ac = &actions[i], *mk = &masks[i];
-		bool masked = mk->conf != NULL;
+		bool masked = tmpl_action_masked(mk);
 
 		/* the proxy's actions: at most two for one of the application's */
 		if (i + 1 >= TMPL_MAX_ACTIONS || n + 2 >= TMPL_MAX_ACTIONS) {
