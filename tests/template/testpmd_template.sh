@@ -216,6 +216,6 @@ for q in 2 3; do
 	[ "$r" = 0 ] || fail "queue $q: $r packets through the remote PF (remote DMA)"
 	[ "${l:-0}" -gt 0 ] || fail "queue $q: no local packets"
 done
-echo "ok: testpmd template commands ($version${model:+, $model}): $pulled operations" \
+echo "ok: testpmd template commands ($version${model:+, ${model#,}}): $pulled operations" \
 	"pulled, queue 2 $(xs rx_q2_local_packets) and queue 3 $(xs rx_q3_local_packets)" \
 	"packets all through the local PF$([ "$q3_rule_steps" = 1 ] && echo ", update included")"
