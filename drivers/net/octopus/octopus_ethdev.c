@@ -20,6 +20,7 @@
 
 #include "octopus_internal.h"
 #include "octopus_flow.h"
+#include "octopus_flow_tmpl.h"
 #include "octopus_migrate.h"
 
 RTE_LOG_REGISTER_DEFAULT(octopus_logtype, NOTICE);
@@ -437,6 +438,7 @@ octopus_close(struct rte_eth_dev *dev)
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		octopus_tx_queue_release(dev, i);
 	/* the app's rules, from the members' e-switch and from memory */
+	octopus_tmpl_free(p);
 	octopus_flows_free(p);
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
 		octopus_events_unregister(dev, m);

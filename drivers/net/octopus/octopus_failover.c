@@ -46,6 +46,7 @@
 
 #include "octopus_internal.h"
 #include "octopus_flow.h"
+#include "octopus_flow_tmpl.h"
 #include "octopus_migrate.h"
 
 /* How long a loss waits for pollers to leave the member's code. A queue
@@ -246,6 +247,7 @@ steer_forget(struct octopus_priv *p, uint16_t m)
 	}
 	/* the application's rules live on the proxy, started or not */
 	octopus_flows_forget_hw(p, p->members[m].port_id);
+	octopus_tmpl_forget_proxy(p, p->members[m].port_id);
 	pthread_mutex_unlock(mx);
 }
 

@@ -26,14 +26,15 @@
 #include "octopus_flow.h"
 #include "octopus_gate.h"
 
-static struct octopus_flows *
-flows_get(struct octopus_priv *p)
+struct octopus_flows *
+octopus_flows_get(struct octopus_priv *p)
 {
 	if (p->flows == NULL) {
 		p->flows = rte_zmalloc("octopus_flows", sizeof(*p->flows), 0);
 		if (p->flows == NULL)
 			return NULL;
 		TAILQ_INIT(&p->flows->list);
+		rte_spinlock_init(&p->flows->reach_lock);
 		p->flows->reach = rte_calloc("octopus_flow_reach",
 			((size_t)p->args.reta_size + OCTO_REACH_ROWS) * OCTOPUS_MAX_QUEUES,
 			sizeof(*p->flows->reach), 0);
@@ -55,8 +56,9 @@ flows_get(struct octopus_priv *p)
  * transfer proxy.  Refused (ENOTSUP) for members without an e-switch, as
  * the steering is (its reason is kept in steer_why).
  */
-static int
-proxy_get(struct octopus_priv *p, uint16_t *proxy, struct rte_flow_error *error)
+int
+octopus_flow_proxy_get(struct octopus_priv *p, uint16_t *proxy,
+		struct rte_flow_error *error)
 {
 	uint16_t i, ports[OCTOPUS_MAX_MEMBERS];
 	struct octopus_member *m;
@@ -132,8 +134,8 @@ plan(const struct octopus_priv *p, const struct octopus_flow_shape *sh,
 }
 
 /* Member errors keep their cause but say where they came from. */
-static int
-member_error(struct rte_flow_error *error, int ret, uint16_t proxy)
+int
+octopus_flow_member_error(struct rte_flow_error *error, int ret, uint16_t proxy)
 {
 	const char *msg = error != NULL && error->message != NULL ? error->message :
 		rte_strerror(-ret);
@@ -227,7 +229,7 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f, uint64_t qs,
 	uint16_t proxy;
 	int ret;
 
-	ret = proxy_get(p, &proxy, error);
+	ret = octopus_flow_proxy_get(p, &proxy, error);
 	if (ret == 0)
 		ret = octopus_flow_shape_get(p, proxy, &sh, error);
 	/* the ingress stage at the first step: later steps keep it */
@@ -270,7 +272,7 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f, uint64_t qs,
 		ret = octopus_flow_hw_make(proxy, sh.meta_how, f->copy->pattern_ro, &e[i], 0,
 			&f->hw[i], error);
 		if (ret < 0) {
-			ret = member_error(error, ret, proxy);
+			ret = octopus_flow_member_error(error, ret, proxy);
 			if (qs == HW_ALL)
 				hw_remove(p, f);
 			break;
@@ -383,19 +385,25 @@ reach_all(const struct octopus_priv *p)
 	return (size_t)p->args.reta_size + OCTO_REACH_ALL;
 }
 
-/* Count (@p n = 1) or uncount (-1) the queues of @p f where it may deliver. */
-static void
-reach_count(struct octopus_priv *p, const struct octopus_flow *f, int n)
+/*
+ * Count (@p n = 1) or uncount (-1) queues @p qs (bit q) of a rule hitting
+ * bucket @p bucket (-1: several) where it may deliver. Under reach_lock:
+ * template rules count from the application's flow queues, each on its
+ * own lcore, beside the flow ops.
+ */
+void
+octopus_flow_reach_count(struct octopus_priv *p, int bucket, uint64_t qs, int n)
 {
 	struct octopus_flows *fl = p->flows;
-	size_t rows[2] = { reach_row(p, f->bucket), reach_all(p) };
+	size_t rows[2] = { reach_row(p, bucket), reach_all(p) };
 	uint32_t *cnt;
-	uint64_t qs;
+	uint64_t m;
 	unsigned int q, r;
 
+	rte_spinlock_lock(&fl->reach_lock);
 	for (r = 0; r < 2; r++)
-		for (qs = f->queues; qs != 0; qs &= qs - 1) {
-			q = rte_ctz64(qs);
+		for (m = qs; m != 0; m &= m - 1) {
+			q = rte_ctz64(m);
 			cnt = &fl->reach[rows[r] * OCTOPUS_MAX_QUEUES + q];
 			*cnt += n;
 			if (*cnt != 0)
@@ -403,17 +411,30 @@ reach_count(struct octopus_priv *p, const struct octopus_flow *f, int n)
 			else
 				fl->reach_mask[rows[r]] &= ~(UINT64_C(1) << q);
 		}
+	rte_spinlock_unlock(&fl->reach_lock);
+}
+
+static void
+reach_count(struct octopus_priv *p, const struct octopus_flow *f, int n)
+{
+	octopus_flow_reach_count(p, f->bucket, f->queues, n);
 }
 
 /* The queues traffic hitting bucket @p b (-1: any) may go to without @p f. */
 static uint64_t
-reach_of(const struct octopus_priv *p, int b)
+reach_of(struct octopus_priv *p, int b)
 {
 	const uint64_t *m = p->flows->reach_mask;
+	uint64_t qs;
 
+	rte_spinlock_lock(&p->flows->reach_lock);
 	if (b < 0)
-		return p->reta_queues | m[reach_all(p)];
-	return UINT64_C(1) << (p->reta[b] % OCTOPUS_MAX_QUEUES) | m[b] | m[reach_row(p, -1)];
+		qs = p->reta_queues | m[reach_all(p)];
+	else
+		qs = UINT64_C(1) << (p->reta[b] % OCTOPUS_MAX_QUEUES) | m[b] |
+			m[reach_row(p, -1)];
+	rte_spinlock_unlock(&p->flows->reach_lock);
+	return qs;
 }
 
 /* Queues a rule delivers to: those of a group-0 QUEUE or RSS rule. */
@@ -434,14 +455,15 @@ flow_queues(const struct octo_steer_app_rule *app)
 }
 
 /*
- * The gates of creating (@p create) or destroying the member rules of @p f
- * that deliver to @p qs (its queues, or one of them), f not counted.
+ * The gates of creating (@p create) or destroying the member rules that
+ * deliver to @p qs (a rule's queues, or one of them) of a rule hitting
+ * bucket @p bucket, the rule not counted.
  */
-static void
-flow_gates(const struct octopus_priv *p, const struct octopus_flow *f, uint64_t qs,
-		bool create, struct octopus_gate_set *s)
+void
+octopus_flow_gates(struct octopus_priv *p, int bucket, uint64_t qs, bool create,
+		struct octopus_gate_set *s)
 {
-	uint64_t other = qs != 0 ? reach_of(p, f->bucket) : 0;
+	uint64_t other = qs != 0 ? reach_of(p, bucket) : 0;
 	uint64_t to = create ? qs : other, bit;
 	unsigned int d;
 
@@ -454,6 +476,13 @@ flow_gates(const struct octopus_priv *p, const struct octopus_flow *f, uint64_t 
 		if (s->src[d] != 0)
 			s->dsts |= bit;
 	}
+}
+
+static void
+flow_gates(struct octopus_priv *p, const struct octopus_flow *f, uint64_t qs,
+		bool create, struct octopus_gate_set *s)
+{
+	octopus_flow_gates(p, f->bucket, qs, create, s);
 }
 
 /* Remove the member rules of @p f that deliver to @p qs, one queue at a time, gated. */
@@ -672,8 +701,8 @@ flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 
 	ret = octopus_flow_parse(p, attr, pattern, actions, &parsed, error);
 	if (ret == 0)
-		ret = proxy_get(p, &proxy, error);
-	if (ret == 0 && flows_get(p) == NULL)
+		ret = octopus_flow_proxy_get(p, &proxy, error);
+	if (ret == 0 && octopus_flows_get(p) == NULL)
 		ret = octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no memory");
 	if (ret == 0)
@@ -688,7 +717,7 @@ flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	for (i = 0; ret == 0 && i < nb; i++) {
 		ret = octopus_flow_hw_make(proxy, sh.meta_how, pattern, &e[i], 1, NULL, error);
 		if (ret < 0)
-			ret = member_error(error, ret, proxy);
+			ret = octopus_flow_member_error(error, ret, proxy);
 		else
 			ret = 0;
 	}
@@ -715,7 +744,7 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	ret = octopus_flow_parse(p, attr, pattern, actions, &parsed, error);
 	if (ret != 0)
 		return NULL;
-	fl = flows_get(p);
+	fl = octopus_flows_get(p);
 	if (fl == NULL) {
 		octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no memory");
@@ -858,7 +887,7 @@ flow_query(struct rte_eth_dev *dev, struct rte_flow *handle,
 		c.reset = out->reset;
 		ret = rte_flow_query(f->proxy, f->hw[i], action, &c, error);
 		if (ret != 0)
-			return member_error(error, ret, f->proxy);
+			return octopus_flow_member_error(error, ret, f->proxy);
 		hits += c.hits;
 		bytes += c.bytes;
 	}
@@ -900,7 +929,7 @@ flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
 	int ret;
 
 	set = !!set;
-	fl = flows_get(p);
+	fl = octopus_flows_get(p);
 	if (fl == NULL)
 		return octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no memory");
@@ -909,12 +938,12 @@ flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
 	if (!set) {
 		if (fl->isolate_rule != NULL &&
 				rte_flow_destroy(fl->isolate_proxy, fl->isolate_rule, error) != 0)
-			return member_error(error, -rte_errno, fl->isolate_proxy);
+			return octopus_flow_member_error(error, -rte_errno, fl->isolate_proxy);
 		fl->isolate_rule = NULL;
 		fl->isolated = 0;
 		return 0;
 	}
-	ret = proxy_get(p, &proxy, error);
+	ret = octopus_flow_proxy_get(p, &proxy, error);
 	if (ret == 0)
 		ret = octopus_flow_shape_get(p, proxy, &sh, error);
 	if (ret != 0)
@@ -922,13 +951,14 @@ flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
 	attr.group = sh.base;	/* the classification's group */
 	fl->isolate_rule = rte_flow_create(proxy, &attr, items, actions, error);
 	if (fl->isolate_rule == NULL)
-		return member_error(error, rte_errno > 0 ? -rte_errno : -EIO, proxy);
+		return octopus_flow_member_error(error, rte_errno > 0 ? -rte_errno : -EIO, proxy);
 	fl->isolate_proxy = proxy;
 	fl->isolated = 1;
 	return 0;
 }
 
-static const struct rte_flow_ops octopus_flow_ops = {
+/* The synchronous ops; the template ops join them in octopus_flow_tmpl.c. */
+const struct rte_flow_ops octopus_flow_sync_ops = {
 	.validate = flow_validate,
 	.create = flow_create,
 	.destroy = flow_destroy,
@@ -936,15 +966,6 @@ static const struct rte_flow_ops octopus_flow_ops = {
 	.query = flow_query,
 	.isolate = flow_isolate,
 };
-
-/* The copies are freed at close (octopus_close calls octopus_flows_free). */
-int
-octopus_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops)
-{
-	RTE_SET_USED(dev);
-	*ops = &octopus_flow_ops;
-	return 0;
-}
 
 int
 octopus_flows_replay(struct octopus_priv *p)

@@ -26,12 +26,14 @@
  */
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/queue.h>
 
 #include <rte_flow.h>
 #include <rte_flow_driver.h>
+#include <rte_spinlock.h>
 
 #include "octo_steer_app.h"
 #include "octopus_flow_slab.h"
@@ -113,6 +115,8 @@ struct octopus_flows {
 	 */
 	uint32_t *reach;
 	uint64_t *reach_mask;	/* per row: the queues counted non-zero there */
+	/* reach and reach_mask: template rules count from every flow queue */
+	rte_spinlock_t reach_lock;
 	size_t copy_room;	/* size of the last rule's copy (flow_alloc) */
 	struct octopus_flow_slab slab;	/* the records' memory */
 	/* the proxy's answers (octopus_flow_mark.c), asked once per proxy */
@@ -129,8 +133,35 @@ struct octopus_flow_parsed {
 	uint16_t rss_queues[OCTO_STEER_APP_MAX_RSS];
 };
 
-/* eth_dev_ops.flow_ops_get */
+/* eth_dev_ops.flow_ops_get (octopus_flow_tmpl.c) */
 int octopus_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops);
+
+/* The synchronous flow ops (octopus_flow.c); octopus_flow_tmpl.c adds the template ones. */
+extern const struct rte_flow_ops octopus_flow_sync_ops;
+
+/* The port's rule state, allocated at first use; NULL: no memory. */
+struct octopus_flows *octopus_flows_get(struct octopus_priv *p);
+/*
+ * The port the application's rules are made on: the members' common
+ * transfer proxy. -errno with @p error set when there is none.
+ */
+int octopus_flow_proxy_get(struct octopus_priv *p, uint16_t *proxy,
+		struct rte_flow_error *error);
+/* @p error from a member (port @p proxy) said again as the port's. */
+int octopus_flow_member_error(struct rte_flow_error *error, int ret, uint16_t proxy);
+/*
+ * Count (@p n = 1) or uncount (-1) a rule hitting default bucket @p bucket
+ * (-1: several) that delivers to queues @p qs (bit q), for the gates of
+ * later rule changes.
+ */
+void octopus_flow_reach_count(struct octopus_priv *p, int bucket, uint64_t qs, int n);
+struct octopus_gate_set;
+/*
+ * The gates of creating (@p create) or destroying a rule hitting bucket
+ * @p bucket that delivers to queues @p qs, the rule itself not counted.
+ */
+void octopus_flow_gates(struct octopus_priv *p, int bucket, uint64_t qs, bool create,
+		struct octopus_gate_set *s);
 
 /* Install every kept rule that is not installed (start, member back). */
 int octopus_flows_replay(struct octopus_priv *p);
@@ -182,6 +213,8 @@ void octopus_flow_mark_forget(struct octopus_priv *p, struct octopus_flow *f, ui
 /* Free the tag map (close). */
 void octopus_flow_mark_release(struct octopus_flows *fl);
 
+/* Spec/mask size of the items the port takes, 0 for the others (VOID too). */
+size_t octopus_flow_item_size(enum rte_flow_item_type t);
 /* Default bucket of a pattern's traffic, -1 when it spans several. */
 int octopus_flow_bucket_of(enum octo_steer_field spread, uint16_t reta_size,
 		const struct rte_flow_item pattern[]);

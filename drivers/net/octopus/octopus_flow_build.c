@@ -39,6 +39,12 @@ item_size(enum rte_flow_item_type t)
 	}
 }
 
+size_t
+octopus_flow_item_size(enum rte_flow_item_type t)
+{
+	return item_size(t);
+}
+
 static int
 parse_attr(const struct rte_flow_attr *attr, struct octo_steer_app_rule *r,
 		struct rte_flow_error *error)

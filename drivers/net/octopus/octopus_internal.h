@@ -19,7 +19,7 @@
  *   port      octopus_ethdev.c
  *   entries   octopus_events.c, octopus_telemetry.c, octopus_api.c
  *   failover  octopus_failover.c
- *   control   octopus_flow.c, octopus_flow_build.c, octopus_flow_mark.c,
+ *   control   octopus_flow_tmpl.c, octopus_flow.c, octopus_flow_build.c, octopus_flow_mark.c,
  *             octopus_flow_slab.c, octopus_reta.c, octopus_queues.c,
  *             octopus_pool.c, octopus_stats.c, octopus_link.c,
  *             octopus_ctrl.c, octopus_caps.c, octopus_devargs.c
@@ -386,6 +386,8 @@ struct octopus_priv {
 				 * and a refused META write names both forms' causes */
 	/* The application's rte_flow rules (octopus_flow.c); NULL: none yet. */
 	struct octopus_flows *flows;
+	/* The template API's state (octopus_flow_tmpl.c); NULL: not configured. */
+	struct octopus_tmpl *tmpl;
 
 	uint16_t nb_pools;
 	struct octopus_pool pools[2 * OCTOPUS_MAX_SOCKETS];
@@ -521,7 +523,7 @@ void octopus_events_register(struct rte_eth_dev *dev, struct octopus_member *m);
 void octopus_events_unregister(struct rte_eth_dev *dev, struct octopus_member *m);
 bool octopus_member_has_lsc(uint16_t port);
 
-/* octopus_flow.c (flow ops; the rest in octopus_flow.h) */
+/* octopus_flow_tmpl.c (flow ops; the rest in octopus_flow.h) */
 struct rte_flow_ops;
 int octopus_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops);
 

@@ -1,0 +1,1453 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * rte_flow's template and asynchronous API on the virtual port, and the
+ * port's flow ops table (the synchronous ops are octopus_flow.c's).
+ *
+ * Everything the application makes is made once more on the members'
+ * transfer proxy, where its synchronous rules go too:
+ *  - configure: every member (the proxy first) with the application's flow
+ *    queues plus one: like mlx5, which adds a queue of its own at index
+ *    nb_queue (mlx5_flow_hw.c, nb_q_updated = nb_queue + 1), the port
+ *    accepts operations on flow queue nb_queue, and applications written
+ *    for mlx5 use it (DPDK's flow_filtering example configures one queue and
+ *    inserts on queue 1);
+ *  - a pattern template: the same items as a transfer template (a rule's
+ *    pattern array then goes to the proxy unchanged);
+ *  - an actions template: QUEUE(q) becomes a write of META := q (SET_META,
+ *    or MODIFY_FIELD where the e-switch refuses SET_META) + JUMP(home
+ *    group), as a synchronous rule's does, so the rule follows queue q's
+ *    home rule when q moves; JUMP(g) becomes JUMP(base + g); COUNT, MARK,
+ *    FLAG, DROP stay. A value the template fixes (masked) is translated
+ *    here, once; one it leaves to each rule, per rule (struct tmpl_act);
+ *  - a table: a transfer table in the application group's transfer group,
+ *    at the application priority's level;
+ *  - a rule: one rule of the proxy's table, on the same flow queue, whose
+ *    completion carries the port's operation record as user_data: pull
+ *    maps it back to the application's user_data, one completion per
+ *    application operation, and undoes a failed create.
+ *
+ * Flow queue q (application or proxy) belongs to the lcore that uses it:
+ * its operation records, actions scratch and completions taken early are
+ * struct octopus_tmpl_queue's, used without locks; rule records come from
+ * a mempool per table (per-lcore caches).
+ *
+ * Order: a group-0 QUEUE rule changes where its traffic goes, as a
+ * synchronous one does; where that moves traffic between polled queues
+ * (octopus_flow_gates()), the operation is gated like a synchronous rule:
+ * the gates are prepared, the proxy's operation pushed and waited for
+ * (its completion kept for pull), then the gates finish. Other operations
+ * are not waited for.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mempool.h>
+#include <rte_pause.h>
+#include <ethdev_driver.h>
+
+#include "octopus_internal.h"
+#include "octopus_flow.h"
+#include "octopus_flow_tmpl.h"
+#include "octopus_gate.h"
+
+/* Most actions in an application actions template, END included. */
+#define TMPL_MAX_ACTIONS	16
+/* Most pattern or actions templates in one table. */
+#define TMPL_MAX_PER_TABLE	32
+/* How long a gated operation waits for the proxy's completion. */
+#define TMPL_WAIT_MS		1000
+
+enum tmpl_fate {
+	TMPL_FATE_QUEUE,
+	TMPL_FATE_DROP,
+	TMPL_FATE_JUMP,
+};
+
+/* Most items in a pattern template, END excluded (as the synchronous rules). */
+#define TMPL_MAX_ITEMS		32
+
+struct octopus_tmpl_pattern {
+	struct rte_flow_pattern_template *hw;
+	TAILQ_ENTRY(octopus_tmpl_pattern) next;
+	/* the template's items and masks (a rule gives the specs only): the
+	 * default bucket of a rule's traffic is read through them
+	 */
+	uint16_t nb_items;
+	struct rte_flow_item items[TMPL_MAX_ITEMS + 1];
+	uint8_t masks[];
+};
+
+/* Proxy action k of a rule: its type, and where its conf comes from. */
+struct tmpl_act {
+	enum rte_flow_action_type type;
+	int8_t from;		/* the application's action of that index; -1: the port's */
+};
+
+struct octopus_tmpl_actions {
+	struct rte_flow_actions_template *hw;
+	TAILQ_ENTRY(octopus_tmpl_actions) next;
+	uint8_t nb;		/* proxy actions, END included */
+	uint8_t nb_app;		/* application actions, END included */
+	struct tmpl_act act[TMPL_MAX_ACTIONS + 1];
+	enum tmpl_fate fate;
+	int8_t app_fate;	/* index of the application's QUEUE or JUMP */
+	uint8_t masked;		/* its value is the template's */
+	uint32_t value;		/* masked: the queue, or the application group */
+	int8_t meta_pos;	/* proxy action writing META (QUEUE), -1 none */
+	int8_t jump_pos;	/* proxy JUMP, -1 none */
+};
+
+/* One template rule. */
+struct octopus_tmpl_rule {
+	struct rte_flow *hw;
+	struct octopus_tmpl_table *tbl;
+	uint64_t qs;		/* queue it delivers to in group 0 (bit q), 0: none */
+	int32_t bucket;		/* default bucket its pattern hits, -1: several */
+	uint8_t pt, at;		/* its templates' indexes in the table */
+	uint8_t live;		/* 1 from its create's enqueue until its destroy's */
+};
+
+struct octopus_tmpl_table {
+	struct rte_flow_template_table *hw;
+	TAILQ_ENTRY(octopus_tmpl_table) next;
+	uint32_t group;		/* application group */
+	uint8_t nb_pt, nb_at;
+	struct octopus_tmpl_pattern *pt[TMPL_MAX_PER_TABLE];
+	struct octopus_tmpl_actions *at[TMPL_MAX_PER_TABLE];
+	struct rte_mempool *rules;	/* rule records */
+};
+
+enum tmpl_op_kind {
+	TMPL_OP_CREATE,
+	TMPL_OP_DESTROY,
+	TMPL_OP_UPDATE,
+};
+
+/* An application operation in flight: the proxy's user_data. */
+struct tmpl_op {
+	void *user_data;
+	struct octopus_tmpl_rule *rule;
+	uint64_t qs;		/* UPDATE: the queues it delivers to after */
+	uint8_t at;		/* UPDATE: its actions template after */
+	uint8_t kind;
+	uint8_t done;		/* completed, in the stash (a gated operation's wait) */
+};
+
+/* One flow queue: the lcore that uses it is its only user. */
+struct __rte_cache_aligned octopus_tmpl_queue {
+	uint32_t size;
+	struct tmpl_op *ops;		/* [size] */
+	uint32_t *free;			/* [size]: free op indexes, a stack */
+	uint32_t nb_free;
+	/* completions the port took from the proxy before the application
+	 * pulled them (a gated operation's wait), translated; a ring
+	 */
+	struct rte_flow_op_result *stash;	/* [size] */
+	uint32_t stash_head, stash_n;
+	struct rte_flow_action acts[TMPL_MAX_ACTIONS + 1];
+	struct rte_flow_action_set_meta meta;
+	struct rte_flow_action_modify_field mod;
+	struct rte_flow_action_jump jump;
+};
+
+TAILQ_HEAD(tmpl_pattern_list, octopus_tmpl_pattern);
+TAILQ_HEAD(tmpl_actions_list, octopus_tmpl_actions);
+TAILQ_HEAD(tmpl_table_list, octopus_tmpl_table);
+
+struct octopus_tmpl {
+	uint16_t proxy;
+	uint8_t proxy_gone;	/* released: nothing of this is on the e-switch */
+	uint16_t nb_queue;	/* the application's */
+	uint16_t nb_hwq;	/* with the extra one (see top) */
+	struct rte_flow_port_attr port_attr;	/* as configured, for a second configure */
+	uint32_t *qsize;	/* [nb_queue]: sizes as configured */
+	struct octopus_flow_shape shape;
+	uint32_t nb_tables_made;	/* names of the rule pools */
+	struct tmpl_pattern_list patterns;
+	struct tmpl_actions_list actions;
+	struct tmpl_table_list tables;
+	struct octopus_tmpl_queue *q;	/* [nb_hwq] */
+};
+
+static int
+tmpl_error(struct rte_flow_error *error, int code, const char *what)
+{
+	return octopus_flow_error(error, code, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		"%s", what);
+}
+
+/* The template state in service: configured, its proxy there. */
+static struct octopus_tmpl *
+tmpl_of(struct rte_eth_dev *dev, struct rte_flow_error *error)
+{
+	struct octopus_tmpl *t = octo_priv(dev)->tmpl;
+
+	if (t == NULL) {
+		tmpl_error(error, EINVAL, "flow queues not configured (rte_flow_configure)");
+		return NULL;
+	}
+	if (t->proxy_gone) {
+		tmpl_error(error, ENODEV,
+			"the e-switch's transfer proxy was released, and with it every template, table and template rule: close and probe the port again");
+		return NULL;
+	}
+	return t;
+}
+
+static void
+flow_lock(struct rte_eth_dev *dev)
+{
+	pthread_mutex_lock(&dev->data->flow_ops_mutex);
+}
+
+static void
+flow_unlock(struct rte_eth_dev *dev)
+{
+	pthread_mutex_unlock(&dev->data->flow_ops_mutex);
+}
+
+/* ---- info and configure ------------------------------------------------ */
+
+static int
+tmpl_info_get(struct rte_eth_dev *dev, struct rte_flow_port_info *port_info,
+		struct rte_flow_queue_info *queue_info, struct rte_flow_error *error)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct rte_flow_port_info pi;
+	struct rte_flow_queue_info qi;
+	struct octopus_member *m;
+	uint16_t proxy, i;
+	int ret;
+
+	ret = octopus_flow_proxy_get(p, &proxy, error);
+	if (ret != 0)
+		return ret;
+	ret = rte_flow_info_get(proxy, port_info, queue_info, error);
+	if (ret != 0)
+		return octopus_flow_member_error(error, ret, proxy);
+	/* flow queues are made on every member alike: the least of them */
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
+		if (m->port_id == proxy)
+			continue;
+		memset(&pi, 0, sizeof(pi));
+		memset(&qi, 0, sizeof(qi));
+		if (rte_flow_info_get(m->port_id, &pi, &qi, NULL) != 0)
+			continue;
+		port_info->max_nb_queues = RTE_MIN(port_info->max_nb_queues, pi.max_nb_queues);
+		queue_info->max_size = RTE_MIN(queue_info->max_size, qi.max_size);
+	}
+	/* the extra queue at nb_queue (see top) is one of them */
+	if (port_info->max_nb_queues > 0)
+		port_info->max_nb_queues--;
+	return 0;
+}
+
+static void
+tmpl_state_free(struct octopus_tmpl *t)
+{
+	uint16_t i;
+
+	if (t == NULL)
+		return;
+	if (t->q != NULL)
+		for (i = 0; i < t->nb_hwq; i++) {
+			rte_free(t->q[i].ops);
+			rte_free(t->q[i].free);
+			rte_free(t->q[i].stash);
+		}
+	rte_free(t->q);
+	rte_free(t->qsize);
+	rte_free(t);
+}
+
+static struct octopus_tmpl *
+tmpl_state_alloc(uint16_t nb_queue, const struct rte_flow_queue_attr *queue_attr[])
+{
+	struct octopus_tmpl *t;
+	uint16_t i;
+	uint32_t k;
+
+	t = rte_zmalloc("octopus_tmpl", sizeof(*t), 0);
+	if (t == NULL)
+		return NULL;
+	TAILQ_INIT(&t->patterns);
+	TAILQ_INIT(&t->actions);
+	TAILQ_INIT(&t->tables);
+	t->nb_queue = nb_queue;
+	t->nb_hwq = nb_queue + 1;
+	t->qsize = rte_calloc("octopus_tmpl_qsize", nb_queue, sizeof(*t->qsize), 0);
+	t->q = rte_calloc("octopus_tmpl_queues", t->nb_hwq, sizeof(*t->q), RTE_CACHE_LINE_SIZE);
+	if (t->q == NULL || t->qsize == NULL)
+		goto fail;
+	for (i = 0; i < t->nb_hwq; i++) {
+		struct octopus_tmpl_queue *q = &t->q[i];
+
+		/* the extra queue is the size of queue 0 */
+		q->size = queue_attr[i < nb_queue ? i : 0]->size;
+		if (i < nb_queue)
+			t->qsize[i] = q->size;
+		q->ops = rte_calloc("octopus_tmpl_ops", q->size, sizeof(*q->ops), 0);
+		q->free = rte_calloc("octopus_tmpl_free", q->size, sizeof(*q->free), 0);
+		q->stash = rte_calloc("octopus_tmpl_stash", q->size, sizeof(*q->stash), 0);
+		if (q->ops == NULL || q->free == NULL || q->stash == NULL)
+			goto fail;
+		for (k = 0; k < q->size; k++)
+			q->free[k] = q->size - 1 - k;
+		q->nb_free = q->size;
+	}
+	return t;
+fail:
+	tmpl_state_free(t);
+	return NULL;
+}
+
+/* Whether a second configure asks for what the first one made. */
+static bool
+same_config(const struct octopus_tmpl *t, const struct rte_flow_port_attr *port_attr,
+		uint16_t nb_queue, const struct rte_flow_queue_attr *queue_attr[])
+{
+	uint16_t i;
+
+	if (nb_queue != t->nb_queue ||
+	    memcmp(port_attr, &t->port_attr, sizeof(*port_attr)) != 0)
+		return false;
+	for (i = 0; i < nb_queue; i++)
+		if (queue_attr[i]->size != t->qsize[i])
+			return false;
+	return true;
+}
+
+static void fp_ops_install(struct rte_eth_dev *dev);
+
+static int
+tmpl_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *port_attr,
+		uint16_t nb_queue, const struct rte_flow_queue_attr *queue_attr[],
+		struct rte_flow_error *error)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	const struct rte_flow_queue_attr **hw_attr = NULL;
+	struct octopus_flow_shape sh;
+	struct octopus_member *m;
+	struct octopus_tmpl *t;
+	uint16_t proxy, i;
+	int ret;
+
+	if (p->started)
+		return tmpl_error(error, EBUSY,
+			"rte_flow_configure: stop the port first (its members' flow queues are made while they are stopped)");
+	if (nb_queue == 0 || queue_attr == NULL)
+		return tmpl_error(error, EINVAL, "rte_flow_configure: at least one flow queue");
+	for (i = 0; i < nb_queue; i++)
+		if (queue_attr[i] == NULL || queue_attr[i]->size == 0)
+			return tmpl_error(error, EINVAL,
+				"rte_flow_configure: a flow queue of size 0");
+	flow_lock(dev);
+	if (p->tmpl != NULL && !p->tmpl->proxy_gone) {
+		/* mlx5 takes a second configure only when it changes nothing */
+		ret = same_config(p->tmpl, port_attr, nb_queue, queue_attr) ? 0 :
+			tmpl_error(error, EBUSY,
+				"rte_flow_configure: the flow queues are configured already, with other settings (as mlx5, a port is configured once)");
+		goto out;
+	}
+	ret = octopus_flow_proxy_get(p, &proxy, error);
+	if (ret == 0 && octopus_flows_get(p) == NULL)
+		ret = tmpl_error(error, ENOMEM, "no memory");
+	if (ret == 0)
+		ret = octopus_flow_shape_get(p, proxy, &sh, error);
+	if (ret != 0)
+		goto out;
+	hw_attr = calloc((size_t)nb_queue + 1, sizeof(*hw_attr));
+	t = tmpl_state_alloc(nb_queue, queue_attr);
+	if (hw_attr == NULL || t == NULL) {
+		tmpl_state_free(t);
+		ret = tmpl_error(error, ENOMEM, "no memory for the flow queues");
+		goto out;
+	}
+	for (i = 0; i < nb_queue; i++)
+		hw_attr[i] = queue_attr[i];
+	hw_attr[nb_queue] = queue_attr[0];
+	/* the proxy first: it takes the rules */
+	ret = rte_flow_configure(proxy, port_attr, nb_queue + 1, hw_attr, error);
+	if (ret != 0) {
+		ret = octopus_flow_member_error(error, ret, proxy);
+		tmpl_state_free(t);
+		goto out;
+	}
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_CONFIGURED) {
+		if (m->port_id == proxy)
+			continue;
+		ret = rte_flow_configure(m->port_id, port_attr, nb_queue + 1, hw_attr, error);
+		if (ret != 0) {
+			/* no API unconfigures the ones done: they stay configured */
+			ret = octopus_flow_member_error(error, ret, m->port_id);
+			tmpl_state_free(t);
+			goto out;
+		}
+	}
+	t->proxy = proxy;
+	t->shape = sh;
+	t->port_attr = *port_attr;
+	tmpl_state_free(p->tmpl);	/* one whose proxy was released */
+	p->tmpl = t;
+	fp_ops_install(dev);
+out:
+	free(hw_attr);
+	flow_unlock(dev);
+	return ret;
+}
+
+/* ---- templates --------------------------------------------------------- */
+
+/* Keep @p pattern's types and masks in @p pt (sized for them). */
+static void
+pattern_keep(struct octopus_tmpl_pattern *pt, const struct rte_flow_item pattern[])
+{
+	uint8_t *m = pt->masks;
+	size_t sz;
+	uint16_t i;
+
+	for (i = 0; pattern[i].type != RTE_FLOW_ITEM_TYPE_END; i++) {
+		pt->items[i].type = pattern[i].type;
+		sz = octopus_flow_item_size(pattern[i].type);
+		if (pattern[i].mask != NULL && sz != 0) {
+			memcpy(m, pattern[i].mask, sz);
+			pt->items[i].mask = m;
+			m += sz;
+		}
+	}
+	pt->items[i].type = RTE_FLOW_ITEM_TYPE_END;
+	pt->nb_items = i;
+}
+
+/*
+ * The default bucket a rule of pattern template @p pt with pattern @p
+ * pattern hits (-1: several): its specs under the template's masks (an item
+ * the template does not mask matches any header of its type).
+ */
+static int
+rule_bucket(const struct octopus_priv *p, const struct octopus_tmpl_pattern *pt,
+		const struct rte_flow_item pattern[])
+{
+	struct rte_flow_item items[TMPL_MAX_ITEMS + 1];
+	uint16_t i;
+
+	for (i = 0; i <= pt->nb_items; i++) {
+		items[i].type = pt->items[i].type;
+		items[i].mask = pt->items[i].mask;
+		items[i].spec = pt->items[i].mask != NULL ? pattern[i].spec : NULL;
+		items[i].last = NULL;
+	}
+	return octopus_flow_bucket_of(p->args.field, p->args.reta_size, items);
+}
+
+static struct rte_flow_pattern_template *
+tmpl_pattern_create(struct rte_eth_dev *dev, const struct rte_flow_pattern_template_attr *attr,
+		const struct rte_flow_item pattern[], struct rte_flow_error *error)
+{
+	struct rte_flow_pattern_template_attr hw_attr;
+	struct octopus_tmpl_pattern *pt = NULL;
+	const struct rte_flow_item *it;
+	size_t masks_size = 0;
+	struct octopus_tmpl *t;
+
+	if (attr == NULL || pattern == NULL) {
+		tmpl_error(error, EINVAL, "pattern template: attributes or pattern missing");
+		return NULL;
+	}
+	if (attr->egress || attr->transfer || !attr->ingress) {
+		octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR, attr,
+			"pattern template: ingress only on net_octopus (the members' e-switch carries its steering)");
+		return NULL;
+	}
+	for (it = pattern; it->type != RTE_FLOW_ITEM_TYPE_END; it++) {
+		if (it - pattern >= TMPL_MAX_ITEMS) {
+			octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, it,
+				"pattern template: longer than %u items", TMPL_MAX_ITEMS);
+			return NULL;
+		}
+		if (it->type != RTE_FLOW_ITEM_TYPE_VOID && octopus_flow_item_size(it->type) == 0) {
+			octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, it,
+				"pattern template: item type %d not supported on net_octopus (eth, vlan, ipv4, ipv6, tcp, udp, sctp, icmp, icmp6)",
+				(int)it->type);
+			return NULL;
+		}
+		masks_size += octopus_flow_item_size(it->type);
+	}
+	flow_lock(dev);
+	t = tmpl_of(dev, error);
+	if (t == NULL)
+		goto out;
+	pt = rte_zmalloc("octopus_tmpl_pattern", sizeof(*pt) + masks_size, 0);
+	if (pt == NULL) {
+		tmpl_error(error, ENOMEM, "no memory");
+		goto out;
+	}
+	pattern_keep(pt, pattern);
+	hw_attr = *attr;
+	hw_attr.ingress = 0;
+	hw_attr.transfer = 1;
+	pt->hw = rte_flow_pattern_template_create(t->proxy, &hw_attr, pattern, error);
+	if (pt->hw == NULL) {
+		octopus_flow_member_error(error, rte_errno > 0 ? -rte_errno : -EIO, t->proxy);
+		rte_free(pt);
+		pt = NULL;
+		goto out;
+	}
+	TAILQ_INSERT_TAIL(&t->patterns, pt, next);
+out:
+	flow_unlock(dev);
+	return (struct rte_flow_pattern_template *)pt;
+}
+
+/* The proxy's actions for the application's QUEUE(@p q): META := q + JUMP(home). */
+static void
+queue_actions(const struct octopus_tmpl *t, uint16_t q, struct rte_flow_action *a,
+		struct rte_flow_action_set_meta *set, struct rte_flow_action_modify_field *mod,
+		struct rte_flow_action_jump *home)
+{
+	octopus_steer_meta_action(t->shape.meta_how, q, &a[0], set, mod);
+	home->group = OCTO_STEER_HOME_GROUP + t->shape.base;
+	a[1].type = RTE_FLOW_ACTION_TYPE_JUMP;
+	a[1].conf = home;
+}
+
+/*
+ * The proxy's mask of a META write: the whole value fixed (@p masked) or
+ * left to each rule.
+ */
+static void
+meta_mask(const struct octopus_tmpl *t, bool masked, struct rte_flow_action *a,
+		struct rte_flow_action_set_meta *set, struct rte_flow_action_modify_field *mod)
+{
+	octopus_steer_meta_action(t->shape.meta_how, masked ? UINT32_MAX : 0, a, set, mod);
+	if (t->shape.meta_how == OCTOPUS_STEER_META_SET) {
+		if (!masked)
+			a->conf = NULL;
+		return;
+	}
+	/* MODIFY_FIELD: every field of the operation fixed, the immediate
+	 * value by its mask
+	 */
+	mod->operation = (enum rte_flow_modify_op)UINT32_MAX;
+	mod->dst.field = (enum rte_flow_field_id)UINT32_MAX;
+	mod->dst.level = UINT8_MAX;
+	mod->dst.offset = UINT32_MAX;
+	mod->src.field = (enum rte_flow_field_id)UINT32_MAX;
+	mod->width = UINT32_MAX;
+}
+
+static struct rte_flow_actions_template *
+tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_template_attr *attr,
+		const struct rte_flow_action actions[], const struct rte_flow_action masks[],
+		struct rte_flow_error *error)
+{
+	uint16_t nb_rxq = dev->data->nb_rx_queues;
+	struct rte_flow_action hw[TMPL_MAX_ACTIONS + 1], hw_mask[TMPL_MAX_ACTIONS + 1];
+	struct rte_flow_action_set_meta set, set_m;
+	struct rte_flow_action_modify_field mod, mod_m;
+	struct rte_flow_action_jump home, home_m, jump, jump_m;
+	struct rte_flow_actions_template_attr hw_attr;
+	struct octopus_tmpl_actions *at = NULL, a;
+	struct octopus_tmpl *t;
+	unsigned int i, n = 0;
+	int fates = 0;
+
+	if (attr == NULL || actions == NULL || masks == NULL) {
+		tmpl_error(error, EINVAL, "actions template: attributes, actions or masks missing");
+		return NULL;
+	}
+	if (attr->egress || attr->transfer || !attr->ingress) {
+		octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR, attr,
+			"actions template: ingress only on net_octopus (the members' e-switch carries its steering)");
+		return NULL;
+	}
+	flow_lock(dev);
+	t = tmpl_of(dev, error);
+	if (t == NULL)
+		goto out;
+	memset(&a, 0, sizeof(a));
+	memset(hw, 0, sizeof(hw));
+	memset(hw_mask, 0, sizeof(hw_mask));
+	a.meta_pos = -1;
+	a.jump_pos = -1;
+	a.app_fate = -1;
+	for (i = 0; actions[i].type != RTE_FLOW_ACTION_TYPE_END; i++) {
+		const struct rte_flow_action *ac = &actions[i], *mk = &masks[i];
+		bool masked = mk->conf != NULL;
+
+		/* the proxy's actions: at most two for one of the application's */
+		if (i + 1 >= TMPL_MAX_ACTIONS || n + 2 >= TMPL_MAX_ACTIONS) {
+			octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, ac,
+				"actions template: more than %u actions", TMPL_MAX_ACTIONS - 2);
+			goto out;
+		}
+		if (mk->type != ac->type) {
+			octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, mk,
+				"actions template: mask %u is of another type than its action", i);
+			goto out;
+		}
+		switch (ac->type) {
+		case RTE_FLOW_ACTION_TYPE_QUEUE:
+			if (fates++ != 0)
+				break;
+			if (masked && (ac->conf == NULL ||
+			    ((const struct rte_flow_action_queue *)ac->conf)->index >= nb_rxq)) {
+				octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, ac,
+					"actions template: queue index %u: the port has %u Rx queues",
+					ac->conf == NULL ? UINT16_MAX :
+					((const struct rte_flow_action_queue *)ac->conf)->index, nb_rxq);
+				goto out;
+			}
+			a.fate = TMPL_FATE_QUEUE;
+			a.app_fate = (int8_t)i;
+			a.masked = masked;
+			a.value = masked ? ((const struct rte_flow_action_queue *)ac->conf)->index : 0;
+			queue_actions(t, (uint16_t)a.value, &hw[n], &set, &mod, &home);
+			meta_mask(t, masked, &hw_mask[n], &set_m, &mod_m);
+			home_m.group = UINT32_MAX;
+			hw_mask[n + 1].type = RTE_FLOW_ACTION_TYPE_JUMP;
+			hw_mask[n + 1].conf = &home_m;
+			a.meta_pos = (int8_t)n;
+			a.act[n].type = hw[n].type;
+			a.act[n++].from = -1;
+			a.act[n].type = RTE_FLOW_ACTION_TYPE_JUMP;
+			a.act[n++].from = -1;
+			continue;
+		case RTE_FLOW_ACTION_TYPE_JUMP:
+			if (fates++ != 0)
+				break;
+			if (masked && (ac->conf == NULL ||
+			    ((const struct rte_flow_action_jump *)ac->conf)->group == 0 ||
+			    ((const struct rte_flow_action_jump *)ac->conf)->group >=
+					OCTO_STEER_HOME_GROUP)) {
+				octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, ac,
+					"actions template: jump: groups 1..%u", OCTO_STEER_HOME_GROUP - 1);
+				goto out;
+			}
+			a.fate = TMPL_FATE_JUMP;
+			a.app_fate = (int8_t)i;
+			a.masked = masked;
+			a.value = masked ? ((const struct rte_flow_action_jump *)ac->conf)->group : 0;
+			jump.group = t->shape.base + a.value;
+			jump_m.group = UINT32_MAX;
+			hw[n].type = RTE_FLOW_ACTION_TYPE_JUMP;
+			hw[n].conf = &jump;
+			hw_mask[n].type = RTE_FLOW_ACTION_TYPE_JUMP;
+			hw_mask[n].conf = masked ? &jump_m : NULL;
+			a.jump_pos = (int8_t)n;
+			a.act[n].type = RTE_FLOW_ACTION_TYPE_JUMP;
+			a.act[n++].from = -1;
+			continue;
+		case RTE_FLOW_ACTION_TYPE_DROP:
+			if (fates++ != 0)
+				break;
+			a.fate = TMPL_FATE_DROP;
+			break;
+		case RTE_FLOW_ACTION_TYPE_MARK:
+		case RTE_FLOW_ACTION_TYPE_FLAG:
+			if (t->shape.mark_ingress) {
+				octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, ac,
+					"actions template: the members' e-switch refuses MARK and FLAG in transfer rules, and net_octopus's ingress MARK/FLAG rules exist for synchronous rules only (use rte_flow_create)");
+				goto out;
+			}
+			break;
+		case RTE_FLOW_ACTION_TYPE_COUNT:
+		case RTE_FLOW_ACTION_TYPE_VOID:
+			break;
+		default:
+			octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, ac,
+				"actions template: action type %d not supported on net_octopus (queue, drop, jump, mark, flag, count, void; rss is a synchronous rule's only: it becomes several e-switch rules)",
+				(int)ac->type);
+			goto out;
+		}
+		if (fates > 1) {
+			octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, ac,
+				"actions template: only one of queue, drop, jump per rule");
+			goto out;
+		}
+		hw[n] = *ac;
+		hw_mask[n] = *mk;
+		a.act[n].type = ac->type;
+		a.act[n++].from = (int8_t)i;
+	}
+	if (fates > 1 || fates == 0) {
+		octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, actions,
+			fates ? "actions template: only one of queue, drop, jump per rule" :
+			"actions template: a rule needs one of queue, drop, jump");
+		goto out;
+	}
+	hw[n].type = RTE_FLOW_ACTION_TYPE_END;
+	hw_mask[n].type = RTE_FLOW_ACTION_TYPE_END;
+	a.act[n].type = RTE_FLOW_ACTION_TYPE_END;
+	a.act[n].from = -1;
+	a.nb = (uint8_t)(n + 1);
+	a.nb_app = (uint8_t)(i + 1);
+	at = rte_zmalloc("octopus_tmpl_actions", sizeof(*at), 0);
+	if (at == NULL) {
+		tmpl_error(error, ENOMEM, "no memory");
+		goto out;
+	}
+	*at = a;
+	hw_attr = *attr;
+	hw_attr.ingress = 0;
+	hw_attr.transfer = 1;
+	at->hw = rte_flow_actions_template_create(t->proxy, &hw_attr, hw, hw_mask, error);
+	if (at->hw == NULL) {
+		octopus_flow_member_error(error, rte_errno > 0 ? -rte_errno : -EIO, t->proxy);
+		rte_free(at);
+		at = NULL;
+		goto out;
+	}
+	TAILQ_INSERT_TAIL(&t->actions, at, next);
+out:
+	flow_unlock(dev);
+	return (struct rte_flow_actions_template *)at;
+}
+
+/* ---- tables ------------------------------------------------------------ */
+
+static struct rte_flow_template_table *
+tmpl_table_create(struct rte_eth_dev *dev, const struct rte_flow_template_table_attr *attr,
+		struct rte_flow_pattern_template *pts[], uint8_t nb_pt,
+		struct rte_flow_actions_template *ats[], uint8_t nb_at,
+		struct rte_flow_error *error)
+{
+	struct rte_flow_pattern_template *hw_pt[TMPL_MAX_PER_TABLE];
+	struct rte_flow_actions_template *hw_at[TMPL_MAX_PER_TABLE];
+	struct rte_flow_template_table_attr hw_attr;
+	struct octopus_tmpl_table *tb = NULL;
+	char name[RTE_MEMPOOL_NAMESIZE];
+	struct octopus_tmpl *t;
+	unsigned int i, cache;
+
+	if (attr == NULL || pts == NULL || ats == NULL || nb_pt == 0 || nb_at == 0) {
+		tmpl_error(error, EINVAL, "table: attributes or templates missing");
+		return NULL;
+	}
+	if (nb_pt > TMPL_MAX_PER_TABLE || nb_at > TMPL_MAX_PER_TABLE) {
+		tmpl_error(error, ENOTSUP, "table: more than 32 pattern or actions templates");
+		return NULL;
+	}
+	if (attr->flow_attr.egress || attr->flow_attr.transfer || !attr->flow_attr.ingress) {
+		octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR, attr,
+			"table: ingress only on net_octopus (the members' e-switch carries its steering)");
+		return NULL;
+	}
+	if (attr->flow_attr.group >= OCTO_STEER_HOME_GROUP) {
+		octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_GROUP, attr,
+			"table: group %u: net_octopus offers groups 0..%u (the others carry its steering)",
+			attr->flow_attr.group, OCTO_STEER_HOME_GROUP - 1);
+		return NULL;
+	}
+	if (attr->flow_attr.priority >= OCTO_STEER_APP_MAX_PRIO) {
+		octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY, attr,
+			"table: priority %u: net_octopus offers priorities 0..%u",
+			attr->flow_attr.priority, OCTO_STEER_APP_MAX_PRIO - 1);
+		return NULL;
+	}
+	if (attr->nb_flows == 0) {
+		tmpl_error(error, EINVAL, "table: nb_flows 0");
+		return NULL;
+	}
+	flow_lock(dev);
+	t = tmpl_of(dev, error);
+	if (t == NULL)
+		goto out;
+	for (i = 0; i < nb_pt; i++) {
+		if (pts[i] == NULL) {
+			tmpl_error(error, EINVAL, "table: a pattern template is NULL");
+			goto out;
+		}
+		hw_pt[i] = ((struct octopus_tmpl_pattern *)pts[i])->hw;
+	}
+	for (i = 0; i < nb_at; i++) {
+		const struct octopus_tmpl_actions *at = (const void *)ats[i];
+
+		if (at == NULL) {
+			tmpl_error(error, EINVAL, "table: an actions template is NULL");
+			goto out;
+		}
+		if (at->fate == TMPL_FATE_JUMP && at->masked &&
+		    at->value <= attr->flow_attr.group) {
+			octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, at,
+				"table: actions template %u jumps to group %u, not after the table's group %u",
+				i, at->value, attr->flow_attr.group);
+			goto out;
+		}
+		hw_at[i] = at->hw;
+	}
+	tb = rte_zmalloc("octopus_tmpl_table", sizeof(*tb), 0);
+	if (tb == NULL) {
+		tmpl_error(error, ENOMEM, "no memory");
+		goto out;
+	}
+	tb->group = attr->flow_attr.group;
+	tb->nb_pt = nb_pt;
+	tb->nb_at = nb_at;
+	for (i = 0; i < nb_pt; i++)
+		tb->pt[i] = (struct octopus_tmpl_pattern *)pts[i];
+	for (i = 0; i < nb_at; i++)
+		tb->at[i] = (struct octopus_tmpl_actions *)ats[i];
+	/* rule records: the table's capacity, plus what per-lcore caches may hold */
+	cache = attr->nb_flows >= 4096 ? 128 : 0;
+	snprintf(name, sizeof(name), "octo_tr_%u_%u", dev->data->port_id, t->nb_tables_made++);
+	tb->rules = rte_mempool_create(name, attr->nb_flows + 2 * cache * rte_lcore_count(),
+		sizeof(struct octopus_tmpl_rule), cache, 0, NULL, NULL, NULL, NULL,
+		SOCKET_ID_ANY, 0);
+	if (tb->rules == NULL) {
+		tmpl_error(error, ENOMEM, "table: no memory for its rule records");
+		rte_free(tb);
+		tb = NULL;
+		goto out;
+	}
+	hw_attr = *attr;
+	hw_attr.flow_attr.group = t->shape.base + attr->flow_attr.group;
+	hw_attr.flow_attr.priority = OCTO_STEER_PRIO_APP(attr->flow_attr.priority, 1);
+	hw_attr.flow_attr.ingress = 0;
+	hw_attr.flow_attr.transfer = 1;
+	tb->hw = rte_flow_template_table_create(t->proxy, &hw_attr, hw_pt, nb_pt,
+		hw_at, nb_at, error);
+	if (tb->hw == NULL) {
+		octopus_flow_member_error(error, rte_errno > 0 ? -rte_errno : -EIO, t->proxy);
+		rte_mempool_free(tb->rules);
+		rte_free(tb);
+		tb = NULL;
+		goto out;
+	}
+	TAILQ_INSERT_TAIL(&t->tables, tb, next);
+out:
+	flow_unlock(dev);
+	return (struct rte_flow_template_table *)tb;
+}
+
+enum tmpl_kind {
+	TMPL_PATTERN,
+	TMPL_ACTIONS,
+	TMPL_TABLE,
+};
+
+/* Destroy a template or table of the port (@p kind) on the proxy, then here. */
+static int
+tmpl_destroy(struct rte_eth_dev *dev, enum tmpl_kind kind, void *rec,
+		struct rte_flow_error *error)
+{
+	struct octopus_tmpl_pattern *pt = rec;
+	struct octopus_tmpl_actions *at = rec;
+	struct octopus_tmpl_table *tb = rec;
+	struct octopus_tmpl *t;
+	int ret;
+
+	flow_lock(dev);
+	t = tmpl_of(dev, error);
+	if (t == NULL) {
+		ret = -rte_errno;
+		goto out;
+	}
+	if (rec == NULL) {
+		ret = tmpl_error(error, EINVAL, "no template or table");
+		goto out;
+	}
+	if (kind == TMPL_TABLE && rte_mempool_in_use_count(tb->rules) != 0) {
+		ret = octopus_flow_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, tb,
+			"table: %u rules still in it", rte_mempool_in_use_count(tb->rules));
+		goto out;
+	}
+	ret = kind == TMPL_PATTERN ? rte_flow_pattern_template_destroy(t->proxy, pt->hw, error) :
+		kind == TMPL_ACTIONS ? rte_flow_actions_template_destroy(t->proxy, at->hw, error) :
+		rte_flow_template_table_destroy(t->proxy, tb->hw, error);
+	if (ret != 0) {
+		ret = octopus_flow_member_error(error, ret, t->proxy);
+		goto out;
+	}
+	if (kind == TMPL_PATTERN) {
+		TAILQ_REMOVE(&t->patterns, pt, next);
+	} else if (kind == TMPL_ACTIONS) {
+		TAILQ_REMOVE(&t->actions, at, next);
+	} else {
+		TAILQ_REMOVE(&t->tables, tb, next);
+		rte_mempool_free(tb->rules);
+	}
+	rte_free(rec);
+out:
+	flow_unlock(dev);
+	return ret;
+}
+
+static int
+tmpl_pattern_destroy(struct rte_eth_dev *dev, struct rte_flow_pattern_template *handle,
+		struct rte_flow_error *error)
+{
+	return tmpl_destroy(dev, TMPL_PATTERN, handle, error);
+}
+
+static int
+tmpl_actions_destroy(struct rte_eth_dev *dev, struct rte_flow_actions_template *handle,
+		struct rte_flow_error *error)
+{
+	return tmpl_destroy(dev, TMPL_ACTIONS, handle, error);
+}
+
+static int
+tmpl_table_destroy(struct rte_eth_dev *dev, struct rte_flow_template_table *handle,
+		struct rte_flow_error *error)
+{
+	return tmpl_destroy(dev, TMPL_TABLE, handle, error);
+}
+
+/* ---- the flow queues ---------------------------------------------------- */
+
+/* The flow queue @p queue_id of the port, NULL (error set) when there is none. */
+static inline struct octopus_tmpl_queue *
+queue_of(struct rte_eth_dev *dev, uint32_t queue_id, struct octopus_tmpl **tp,
+		struct rte_flow_error *error)
+{
+	struct octopus_tmpl *t = octo_priv(dev)->tmpl;
+
+	if (unlikely(t == NULL || t->proxy_gone)) {
+		tmpl_of(dev, error);
+		return NULL;
+	}
+	if (unlikely(queue_id >= t->nb_hwq)) {
+		octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"flow queue %u: the port has %u (and %u, as mlx5)", queue_id,
+			t->nb_queue, t->nb_queue);
+		return NULL;
+	}
+	*tp = t;
+	return &t->q[queue_id];
+}
+
+static inline struct tmpl_op *
+op_get(struct octopus_tmpl_queue *q, uint32_t queue_id, struct rte_flow_error *error)
+{
+	struct tmpl_op *op;
+
+	if (unlikely(q->nb_free == 0)) {
+		octopus_flow_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"flow queue %u full (%u operations not pulled)", queue_id, q->size);
+		return NULL;
+	}
+	op = &q->ops[q->free[--q->nb_free]];
+	op->done = 0;
+	return op;
+}
+
+static inline void
+op_put(struct octopus_tmpl_queue *q, struct tmpl_op *op)
+{
+	q->free[q->nb_free++] = (uint32_t)(op - q->ops);
+}
+
+/*
+ * The proxy's actions of a rule made with actions template @p at from the
+ * application's @p actions, in @p q's scratch: the template's, with the
+ * values it leaves to each rule translated. *@p qs: the queue it delivers
+ * to (bit), 0 for none. NULL (error set) for a bad value.
+ */
+static inline const struct rte_flow_action *
+actions_of(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
+		const struct octopus_tmpl_actions *at, const struct rte_flow_action actions[],
+		uint16_t nb_rxq, uint64_t *qs, struct rte_flow_error *error)
+{
+	uint32_t v = at->value;
+	unsigned int k;
+
+	for (k = 0; k < at->nb; k++) {
+		q->acts[k].type = at->act[k].type;
+		q->acts[k].conf = at->act[k].from >= 0 ? actions[at->act[k].from].conf : NULL;
+	}
+	*qs = 0;
+	if (at->fate == TMPL_FATE_QUEUE) {
+		if (!at->masked) {
+			const struct rte_flow_action_queue *c = actions[at->app_fate].conf;
+
+			if (unlikely(c == NULL || c->index >= nb_rxq)) {
+				octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+					&actions[at->app_fate],
+					"queue index %u: the port has %u Rx queues",
+					c == NULL ? UINT16_MAX : c->index, nb_rxq);
+				return NULL;
+			}
+			v = c->index;
+		}
+		octopus_steer_meta_action(t->shape.meta_how, v, &q->acts[at->meta_pos],
+			&q->meta, &q->mod);
+		q->jump.group = OCTO_STEER_HOME_GROUP + t->shape.base;
+		q->acts[at->meta_pos + 1].conf = &q->jump;
+		*qs = UINT64_C(1) << (v % OCTOPUS_MAX_QUEUES);
+	} else if (at->fate == TMPL_FATE_JUMP) {
+		if (!at->masked) {
+			const struct rte_flow_action_jump *c = actions[at->app_fate].conf;
+
+			if (unlikely(c == NULL || c->group == 0 || c->group >= OCTO_STEER_HOME_GROUP)) {
+				octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+					&actions[at->app_fate], "jump: groups 1..%u",
+					OCTO_STEER_HOME_GROUP - 1);
+				return NULL;
+			}
+			v = c->group;
+		}
+		q->jump.group = t->shape.base + v;
+		q->acts[at->jump_pos].conf = &q->jump;
+	}
+	return q->acts;
+}
+
+/* A translated completion for the application; the operation is over. */
+static void
+op_complete(struct octopus_priv *p, struct octopus_tmpl_queue *q,
+		struct rte_flow_op_result *res)
+{
+	struct tmpl_op *op = res->user_data;
+	struct octopus_tmpl_rule *r = op->rule;
+	bool ok = res->status == RTE_FLOW_OP_SUCCESS;
+
+	switch (op->kind) {
+	case TMPL_OP_CREATE:
+		if (!ok) {
+			/* nothing else was made of it: the record goes */
+			if (r->qs != 0)
+				octopus_flow_reach_count(p, r->bucket, r->qs, -1);
+			rte_mempool_put(r->tbl->rules, r);
+		}
+		break;
+	case TMPL_OP_DESTROY:
+		if (ok) {
+			rte_mempool_put(r->tbl->rules, r);
+		} else {
+			/* still there: counted again */
+			r->live = 1;
+			if (r->qs != 0)
+				octopus_flow_reach_count(p, r->bucket, r->qs, 1);
+		}
+		break;
+	case TMPL_OP_UPDATE:
+		/* counted both ways while in flight: the loser goes */
+		if (ok) {
+			if (r->qs != 0)
+				octopus_flow_reach_count(p, r->bucket, r->qs, -1);
+			r->qs = op->qs;
+			r->at = op->at;
+		} else if (op->qs != 0) {
+			octopus_flow_reach_count(p, r->bucket, op->qs, -1);
+		}
+		break;
+	}
+	res->user_data = op->user_data;
+	op_put(q, op);
+}
+
+/*
+ * Pull up to @p n of the proxy's completions of flow queue @p qid into
+ * @p res, translated. @return how many, or -errno.
+ */
+static int
+pull_hw(struct octopus_priv *p, struct octopus_tmpl *t, uint32_t qid,
+		struct rte_flow_op_result *res, uint16_t n, struct rte_flow_error *error)
+{
+	struct octopus_tmpl_queue *q = &t->q[qid];
+	int got, i;
+
+	got = rte_flow_pull(t->proxy, qid, res, n, error);
+	if (got < 0)
+		return octopus_flow_member_error(error, got, t->proxy);
+	for (i = 0; i < got; i++)
+		op_complete(p, q, &res[i]);
+	return got;
+}
+
+/*
+ * Push flow queue @p qid and wait for the completion of @p op, keeping
+ * every completion taken meanwhile for the application's pull.
+ * @return 0 (its status is in the stash), -ETIMEDOUT, -errno.
+ */
+static int
+wait_op(struct octopus_priv *p, struct octopus_tmpl *t, uint32_t qid, struct tmpl_op *op,
+		struct rte_flow_error *error)
+{
+	struct octopus_tmpl_queue *q = &t->q[qid];
+	uint64_t deadline = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * TMPL_WAIT_MS;
+	struct rte_flow_op_result res[32];
+	int got, i, ret;
+
+	ret = rte_flow_push(t->proxy, qid, error);
+	if (ret != 0)
+		return octopus_flow_member_error(error, ret, t->proxy);
+	for (;;) {
+		bool found = false;
+
+		/* room: at most q->size operations are in flight */
+		got = rte_flow_pull(t->proxy, qid, res,
+			(uint16_t)RTE_MIN(RTE_DIM(res), q->size - q->stash_n), error);
+		if (got < 0)
+			return octopus_flow_member_error(error, got, t->proxy);
+		for (i = 0; i < got; i++) {
+			if (res[i].user_data == op)
+				found = true;
+			op_complete(p, q, &res[i]);
+			q->stash[(q->stash_head + q->stash_n++) % q->size] = res[i];
+		}
+		if (found)
+			return 0;
+		if (rte_get_timer_cycles() > deadline)
+			break;
+		rte_pause();
+	}
+	return octopus_flow_error(error, ETIMEDOUT, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		"flow queue %u: the e-switch did not complete a gated operation within %u ms",
+		qid, TMPL_WAIT_MS);
+}
+
+/*
+ * The gates of a change of the rule's traffic (a QUEUE rule of group 0)
+ * from queues @p from to queues @p to (bit q; one of them 0 for a create
+ * or a destroy), prepared; s->dsts == 0 when nothing needs waiting for.
+ */
+static void
+gates_prepare(struct octopus_priv *p, const struct octopus_tmpl_rule *r, uint64_t from,
+		uint64_t to, struct octopus_gate_set *s)
+{
+	s->dsts = 0;
+	if (!p->started || !p->mig.running)
+		return;
+	if (from == 0)
+		octopus_flow_gates(p, r->bucket, to, true, s);
+	else if (to == 0)
+		octopus_flow_gates(p, r->bucket, from, false, s);
+	else if (from != to) {
+		/* an update: the traffic moves from one queue to the other */
+		s->dsts = to;
+		s->src[rte_ctz64(to)] = from;
+	}
+	if (s->dsts != 0)
+		octopus_gate_prepare(p, s);
+}
+
+/*
+ * A gated operation, enqueued: the traffic moves once the e-switch has
+ * done it, so push, wait for its completion (kept for pull), then open
+ * the gates. A wait that times out is logged: the gates open anyway.
+ */
+static void
+gated_finish(struct octopus_priv *p, struct octopus_tmpl *t, uint32_t queue_id,
+		struct tmpl_op *op, const struct octopus_gate_set *gates,
+		struct rte_flow_error *error)
+{
+	int ret = wait_op(p, t, queue_id, op, error);
+
+	octopus_gate_finish(p, gates, true);
+	if (ret != 0)
+		OCTO_LOG(ERR, "port %u: %s", p->port_id, error != NULL &&
+			error->message != NULL ? error->message : rte_strerror(-ret));
+}
+
+static struct rte_flow *
+tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
+		const struct rte_flow_op_attr *op_attr, struct rte_flow_template_table *table,
+		const struct rte_flow_item pattern[], uint8_t pt_index,
+		const struct rte_flow_action actions[], uint8_t at_index,
+		void *user_data, struct rte_flow_error *error)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_tmpl_table *tb = (struct octopus_tmpl_table *)table;
+	const struct rte_flow_action *hw_actions;
+	struct octopus_tmpl_rule *r;
+	struct octopus_tmpl_queue *q;
+	struct octopus_gate_set gates;
+	struct octopus_tmpl *t;
+	struct tmpl_op *op;
+	uint64_t qs;
+	int ret;
+
+	q = queue_of(dev, queue_id, &t, error);
+	if (unlikely(q == NULL))
+		return NULL;
+	if (unlikely(tb == NULL || pt_index >= tb->nb_pt || at_index >= tb->nb_at)) {
+		octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"no such table or template index");
+		return NULL;
+	}
+	hw_actions = actions_of(t, q, tb->at[at_index], actions, dev->data->nb_rx_queues,
+		&qs, error);
+	if (unlikely(hw_actions == NULL))
+		return NULL;
+	op = op_get(q, queue_id, error);
+	if (unlikely(op == NULL))
+		return NULL;
+	if (unlikely(rte_mempool_get(tb->rules, (void **)&r) != 0)) {
+		op_put(q, op);
+		octopus_flow_error(error, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, tb,
+			"table full");
+		return NULL;
+	}
+	r->tbl = tb;
+	r->pt = pt_index;
+	r->at = at_index;
+	r->live = 1;
+	r->qs = tb->group == 0 ? qs : 0;
+	/* where the traffic went before: the rule's bucket, and the rules that
+	 * may take it (octopus_flow.c's reach); kept for an update to QUEUE
+	 */
+	r->bucket = tb->group == 0 ? rule_bucket(p, tb->pt[pt_index], pattern) : -1;
+	gates.dsts = 0;
+	if (r->qs != 0) {
+		gates_prepare(p, r, 0, r->qs, &gates);
+		octopus_flow_reach_count(p, r->bucket, r->qs, 1);
+	}
+	op->user_data = user_data;
+	op->rule = r;
+	op->kind = TMPL_OP_CREATE;
+	r->hw = rte_flow_async_create(t->proxy, queue_id, op_attr, tb->hw, pattern, pt_index,
+		hw_actions, at_index, op, error);
+	if (unlikely(r->hw == NULL)) {
+		ret = rte_errno > 0 ? -rte_errno : -EIO;
+		if (gates.dsts != 0)
+			octopus_gate_finish(p, &gates, false);
+		if (r->qs != 0)
+			octopus_flow_reach_count(p, r->bucket, r->qs, -1);
+		rte_mempool_put(tb->rules, r);
+		op_put(q, op);
+		octopus_flow_member_error(error, ret, t->proxy);
+		return NULL;
+	}
+	if (gates.dsts != 0)
+		gated_finish(p, t, queue_id, op, &gates, error);
+	return (struct rte_flow *)r;
+}
+
+static int
+tmpl_async_destroy(struct rte_eth_dev *dev, uint32_t queue_id,
+		const struct rte_flow_op_attr *op_attr, struct rte_flow *flow,
+		void *user_data, struct rte_flow_error *error)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_tmpl_rule *r = (struct octopus_tmpl_rule *)flow;
+	struct octopus_tmpl_queue *q;
+	struct octopus_gate_set gates;
+	struct octopus_tmpl *t;
+	struct tmpl_op *op;
+	int ret;
+
+	q = queue_of(dev, queue_id, &t, error);
+	if (unlikely(q == NULL))
+		return -rte_errno;
+	if (unlikely(r == NULL || !r->live))
+		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+			"not a template rule of this port, or destroyed already");
+	op = op_get(q, queue_id, error);
+	if (unlikely(op == NULL))
+		return -rte_errno;
+	op->user_data = user_data;
+	op->rule = r;
+	op->kind = TMPL_OP_DESTROY;
+	gates.dsts = 0;
+	if (r->qs != 0) {
+		octopus_flow_reach_count(p, r->bucket, r->qs, -1);
+		gates_prepare(p, r, r->qs, 0, &gates);
+	}
+	ret = rte_flow_async_destroy(t->proxy, queue_id, op_attr, r->hw, op, error);
+	if (unlikely(ret != 0)) {
+		if (gates.dsts != 0)
+			octopus_gate_finish(p, &gates, false);
+		if (r->qs != 0)
+			octopus_flow_reach_count(p, r->bucket, r->qs, 1);
+		op_put(q, op);
+		return octopus_flow_member_error(error, ret, t->proxy);
+	}
+	r->live = 0;
+	if (gates.dsts != 0)
+		gated_finish(p, t, queue_id, op, &gates, error);
+	return 0;
+}
+
+#if OCTO_FLOW_HAS_ASYNC_UPDATE
+static int
+tmpl_async_update(struct rte_eth_dev *dev, uint32_t queue_id,
+		const struct rte_flow_op_attr *op_attr, struct rte_flow *flow,
+		const struct rte_flow_action actions[], uint8_t at_index,
+		void *user_data, struct rte_flow_error *error)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_tmpl_rule *r = (struct octopus_tmpl_rule *)flow;
+	const struct rte_flow_action *hw_actions;
+	struct octopus_tmpl_queue *q;
+	struct octopus_gate_set gates;
+	struct octopus_tmpl *t;
+	struct tmpl_op *op;
+	uint64_t qs;
+	int ret;
+
+	q = queue_of(dev, queue_id, &t, error);
+	if (unlikely(q == NULL))
+		return -rte_errno;
+	if (unlikely(r == NULL || !r->live || at_index >= r->tbl->nb_at))
+		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+			"not a template rule of this port, or no such actions template");
+	hw_actions = actions_of(t, q, r->tbl->at[at_index], actions, dev->data->nb_rx_queues,
+		&qs, error);
+	if (unlikely(hw_actions == NULL))
+		return -rte_errno;
+	op = op_get(q, queue_id, error);
+	if (unlikely(op == NULL))
+		return -rte_errno;
+	op->user_data = user_data;
+	op->rule = r;
+	op->kind = TMPL_OP_UPDATE;
+	op->at = at_index;
+	op->qs = r->tbl->group == 0 ? qs : 0;
+	gates.dsts = 0;
+	if (op->qs != 0) {
+		gates_prepare(p, r, r->qs, op->qs, &gates);
+		octopus_flow_reach_count(p, r->bucket, op->qs, 1);
+	}
+	ret = rte_flow_async_actions_update(t->proxy, queue_id, op_attr, r->hw, hw_actions,
+		at_index, op, error);
+	if (unlikely(ret != 0)) {
+		if (gates.dsts != 0)
+			octopus_gate_finish(p, &gates, false);
+		if (op->qs != 0)
+			octopus_flow_reach_count(p, r->bucket, op->qs, -1);
+		op_put(q, op);
+		return octopus_flow_member_error(error, ret, t->proxy);
+	}
+	if (gates.dsts != 0)
+		gated_finish(p, t, queue_id, op, &gates, error);
+	return 0;
+}
+#endif
+
+static int
+tmpl_push(struct rte_eth_dev *dev, uint32_t queue_id, struct rte_flow_error *error)
+{
+	struct octopus_tmpl *t;
+	int ret;
+
+	if (unlikely(queue_of(dev, queue_id, &t, error) == NULL))
+		return -rte_errno;
+	ret = rte_flow_push(t->proxy, queue_id, error);
+	return unlikely(ret != 0) ? octopus_flow_member_error(error, ret, t->proxy) : 0;
+}
+
+static int
+tmpl_pull(struct rte_eth_dev *dev, uint32_t queue_id, struct rte_flow_op_result res[],
+		uint16_t n_res, struct rte_flow_error *error)
+{
+	struct octopus_tmpl_queue *q;
+	struct octopus_tmpl *t;
+	uint16_t n = 0;
+	int got;
+
+	q = queue_of(dev, queue_id, &t, error);
+	if (unlikely(q == NULL))
+		return -rte_errno;
+	/* those a gated operation's wait took first, in their order */
+	while (q->stash_n != 0 && n < n_res) {
+		res[n++] = q->stash[q->stash_head];
+		q->stash_head = (q->stash_head + 1) % q->size;
+		q->stash_n--;
+	}
+	if (n == n_res)
+		return n;
+	got = pull_hw(octo_priv(dev), t, queue_id, res + n, n_res - n, error);
+	if (unlikely(got < 0))
+		return n != 0 ? n : got;
+	return n + got;
+}
+
+OCTO_FLOW_FP_OPS_DEFINE(tmpl_async_create, tmpl_async_destroy, tmpl_async_update,
+	tmpl_push, tmpl_pull)
+
+/* The fast-path ops where the DPDK has them apart (installed at configure, as mlx5 does). */
+static void
+fp_ops_install(struct rte_eth_dev *dev)
+{
+	OCTO_FLOW_FP_OPS_SET(dev);
+}
+
+/* ---- failover, close ---------------------------------------------------- */
+
+void
+octopus_tmpl_forget_proxy(struct octopus_priv *p, uint16_t port)
+{
+	struct octopus_tmpl *t = p->tmpl;
+
+	if (t == NULL || t->proxy != port || t->proxy_gone)
+		return;
+	t->proxy_gone = 1;
+	OCTO_LOG(WARNING, "port %u: the transfer proxy (port %u) was released: its templates, tables and template rules went with it",
+		p->port_id, port);
+}
+
+void
+octopus_tmpl_free(struct octopus_priv *p)
+{
+	struct octopus_tmpl *t = p->tmpl;
+	struct octopus_tmpl_pattern *pt;
+	struct octopus_tmpl_actions *at;
+	struct octopus_tmpl_table *tb;
+
+	if (t == NULL)
+		return;
+	/* the tables' rules go with them: the proxy's table destroy removes
+	 * what is left (mlx5 and the model alike), else its close does
+	 */
+	while ((tb = TAILQ_FIRST(&t->tables)) != NULL) {
+		TAILQ_REMOVE(&t->tables, tb, next);
+		if (!t->proxy_gone)
+			rte_flow_template_table_destroy(t->proxy, tb->hw, NULL);
+		rte_mempool_free(tb->rules);
+		rte_free(tb);
+	}
+	while ((at = TAILQ_FIRST(&t->actions)) != NULL) {
+		TAILQ_REMOVE(&t->actions, at, next);
+		if (!t->proxy_gone)
+			rte_flow_actions_template_destroy(t->proxy, at->hw, NULL);
+		rte_free(at);
+	}
+	while ((pt = TAILQ_FIRST(&t->patterns)) != NULL) {
+		TAILQ_REMOVE(&t->patterns, pt, next);
+		if (!t->proxy_gone)
+			rte_flow_pattern_template_destroy(t->proxy, pt->hw, NULL);
+		rte_free(pt);
+	}
+	tmpl_state_free(t);
+	p->tmpl = NULL;
+}
+
+/* ---- the ops table ------------------------------------------------------ */
+
+static struct rte_flow_ops octopus_flow_ops;
+
+RTE_INIT(octopus_flow_ops_init)
+{
+	octopus_flow_ops = octopus_flow_sync_ops;
+	octopus_flow_ops.info_get = tmpl_info_get;
+	octopus_flow_ops.configure = tmpl_configure;
+	octopus_flow_ops.pattern_template_create = tmpl_pattern_create;
+	octopus_flow_ops.pattern_template_destroy = tmpl_pattern_destroy;
+	octopus_flow_ops.actions_template_create = tmpl_actions_create;
+	octopus_flow_ops.actions_template_destroy = tmpl_actions_destroy;
+	octopus_flow_ops.template_table_create = tmpl_table_create;
+	octopus_flow_ops.template_table_destroy = tmpl_table_destroy;
+	OCTO_FLOW_OPS_ASYNC_SET(&octopus_flow_ops, tmpl_async_create, tmpl_async_destroy,
+		tmpl_push, tmpl_pull);
+}
+
+/* The copies are freed at close (octopus_close calls octopus_flows_free). */
+int
+octopus_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops)
+{
+	RTE_SET_USED(dev);
+	*ops = &octopus_flow_ops;
+	return 0;
+}
