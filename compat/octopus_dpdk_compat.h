@@ -291,4 +291,63 @@ fn##_octo_compat(void *rxq) \
 } while (0)
 #endif
 
+/*
+ * rte_flow's asynchronous (template) operations.  Up to 23.11 a driver
+ * gives them in struct rte_flow_ops (async_actions_update from 23.03);
+ * from 24.03 the fast-path ones (async_create, async_destroy,
+ * async_actions_update, push, pull) live in a struct rte_flow_fp_ops that
+ * the driver installs in dev->flow_fp_ops (rte_flow.c dispatches through
+ * it; until a driver installs its own, the defaults refuse with ENOSYS).
+ * The slow-path ones (info_get, configure, templates, tables) stay in
+ * rte_flow_ops in every release.  Driver code written once:
+ *
+ *   OCTO_DPDK_FLOW_FP_OPS_DEFINE(my_fp_ops, create, destroy, update, push, pull)
+ *   const struct rte_flow_ops my_ops = {
+ *           ...,
+ *           OCTO_DPDK_FLOW_FP_OPS_IN_OPS(create, destroy, update, push, pull)
+ *   };
+ *   ... in configure: OCTO_DPDK_FLOW_FP_OPS_INSTALL(dev, my_fp_ops);
+ *   ... in close:     OCTO_DPDK_FLOW_FP_OPS_UNINSTALL(dev);
+ *
+ * The functions have the signatures of 24.03's rte_flow_async_create_t,
+ * rte_flow_async_destroy_t, rte_flow_async_actions_update_t,
+ * rte_flow_push_t and rte_flow_pull_t (the same as the rte_flow_ops
+ * members of the releases before).  22.11 has no actions update at all:
+ * there the update function is not referenced, so mark it __rte_unused.
+ * Include rte_flow_driver.h (and ethdev_driver.h) before using them.
+ */
+#if OCTO_DPDK_AT_LEAST(24, 3)
+#define OCTO_DPDK_FLOW_FP_OPS_DEFINE(name, create_, destroy_, update_, push_, pull_) \
+static const struct rte_flow_fp_ops name = { \
+	.async_create = (create_), \
+	.async_destroy = (destroy_), \
+	.async_actions_update = (update_), \
+	.push = (push_), \
+	.pull = (pull_), \
+};
+#define OCTO_DPDK_FLOW_FP_OPS_IN_OPS(create_, destroy_, update_, push_, pull_)
+#define OCTO_DPDK_FLOW_FP_OPS_INSTALL(dev, name) \
+	((dev)->flow_fp_ops = &(name))
+#define OCTO_DPDK_FLOW_FP_OPS_UNINSTALL(dev) \
+	((dev)->flow_fp_ops = &rte_flow_fp_default_ops)
+#else
+#define OCTO_DPDK_FLOW_FP_OPS_DEFINE(name, create_, destroy_, update_, push_, pull_)
+#if OCTO_DPDK_AT_LEAST(23, 3)
+#define OCTO_DPDK_FLOW_FP_OPS_IN_OPS(create_, destroy_, update_, push_, pull_) \
+	.async_create = (create_), \
+	.async_destroy = (destroy_), \
+	.async_actions_update = (update_), \
+	.push = (push_), \
+	.pull = (pull_),
+#else
+#define OCTO_DPDK_FLOW_FP_OPS_IN_OPS(create_, destroy_, update_, push_, pull_) \
+	.async_create = (create_), \
+	.async_destroy = (destroy_), \
+	.push = (push_), \
+	.pull = (pull_),
+#endif
+#define OCTO_DPDK_FLOW_FP_OPS_INSTALL(dev, name) ((void)(dev))
+#define OCTO_DPDK_FLOW_FP_OPS_UNINSTALL(dev) ((void)(dev))
+#endif
+
 #endif /* OCTOPUS_DPDK_COMPAT_H */

@@ -102,6 +102,8 @@ octonic_eswitch_free(struct octonic_eswitch *sw)
 	if (sw == NULL)
 		return;
 	pthread_mutex_lock(&sw->lock);
+	for (i = 0; i < sw->nb_pfs; i++)
+		sw_fport_free(sw, i);
 	sw_rules_free_all(sw);
 	pthread_mutex_unlock(&sw->lock);
 	for (i = 0; i < sw->nb_pfs; i++)
@@ -129,6 +131,8 @@ octonic_eswitch_forget_pf_port(struct octonic_eswitch *sw, uint16_t pf)
 	if (sw == NULL || pf >= sw->nb_pfs)
 		return;
 	pthread_mutex_lock(&sw->lock);
+	/* Its template rules, tables, templates and flow queues go with it. */
+	sw_fport_free(sw, pf);
 	sw->pf[pf].port_set = 0;
 	pthread_mutex_unlock(&sw->lock);
 }

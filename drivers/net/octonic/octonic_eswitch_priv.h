@@ -143,6 +143,10 @@ struct rte_flow {
 	uint32_t dgt_id;	/* first word of its hash key */
 	struct octo_match match;
 	TAILQ_ENTRY(rte_flow) next;
+	/* Rules of template tables (octonic_flow_template.h); NULL, 0 for
+	 * rules of rte_flow_create. */
+	struct rte_flow_template_table *ttable;	/* whose slot this is */
+	uint8_t tstate;		/* enum sw_tstate */
 };
 TAILQ_HEAD(sw_rule_list, rte_flow);
 
@@ -270,6 +274,7 @@ struct octonic_eswitch {
 	uint8_t xmeta;		/* mlx5's dv_xmeta_en mode, mlx5 dialects */
 	uint16_t mlx5_dpdk;	/* OCTONIC_MLX5_DPDK_*: whose mlx5 they follow */
 	uint8_t fdb_mark;	/* the NIC can MARK in transfer rules */
+	struct sw_fport *fport[SW_MAX_PFS];	/* template API per PF, NULL: none */
 	char name[32];
 };
 
@@ -310,5 +315,27 @@ int sw_dialect_check(const struct octonic_eswitch *sw,
 
 /* octonic_eswitch_rules.c */
 void sw_rules_free_all(struct octonic_eswitch *sw);
+/* The steps of rte_flow_create and _destroy, for template rules; all under
+ * sw->lock. */
+int sw_check_attr(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_attr *attr, struct rte_flow_error *error);
+/* Match and actions of @p r (no attr or dialect check). */
+int sw_rule_parse(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
+		const struct rte_flow_action actions[], struct rte_flow *r,
+		struct rte_flow_error *error);
+/* Put a parsed @p r in the tables: readers see it from the next
+ * generation on; the caller owes a grace period (sw_synchronize) before it
+ * reports the rule made (see octonic_eswitch_flow_create). */
+int sw_rule_add(struct octonic_eswitch *sw, struct rte_flow *r,
+		struct rte_flow_error *error);
+/* Rules stop matching from the next generation on (still in the tables). */
+void sw_rules_kill(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n);
+/* Killed rules leave the tables once no reader sees them; on return their
+ * memory is no reader's (template slots are the caller's to reuse). */
+void sw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n);
+/* octonic_flow_template.c: a PF's template API state goes at its close */
+struct sw_fport;
+void sw_fport_free(struct octonic_eswitch *sw, uint16_t pf);
 
 #endif /* OCTONIC_ESWITCH_PRIV_H */

@@ -465,22 +465,22 @@ check_attr(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *
 	return 0;
 }
 
-/* Fill @p r from attr/pattern/actions, allocating only r->rss. */
-static int
-prepare(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *attr,
-		const struct rte_flow_item pattern[],
+int
+sw_check_attr(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_attr *attr, struct rte_flow_error *error)
+{
+	return check_attr(sw, pf, attr, error);
+}
+
+int
+sw_rule_parse(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		const struct rte_flow_action actions[], struct rte_flow *r,
 		struct rte_flow_error *error)
 {
 	struct octo_cls_error cerr;
 	int ret;
 
-	ret = check_attr(sw, pf, attr, error);
-	if (ret != 0)
-		return ret;
-	ret = sw_dialect_check(sw, attr, pattern, actions, error);
-	if (ret != 0)
-		return ret;
 	ret = octo_match_from_pattern(pattern, &r->match, &cerr);
 	if (ret != 0) {
 		sw_error(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM,
@@ -492,6 +492,24 @@ prepare(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *att
 	r->group = attr->group;
 	r->prio = attr->priority;
 	return sw_actions_parse(sw, pf, attr, actions, r, error);
+}
+
+/* Fill @p r from attr/pattern/actions, allocating only r->rss. */
+static int
+prepare(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *attr,
+		const struct rte_flow_item pattern[],
+		const struct rte_flow_action actions[], struct rte_flow *r,
+		struct rte_flow_error *error)
+{
+	int ret;
+
+	ret = check_attr(sw, pf, attr, error);
+	if (ret != 0)
+		return ret;
+	ret = sw_dialect_check(sw, attr, pattern, actions, error);
+	if (ret != 0)
+		return ret;
+	return sw_rule_parse(sw, pf, attr, pattern, actions, r, error);
 }
 
 int
@@ -736,6 +754,35 @@ octonic_eswitch_room_set(struct octonic_eswitch *sw, uint32_t rules)
 	pthread_mutex_unlock(&sw->lock);
 }
 
+int
+sw_rule_add(struct octonic_eswitch *sw, struct rte_flow *r,
+		struct rte_flow_error *error)
+{
+	struct sw_garbage g = { 0 };
+	int ret;
+
+	if (sw->room != 0 && rules_held(sw) >= sw->room) {
+		sw_error(error, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"no room: the e-switch's tables hold their %u rules", sw->room);
+		return -ENOSPC;
+	}
+	r->magic = SW_RULE_MAGIC;
+	r->sw = sw;
+	r->seq = sw->next_seq++;
+	ret = insert(sw, r, &g, error);
+	if (ret != 0)
+		r->magic = 0;
+	else
+		sw->stats.creates++;
+	/* Only a new (domain, group, table), a shared match or a table that
+	 * grew leave garbage; the grace period the caller owes for the rule
+	 * itself is its own to batch. */
+	if (g.nb_ptrs != 0 || g.nb_keys != 0 || g.nb_hashes != 0 || g.nb_hots != 0)
+		sw_synchronize(sw);
+	gc_run(sw, &g);
+	return ret;
+}
+
 struct rte_flow *
 octonic_eswitch_flow_create(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
@@ -796,14 +843,9 @@ octonic_eswitch_flow_create(struct octonic_eswitch *sw, uint16_t pf,
 
 /* ---- removal ---- */
 
-/* Remove @p n rules (all in sw->rules) as one change: they die in one
- * generation, then leave the tables after readers of older generations
- * are gone. */
-static void
-remove_rules(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
+void
+sw_rules_kill(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 {
-	struct sw_garbage g = { 0 };
-	int need_view = 0;
 	uint32_t i;
 
 	if (n == 0)
@@ -811,6 +853,17 @@ remove_rules(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 	for (i = 0; i < n; i++)
 		rte_atomic_store_explicit(&rs[i]->hot->dead, sw->gen + 1, rte_memory_order_relaxed);
 	rte_atomic_store_explicit(&sw->gen, sw->gen + 1, rte_memory_order_release);
+}
+
+void
+sw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
+{
+	struct sw_garbage g = { 0 };
+	int need_view = 0;
+	uint32_t i;
+
+	if (n == 0)
+		return;
 	sw_synchronize(sw);
 	/* No reader sees these rules any more: unlink them. */
 	for (i = 0; i < n; i++) {
@@ -850,8 +903,11 @@ remove_rules(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 		gc_ptr(&g, r->rss);
 		r->rss = NULL;
 		gc_hot(&g, r->hot);
+		r->hot = NULL;
 		r->magic = 0;
-		gc_ptr(&g, r);
+		/* A template table's rules live in its slots. */
+		if (r->ttable == NULL)
+			gc_ptr(&g, r);
 	}
 	if (need_view) {
 		if (view_publish(sw, &g) != 0)
@@ -862,6 +918,16 @@ remove_rules(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 	}
 	sw_synchronize(sw);
 	gc_run(sw, &g);
+}
+
+/* Remove @p n rules (all in sw->rules) as one change: they die in one
+ * generation, then leave the tables after readers of older generations
+ * are gone. */
+static void
+remove_rules(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
+{
+	sw_rules_kill(sw, rs, n);
+	sw_rules_unlink(sw, rs, n);
 }
 
 static int
@@ -884,12 +950,21 @@ octonic_eswitch_flow_destroy(struct octonic_eswitch *sw, uint16_t pf,
 			"not a rule of this port");
 		return -EINVAL;
 	}
+	if (flow->ttable != NULL) {
+		pthread_mutex_unlock(&sw->lock);
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+			"rule made in a template table: destroy it with rte_flow_async_destroy");
+		return -EINVAL;
+	}
 	remove_rules(sw, &flow, 1);
 	pthread_mutex_unlock(&sw->lock);
 	return 0;
 }
 
-/* Remove the rules of domain @p dom (or of all domains when dom < 0). */
+/* Remove the rules of domain @p dom made by rte_flow_create (or every
+ * rule of all domains when dom < 0).  Rules of template tables stay, as
+ * mlx5's flush (mlx5_flow_list_flush of MLX5_FLOW_TYPE_GEN) leaves them:
+ * they go with rte_flow_async_destroy. */
 static int
 flush_domain(struct octonic_eswitch *sw, int dom)
 {
@@ -897,7 +972,7 @@ flush_domain(struct octonic_eswitch *sw, int dom)
 	uint32_t n = 0;
 
 	TAILQ_FOREACH(r, &sw->rules, next)
-		if (dom < 0 || r->domain == dom)
+		if (dom < 0 || (r->domain == dom && r->ttable == NULL))
 			n++;
 	if (n == 0)
 		return 0;
@@ -906,7 +981,7 @@ flush_domain(struct octonic_eswitch *sw, int dom)
 		return -ENOMEM;
 	n = 0;
 	TAILQ_FOREACH(r, &sw->rules, next)
-		if (dom < 0 || r->domain == dom)
+		if (dom < 0 || (r->domain == dom && r->ttable == NULL))
 			rs[n++] = r;
 	remove_rules(sw, rs, n);
 	free(rs);

@@ -12,7 +12,7 @@
 #include <ethdev_driver.h>
 #include <rte_flow_driver.h>
 
-#include "octonic_eswitch.h"
+#include "octonic_flow_template.h"
 
 static struct octonic_eswitch *
 dev_sw(struct rte_eth_dev *dev, uint16_t *pf, struct rte_flow_error *error)
@@ -129,6 +129,192 @@ flow_pick_transfer_proxy(struct rte_eth_dev *dev, uint16_t *proxy_port_id,
 	return 0;
 }
 
+/* ---- template API (octonic_flow_template.c, octonic_flow_async.c) ---- */
+
+static int
+flow_info_get(struct rte_eth_dev *dev, struct rte_flow_port_info *port_info,
+		struct rte_flow_queue_info *queue_info, struct rte_flow_error *error)
+{
+	uint16_t pf;
+	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+
+	if (sw == NULL)
+		return -ENODEV;
+	return octonic_eswitch_flow_info_get(sw, pf, port_info, queue_info, error);
+}
+
+/* The fast path: the PF's e-switch straight from the port's private
+ * data (octonic_dev_eswitch), no error path of its own. */
+static struct rte_flow *
+flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
+		const struct rte_flow_op_attr *op_attr,
+		struct rte_flow_template_table *t, const struct rte_flow_item items[],
+		uint8_t pt_idx, const struct rte_flow_action actions[], uint8_t at_idx,
+		void *user_data, struct rte_flow_error *error)
+{
+	uint16_t pf;
+	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+
+	if (sw == NULL)
+		return NULL;
+	return octonic_eswitch_async_create(sw, pf, queue, op_attr, t, items,
+		pt_idx, actions, at_idx, user_data, error);
+}
+
+static int
+flow_async_destroy(struct rte_eth_dev *dev, uint32_t queue,
+		const struct rte_flow_op_attr *op_attr, struct rte_flow *flow,
+		void *user_data, struct rte_flow_error *error)
+{
+	uint16_t pf;
+	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+
+	if (sw == NULL)
+		return -ENODEV;
+	return octonic_eswitch_async_destroy(sw, pf, queue, op_attr, flow,
+		user_data, error);
+}
+
+/* 22.11 has no rte_flow_async_actions_update: unused there. */
+static __rte_unused int
+flow_async_actions_update(struct rte_eth_dev *dev, uint32_t queue,
+		const struct rte_flow_op_attr *op_attr, struct rte_flow *flow,
+		const struct rte_flow_action actions[], uint8_t at_idx,
+		void *user_data, struct rte_flow_error *error)
+{
+	uint16_t pf;
+	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+
+	if (sw == NULL)
+		return -ENODEV;
+	return octonic_eswitch_async_actions_update(sw, pf, queue, op_attr,
+		flow, actions, at_idx, user_data, error);
+}
+
+static int
+flow_push(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_error *error)
+{
+	uint16_t pf;
+	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+
+	if (sw == NULL)
+		return -ENODEV;
+	return octonic_eswitch_push(sw, pf, queue, error);
+}
+
+static int
+flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_result res[],
+		uint16_t n_res, struct rte_flow_error *error)
+{
+	uint16_t pf;
+	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+
+	if (sw == NULL)
+		return -ENODEV;
+	return octonic_eswitch_pull(sw, pf, queue, res, n_res, error);
+}
+
+OCTO_DPDK_FLOW_FP_OPS_DEFINE(octonic_flow_fp_ops, flow_async_create,
+	flow_async_destroy, flow_async_actions_update, flow_push, flow_pull)
+
+static int
+flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *port_attr,
+		uint16_t nb_queue, const struct rte_flow_queue_attr *queue_attr[],
+		struct rte_flow_error *error)
+{
+	uint16_t pf;
+	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+	int ret;
+
+	if (sw == NULL)
+		return -ENODEV;
+	ret = octonic_eswitch_flow_configure(sw, pf, dev->data->dev_started != 0,
+		port_attr, nb_queue, queue_attr, error);
+	if (ret == 0)
+		OCTO_DPDK_FLOW_FP_OPS_INSTALL(dev, octonic_flow_fp_ops);
+	return ret;
+}
+
+static struct rte_flow_pattern_template *
+flow_pattern_template_create(struct rte_eth_dev *dev,
+		const struct rte_flow_pattern_template_attr *attr,
+		const struct rte_flow_item pattern[], struct rte_flow_error *error)
+{
+	uint16_t pf;
+	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+
+	if (sw == NULL)
+		return NULL;
+	return octonic_eswitch_pattern_template_create(sw, pf, attr, pattern, error);
+}
+
+static int
+flow_pattern_template_destroy(struct rte_eth_dev *dev,
+		struct rte_flow_pattern_template *pt, struct rte_flow_error *error)
+{
+	uint16_t pf;
+	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+
+	if (sw == NULL)
+		return -ENODEV;
+	return octonic_eswitch_pattern_template_destroy(sw, pf, pt, error);
+}
+
+static struct rte_flow_actions_template *
+flow_actions_template_create(struct rte_eth_dev *dev,
+		const struct rte_flow_actions_template_attr *attr,
+		const struct rte_flow_action actions[],
+		const struct rte_flow_action masks[], struct rte_flow_error *error)
+{
+	uint16_t pf;
+	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+
+	if (sw == NULL)
+		return NULL;
+	return octonic_eswitch_actions_template_create(sw, pf, attr, actions,
+		masks, error);
+}
+
+static int
+flow_actions_template_destroy(struct rte_eth_dev *dev,
+		struct rte_flow_actions_template *at, struct rte_flow_error *error)
+{
+	uint16_t pf;
+	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+
+	if (sw == NULL)
+		return -ENODEV;
+	return octonic_eswitch_actions_template_destroy(sw, pf, at, error);
+}
+
+static struct rte_flow_template_table *
+flow_template_table_create(struct rte_eth_dev *dev,
+		const struct rte_flow_template_table_attr *attr,
+		struct rte_flow_pattern_template *pts[], uint8_t nb_pt,
+		struct rte_flow_actions_template *ats[], uint8_t nb_at,
+		struct rte_flow_error *error)
+{
+	uint16_t pf;
+	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+
+	if (sw == NULL)
+		return NULL;
+	return octonic_eswitch_template_table_create(sw, pf, attr, pts, nb_pt,
+		ats, nb_at, error);
+}
+
+static int
+flow_template_table_destroy(struct rte_eth_dev *dev,
+		struct rte_flow_template_table *t, struct rte_flow_error *error)
+{
+	uint16_t pf;
+	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+
+	if (sw == NULL)
+		return -ENODEV;
+	return octonic_eswitch_template_table_destroy(sw, pf, t, error);
+}
+
 const struct rte_flow_ops octonic_flow_ops = {
 	.validate = flow_validate,
 	.create = flow_create,
@@ -138,4 +324,14 @@ const struct rte_flow_ops octonic_flow_ops = {
 	.isolate = flow_isolate,
 	.dev_dump = flow_dev_dump,
 	.pick_transfer_proxy = flow_pick_transfer_proxy,
+	.info_get = flow_info_get,
+	.configure = flow_configure,
+	.pattern_template_create = flow_pattern_template_create,
+	.pattern_template_destroy = flow_pattern_template_destroy,
+	.actions_template_create = flow_actions_template_create,
+	.actions_template_destroy = flow_actions_template_destroy,
+	.template_table_create = flow_template_table_create,
+	.template_table_destroy = flow_template_table_destroy,
+	OCTO_DPDK_FLOW_FP_OPS_IN_OPS(flow_async_create, flow_async_destroy,
+		flow_async_actions_update, flow_push, flow_pull)
 };

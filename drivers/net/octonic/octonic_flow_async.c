@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/* Flow queues: rte_flow_async_create/_destroy/_actions_update, push, pull
+ * (the ring is described in octonic_flow_template.h).
+ *
+ * An operation enqueued without postpone is carried out at once: its rule
+ * matches packets from then on, pushed or pulled or neither (DPDK's
+ * flow_filtering never pulls).  With postpone it waits for the next push,
+ * or for an operation without postpone on the same queue (which carries
+ * out what is before it first, keeping the queue's order).  Either way
+ * its completion waits for the grace period that rte_flow_create pays
+ * per rule (no packet classified without the rule still in the NIC's
+ * pipeline when it is reported made; net_octopus's flow gates rely on
+ * it): push and pull pay one grace period for every operation of the
+ * queue done since the last one, and only there do destroyed rules leave
+ * the tables and their slots return to the table.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "octonic_flow_template.h"
+
+static struct sw_fq *
+queue_of(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue,
+		struct rte_flow_error *error)
+{
+	struct sw_fport *fp = pf < sw->nb_pfs ? sw->fport[pf] : NULL;
+
+	if (fp == NULL) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"the flow engine of PF %u is not configured: call rte_flow_configure first",
+			pf);
+		return NULL;
+	}
+	if (unlikely(queue >= fp->nb_q)) {
+		if (fp->nb_q != fp->nb_queue)
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+				NULL, "%s: flow queue %u does not exist: %u configured, and the control queue %u",
+				sw_dialect_name(sw), queue, fp->nb_queue,
+				fp->nb_queue);
+		else
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+				NULL, "flow queue %u does not exist: %u configured (0 to %u)",
+				queue, fp->nb_queue, fp->nb_queue - 1);
+		return NULL;
+	}
+	return &fp->q[queue];
+}
+
+static inline struct sw_op *
+op_at(struct sw_fq *q, uint32_t i)
+{
+	uint32_t k = q->head + i;
+
+	return &q->ops[k >= q->size ? k - q->size : k];
+}
+
+static inline void
+op_append(struct sw_fq *q, enum sw_op_type type, struct rte_flow *flow,
+		struct rte_flow *old, void *user_data)
+{
+	struct sw_op *op = op_at(q, q->n++);
+
+	op->flow = flow;
+	op->old = old;
+	op->user_data = user_data;
+	op->type = type;
+	op->failed = 0;
+}
+
+static inline int
+queue_full(struct octonic_eswitch *sw, struct sw_fq *q, uint32_t queue,
+		struct rte_flow_error *error)
+{
+	if (likely(q->n < q->size))
+		return 0;
+	/* mlx5dr_rule.c, mlx5dr_rule_create_hws: "No room in queue", EBUSY */
+	sw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		"flow queue %u is full: %u operations enqueued or not pulled",
+		queue, q->size);
+	RTE_SET_USED(sw);
+	return -EBUSY;
+}
+
+/* Under sw->lock: carry out one operation. */
+static void
+op_exec(struct octonic_eswitch *sw, struct sw_op *op)
+{
+	struct rte_flow *r = op->flow;
+
+	switch (op->type) {
+	case SW_OP_CREATE:
+		if (sw_rule_add(sw, r, NULL) != 0)
+			op->failed = 1;
+		else if (r->tstate == SW_TS_MADE)
+			r->tstate = SW_TS_IN;
+		break;
+	case SW_OP_DESTROY:
+		/* A rule whose create failed is not in the tables. */
+		if (r->hot != NULL)
+			sw_rules_kill(sw, &r, 1);
+		else
+			op->failed = 1;
+		break;
+	default:
+		op->failed = 1;
+		break;
+	}
+}
+
+/* Under sw->lock: carry out the postponed operations of @p q. */
+static void
+exec_pending(struct octonic_eswitch *sw, struct sw_fq *q)
+{
+	for (; q->n_done < q->n; q->n_done++)
+		op_exec(sw, op_at(q, q->n_done));
+}
+
+/* Under sw->lock: carry out what waits, pay the grace period, unlink
+ * the destroyed rules and give their slots back: every operation of @p q
+ * is then complete. */
+static void
+drain(struct octonic_eswitch *sw, struct sw_fq *q)
+{
+	uint32_t i, nb_dead = 0;
+
+	exec_pending(sw, q);
+	if (q->n_ready == q->n_done)
+		return;
+	for (i = q->n_ready; i < q->n_done; i++) {
+		struct sw_op *op = op_at(q, i);
+
+		if (op->type == SW_OP_DESTROY && !op->failed)
+			q->dead[nb_dead++] = op->flow;
+	}
+	if (nb_dead != 0)
+		sw_rules_unlink(sw, q->dead, nb_dead);	/* waits for readers */
+	else
+		sw_synchronize(sw);
+	for (i = q->n_ready; i < q->n_done; i++) {
+		struct sw_op *op = op_at(q, i);
+
+		if (op->type == SW_OP_CREATE && op->failed) {
+			rte_free(op->flow->rss);
+			sw_tbl_slot_put(op->flow->ttable, op->flow);
+		} else if (op->type == SW_OP_DESTROY && !op->failed) {
+			sw_tbl_slot_put(op->flow->ttable, op->flow);
+		}
+	}
+	q->n_ready = q->n_done;
+}
+
+void
+sw_fport_drain_all(struct octonic_eswitch *sw, struct sw_fport *fp)
+{
+	uint32_t i;
+
+	for (i = 0; i < fp->nb_q; i++) {
+		struct sw_fq *q = &fp->q[i];
+
+		drain(sw, q);
+		/* Nobody pulls them any more. */
+		q->head = q->n = q->n_ready = q->n_done = 0;
+	}
+}
+
+/* The rule's pattern and actions: the template's item types and masks
+ * with the rule's spec, the template's constant actions (mask conf set)
+ * and the rule's own confs for the others. */
+static int
+rule_fill(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
+		const struct rte_flow_item items[], uint8_t pt_idx,
+		const struct rte_flow_action actions[], uint8_t at_idx,
+		struct rte_flow *r, struct rte_flow_error *error)
+{
+	const struct rte_flow_pattern_template *pt = t->pt[pt_idx];
+	const struct rte_flow_actions_template *at = t->at[at_idx];
+	struct rte_flow_item it[SW_TMPL_MAX_ITEMS + 1];
+	struct rte_flow_action ac[SW_TMPL_MAX_ACTIONS + 1];
+	uint32_t i;
+
+	if (unlikely(items == NULL || actions == NULL)) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"pattern and actions are needed");
+		return -EINVAL;
+	}
+	for (i = 0; i < pt->nb_items; i++) {
+		const struct rte_flow_item *ti = &pt->items[i];
+
+		if (unlikely(items[i].type != ti->type)) {
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, &items[i],
+				"item %u is not of the pattern template's type", i);
+			return -EINVAL;
+		}
+		it[i].type = ti->type;
+		it[i].spec = ti->mask != NULL ? items[i].spec : NULL;
+		it[i].last = NULL;
+		it[i].mask = ti->mask;
+	}
+	memset(&it[i], 0, sizeof(it[i]));
+	it[i].type = RTE_FLOW_ITEM_TYPE_END;
+	for (i = 0; i < at->nb_actions; i++) {
+		if (unlikely(actions[i].type != at->actions[i].type)) {
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION,
+				&actions[i],
+				"action %u is not of the actions template's type", i);
+			return -EINVAL;
+		}
+		ac[i].type = at->actions[i].type;
+		ac[i].conf = at->masks[i].conf != NULL ? at->actions[i].conf :
+			actions[i].conf;
+	}
+	ac[i].type = RTE_FLOW_ACTION_TYPE_END;
+	ac[i].conf = NULL;
+	return sw_rule_parse(sw, t->pf, &t->attr, it, ac, r, error);
+}
+
+struct rte_flow *
+octonic_eswitch_async_create(struct octonic_eswitch *sw, uint16_t pf,
+		uint32_t queue, const struct rte_flow_op_attr *op_attr,
+		struct rte_flow_template_table *t, const struct rte_flow_item items[],
+		uint8_t pt_idx, const struct rte_flow_action actions[], uint8_t at_idx,
+		void *user_data, struct rte_flow_error *error)
+{
+	struct sw_fq *q = queue_of(sw, pf, queue, error);
+	struct rte_flow *r;
+	int ret;
+
+	if (unlikely(q == NULL)) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (unlikely(t == NULL || t->magic != SW_TBL_MAGIC || t->pf != pf ||
+			pt_idx >= t->nb_pt || at_idx >= t->nb_at)) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, t,
+			"not a template table of this port, or no such template index in it");
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	ret = queue_full(sw, q, queue, error);
+	if (unlikely(ret != 0)) {
+		rte_errno = -ret;
+		return NULL;
+	}
+	r = sw_tbl_slot_get(sw, t);
+	if (unlikely(r == NULL)) {
+		/* mlx5_flow_hw.c, flow_hw_async_flow_create_generic: the
+		 * table's flow pool (nb_flows) is empty, ENOMEM */
+		sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"table full: it holds %u rules (nb_flows)", t->nb_flows);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	r->ttable = t;
+	pthread_mutex_lock(&sw->lock);
+	ret = rule_fill(sw, t, items, pt_idx, actions, at_idx, r, error);
+	if (unlikely(ret != 0)) {
+		sw->stats.validate_fail++;
+		pthread_mutex_unlock(&sw->lock);
+		rte_free(r->rss);
+		sw_tbl_slot_put(t, r);
+		rte_errno = -ret;
+		return NULL;
+	}
+	r->tstate = SW_TS_MADE;
+	op_append(q, SW_OP_CREATE, r, NULL, user_data);
+	if (op_attr == NULL || !op_attr->postpone)
+		exec_pending(sw, q);
+	pthread_mutex_unlock(&sw->lock);
+	return r;
+}
+
+int
+octonic_eswitch_async_destroy(struct octonic_eswitch *sw, uint16_t pf,
+		uint32_t queue, const struct rte_flow_op_attr *op_attr,
+		struct rte_flow *flow, void *user_data, struct rte_flow_error *error)
+{
+	struct sw_fq *q = queue_of(sw, pf, queue, error);
+	int ret;
+
+	if (unlikely(q == NULL))
+		return -EINVAL;
+	ret = queue_full(sw, q, queue, error);
+	if (unlikely(ret != 0))
+		return ret;
+	if (unlikely(flow == NULL || flow->ttable == NULL ||
+			flow->ttable->magic != SW_TBL_MAGIC ||
+			flow->ttable->pf != pf ||
+			(flow->tstate != SW_TS_MADE && flow->tstate != SW_TS_IN))) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+			"not a rule of a template table of this port, or its destroy is already enqueued");
+		return -EINVAL;
+	}
+	flow->tstate = SW_TS_DYING;
+	op_append(q, SW_OP_DESTROY, flow, NULL, user_data);
+	if (op_attr == NULL || !op_attr->postpone) {
+		pthread_mutex_lock(&sw->lock);
+		exec_pending(sw, q);
+		pthread_mutex_unlock(&sw->lock);
+	}
+	return 0;
+}
+
+int
+octonic_eswitch_push(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue,
+		struct rte_flow_error *error)
+{
+	struct sw_fq *q = queue_of(sw, pf, queue, error);
+
+	if (unlikely(q == NULL))
+		return -EINVAL;
+	if (q->n_ready == q->n)
+		return 0;
+	pthread_mutex_lock(&sw->lock);
+	drain(sw, q);
+	pthread_mutex_unlock(&sw->lock);
+	return 0;
+}
+
+int
+octonic_eswitch_pull(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue,
+		struct rte_flow_op_result res[], uint16_t n_res,
+		struct rte_flow_error *error)
+{
+	struct sw_fq *q = queue_of(sw, pf, queue, error);
+	uint16_t k;
+
+	if (unlikely(q == NULL))
+		return -EINVAL;
+	if (unlikely(res == NULL && n_res != 0)) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"no room for the results");
+		return -EINVAL;
+	}
+	if (q->n_ready != q->n) {
+		pthread_mutex_lock(&sw->lock);
+		drain(sw, q);
+		pthread_mutex_unlock(&sw->lock);
+	}
+	for (k = 0; k < n_res && k < q->n_ready; k++) {
+		const struct sw_op *op = op_at(q, k);
+
+		res[k].status = op->failed ? RTE_FLOW_OP_ERROR : RTE_FLOW_OP_SUCCESS;
+		res[k].user_data = op->user_data;
+	}
+	q->head += k;
+	if (q->head >= q->size)
+		q->head -= q->size;
+	q->n -= k;
+	q->n_ready -= k;
+	q->n_done -= k;
+	return k;
+}
+
+int
+octonic_eswitch_async_actions_update(struct octonic_eswitch *sw, uint16_t pf,
+		uint32_t queue, const struct rte_flow_op_attr *op_attr,
+		struct rte_flow *flow, const struct rte_flow_action actions[],
+		uint8_t at_idx, void *user_data, struct rte_flow_error *error)
+{
+	RTE_SET_USED(pf);
+	RTE_SET_USED(queue);
+	RTE_SET_USED(op_attr);
+	RTE_SET_USED(flow);
+	RTE_SET_USED(actions);
+	RTE_SET_USED(at_idx);
+	RTE_SET_USED(user_data);
+	sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		"actions update is not supported yet");
+	RTE_SET_USED(sw);
+	return -ENOTSUP;
+}

@@ -1,0 +1,762 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/* The template API's control path: info_get, configure, pattern and
+ * actions templates, template tables and their rule slots (the layout is
+ * in octonic_flow_template.h).  Everything here runs under sw->lock
+ * except the slot stack, which has a lock of its own: the queues' threads
+ * take and return slots.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "octonic_flow_template.h"
+
+static struct sw_fport *
+fport_of(struct octonic_eswitch *sw, uint16_t pf, struct rte_flow_error *error)
+{
+	if (pf >= sw->nb_pfs) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"PF %u does not exist", pf);
+		return NULL;
+	}
+	if (sw->fport[pf] == NULL)
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"the flow engine of PF %u is not configured: call rte_flow_configure first",
+			pf);
+	return sw->fport[pf];
+}
+
+int
+octonic_eswitch_flow_info_get(struct octonic_eswitch *sw, uint16_t pf,
+		struct rte_flow_port_info *port_info,
+		struct rte_flow_queue_info *queue_info, struct rte_flow_error *error)
+{
+	if (pf >= sw->nb_pfs)
+		return sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+			NULL, "PF %u does not exist", pf), -EINVAL;
+	if (port_info == NULL || queue_info == NULL) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"port_info and queue_info are needed");
+		return -EINVAL;
+	}
+	memset(port_info, 0, sizeof(*port_info));
+	memset(queue_info, 0, sizeof(*queue_info));
+	port_info->max_nb_queues = SW_TMPL_MAX_QUEUES;
+	/* COUNT is a rule's own counter: no pool to size. */
+	port_info->max_nb_counters = UINT32_MAX;
+	queue_info->max_size = SW_TMPL_MAX_QUEUE_SIZE;
+	return 0;
+}
+
+/* ---- configure ---- */
+
+static int
+same_config(const struct sw_fport *fp, const struct rte_flow_port_attr *attr,
+		uint16_t nb_queue, const struct rte_flow_queue_attr *qa[])
+{
+	uint16_t i;
+
+	if (fp->nb_queue != nb_queue ||
+			fp->attr.nb_counters != attr->nb_counters ||
+			fp->attr.flags != attr->flags)
+		return 0;
+	for (i = 0; i < nb_queue; i++)
+		if (fp->sizes[i] != qa[i]->size)
+			return 0;
+	return 1;
+}
+
+static void
+fport_release(struct sw_fport *fp)
+{
+	uint32_t i;
+
+	if (fp == NULL)
+		return;
+	for (i = 0; i < fp->nb_q && fp->q != NULL; i++) {
+		rte_free(fp->q[i].ops);
+		free(fp->q[i].dead);
+	}
+	rte_free(fp->q);
+	free(fp->sizes);
+	free(fp);
+}
+
+static struct sw_fport *
+fport_new(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_port_attr *attr, uint16_t nb_queue,
+		const struct rte_flow_queue_attr *qa[])
+{
+	struct sw_fport *fp = calloc(1, sizeof(*fp));
+	uint32_t i;
+
+	if (fp == NULL)
+		return NULL;
+	fp->pf = pf;
+	fp->attr = *attr;
+	fp->nb_queue = nb_queue;
+	/* mlx5's hardware steering adds a control queue of its own at index
+	 * nb_queue, as big as queue 0 (mlx5_flow_hw.c, __flow_hw_configure:
+	 * nb_q_updated = nb_queue + 1); applications (DPDK's flow_filtering)
+	 * insert on it. */
+	fp->nb_q = nb_queue + (sw->dialect == OCTONIC_DIALECT_MLX5_HWS);
+	TAILQ_INIT(&fp->pts);
+	TAILQ_INIT(&fp->ats);
+	TAILQ_INIT(&fp->tables);
+	fp->sizes = calloc(nb_queue + 1, sizeof(*fp->sizes));
+	fp->q = rte_zmalloc_socket("octonic_fq", fp->nb_q * sizeof(*fp->q),
+		RTE_CACHE_LINE_SIZE, sw->socket);
+	if (fp->sizes == NULL || fp->q == NULL)
+		goto fail;
+	for (i = 0; i < fp->nb_q; i++) {
+		uint32_t size = qa[i < nb_queue ? i : 0]->size;
+
+		if (i < nb_queue)
+			fp->sizes[i] = size;
+		fp->q[i].size = size;
+		fp->q[i].ops = rte_zmalloc_socket("octonic_fq_ops",
+			size * sizeof(struct sw_op), RTE_CACHE_LINE_SIZE, sw->socket);
+		fp->q[i].dead = malloc(size * sizeof(*fp->q[i].dead));
+		if (fp->q[i].ops == NULL || fp->q[i].dead == NULL)
+			goto fail;
+	}
+	return fp;
+fail:
+	fport_release(fp);
+	return NULL;
+}
+
+int
+octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
+		int started, const struct rte_flow_port_attr *port_attr,
+		uint16_t nb_queue, const struct rte_flow_queue_attr *queue_attr[],
+		struct rte_flow_error *error)
+{
+	struct sw_fport *fp, *old;
+	uint16_t i;
+	int ret = 0;
+
+	if (pf >= sw->nb_pfs)
+		return sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+			NULL, "PF %u does not exist", pf), -EINVAL;
+	if (started) {
+		sw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"the port is started: configure the flow engine while it is stopped");
+		return -EBUSY;
+	}
+	if (port_attr == NULL || (nb_queue != 0 && queue_attr == NULL)) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"port and queue attributes are needed");
+		return -EINVAL;
+	}
+	if (nb_queue == 0 || nb_queue > SW_TMPL_MAX_QUEUES) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"%u flow queues: the port has 1 to %u (rte_flow_info_get)",
+			nb_queue, SW_TMPL_MAX_QUEUES);
+		return -EINVAL;
+	}
+	for (i = 0; i < nb_queue; i++) {
+		if (queue_attr[i] == NULL || queue_attr[i]->size == 0 ||
+				queue_attr[i]->size > SW_TMPL_MAX_QUEUE_SIZE) {
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				"flow queue %u: size must be 1 to %u (rte_flow_info_get)",
+				i, SW_TMPL_MAX_QUEUE_SIZE);
+			return -EINVAL;
+		}
+	}
+	if (port_attr->nb_aging_objects != 0 || port_attr->nb_meters != 0 ||
+			port_attr->nb_conn_tracks != 0) {
+		/* (25.11's nb_quotas needs no check: no QUOTA action parses) */
+		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"aging, meters and connection tracking are not supported (rte_flow_info_get: 0)");
+		return -ENOTSUP;
+	}
+	pthread_mutex_lock(&sw->lock);
+	old = sw->fport[pf];
+	if (old != NULL) {
+		for (i = 0; i < old->nb_q; i++)
+			if (old->q[i].n != 0) {
+				ret = (sw_error(error, EBUSY,
+					RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					"flow queue %u holds operations: pull them first", i), -EBUSY);
+				goto out;
+			}
+		if (same_config(old, port_attr, nb_queue, queue_attr))
+			goto out;
+		if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS) {
+			/* mlx5_flow_hw.c, __flow_hw_configure */
+			ret = (sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+				NULL, "%s: Changing HWS configuration attributes is not supported",
+				sw_dialect_name(sw)), -ENOTSUP);
+			goto out;
+		}
+		if (!TAILQ_EMPTY(&old->tables) || !TAILQ_EMPTY(&old->pts) ||
+				!TAILQ_EMPTY(&old->ats)) {
+			ret = (sw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+				NULL, "templates or tables exist: destroy them before configuring again"),
+				-EBUSY);
+			goto out;
+		}
+	}
+	fp = fport_new(sw, pf, port_attr, nb_queue, queue_attr);
+	if (fp == NULL) {
+		ret = (sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"out of memory for the flow queues"), -ENOMEM);
+		goto out;
+	}
+	sw->fport[pf] = fp;
+	fport_release(old);
+out:
+	pthread_mutex_unlock(&sw->lock);
+	return ret;
+}
+
+/* ---- templates ---- */
+
+static void *
+conv_dup(struct octonic_eswitch *sw, enum rte_flow_conv_op op, const void *src,
+		struct rte_flow_error *error)
+{
+	int len = rte_flow_conv(op, NULL, 0, src, error);
+	void *dst;
+
+	if (len < 0)
+		return NULL;
+	dst = rte_zmalloc_socket("octonic_tmpl", len, RTE_CACHE_LINE_SIZE,
+		sw->socket);
+	if (dst == NULL) {
+		sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"out of memory for the template");
+		return NULL;
+	}
+	if (rte_flow_conv(op, dst, len, src, error) < 0) {
+		rte_free(dst);
+		return NULL;
+	}
+	return dst;
+}
+
+/* The directions of a template: one of ingress and transfer (the model
+ * has no egress rules), transfer only on the transfer proxy. */
+static int
+check_dir(struct octonic_eswitch *sw, uint16_t pf, uint8_t ingress,
+		uint8_t egress, uint8_t transfer, struct rte_flow_error *error)
+{
+	if (egress) {
+		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS, NULL,
+			"egress rules are not supported");
+		return -ENOTSUP;
+	}
+	if (ingress == transfer) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
+			"exactly one of ingress and transfer must be set");
+		return -EINVAL;
+	}
+	if (transfer && pf != 0) {
+		/* mlx5_flow_hw.c, flow_hw_pattern_validate / flow_hw_actions_validate */
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, NULL,
+			"%s: transfer templates only on the transfer proxy port %u (PF0), see rte_flow_pick_transfer_proxy",
+			sw_dialect_name(sw), sw->pf[0].port_id);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+struct rte_flow_pattern_template *
+octonic_eswitch_pattern_template_create(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_pattern_template_attr *attr,
+		const struct rte_flow_item pattern[], struct rte_flow_error *error)
+{
+	struct rte_flow_pattern_template *pt = NULL;
+	struct sw_fport *fp;
+	uint32_t n = 0;
+	int ret = -EINVAL;
+
+	pthread_mutex_lock(&sw->lock);
+	fp = fport_of(sw, pf, error);
+	if (fp == NULL)
+		goto fail;
+	if (attr == NULL || pattern == NULL) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
+			"attributes and pattern are needed");
+		goto fail;
+	}
+	ret = check_dir(sw, pf, attr->ingress, attr->egress, attr->transfer, error);
+	if (ret != 0)
+		goto fail;
+	while (pattern[n].type != RTE_FLOW_ITEM_TYPE_END) {
+		if (++n > SW_TMPL_MAX_ITEMS) {
+			ret = -ENOTSUP;
+			sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_NUM, NULL,
+				"more than %u items", SW_TMPL_MAX_ITEMS);
+			goto fail;
+		}
+		if (pattern[n - 1].last != NULL) {
+			ret = -ENOTSUP;
+			sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST,
+				&pattern[n - 1], "range matching (last) is not supported");
+			goto fail;
+		}
+	}
+	pt = calloc(1, sizeof(*pt));
+	if (pt == NULL) {
+		ret = -ENOMEM;
+		sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"out of memory for the template");
+		goto fail;
+	}
+	pt->items = conv_dup(sw, RTE_FLOW_CONV_OP_PATTERN, pattern, error);
+	if (pt->items == NULL) {
+		ret = -(error != NULL && error->type != RTE_FLOW_ERROR_TYPE_NONE &&
+			rte_errno != 0 ? rte_errno : ENOTSUP);
+		goto fail;
+	}
+	pt->magic = SW_PT_MAGIC;
+	pt->pf = pf;
+	pt->ingress = attr->ingress;
+	pt->egress = attr->egress;
+	pt->transfer = attr->transfer;
+	pt->relaxed = attr->relaxed_matching;
+	pt->nb_items = n;
+	TAILQ_INSERT_TAIL(&fp->pts, pt, next);
+	pthread_mutex_unlock(&sw->lock);
+	return pt;
+fail:
+	if (pt != NULL)
+		free(pt);
+	pthread_mutex_unlock(&sw->lock);
+	rte_errno = -ret;
+	return NULL;
+}
+
+/* Whether a template may go: it is one of the port's (@p ok) and no
+ * table uses it (mlx5_flow_hw.c, flow_hw_pattern_template_destroy and
+ * flow_hw_actions_template_destroy: "<mlx5_name> is in use", EBUSY). */
+static int
+may_destroy(struct octonic_eswitch *sw, uint16_t pf, int ok, uint32_t refcnt,
+		const char *what, const char *mlx5_name, struct rte_flow_error *error)
+{
+	if (fport_of(sw, pf, error) == NULL)
+		return -EINVAL;
+	if (!ok) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"not %s of this port", what);
+		return -EINVAL;
+	}
+	if (refcnt != 0) {
+		sw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"%s is in use (by %u tables)", mlx5_name, refcnt);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+static void
+pt_free(struct sw_fport *fp, struct rte_flow_pattern_template *pt)
+{
+	TAILQ_REMOVE(&fp->pts, pt, next);
+	pt->magic = 0;
+	rte_free(pt->items);
+	free(pt);
+}
+
+static void
+at_free(struct sw_fport *fp, struct rte_flow_actions_template *at)
+{
+	TAILQ_REMOVE(&fp->ats, at, next);
+	at->magic = 0;
+	rte_free(at->actions);
+	rte_free(at->masks);
+	free(at);
+}
+
+int
+octonic_eswitch_pattern_template_destroy(struct octonic_eswitch *sw,
+		uint16_t pf, struct rte_flow_pattern_template *pt,
+		struct rte_flow_error *error)
+{
+	int ret;
+
+	pthread_mutex_lock(&sw->lock);
+	ret = may_destroy(sw, pf, pt != NULL && pt->magic == SW_PT_MAGIC &&
+		pt->pf == pf, pt != NULL ? pt->refcnt : 0, "a pattern template",
+		"item template", error);
+	if (ret == 0)
+		pt_free(sw->fport[pf], pt);
+	pthread_mutex_unlock(&sw->lock);
+	return ret;
+}
+
+struct rte_flow_actions_template *
+octonic_eswitch_actions_template_create(struct octonic_eswitch *sw,
+		uint16_t pf, const struct rte_flow_actions_template_attr *attr,
+		const struct rte_flow_action actions[],
+		const struct rte_flow_action masks[], struct rte_flow_error *error)
+{
+	struct rte_flow_actions_template *at = NULL;
+	struct sw_fport *fp;
+	uint32_t n = 0, i;
+	int ret = -EINVAL;
+
+	pthread_mutex_lock(&sw->lock);
+	fp = fport_of(sw, pf, error);
+	if (fp == NULL)
+		goto fail;
+	if (attr == NULL || actions == NULL || masks == NULL) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
+			"attributes, actions and masks are needed");
+		goto fail;
+	}
+	/* An actions template without a direction serves any table (as on
+	 * mlx5; testpmd's "flow actions_template" sets none unless asked). */
+	if (attr->ingress || attr->egress || attr->transfer)
+		ret = check_dir(sw, pf, attr->ingress, attr->egress,
+			attr->transfer, error);
+	else
+		ret = 0;
+	if (ret != 0)
+		goto fail;
+	ret = -EINVAL;
+	for (n = 0; actions[n].type != RTE_FLOW_ACTION_TYPE_END; n++) {
+		if (n >= SW_TMPL_MAX_ACTIONS) {
+			ret = -ENOTSUP;
+			sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
+				"more than %u actions", SW_TMPL_MAX_ACTIONS);
+			goto fail;
+		}
+	}
+	for (i = 0; i <= n; i++)
+		if (masks[i].type != actions[i].type) {
+			/* mlx5_flow_hw.c, mlx5_flow_hw_actions_validate */
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, &masks[i],
+				"mask type does not match action type");
+			goto fail;
+		}
+	at = calloc(1, sizeof(*at));
+	if (at == NULL) {
+		ret = -ENOMEM;
+		sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"out of memory for the template");
+		goto fail;
+	}
+	at->actions = conv_dup(sw, RTE_FLOW_CONV_OP_ACTIONS, actions, error);
+	at->masks = at->actions != NULL ?
+		conv_dup(sw, RTE_FLOW_CONV_OP_ACTIONS, masks, error) : NULL;
+	if (at->masks == NULL) {
+		ret = -ENOTSUP;
+		goto fail;
+	}
+	at->magic = SW_AT_MAGIC;
+	at->pf = pf;
+	at->ingress = attr->ingress;
+	at->egress = attr->egress;
+	at->transfer = attr->transfer;
+	at->nb_actions = n;
+	TAILQ_INSERT_TAIL(&fp->ats, at, next);
+	pthread_mutex_unlock(&sw->lock);
+	return at;
+fail:
+	if (at != NULL) {
+		rte_free(at->actions);
+		free(at);
+	}
+	pthread_mutex_unlock(&sw->lock);
+	rte_errno = -ret;
+	return NULL;
+}
+
+int
+octonic_eswitch_actions_template_destroy(struct octonic_eswitch *sw,
+		uint16_t pf, struct rte_flow_actions_template *at,
+		struct rte_flow_error *error)
+{
+	int ret;
+
+	pthread_mutex_lock(&sw->lock);
+	ret = may_destroy(sw, pf, at != NULL && at->magic == SW_AT_MAGIC &&
+		at->pf == pf, at != NULL ? at->refcnt : 0, "an actions template",
+		"action template", error);
+	if (ret == 0)
+		at_free(sw->fport[pf], at);
+	pthread_mutex_unlock(&sw->lock);
+	return ret;
+}
+
+/* ---- tables ---- */
+
+struct rte_flow *
+sw_tbl_slot_get(struct octonic_eswitch *sw, struct rte_flow_template_table *t)
+{
+	struct rte_flow *r = NULL;
+
+	rte_spinlock_lock(&t->slot_lock);
+	if (t->nb_used >= t->nb_flows)
+		goto out;
+	if (t->nb_free == 0) {
+		struct rte_flow *chunk;
+		void **nc;
+		uint32_t i, left = t->nb_flows - t->nb_chunks * SW_TBL_CHUNK;
+		uint32_t nb = RTE_MIN(left, (uint32_t)SW_TBL_CHUNK);
+
+		nc = realloc(t->chunks, (t->nb_chunks + 1) * sizeof(*nc));
+		if (nc == NULL)
+			goto out;
+		t->chunks = nc;
+		chunk = rte_zmalloc_socket("octonic_tbl_rules", nb * sizeof(*chunk),
+			RTE_CACHE_LINE_SIZE, sw->socket);
+		if (chunk == NULL)
+			goto out;
+		t->chunks[t->nb_chunks++] = chunk;
+		for (i = 0; i < nb; i++)
+			t->free[t->nb_free++] = &chunk[nb - 1 - i];
+	}
+	r = t->free[--t->nb_free];
+	t->nb_used++;
+out:
+	rte_spinlock_unlock(&t->slot_lock);
+	return r;
+}
+
+void
+sw_tbl_slot_put(struct rte_flow_template_table *t, struct rte_flow *r)
+{
+	struct rte_flow_template_table *owner = r->ttable;
+
+	memset(r, 0, sizeof(*r));
+	r->ttable = owner;
+	rte_spinlock_lock(&t->slot_lock);
+	t->free[t->nb_free++] = r;
+	t->nb_used--;
+	rte_spinlock_unlock(&t->slot_lock);
+}
+
+static void
+table_release(struct rte_flow_template_table *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nb_chunks; i++)
+		rte_free(t->chunks[i]);
+	free(t->chunks);
+	free(t->free);
+	t->magic = 0;
+	free(t);
+}
+
+/* What mlx5 refuses when building a table (mlx5_flow_hw.c,
+ * flow_hw_table_create and the template validation), plus what the
+ * model's e-switch refuses of any rule of the table. */
+static int
+table_check(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_template_table_attr *attr,
+		struct rte_flow_pattern_template *pts[], uint8_t nb_pt,
+		struct rte_flow_actions_template *ats[], uint8_t nb_at,
+		struct rte_flow_error *error)
+{
+	const struct rte_flow_attr *fa;
+	uint8_t i, j;
+	int ret;
+
+	if (attr == NULL) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
+			"table attributes are needed");
+		return -EINVAL;
+	}
+	fa = &attr->flow_attr;
+	if (attr->nb_flows == 0) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, attr,
+			"a table holds at least one rule (nb_flows)");
+		return -EINVAL;
+	}
+	if (nb_pt == 0 || nb_pt > SW_TMPL_MAX_PER_TABLE || nb_at == 0 ||
+			nb_at > SW_TMPL_MAX_PER_TABLE || pts == NULL || ats == NULL) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"a table has 1 to %u pattern and 1 to %u actions templates",
+			SW_TMPL_MAX_PER_TABLE, SW_TMPL_MAX_PER_TABLE);
+		return -EINVAL;
+	}
+	ret = sw_check_attr(sw, pf, fa, error);
+	if (ret != 0)
+		return ret;
+	for (i = 0; i < nb_pt; i++) {
+		if (pts[i] == NULL || pts[i]->magic != SW_PT_MAGIC || pts[i]->pf != pf) {
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, pts[i],
+				"pattern template %u is not one of this port", i);
+			return -EINVAL;
+		}
+		if (pts[i]->ingress != fa->ingress || pts[i]->transfer != fa->transfer) {
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, fa,
+				"pattern template %u was made for another domain than the table's", i);
+			return -EINVAL;
+		}
+	}
+	for (j = 0; j < nb_at; j++) {
+		if (ats[j] == NULL || ats[j]->magic != SW_AT_MAGIC || ats[j]->pf != pf) {
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, ats[j],
+				"actions template %u is not one of this port", j);
+			return -EINVAL;
+		}
+		if ((ats[j]->ingress || ats[j]->transfer) &&
+				(ats[j]->ingress != fa->ingress ||
+				 ats[j]->transfer != fa->transfer)) {
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, fa,
+				"actions template %u was made for another domain than the table's", j);
+			return -EINVAL;
+		}
+	}
+	/* The dialect's refusals look at the item and action types and at
+	 * the constant parts of the actions: once per pair of templates. */
+	for (i = 0; i < nb_pt; i++)
+		for (j = 0; j < nb_at; j++) {
+			ret = sw_dialect_check(sw, fa, pts[i]->items,
+				ats[j]->actions, error);
+			if (ret != 0)
+				return ret;
+		}
+	return 0;
+}
+
+struct rte_flow_template_table *
+octonic_eswitch_template_table_create(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_template_table_attr *attr,
+		struct rte_flow_pattern_template *pts[], uint8_t nb_pt,
+		struct rte_flow_actions_template *ats[], uint8_t nb_at,
+		struct rte_flow_error *error)
+{
+	struct rte_flow_template_table *t = NULL;
+	struct sw_fport *fp;
+	uint8_t i;
+	int ret = -EINVAL;
+
+	pthread_mutex_lock(&sw->lock);
+	fp = fport_of(sw, pf, error);
+	if (fp == NULL)
+		goto fail;
+	ret = table_check(sw, pf, attr, pts, nb_pt, ats, nb_at, error);
+	if (ret != 0)
+		goto fail;
+	ret = -ENOMEM;
+	t = calloc(1, sizeof(*t));
+	if (t == NULL)
+		goto nomem;
+	t->free = malloc((size_t)attr->nb_flows * sizeof(*t->free));
+	if (t->free == NULL)
+		goto nomem;
+	t->magic = SW_TBL_MAGIC;
+	t->pf = pf;
+	t->attr = attr->flow_attr;
+	t->nb_flows = attr->nb_flows;
+	rte_spinlock_init(&t->slot_lock);
+	t->nb_pt = nb_pt;
+	t->nb_at = nb_at;
+	for (i = 0; i < nb_pt; i++) {
+		t->pt[i] = pts[i];
+		pts[i]->refcnt++;
+	}
+	for (i = 0; i < nb_at; i++) {
+		t->at[i] = ats[i];
+		ats[i]->refcnt++;
+	}
+	TAILQ_INSERT_TAIL(&fp->tables, t, next);
+	pthread_mutex_unlock(&sw->lock);
+	return t;
+nomem:
+	sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		"out of memory for the table");
+	if (t != NULL)
+		free(t);
+fail:
+	pthread_mutex_unlock(&sw->lock);
+	rte_errno = -ret;
+	return NULL;
+}
+
+static void
+table_unref(struct rte_flow_template_table *t)
+{
+	uint8_t i;
+
+	for (i = 0; i < t->nb_pt; i++)
+		t->pt[i]->refcnt--;
+	for (i = 0; i < t->nb_at; i++)
+		t->at[i]->refcnt--;
+}
+
+int
+octonic_eswitch_template_table_destroy(struct octonic_eswitch *sw, uint16_t pf,
+		struct rte_flow_template_table *t, struct rte_flow_error *error)
+{
+	struct sw_fport *fp;
+	int ret = 0;
+
+	pthread_mutex_lock(&sw->lock);
+	fp = fport_of(sw, pf, error);
+	if (fp == NULL) {
+		ret = -EINVAL;
+	} else if (t == NULL || t->magic != SW_TBL_MAGIC || t->pf != pf) {
+		ret = (sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, t,
+			"not a template table of this port"), -EINVAL);
+	} else if (t->nb_used != 0) {
+		/* mlx5_flow_hw.c, flow_hw_table_destroy: rules not yet
+		 * destroyed, or whose destroy was not pushed, hold the table */
+		ret = (sw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"table is in use (%u rules)", t->nb_used), -EBUSY);
+	} else {
+		TAILQ_REMOVE(&fp->tables, t, next);
+		table_unref(t);
+		table_release(t);
+	}
+	pthread_mutex_unlock(&sw->lock);
+	return ret;
+}
+
+/* Under sw->lock: the PF's port closes, its template rules, tables,
+ * templates and queues go. */
+void
+sw_fport_free(struct octonic_eswitch *sw, uint16_t pf)
+{
+	struct sw_fport *fp = pf < SW_MAX_PFS ? sw->fport[pf] : NULL;
+	struct rte_flow_template_table *t;
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+
+	if (fp == NULL)
+		return;
+	sw_fport_drain_all(sw, fp);
+	while ((t = TAILQ_FIRST(&fp->tables)) != NULL) {
+		struct rte_flow **rs = malloc(t->nb_flows * sizeof(*rs));
+		uint32_t c, i, n = 0;
+
+		/* Every slot of a drained table is free or in the tables. */
+		for (c = 0; c < t->nb_chunks && rs != NULL; c++) {
+			struct rte_flow *chunk = t->chunks[c];
+			uint32_t nb = RTE_MIN(t->nb_flows - c * SW_TBL_CHUNK,
+				(uint32_t)SW_TBL_CHUNK);
+
+			for (i = 0; i < nb; i++)
+				if (chunk[i].tstate == SW_TS_IN)
+					rs[n++] = &chunk[i];
+		}
+		if (rs == NULL)
+			SW_LOG(ERR, "out of memory freeing a template table: its rules stay");
+		sw_rules_kill(sw, rs, n);
+		sw_rules_unlink(sw, rs, n);
+		free(rs);
+		TAILQ_REMOVE(&fp->tables, t, next);
+		table_unref(t);
+		table_release(t);
+	}
+	while ((pt = TAILQ_FIRST(&fp->pts)) != NULL)
+		pt_free(fp, pt);
+	while ((at = TAILQ_FIRST(&fp->ats)) != NULL)
+		at_free(fp, at);
+	fport_release(fp);
+	sw->fport[pf] = NULL;
+}
