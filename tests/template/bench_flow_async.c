@@ -9,7 +9,7 @@
  * tests/octopus/bench_flow_insert.c does: chunks of rules that alternate
  * between the sides meet the same load of a shared host.
  *
- *   bench_flow_async [EAL args] -- [RULES [CHUNKS]] [check ATTEMPTS]
+ *   bench_flow_async [EAL args] -- [RULES [CHUNKS]] [check ATTEMPTS | only SIDE]
  *
  * Two NICs: net_octonic0 (2 PFs, numa 0:1) under net_octopus0, and
  * net_octonic1 whose PF0 is the bare port. Each port gets rte_flow_configure
@@ -39,12 +39,16 @@
  * destroyed again), passing at the first that meets them all (a shared
  * host's noise only ever slows a side down: bench_eswitch's rule); exit 1
  * if none does.
+ * only pf|async|sync: that side alone (no ratios), for a profiler
+ * (perf record -e cpu-clock, valgrind --tool=callgrind): where a rule's
+ * cycles go.
  * Both NICs take OCTONIC_DIALECT's devargs (tests/common/octo_dialect.h),
  * e.g. "dialect=mlx5-hws,xmeta=4", which meson gives the test and the
  * benchmark. Run under octopus-numa-emu --nodes 2 (the PFs are on two
  * sockets).
  */
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +91,8 @@ struct side {
 };
 
 static struct side sides[NB_SIDES];
+static int only = -1;	/* the side run alone, -1: all */
+static const char *const side_arg[NB_SIDES] = { "pf", "async", "sync" };
 static char command[1024];
 
 /* The rule of key @p key: its pattern and action (storage in @p r). */
@@ -378,6 +384,9 @@ interleaved(int op, uint32_t n, uint32_t rounds, struct ratio *vs_pf, struct rat
 		to = (uint32_t)((uint64_t)n * (r + 1) / rounds);
 		for (k = 0; k < NB_SIDES; k++) {
 			s = (int)((r + (uint32_t)k) % NB_SIDES);
+			c[s] = 0;
+			if (only >= 0 && s != only)
+				continue;
 			t0 = rte_rdtsc();
 			done[s] += side_range(s, op, from, to);
 			c[s] = rte_rdtsc() - t0;
@@ -386,16 +395,20 @@ interleaved(int op, uint32_t n, uint32_t rounds, struct ratio *vs_pf, struct rat
 		chunk[0][r] = (double)c[PF_ASYNC] / (double)c[OCT_ASYNC];
 		chunk[1][r] = (double)c[OCT_SYNC] / (double)c[OCT_ASYNC];
 		for (s = 0; s < NB_SIDES; s++)
-			if (best[s] == 0 || (double)c[s] / (to - from) < best[s])
+			if (c[s] != 0 && (best[s] == 0 || (double)c[s] / (to - from) < best[s]))
 				best[s] = (double)c[s] / (to - from);
 	}
 	for (s = 0; s < NB_SIDES; s++) {
+		if (only >= 0 && s != only)
+			continue;
 		rate[s] = (double)done[s] / ((double)cycles[s] / hz) / 1000.0;
 		printf("%s %-14s %8u rules %9.1f K rules/s, best chunk %6.0f cycles/rule\n",
 			op_name[op], side_name[s], done[s], rate[s], best[s]);
 		if (done[s] != n)
 			ret = -1;
 	}
+	if (only >= 0)
+		goto out;
 	qsort(chunk[0], rounds, sizeof(double), cmp_double);
 	qsort(chunk[1], rounds, sizeof(double), cmp_double);
 	*vs_pf = (struct ratio){ rate[OCT_ASYNC] / rate[PF_ASYNC], chunk[0][rounds / 2],
@@ -408,6 +421,7 @@ interleaved(int op, uint32_t n, uint32_t rounds, struct ratio *vs_pf, struct rat
 	printf("%s octopus async / octopus sync:  %.2f (rates), %.2f (median of %u chunks, %.2f .. %.2f), %.2f (best chunks)\n",
 		op_name[op], vs_sync->rates, vs_sync->median, rounds, vs_sync->lo, vs_sync->hi,
 		vs_sync->best);
+out:
 	free(chunk[0]);
 	free(chunk[1]);
 	return ret;
@@ -451,11 +465,11 @@ main(int argc, char **argv)
 	/* the arguments EAL did not take ("--" then ours) */
 	nb -= ret;
 	eal += ret;
-	if (nb > 1 && strcmp(eal[1], "check") != 0) {
+	if (nb > 1 && isdigit((unsigned char)eal[1][0])) {
 		n = (uint32_t)strtoul(eal[1], NULL, 0);
 		eal++;
 		nb--;
-		if (nb > 1 && strcmp(eal[1], "check") != 0) {
+		if (nb > 1 && isdigit((unsigned char)eal[1][0])) {
 			rounds = (uint32_t)strtoul(eal[1], NULL, 0);
 			eal++;
 			nb--;
@@ -464,9 +478,14 @@ main(int argc, char **argv)
 	if (nb > 2 && strcmp(eal[1], "check") == 0) {
 		attempts = atoi(eal[2]);
 		nb -= 2;
+	} else if (nb > 2 && strcmp(eal[1], "only") == 0) {
+		for (s = 0; s < NB_SIDES; s++)
+			if (strcmp(eal[2], side_arg[s]) == 0)
+				only = s;
+		nb -= only >= 0 ? 2 : 0;
 	}
 	if (n == 0 || rounds == 0 || rounds > n || nb > 1 || attempts < 0) {
-		fprintf(stderr, "usage: bench_flow_async [EAL] -- [RULES [CHUNKS]] [check ATTEMPTS]\n");
+		fprintf(stderr, "usage: bench_flow_async [EAL] -- [RULES [CHUNKS]] [check ATTEMPTS | only pf|async|sync]\n");
 		return 2;
 	}
 	/* both NICs in the dialect of the run (OCTONIC_DIALECT) */
