@@ -504,12 +504,16 @@ main(int argc, char **argv)
 	}
 	sides[OCT_SYNC].port = sides[OCT_ASYNC].port;
 	mp = rte_pktmbuf_pool_create("bench", 4096, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	if (mp == NULL)
+	if (mp == NULL) {
+		fprintf(stderr, "no mbuf pool: %s\n", rte_strerror(rte_errno));
 		return 2;
+	}
 	for (s = 0; s < NB_SIDES; s++) {
 		sides[s].rules = calloc(n, sizeof(*sides[s].rules));
-		if (sides[s].rules == NULL)
+		if (sides[s].rules == NULL) {
+			fprintf(stderr, "no memory for %u rule handles\n", n);
 			return 2;
+		}
 	}
 	pconf.pool = mp;
 	if (octo_port_start(sides[PF_ASYNC].port, &pconf) != 0 ||
