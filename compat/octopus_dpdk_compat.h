@@ -264,34 +264,6 @@ fn##_octo_compat(void *rxq) \
 #define OCTO_DPDK_MLX5_MODEL (OCTO_DPDK_AT_LEAST(25, 11) ? 2511 : 2211)
 
 /*
- * rte_flow's asynchronous ops (24.03): in struct rte_flow_fp_ops, installed
- * in dev->flow_fp_ops by the driver (at rte_flow_configure), with
- * async_actions_update; before, in struct rte_flow_ops, without it.
- * OCTO_FLOW_FP_OPS_DEFINE(create, destroy, update, push, pull) defines the
- * driver's fast-path table (nothing on 22.11), OCTO_FLOW_FP_OPS_SET(dev)
- * installs it, OCTO_FLOW_OPS_ASYNC_SET(ops, ...) fills rte_flow_ops (22.11).
- * Driver code using them includes ethdev_driver.h and rte_flow_driver.h first.
- */
-#if OCTO_DPDK_AT_LEAST(24, 3)
-#define OCTO_FLOW_HAS_ASYNC_UPDATE 1
-#define OCTO_FLOW_FP_OPS_DEFINE(c, d, u, p, l) \
-	static const struct rte_flow_fp_ops octo_flow_fp_ops = { \
-		.async_create = (c), .async_destroy = (d), \
-		.async_actions_update = (u), .push = (p), .pull = (l), \
-	};
-#define OCTO_FLOW_FP_OPS_SET(dev) ((dev)->flow_fp_ops = &octo_flow_fp_ops)
-#define OCTO_FLOW_OPS_ASYNC_SET(ops, c, d, p, l) do { } while (0)
-#else
-#define OCTO_FLOW_HAS_ASYNC_UPDATE 0
-#define OCTO_FLOW_FP_OPS_DEFINE(c, d, u, p, l)
-#define OCTO_FLOW_FP_OPS_SET(dev) RTE_SET_USED(dev)
-#define OCTO_FLOW_OPS_ASYNC_SET(ops, c, d, p, l) do { \
-	(ops)->async_create = (c); (ops)->async_destroy = (d); \
-	(ops)->push = (p); (ops)->pull = (l); \
-} while (0)
-#endif
-
-/*
  * rte_flow's asynchronous (template) operations.  Up to 23.11 a driver
  * gives them in struct rte_flow_ops (async_actions_update from 23.03);
  * from 24.03 the fast-path ones (async_create, async_destroy,
@@ -316,6 +288,8 @@ fn##_octo_compat(void *rxq) \
  * there the update function is not referenced, so mark it __rte_unused.
  * Include rte_flow_driver.h (and ethdev_driver.h) before using them.
  */
+/** 1 when rte_flow_async_actions_update() exists (23.03), for callers. */
+#define OCTO_DPDK_HAS_FLOW_ACTIONS_UPDATE OCTO_DPDK_AT_LEAST(23, 3)
 #if OCTO_DPDK_AT_LEAST(24, 3)
 #define OCTO_DPDK_FLOW_FP_OPS_DEFINE(name, create_, destroy_, update_, push_, pull_) \
 static const struct rte_flow_fp_ops name = { \
@@ -349,5 +323,8 @@ static const struct rte_flow_fp_ops name = { \
 #define OCTO_DPDK_FLOW_FP_OPS_INSTALL(dev, name) ((void)(dev))
 #define OCTO_DPDK_FLOW_FP_OPS_UNINSTALL(dev) ((void)(dev))
 #endif
+
+/* rte_flow_async_actions_update (23.03): not in 22.11 (net_octopus's template API). */
+#define OCTO_DPDK_HAS_FLOW_ASYNC_UPDATE OCTO_DPDK_AT_LEAST(23, 3)
 
 #endif /* OCTOPUS_DPDK_COMPAT_H */

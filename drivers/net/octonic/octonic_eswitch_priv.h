@@ -146,6 +146,8 @@ struct rte_flow {
 	/* Rules of template tables (octonic_flow_template.h); NULL, 0 for
 	 * rules of rte_flow_create. */
 	struct rte_flow_template_table *ttable;	/* whose slot this is */
+	struct rte_flow *live;	/* the handle's rule in the tables: itself,
+				 * or what an actions update put there */
 	uint8_t tstate;		/* enum sw_tstate */
 };
 TAILQ_HEAD(sw_rule_list, rte_flow);
@@ -187,6 +189,7 @@ struct sw_table {
 	struct rte_hash *h;	/* NULL: slot unused */
 	uint32_t capacity;
 	uint32_t nb_keys;
+	uint32_t reserved;	/* keys template tables hold room for */
 };
 
 /** Control-side count of the rules of one (domain, group, table). */
@@ -326,11 +329,18 @@ int sw_rule_parse(struct octonic_eswitch *sw, uint16_t pf,
 		struct rte_flow_error *error);
 /* Put a parsed @p r in the tables: readers see it from the next
  * generation on; the caller owes a grace period (sw_synchronize) before it
- * reports the rule made (see octonic_eswitch_flow_create). */
-int sw_rule_add(struct octonic_eswitch *sw, struct rte_flow *r,
+ * reports the rule made (see octonic_eswitch_flow_create).  @p seq: its
+ * place among rules of equal priority (that of a rule it replaces), or
+ * UINT64_MAX: after every rule so far. */
+int sw_rule_add(struct octonic_eswitch *sw, struct rte_flow *r, uint64_t seq,
 		struct rte_flow_error *error);
 /* Rules stop matching from the next generation on (still in the tables). */
 void sw_rules_kill(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n);
+/* Room for @p n more keys of @p mask (n < 0: release it), as a NIC
+ * sizes a template table's matcher at its creation: template rules then
+ * never wait for a table to grow. */
+int sw_table_reserve(struct octonic_eswitch *sw, const struct octo_flow_key *mask,
+		int64_t n);
 /* Killed rules leave the tables once no reader sees them; on return their
  * memory is no reader's (template slots are the caller's to reuse). */
 void sw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n);

@@ -277,7 +277,7 @@ table_put(struct octonic_eswitch *sw, uint32_t idx, struct sw_garbage *g)
 {
 	struct sw_table *t = &sw->tables[idx];
 
-	if (t->h == NULL || t->nb_keys != 0)
+	if (t->h == NULL || t->nb_keys != 0 || t->reserved != 0)
 		return;
 	gc_hash(g, t->h);
 	t->h = NULL;
@@ -415,6 +415,42 @@ table_grow(struct octonic_eswitch *sw, uint32_t idx, struct sw_garbage *g)
 	gc_hash(g, oh);
 	t->capacity *= 4;
 	return 0;
+}
+
+int
+sw_table_reserve(struct octonic_eswitch *sw, const struct octo_flow_key *mask,
+		int64_t n)
+{
+	struct sw_garbage g = { 0 };
+	struct sw_table *t;
+	int idx, created, ret = 0;
+
+	if (n < 0) {
+		idx = table_find(sw, mask);
+		if (idx < 0)
+			return 0;
+		t = &sw->tables[idx];
+		t->reserved -= RTE_MIN((uint64_t)-n, (uint64_t)t->reserved);
+		table_put(sw, (uint32_t)idx, &g);
+	} else {
+		idx = table_get(sw, mask, &created);
+		if (idx < 0)
+			return idx;
+		t = &sw->tables[idx];
+		if ((uint64_t)t->reserved + (uint64_t)n > UINT32_MAX / 4)
+			ret = -ENOMEM;
+		while (ret == 0 && (uint64_t)t->nb_keys + t->reserved + n >
+				t->capacity / 2)
+			ret = table_grow(sw, (uint32_t)idx, &g);
+		if (ret == 0)
+			t->reserved += (uint32_t)n;
+		else
+			table_put(sw, (uint32_t)idx, &g);
+	}
+	if (g.nb_ptrs != 0 || g.nb_hashes != 0)
+		sw_synchronize(sw);
+	gc_run(sw, &g);
+	return ret;
 }
 
 /* ---- checks ---- */
@@ -755,7 +791,7 @@ octonic_eswitch_room_set(struct octonic_eswitch *sw, uint32_t rules)
 }
 
 int
-sw_rule_add(struct octonic_eswitch *sw, struct rte_flow *r,
+sw_rule_add(struct octonic_eswitch *sw, struct rte_flow *r, uint64_t seq,
 		struct rte_flow_error *error)
 {
 	struct sw_garbage g = { 0 };
@@ -768,7 +804,7 @@ sw_rule_add(struct octonic_eswitch *sw, struct rte_flow *r,
 	}
 	r->magic = SW_RULE_MAGIC;
 	r->sw = sw;
-	r->seq = sw->next_seq++;
+	r->seq = seq != UINT64_MAX ? seq : sw->next_seq++;
 	ret = insert(sw, r, &g, error);
 	if (ret != 0)
 		r->magic = 0;

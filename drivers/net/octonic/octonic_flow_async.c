@@ -61,6 +61,16 @@ op_at(struct sw_fq *q, uint32_t i)
 	return &q->ops[k >= q->size ? k - q->size : k];
 }
 
+/* Whether @p flow is a rule of a template table of PF @p pf, made or
+ * being made, whose destroy is not enqueued. */
+static inline int
+handle_live(const struct rte_flow *flow, uint16_t pf)
+{
+	return flow != NULL && flow->ttable != NULL &&
+		flow->ttable->magic == SW_TBL_MAGIC && flow->ttable->pf == pf &&
+		(flow->tstate == SW_TS_MADE || flow->tstate == SW_TS_IN);
+}
+
 static inline void
 op_append(struct sw_fq *q, enum sw_op_type type, struct rte_flow *flow,
 		struct rte_flow *old, void *user_data)
@@ -74,18 +84,52 @@ op_append(struct sw_fq *q, enum sw_op_type type, struct rte_flow *flow,
 	op->failed = 0;
 }
 
-static inline int
-queue_full(struct octonic_eswitch *sw, struct sw_fq *q, uint32_t queue,
+/* Flow queue @p queue when it has room for one more operation; else NULL
+ * with @p ret -EINVAL (no such queue) or -EBUSY (full). */
+static inline struct sw_fq *
+queue_room(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue, int *ret,
 		struct rte_flow_error *error)
 {
+	struct sw_fq *q = queue_of(sw, pf, queue, error);
+
+	if (unlikely(q == NULL)) {
+		*ret = -EINVAL;
+		return NULL;
+	}
+	*ret = 0;
 	if (likely(q->n < q->size))
-		return 0;
+		return q;
 	/* mlx5dr_rule.c, mlx5dr_rule_create_hws: "No room in queue", EBUSY */
 	sw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 		"flow queue %u is full: %u operations enqueued or not pulled",
 		queue, q->size);
-	RTE_SET_USED(sw);
-	return -EBUSY;
+	*ret = -EBUSY;
+	return NULL;
+}
+
+/* Under sw->lock: the handle's rule gives way to the one @p op made with
+ * new actions, in one generation (no packet sees both or neither); the
+ * replaced one leaves the tables at the drain. */
+static void
+update_exec(struct octonic_eswitch *sw, struct sw_op *op)
+{
+	struct rte_flow *cur = op->flow->live, *nr = op->old;
+
+	if (cur == NULL || cur->hot == NULL) {
+		op->failed = 1;
+		return;
+	}
+	rte_atomic_store_explicit(&cur->hot->dead, sw->gen + 1,
+		rte_memory_order_relaxed);
+	if (sw_rule_add(sw, nr, cur->seq, NULL) != 0) {
+		rte_atomic_store_explicit(&cur->hot->dead, SW_GEN_INF,
+			rte_memory_order_relaxed);
+		op->failed = 1;
+		return;
+	}
+	nr->tstate = SW_TS_IN;
+	op->flow->live = nr;
+	op->old = cur;
 }
 
 /* Under sw->lock: carry out one operation. */
@@ -96,17 +140,25 @@ op_exec(struct octonic_eswitch *sw, struct sw_op *op)
 
 	switch (op->type) {
 	case SW_OP_CREATE:
-		if (sw_rule_add(sw, r, NULL) != 0)
+		if (sw_rule_add(sw, r, UINT64_MAX, NULL) != 0) {
 			op->failed = 1;
-		else if (r->tstate == SW_TS_MADE)
-			r->tstate = SW_TS_IN;
+		} else {
+			r->live = r;
+			if (r->tstate == SW_TS_MADE)
+				r->tstate = SW_TS_IN;
+		}
 		break;
 	case SW_OP_DESTROY:
 		/* A rule whose create failed is not in the tables. */
-		if (r->hot != NULL)
-			sw_rules_kill(sw, &r, 1);
-		else
+		if (r->live != NULL && r->live->hot != NULL) {
+			op->old = r->live;
+			sw_rules_kill(sw, &op->old, 1);
+		} else {
 			op->failed = 1;
+		}
+		break;
+	case SW_OP_UPDATE:
+		update_exec(sw, op);
 		break;
 	default:
 		op->failed = 1;
@@ -136,8 +188,8 @@ drain(struct octonic_eswitch *sw, struct sw_fq *q)
 	for (i = q->n_ready; i < q->n_done; i++) {
 		struct sw_op *op = op_at(q, i);
 
-		if (op->type == SW_OP_DESTROY && !op->failed)
-			q->dead[nb_dead++] = op->flow;
+		if (op->type != SW_OP_CREATE && !op->failed)
+			q->dead[nb_dead++] = op->old;
 	}
 	if (nb_dead != 0)
 		sw_rules_unlink(sw, q->dead, nb_dead);	/* waits for readers */
@@ -146,11 +198,28 @@ drain(struct octonic_eswitch *sw, struct sw_fq *q)
 	for (i = q->n_ready; i < q->n_done; i++) {
 		struct sw_op *op = op_at(q, i);
 
-		if (op->type == SW_OP_CREATE && op->failed) {
-			rte_free(op->flow->rss);
+		switch (op->type) {
+		case SW_OP_CREATE:
+			if (op->failed) {
+				rte_free(op->flow->rss);
+				sw_tbl_slot_put(op->flow->ttable, op->flow);
+			}
+			break;
+		case SW_OP_DESTROY:
+			if (op->failed)
+				break;
+			if (op->old != op->flow)
+				rte_free(op->old);	/* an update's rule */
 			sw_tbl_slot_put(op->flow->ttable, op->flow);
-		} else if (op->type == SW_OP_DESTROY && !op->failed) {
-			sw_tbl_slot_put(op->flow->ttable, op->flow);
+			break;
+		case SW_OP_UPDATE:
+			/* failed: the rule not made; else: the one replaced,
+			 * unless it is the handle's own slot */
+			if (op->failed)
+				rte_free(op->old->rss);
+			if (op->failed || op->old != op->flow)
+				rte_free(op->old);
+			break;
 		}
 	}
 	q->n_ready = q->n_done;
@@ -170,6 +239,31 @@ sw_fport_drain_all(struct octonic_eswitch *sw, struct sw_fport *fp)
 	}
 }
 
+/* A rule's actions: the template's constant ones (mask conf set), the
+ * rule's confs for the others. */
+static int
+actions_fill(const struct rte_flow_actions_template *at,
+		const struct rte_flow_action actions[], struct rte_flow_action ac[],
+		struct rte_flow_error *error)
+{
+	uint32_t i;
+
+	for (i = 0; i < at->nb_actions; i++) {
+		if (unlikely(actions[i].type != at->actions[i].type)) {
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION,
+				&actions[i],
+				"action %u is not of the actions template's type", i);
+			return -EINVAL;
+		}
+		ac[i].type = at->actions[i].type;
+		ac[i].conf = at->masks[i].conf != NULL ? at->actions[i].conf :
+			actions[i].conf;
+	}
+	ac[i].type = RTE_FLOW_ACTION_TYPE_END;
+	ac[i].conf = NULL;
+	return 0;
+}
+
 /* The rule's pattern and actions: the template's item types and masks
  * with the rule's spec, the template's constant actions (mask conf set)
  * and the rule's own confs for the others. */
@@ -184,6 +278,7 @@ rule_fill(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
 	struct rte_flow_item it[SW_TMPL_MAX_ITEMS + 1];
 	struct rte_flow_action ac[SW_TMPL_MAX_ACTIONS + 1];
 	uint32_t i;
+	int ret;
 
 	if (unlikely(items == NULL || actions == NULL)) {
 		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
@@ -205,19 +300,9 @@ rule_fill(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
 	}
 	memset(&it[i], 0, sizeof(it[i]));
 	it[i].type = RTE_FLOW_ITEM_TYPE_END;
-	for (i = 0; i < at->nb_actions; i++) {
-		if (unlikely(actions[i].type != at->actions[i].type)) {
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION,
-				&actions[i],
-				"action %u is not of the actions template's type", i);
-			return -EINVAL;
-		}
-		ac[i].type = at->actions[i].type;
-		ac[i].conf = at->masks[i].conf != NULL ? at->actions[i].conf :
-			actions[i].conf;
-	}
-	ac[i].type = RTE_FLOW_ACTION_TYPE_END;
-	ac[i].conf = NULL;
+	ret = actions_fill(at, actions, ac, error);
+	if (unlikely(ret != 0))
+		return ret;
 	return sw_rule_parse(sw, t->pf, &t->attr, it, ac, r, error);
 }
 
@@ -228,12 +313,12 @@ octonic_eswitch_async_create(struct octonic_eswitch *sw, uint16_t pf,
 		uint8_t pt_idx, const struct rte_flow_action actions[], uint8_t at_idx,
 		void *user_data, struct rte_flow_error *error)
 {
-	struct sw_fq *q = queue_of(sw, pf, queue, error);
 	struct rte_flow *r;
 	int ret;
+	struct sw_fq *q = queue_room(sw, pf, queue, &ret, error);
 
 	if (unlikely(q == NULL)) {
-		rte_errno = EINVAL;
+		rte_errno = -ret;
 		return NULL;
 	}
 	if (unlikely(t == NULL || t->magic != SW_TBL_MAGIC || t->pf != pf ||
@@ -241,11 +326,6 @@ octonic_eswitch_async_create(struct octonic_eswitch *sw, uint16_t pf,
 		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, t,
 			"not a template table of this port, or no such template index in it");
 		rte_errno = EINVAL;
-		return NULL;
-	}
-	ret = queue_full(sw, q, queue, error);
-	if (unlikely(ret != 0)) {
-		rte_errno = -ret;
 		return NULL;
 	}
 	r = sw_tbl_slot_get(sw, t);
@@ -281,18 +361,12 @@ octonic_eswitch_async_destroy(struct octonic_eswitch *sw, uint16_t pf,
 		uint32_t queue, const struct rte_flow_op_attr *op_attr,
 		struct rte_flow *flow, void *user_data, struct rte_flow_error *error)
 {
-	struct sw_fq *q = queue_of(sw, pf, queue, error);
 	int ret;
+	struct sw_fq *q = queue_room(sw, pf, queue, &ret, error);
 
 	if (unlikely(q == NULL))
-		return -EINVAL;
-	ret = queue_full(sw, q, queue, error);
-	if (unlikely(ret != 0))
 		return ret;
-	if (unlikely(flow == NULL || flow->ttable == NULL ||
-			flow->ttable->magic != SW_TBL_MAGIC ||
-			flow->ttable->pf != pf ||
-			(flow->tstate != SW_TS_MADE && flow->tstate != SW_TS_IN))) {
+	if (unlikely(!handle_live(flow, pf))) {
 		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 			"not a rule of a template table of this port, or its destroy is already enqueued");
 		return -EINVAL;
@@ -364,15 +438,50 @@ octonic_eswitch_async_actions_update(struct octonic_eswitch *sw, uint16_t pf,
 		struct rte_flow *flow, const struct rte_flow_action actions[],
 		uint8_t at_idx, void *user_data, struct rte_flow_error *error)
 {
-	RTE_SET_USED(pf);
-	RTE_SET_USED(queue);
-	RTE_SET_USED(op_attr);
-	RTE_SET_USED(flow);
-	RTE_SET_USED(actions);
-	RTE_SET_USED(at_idx);
-	RTE_SET_USED(user_data);
-	sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-		"actions update is not supported yet");
-	RTE_SET_USED(sw);
-	return -ENOTSUP;
+	struct rte_flow_action ac[SW_TMPL_MAX_ACTIONS + 1];
+	struct rte_flow_template_table *t;
+	struct rte_flow *nr;
+	int ret;
+	struct sw_fq *q = queue_room(sw, pf, queue, &ret, error);
+
+	if (unlikely(q == NULL))
+		return ret;
+	if (unlikely(!handle_live(flow, pf) || at_idx >= flow->ttable->nb_at ||
+			actions == NULL)) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+			"not a live rule of a template table of this port, or no such actions template");
+		return -EINVAL;
+	}
+	t = flow->ttable;
+	ret = actions_fill(t->at[at_idx], actions, ac, error);
+	if (unlikely(ret != 0))
+		return ret;
+	/* The new rule: the handle's match, the new actions.  Not a slot of
+	 * the table: the table holds as many rules as before. */
+	nr = rte_zmalloc_socket("octonic_rule", sizeof(*nr), RTE_CACHE_LINE_SIZE,
+		sw->socket);
+	if (nr == NULL) {
+		sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_HANDLE, NULL,
+			"out of memory for the rule");
+		return -ENOMEM;
+	}
+	nr->ttable = t;
+	nr->match = flow->match;
+	pthread_mutex_lock(&sw->lock);
+	nr->domain = flow->domain;
+	nr->group = flow->group;
+	nr->prio = flow->prio;
+	ret = sw_actions_parse(sw, pf, &t->attr, ac, nr, error);
+	if (unlikely(ret != 0)) {
+		sw->stats.validate_fail++;
+		pthread_mutex_unlock(&sw->lock);
+		rte_free(nr->rss);
+		rte_free(nr);
+		return ret;
+	}
+	op_append(q, SW_OP_UPDATE, flow, nr, user_data);
+	if (op_attr == NULL || !op_attr->postpone)
+		exec_pending(sw, q);
+	pthread_mutex_unlock(&sw->lock);
+	return 0;
 }

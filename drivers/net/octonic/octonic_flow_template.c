@@ -623,6 +623,67 @@ table_check(struct octonic_eswitch *sw, uint16_t pf,
 	return 0;
 }
 
+/* The mask every rule of @p pt has (the parse of the template's items
+ * with their masks as values), refusing a pattern no rule could have. */
+static int
+pt_mask(const struct rte_flow_pattern_template *pt, struct octo_flow_key *mask,
+		struct rte_flow_error *error)
+{
+	struct rte_flow_item it[SW_TMPL_MAX_ITEMS + 1];
+	struct octo_cls_error cerr;
+	struct octo_match m;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i <= pt->nb_items; i++) {
+		it[i] = pt->items[i];
+		it[i].spec = it[i].mask;
+	}
+	ret = octo_match_from_pattern(it, &m, &cerr);
+	if (ret != 0) {
+		sw_error(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
+			"pattern template item %d: %s", cerr.item, cerr.msg);
+		return ret;
+	}
+	*mask = m.mask;
+	return 0;
+}
+
+static void
+table_unreserve(struct octonic_eswitch *sw, struct rte_flow_template_table *t)
+{
+	while (t->nb_reserved > 0)
+		sw_table_reserve(sw, &t->mask[--t->nb_reserved],
+			-(int64_t)t->nb_flows);
+}
+
+/* Size the e-switch's tables for the rules of @p t now. */
+static int
+table_reserve(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
+		struct rte_flow_error *error)
+{
+	int ret;
+
+	while (t->nb_reserved < t->nb_pt) {
+		ret = pt_mask(t->pt[t->nb_reserved], &t->mask[t->nb_reserved],
+			error);
+		if (ret == 0) {
+			ret = sw_table_reserve(sw, &t->mask[t->nb_reserved],
+				t->nb_flows);
+			if (ret != 0)
+				sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+					NULL, "no memory for a table of %u rules",
+					t->nb_flows);
+		}
+		if (ret != 0) {
+			table_unreserve(sw, t);
+			return ret;
+		}
+		t->nb_reserved++;
+	}
+	return 0;
+}
+
 struct rte_flow_template_table *
 octonic_eswitch_template_table_create(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_template_table_attr *attr,
@@ -656,14 +717,20 @@ octonic_eswitch_template_table_create(struct octonic_eswitch *sw, uint16_t pf,
 	rte_spinlock_init(&t->slot_lock);
 	t->nb_pt = nb_pt;
 	t->nb_at = nb_at;
-	for (i = 0; i < nb_pt; i++) {
+	for (i = 0; i < nb_pt; i++)
 		t->pt[i] = pts[i];
-		pts[i]->refcnt++;
-	}
-	for (i = 0; i < nb_at; i++) {
+	for (i = 0; i < nb_at; i++)
 		t->at[i] = ats[i];
-		ats[i]->refcnt++;
+	ret = table_reserve(sw, t, error);
+	if (ret != 0) {
+		free(t->free);
+		free(t);
+		goto fail;
 	}
+	for (i = 0; i < nb_pt; i++)
+		pts[i]->refcnt++;
+	for (i = 0; i < nb_at; i++)
+		ats[i]->refcnt++;
 	TAILQ_INSERT_TAIL(&fp->tables, t, next);
 	pthread_mutex_unlock(&sw->lock);
 	return t;
@@ -710,11 +777,34 @@ octonic_eswitch_template_table_destroy(struct octonic_eswitch *sw, uint16_t pf,
 			"table is in use (%u rules)", t->nb_used), -EBUSY);
 	} else {
 		TAILQ_REMOVE(&fp->tables, t, next);
+		table_unreserve(sw, t);
 		table_unref(t);
 		table_release(t);
 	}
 	pthread_mutex_unlock(&sw->lock);
 	return ret;
+}
+
+/* The rules in the tables for the made rules of @p t, into @p rs (room
+ * for nb_flows); @p updated_only: only those an actions update made, which
+ * live outside the table's slots. */
+static uint32_t
+table_live(const struct rte_flow_template_table *t, struct rte_flow **rs,
+		int updated_only)
+{
+	uint32_t c, i, n = 0;
+
+	for (c = 0; c < t->nb_chunks; c++) {
+		struct rte_flow *chunk = t->chunks[c];
+		uint32_t nb = RTE_MIN(t->nb_flows - c * SW_TBL_CHUNK,
+			(uint32_t)SW_TBL_CHUNK);
+
+		for (i = 0; i < nb; i++)
+			if (chunk[i].tstate == SW_TS_IN && chunk[i].live != NULL &&
+					(!updated_only || chunk[i].live != &chunk[i]))
+				rs[n++] = chunk[i].live;
+	}
+	return n;
 }
 
 /* Under sw->lock: the PF's port closes, its template rules, tables,
@@ -732,24 +822,23 @@ sw_fport_free(struct octonic_eswitch *sw, uint16_t pf)
 	sw_fport_drain_all(sw, fp);
 	while ((t = TAILQ_FIRST(&fp->tables)) != NULL) {
 		struct rte_flow **rs = malloc(t->nb_flows * sizeof(*rs));
-		uint32_t c, i, n = 0;
+		uint32_t i, n;
 
 		/* Every slot of a drained table is free or in the tables. */
-		for (c = 0; c < t->nb_chunks && rs != NULL; c++) {
-			struct rte_flow *chunk = t->chunks[c];
-			uint32_t nb = RTE_MIN(t->nb_flows - c * SW_TBL_CHUNK,
-				(uint32_t)SW_TBL_CHUNK);
-
-			for (i = 0; i < nb; i++)
-				if (chunk[i].tstate == SW_TS_IN)
-					rs[n++] = &chunk[i];
-		}
-		if (rs == NULL)
+		if (rs == NULL) {
 			SW_LOG(ERR, "out of memory freeing a template table: its rules stay");
-		sw_rules_kill(sw, rs, n);
-		sw_rules_unlink(sw, rs, n);
+		} else {
+			n = table_live(t, rs, 0);
+			sw_rules_kill(sw, rs, n);
+			sw_rules_unlink(sw, rs, n);
+			/* what actions updates made live outside the slots */
+			n = table_live(t, rs, 1);
+			for (i = 0; i < n; i++)
+				rte_free(rs[i]);
+		}
 		free(rs);
 		TAILQ_REMOVE(&fp->tables, t, next);
+		table_unreserve(sw, t);
 		table_unref(t);
 		table_release(t);
 	}

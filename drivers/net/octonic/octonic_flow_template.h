@@ -85,6 +85,10 @@ struct rte_flow_template_table {
 	uint8_t nb_pt, nb_at;
 	struct rte_flow_pattern_template *pt[SW_TMPL_MAX_PER_TABLE];
 	struct rte_flow_actions_template *at[SW_TMPL_MAX_PER_TABLE];
+	/* the e-switch table (mask) of each pattern template's rules, room
+	 * for nb_flows keys reserved in it */
+	struct octo_flow_key mask[SW_TMPL_MAX_PER_TABLE];
+	uint8_t nb_reserved;
 	/* Rule slots: any queue's thread takes and gives them back. */
 	rte_spinlock_t slot_lock;
 	uint32_t nb_used;		/* slots handed out: rules of the table */

@@ -686,8 +686,8 @@ flow_find(struct octopus_flows *fl, const struct rte_flow *handle)
 
 /* ---- ops --------------------------------------------------------------- */
 
-static int
-flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+int
+octopus_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
 		struct rte_flow_error *error)
 {
@@ -726,8 +726,8 @@ flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	return ret;
 }
 
-static struct rte_flow *
-flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+struct rte_flow *
+octopus_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
 		struct rte_flow_error *error)
 {
@@ -808,7 +808,7 @@ flow_remove(struct octopus_priv *p, struct octopus_flow *f, bool gate)
 	struct octopus_flows *fl = p->flows;
 	struct octopus_gate_set gates;
 
-	/* fetched while the member rule goes (see flow_create) */
+	/* fetched while the member rule goes (see octopus_flow_create) */
 	rte_prefetch0(&fl->by_key[f->key & (fl->nb_buckets - 1)]);
 	reach_count(p, f, -1);
 	if (gate && (f->queues & (f->queues - 1)) != 0) {
@@ -828,8 +828,8 @@ flow_remove(struct octopus_priv *p, struct octopus_flow *f, bool gate)
 	flow_free(fl, f);
 }
 
-static int
-flow_destroy(struct rte_eth_dev *dev, struct rte_flow *handle,
+int
+octopus_flow_destroy(struct rte_eth_dev *dev, struct rte_flow *handle,
 		struct rte_flow_error *error)
 {
 	struct octopus_priv *p = octo_priv(dev);
@@ -842,8 +842,8 @@ flow_destroy(struct rte_eth_dev *dev, struct rte_flow *handle,
 	return 0;
 }
 
-static int
-flow_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
+int
+octopus_flow_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
 {
 	struct octopus_priv *p = octo_priv(dev);
 	struct octopus_flow *f;
@@ -856,8 +856,8 @@ flow_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
 	return 0;
 }
 
-static int
-flow_query(struct rte_eth_dev *dev, struct rte_flow *handle,
+int
+octopus_flow_query(struct rte_eth_dev *dev, struct rte_flow *handle,
 		const struct rte_flow_action *action, void *data,
 		struct rte_flow_error *error)
 {
@@ -908,8 +908,8 @@ flow_query(struct rte_eth_dev *dev, struct rte_flow *handle,
  * takes everything no application rule took (priority pair 15 of group 0
  * is kept for it).
  */
-static int
-flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
+int
+octopus_flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
 {
 	struct octopus_priv *p = octo_priv(dev);
 	struct rte_flow_item items[2] = {
@@ -956,16 +956,6 @@ flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
 	fl->isolated = 1;
 	return 0;
 }
-
-/* The synchronous ops; the template ops join them in octopus_flow_tmpl.c. */
-const struct rte_flow_ops octopus_flow_sync_ops = {
-	.validate = flow_validate,
-	.create = flow_create,
-	.destroy = flow_destroy,
-	.flush = flow_flush,
-	.query = flow_query,
-	.isolate = flow_isolate,
-};
 
 int
 octopus_flows_replay(struct octopus_priv *p)

@@ -136,8 +136,19 @@ struct octopus_flow_parsed {
 /* eth_dev_ops.flow_ops_get (octopus_flow_tmpl.c) */
 int octopus_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops);
 
-/* The synchronous flow ops (octopus_flow.c); octopus_flow_tmpl.c adds the template ones. */
-extern const struct rte_flow_ops octopus_flow_sync_ops;
+/* The synchronous flow ops (octopus_flow.c), in octopus_flow_tmpl.c's ops table. */
+int octopus_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+		struct rte_flow_error *error);
+struct rte_flow *octopus_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+		struct rte_flow_error *error);
+int octopus_flow_destroy(struct rte_eth_dev *dev, struct rte_flow *handle,
+		struct rte_flow_error *error);
+int octopus_flow_flush(struct rte_eth_dev *dev, struct rte_flow_error *error);
+int octopus_flow_query(struct rte_eth_dev *dev, struct rte_flow *handle,
+		const struct rte_flow_action *action, void *data, struct rte_flow_error *error);
+int octopus_flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error);
 
 /* The port's rule state, allocated at first use; NULL: no memory. */
 struct octopus_flows *octopus_flows_get(struct octopus_priv *p);

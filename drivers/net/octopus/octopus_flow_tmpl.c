@@ -522,28 +522,18 @@ queue_actions(const struct octopus_tmpl *t, uint16_t q, struct rte_flow_action *
 }
 
 /*
- * The proxy's mask of a META write: the whole value fixed (@p masked) or
- * left to each rule.
+ * The proxy's mask of a META write: the whole value fixed (@p masked, the
+ * template's conf) or left to each rule (no conf), for SET_META and
+ * MODIFY_FIELD alike, as the model reads masks (a mask's conf set: the
+ * template's value).
  */
 static void
 meta_mask(const struct octopus_tmpl *t, bool masked, struct rte_flow_action *a,
 		struct rte_flow_action_set_meta *set, struct rte_flow_action_modify_field *mod)
 {
-	octopus_steer_meta_action(t->shape.meta_how, masked ? UINT32_MAX : 0, a, set, mod);
-	if (t->shape.meta_how == OCTOPUS_STEER_META_SET) {
-		if (!masked)
-			a->conf = NULL;
-		return;
-	}
-	/* MODIFY_FIELD: every field of the operation fixed, the immediate
-	 * value by its mask
-	 */
-	mod->operation = (enum rte_flow_modify_op)UINT32_MAX;
-	mod->dst.field = (enum rte_flow_field_id)UINT32_MAX;
-	mod->dst.level = UINT8_MAX;
-	mod->dst.offset = UINT32_MAX;
-	mod->src.field = (enum rte_flow_field_id)UINT32_MAX;
-	mod->width = UINT32_MAX;
+	octopus_steer_meta_action(t->shape.meta_how, UINT32_MAX, a, set, mod);
+	if (!masked)
+		a->conf = NULL;
 }
 
 static struct rte_flow_actions_template *
@@ -1108,6 +1098,16 @@ wait_op(struct octopus_priv *p, struct octopus_tmpl *t, uint32_t qid, struct tmp
 		qid, TMPL_WAIT_MS);
 }
 
+/* Whether Rx queue @p qid has had a poller. */
+static inline bool
+queue_polled(const struct octopus_priv *p, uint16_t qid)
+{
+	const struct octopus_queue *q = octopus_queue_get(p, qid, 0);
+
+	return q != NULL && rte_atomic_load_explicit(&q->poller_lcore,
+		rte_memory_order_relaxed) >= 0;
+}
+
 /*
  * The gates of a change of the rule's traffic (a QUEUE rule of group 0)
  * from queues @p from to queues @p to (bit q; one of them 0 for a create
@@ -1117,8 +1117,13 @@ static void
 gates_prepare(struct octopus_priv *p, const struct octopus_tmpl_rule *r, uint64_t from,
 		uint64_t to, struct octopus_gate_set *s)
 {
+	uint64_t m;
+
 	s->dsts = 0;
 	if (!p->started || !p->mig.running)
+		return;
+	/* a create gates its own queue only: nothing to count if nobody polls it */
+	if (from == 0 && !queue_polled(p, rte_ctz64(to)))
 		return;
 	if (from == 0)
 		octopus_flow_gates(p, r->bucket, to, true, s);
@@ -1129,6 +1134,13 @@ gates_prepare(struct octopus_priv *p, const struct octopus_tmpl_rule *r, uint64_
 		s->dsts = to;
 		s->src[rte_ctz64(to)] = from;
 	}
+	/* a queue nobody has polled yet delivers nothing before its first
+	 * poller comes, so it is not waited for: the price of a gate here is
+	 * a wait for the e-switch's completion
+	 */
+	for (m = s->dsts; m != 0; m &= m - 1)
+		if (!queue_polled(p, rte_ctz64(m)))
+			s->dsts &= ~(m & -m);
 	if (s->dsts != 0)
 		octopus_gate_prepare(p, s);
 }
@@ -1270,7 +1282,7 @@ tmpl_async_destroy(struct rte_eth_dev *dev, uint32_t queue_id,
 	return 0;
 }
 
-#if OCTO_FLOW_HAS_ASYNC_UPDATE
+#if OCTO_DPDK_HAS_FLOW_ASYNC_UPDATE
 static int
 tmpl_async_update(struct rte_eth_dev *dev, uint32_t queue_id,
 		const struct rte_flow_op_attr *op_attr, struct rte_flow *flow,
@@ -1324,6 +1336,9 @@ tmpl_async_update(struct rte_eth_dev *dev, uint32_t queue_id,
 		gated_finish(p, t, queue_id, op, &gates, error);
 	return 0;
 }
+#else
+/* OCTO_DPDK_FLOW_FP_OPS_IN_OPS names it; this DPDK has no actions update */
+#define tmpl_async_update NULL
 #endif
 
 static int
@@ -1364,14 +1379,14 @@ tmpl_pull(struct rte_eth_dev *dev, uint32_t queue_id, struct rte_flow_op_result 
 	return n + got;
 }
 
-OCTO_FLOW_FP_OPS_DEFINE(tmpl_async_create, tmpl_async_destroy, tmpl_async_update,
-	tmpl_push, tmpl_pull)
+OCTO_DPDK_FLOW_FP_OPS_DEFINE(octopus_flow_fp_ops, tmpl_async_create, tmpl_async_destroy,
+	tmpl_async_update, tmpl_push, tmpl_pull)
 
 /* The fast-path ops where the DPDK has them apart (installed at configure, as mlx5 does). */
 static void
 fp_ops_install(struct rte_eth_dev *dev)
 {
-	OCTO_FLOW_FP_OPS_SET(dev);
+	OCTO_DPDK_FLOW_FP_OPS_INSTALL(dev, octopus_flow_fp_ops);
 }
 
 /* ---- failover, close ---------------------------------------------------- */
@@ -1422,26 +1437,29 @@ octopus_tmpl_free(struct octopus_priv *p)
 	}
 	tmpl_state_free(t);
 	p->tmpl = NULL;
+	OCTO_DPDK_FLOW_FP_OPS_UNINSTALL(&rte_eth_devices[p->port_id]);
 }
 
 /* ---- the ops table ------------------------------------------------------ */
 
-static struct rte_flow_ops octopus_flow_ops;
-
-RTE_INIT(octopus_flow_ops_init)
-{
-	octopus_flow_ops = octopus_flow_sync_ops;
-	octopus_flow_ops.info_get = tmpl_info_get;
-	octopus_flow_ops.configure = tmpl_configure;
-	octopus_flow_ops.pattern_template_create = tmpl_pattern_create;
-	octopus_flow_ops.pattern_template_destroy = tmpl_pattern_destroy;
-	octopus_flow_ops.actions_template_create = tmpl_actions_create;
-	octopus_flow_ops.actions_template_destroy = tmpl_actions_destroy;
-	octopus_flow_ops.template_table_create = tmpl_table_create;
-	octopus_flow_ops.template_table_destroy = tmpl_table_destroy;
-	OCTO_FLOW_OPS_ASYNC_SET(&octopus_flow_ops, tmpl_async_create, tmpl_async_destroy,
-		tmpl_push, tmpl_pull);
-}
+static const struct rte_flow_ops octopus_flow_ops = {
+	.validate = octopus_flow_validate,
+	.create = octopus_flow_create,
+	.destroy = octopus_flow_destroy,
+	.flush = octopus_flow_flush,
+	.query = octopus_flow_query,
+	.isolate = octopus_flow_isolate,
+	.info_get = tmpl_info_get,
+	.configure = tmpl_configure,
+	.pattern_template_create = tmpl_pattern_create,
+	.pattern_template_destroy = tmpl_pattern_destroy,
+	.actions_template_create = tmpl_actions_create,
+	.actions_template_destroy = tmpl_actions_destroy,
+	.template_table_create = tmpl_table_create,
+	.template_table_destroy = tmpl_table_destroy,
+	OCTO_DPDK_FLOW_FP_OPS_IN_OPS(tmpl_async_create, tmpl_async_destroy, tmpl_async_update,
+		tmpl_push, tmpl_pull)
+};
 
 /* The copies are freed at close (octopus_close calls octopus_flows_free). */
 int

@@ -1,0 +1,926 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * rte_flow's template and asynchronous API on net_octopus over net_octonic
+ * PFs on 2 (emulated) sockets; lcore q polls virtual queue q (lcores 0,2 on
+ * socket 0, 1,3 on socket 1) and counts every packet by queue and
+ * generator flow. Run under tools/octopus-numa-emu.
+ *
+ *   queue     info_get's limits; templates and a table on the port; two
+ *       rules made on two flow queues (the queue per rule, and fixed by the
+ *       template), pushed, pulled: one completion each, with the
+ *       application's user_data; their flows reach their queues, DMA-written
+ *       on the poller's socket; a synchronous rule beside them; destroyed,
+ *       the e-switch holds what it held before.
+ *   filtering what DPDK 25.11's flow_filtering example does: one flow
+ *       queue configured, the rule made on flow queue 1 (postpone 0) and
+ *       never pushed or pulled: its flow reaches its queue.
+ *   bad       refusals, each with its rte_flow_error message: configure
+ *       while started, a second configure with other settings, transfer
+ *       templates, RSS in a template, an unknown item, a table in the
+ *       steering's groups, a flow queue out of range, a queue index out of
+ *       range in a rule; nothing left on the e-switch.
+ *   full      the e-switch full (rte_pmd_octonic_flow_room_set) while three
+ *       rules are in flight: two complete, the third gets an error
+ *       completion (or is refused at once), nothing of it left: the table's
+ *       records are all back once the two are destroyed.
+ *   migrate   the queue of a template rule moves to the other socket: the
+ *       rule's flow still reaches it, now through the other member.
+ *   failover  PF1 (the home of the rule's queue) unplugged and plugged back:
+ *       the rule's flow keeps reaching its queue, and the rule is destroyed
+ *       through its flow queue afterwards.
+ *   update    (DPDK 23.03 and later) rte_flow_async_actions_update moves a
+ *       rule's flow to another queue; where the members' e-switch refuses
+ *       updates, the refusal reaches the application with the rule
+ *       unchanged, and the case says it was skipped (exit 77).
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_flow.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include <octopus_dpdk_compat.h>
+
+#include "rte_pmd_octonic.h"
+#include "rte_pmd_octopus.h"
+
+#include "../common/octo_cases.h"
+#include "../common/octo_check.h"
+#include "../common/octo_port.h"
+#include "../common/octo_dialect.h"
+#include "../common/octo_gen_flow.h"
+#include "../common/octo_test_eal.h"
+
+#define NB_Q 4
+#define NB_DESC 4096
+#define NB_FLOWS 64
+#define PER_FLOW 16
+#define PHASE_PKTS (NB_FLOWS * PER_FLOW)
+#define FQ_SIZE 64			/* flow queue size */
+
+static uint16_t port, pf[2];
+static uint32_t cnt[NB_Q][NB_FLOWS];	/* per queue, per flow: its poller's */
+static rte_be32_t flow_src[NB_FLOWS];
+static rte_be16_t flow_sport[NB_FLOWS];
+static uint64_t received, expected, last_rx_tsc, deadline;
+static volatile int stop;
+static int skipped;	/* the case could not run in full: exit 77 (meson: skipped) */
+
+static int
+poll_queue(void *arg)
+{
+	uint16_t q = (uint16_t)rte_lcore_id();
+	struct rte_mbuf *pkts[32];
+	uint16_t n, k;
+
+	RTE_SET_USED(arg);
+	if (q >= NB_Q)
+		return 0;
+	while (!stop) {
+		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
+		for (k = 0; k < n; k++) {
+			rte_be32_t src;
+			rte_be16_t sport;
+			int f = octo_gen_flow_of(pkts[k], NB_FLOWS, &src, &sport);
+
+			if (f >= 0) {
+				cnt[q][f]++;
+				flow_src[f] = src;
+				flow_sport[f] = sport;
+			}
+			rte_pktmbuf_free(pkts[k]);
+		}
+		if (n > 0) {
+			rte_atomic_fetch_add_explicit(&received, n, rte_memory_order_relaxed);
+			rte_atomic_store_explicit(&last_rx_tsc, rte_get_timer_cycles(),
+				rte_memory_order_relaxed);
+		}
+		if (q == 0 && n == 0) {
+			uint64_t now = rte_get_timer_cycles();
+
+			if ((rte_atomic_load_explicit(&received, rte_memory_order_relaxed) >=
+					expected && now - rte_atomic_load_explicit(&last_rx_tsc,
+					rte_memory_order_relaxed) > rte_get_timer_hz() / 20) ||
+					now > deadline)
+				stop = 1;
+		}
+	}
+	return 0;
+}
+
+/* PER_FLOW packets of every flow, counted where they arrive. */
+static void
+run_phase(void)
+{
+	struct rte_pmd_octonic_gen_conf gc;
+
+	memset(cnt, 0, sizeof(cnt));
+	received = 0;
+	CHECK(rte_pmd_octonic_gen_get(pf[0], &gc) == 0, "gen_get");
+	gc.limit = PHASE_PKTS;
+	CHECK(rte_pmd_octonic_gen_set(pf[0], &gc) == 0, "gen_set");
+	expected = PHASE_PKTS;
+	last_rx_tsc = rte_get_timer_cycles();
+	deadline = last_rx_tsc + 20 * rte_get_timer_hz();
+	stop = 0;
+	rte_pmd_octonic_gen_enable(pf[0], 1);
+	rte_eal_mp_remote_launch(poll_queue, NULL, SKIP_MAIN);
+	poll_queue(NULL);
+	rte_eal_mp_wait_lcore();
+	rte_pmd_octonic_gen_enable(pf[0], 0);
+	CHECK(received == PHASE_PKTS, "received %" PRIu64 " of %u", received, PHASE_PKTS);
+}
+
+/* The queue every packet of flow f reached, -1: none or several. */
+static int
+flow_queue(int f)
+{
+	int q, found = -1;
+
+	for (q = 0; q < NB_Q; q++) {
+		if (cnt[q][f] == 0)
+			continue;
+		if (found >= 0)
+			return -1;
+		found = q;
+	}
+	return found;
+}
+
+/* Packets DMA-written into another socket's memory by the members' Rx queues. */
+static uint64_t
+remote_dma(void)
+{
+	struct rte_pmd_octonic_locality loc;
+	uint64_t n = 0;
+	uint16_t q;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		for (q = 0; q < NB_Q; q++)
+			if (rte_pmd_octonic_locality_get(pf[i], q, 0, &loc) == 0)
+				n += loc.remote_dma_pkts;
+	return n;
+}
+
+/* Every rule of the e-switch, all domains (what its room counts). */
+static uint32_t
+all_rules(void)
+{
+	struct rte_pmd_octonic_flow_stats fs0, fs1;
+
+	memset(&fs0, 0, sizeof(fs0));
+	memset(&fs1, 0, sizeof(fs1));
+	CHECK(rte_pmd_octonic_flow_stats_get(pf[0], &fs0) == 0 &&
+		rte_pmd_octonic_flow_stats_get(pf[1], &fs1) == 0, "flow stats");
+	return fs0.transfer_rules + fs0.ingress_rules + fs1.ingress_rules;
+}
+
+static uint32_t
+transfer_rules(void)
+{
+	struct rte_pmd_octonic_flow_stats fs;
+
+	memset(&fs, 0, sizeof(fs));
+	CHECK(rte_pmd_octonic_flow_stats_get(pf[0], &fs) == 0, "flow stats");
+	return fs.transfer_rules;
+}
+
+/* Port set up and started (its Rx queues polled by lcore q, on its socket). */
+static void
+port_up(struct rte_mempool *mp)
+{
+	struct octo_port_conf c = {
+		.nb_rxq = NB_Q, .nb_txq = NB_Q, .nb_desc = NB_DESC,
+		.socket = OCTO_SOCKET_OF_LCORE, .pool = mp,
+	};
+
+	CHECK(octo_port_start(port, &c) == 0, "configure, set up and start the port");
+}
+
+/* rte_flow_configure with @p nb flow queues of FQ_SIZE, the port stopped. */
+static int
+flow_configure(uint16_t nb, struct rte_flow_error *err)
+{
+	struct rte_flow_port_attr pa = { .nb_counters = 0 };
+	struct rte_flow_queue_attr qa = { .size = FQ_SIZE };
+	const struct rte_flow_queue_attr *qas[8];
+	uint16_t i;
+
+	for (i = 0; i < RTE_DIM(qas); i++)
+		qas[i] = &qa;
+	return rte_flow_configure(port, &pa, nb, qas, err);
+}
+
+/* Pattern template eth / ipv4 (src) / udp (src): a generator flow's 5-tuple part. */
+static struct rte_flow_pattern_template *
+pattern_template(struct rte_flow_error *err)
+{
+	static struct rte_flow_item_ipv4 ip_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
+	static struct rte_flow_item_udp udp_mask = { .hdr.src_port = RTE_BE16(0xffff) };
+	struct rte_flow_pattern_template_attr attr = { .relaxed_matching = 1, .ingress = 1 };
+	struct rte_flow_item items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .mask = &ip_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .mask = &udp_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+
+	return rte_flow_pattern_template_create(port, &attr, items, err);
+}
+
+/* Actions template QUEUE: index per rule (@p fixed < 0) or fixed to @p fixed. */
+static struct rte_flow_actions_template *
+queue_template(int fixed, struct rte_flow_error *err)
+{
+	struct rte_flow_actions_template_attr attr = { .ingress = 1 };
+	struct rte_flow_action_queue q = { .index = fixed < 0 ? 0 : (uint16_t)fixed };
+	struct rte_flow_action_queue qm = { .index = UINT16_MAX };
+	struct rte_flow_action acts[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_action masks[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = fixed < 0 ? NULL : &qm },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+
+	return rte_flow_actions_template_create(port, &attr, acts, masks, err);
+}
+
+static struct rte_flow_template_table *
+table_of(struct rte_flow_pattern_template *pt, struct rte_flow_actions_template **at,
+		uint8_t nb_at, uint32_t nb_flows, struct rte_flow_error *err)
+{
+	struct rte_flow_template_table_attr attr = {
+		.flow_attr = { .group = 0, .priority = 0, .ingress = 1 },
+		.nb_flows = nb_flows,
+	};
+
+	return rte_flow_template_table_create(port, &attr, &pt, 1, at, nb_at, err);
+}
+
+/* A rule's pattern for flow f, and its QUEUE action (index @p q). */
+struct rule_spec {
+	struct rte_flow_item items[4];
+	struct rte_flow_item_ipv4 ip;
+	struct rte_flow_item_udp udp;
+	struct rte_flow_action acts[2];
+	struct rte_flow_action_queue queue;
+};
+
+static void
+rule_spec(struct rule_spec *r, int f, uint16_t q)
+{
+	memset(r, 0, sizeof(*r));
+	r->ip.hdr.src_addr = flow_src[f];
+	r->udp.hdr.src_port = flow_sport[f];
+	r->items[0].type = RTE_FLOW_ITEM_TYPE_ETH;
+	r->items[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
+	r->items[1].spec = &r->ip;
+	r->items[2].type = RTE_FLOW_ITEM_TYPE_UDP;
+	r->items[2].spec = &r->udp;
+	r->items[3].type = RTE_FLOW_ITEM_TYPE_END;
+	r->queue.index = q;
+	r->acts[0].type = RTE_FLOW_ACTION_TYPE_QUEUE;
+	r->acts[0].conf = &r->queue;
+	r->acts[1].type = RTE_FLOW_ACTION_TYPE_END;
+}
+
+static const char *
+msg(const struct rte_flow_error *e)
+{
+	return e->message != NULL ? e->message : "(no message)";
+}
+
+/*
+ * Pull flow queue @p fq until @p n completions came (or 1 s passed), into
+ * @p res. @return how many.
+ */
+static int
+pull_n(uint32_t fq, struct rte_flow_op_result *res, int n)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz();
+	struct rte_flow_error err;
+	int got = 0, k;
+
+	while (got < n && rte_get_timer_cycles() < end) {
+		k = rte_flow_pull(port, fq, res + got, (uint16_t)(n - got), &err);
+		if (k < 0) {
+			CHECK(k >= 0, "pull: %s", msg(&err));
+			break;
+		}
+		got += k;
+		if (got < n)
+			rte_flow_push(port, fq, &err);
+	}
+	return got;
+}
+
+/* Stopped, flow-configured with @p nb queues, started, flows learnt. */
+static void
+template_port(struct rte_mempool *mp, uint16_t nb)
+{
+	struct rte_flow_error err;
+
+	port_up(mp);
+	run_phase();	/* learn the flows' addresses */
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(flow_configure(nb, &err) == 0, "flow configure: %s", msg(&err));
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+}
+
+static void
+case_queue(struct rte_mempool *mp)
+{
+	struct rte_flow_op_attr now = { .postpone = 0 }, later = { .postpone = 1 };
+	struct rte_flow_actions_template *at[2];
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_template_table *tb;
+	struct rte_flow_port_info pi, mi;
+	struct rte_flow_queue_info qi, mqi;
+	struct rte_flow_op_result res[4];
+	struct rule_spec a, b, c;
+	struct rte_flow_item_ipv4 src_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
+	struct rte_flow_item_udp sport_mask = { .hdr.src_port = RTE_BE16(0xffff) };
+	struct rte_flow_attr attr = { .ingress = 1 };
+	struct rte_flow_error err;
+	struct rte_flow *ra, *rb, *rc;
+	uint32_t base;
+	uint64_t dma0;
+
+	port_up(mp);
+	run_phase();
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	memset(&pi, 0, sizeof(pi));
+	memset(&mi, 0, sizeof(mi));
+	CHECK(rte_flow_info_get(port, &pi, &qi, &err) == 0, "info_get: %s", msg(&err));
+	CHECK(rte_flow_info_get(pf[0], &mi, &mqi, &err) == 0, "PF0 info_get: %s", msg(&err));
+	/* one queue of the members' is the extra one at nb_queue */
+	CHECK(pi.max_nb_queues + 1 == mi.max_nb_queues, "max_nb_queues %u, PF0's %u",
+		pi.max_nb_queues, mi.max_nb_queues);
+	CHECK(qi.max_size <= mqi.max_size && qi.max_size > 0, "max_size %u, PF0's %u",
+		qi.max_size, mqi.max_size);
+	printf("info_get: max_nb_queues %u (PF0 %u), queue max_size %u, counters %u\n",
+		pi.max_nb_queues, mi.max_nb_queues, qi.max_size, pi.max_nb_counters);
+	CHECK(flow_configure(2, &err) == 0, "flow configure: %s", msg(&err));
+	/* the same settings again: taken, as mlx5 does */
+	CHECK(flow_configure(2, &err) == 0, "second configure, same: %s", msg(&err));
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	base = transfer_rules();
+
+	pt = pattern_template(&err);
+	REQUIRE(pt != NULL, "pattern template: %s", msg(&err));
+	at[0] = queue_template(-1, &err);
+	REQUIRE(at[0] != NULL, "actions template (queue per rule): %s", msg(&err));
+	at[1] = queue_template(3, &err);
+	REQUIRE(at[1] != NULL, "actions template (queue 3): %s", msg(&err));
+	tb = table_of(pt, at, 2, 64, &err);
+	REQUIRE(tb != NULL, "table: %s", msg(&err));
+
+	rule_spec(&a, 5, 2);
+	rule_spec(&b, 9, 0);	/* the template fixes queue 3 */
+	ra = rte_flow_async_create(port, 0, &later, tb, a.items, 0, a.acts, 0,
+		(void *)(uintptr_t)0x1111, &err);
+	CHECK(ra != NULL, "async create on flow queue 0: %s", msg(&err));
+	rb = rte_flow_async_create(port, 1, &later, tb, b.items, 0, b.acts, 1,
+		(void *)(uintptr_t)0x2222, &err);
+	CHECK(rb != NULL, "async create on flow queue 1: %s", msg(&err));
+	CHECK(rte_flow_push(port, 0, &err) == 0, "push 0: %s", msg(&err));
+	CHECK(rte_flow_push(port, 1, &err) == 0, "push 1: %s", msg(&err));
+	CHECK(pull_n(0, res, 1) == 1 && res[0].status == RTE_FLOW_OP_SUCCESS &&
+		res[0].user_data == (void *)(uintptr_t)0x1111, "completion of the create on 0");
+	CHECK(pull_n(1, res, 1) == 1 && res[0].status == RTE_FLOW_OP_SUCCESS &&
+		res[0].user_data == (void *)(uintptr_t)0x2222, "completion of the create on 1");
+	CHECK(rte_flow_pull(port, 0, res, 4, &err) == 0, "no more completions");
+	/* a synchronous rule beside them */
+	rule_spec(&c, 12, 1);
+	c.items[1].mask = &src_mask;
+	c.items[2].mask = &sport_mask;
+	rc = rte_flow_create(port, &attr, c.items, c.acts, &err);
+	CHECK(rc != NULL, "synchronous create on a configured port: %s", msg(&err));
+	CHECK(transfer_rules() == base + 3, "e-switch rules %u, expected %u", transfer_rules(),
+		base + 3);
+
+	dma0 = remote_dma();
+	run_phase();
+	CHECK(flow_queue(5) == 2, "flow 5 (template rule, queue per rule) at queue %d",
+		flow_queue(5));
+	CHECK(flow_queue(9) == 3, "flow 9 (template rule, queue fixed) at queue %d",
+		flow_queue(9));
+	CHECK(flow_queue(12) == 1, "flow 12 (synchronous rule) at queue %d", flow_queue(12));
+	CHECK(remote_dma() == dma0, "remote DMA: %" PRIu64, remote_dma() - dma0);
+
+	CHECK(rte_flow_async_destroy(port, 1, &now, ra, (void *)(uintptr_t)0x3333, &err) == 0,
+		"async destroy: %s", msg(&err));
+	CHECK(rte_flow_async_destroy(port, 1, &now, rb, (void *)(uintptr_t)0x4444, &err) == 0,
+		"async destroy: %s", msg(&err));
+	CHECK(pull_n(1, res, 2) == 2 && res[0].status == RTE_FLOW_OP_SUCCESS &&
+		res[1].status == RTE_FLOW_OP_SUCCESS &&
+		res[0].user_data == (void *)(uintptr_t)0x3333 &&
+		res[1].user_data == (void *)(uintptr_t)0x4444, "completions of the destroys");
+	CHECK(rte_flow_destroy(port, rc, &err) == 0, "destroy: %s", msg(&err));
+	CHECK(transfer_rules() == base, "e-switch rules %u, expected %u", transfer_rules(), base);
+	CHECK(rte_flow_template_table_destroy(port, tb, &err) == 0, "table destroy: %s",
+		msg(&err));
+	CHECK(rte_flow_actions_template_destroy(port, at[0], &err) == 0, "at destroy: %s",
+		msg(&err));
+	CHECK(rte_flow_actions_template_destroy(port, at[1], &err) == 0, "at destroy: %s",
+		msg(&err));
+	CHECK(rte_flow_pattern_template_destroy(port, pt, &err) == 0, "pt destroy: %s",
+		msg(&err));
+	rte_eth_dev_stop(port);
+}
+
+/* DPDK 25.11's flow_filtering, template mode: queue 1 of 1, never pushed or pulled. */
+static void
+case_filtering(struct rte_mempool *mp)
+{
+	struct rte_flow_op_attr now = { .postpone = 0 };
+	struct rte_flow_actions_template *at;
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_template_table *tb;
+	struct rte_flow_error err;
+	struct rule_spec a;
+	struct rte_flow *r;
+
+	template_port(mp, 1);
+	pt = pattern_template(&err);
+	REQUIRE(pt != NULL, "pattern template: %s", msg(&err));
+	/* flow_filtering's mask: the QUEUE type, no conf (the index per rule) */
+	at = queue_template(-1, &err);
+	REQUIRE(at != NULL, "actions template: %s", msg(&err));
+	tb = table_of(pt, &at, 1, 1, &err);
+	REQUIRE(tb != NULL, "table: %s", msg(&err));
+	rule_spec(&a, 7, 1);
+	r = rte_flow_async_create(port, 1, &now, tb, a.items, 0, a.acts, 0, NULL, &err);
+	CHECK(r != NULL, "async create on flow queue 1 of 1: %s", msg(&err));
+	run_phase();
+	CHECK(flow_queue(7) == 1, "flow 7 at queue %d", flow_queue(7));
+	rte_eth_dev_stop(port);
+}
+
+static void
+case_bad(struct rte_mempool *mp)
+{
+	struct rte_flow_op_attr now = { .postpone = 0 };
+	struct rte_flow_pattern_template_attr pattr = { .transfer = 1 };
+	struct rte_flow_actions_template_attr aattr = { .ingress = 1 };
+	struct rte_flow_item eth_only[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH }, { .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item gtp[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_GTP }, { .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	uint16_t rss_q[2] = { 0, 1 };
+	struct rte_flow_action_rss rss = { .queue_num = 2, .queue = rss_q };
+	struct rte_flow_action rss_acts[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_RSS, .conf = &rss },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_template_table_attr tattr = {
+		.flow_attr = { .group = 64, .ingress = 1 }, .nb_flows = 8,
+	};
+	struct rte_flow_actions_template *at;
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_template_table *tb;
+	struct rte_flow_error err;
+	struct rule_spec a;
+	uint32_t base;
+
+	port_up(mp);
+	run_phase();
+	memset(&err, 0, sizeof(err));
+	CHECK(flow_configure(2, &err) != 0, "configure while started taken");
+	printf("configure while started: %s\n", msg(&err));
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(flow_configure(2, &err) == 0, "flow configure: %s", msg(&err));
+	CHECK(flow_configure(3, &err) != 0 && strstr(msg(&err), "other settings") != NULL,
+		"second configure with other settings: %s", msg(&err));
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	base = transfer_rules();
+
+	CHECK(rte_flow_pattern_template_create(port, &pattr, eth_only, &err) == NULL &&
+		strstr(msg(&err), "ingress only") != NULL, "transfer template: %s", msg(&err));
+	pattr.transfer = 0;
+	pattr.ingress = 1;
+	CHECK(rte_flow_pattern_template_create(port, &pattr, gtp, &err) == NULL &&
+		strstr(msg(&err), "not supported") != NULL, "GTP item: %s", msg(&err));
+	CHECK(rte_flow_actions_template_create(port, &aattr, rss_acts, rss_acts, &err) == NULL &&
+		strstr(msg(&err), "rss") != NULL, "RSS in a template: %s", msg(&err));
+	pt = pattern_template(&err);
+	REQUIRE(pt != NULL, "pattern template: %s", msg(&err));
+	at = queue_template(-1, &err);
+	REQUIRE(at != NULL, "actions template: %s", msg(&err));
+	CHECK(rte_flow_template_table_create(port, &tattr, &pt, 1, &at, 1, &err) == NULL &&
+		strstr(msg(&err), "groups 0..63") != NULL, "table in group 64: %s", msg(&err));
+	tb = table_of(pt, &at, 1, 8, &err);
+	REQUIRE(tb != NULL, "table: %s", msg(&err));
+	rule_spec(&a, 3, 1);
+	CHECK(rte_flow_async_create(port, 3, &now, tb, a.items, 0, a.acts, 0, NULL,
+		&err) == NULL && strstr(msg(&err), "flow queue 3") != NULL,
+		"flow queue 3 of 2 (+1): %s", msg(&err));
+	a.queue.index = NB_Q;
+	CHECK(rte_flow_async_create(port, 0, &now, tb, a.items, 0, a.acts, 0, NULL,
+		&err) == NULL && strstr(msg(&err), "queue index") != NULL,
+		"queue index %u: %s", NB_Q, msg(&err));
+	CHECK(transfer_rules() == base, "e-switch rules %u, expected %u", transfer_rules(), base);
+	CHECK(rte_flow_template_table_destroy(port, tb, &err) == 0, "table destroy: %s",
+		msg(&err));
+	rte_eth_dev_stop(port);
+}
+
+static void
+case_full(struct rte_mempool *mp)
+{
+	struct rte_flow_op_attr later = { .postpone = 1 };
+	struct rte_flow_actions_template *at;
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_template_table *tb;
+	struct rte_flow_op_result res[4];
+	struct rte_flow_error err;
+	struct rule_spec s[3];
+	struct rte_flow *r[3];
+	int i, made = 0, ok = 0, failed = 0, got;
+	uint32_t base;
+
+	template_port(mp, 1);
+	pt = pattern_template(&err);
+	REQUIRE(pt != NULL, "pattern template: %s", msg(&err));
+	at = queue_template(-1, &err);
+	REQUIRE(at != NULL, "actions template: %s", msg(&err));
+	tb = table_of(pt, &at, 1, 16, &err);
+	REQUIRE(tb != NULL, "table: %s", msg(&err));
+	base = transfer_rules();
+	CHECK(rte_pmd_octonic_flow_room_set(pf[0], all_rules() + 2) == 0, "room");
+	for (i = 0; i < 3; i++) {
+		rule_spec(&s[i], 20 + i, 1);
+		r[i] = rte_flow_async_create(port, 0, &later, tb, s[i].items, 0, s[i].acts, 0,
+			(void *)(uintptr_t)(0x100 + i), &err);
+		if (r[i] != NULL)
+			made++;
+		else
+			printf("create %d refused at once: %s\n", i, msg(&err));
+	}
+	CHECK(rte_flow_push(port, 0, &err) == 0, "push: %s", msg(&err));
+	got = pull_n(0, res, made);
+	CHECK(got == made, "%d completions for %d operations", got, made);
+	for (i = 0; i < got; i++) {
+		CHECK(res[i].user_data == (void *)(uintptr_t)(0x100 + i),
+			"completion %d: user_data %p", i, res[i].user_data);
+		if (res[i].status == RTE_FLOW_OP_SUCCESS)
+			ok++;
+		else
+			failed++;
+	}
+	printf("full: %d made, %d completed, %d with an error\n", made, ok, failed);
+	CHECK(ok == 2 && made - ok == failed && failed + (3 - made) == 1,
+		"two rules made, one refused (at once or by its completion)");
+	CHECK(transfer_rules() == base + 2, "e-switch rules %u, expected %u", transfer_rules(),
+		base + 2);
+	/* the two that were made go; then the table has none (the refused one
+	 * was undone: the table refuses to go while it holds a rule)
+	 */
+	for (i = 0; i < got; i++)
+		if (res[i].status == RTE_FLOW_OP_SUCCESS)
+			CHECK(rte_flow_async_destroy(port, 0, &later, r[i], NULL, &err) == 0,
+				"destroy: %s", msg(&err));
+	CHECK(pull_n(0, res, ok) == ok, "destroy completions");
+	CHECK(transfer_rules() == base, "e-switch rules %u, expected %u", transfer_rules(), base);
+	CHECK(rte_flow_template_table_destroy(port, tb, &err) == 0, "table destroy: %s",
+		msg(&err));
+	rte_pmd_octonic_flow_room_set(pf[0], 0);
+	rte_eth_dev_stop(port);
+}
+
+/* One template rule, flow @p f to queue @p q, made and completed. */
+static struct rte_flow *
+one_rule(int f, uint16_t q, struct rte_flow_template_table **tbp)
+{
+	struct rte_flow_op_attr now = { .postpone = 0 };
+	struct rte_flow_actions_template *at;
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_op_result res;
+	struct rte_flow_error err;
+	struct rule_spec s;
+	struct rte_flow *r;
+
+	pt = pattern_template(&err);
+	at = queue_template(-1, &err);
+	*tbp = pt != NULL && at != NULL ? table_of(pt, &at, 1, 16, &err) : NULL;
+	if (*tbp == NULL) {
+		CHECK(*tbp != NULL, "templates and table: %s", msg(&err));
+		return NULL;
+	}
+	rule_spec(&s, f, q);
+	r = rte_flow_async_create(port, 0, &now, *tbp, s.items, 0, s.acts, 0, NULL, &err);
+	CHECK(r != NULL, "async create: %s", msg(&err));
+	CHECK(pull_n(0, &res, 1) == 1 && res.status == RTE_FLOW_OP_SUCCESS, "its completion");
+	return r;
+}
+
+static void
+case_migrate(struct rte_mempool *mp)
+{
+	struct rte_pmd_octopus_migration st;
+	struct rte_flow_template_table *tb;
+	struct rte_flow *r;
+	uint64_t m1, end;
+	char name[64];
+
+	template_port(mp, 1);
+	CHECK(rte_pmd_octopus_migration_auto_set(port, 0) == 0, "manual migration");
+	r = one_rule(11, 2, &tb);
+	REQUIRE(r != NULL, "rule");
+	run_phase();
+	CHECK(flow_queue(11) == 2, "flow 11 at queue %d", flow_queue(11));
+	snprintf(name, sizeof(name), "rx_q2_member1_packets");
+	m1 = octo_xstat(port, name);
+	CHECK(rte_pmd_octopus_queue_migrate(port, 2, 1) == 0, "move queue 2 to socket 1");
+	end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
+	do {
+		rte_pmd_octopus_migration_get(port, 2, 0, &st);
+	} while (st.migrations == 0 && rte_get_timer_cycles() < end);
+	run_phase();
+	CHECK(flow_queue(11) == 2, "after the move, flow 11 at queue %d", flow_queue(11));
+	CHECK(octo_xstat(port, name) - m1 >= PER_FLOW,
+		"queue 2 received %" PRIu64 " packets through member 1",
+		octo_xstat(port, name) - m1);
+	rte_eth_dev_stop(port);
+}
+
+static void
+case_failover(struct rte_mempool *mp)
+{
+	struct rte_flow_op_attr now = { .postpone = 0 };
+	struct rte_flow_template_table *tb;
+	struct rte_flow_op_result res;
+	struct rte_flow_error err;
+	struct rte_flow *r;
+
+	template_port(mp, 1);
+	/* queue 1 is homed on PF1 (lcore 1, socket 1) */
+	r = one_rule(13, 1, &tb);
+	REQUIRE(r != NULL, "rule");
+	CHECK(rte_pmd_octonic_unplug(pf[1]) == 0, "unplug PF1");
+	rte_delay_ms(100);
+	run_phase();
+	CHECK(flow_queue(13) == 1, "PF1 out: flow 13 at queue %d", flow_queue(13));
+	CHECK(rte_pmd_octonic_plug(pf[1]) == 0, "plug PF1");
+	rte_delay_ms(300);
+	run_phase();
+	CHECK(flow_queue(13) == 1, "PF1 back: flow 13 at queue %d", flow_queue(13));
+	CHECK(rte_flow_async_destroy(port, 1, &now, r, (void *)(uintptr_t)7, &err) == 0,
+		"destroy: %s", msg(&err));
+	CHECK(pull_n(1, &res, 1) == 1 && res.status == RTE_FLOW_OP_SUCCESS &&
+		res.user_data == (void *)(uintptr_t)7, "its completion");
+	rte_eth_dev_stop(port);
+}
+
+static void
+case_update(struct rte_mempool *mp)
+{
+#if OCTO_DPDK_HAS_FLOW_ASYNC_UPDATE
+	struct rte_flow_op_attr now = { .postpone = 0 };
+	struct rte_flow_template_table *tb;
+	struct rte_flow_op_result res;
+	struct rte_flow_error err;
+	struct rule_spec s;
+	struct rte_flow *r;
+	int ret;
+
+	template_port(mp, 1);
+	r = one_rule(17, 2, &tb);
+	REQUIRE(r != NULL, "rule");
+	run_phase();
+	CHECK(flow_queue(17) == 2, "flow 17 at queue %d", flow_queue(17));
+	rule_spec(&s, 17, 3);
+	ret = rte_flow_async_actions_update(port, 0, &now, r, s.acts, 0,
+		(void *)(uintptr_t)9, &err);
+	if (ret == -ENOTSUP) {
+		/* the members' e-switch has none: refused, the rule as it was */
+		printf("update: the e-switch refused it (%s)\n", msg(&err));
+		run_phase();
+		CHECK(flow_queue(17) == 2, "refused update: flow 17 at queue %d",
+			flow_queue(17));
+		skipped = failures == 0;
+		rte_eth_dev_stop(port);
+		return;
+	}
+	CHECK(ret == 0, "update: %s", msg(&err));
+	CHECK(pull_n(0, &res, 1) == 1 && res.status == RTE_FLOW_OP_SUCCESS &&
+		res.user_data == (void *)(uintptr_t)9, "its completion");
+	run_phase();
+	CHECK(flow_queue(17) == 3, "updated: flow 17 at queue %d", flow_queue(17));
+	rte_eth_dev_stop(port);
+#else
+	RTE_SET_USED(mp);
+	printf("update: this DPDK has no rte_flow_async_actions_update\n");
+	skipped = 1;
+#endif
+}
+
+
+/* ---- bench: async insertion through the port and on a bare PF ---------- */
+
+#define BENCH_BURST 32
+
+/*
+ * Insert then delete @p n rules of table @p tb on flow queue 0 of @p pid,
+ * bursts of BENCH_BURST, a push and a pull per burst; the rules' source
+ * address and port count up, their queue is j % NB_Q. Cycles in @p ins,
+ * @p del; @return 0, -1 on a refusal (reported).
+ */
+static int
+bench_async(uint16_t pid, struct rte_flow_template_table *tb, struct rte_flow **f,
+		uint32_t n, uint64_t *ins, uint64_t *del)
+{
+	struct rte_flow_op_attr later = { .postpone = 1 };
+	struct rte_flow_op_result res[BENCH_BURST];
+	struct rte_flow_error err;
+	struct rule_spec s;
+	uint32_t i, j, done = 0;
+	uint64_t t0;
+	int k;
+
+	rule_spec(&s, 0, 0);
+	t0 = rte_rdtsc();
+	for (i = 0; i < n; i += BENCH_BURST) {
+		for (j = i; j < i + BENCH_BURST && j < n; j++) {
+			s.ip.hdr.src_addr = rte_cpu_to_be_32(0x0b000000 + (j >> 8));
+			s.udp.hdr.src_port = rte_cpu_to_be_16((uint16_t)j);
+			s.queue.index = j % NB_Q;
+			f[j] = rte_flow_async_create(pid, 0, &later, tb, s.items, 0, s.acts, 0,
+				NULL, &err);
+			if (f[j] == NULL) {
+				CHECK(f[j] != NULL, "async create %u: %s", j, msg(&err));
+				return -1;
+			}
+		}
+		rte_flow_push(pid, 0, &err);
+		k = rte_flow_pull(pid, 0, res, BENCH_BURST, &err);
+		done += k > 0 ? (uint32_t)k : 0;
+	}
+	while (done < n && (k = rte_flow_pull(pid, 0, res, BENCH_BURST, &err)) > 0)
+		done += (uint32_t)k;
+	*ins = rte_rdtsc() - t0;
+	CHECK(done == n, "%u completions of %u", done, n);
+	done = 0;
+	t0 = rte_rdtsc();
+	for (i = 0; i < n; i += BENCH_BURST) {
+		for (j = i; j < i + BENCH_BURST && j < n; j++)
+			rte_flow_async_destroy(pid, 0, &later, f[j], NULL, &err);
+		rte_flow_push(pid, 0, &err);
+		k = rte_flow_pull(pid, 0, res, BENCH_BURST, &err);
+		done += k > 0 ? (uint32_t)k : 0;
+	}
+	while (done < n && (k = rte_flow_pull(pid, 0, res, BENCH_BURST, &err)) > 0)
+		done += (uint32_t)k;
+	*del = rte_rdtsc() - t0;
+	CHECK(done == n, "%u destroy completions of %u", done, n);
+	return 0;
+}
+
+static double
+mrules(uint32_t n, uint64_t cycles)
+{
+	return cycles == 0 ? 0 : n / ((double)cycles / rte_get_tsc_hz()) / 1e6;
+}
+
+/*
+ * TMPL_BENCH_RULES (default 100000) rules in one table: through the port
+ * (started, its queues never polled), on PF0 of a second NIC (bare, same
+ * templates), and through the port's rte_flow_create. A benchmark: it
+ * prints what it measured.
+ */
+static void
+case_bench(struct rte_mempool *mp)
+{
+	const char *env = getenv("TMPL_BENCH_RULES");
+	uint32_t n = env != NULL ? (uint32_t)strtoul(env, NULL, 0) : 100000, j;
+	struct rte_flow_actions_template *at;
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_template_table *tb;
+	struct rte_flow_attr attr = { .ingress = 1 };
+	struct rte_flow_item_ipv4 src_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
+	struct rte_flow_item_udp sport_mask = { .hdr.src_port = RTE_BE16(0xffff) };
+	struct rte_flow **f = calloc(n, sizeof(*f));
+	uint64_t p_ins, p_del, b_ins, b_del, s_ins, s_del, t0;
+	struct rte_eth_conf conf = { 0 };
+	struct rte_flow_error err;
+	uint16_t bare = port_of("net_octonic1_pf0"), save = port;
+	struct rule_spec s;
+
+	REQUIRE(f != NULL && bare < RTE_MAX_ETHPORTS, "memory, second NIC");
+	port_up(mp);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(flow_configure(1, &err) == 0, "flow configure: %s", msg(&err));
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	pt = pattern_template(&err);
+	at = queue_template(-1, &err);
+	tb = pt != NULL && at != NULL ? table_of(pt, &at, 1, n, &err) : NULL;
+	REQUIRE(tb != NULL, "port: templates and table: %s", msg(&err));
+	REQUIRE(bench_async(port, tb, f, n, &p_ins, &p_del) == 0, "port");
+
+	/* the bare PF: the same templates made on it */
+	REQUIRE(rte_eth_dev_configure(bare, NB_Q, 1, &conf) == 0, "bare PF configure");
+	port = bare;
+	CHECK(flow_configure(1, &err) == 0, "bare PF flow configure: %s", msg(&err));
+	pt = pattern_template(&err);
+	at = queue_template(-1, &err);
+	tb = pt != NULL && at != NULL ? table_of(pt, &at, 1, n, &err) : NULL;
+	port = save;
+	REQUIRE(tb != NULL, "bare PF: templates and table: %s", msg(&err));
+	REQUIRE(bench_async(bare, tb, f, n, &b_ins, &b_del) == 0, "bare PF");
+
+	rule_spec(&s, 0, 0);
+	s.items[1].mask = &src_mask;
+	s.items[2].mask = &sport_mask;
+	t0 = rte_rdtsc();
+	for (j = 0; j < n; j++) {
+		s.ip.hdr.src_addr = rte_cpu_to_be_32(0x0b000000 + (j >> 8));
+		s.udp.hdr.src_port = rte_cpu_to_be_16((uint16_t)j);
+		s.queue.index = j % NB_Q;
+		f[j] = rte_flow_create(port, &attr, s.items, s.acts, &err);
+		REQUIRE(f[j] != NULL, "create %u: %s", j, msg(&err));
+	}
+	s_ins = rte_rdtsc() - t0;
+	t0 = rte_rdtsc();
+	for (j = 0; j < n; j++)
+		rte_flow_destroy(port, f[j], &err);
+	s_del = rte_rdtsc() - t0;
+	free(f);
+	printf("bench: %u rules, one table, bursts of %u, a push and a pull per burst\n",
+		n, BENCH_BURST);
+	printf("bench: port async  insert %.3f Mrules/s, delete %.3f Mrules/s\n",
+		mrules(n, p_ins), mrules(n, p_del));
+	printf("bench: bare PF async insert %.3f Mrules/s, delete %.3f Mrules/s\n",
+		mrules(n, b_ins), mrules(n, b_del));
+	printf("bench: port sync   insert %.3f Mrules/s, delete %.3f Mrules/s\n",
+		mrules(n, s_ins), mrules(n, s_del));
+	printf("bench: port/PF async insert %.2f, delete %.2f; port async/sync insert %.1fx\n",
+		(double)b_ins / p_ins, (double)b_del / p_del, (double)s_ins / p_ins);
+	printf("bench: reproduce: TMPL_BENCH_RULES=%u meson test -C <build> --benchmark octopus-template-rate -v\n",
+		n);
+	rte_eth_dev_stop(port);
+}
+
+static const struct octo_case cases[] = {
+	{ "queue", case_queue, false },
+	{ "filtering", case_filtering, false },
+	{ "bad", case_bad, false },
+	{ "full", case_full, false },
+	{ "migrate", case_migrate, false },
+	{ "failover", case_failover, false },
+	{ "update", case_update, false },
+	{ "bench", case_bench, false },
+};
+
+int
+main(int argc, char **argv)
+{
+	const char *which = argc > 1 ? argv[1] : "";
+	char prefix[64], gen[192], bare[96];
+	char *eal[] = {
+		argv[0], "-m", "512", "--no-pci",
+		"--lcores", "0@0,1@1,2@0,3@1", "--file-prefix", prefix,
+		"--vdev", gen,
+		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1",
+		"--vdev", bare,	/* bench: a bare PF of another NIC */
+	};
+	struct rte_mempool *mp;
+	int nb_eal = RTE_DIM(eal), ret;
+	char **eal_argv = eal;
+
+	snprintf(prefix, sizeof(prefix), "octopus-tmpl-%s", which);
+	snprintf(gen, sizeof(gen),
+		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=200000%s", NB_FLOWS,
+		octo_dialect_suffix());
+	snprintf(bare, sizeof(bare), "net_octonic1,pfs=1%s", octo_dialect_suffix());
+	if (strcmp(which, "bench") != 0)
+		nb_eal -= 2;
+	else
+		eal[2] = "1024";
+	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, NB_Q) < 0)
+		return 2;
+	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	if (mp == NULL)
+		return 2;
+	port = port_of("net_octopus0");
+	pf[0] = port_of("net_octonic0_pf0");
+	pf[1] = port_of("net_octonic0_pf1");
+	rte_pmd_octonic_gen_enable(pf[0], 0);
+	ret = octo_case_main(cases, RTE_DIM(cases), which, argv[0], mp);
+	return ret == 0 && skipped ? 77 : ret;
+}
