@@ -31,43 +31,10 @@
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
+#include "octonic_nic.h"
 
-#define NB_RXQ 4
 #define BURST 32
 #define ESW_MANAGER 0xffff
-
-static struct rte_mempool *pool;
-
-/* ---- NIC and ports ---- */
-
-struct nic {
-	const char *name;
-	uint16_t port[2];	/* PF0 (the transfer proxy), PF1 */
-};
-
-static int
-nic_open(struct nic *n, const char *name, const char *args)
-{
-	struct octo_port_conf c = {
-		.nb_rxq = NB_RXQ, .nb_txq = 1, .nb_desc = 1024,
-		.socket = OCTO_SOCKET_OF_PORT, .pool = pool,
-		.rss_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP,
-	};
-	char pf[RTE_ETH_NAME_MAX_LEN];
-	unsigned int i;
-
-	n->name = name;
-	if (rte_vdev_init(name, args) != 0)
-		return -1;
-	for (i = 0; i < 2; i++) {
-		snprintf(pf, sizeof(pf), "%s_pf%u", name, i);
-		if (rte_eth_dev_get_port_by_name(pf, &n->port[i]) != 0)
-			return -1;
-		if (octo_port_start(n->port[i], &c) != 0)
-			return -1;
-	}
-	return 0;
-}
 
 static void
 nic_close(struct nic *n)
@@ -560,26 +527,5 @@ static const struct octo_case tests[] = {
 int
 main(int argc, char **argv)
 {
-	int ret;
-
-	ret = octo_test_eal_init(&argc, &argv, 512);
-	if (ret < 0) {
-		printf("EAL init failed\n");
-		return 1;
-	}
-	argc -= ret;
-	argv += ret;
-	pool = rte_pktmbuf_pool_create("dialect_pool", 8191, 256, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
-	if (pool == NULL) {
-		printf("cannot create the pool\n");
-		return 1;
-	}
-	/* the cases use the pool above */
-	if (octo_cases_run(tests, RTE_DIM(tests), argv + 1, argc - 1, argv[0], NULL) < 0)
-		return 1;
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
-	return failures ? 1 : 0;
+	return nic_test_main(argc, argv, tests, RTE_DIM(tests));
 }

@@ -381,20 +381,26 @@ octonic_eswitch_async_destroy(struct octonic_eswitch *sw, uint16_t pf,
 	return 0;
 }
 
-int
-octonic_eswitch_push(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue,
+/* Flow queue @p queue with every operation complete, NULL if none such. */
+static struct sw_fq *
+queue_drained(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue,
 		struct rte_flow_error *error)
 {
 	struct sw_fq *q = queue_of(sw, pf, queue, error);
 
-	if (unlikely(q == NULL))
-		return -EINVAL;
-	if (q->n_ready == q->n)
-		return 0;
-	pthread_mutex_lock(&sw->lock);
-	drain(sw, q);
-	pthread_mutex_unlock(&sw->lock);
-	return 0;
+	if (likely(q != NULL) && q->n_ready != q->n) {
+		pthread_mutex_lock(&sw->lock);
+		drain(sw, q);
+		pthread_mutex_unlock(&sw->lock);
+	}
+	return q;
+}
+
+int
+octonic_eswitch_push(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue,
+		struct rte_flow_error *error)
+{
+	return queue_drained(sw, pf, queue, error) != NULL ? 0 : -EINVAL;
 }
 
 int
@@ -402,21 +408,17 @@ octonic_eswitch_pull(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue,
 		struct rte_flow_op_result res[], uint16_t n_res,
 		struct rte_flow_error *error)
 {
-	struct sw_fq *q = queue_of(sw, pf, queue, error);
+	struct sw_fq *q;
 	uint16_t k;
 
-	if (unlikely(q == NULL))
-		return -EINVAL;
 	if (unlikely(res == NULL && n_res != 0)) {
 		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no room for the results");
 		return -EINVAL;
 	}
-	if (q->n_ready != q->n) {
-		pthread_mutex_lock(&sw->lock);
-		drain(sw, q);
-		pthread_mutex_unlock(&sw->lock);
-	}
+	q = queue_drained(sw, pf, queue, error);
+	if (unlikely(q == NULL))
+		return -EINVAL;
 	for (k = 0; k < n_res && k < q->n_ready; k++) {
 		const struct sw_op *op = op_at(q, k);
 
