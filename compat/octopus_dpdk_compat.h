@@ -324,7 +324,4 @@ static const struct rte_flow_fp_ops name = { \
 #define OCTO_DPDK_FLOW_FP_OPS_UNINSTALL(dev) ((void)(dev))
 #endif
 
-/* rte_flow_async_actions_update (23.03): not in 22.11 (net_octopus's template API). */
-#define OCTO_DPDK_HAS_FLOW_ASYNC_UPDATE OCTO_DPDK_AT_LEAST(23, 3)
-
 #endif /* OCTOPUS_DPDK_COMPAT_H */

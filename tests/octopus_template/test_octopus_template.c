@@ -31,6 +31,8 @@
  *   failover  PF1 (the home of the rule's queue) unplugged and plugged back:
  *       the rule's flow keeps reaching its queue, and the rule is destroyed
  *       through its flow queue afterwards.
+ *   proxy_released  PF0, the transfer proxy, unplugged and closed: every
+ *       template op answers ENODEV saying why; the port stops and closes.
  *   update    (DPDK 23.03 and later) rte_flow_async_actions_update moves a
  *       rule's flow to another queue; where the members' e-switch refuses
  *       updates, the refusal reaches the application with the rule
@@ -357,6 +359,7 @@ case_queue(struct rte_mempool *mp)
 	struct rte_flow_attr attr = { .ingress = 1 };
 	struct rte_flow_error err;
 	struct rte_flow *ra, *rb, *rc;
+	struct rte_pmd_octopus_migration m2, m3;
 	uint32_t base;
 	uint64_t dma0;
 
@@ -401,6 +404,12 @@ case_queue(struct rte_mempool *mp)
 	CHECK(rte_flow_push(port, 1, &err) == 0, "push 1: %s", msg(&err));
 	CHECK(pull_n(0, res, 1) == 1 && res[0].status == RTE_FLOW_OP_SUCCESS &&
 		res[0].user_data == (void *)(uintptr_t)0x1111, "completion of the create on 0");
+	/* queues 2 and 3 were polled: a rule moving a flow there from its
+	 * bucket's queue is gated (and its completion still comes once)
+	 */
+	rte_pmd_octopus_migration_get(port, 2, 0, &m2);
+	rte_pmd_octopus_migration_get(port, 3, 0, &m3);
+	printf("gates: queue 2 %" PRIu64 ", queue 3 %" PRIu64 "\n", m2.gates, m3.gates);
 	CHECK(pull_n(1, res, 1) == 1 && res[0].status == RTE_FLOW_OP_SUCCESS &&
 		res[0].user_data == (void *)(uintptr_t)0x2222, "completion of the create on 1");
 	CHECK(rte_flow_pull(port, 0, res, 4, &err) == 0, "no more completions");
@@ -691,7 +700,7 @@ case_failover(struct rte_mempool *mp)
 static void
 case_update(struct rte_mempool *mp)
 {
-#if OCTO_DPDK_HAS_FLOW_ASYNC_UPDATE
+#if OCTO_DPDK_HAS_FLOW_ACTIONS_UPDATE
 	struct rte_flow_op_attr now = { .postpone = 0 };
 	struct rte_flow_template_table *tb;
 	struct rte_flow_op_result res;
@@ -731,6 +740,40 @@ case_update(struct rte_mempool *mp)
 #endif
 }
 
+
+/*
+ * PF0, the transfer proxy, unplugged and its port released: its templates,
+ * table and rule went with it; every template op of the port answers
+ * ENODEV, saying why; the port still stops (and closes at exit).
+ */
+static void
+case_proxy_released(struct rte_mempool *mp)
+{
+	struct rte_flow_op_attr now = { .postpone = 0 };
+	struct rte_flow_template_table *tb;
+	struct rte_flow_op_result res;
+	struct rte_flow_error err;
+	struct rule_spec s;
+	struct rte_flow *r;
+
+	template_port(mp, 1);
+	r = one_rule(19, 1, &tb);
+	REQUIRE(r != NULL, "rule");
+	CHECK(rte_pmd_octonic_unplug(pf[0]) == 0, "unplug PF0");
+	CHECK(rte_eth_dev_stop(pf[0]) == 0, "stop PF0");
+	CHECK(rte_eth_dev_close(pf[0]) == 0, "close PF0");
+	rule_spec(&s, 21, 1);
+	memset(&err, 0, sizeof(err));
+	CHECK(rte_flow_async_create(port, 0, &now, tb, s.items, 0, s.acts, 0, NULL,
+		&err) == NULL && strstr(msg(&err), "transfer proxy was released") != NULL,
+		"create with the proxy released: %s", msg(&err));
+	CHECK(rte_flow_async_destroy(port, 0, &now, r, NULL, &err) == -ENODEV,
+		"destroy with the proxy released: %s", msg(&err));
+	CHECK(rte_flow_pull(port, 0, &res, 1, &err) == -ENODEV, "pull: %s", msg(&err));
+	CHECK(rte_flow_template_table_destroy(port, tb, &err) == -ENODEV,
+		"table destroy: %s", msg(&err));
+	CHECK(rte_eth_dev_stop(port) == 0, "stop the port");
+}
 
 /* ---- bench: async insertion through the port and on a bare PF ---------- */
 
@@ -884,6 +927,7 @@ static const struct octo_case cases[] = {
 	{ "migrate", case_migrate, false },
 	{ "failover", case_failover, false },
 	{ "update", case_update, false },
+	{ "proxy_released", case_proxy_released, false },
 	{ "bench", case_bench, false },
 };
 

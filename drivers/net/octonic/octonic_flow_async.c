@@ -110,12 +110,26 @@ queue_room(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue, int *ret,
 /* Under sw->lock: the handle's rule gives way to the one @p op made with
  * new actions, in one generation (no packet sees both or neither); the
  * replaced one leaves the tables at the drain. */
+/* The rule in the tables for handle @p h, NULL when there is none that
+ * matches (its create failed, or a destroy got to it first). */
+static inline struct rte_flow *
+live_rule(const struct rte_flow *h)
+{
+	struct rte_flow *cur = h->live;
+
+	if (cur == NULL || cur->hot == NULL ||
+			rte_atomic_load_explicit(&cur->hot->dead,
+				rte_memory_order_relaxed) != SW_GEN_INF)
+		return NULL;
+	return cur;
+}
+
 static void
 update_exec(struct octonic_eswitch *sw, struct sw_op *op)
 {
-	struct rte_flow *cur = op->flow->live, *nr = op->old;
+	struct rte_flow *cur = live_rule(op->flow), *nr = op->old;
 
-	if (cur == NULL || cur->hot == NULL) {
+	if (cur == NULL) {
 		op->failed = 1;
 		return;
 	}
@@ -150,8 +164,8 @@ op_exec(struct octonic_eswitch *sw, struct sw_op *op)
 		break;
 	case SW_OP_DESTROY:
 		/* A rule whose create failed is not in the tables. */
-		if (r->live != NULL && r->live->hot != NULL) {
-			op->old = r->live;
+		op->old = live_rule(r);
+		if (op->old != NULL) {
 			sw_rules_kill(sw, &op->old, 1);
 		} else {
 			op->failed = 1;

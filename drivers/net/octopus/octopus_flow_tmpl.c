@@ -115,6 +115,7 @@ struct octopus_tmpl_rule {
 	int32_t bucket;		/* default bucket its pattern hits, -1: several */
 	uint8_t pt, at;		/* its templates' indexes in the table */
 	uint8_t live;		/* 1 from its create's enqueue until its destroy's */
+	uint8_t failed;		/* its create failed while its destroy was in flight */
 };
 
 struct octopus_tmpl_table {
@@ -1004,7 +1005,12 @@ op_complete(struct octopus_priv *p, struct octopus_tmpl_queue *q,
 
 	switch (op->kind) {
 	case TMPL_OP_CREATE:
-		if (!ok) {
+		if (!ok && !r->live) {
+			/* a destroy of it is in flight (reach uncounted then):
+			 * its completion frees the record
+			 */
+			r->failed = 1;
+		} else if (!ok) {
 			/* nothing else was made of it: the record goes */
 			if (r->qs != 0)
 				octopus_flow_reach_count(p, r->bucket, r->qs, -1);
@@ -1012,7 +1018,7 @@ op_complete(struct octopus_priv *p, struct octopus_tmpl_queue *q,
 		}
 		break;
 	case TMPL_OP_DESTROY:
-		if (ok) {
+		if (ok || r->failed) {
 			rte_mempool_put(r->tbl->rules, r);
 		} else {
 			/* still there: counted again */
@@ -1141,8 +1147,21 @@ gates_prepare(struct octopus_priv *p, const struct octopus_tmpl_rule *r, uint64_
 	for (m = s->dsts; m != 0; m &= m - 1)
 		if (!queue_polled(p, rte_ctz64(m)))
 			s->dsts &= ~(m & -m);
-	if (s->dsts != 0)
+	if (s->dsts != 0) {
+		/* one gated change at a time, as the synchronous ones (under
+		 * ethdev's flow ops mutex): flow queues run on several lcores
+		 */
+		pthread_mutex_lock(&rte_eth_devices[p->port_id].data->flow_ops_mutex);
 		octopus_gate_prepare(p, s);
+	}
+}
+
+/* After a gated change (@p changed) or its refusal: the gates finish, the next may run. */
+static void
+gates_done(struct octopus_priv *p, const struct octopus_gate_set *s, bool changed)
+{
+	octopus_gate_finish(p, s, changed);
+	pthread_mutex_unlock(&rte_eth_devices[p->port_id].data->flow_ops_mutex);
 }
 
 /*
@@ -1157,7 +1176,7 @@ gated_finish(struct octopus_priv *p, struct octopus_tmpl *t, uint32_t queue_id,
 {
 	int ret = wait_op(p, t, queue_id, op, error);
 
-	octopus_gate_finish(p, gates, true);
+	gates_done(p, gates, true);
 	if (ret != 0)
 		OCTO_LOG(ERR, "port %u: %s", p->port_id, error != NULL &&
 			error->message != NULL ? error->message : rte_strerror(-ret));
@@ -1206,6 +1225,7 @@ tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
 	r->pt = pt_index;
 	r->at = at_index;
 	r->live = 1;
+	r->failed = 0;
 	r->qs = tb->group == 0 ? qs : 0;
 	/* where the traffic went before: the rule's bucket, and the rules that
 	 * may take it (octopus_flow.c's reach); kept for an update to QUEUE
@@ -1224,7 +1244,7 @@ tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
 	if (unlikely(r->hw == NULL)) {
 		ret = rte_errno > 0 ? -rte_errno : -EIO;
 		if (gates.dsts != 0)
-			octopus_gate_finish(p, &gates, false);
+			gates_done(p, &gates, false);
 		if (r->qs != 0)
 			octopus_flow_reach_count(p, r->bucket, r->qs, -1);
 		rte_mempool_put(tb->rules, r);
@@ -1270,7 +1290,7 @@ tmpl_async_destroy(struct rte_eth_dev *dev, uint32_t queue_id,
 	ret = rte_flow_async_destroy(t->proxy, queue_id, op_attr, r->hw, op, error);
 	if (unlikely(ret != 0)) {
 		if (gates.dsts != 0)
-			octopus_gate_finish(p, &gates, false);
+			gates_done(p, &gates, false);
 		if (r->qs != 0)
 			octopus_flow_reach_count(p, r->bucket, r->qs, 1);
 		op_put(q, op);
@@ -1282,7 +1302,7 @@ tmpl_async_destroy(struct rte_eth_dev *dev, uint32_t queue_id,
 	return 0;
 }
 
-#if OCTO_DPDK_HAS_FLOW_ASYNC_UPDATE
+#if OCTO_DPDK_HAS_FLOW_ACTIONS_UPDATE
 static int
 tmpl_async_update(struct rte_eth_dev *dev, uint32_t queue_id,
 		const struct rte_flow_op_attr *op_attr, struct rte_flow *flow,
@@ -1326,7 +1346,7 @@ tmpl_async_update(struct rte_eth_dev *dev, uint32_t queue_id,
 		at_index, op, error);
 	if (unlikely(ret != 0)) {
 		if (gates.dsts != 0)
-			octopus_gate_finish(p, &gates, false);
+			gates_done(p, &gates, false);
 		if (op->qs != 0)
 			octopus_flow_reach_count(p, r->bucket, op->qs, -1);
 		op_put(q, op);
