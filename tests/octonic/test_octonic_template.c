@@ -188,11 +188,16 @@ pattern_template(uint16_t port, int transfer, struct rte_flow_error *err)
 	return rte_flow_pattern_template_create(port, &attr, items, err);
 }
 
-/* QUEUE from each rule, MARK MARK_ID constant. */
+/*
+ * QUEUE from each rule, MARK MARK_ID constant.  The QUEUE mask has a conf
+ * whose index is 0, as testpmd's "mask queue / end" makes it: that leaves
+ * the index to each rule (mlx5 fixes it only under a non-zero mask).
+ */
 static struct rte_flow_actions_template *
 actions_template(uint16_t port, struct rte_flow_error *err)
 {
 	static const struct rte_flow_action_mark mark = { .id = MARK_ID };
+	static const struct rte_flow_action_queue any_index = { .index = 0 };
 	const struct rte_flow_actions_template_attr attr = { .ingress = 1 };
 	const struct rte_flow_action acts[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
@@ -201,7 +206,7 @@ actions_template(uint16_t port, struct rte_flow_error *err)
 	};
 	const struct rte_flow_action masks[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE },
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &any_index },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
 

@@ -253,7 +253,7 @@ sw_fport_drain_all(struct octonic_eswitch *sw, struct sw_fport *fp)
 	}
 }
 
-/* A rule's actions: the template's constant ones (mask conf set), the
+/* A rule's actions: the template's constant ones (those its mask fixes), the
  * rule's confs for the others. */
 static int
 actions_fill(const struct rte_flow_actions_template *at,
@@ -270,8 +270,7 @@ actions_fill(const struct rte_flow_actions_template *at,
 			return -EINVAL;
 		}
 		ac[i].type = at->actions[i].type;
-		ac[i].conf = at->masks[i].conf != NULL ? at->actions[i].conf :
-			actions[i].conf;
+		ac[i].conf = at->fixed[i] ? at->actions[i].conf : actions[i].conf;
 	}
 	ac[i].type = RTE_FLOW_ACTION_TYPE_END;
 	ac[i].conf = NULL;
@@ -279,7 +278,7 @@ actions_fill(const struct rte_flow_actions_template *at,
 }
 
 /* The rule's pattern and actions: the template's item types and masks
- * with the rule's spec, the template's constant actions (mask conf set)
+ * with the rule's spec, the template's constant actions (those its mask fixes)
  * and the rule's own confs for the others. */
 static int
 rule_fill(struct octonic_eswitch *sw, struct rte_flow_template_table *t,

@@ -394,6 +394,58 @@ octonic_eswitch_pattern_template_destroy(struct octonic_eswitch *sw,
 	return ret;
 }
 
+/*
+ * Whether an actions template's mask fixes the action's conf for every
+ * rule.  A mask conf alone does not: as in mlx5's hardware steering
+ * (mlx5_flow_hw.c, flow_hw_actions_translate and
+ * flow_hw_action_modify_field_is_shared), the field that carries the value
+ * must be non-zero in the mask, so testpmd's "mask queue / end" (a zeroed
+ * QUEUE conf) leaves each rule its own queue.
+ */
+static uint8_t
+action_fixed(const struct rte_flow_action *a, const struct rte_flow_action *m)
+{
+	const struct rte_flow_action_modify_field *mf;
+	uint32_t j;
+
+	if (m->conf == NULL)
+		return 0;
+	switch (m->type) {
+	case RTE_FLOW_ACTION_TYPE_QUEUE:
+		return ((const struct rte_flow_action_queue *)m->conf)->index != 0;
+	case RTE_FLOW_ACTION_TYPE_JUMP:
+		return ((const struct rte_flow_action_jump *)m->conf)->group != 0;
+	case RTE_FLOW_ACTION_TYPE_MARK:
+		return ((const struct rte_flow_action_mark *)m->conf)->id != 0;
+	case RTE_FLOW_ACTION_TYPE_SET_META:
+		return ((const struct rte_flow_action_set_meta *)m->conf)->data != 0;
+	case RTE_FLOW_ACTION_TYPE_PORT_ID:
+		return ((const struct rte_flow_action_port_id *)m->conf)->id != 0;
+	case RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT:
+	case RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR:
+		return ((const struct rte_flow_action_ethdev *)m->conf)->port_id != 0;
+	case RTE_FLOW_ACTION_TYPE_MODIFY_FIELD:
+		mf = m->conf;
+		if (a->conf == NULL)
+			return 1;
+		if (((const struct rte_flow_action_modify_field *)a->conf)->src.field ==
+				RTE_FLOW_FIELD_VALUE) {
+			for (j = 0; j < RTE_DIM(mf->src.value); j++)
+				if (mf->src.value[j] != 0)
+					return 1;
+			return 0;
+		}
+		if (((const struct rte_flow_action_modify_field *)a->conf)->src.field ==
+				RTE_FLOW_FIELD_POINTER)
+			return mf->src.pvalue != NULL;
+		return 1;
+	case RTE_FLOW_ACTION_TYPE_RSS:
+		return a->conf != NULL;
+	default:
+		return 1;
+	}
+}
+
 struct rte_flow_actions_template *
 octonic_eswitch_actions_template_create(struct octonic_eswitch *sw,
 		uint16_t pf, const struct rte_flow_actions_template_attr *attr,
@@ -459,6 +511,8 @@ octonic_eswitch_actions_template_create(struct octonic_eswitch *sw,
 	at->egress = attr->egress;
 	at->transfer = attr->transfer;
 	at->nb_actions = n;
+	for (i = 0; i < n; i++)
+		at->fixed[i] = action_fixed(&at->actions[i], &at->masks[i]);
 	TAILQ_INSERT_TAIL(&fp->ats, at, next);
 	pthread_mutex_unlock(&sw->lock);
 	return at;

@@ -74,6 +74,9 @@ struct rte_flow_actions_template {
 	uint32_t nb_actions;		/* without END */
 	struct rte_flow_action *actions;	/* deep copies */
 	struct rte_flow_action *masks;
+	/* action i's conf is the template's for every rule (1) or each
+	 * rule's own (0): what the mask fixes, as mlx5 reads it */
+	uint8_t fixed[SW_TMPL_MAX_ACTIONS];
 	TAILQ_ENTRY(rte_flow_actions_template) next;
 };
 
