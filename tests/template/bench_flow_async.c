@@ -33,7 +33,8 @@
  * octopus async / bare PF async and octopus async / octopus sync, as
  * ratios of the rates, medians of the per-chunk ratios and ratios of the
  * best chunks; and the command that reproduces the run.
- * check ATTEMPTS: the goals of issue 22 on the ratios of the best chunks:
+ * check ATTEMPTS [PF_RATIO SYNC_RATIO]: the goals of issue 22 (or the
+ * ratios given) on the ratios of the best chunks:
  * octopus async >= GOAL_PF x bare PF async, insertion and deletion, and
  * octopus async insertion >= GOAL_SYNC x octopus sync insertion (the
  * issue's "today about 0.6 M rules/s" is the synchronous insertion rate;
@@ -455,6 +456,7 @@ main(int argc, char **argv)
 {
 	char **eal = argv;
 	int nb = argc, ret, s, a, attempts = 0, met = 0;
+	double goal_pf = GOAL_PF, goal_sync = GOAL_SYNC;
 	uint32_t n = 100000, rounds = 20;
 	struct ratio pf[NB_OPS], vs_sync[NB_OPS];
 	char nic[160];
@@ -485,6 +487,11 @@ main(int argc, char **argv)
 	if (nb > 2 && strcmp(eal[1], "check") == 0) {
 		attempts = atoi(eal[2]);
 		nb -= 2;
+		if (nb > 2) {
+			goal_pf = strtod(eal[3], NULL);
+			goal_sync = strtod(eal[4], NULL);
+			nb -= 2;
+		}
 	} else if (nb > 2 && strcmp(eal[1], "only") == 0) {
 		for (s = 0; s < NB_SIDES; s++)
 			if (strcmp(eal[2], side_arg[s]) == 0)
@@ -492,7 +499,7 @@ main(int argc, char **argv)
 		nb -= only >= 0 ? 2 : 0;
 	}
 	if (n == 0 || rounds == 0 || rounds > n || nb > 1 || attempts < 0) {
-		fprintf(stderr, "usage: bench_flow_async [EAL] -- [RULES [CHUNKS]] [check ATTEMPTS | only pf|async|sync]\n");
+		fprintf(stderr, "usage: bench_flow_async [EAL] -- [RULES [CHUNKS]] [check ATTEMPTS [PF_RATIO SYNC_RATIO] | only pf|async|sync]\n");
 		return 2;
 	}
 	/* both NICs in the dialect of the run (OCTONIC_DIALECT) */
@@ -540,18 +547,18 @@ main(int argc, char **argv)
 		}
 		if (attempts == 0)
 			break;
-		met = pf[OP_CREATE].best >= GOAL_PF && pf[OP_DESTROY].best >= GOAL_PF &&
-			vs_sync[OP_CREATE].best >= GOAL_SYNC;
+		met = pf[OP_CREATE].best >= goal_pf && pf[OP_DESTROY].best >= goal_pf &&
+			vs_sync[OP_CREATE].best >= goal_sync;
 		if (met)
 			break;
 	}
 	if (ret == 0 && attempts > 0) {
 		if (met) {
 			printf("ok: octopus async >= %.1fx bare PF async, insertion >= %.1fx octopus sync (best chunks, attempt %d)\n",
-				GOAL_PF, GOAL_SYNC, a + 1);
+				goal_pf, goal_sync, a + 1);
 		} else {
 			printf("FAILED: in none of %d attempts octopus async >= %.1fx bare PF async, insertion >= %.1fx octopus sync (best chunks; last: insert %.2f / %.2f, delete %.2f)\n",
-				attempts, GOAL_PF, GOAL_SYNC, pf[OP_CREATE].best,
+				attempts, goal_pf, goal_sync, pf[OP_CREATE].best,
 				vs_sync[OP_CREATE].best, pf[OP_DESTROY].best);
 			ret = 1;
 		}
