@@ -488,10 +488,14 @@ api_case(int hws)
 		res[3].user_data == (void *)(uintptr_t)23 &&
 		res[3].status == RTE_FLOW_OP_SUCCESS,
 		"update completions: %d", ret);
-	traffic(&n, &c);
-	CHECK(c.total == FRAMES && c.marked == 0,
-		"the updated rule destroyed: %" PRIu64 " frames, %" PRIu64 " marked",
-		c.total, c.marked);
+	{
+		struct counts c;
+
+		traffic(&n, &c);
+		CHECK(c.total == FRAMES && c.marked == 0,
+			"the updated rule destroyed: %" PRIu64 " frames, %" PRIu64 " marked",
+			c.total, c.marked);
+	}
 #endif
 
 	/* a rule left in the table, updated once: freed at close
