@@ -351,7 +351,9 @@ view_publish(struct octonic_eswitch *sw, struct sw_garbage *g)
 	uint32_t ngroups = 0, i;
 	size_t sz;
 
-	qsort(sw->dgts, sw->nb_dgts, sizeof(sw->dgts[0]), dgt_cmp);
+	/* qsort takes no NULL base, even for no element (no table yet) */
+	if (sw->nb_dgts > 1)
+		qsort(sw->dgts, sw->nb_dgts, sizeof(sw->dgts[0]), dgt_cmp);
 	for (i = 0; i < sw->nb_dgts; i++)
 		if (i == 0 || sw->dgts[i].domain != sw->dgts[i - 1].domain ||
 				sw->dgts[i].group != sw->dgts[i - 1].group)
