@@ -67,6 +67,7 @@
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
 #include "../common/octo_dialect.h"
+#include "../common/octo_gen_flow.h"
 #include "../common/octo_test_eal.h"
 
 /* queues: 4, or one per PF beyond */
@@ -75,7 +76,6 @@
 #define NB_FLOWS 256
 #define PER_FLOW 16			/* packets per flow and phase */
 #define PHASE_PKTS (NB_FLOWS * PER_FLOW)
-#define MAGIC 0x4f43544fu		/* lib/wire's payload magic */
 
 static unsigned int nb_pf;	/* OCTO_PFS: PF k on socket k */
 static uint16_t nb_q;
@@ -94,39 +94,6 @@ static uint64_t deadline;
 static uint64_t expected;	/* packets the phase must deliver */
 static volatile int stop;
 
-/* The generator's flow id of an IPv4/UDP frame, -1 for anything else. */
-static int
-flow_of(struct rte_mbuf *m, rte_be32_t *src, rte_be16_t *sport)
-{
-	const struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
-	const struct rte_ipv4_hdr *ip;
-	const struct rte_udp_hdr *udp;
-	const uint8_t *pl;
-	uint32_t magic, id;
-	size_t off;
-
-	if (eh->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
-		return -1;
-	ip = (const struct rte_ipv4_hdr *)(eh + 1);
-	if (ip->next_proto_id != IPPROTO_UDP)
-		return -1;
-	off = sizeof(*eh) + rte_ipv4_hdr_len(ip);
-	udp = rte_pktmbuf_mtod_offset(m, const struct rte_udp_hdr *, off);
-	pl = (const uint8_t *)(udp + 1);
-	if (off + sizeof(*udp) + 8 > m->data_len)
-		return -1;
-	memcpy(&magic, pl, 4);
-	memcpy(&id, pl + 4, 4);
-	if (rte_be_to_cpu_32(magic) != MAGIC)
-		return -1;
-	id = rte_be_to_cpu_32(id);
-	if (id >= NB_FLOWS)
-		return -1;
-	*src = ip->src_addr;
-	*sport = udp->src_port;
-	return (int)id;
-}
-
 static int
 poll_queue(void *arg)
 {
@@ -143,7 +110,7 @@ poll_queue(void *arg)
 			struct rte_mbuf *m = pkts[k];
 			rte_be32_t src;
 			rte_be16_t sport;
-			int f = flow_of(m, &src, &sport);
+			int f = octo_gen_flow_of(m, NB_FLOWS, &src, &sport);
 
 			if (m->ol_flags & RTE_MBUF_F_RX_FDIR)
 				fdir_any[q]++;
