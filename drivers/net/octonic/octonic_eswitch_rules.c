@@ -674,6 +674,7 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 	struct sw_hot *h;
 	struct sw_dgt *d;
 	uint32_t hk[OCTO_KEY_LEN_MAX / sizeof(uint32_t)];
+	hash_sig_t sig;
 	int tidx, new_table, ret;
 
 	tidx = table_get(sw, &r->match.mask, &new_table);
@@ -686,13 +687,18 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 	d = dgt_find(sw, r->domain, r->group, r->table);
 	r->dgt_id = d != NULL ? d->id : dgt_new_id(sw);
 	hkey_of(sw, r, hk);
-	if (rte_hash_lookup_data(t->h, hk, (void **)&old) < 0)
+	/* One hash for the lookup and the add: a grown table's hash has the
+	 * same function, key length and seed (table_hash_create). */
+	sig = rte_hash_hash(t->h, hk);
+	if (rte_hash_lookup_with_hash_data(t->h, hk, sig, (void **)&old) < 0)
 		old = NULL;
-	if (old == NULL && t->nb_keys + 1 > t->capacity / 2 &&
-			table_grow(sw, r->table, g) != 0)
-		goto undo_table;
+	if (old == NULL && t->nb_keys + 1 > t->capacity / 2) {
+		if (table_grow(sw, r->table, g) != 0)
+			goto undo_table;
+		/* the view it republished sorted sw->dgts under d */
+		d = dgt_find(sw, r->domain, r->group, r->table);
+	}
 	/* Reserve the count record before touching the table. */
-	d = dgt_find(sw, r->domain, r->group, r->table);
 	if (d == NULL && grow_array((void **)&sw->dgts, &sw->max_dgts,
 			sizeof(*d), sw->nb_dgts + 1) != 0)
 		goto undo_table;
@@ -717,7 +723,7 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 		r->hot = NULL;
 		goto undo_table;
 	}
-	ret = rte_hash_add_key_data(t->h, hk, nb);
+	ret = rte_hash_add_key_with_hash_data(t->h, hk, sig, nb);
 	if (ret != 0) {
 		gc_entry(g, nb);
 		hot_release(sw, h);
@@ -741,11 +747,12 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 			 * anyway: take it out again. */
 			sw->nb_dgts--;
 			if (old != NULL) {
-				rte_hash_add_key_data(t->h, hk, old);
+				rte_hash_add_key_with_hash_data(t->h, hk, sig, old);
 				if (!sw_entry_is_one(old))
 					g->nb_ptrs--;	/* old was the last recorded */
 			} else {
-				int32_t pos = rte_hash_del_key(t->h, hk);
+				int32_t pos = rte_hash_del_key_with_hash(t->h, hk,
+					sig);
 
 				if (pos >= 0)
 					gc_key(g, t->h, pos);
@@ -817,7 +824,10 @@ sw_rule_add(struct octonic_eswitch *sw, struct rte_flow *r, uint64_t seq,
 	 * itself is its own to batch. */
 	if (g.nb_ptrs != 0 || g.nb_keys != 0 || g.nb_hashes != 0 || g.nb_hots != 0)
 		sw_synchronize(sw);
-	gc_run(sw, &g);
+	/* most adds record nothing: no arrays to free either */
+	if (g.ptrs != NULL || g.keys != NULL || g.hashes != NULL ||
+			g.hots != NULL || g.oom)
+		gc_run(sw, &g);
 	return ret;
 }
 
@@ -910,11 +920,15 @@ sw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 		void *old = NULL, *nb;
 		struct sw_dgt *d;
 		uint32_t hk[OCTO_KEY_LEN_MAX / sizeof(uint32_t)];
+		hash_sig_t sig;
 
 		hkey_of(sw, r, hk);
-		if (rte_hash_lookup_data(t->h, hk, &old) >= 0 && old != NULL) {
+		sig = rte_hash_hash(t->h, hk);
+		if (rte_hash_lookup_with_hash_data(t->h, hk, sig, &old) >= 0 &&
+				old != NULL) {
 			if (sw_entry_is_one(old)) {
-				int32_t pos = rte_hash_del_key(t->h, hk);
+				int32_t pos = rte_hash_del_key_with_hash(t->h,
+					hk, sig);
 
 				if (pos >= 0)
 					gc_key(&g, t->h, pos);
@@ -923,8 +937,8 @@ sw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 				nb = entry_without(old, r->hot, sw->socket);
 				/* Without memory the dead rule stays listed (and
 				 * ignored by generation): only a leak. */
-				if (nb != NULL &&
-						rte_hash_add_key_data(t->h, hk, nb) == 0)
+				if (nb != NULL && rte_hash_add_key_with_hash_data(
+						t->h, hk, sig, nb) == 0)
 					gc_entry(&g, old);
 				else
 					gc_entry(&g, nb);
