@@ -337,3 +337,143 @@ fail:
 	r->rss = NULL;
 	return ret;
 }
+
+/* ---- plans: an actions template's rules parsed once ---- */
+
+/* Whether action @p a gives every rule the same decision fields whatever
+ * the rule passes and whenever it comes: no conf, or a conf the template
+ * fixes that only attr and the dialect judge.  QUEUE, RSS and the port
+ * actions read the PF's state (Rx queues, RSS key, ports), which may
+ * change between the table's creation and a rule's. */
+static int
+action_static(const struct rte_flow_action *a, uint8_t fixed)
+{
+	switch (a->type) {
+	case RTE_FLOW_ACTION_TYPE_VOID:
+	case RTE_FLOW_ACTION_TYPE_COUNT:
+	case RTE_FLOW_ACTION_TYPE_FLAG:
+	case RTE_FLOW_ACTION_TYPE_DROP:
+		return 1;
+	case RTE_FLOW_ACTION_TYPE_MARK:
+	case RTE_FLOW_ACTION_TYPE_JUMP:
+	case RTE_FLOW_ACTION_TYPE_SET_META:
+	case RTE_FLOW_ACTION_TYPE_MODIFY_FIELD:
+		return fixed;
+	default:
+		return 0;
+	}
+}
+
+/* The decision field an action writes (fields no two actions of a plan
+ * share, so the order they are parsed in does not matter). */
+enum plan_field {
+	PF_OTHER,
+	PF_FATE,
+	PF_MARK,
+	PF_META,
+};
+
+static enum plan_field
+action_field(enum rte_flow_action_type type)
+{
+	switch (type) {
+	case RTE_FLOW_ACTION_TYPE_DROP:
+	case RTE_FLOW_ACTION_TYPE_JUMP:
+	case RTE_FLOW_ACTION_TYPE_QUEUE:
+	case RTE_FLOW_ACTION_TYPE_RSS:
+	case RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR:
+	case RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT:
+		return PF_FATE;
+	case RTE_FLOW_ACTION_TYPE_MARK:
+		return PF_MARK;
+	case RTE_FLOW_ACTION_TYPE_SET_META:
+	case RTE_FLOW_ACTION_TYPE_MODIFY_FIELD:
+		return PF_META;
+	default:
+		return PF_OTHER;
+	}
+}
+
+void
+sw_aplan_build(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_attr *attr, const struct rte_flow_action tmpl[],
+		const uint8_t fixed[], uint32_t n, struct sw_aplan *p)
+{
+	uint32_t i, nb_fate = 0, nb_static[PF_META + 1] = { 0 },
+		nb_rule[PF_META + 1] = { 0 };
+	enum plan_field f;
+
+	memset(p, 0, sizeof(*p));
+	if (n > RTE_DIM(p->open))
+		return;
+	for (i = 0; i < n; i++) {
+		f = action_field(tmpl[i].type);
+		nb_fate += f == PF_FATE;
+		if (action_static(&tmpl[i], fixed[i])) {
+			nb_static[f]++;
+			p->has_base = 1;
+			/* a refusal here is every rule's: the parse gives it */
+			if (parse_one(sw, pf, attr->transfer, attr, &tmpl[i],
+					&p->base, NULL) != 0)
+				return;
+		} else {
+			nb_rule[f]++;
+			p->open[p->nb_open++] = (uint8_t)i;
+		}
+	}
+	/* One fate: no rule is refused for a second one or for none (a
+	 * fate action that sets none refuses the rule itself); a MARK or a
+	 * META write in both parts would depend on their order. */
+	if (nb_fate != 1 || (nb_static[PF_MARK] != 0 && nb_rule[PF_MARK] != 0) ||
+			(nb_static[PF_META] != 0 && nb_rule[PF_META] != 0))
+		return;
+	p->ok = 1;
+}
+
+int
+sw_aplan_apply(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_attr *attr, const struct sw_aplan *p,
+		const struct rte_flow_action tmpl[], const uint8_t fixed[],
+		const struct rte_flow_action actions[], struct rte_flow *r,
+		struct rte_flow_error *error)
+{
+	const struct rte_flow *b = &p->base;
+	uint32_t k;
+	int ret;
+
+	/* the slot is zeroed: a plan without constant actions adds none */
+	if (p->has_base) {
+		r->jump_group = b->jump_group;
+		r->meta_data = b->meta_data;
+		r->meta_mask = b->meta_mask;
+		r->mark = b->mark;
+		r->fate_arg = b->fate_arg;
+		r->fate = b->fate;
+		r->has_set_meta = b->has_set_meta;
+		r->has_mark = b->has_mark;
+		r->has_flag = b->has_flag;
+		r->has_count = b->has_count;
+		r->port_id = b->port_id;
+	}
+	for (k = 0; k < p->nb_open; k++) {
+		uint32_t i = p->open[k];
+		/* the error names the rule's action */
+		const struct rte_flow_action *a = &actions[i];
+		struct rte_flow_action ac;
+
+		if (fixed[i]) {
+			ac.type = tmpl[i].type;
+			ac.conf = tmpl[i].conf;
+			a = &ac;
+		}
+		ret = parse_one(sw, pf, attr->transfer, attr, a, r, error);
+		if (unlikely(ret != 0)) {
+			if (error != NULL && error->cause == &ac)
+				error->cause = &actions[i];
+			rte_free(r->rss);
+			r->rss = NULL;
+			return ret;
+		}
+	}
+	return 0;
+}

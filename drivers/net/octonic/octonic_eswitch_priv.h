@@ -140,6 +140,8 @@ struct rte_flow {
 	uint16_t port_id;	/* REPRESENTED_PORT's port, for the dump */
 	uint32_t group;
 	uint32_t table;		/* index in sw->tables */
+	uint8_t table_known;	/* table set before the insert: that of the
+				 * match's mask, reserved (template rules) */
 	uint32_t dgt_id;	/* first word of its hash key */
 	struct octo_match match;
 	TAILQ_ENTRY(rte_flow) next;
@@ -151,6 +153,23 @@ struct rte_flow {
 	uint8_t tstate;		/* enum sw_tstate */
 };
 TAILQ_HEAD(sw_rule_list, rte_flow);
+
+/** Actions a plan holds at most (SW_TMPL_MAX_ACTIONS of a template). */
+#define SW_APLAN_MAX 16
+
+/**
+ * An actions template's rules in a table, parsed once (sw_aplan_build):
+ * the decision fields of the actions every rule has alike, and the
+ * actions each rule's parse still reads (its own conf, or the PF's state).
+ * ok 0: the template's rules are parsed whole (sw_actions_parse).
+ */
+struct sw_aplan {
+	uint8_t ok;
+	uint8_t nb_open;
+	uint8_t has_base;		/* base sets a field */
+	uint8_t open[SW_APLAN_MAX];	/* indexes of the actions parsed per rule */
+	struct rte_flow base;		/* the others' decision fields */
+};
 
 /** Value: the rules with one exact (domain, group, masked key). */
 struct sw_bucket {
@@ -299,6 +318,20 @@ int sw_actions_parse(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_action actions[],
 		struct rte_flow *r, struct rte_flow_error *error);
 
+/* Plan the rules of actions template @p tmpl (@p n actions, @p fixed: the
+ * template fixes action i's conf) in a table of @p attr. */
+void sw_aplan_build(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_attr *attr, const struct rte_flow_action tmpl[],
+		const uint8_t fixed[], uint32_t n, struct sw_aplan *p);
+/* What sw_actions_parse makes of the template's actions with the rule's
+ * confs (@p actions) where the template leaves them open, through plan
+ * @p p (ok) on a zeroed @p r: the same fields, the same refusals. */
+int sw_aplan_apply(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_attr *attr, const struct sw_aplan *p,
+		const struct rte_flow_action tmpl[], const uint8_t fixed[],
+		const struct rte_flow_action actions[], struct rte_flow *r,
+		struct rte_flow_error *error);
+
 /* octonic_eswitch_cache.c: verdicts remembered per flow key */
 uint32_t sw_cache_hash(const struct octo_flow_key *k);
 int sw_cache_get(const struct octonic_eswitch_cache *c,
@@ -323,6 +356,14 @@ void sw_rules_free_all(struct octonic_eswitch *sw);
 int sw_check_attr(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, struct rte_flow_error *error);
 /* Match and actions of @p r (no attr or dialect check). */
+/* The rule's place: domain, group and priority (from @p attr). */
+static inline void
+sw_rule_place(uint16_t pf, const struct rte_flow_attr *attr, struct rte_flow *r)
+{
+	r->domain = attr->transfer ? SW_DOM_TRANSFER : 1 + pf;
+	r->group = attr->group;
+	r->prio = attr->priority;
+}
 int sw_rule_parse(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		const struct rte_flow_action actions[], struct rte_flow *r,
@@ -341,6 +382,8 @@ void sw_rules_kill(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
  * never wait for a table to grow. */
 int sw_table_reserve(struct octonic_eswitch *sw, const struct octo_flow_key *mask,
 		int64_t n);
+/* The index in sw->tables of @p mask's table, -1 if none. */
+int sw_table_index(struct octonic_eswitch *sw, const struct octo_flow_key *mask);
 /* Killed rules leave the tables once no reader sees them; on return their
  * memory is no reader's (template slots are the caller's to reuse). */
 void sw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n);

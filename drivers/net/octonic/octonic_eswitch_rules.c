@@ -234,6 +234,12 @@ table_find(struct octonic_eswitch *sw, const struct octo_flow_key *mask)
 	return -1;
 }
 
+int
+sw_table_index(struct octonic_eswitch *sw, const struct octo_flow_key *mask)
+{
+	return table_find(sw, mask);
+}
+
 /*
  * Find or create the table of @p mask (@p created: whether it is new).
  * @return its index or -errno.
@@ -526,9 +532,7 @@ sw_rule_parse(struct octonic_eswitch *sw, uint16_t pf,
 			"pattern item %d: %s", cerr.item, cerr.msg);
 		return ret;
 	}
-	r->domain = attr->transfer ? SW_DOM_TRANSFER : 1 + pf;
-	r->group = attr->group;
-	r->prio = attr->priority;
+	sw_rule_place(pf, attr, r);
 	return sw_actions_parse(sw, pf, attr, actions, r, error);
 }
 
@@ -677,9 +681,14 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 	hash_sig_t sig;
 	int tidx, new_table, ret;
 
-	tidx = table_get(sw, &r->match.mask, &new_table);
-	if (tidx < 0)
-		goto nomem;
+	if (r->table_known) {
+		tidx = (int)r->table;
+		new_table = 0;
+	} else {
+		tidx = table_get(sw, &r->match.mask, &new_table);
+		if (tidx < 0)
+			goto nomem;
+	}
 	t = &sw->tables[tidx];
 	r->table = (uint32_t)tidx;
 	/* The key starts with the id of the rule's (domain, group, table),

@@ -253,33 +253,99 @@ sw_fport_drain_all(struct octonic_eswitch *sw, struct sw_fport *fp)
 	}
 }
 
-/* A rule's actions: the template's constant ones (those its mask fixes), the
- * rule's confs for the others. */
+/* Whether the rule's actions are of the template's types. */
 static int
-actions_fill(const struct rte_flow_actions_template *at,
-		const struct rte_flow_action actions[], struct rte_flow_action ac[],
-		struct rte_flow_error *error)
+actions_typed(const struct rte_flow_actions_template *at,
+		const struct rte_flow_action actions[], struct rte_flow_error *error)
 {
 	uint32_t i;
 
-	for (i = 0; i < at->nb_actions; i++) {
+	for (i = 0; i < at->nb_actions; i++)
 		if (unlikely(actions[i].type != at->actions[i].type)) {
 			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION,
 				&actions[i],
 				"action %u is not of the actions template's type", i);
 			return -EINVAL;
 		}
+	return 0;
+}
+
+/* A rule's actions (of the template's types): the template's constant
+ * ones (those its mask fixes), the rule's confs for the others. */
+static void
+actions_fill(const struct rte_flow_actions_template *at,
+		const struct rte_flow_action actions[], struct rte_flow_action ac[])
+{
+	uint32_t i;
+
+	for (i = 0; i < at->nb_actions; i++) {
 		ac[i].type = at->actions[i].type;
 		ac[i].conf = at->fixed[i] ? at->actions[i].conf : actions[i].conf;
 	}
 	ac[i].type = RTE_FLOW_ACTION_TYPE_END;
 	ac[i].conf = NULL;
-	return 0;
 }
 
-/* The rule's pattern and actions: the template's item types and masks
- * with the rule's spec, the template's constant actions (those its mask fixes)
- * and the rule's own confs for the others. */
+/* A refusal naming an element of the rule's pattern or actions as the
+ * parse saw them (@p it, @p ac) names the caller's instead. */
+static void
+cause_of_caller(struct rte_flow_error *error, const struct rte_flow_item it[],
+		uint32_t nb_it, const struct rte_flow_item items[],
+		const struct rte_flow_action ac[], uint32_t nb_ac,
+		const struct rte_flow_action actions[])
+{
+	uintptr_t c;
+
+	if (error == NULL || error->cause == NULL)
+		return;
+	c = (uintptr_t)error->cause;
+	if (it != NULL && c >= (uintptr_t)it && c < (uintptr_t)(it + nb_it))
+		error->cause = &items[(const struct rte_flow_item *)c - it];
+	else if (ac != NULL && c >= (uintptr_t)ac && c < (uintptr_t)(ac + nb_ac))
+		error->cause = &actions[(const struct rte_flow_action *)c - ac];
+}
+
+/* The rule parsed: the template's item types and masks with the rule's
+ * specs, the actions as actions_fill makes them. */
+static int
+rule_parse(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
+		const struct rte_flow_pattern_template *pt,
+		const struct rte_flow_actions_template *at,
+		const struct rte_flow_item items[],
+		const struct rte_flow_action actions[], struct rte_flow *r,
+		struct rte_flow_error *error)
+{
+	struct rte_flow_item it[SW_TMPL_MAX_ITEMS + 1];
+	struct rte_flow_action ac[SW_TMPL_MAX_ACTIONS + 1];
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < pt->nb_items; i++) {
+		const struct rte_flow_item *ti = &pt->items[i];
+
+		it[i].type = ti->type;
+		it[i].spec = ti->mask != NULL ? items[i].spec : NULL;
+		it[i].last = NULL;
+		it[i].mask = ti->mask;
+	}
+	memset(&it[i], 0, sizeof(it[i]));
+	it[i].type = RTE_FLOW_ITEM_TYPE_END;
+	actions_fill(at, actions, ac);
+	ret = sw_rule_parse(sw, t->pf, &t->attr, it, ac, r, error);
+	if (ret != 0)
+		cause_of_caller(error, it, pt->nb_items + 1, items, ac,
+			at->nb_actions + 1, actions);
+	return ret;
+}
+
+/*
+ * The rule's match and actions, as rte_flow_create makes them of the
+ * template's item types and masks with the rule's specs and of the
+ * template's constant actions with the rule's confs for the others:
+ * through the template's plans (the match a few copies of spec bytes,
+ * the actions only those the rule decides) where they have one, else
+ * parsed (rule_parse).
+ */
 static int
 rule_fill(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
 		const struct rte_flow_item items[], uint8_t pt_idx,
@@ -288,7 +354,7 @@ rule_fill(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
 {
 	const struct rte_flow_pattern_template *pt = t->pt[pt_idx];
 	const struct rte_flow_actions_template *at = t->at[at_idx];
-	struct rte_flow_item it[SW_TMPL_MAX_ITEMS + 1];
+	const struct sw_aplan *ap = &t->aplan[at_idx];
 	struct rte_flow_action ac[SW_TMPL_MAX_ACTIONS + 1];
 	uint32_t i;
 	int ret;
@@ -298,25 +364,32 @@ rule_fill(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
 			"pattern and actions are needed");
 		return -EINVAL;
 	}
-	for (i = 0; i < pt->nb_items; i++) {
-		const struct rte_flow_item *ti = &pt->items[i];
-
-		if (unlikely(items[i].type != ti->type)) {
+	for (i = 0; i < pt->nb_items; i++)
+		if (unlikely(items[i].type != pt->items[i].type)) {
 			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, &items[i],
 				"item %u is not of the pattern template's type", i);
 			return -EINVAL;
 		}
-		it[i].type = ti->type;
-		it[i].spec = ti->mask != NULL ? items[i].spec : NULL;
-		it[i].last = NULL;
-		it[i].mask = ti->mask;
-	}
-	memset(&it[i], 0, sizeof(it[i]));
-	it[i].type = RTE_FLOW_ITEM_TYPE_END;
-	ret = actions_fill(at, actions, ac, error);
+	ret = actions_typed(at, actions, error);
 	if (unlikely(ret != 0))
 		return ret;
-	return sw_rule_parse(sw, t->pf, &t->attr, it, ac, r, error);
+	if (unlikely(!pt->plan.ok ||
+			sw_pplan_apply(&pt->plan, items, &r->match) != 0))
+		return rule_parse(sw, t, pt, at, items, actions, r, error);
+	sw_rule_place(t->pf, &t->attr, r);
+	if (likely(t->sw_table[pt_idx] >= 0)) {
+		r->table = (uint32_t)t->sw_table[pt_idx];
+		r->table_known = 1;
+	}
+	if (likely(ap->ok))
+		return sw_aplan_apply(sw, t->pf, &t->attr, ap, at->actions,
+			at->fixed, actions, r, error);
+	actions_fill(at, actions, ac);
+	ret = sw_actions_parse(sw, t->pf, &t->attr, ac, r, error);
+	if (ret != 0)
+		cause_of_caller(error, NULL, 0, items, ac, at->nb_actions + 1,
+			actions);
+	return ret;
 }
 
 struct rte_flow *
@@ -468,9 +541,10 @@ octonic_eswitch_async_actions_update(struct octonic_eswitch *sw, uint16_t pf,
 		return -EINVAL;
 	}
 	t = flow->ttable;
-	ret = actions_fill(t->at[at_idx], actions, ac, error);
+	ret = actions_typed(t->at[at_idx], actions, error);
 	if (unlikely(ret != 0))
 		return ret;
+	actions_fill(t->at[at_idx], actions, ac);
 	/* The new rule: the handle's match, the new actions.  Not a slot of
 	 * the table: the table holds as many rules as before. */
 	nr = rte_zmalloc_socket("octonic_rule", sizeof(*nr), RTE_CACHE_LINE_SIZE,
@@ -490,6 +564,8 @@ octonic_eswitch_async_actions_update(struct octonic_eswitch *sw, uint16_t pf,
 	if (unlikely(ret != 0)) {
 		sw->stats.validate_fail++;
 		pthread_mutex_unlock(&sw->lock);
+		cause_of_caller(error, NULL, 0, NULL, ac,
+			t->at[at_idx]->nb_actions + 1, actions);
 		rte_free(nr->rss);
 		rte_free(nr);
 		return ret;

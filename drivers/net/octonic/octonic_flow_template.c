@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -269,6 +270,189 @@ check_dir(struct octonic_eswitch *sw, uint16_t pf, uint8_t ingress,
 	return 0;
 }
 
+/* ---- pattern plans (struct sw_pplan) ---- */
+
+/* Probing specs: one buffer per item, zero but for the bits probed. */
+typedef uint8_t sw_probe_specs[SW_TMPL_MAX_ITEMS][SW_PPLAN_SPEC_MAX];
+
+/* Bytes of an item's spec: rte_flow_conv's size of the item with a spec,
+ * less the item's own; -1 when it does not know the type. */
+static int
+spec_size(enum rte_flow_item_type type)
+{
+	static const uint8_t zero[SW_PPLAN_SPEC_MAX];
+	const struct rte_flow_item it = { .type = type, .spec = zero };
+	int n = rte_flow_conv(RTE_FLOW_CONV_OP_ITEM, NULL, 0, &it, NULL);
+
+	return n < (int)sizeof(it) ? -1 : n - (int)sizeof(it);
+}
+
+/* The parse of @p pt's rule with @p spec (none for the items of
+ * @p no_spec, as for those the template leaves unmasked). */
+static int
+probe(const struct rte_flow_pattern_template *pt, sw_probe_specs spec,
+		uint32_t no_spec, struct octo_match *m)
+{
+	struct rte_flow_item it[SW_TMPL_MAX_ITEMS + 1];
+	struct octo_cls_error cerr;
+	uint32_t i;
+
+	for (i = 0; i < pt->nb_items; i++) {
+		it[i].type = pt->items[i].type;
+		it[i].spec = pt->items[i].mask != NULL &&
+			(no_spec >> i & 1) == 0 ? spec[i] : NULL;
+		it[i].last = NULL;
+		it[i].mask = pt->items[i].mask;
+	}
+	memset(&it[i], 0, sizeof(it[i]));
+	it[i].type = RTE_FLOW_ITEM_TYPE_END;
+	return octo_match_from_pattern(it, m, &cerr);
+}
+
+/* Where the one spec bit set in @p spec lands in the key: its bit index,
+ * -1 nowhere, -2 the parse does what a plan cannot (refuses, changes the
+ * mask, clears a bit or sets several). */
+static int
+probe_bit(const struct rte_flow_pattern_template *pt, sw_probe_specs spec,
+		const struct octo_match *base)
+{
+	const uint8_t *k, *b = (const uint8_t *)&base->key;
+	struct octo_match m;
+	uint32_t d;
+	int pos = -1;
+
+	if (probe(pt, spec, 0, &m) != 0 ||
+			!octo_flow_key_equal(&m.mask, &base->mask))
+		return -2;
+	k = (const uint8_t *)&m.key;
+	for (d = 0; d < sizeof(m.key); d++) {
+		uint8_t x = k[d] ^ b[d];
+
+		if (x == 0)
+			continue;
+		if ((b[d] & ~k[d]) != 0 || pos >= 0 || (x & (x - 1)) != 0)
+			return -2;
+		pos = (int)(d * 8) + __builtin_ctz(x);
+	}
+	return pos;
+}
+
+static int
+plan_copy(struct sw_pplan *p, uint32_t item, uint32_t src, uint32_t dst)
+{
+	struct sw_pcopy *c = p->nb_copies != 0 ? &p->copy[p->nb_copies - 1] :
+		NULL;
+
+	if (c != NULL && c->item == item && c->src + c->len == src &&
+			c->dst + c->len == dst && c->len < 8) {
+		c->len++;
+		return 0;
+	}
+	if (p->nb_copies == RTE_DIM(p->copy))
+		return -1;
+	p->copy[p->nb_copies++] = (struct sw_pcopy){ .item = item, .src = src,
+		.dst = dst, .len = 1 };
+	return 0;
+}
+
+/* Spec byte @p j of item @p i: the key bits @p pos[] of its bits (-1:
+ * none) as a copy when they stay in place in one byte, else bit by bit. */
+static int
+plan_byte(struct sw_pplan *p, uint32_t i, uint32_t j, const int pos[8])
+{
+	uint8_t *keep = (uint8_t *)p->keep, bits = 0;
+	int d = -1, b, inplace = 1;
+
+	for (b = 0; b < 8; b++) {
+		if (pos[b] < 0)
+			continue;
+		bits |= 1u << b;
+		if (pos[b] % 8 != b || (d >= 0 && pos[b] / 8 != d))
+			inplace = 0;
+		d = pos[b] / 8;
+	}
+	if (bits == 0)
+		return 0;
+	if (inplace) {
+		keep[d] |= bits;
+		return plan_copy(p, i, j, (uint32_t)d);
+	}
+	for (b = 0; b < 8; b++) {
+		if (pos[b] < 0)
+			continue;
+		if (p->nb_bits == RTE_DIM(p->bit))
+			return -1;
+		p->bit[p->nb_bits++] = (struct sw_pbit){ .item = i, .src = j,
+			.sbit = b, .dst = pos[b] / 8, .dbit = pos[b] % 8 };
+	}
+	return 0;
+}
+
+/*
+ * Work out @p pt's plan: parse the template once with zero specs (the
+ * base), once per item without its spec (is it needed?), once per spec
+ * bit alone (where does it land?); then check the plan against the parse
+ * with every spec bit set.  The parser maps each spec bit on its own
+ * (key = spec & mask, field by field), which is what makes the plan
+ * exact; a template whose parse is not that keeps the parse (ok 0).
+ * Costs a few hundred parses, once per template.
+ */
+static void
+pplan_build(const struct rte_flow_pattern_template *pt, struct sw_pplan *p)
+{
+	alignas(sizeof(uint64_t)) sw_probe_specs spec;
+	struct rte_flow_item it[SW_TMPL_MAX_ITEMS];
+	uint8_t claimed[sizeof(struct octo_flow_key)] = { 0 };
+	struct octo_match base, m, planned;
+	int size[SW_TMPL_MAX_ITEMS], pos[8];
+	uint32_t i, j, b;
+
+	memset(p, 0, sizeof(*p));
+	memset(spec, 0, sizeof(spec));
+	for (i = 0; i < pt->nb_items; i++) {
+		size[i] = pt->items[i].mask != NULL ?
+			spec_size(pt->items[i].type) : 0;
+		if (size[i] < 0 || size[i] > SW_PPLAN_SPEC_MAX)
+			return;
+	}
+	if (probe(pt, spec, 0, &base) != 0)
+		return;
+	memcpy(p->kbase, &base.key, sizeof(p->kbase));
+	p->mask = base.mask;
+	for (i = 0; i < pt->nb_items; i++)
+		if (pt->items[i].mask != NULL && (probe(pt, spec, 1u << i, &m) != 0 ||
+				memcmp(&m, &base, sizeof(m)) != 0))
+			p->spec_needed |= 1u << i;
+	for (i = 0; i < pt->nb_items; i++)
+		for (j = 0; j < (uint32_t)size[i]; j++) {
+			for (b = 0; b < 8; b++) {
+				spec[i][j] = 1u << b;
+				pos[b] = probe_bit(pt, spec, &base);
+				spec[i][j] = 0;
+				if (pos[b] == -2)
+					return;
+				if (pos[b] < 0)
+					continue;
+				/* two spec bits on one key bit, or a bit that
+				 * counts in a spec that need not be given */
+				if ((claimed[pos[b] / 8] >> (pos[b] % 8) & 1) != 0 ||
+						(p->spec_needed >> i & 1) == 0)
+					return;
+				claimed[pos[b] / 8] |= 1u << (pos[b] % 8);
+			}
+			if (plan_byte(p, i, j, pos) != 0)
+				return;
+		}
+	for (i = 0; i < pt->nb_items; i++) {
+		memset(spec[i], 0xff, size[i]);
+		it[i].spec = spec[i];
+	}
+	if (probe(pt, spec, 0, &m) != 0 || sw_pplan_apply(p, it, &planned) != 0 ||
+			memcmp(&m, &planned, sizeof(m)) != 0)
+		return;
+	p->ok = 1;
+}
+
 struct rte_flow_pattern_template *
 octonic_eswitch_pattern_template_create(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_pattern_template_attr *attr,
@@ -325,6 +509,7 @@ octonic_eswitch_pattern_template_create(struct octonic_eswitch *sw, uint16_t pf,
 	pt->transfer = attr->transfer;
 	pt->relaxed = attr->relaxed_matching;
 	pt->nb_items = n;
+	pplan_build(pt, &pt->plan);
 	TAILQ_INSERT_TAIL(&fp->pts, pt, next);
 	pthread_mutex_unlock(&sw->lock);
 	return pt;
@@ -781,6 +966,14 @@ octonic_eswitch_template_table_create(struct octonic_eswitch *sw, uint16_t pf,
 		free(t);
 		goto fail;
 	}
+	RTE_BUILD_BUG_ON(SW_TMPL_MAX_ACTIONS > SW_APLAN_MAX);
+	for (i = 0; i < nb_at; i++)
+		sw_aplan_build(sw, pf, &t->attr, ats[i]->actions, ats[i]->fixed,
+			ats[i]->nb_actions, &t->aplan[i]);
+	for (i = 0; i < nb_pt; i++)
+		t->sw_table[i] = pts[i]->plan.ok &&
+			octo_flow_key_equal(&pts[i]->plan.mask, &t->mask[i]) ?
+			sw_table_index(sw, &t->mask[i]) : -1;
 	for (i = 0; i < nb_pt; i++)
 		pts[i]->refcnt++;
 	for (i = 0; i < nb_at; i++)

@@ -26,6 +26,7 @@
  */
 
 #include <stdint.h>
+#include <string.h>
 #include <sys/queue.h>
 
 #include <rte_flow.h>
@@ -56,6 +57,104 @@ enum sw_tstate {
 	SW_TS_DYING,		/* destroy enqueued */
 };
 
+/** Spec bytes a pattern plan probes per item (the largest item the
+ * classifier parses, IPv6, has 44). */
+#define SW_PPLAN_SPEC_MAX 64
+/** Spec bits a plan moves one by one (ETH has_vlan, IPv6 traffic class). */
+#define SW_PPLAN_MAX_BITS 32
+
+/** Spec bytes that land in the flow key as they are (bits in place). */
+struct sw_pcopy {
+	uint8_t item;		/* pattern index */
+	uint8_t src;		/* offset in the item's spec */
+	uint8_t dst;		/* offset in struct octo_flow_key */
+	uint8_t len;		/* 1 to 8 */
+};
+
+/** A spec bit that lands elsewhere in the key. */
+struct sw_pbit {
+	uint8_t item, src, sbit;	/* spec byte and bit */
+	uint8_t dst, dbit;		/* key byte and bit */
+};
+
+/**
+ * What octo_match_from_pattern makes of a pattern template's rules,
+ * worked out once (octonic_flow_template.c, pplan_build): the match is
+ * the template's mask and, in the key, the constant bits (layers) plus
+ * the rule's spec bits the mask keeps, each at a place found by parsing
+ * the template with that one bit set.  ok 0: the template's rules are
+ * parsed (what the parser does is not that, e.g. eth has_vlan masked
+ * before a vlan item, refused when a rule says has_vlan=0).
+ */
+struct sw_pplan {
+	uint8_t ok;
+	uint8_t nb_copies, nb_bits;
+	/* items whose spec the rule must give: without it the parse makes
+	 * another match (another table), so such a rule is parsed */
+	uint32_t spec_needed;
+	/* the key with every spec zero, and the bits the copies carry, as
+	 * words */
+	uint64_t kbase[sizeof(struct octo_flow_key) / sizeof(uint64_t)];
+	uint64_t keep[sizeof(struct octo_flow_key) / sizeof(uint64_t)];
+	struct octo_flow_key mask;
+	struct sw_pcopy copy[sizeof(struct octo_flow_key)];
+	struct sw_pbit bit[SW_PPLAN_MAX_BITS];
+};
+
+/* The match of a rule of the template with @p items (types checked),
+ * through plan @p p; -1 when the rule lacks a spec the plan reads. */
+static inline int
+sw_pplan_apply(const struct sw_pplan *p, const struct rte_flow_item items[],
+		struct octo_match *m)
+{
+	/* may_alias: the key is read field by field elsewhere */
+	typedef uint64_t __attribute__((__may_alias__)) word_t;
+	word_t *kw = (word_t *)&m->key;
+	uint8_t *kb = (uint8_t *)&m->key;
+	uint32_t need = p->spec_needed, i;
+
+	for (; need != 0; need &= need - 1)
+		if (items[__builtin_ctz(need)].spec == NULL)
+			return -1;
+	/* whole bytes into the key, then what the mask does not keep out */
+	for (i = 0; i < p->nb_copies; i++) {
+		const struct sw_pcopy *c = &p->copy[i];
+		const uint8_t *s = (const uint8_t *)items[c->item].spec + c->src;
+		uint64_t v8;
+		uint32_t v4;
+		uint16_t v2;
+
+		switch (c->len) {
+		case 8:
+			memcpy(&v8, s, sizeof(v8));
+			memcpy(kb + c->dst, &v8, sizeof(v8));
+			break;
+		case 4:
+			memcpy(&v4, s, sizeof(v4));
+			memcpy(kb + c->dst, &v4, sizeof(v4));
+			break;
+		case 2:
+			memcpy(&v2, s, sizeof(v2));
+			memcpy(kb + c->dst, &v2, sizeof(v2));
+			break;
+		default:
+			memcpy(kb + c->dst, s, c->len);
+			break;
+		}
+	}
+#pragma GCC unroll 9
+	for (i = 0; i < RTE_DIM(p->keep); i++)
+		kw[i] = (kw[i] & p->keep[i]) | p->kbase[i];
+	for (i = 0; i < p->nb_bits; i++) {
+		const struct sw_pbit *b = &p->bit[i];
+		const uint8_t *s = items[b->item].spec;
+
+		kb[b->dst] |= ((s[b->src] >> b->sbit) & 1) << b->dbit;
+	}
+	m->mask = p->mask;
+	return 0;
+}
+
 struct rte_flow_pattern_template {
 	uint32_t magic;
 	uint16_t pf;
@@ -63,6 +162,7 @@ struct rte_flow_pattern_template {
 	uint32_t refcnt;		/* tables using it */
 	uint32_t nb_items;		/* without END */
 	struct rte_flow_item *items;	/* deep copy (rte_flow_conv) */
+	struct sw_pplan plan;
 	TAILQ_ENTRY(rte_flow_pattern_template) next;
 };
 
@@ -92,6 +192,11 @@ struct rte_flow_template_table {
 	 * for nb_flows keys reserved in it */
 	struct octo_flow_key mask[SW_TMPL_MAX_PER_TABLE];
 	uint8_t nb_reserved;
+	/* each actions template's rules in this table (attr), parsed once */
+	struct sw_aplan aplan[SW_TMPL_MAX_PER_TABLE];
+	/* the e-switch table of each pattern template's planned rules (its
+	 * index in sw->tables, stable while reserved), -1: found per rule */
+	int32_t sw_table[SW_TMPL_MAX_PER_TABLE];
 	/* Rule slots: any queue's thread takes and gives them back. */
 	rte_spinlock_t slot_lock;
 	uint32_t nb_used;		/* slots handed out: rules of the table */
