@@ -167,6 +167,8 @@ TAILQ_HEAD(tmpl_table_list, octopus_tmpl_table);
 
 struct octopus_tmpl {
 	uint16_t proxy;
+	/* the proxy's asynchronous ops, called without ethdev's dispatch */
+	struct octo_dpdk_flow_fp fp;
 	uint8_t proxy_gone;	/* released: nothing of this is on the e-switch */
 	uint16_t nb_queue;	/* the application's */
 	uint16_t nb_hwq;	/* with the extra one (see top) */
@@ -379,6 +381,8 @@ tmpl_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *port_at
 	hw_attr[nb_queue] = queue_attr[0];
 	/* the proxy first: it takes the rules */
 	ret = rte_flow_configure(proxy, port_attr, nb_queue + 1, hw_attr, error);
+	if (ret == 0)
+		ret = octo_dpdk_flow_fp_resolve(proxy, &t->fp, error);
 	if (ret != 0) {
 		ret = octopus_flow_member_error(error, ret, proxy);
 		tmpl_state_free(t);
@@ -1074,7 +1078,7 @@ pull_hw(struct octopus_priv *p, struct octopus_tmpl *t, uint32_t qid,
 	struct octopus_tmpl_queue *q = &t->q[qid];
 	int got, i;
 
-	got = rte_flow_pull(t->proxy, qid, res, n, error);
+	got = octo_dpdk_flow_fp_pull(&t->fp, qid, res, n, error);
 	if (got < 0)
 		return octopus_flow_member_error(error, got, t->proxy);
 	for (i = 0; i < got; i++)
@@ -1096,14 +1100,14 @@ wait_op(struct octopus_priv *p, struct octopus_tmpl *t, uint32_t qid, struct tmp
 	struct rte_flow_op_result res[32];
 	int got, i, ret;
 
-	ret = rte_flow_push(t->proxy, qid, error);
+	ret = octo_dpdk_flow_fp_push(&t->fp, qid, error);
 	if (ret != 0)
 		return octopus_flow_member_error(error, ret, t->proxy);
 	for (;;) {
 		bool found = false;
 
 		/* room: at most q->size operations are in flight */
-		got = rte_flow_pull(t->proxy, qid, res,
+		got = octo_dpdk_flow_fp_pull(&t->fp, qid, res,
 			(uint16_t)RTE_MIN(RTE_DIM(res), q->size - q->stash_n), error);
 		if (got < 0)
 			return octopus_flow_member_error(error, got, t->proxy);
@@ -1259,7 +1263,7 @@ tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
 	op->user_data = user_data;
 	op->rule = r;
 	op->kind = TMPL_OP_CREATE;
-	r->hw = rte_flow_async_create(t->proxy, queue_id, op_attr, tb->hw, pattern, pt_index,
+	r->hw = octo_dpdk_flow_fp_create(&t->fp, queue_id, op_attr, tb->hw, pattern, pt_index,
 		hw_actions, at_index, op, error);
 	if (unlikely(r->hw == NULL)) {
 		ret = rte_errno > 0 ? -rte_errno : -EIO;
@@ -1307,7 +1311,7 @@ tmpl_async_destroy(struct rte_eth_dev *dev, uint32_t queue_id,
 		octopus_flow_reach_count(p, r->bucket, r->qs, -1);
 		gates_prepare(p, r, r->qs, 0, &gates);
 	}
-	ret = rte_flow_async_destroy(t->proxy, queue_id, op_attr, r->hw, op, error);
+	ret = octo_dpdk_flow_fp_destroy(&t->fp, queue_id, op_attr, r->hw, op, error);
 	if (unlikely(ret != 0)) {
 		if (gates.dsts != 0)
 			gates_done(p, &gates, false);
@@ -1362,7 +1366,7 @@ tmpl_async_update(struct rte_eth_dev *dev, uint32_t queue_id,
 		gates_prepare(p, r, r->qs, op->qs, &gates);
 		octopus_flow_reach_count(p, r->bucket, op->qs, 1);
 	}
-	ret = rte_flow_async_actions_update(t->proxy, queue_id, op_attr, r->hw, hw_actions,
+	ret = octo_dpdk_flow_fp_update(&t->fp, queue_id, op_attr, r->hw, hw_actions,
 		at_index, op, error);
 	if (unlikely(ret != 0)) {
 		if (gates.dsts != 0)
@@ -1389,7 +1393,7 @@ tmpl_push(struct rte_eth_dev *dev, uint32_t queue_id, struct rte_flow_error *err
 
 	if (unlikely(queue_of(dev, queue_id, &t, error) == NULL))
 		return -rte_errno;
-	ret = rte_flow_push(t->proxy, queue_id, error);
+	ret = octo_dpdk_flow_fp_push(&t->fp, queue_id, error);
 	return unlikely(ret != 0) ? octopus_flow_member_error(error, ret, t->proxy) : 0;
 }
 
