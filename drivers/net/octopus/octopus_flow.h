@@ -29,11 +29,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/queue.h>
 
+#include <rte_byteorder.h>
 #include <rte_flow.h>
 #include <rte_flow_driver.h>
 #include <rte_spinlock.h>
+#include <octopus_dpdk_compat.h>
 
 #include "octo_steer_app.h"
 #include "octopus_flow_slab.h"
@@ -53,7 +56,7 @@ struct octopus_flow_shape {
 /* Rows of octopus_flows.reach after the default buckets' reta_size rows. */
 enum octopus_reach_row {
 	OCTO_REACH_WIDE,	/* rules whose pattern spans several buckets */
-	OCTO_REACH_ALL,		/* every rule: the sum of the rows above */
+	OCTO_REACH_ALL,		/* any rule: per queue, the rows above counting it */
 	OCTO_REACH_ROWS,	/* how many */
 };
 
@@ -113,9 +116,12 @@ struct octopus_flows {
 	 * rules whose pattern fixes that default bucket, then the rows of
 	 * enum octopus_reach_row (octopus_flow.c).
 	 */
-	uint32_t *reach;
+	RTE_ATOMIC(uint32_t) *reach;
 	uint64_t *reach_mask;	/* per row: the queues counted non-zero there */
-	/* reach and reach_mask: template rules count from every flow queue */
+	/* a count's change to or from 0 and its mask bit, and the gates'
+	 * reads of the masks (octopus_flow.c, reach_add): template rules
+	 * count from every flow queue
+	 */
 	rte_spinlock_t reach_lock;
 	size_t copy_room;	/* size of the last rule's copy (flow_alloc) */
 	struct octopus_flow_slab slab;	/* the records' memory */
