@@ -79,12 +79,10 @@ enum tmpl_fate {
 struct octopus_tmpl_pattern {
 	struct rte_flow_pattern_template *hw;
 	TAILQ_ENTRY(octopus_tmpl_pattern) next;
-	/* the template's items and masks (a rule gives the specs only): the
-	 * default bucket of a rule's traffic is read through them
+	/* the default bucket of a rule's traffic from its specs: the
+	 * template's masks decide the rest, once
 	 */
-	uint16_t nb_items;
-	struct rte_flow_item items[TMPL_MAX_ITEMS + 1];
-	uint8_t masks[];
+	struct octopus_flow_bucket_prog bucket;
 };
 
 /* Proxy action k of a rule: its type, and where its conf comes from. */
@@ -413,48 +411,6 @@ out:
 
 /* ---- templates --------------------------------------------------------- */
 
-/* Keep @p pattern's types and masks in @p pt (sized for them). */
-static void
-pattern_keep(struct octopus_tmpl_pattern *pt, const struct rte_flow_item pattern[])
-{
-	uint8_t *m = pt->masks;
-	size_t sz;
-	uint16_t i;
-
-	for (i = 0; pattern[i].type != RTE_FLOW_ITEM_TYPE_END; i++) {
-		pt->items[i].type = pattern[i].type;
-		sz = octopus_flow_item_size(pattern[i].type);
-		if (pattern[i].mask != NULL && sz != 0) {
-			memcpy(m, pattern[i].mask, sz);
-			pt->items[i].mask = m;
-			m += sz;
-		}
-	}
-	pt->items[i].type = RTE_FLOW_ITEM_TYPE_END;
-	pt->nb_items = i;
-}
-
-/*
- * The default bucket a rule of pattern template @p pt with pattern @p
- * pattern hits (-1: several): its specs under the template's masks (an item
- * the template does not mask matches any header of its type).
- */
-static int
-rule_bucket(const struct octopus_priv *p, const struct octopus_tmpl_pattern *pt,
-		const struct rte_flow_item pattern[])
-{
-	struct rte_flow_item items[TMPL_MAX_ITEMS + 1];
-	uint16_t i;
-
-	for (i = 0; i <= pt->nb_items; i++) {
-		items[i].type = pt->items[i].type;
-		items[i].mask = pt->items[i].mask;
-		items[i].spec = pt->items[i].mask != NULL ? pattern[i].spec : NULL;
-		items[i].last = NULL;
-	}
-	return octopus_flow_bucket_of(p->args.field, p->args.reta_size, items);
-}
-
 static struct rte_flow_pattern_template *
 tmpl_pattern_create(struct rte_eth_dev *dev, const struct rte_flow_pattern_template_attr *attr,
 		const struct rte_flow_item pattern[], struct rte_flow_error *error)
@@ -462,7 +418,6 @@ tmpl_pattern_create(struct rte_eth_dev *dev, const struct rte_flow_pattern_templ
 	struct rte_flow_pattern_template_attr hw_attr;
 	struct octopus_tmpl_pattern *pt = NULL;
 	const struct rte_flow_item *it;
-	size_t masks_size = 0;
 	struct octopus_tmpl *t;
 
 	if (attr == NULL || pattern == NULL) {
@@ -486,18 +441,19 @@ tmpl_pattern_create(struct rte_eth_dev *dev, const struct rte_flow_pattern_templ
 				(int)it->type);
 			return NULL;
 		}
-		masks_size += octopus_flow_item_size(it->type);
 	}
 	flow_lock(dev);
 	t = tmpl_of(dev, error);
 	if (t == NULL)
 		goto out;
-	pt = rte_zmalloc("octopus_tmpl_pattern", sizeof(*pt) + masks_size, 0);
+	pt = rte_zmalloc("octopus_tmpl_pattern", sizeof(*pt), 0);
 	if (pt == NULL) {
 		tmpl_error(error, ENOMEM, "no memory");
 		goto out;
 	}
-	pattern_keep(pt, pattern);
+	/* a rule gives the specs only: they count under the template's masks */
+	octopus_flow_bucket_prog_make(octo_priv(dev)->args.field, octo_priv(dev)->args.reta_size,
+		pattern, &pt->bucket);
 	hw_attr = *attr;
 	hw_attr.ingress = 0;
 	hw_attr.transfer = 1;
@@ -1254,7 +1210,8 @@ tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
 	/* where the traffic went before: the rule's bucket, and the rules that
 	 * may take it (octopus_flow.c's reach); kept for an update to QUEUE
 	 */
-	r->bucket = tb->group == 0 ? rule_bucket(p, tb->pt[pt_index], pattern) : -1;
+	r->bucket = tb->group == 0 ?
+		octopus_flow_bucket_run(&tb->pt[pt_index]->bucket, pattern) : -1;
 	gates.dsts = 0;
 	if (r->qs != 0) {
 		gates_prepare(p, r, 0, r->qs, &gates);
