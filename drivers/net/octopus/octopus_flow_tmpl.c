@@ -94,9 +94,13 @@ struct tmpl_act {
 struct octopus_tmpl_actions {
 	struct rte_flow_actions_template *hw;
 	TAILQ_ENTRY(octopus_tmpl_actions) next;
+	uint32_t id;		/* its number (actions_ids), from 1 */
 	uint8_t nb;		/* proxy actions, END included */
 	uint8_t nb_app;		/* application actions, END included */
 	struct tmpl_act act[TMPL_MAX_ACTIONS + 1];
+	/* the proxy actions whose conf is a rule's (act[k].from >= 0): k */
+	uint8_t nb_from;
+	uint8_t from_pos[TMPL_MAX_ACTIONS];
 	enum tmpl_fate fate;
 	int8_t app_fate;	/* index of the application's QUEUE or JUMP */
 	uint8_t masked;		/* its value is the template's */
@@ -153,10 +157,15 @@ struct __rte_cache_aligned octopus_tmpl_queue {
 	 */
 	struct rte_flow_op_result *stash;	/* [size] */
 	uint32_t stash_head, stash_n;
+	/* a rule's proxy actions: laid out for actions template @p built,
+	 * then only what each rule gives is written
+	 */
+	uint32_t built;			/* its id, 0: none yet */
 	struct rte_flow_action acts[TMPL_MAX_ACTIONS + 1];
 	struct rte_flow_action_set_meta meta;
 	struct rte_flow_action_modify_field mod;
-	struct rte_flow_action_jump jump;
+	struct rte_flow_action_jump home;	/* QUEUE's jump to the home group */
+	struct rte_flow_action_jump jump;	/* JUMP's */
 };
 
 TAILQ_HEAD(tmpl_pattern_list, octopus_tmpl_pattern);
@@ -517,6 +526,13 @@ tmpl_action_masked(const struct rte_flow_action *mk)
 	}
 }
 
+/*
+ * Numbers of the actions templates of every port, never one twice: a
+ * flow queue's actions laid out for one (actions_lay_out) are never taken
+ * for those of another, even one at the same address.
+ */
+static RTE_ATOMIC(uint32_t) actions_ids;
+
 static struct rte_flow_actions_template *
 tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_template_attr *attr,
 		const struct rte_flow_action actions[], const struct rte_flow_action masks[],
@@ -663,6 +679,9 @@ tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_templ
 	a.act[n].from = -1;
 	a.nb = (uint8_t)(n + 1);
 	a.nb_app = (uint8_t)(i + 1);
+	for (i = 0; i < n; i++)
+		if (a.act[i].from >= 0)
+			a.from_pos[a.nb_from++] = (uint8_t)i;
 	at = rte_zmalloc("octopus_tmpl_actions", sizeof(*at), 0);
 	if (at == NULL) {
 		tmpl_error(error, ENOMEM, "no memory");
@@ -679,6 +698,7 @@ tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_templ
 		at = NULL;
 		goto out;
 	}
+	at->id = rte_atomic_fetch_add_explicit(&actions_ids, 1, rte_memory_order_relaxed) + 1;
 	TAILQ_INSERT_TAIL(&t->actions, at, next);
 out:
 	flow_unlock(dev);
@@ -920,6 +940,33 @@ op_put(struct octopus_tmpl_queue *q, struct tmpl_op *op)
 }
 
 /*
+ * Lay out @p q's proxy actions for rules of actions template @p at: the
+ * types, and the confs that are the port's (META write, jumps); a rule
+ * then writes its own confs and values (actions_of). The value written
+ * here is none of a rule's: actions_of writes it before every use.
+ */
+static void
+actions_lay_out(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
+		const struct octopus_tmpl_actions *at)
+{
+	unsigned int k;
+
+	for (k = 0; k < at->nb; k++) {
+		q->acts[k].type = at->act[k].type;
+		q->acts[k].conf = NULL;
+	}
+	if (at->fate == TMPL_FATE_QUEUE) {
+		octopus_steer_meta_action(t->shape.meta_how, 0, &q->acts[at->meta_pos],
+			&q->meta, &q->mod);
+		q->home.group = OCTO_STEER_HOME_GROUP + t->shape.base;
+		q->acts[at->meta_pos + 1].conf = &q->home;
+	} else if (at->fate == TMPL_FATE_JUMP) {
+		q->acts[at->jump_pos].conf = &q->jump;
+	}
+	q->built = at->id;
+}
+
+/*
  * The proxy's actions of a rule made with actions template @p at from the
  * application's @p actions, in @p q's scratch: the template's, with the
  * values it leaves to each rule translated. *@p qs: the queue it delivers
@@ -933,10 +980,10 @@ actions_of(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
 	uint32_t v = at->value;
 	unsigned int k;
 
-	for (k = 0; k < at->nb; k++) {
-		q->acts[k].type = at->act[k].type;
-		q->acts[k].conf = at->act[k].from >= 0 ? actions[at->act[k].from].conf : NULL;
-	}
+	if (unlikely(q->built != at->id))
+		actions_lay_out(t, q, at);
+	for (k = 0; k < at->nb_from; k++)
+		q->acts[at->from_pos[k]].conf = actions[at->act[at->from_pos[k]].from].conf;
 	*qs = 0;
 	if (at->fate == TMPL_FATE_QUEUE) {
 		if (!at->masked) {
@@ -951,10 +998,7 @@ actions_of(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
 			}
 			v = c->index;
 		}
-		octopus_steer_meta_action(t->shape.meta_how, v, &q->acts[at->meta_pos],
-			&q->meta, &q->mod);
-		q->jump.group = OCTO_STEER_HOME_GROUP + t->shape.base;
-		q->acts[at->meta_pos + 1].conf = &q->jump;
+		octopus_steer_meta_value(t->shape.meta_how, v, &q->meta, &q->mod);
 		*qs = UINT64_C(1) << (v % OCTOPUS_MAX_QUEUES);
 	} else if (at->fate == TMPL_FATE_JUMP) {
 		if (!at->masked) {
@@ -969,13 +1013,12 @@ actions_of(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
 			v = c->group;
 		}
 		q->jump.group = t->shape.base + v;
-		q->acts[at->jump_pos].conf = &q->jump;
 	}
 	return q->acts;
 }
 
 /* A translated completion for the application; the operation is over. */
-static void
+static __rte_always_inline void
 op_complete(struct octopus_priv *p, struct octopus_tmpl_queue *q,
 		struct rte_flow_op_result *res)
 {
@@ -1094,23 +1137,13 @@ queue_polled(const struct octopus_priv *p, uint16_t qid)
 		rte_memory_order_relaxed) >= 0;
 }
 
-/*
- * The gates of a change of the rule's traffic (a QUEUE rule of group 0)
- * from queues @p from to queues @p to (bit q; one of them 0 for a create
- * or a destroy), prepared; s->dsts == 0 when nothing needs waiting for.
- */
-static void
-gates_prepare(struct octopus_priv *p, const struct octopus_tmpl_rule *r, uint64_t from,
+/* gates_prepare past its early returns (kept out of the operations' own code) */
+static __rte_noinline void
+gates_compute(struct octopus_priv *p, const struct octopus_tmpl_rule *r, uint64_t from,
 		uint64_t to, struct octopus_gate_set *s)
 {
 	uint64_t m;
 
-	s->dsts = 0;
-	if (!p->started || !p->mig.running)
-		return;
-	/* a create gates its own queue only: nothing to count if nobody polls it */
-	if (from == 0 && !queue_polled(p, rte_ctz64(to)))
-		return;
 	if (from == 0)
 		octopus_flow_gates(p, r->bucket, to, true, s);
 	else if (to == 0)
@@ -1134,6 +1167,24 @@ gates_prepare(struct octopus_priv *p, const struct octopus_tmpl_rule *r, uint64_
 		pthread_mutex_lock(&rte_eth_devices[p->port_id].data->flow_ops_mutex);
 		octopus_gate_prepare(p, s);
 	}
+}
+
+/*
+ * The gates of a change of the rule's traffic (a QUEUE rule of group 0)
+ * from queues @p from to queues @p to (bit q; one of them 0 for a create
+ * or a destroy), prepared; s->dsts == 0 when nothing needs waiting for.
+ */
+static __rte_always_inline void
+gates_prepare(struct octopus_priv *p, const struct octopus_tmpl_rule *r, uint64_t from,
+		uint64_t to, struct octopus_gate_set *s)
+{
+	s->dsts = 0;
+	if (!p->started || !p->mig.running)
+		return;
+	/* a create gates its own queue only: nothing to count if nobody polls it */
+	if (from == 0 && !queue_polled(p, rte_ctz64(to)))
+		return;
+	gates_compute(p, r, from, to, s);
 }
 
 /* After a gated change (@p changed) or its refusal: the gates finish, the next may run. */
