@@ -324,4 +324,139 @@ static const struct rte_flow_fp_ops name = { \
 #define OCTO_DPDK_FLOW_FP_OPS_UNINSTALL(dev) ((void)(dev))
 #endif
 
+/*
+ * Another port's asynchronous flow operations, called directly by a
+ * driver stacked on that port (net_octopus on its members' transfer
+ * proxy): struct octo_dpdk_flow_fp holds the port's device and operations,
+ * resolved once by octo_dpdk_flow_fp_resolve() after the port's
+ * rte_flow_configure() (where a driver installs its rte_flow_fp_ops from
+ * 24.03).  octo_dpdk_flow_fp_create() and the others then return, set
+ * rte_errno and fill the error as rte_flow_async_create() and the others
+ * do on that port, without ethdev's lookup of the port's operations at
+ * every call (before 24.03: the port check and the driver's flow_ops_get,
+ * through rte_flow_ops_get()).  From 24.03 ethdev's fast-path trace points
+ * of that port (compiled in only with enable_trace_fp) are not emitted.
+ * The caller stops calling once the port is released.  Defined where
+ * rte_flow_driver.h is included before this header.
+ */
+#ifdef RTE_FLOW_DRIVER_H_
+#include <rte_branch_prediction.h>
+#include <rte_errno.h>
+
+struct octo_dpdk_flow_fp {
+	struct rte_eth_dev *dev;
+#if OCTO_DPDK_AT_LEAST(24, 3)
+	const struct rte_flow_fp_ops *ops;
+#else
+	const struct rte_flow_ops *ops;
+#endif
+};
+
+static inline int
+octo_dpdk_flow_fp_resolve(uint16_t port_id, struct octo_dpdk_flow_fp *fp,
+		struct rte_flow_error *error)
+{
+	struct rte_eth_dev *dev = &rte_eth_devices[port_id];
+#if OCTO_DPDK_AT_LEAST(24, 3)
+	int code = rte_eth_dev_is_valid_port(port_id) ? 0 : ENODEV;
+
+	if (code == 0)
+		fp->ops = dev->flow_fp_ops;
+#else
+	const struct rte_flow_ops *ops = NULL;
+	int code;
+
+	/* rte_flow_ops_get()'s answers (not exported to drivers in 22.11) */
+	if (!rte_eth_dev_is_valid_port(port_id))
+		code = ENODEV;
+	else if (dev->dev_ops->flow_ops_get == NULL)
+		code = ENOSYS;
+	else
+		code = dev->dev_ops->flow_ops_get(dev, &ops);
+	if (code == 0 && ops == NULL)
+		code = ENOSYS;
+	fp->ops = ops;
+#endif
+	if (code != 0)
+		return rte_flow_error_set(error, code, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			rte_strerror(code));
+	fp->dev = dev;
+	return 0;
+}
+
+#if OCTO_DPDK_AT_LEAST(24, 3)
+/* ethdev passes the driver's answers on as they are */
+#define OCTO_DPDK_FLOW_FP_ERR(fp, ret, error) (ret)
+#else
+/* A failure of a removed device becomes EIO (rte_flow.c's flow_err()). */
+static inline int
+octo_dpdk_flow_fp_err(const struct octo_dpdk_flow_fp *fp, int ret, struct rte_flow_error *error)
+{
+	if (ret == 0)
+		return 0;
+	if (rte_eth_dev_is_removed(fp->dev->data->port_id))
+		return rte_flow_error_set(error, EIO, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			rte_strerror(EIO));
+	return ret;
+}
+#define OCTO_DPDK_FLOW_FP_ERR(fp, ret, error) octo_dpdk_flow_fp_err(fp, ret, error)
+#endif
+
+static inline struct rte_flow *
+octo_dpdk_flow_fp_create(const struct octo_dpdk_flow_fp *fp, uint32_t queue_id,
+		const struct rte_flow_op_attr *op_attr, struct rte_flow_template_table *table,
+		const struct rte_flow_item pattern[], uint8_t pt_index,
+		const struct rte_flow_action actions[], uint8_t at_index,
+		void *user_data, struct rte_flow_error *error)
+{
+	struct rte_flow *flow = fp->ops->async_create(fp->dev, queue_id, op_attr, table,
+		pattern, pt_index, actions, at_index, user_data, error);
+
+	if (unlikely(flow == NULL))
+		(void)OCTO_DPDK_FLOW_FP_ERR(fp, -rte_errno, error);
+	return flow;
+}
+
+static inline int
+octo_dpdk_flow_fp_destroy(const struct octo_dpdk_flow_fp *fp, uint32_t queue_id,
+		const struct rte_flow_op_attr *op_attr, struct rte_flow *flow,
+		void *user_data, struct rte_flow_error *error)
+{
+	int ret = fp->ops->async_destroy(fp->dev, queue_id, op_attr, flow, user_data, error);
+
+	return unlikely(ret != 0) ? OCTO_DPDK_FLOW_FP_ERR(fp, ret, error) : 0;
+}
+
+#if OCTO_DPDK_HAS_FLOW_ACTIONS_UPDATE
+static inline int
+octo_dpdk_flow_fp_update(const struct octo_dpdk_flow_fp *fp, uint32_t queue_id,
+		const struct rte_flow_op_attr *op_attr, struct rte_flow *flow,
+		const struct rte_flow_action actions[], uint8_t at_index,
+		void *user_data, struct rte_flow_error *error)
+{
+	int ret = fp->ops->async_actions_update(fp->dev, queue_id, op_attr, flow, actions,
+		at_index, user_data, error);
+
+	return unlikely(ret != 0) ? OCTO_DPDK_FLOW_FP_ERR(fp, ret, error) : 0;
+}
+#endif
+
+static inline int
+octo_dpdk_flow_fp_push(const struct octo_dpdk_flow_fp *fp, uint32_t queue_id,
+		struct rte_flow_error *error)
+{
+	int ret = fp->ops->push(fp->dev, queue_id, error);
+
+	return unlikely(ret != 0) ? OCTO_DPDK_FLOW_FP_ERR(fp, ret, error) : 0;
+}
+
+/* (ethdev maps none of pull's answers in either release) */
+static inline int
+octo_dpdk_flow_fp_pull(const struct octo_dpdk_flow_fp *fp, uint32_t queue_id,
+		struct rte_flow_op_result res[], uint16_t n_res, struct rte_flow_error *error)
+{
+	return fp->ops->pull(fp->dev, queue_id, res, n_res, error);
+}
+#endif /* RTE_FLOW_DRIVER_H_ */
+
 #endif /* OCTOPUS_DPDK_COMPAT_H */

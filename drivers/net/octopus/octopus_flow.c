@@ -378,7 +378,7 @@ reach_row(const struct octopus_priv *p, int b)
 	return b >= 0 ? (size_t)b : (size_t)p->args.reta_size + OCTO_REACH_WIDE;
 }
 
-/* Row of octopus_flows.reach counting every rule. */
+/* Row of octopus_flows.reach counting, per queue, the rows with a rule to it. */
 static size_t
 reach_all(const struct octopus_priv *p)
 {
@@ -386,32 +386,59 @@ reach_all(const struct octopus_priv *p)
 }
 
 /*
+ * Count (@p n = 1 or -1) a rule's queue @p q in row @p row. Template rules
+ * count from the application's flow queues, each on its own lcore, beside
+ * the flow ops: a change that leaves the count non-zero on both sides
+ * leaves the mask bits as they are, and is one compare-and-swap; a change
+ * to or from 0 takes reach_lock to change them with it, and the row of
+ * every rule, which counts such changes. The lock-free ones never cross 0,
+ * so a reader holding the lock (reach_of) finds every bit saying exactly
+ * whether its count is non-zero.
+ */
+static inline void
+reach_add(struct octopus_flows *fl, size_t row, size_t all, unsigned int q, int n)
+{
+	RTE_ATOMIC(uint32_t) *cnt = &fl->reach[row * OCTOPUS_MAX_QUEUES + q];
+	RTE_ATOMIC(uint32_t) *rows = &fl->reach[all * OCTOPUS_MAX_QUEUES + q];
+	uint64_t bit = UINT64_C(1) << q;
+	uint32_t c = rte_atomic_load_explicit(cnt, rte_memory_order_relaxed);
+	uint32_t r;
+
+	while (n > 0 ? c != 0 : c > 1)
+		if (rte_atomic_compare_exchange_weak_explicit(cnt, &c, c + (uint32_t)n,
+				rte_memory_order_relaxed, rte_memory_order_relaxed))
+			return;
+	rte_spinlock_lock(&fl->reach_lock);
+	c = rte_atomic_fetch_add_explicit(cnt, (uint32_t)n, rte_memory_order_relaxed);
+	if ((c == 0) != (c + (uint32_t)n == 0)) {
+		/* the row's count for q crossed 0: the bits follow */
+		if (c == 0)
+			fl->reach_mask[row] |= bit;
+		else
+			fl->reach_mask[row] &= ~bit;
+		r = rte_atomic_load_explicit(rows, rte_memory_order_relaxed) +
+			(c == 0 ? 1 : UINT32_MAX);
+		rte_atomic_store_explicit(rows, r, rte_memory_order_relaxed);
+		if (r != 0)
+			fl->reach_mask[all] |= bit;
+		else
+			fl->reach_mask[all] &= ~bit;
+	}
+	rte_spinlock_unlock(&fl->reach_lock);
+}
+
+/*
  * Count (@p n = 1) or uncount (-1) queues @p qs (bit q) of a rule hitting
- * bucket @p bucket (-1: several) where it may deliver. Under reach_lock:
- * template rules count from the application's flow queues, each on its
- * own lcore, beside the flow ops.
+ * bucket @p bucket (-1: several) where it may deliver.
  */
 void
 octopus_flow_reach_count(struct octopus_priv *p, int bucket, uint64_t qs, int n)
 {
 	struct octopus_flows *fl = p->flows;
-	size_t rows[2] = { reach_row(p, bucket), reach_all(p) };
-	uint32_t *cnt;
-	uint64_t m;
-	unsigned int q, r;
+	size_t row = reach_row(p, bucket), all = reach_all(p);
 
-	rte_spinlock_lock(&fl->reach_lock);
-	for (r = 0; r < 2; r++)
-		for (m = qs; m != 0; m &= m - 1) {
-			q = rte_ctz64(m);
-			cnt = &fl->reach[rows[r] * OCTOPUS_MAX_QUEUES + q];
-			*cnt += n;
-			if (*cnt != 0)
-				fl->reach_mask[rows[r]] |= UINT64_C(1) << q;
-			else
-				fl->reach_mask[rows[r]] &= ~(UINT64_C(1) << q);
-		}
-	rte_spinlock_unlock(&fl->reach_lock);
+	for (; qs != 0; qs &= qs - 1)
+		reach_add(fl, row, all, rte_ctz64(qs), n);
 }
 
 static void

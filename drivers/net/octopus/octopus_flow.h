@@ -29,11 +29,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/queue.h>
 
+#include <rte_byteorder.h>
 #include <rte_flow.h>
 #include <rte_flow_driver.h>
 #include <rte_spinlock.h>
+#include <octopus_dpdk_compat.h>
 
 #include "octo_steer_app.h"
 #include "octopus_flow_slab.h"
@@ -53,7 +56,7 @@ struct octopus_flow_shape {
 /* Rows of octopus_flows.reach after the default buckets' reta_size rows. */
 enum octopus_reach_row {
 	OCTO_REACH_WIDE,	/* rules whose pattern spans several buckets */
-	OCTO_REACH_ALL,		/* every rule: the sum of the rows above */
+	OCTO_REACH_ALL,		/* any rule: per queue, the rows above counting it */
 	OCTO_REACH_ROWS,	/* how many */
 };
 
@@ -113,9 +116,12 @@ struct octopus_flows {
 	 * rules whose pattern fixes that default bucket, then the rows of
 	 * enum octopus_reach_row (octopus_flow.c).
 	 */
-	uint32_t *reach;
+	RTE_ATOMIC(uint32_t) *reach;
 	uint64_t *reach_mask;	/* per row: the queues counted non-zero there */
-	/* reach and reach_mask: template rules count from every flow queue */
+	/* a count's change to or from 0 and its mask bit, and the gates'
+	 * reads of the masks (octopus_flow.c, reach_add): template rules
+	 * count from every flow queue
+	 */
 	rte_spinlock_t reach_lock;
 	size_t copy_room;	/* size of the last rule's copy (flow_alloc) */
 	struct octopus_flow_slab slab;	/* the records' memory */
@@ -229,6 +235,48 @@ size_t octopus_flow_item_size(enum rte_flow_item_type t);
 /* Default bucket of a pattern's traffic, -1 when it spans several. */
 int octopus_flow_bucket_of(enum octo_steer_field spread, uint16_t reta_size,
 		const struct rte_flow_item pattern[]);
+/*
+ * The default bucket of the rules of one pattern template: its item types
+ * and masks decide all but the spec bytes of the spreading field, which
+ * octopus_flow_bucket_run() reads from a rule's pattern. The same as
+ * octopus_flow_bucket_of() on the rule's specs under the template's masks
+ * (an item the template leaves unmasked: no spec): where the masks cover
+ * the bucket bits, those bits of the field are the bucket, the masks take
+ * none of them away.
+ */
+struct octopus_flow_bucket_prog {
+	int16_t item;		/* the item holding the field, -1: every rule -1 */
+	uint8_t off;		/* the field's place in that item's spec */
+	uint8_t width;		/* its bytes (big endian): 2 or 4 */
+	uint32_t need;		/* the bucket bits: reta_size - 1 */
+};
+
+/* The program of a template of items @p tmpl (types and masks). */
+void octopus_flow_bucket_prog_make(enum octo_steer_field spread, uint16_t reta_size,
+		const struct rte_flow_item tmpl[], struct octopus_flow_bucket_prog *bp);
+
+/* Default bucket of a rule of pattern @p pattern (specs) under @p bp; -1: several. */
+static inline int
+octopus_flow_bucket_run(const struct octopus_flow_bucket_prog *bp,
+		const struct rte_flow_item pattern[])
+{
+	const uint8_t *spec;
+	uint32_t v32;
+	uint16_t v16;
+
+	if (bp->item < 0)
+		return -1;
+	spec = pattern[bp->item].spec;
+	if (spec == NULL)
+		return -1;
+	if (bp->width == 2) {
+		memcpy(&v16, spec + bp->off, sizeof(v16));
+		return (int)(rte_be_to_cpu_16(v16) & bp->need);
+	}
+	memcpy(&v32, spec + bp->off, sizeof(v32));
+	return (int)(rte_be_to_cpu_32(v32) & bp->need);
+}
+
 /* Hash of attr and pattern (same rule matching the same traffic). */
 uint32_t octopus_flow_key(const struct rte_flow_attr *attr,
 		const struct rte_flow_item pattern[]);

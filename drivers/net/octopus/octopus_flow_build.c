@@ -449,20 +449,17 @@ octopus_flow_hw_make(uint16_t proxy, enum octopus_steer_meta_write how,
 }
 
 /*
- * The default bucket a pattern's traffic falls into when no application
- * rule takes it: known when the pattern fixes the bucket bits of the
- * spreading field (e.g. a pinned 5-tuple).  -1 when it does not.
+ * The item of @p pattern carrying the spreading field of its traffic's
+ * default bucket (L4 port for TCP/UDP, else the address, same direction as
+ * @p spread), with the field's place in it; NULL for non-IP (the
+ * catch-all, not a bucket) or when no item carries it. Item types only.
  */
-int
-octopus_flow_bucket_of(enum octo_steer_field spread, uint16_t reta_size,
-		const struct rte_flow_item pattern[])
+static __rte_always_inline const struct rte_flow_item *
+bucket_holder(enum octo_steer_field spread, const struct rte_flow_item pattern[],
+		size_t *off, size_t *width)
 {
-	const struct rte_flow_item *it, *ip = NULL, *l4 = NULL;
+	const struct rte_flow_item *it, *ip = NULL, *l4 = NULL, *holder;
 	enum octo_steer_field f;
-	const struct rte_flow_item *holder;
-	const uint8_t *spec, *mask;
-	size_t off = 0, width = 0, k;
-	uint32_t v = 0, m = 0, need = (uint32_t)reta_size - 1;
 
 	for (it = pattern; it->type != RTE_FLOW_ITEM_TYPE_END; it++) {
 		if (ip == NULL && (it->type == RTE_FLOW_ITEM_TYPE_IPV4 ||
@@ -473,14 +470,32 @@ octopus_flow_bucket_of(enum octo_steer_field spread, uint16_t reta_size,
 			l4 = it;
 	}
 	if (ip == NULL)
-		return -1;	/* non-IP: the catch-all, not a bucket */
-	/* the bucket rules: L4 port for TCP/UDP, else the address, same direction */
+		return NULL;
 	f = octo_steer_app_rss_field(spread, ip->type == RTE_FLOW_ITEM_TYPE_IPV4 ?
 		OCTO_STEER_L3_IPV4 : OCTO_STEER_L3_IPV6, l4 == NULL ? OCTO_STEER_L4_ANY :
 		l4->type == RTE_FLOW_ITEM_TYPE_TCP ? OCTO_STEER_L4_TCP : OCTO_STEER_L4_UDP);
 	holder = (f == OCTO_STEER_FIELD_L4_SRC || f == OCTO_STEER_FIELD_L4_DST) ? l4 : ip;
-	if (holder == NULL || holder->spec == NULL || holder->last != NULL ||
-			octopus_steer_field_place(f, holder->type, &off, &width) != 0)
+	if (holder == NULL || octopus_steer_field_place(f, holder->type, off, width) != 0)
+		return NULL;
+	return holder;
+}
+
+/*
+ * The default bucket a pattern's traffic falls into when no application
+ * rule takes it: known when the pattern fixes the bucket bits of the
+ * spreading field (e.g. a pinned 5-tuple).  -1 when it does not.
+ */
+int
+octopus_flow_bucket_of(enum octo_steer_field spread, uint16_t reta_size,
+		const struct rte_flow_item pattern[])
+{
+	const struct rte_flow_item *holder;
+	const uint8_t *spec, *mask;
+	size_t off = 0, width = 0, k;
+	uint32_t v = 0, m = 0, need = (uint32_t)reta_size - 1;
+
+	holder = bucket_holder(spread, pattern, &off, &width);
+	if (holder == NULL || holder->spec == NULL || holder->last != NULL)
 		return -1;
 	spec = holder->spec;
 	mask = holder->mask != NULL ? holder->mask : default_mask(holder->type);
@@ -491,4 +506,30 @@ octopus_flow_bucket_of(enum octo_steer_field spread, uint16_t reta_size,
 	if ((m & need) != need)
 		return -1;	/* the pattern spans several buckets */
 	return (int)(v & need);
+}
+
+void
+octopus_flow_bucket_prog_make(enum octo_steer_field spread, uint16_t reta_size,
+		const struct rte_flow_item tmpl[], struct octopus_flow_bucket_prog *bp)
+{
+	const struct rte_flow_item *holder;
+	const uint8_t *mask;
+	size_t off = 0, width = 0, k;
+	uint32_t m = 0;
+
+	memset(bp, 0, sizeof(*bp));
+	bp->item = -1;
+	bp->need = (uint32_t)reta_size - 1;
+	holder = bucket_holder(spread, tmpl, &off, &width);
+	/* an item the template does not mask matches any header of its type */
+	if (holder == NULL || holder->mask == NULL || (width != 2 && width != 4))
+		return;
+	mask = holder->mask;
+	for (k = 0; k < width; k++)
+		m = (m << 8) | mask[off + k];
+	if ((m & bp->need) != bp->need)
+		return;	/* every rule spans several buckets */
+	bp->item = (int16_t)(holder - tmpl);
+	bp->off = (uint8_t)off;
+	bp->width = (uint8_t)width;
 }

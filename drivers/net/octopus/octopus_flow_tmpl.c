@@ -79,12 +79,10 @@ enum tmpl_fate {
 struct octopus_tmpl_pattern {
 	struct rte_flow_pattern_template *hw;
 	TAILQ_ENTRY(octopus_tmpl_pattern) next;
-	/* the template's items and masks (a rule gives the specs only): the
-	 * default bucket of a rule's traffic is read through them
+	/* the default bucket of a rule's traffic from its specs: the
+	 * template's masks decide the rest, once
 	 */
-	uint16_t nb_items;
-	struct rte_flow_item items[TMPL_MAX_ITEMS + 1];
-	uint8_t masks[];
+	struct octopus_flow_bucket_prog bucket;
 };
 
 /* Proxy action k of a rule: its type, and where its conf comes from. */
@@ -96,9 +94,13 @@ struct tmpl_act {
 struct octopus_tmpl_actions {
 	struct rte_flow_actions_template *hw;
 	TAILQ_ENTRY(octopus_tmpl_actions) next;
+	uint32_t id;		/* its number (actions_ids), from 1 */
 	uint8_t nb;		/* proxy actions, END included */
 	uint8_t nb_app;		/* application actions, END included */
 	struct tmpl_act act[TMPL_MAX_ACTIONS + 1];
+	/* the proxy actions whose conf is a rule's (act[k].from >= 0): k */
+	uint8_t nb_from;
+	uint8_t from_pos[TMPL_MAX_ACTIONS];
 	enum tmpl_fate fate;
 	int8_t app_fate;	/* index of the application's QUEUE or JUMP */
 	uint8_t masked;		/* its value is the template's */
@@ -155,10 +157,15 @@ struct __rte_cache_aligned octopus_tmpl_queue {
 	 */
 	struct rte_flow_op_result *stash;	/* [size] */
 	uint32_t stash_head, stash_n;
+	/* a rule's proxy actions: laid out for actions template @p built,
+	 * then only what each rule gives is written
+	 */
+	uint32_t built;			/* its id, 0: none yet */
 	struct rte_flow_action acts[TMPL_MAX_ACTIONS + 1];
 	struct rte_flow_action_set_meta meta;
 	struct rte_flow_action_modify_field mod;
-	struct rte_flow_action_jump jump;
+	struct rte_flow_action_jump home;	/* QUEUE's jump to the home group */
+	struct rte_flow_action_jump jump;	/* JUMP's */
 };
 
 TAILQ_HEAD(tmpl_pattern_list, octopus_tmpl_pattern);
@@ -167,6 +174,8 @@ TAILQ_HEAD(tmpl_table_list, octopus_tmpl_table);
 
 struct octopus_tmpl {
 	uint16_t proxy;
+	/* the proxy's asynchronous ops, called without ethdev's dispatch */
+	struct octo_dpdk_flow_fp fp;
 	uint8_t proxy_gone;	/* released: nothing of this is on the e-switch */
 	uint16_t nb_queue;	/* the application's */
 	uint16_t nb_hwq;	/* with the extra one (see top) */
@@ -379,6 +388,8 @@ tmpl_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *port_at
 	hw_attr[nb_queue] = queue_attr[0];
 	/* the proxy first: it takes the rules */
 	ret = rte_flow_configure(proxy, port_attr, nb_queue + 1, hw_attr, error);
+	if (ret == 0)
+		ret = octo_dpdk_flow_fp_resolve(proxy, &t->fp, error);
 	if (ret != 0) {
 		ret = octopus_flow_member_error(error, ret, proxy);
 		tmpl_state_free(t);
@@ -409,48 +420,6 @@ out:
 
 /* ---- templates --------------------------------------------------------- */
 
-/* Keep @p pattern's types and masks in @p pt (sized for them). */
-static void
-pattern_keep(struct octopus_tmpl_pattern *pt, const struct rte_flow_item pattern[])
-{
-	uint8_t *m = pt->masks;
-	size_t sz;
-	uint16_t i;
-
-	for (i = 0; pattern[i].type != RTE_FLOW_ITEM_TYPE_END; i++) {
-		pt->items[i].type = pattern[i].type;
-		sz = octopus_flow_item_size(pattern[i].type);
-		if (pattern[i].mask != NULL && sz != 0) {
-			memcpy(m, pattern[i].mask, sz);
-			pt->items[i].mask = m;
-			m += sz;
-		}
-	}
-	pt->items[i].type = RTE_FLOW_ITEM_TYPE_END;
-	pt->nb_items = i;
-}
-
-/*
- * The default bucket a rule of pattern template @p pt with pattern @p
- * pattern hits (-1: several): its specs under the template's masks (an item
- * the template does not mask matches any header of its type).
- */
-static int
-rule_bucket(const struct octopus_priv *p, const struct octopus_tmpl_pattern *pt,
-		const struct rte_flow_item pattern[])
-{
-	struct rte_flow_item items[TMPL_MAX_ITEMS + 1];
-	uint16_t i;
-
-	for (i = 0; i <= pt->nb_items; i++) {
-		items[i].type = pt->items[i].type;
-		items[i].mask = pt->items[i].mask;
-		items[i].spec = pt->items[i].mask != NULL ? pattern[i].spec : NULL;
-		items[i].last = NULL;
-	}
-	return octopus_flow_bucket_of(p->args.field, p->args.reta_size, items);
-}
-
 static struct rte_flow_pattern_template *
 tmpl_pattern_create(struct rte_eth_dev *dev, const struct rte_flow_pattern_template_attr *attr,
 		const struct rte_flow_item pattern[], struct rte_flow_error *error)
@@ -458,7 +427,6 @@ tmpl_pattern_create(struct rte_eth_dev *dev, const struct rte_flow_pattern_templ
 	struct rte_flow_pattern_template_attr hw_attr;
 	struct octopus_tmpl_pattern *pt = NULL;
 	const struct rte_flow_item *it;
-	size_t masks_size = 0;
 	struct octopus_tmpl *t;
 
 	if (attr == NULL || pattern == NULL) {
@@ -482,18 +450,19 @@ tmpl_pattern_create(struct rte_eth_dev *dev, const struct rte_flow_pattern_templ
 				(int)it->type);
 			return NULL;
 		}
-		masks_size += octopus_flow_item_size(it->type);
 	}
 	flow_lock(dev);
 	t = tmpl_of(dev, error);
 	if (t == NULL)
 		goto out;
-	pt = rte_zmalloc("octopus_tmpl_pattern", sizeof(*pt) + masks_size, 0);
+	pt = rte_zmalloc("octopus_tmpl_pattern", sizeof(*pt), 0);
 	if (pt == NULL) {
 		tmpl_error(error, ENOMEM, "no memory");
 		goto out;
 	}
-	pattern_keep(pt, pattern);
+	/* a rule gives the specs only: they count under the template's masks */
+	octopus_flow_bucket_prog_make(octo_priv(dev)->args.field, octo_priv(dev)->args.reta_size,
+		pattern, &pt->bucket);
 	hw_attr = *attr;
 	hw_attr.ingress = 0;
 	hw_attr.transfer = 1;
@@ -556,6 +525,13 @@ tmpl_action_masked(const struct rte_flow_action *mk)
 		return true;
 	}
 }
+
+/*
+ * Numbers of the actions templates of every port, never one twice: a
+ * flow queue's actions laid out for one (actions_lay_out) are never taken
+ * for those of another, even one at the same address.
+ */
+static RTE_ATOMIC(uint32_t) actions_ids;
 
 static struct rte_flow_actions_template *
 tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_template_attr *attr,
@@ -703,6 +679,9 @@ tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_templ
 	a.act[n].from = -1;
 	a.nb = (uint8_t)(n + 1);
 	a.nb_app = (uint8_t)(i + 1);
+	for (i = 0; i < n; i++)
+		if (a.act[i].from >= 0)
+			a.from_pos[a.nb_from++] = (uint8_t)i;
 	at = rte_zmalloc("octopus_tmpl_actions", sizeof(*at), 0);
 	if (at == NULL) {
 		tmpl_error(error, ENOMEM, "no memory");
@@ -719,6 +698,7 @@ tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_templ
 		at = NULL;
 		goto out;
 	}
+	at->id = rte_atomic_fetch_add_explicit(&actions_ids, 1, rte_memory_order_relaxed) + 1;
 	TAILQ_INSERT_TAIL(&t->actions, at, next);
 out:
 	flow_unlock(dev);
@@ -960,6 +940,33 @@ op_put(struct octopus_tmpl_queue *q, struct tmpl_op *op)
 }
 
 /*
+ * Lay out @p q's proxy actions for rules of actions template @p at: the
+ * types, and the confs that are the port's (META write, jumps); a rule
+ * then writes its own confs and values (actions_of). The value written
+ * here is none of a rule's: actions_of writes it before every use.
+ */
+static void
+actions_lay_out(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
+		const struct octopus_tmpl_actions *at)
+{
+	unsigned int k;
+
+	for (k = 0; k < at->nb; k++) {
+		q->acts[k].type = at->act[k].type;
+		q->acts[k].conf = NULL;
+	}
+	if (at->fate == TMPL_FATE_QUEUE) {
+		octopus_steer_meta_action(t->shape.meta_how, 0, &q->acts[at->meta_pos],
+			&q->meta, &q->mod);
+		q->home.group = OCTO_STEER_HOME_GROUP + t->shape.base;
+		q->acts[at->meta_pos + 1].conf = &q->home;
+	} else if (at->fate == TMPL_FATE_JUMP) {
+		q->acts[at->jump_pos].conf = &q->jump;
+	}
+	q->built = at->id;
+}
+
+/*
  * The proxy's actions of a rule made with actions template @p at from the
  * application's @p actions, in @p q's scratch: the template's, with the
  * values it leaves to each rule translated. *@p qs: the queue it delivers
@@ -973,10 +980,10 @@ actions_of(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
 	uint32_t v = at->value;
 	unsigned int k;
 
-	for (k = 0; k < at->nb; k++) {
-		q->acts[k].type = at->act[k].type;
-		q->acts[k].conf = at->act[k].from >= 0 ? actions[at->act[k].from].conf : NULL;
-	}
+	if (unlikely(q->built != at->id))
+		actions_lay_out(t, q, at);
+	for (k = 0; k < at->nb_from; k++)
+		q->acts[at->from_pos[k]].conf = actions[at->act[at->from_pos[k]].from].conf;
 	*qs = 0;
 	if (at->fate == TMPL_FATE_QUEUE) {
 		if (!at->masked) {
@@ -991,10 +998,7 @@ actions_of(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
 			}
 			v = c->index;
 		}
-		octopus_steer_meta_action(t->shape.meta_how, v, &q->acts[at->meta_pos],
-			&q->meta, &q->mod);
-		q->jump.group = OCTO_STEER_HOME_GROUP + t->shape.base;
-		q->acts[at->meta_pos + 1].conf = &q->jump;
+		octopus_steer_meta_value(t->shape.meta_how, v, &q->meta, &q->mod);
 		*qs = UINT64_C(1) << (v % OCTOPUS_MAX_QUEUES);
 	} else if (at->fate == TMPL_FATE_JUMP) {
 		if (!at->masked) {
@@ -1009,13 +1013,12 @@ actions_of(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
 			v = c->group;
 		}
 		q->jump.group = t->shape.base + v;
-		q->acts[at->jump_pos].conf = &q->jump;
 	}
 	return q->acts;
 }
 
 /* A translated completion for the application; the operation is over. */
-static void
+static __rte_always_inline void
 op_complete(struct octopus_priv *p, struct octopus_tmpl_queue *q,
 		struct rte_flow_op_result *res)
 {
@@ -1074,7 +1077,7 @@ pull_hw(struct octopus_priv *p, struct octopus_tmpl *t, uint32_t qid,
 	struct octopus_tmpl_queue *q = &t->q[qid];
 	int got, i;
 
-	got = rte_flow_pull(t->proxy, qid, res, n, error);
+	got = octo_dpdk_flow_fp_pull(&t->fp, qid, res, n, error);
 	if (got < 0)
 		return octopus_flow_member_error(error, got, t->proxy);
 	for (i = 0; i < got; i++)
@@ -1096,14 +1099,14 @@ wait_op(struct octopus_priv *p, struct octopus_tmpl *t, uint32_t qid, struct tmp
 	struct rte_flow_op_result res[32];
 	int got, i, ret;
 
-	ret = rte_flow_push(t->proxy, qid, error);
+	ret = octo_dpdk_flow_fp_push(&t->fp, qid, error);
 	if (ret != 0)
 		return octopus_flow_member_error(error, ret, t->proxy);
 	for (;;) {
 		bool found = false;
 
 		/* room: at most q->size operations are in flight */
-		got = rte_flow_pull(t->proxy, qid, res,
+		got = octo_dpdk_flow_fp_pull(&t->fp, qid, res,
 			(uint16_t)RTE_MIN(RTE_DIM(res), q->size - q->stash_n), error);
 		if (got < 0)
 			return octopus_flow_member_error(error, got, t->proxy);
@@ -1134,23 +1137,13 @@ queue_polled(const struct octopus_priv *p, uint16_t qid)
 		rte_memory_order_relaxed) >= 0;
 }
 
-/*
- * The gates of a change of the rule's traffic (a QUEUE rule of group 0)
- * from queues @p from to queues @p to (bit q; one of them 0 for a create
- * or a destroy), prepared; s->dsts == 0 when nothing needs waiting for.
- */
-static void
-gates_prepare(struct octopus_priv *p, const struct octopus_tmpl_rule *r, uint64_t from,
+/* gates_prepare past its early returns (kept out of the operations' own code) */
+static __rte_noinline void
+gates_compute(struct octopus_priv *p, const struct octopus_tmpl_rule *r, uint64_t from,
 		uint64_t to, struct octopus_gate_set *s)
 {
 	uint64_t m;
 
-	s->dsts = 0;
-	if (!p->started || !p->mig.running)
-		return;
-	/* a create gates its own queue only: nothing to count if nobody polls it */
-	if (from == 0 && !queue_polled(p, rte_ctz64(to)))
-		return;
 	if (from == 0)
 		octopus_flow_gates(p, r->bucket, to, true, s);
 	else if (to == 0)
@@ -1174,6 +1167,24 @@ gates_prepare(struct octopus_priv *p, const struct octopus_tmpl_rule *r, uint64_
 		pthread_mutex_lock(&rte_eth_devices[p->port_id].data->flow_ops_mutex);
 		octopus_gate_prepare(p, s);
 	}
+}
+
+/*
+ * The gates of a change of the rule's traffic (a QUEUE rule of group 0)
+ * from queues @p from to queues @p to (bit q; one of them 0 for a create
+ * or a destroy), prepared; s->dsts == 0 when nothing needs waiting for.
+ */
+static __rte_always_inline void
+gates_prepare(struct octopus_priv *p, const struct octopus_tmpl_rule *r, uint64_t from,
+		uint64_t to, struct octopus_gate_set *s)
+{
+	s->dsts = 0;
+	if (!p->started || !p->mig.running)
+		return;
+	/* a create gates its own queue only: nothing to count if nobody polls it */
+	if (from == 0 && !queue_polled(p, rte_ctz64(to)))
+		return;
+	gates_compute(p, r, from, to, s);
 }
 
 /* After a gated change (@p changed) or its refusal: the gates finish, the next may run. */
@@ -1250,7 +1261,8 @@ tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
 	/* where the traffic went before: the rule's bucket, and the rules that
 	 * may take it (octopus_flow.c's reach); kept for an update to QUEUE
 	 */
-	r->bucket = tb->group == 0 ? rule_bucket(p, tb->pt[pt_index], pattern) : -1;
+	r->bucket = tb->group == 0 ?
+		octopus_flow_bucket_run(&tb->pt[pt_index]->bucket, pattern) : -1;
 	gates.dsts = 0;
 	if (r->qs != 0) {
 		gates_prepare(p, r, 0, r->qs, &gates);
@@ -1259,7 +1271,7 @@ tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
 	op->user_data = user_data;
 	op->rule = r;
 	op->kind = TMPL_OP_CREATE;
-	r->hw = rte_flow_async_create(t->proxy, queue_id, op_attr, tb->hw, pattern, pt_index,
+	r->hw = octo_dpdk_flow_fp_create(&t->fp, queue_id, op_attr, tb->hw, pattern, pt_index,
 		hw_actions, at_index, op, error);
 	if (unlikely(r->hw == NULL)) {
 		ret = rte_errno > 0 ? -rte_errno : -EIO;
@@ -1307,7 +1319,7 @@ tmpl_async_destroy(struct rte_eth_dev *dev, uint32_t queue_id,
 		octopus_flow_reach_count(p, r->bucket, r->qs, -1);
 		gates_prepare(p, r, r->qs, 0, &gates);
 	}
-	ret = rte_flow_async_destroy(t->proxy, queue_id, op_attr, r->hw, op, error);
+	ret = octo_dpdk_flow_fp_destroy(&t->fp, queue_id, op_attr, r->hw, op, error);
 	if (unlikely(ret != 0)) {
 		if (gates.dsts != 0)
 			gates_done(p, &gates, false);
@@ -1362,7 +1374,7 @@ tmpl_async_update(struct rte_eth_dev *dev, uint32_t queue_id,
 		gates_prepare(p, r, r->qs, op->qs, &gates);
 		octopus_flow_reach_count(p, r->bucket, op->qs, 1);
 	}
-	ret = rte_flow_async_actions_update(t->proxy, queue_id, op_attr, r->hw, hw_actions,
+	ret = octo_dpdk_flow_fp_update(&t->fp, queue_id, op_attr, r->hw, hw_actions,
 		at_index, op, error);
 	if (unlikely(ret != 0)) {
 		if (gates.dsts != 0)
@@ -1389,7 +1401,7 @@ tmpl_push(struct rte_eth_dev *dev, uint32_t queue_id, struct rte_flow_error *err
 
 	if (unlikely(queue_of(dev, queue_id, &t, error) == NULL))
 		return -rte_errno;
-	ret = rte_flow_push(t->proxy, queue_id, error);
+	ret = octo_dpdk_flow_fp_push(&t->fp, queue_id, error);
 	return unlikely(ret != 0) ? octopus_flow_member_error(error, ret, t->proxy) : 0;
 }
 

@@ -42,6 +42,8 @@
 #include <rte_mempool.h>
 #include <rte_spinlock.h>
 #include <ethdev_driver.h>
+/* before the compat header: its direct calls of the proxy's flow ops */
+#include <rte_flow_driver.h>
 #include <octopus_dpdk_compat.h>
 
 #include "octopus_steer.h"

@@ -120,21 +120,19 @@ octopus_steer_meta_action(enum octopus_steer_meta_write how, uint32_t v,
 		struct rte_flow_action_modify_field *mod)
 {
 	if (how == OCTOPUS_STEER_META_SET) {
-		set->data = v;
 		set->mask = UINT32_MAX;
 		a->type = RTE_FLOW_ACTION_TYPE_SET_META;
 		a->conf = set;
-		return;
+	} else {
+		memset(mod, 0, sizeof(*mod));
+		mod->operation = RTE_FLOW_MODIFY_SET;
+		mod->dst.field = RTE_FLOW_FIELD_META;
+		mod->src.field = RTE_FLOW_FIELD_VALUE;
+		mod->width = 32;
+		a->type = RTE_FLOW_ACTION_TYPE_MODIFY_FIELD;
+		a->conf = mod;
 	}
-	memset(mod, 0, sizeof(*mod));
-	mod->operation = RTE_FLOW_MODIFY_SET;
-	mod->dst.field = RTE_FLOW_FIELD_META;
-	mod->src.field = RTE_FLOW_FIELD_VALUE;
-	/* the immediate as META's own item data: a host-order uint32_t */
-	memcpy(mod->src.value, &v, sizeof(v));
-	mod->width = 32;
-	a->type = RTE_FLOW_ACTION_TYPE_MODIFY_FIELD;
-	a->conf = mod;
+	octopus_steer_meta_value(how, v, set, mod);
 }
 
 int

@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 
 #include <rte_config.h>
 #include <rte_flow.h>
@@ -64,6 +65,21 @@ enum octopus_steer_meta_write {
 void octopus_steer_meta_action(enum octopus_steer_meta_write how, uint32_t v,
 		struct rte_flow_action *a, struct rte_flow_action_set_meta *set,
 		struct rte_flow_action_modify_field *mod);
+
+/**
+ * Set the value @p v of a META write octopus_steer_meta_action() made
+ * with @p how, @p set and @p mod, the rest of it unchanged (a template
+ * rule's per-rule part).
+ */
+static inline void
+octopus_steer_meta_value(enum octopus_steer_meta_write how, uint32_t v,
+		struct rte_flow_action_set_meta *set, struct rte_flow_action_modify_field *mod)
+{
+	if (how == OCTOPUS_STEER_META_SET)
+		set->data = v;
+	else	/* the immediate as META's own item data: a host-order uint32_t */
+		memcpy(mod->src.value, &v, sizeof(v));
+}
 
 /**
  * Ask transfer proxy @p proxy where and how it takes the classification:
