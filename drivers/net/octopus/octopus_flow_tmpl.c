@@ -1184,6 +1184,10 @@ gates_prepare(struct octopus_priv *p, const struct octopus_tmpl_rule *r, uint64_
 	/* a create gates its own queue only: nothing to count if nobody polls it */
 	if (from == 0 && !queue_polled(p, rte_ctz64(to)))
 		return;
+	/* a destroy's traffic goes to other queues: none was ever polled */
+	if (to == 0 && (rte_atomic_load_explicit(&p->rxq_polled,
+			rte_memory_order_relaxed) & ~from) == 0)
+		return;
 	gates_compute(p, r, from, to, s);
 }
 

@@ -382,6 +382,11 @@ struct octopus_priv {
 	 * octopus_reta_changed(): a rule's gates need it at every create
 	 */
 	uint64_t reta_queues;
+	/* the Rx queues that have ever had a poller (bit q), set before
+	 * their poller_lcore: a template rule's destroy skips its gates at
+	 * once when no queue but its own was ever polled
+	 */
+	RTE_ATOMIC(uint64_t) rxq_polled;
 	struct octopus_steer *steer;	/**< NULL: fallback (no e-switch steering) */
 	bool steer_refused_logged;
 	char steer_why[512];	/* a member's refusal in full: mlx5-like messages run long,
