@@ -12,6 +12,7 @@
  * octonic_eswitch_flow_create side by side: the same match (key and
  * mask, byte for byte), decision fields and e-switch table, or the same
  * refusal (message and type), the refusal's cause one of the caller's.
+ * And a template table's rule room is not taken by synchronous rules.
  */
 
 #include <errno.h>
@@ -486,6 +487,85 @@ shape_actions(void)
 	}
 }
 
+/*
+ * A template table's rule room is its own: synchronous rules of the same
+ * mask, made after it, grow the e-switch table themselves, and the
+ * template rules then fill their room without a resize (a resize rehashes
+ * every key of the table: mlx5 sizes a template table at creation).
+ */
+#define ROOM_RULES 256
+static void
+room_kept(void)
+{
+	static const struct rte_flow_item_udp um = { .hdr.src_port = RTE_BE16(0xffff) };
+	static const struct rte_flow_action_queue q = { .index = 1 };
+	const struct rte_flow_pattern_template_attr pa = { .ingress = 1 };
+	const struct rte_flow_actions_template_attr aa = { .ingress = 1 };
+	const struct rte_flow_template_table_attr ta = {
+		.flow_attr = rattr, .nb_flows = ROOM_RULES,
+	};
+	struct rte_flow_item_udp us = { 0 };
+	const struct rte_flow_item items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &us, .mask = &um },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_action acts[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	static struct rte_flow *sync[ROOM_RULES * 4], *tmpl[ROOM_RULES];
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+	struct rte_flow_template_table *t;
+	struct rte_flow_error err = { 0 };
+	uint32_t cap0, cap1, nb_sync, i, made = 0;
+	const struct sw_table *st;
+
+	pt = octonic_eswitch_pattern_template_create(sw, 0, &pa, items, &err);
+	at = octonic_eswitch_actions_template_create(sw, 0, &aa, acts, acts, &err);
+	REQUIRE(pt != NULL && at != NULL, "room: templates: %s",
+		err.message ? err.message : "");
+	t = octonic_eswitch_template_table_create(sw, 0, &ta, &pt, 1, &at, 1, &err);
+	REQUIRE(t != NULL && t->sw_table[0] >= 0, "room: table: %s",
+		err.message ? err.message : "");
+	st = &sw->tables[t->sw_table[0]];
+	cap0 = st->capacity;
+	/* as many synchronous rules as fit in the half the table may fill */
+	nb_sync = RTE_MIN(cap0 / 2, (uint32_t)RTE_DIM(sync));
+	for (i = 0; i < nb_sync; i++) {
+		us.hdr.src_port = rte_cpu_to_be_16((uint16_t)(1 + i));
+		sync[i] = octonic_eswitch_flow_create(sw, 0, &rattr, items, acts, &err);
+		REQUIRE(sync[i] != NULL, "room: sync rule %u: %s", i,
+			err.message ? err.message : "");
+	}
+	cap1 = sw->tables[t->sw_table[0]].capacity;
+	for (i = 0; i < ROOM_RULES; i++) {
+		us.hdr.src_port = rte_cpu_to_be_16((uint16_t)(40000 + i));
+		tmpl[i] = octonic_eswitch_async_create(sw, 0, 0, &now, t, items, 0,
+			acts, 0, NULL, &err);
+		if (tmpl[i] == NULL)
+			break;
+		complete();
+		made++;
+	}
+	CHECK(made == ROOM_RULES, "room: %u template rules of %u made", made,
+		ROOM_RULES);
+	CHECK(cap1 > cap0 && sw->tables[t->sw_table[0]].capacity == cap1,
+		"room: e-switch table of %u keys, %u after %u synchronous rules, %u after the table's %u template rules (their room taken by the synchronous ones)",
+		cap0, cap1, nb_sync, sw->tables[t->sw_table[0]].capacity, made);
+	for (i = 0; i < made; i++) {
+		CHECK(octonic_eswitch_async_destroy(sw, 0, 0, &now, tmpl[i], NULL,
+			&err) == 0, "room: async destroy");
+		complete();
+	}
+	for (i = 0; i < nb_sync; i++)
+		CHECK(octonic_eswitch_flow_destroy(sw, 0, sync[i], &err) == 0,
+			"room: destroy");
+	table_done(t, pt, at);
+}
+
 static void
 plan_case(enum octonic_dialect dialect)
 {
@@ -508,6 +588,7 @@ plan_case(enum octonic_dialect dialect)
 	shape_meta_icmp();
 	shape_irregular();
 	shape_actions();
+	room_kept();
 	octonic_eswitch_free(sw);
 	sw = NULL;
 }

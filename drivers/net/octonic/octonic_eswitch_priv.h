@@ -209,6 +209,7 @@ struct sw_table {
 	uint32_t capacity;
 	uint32_t nb_keys;
 	uint32_t reserved;	/* keys template tables hold room for */
+	uint32_t tmpl_rules;	/* template rules in it (using that room) */
 };
 
 /** Control-side count of the rules of one (domain, group, table). */

@@ -669,6 +669,22 @@ count_rule(struct octonic_eswitch *sw, const struct rte_flow *r, int delta)
 		sw->stats.ingress_rules[r->domain - 1] += delta;
 }
 
+/*
+ * The room of table @p t that rule @p r must leave free: none for a
+ * template rule (it takes the room its template table reserved), the room
+ * template tables reserved and their rules do not use yet for any other,
+ * so that a synchronous rule sharing the table grows it rather than a
+ * template rule later (mlx5 gives a template table its rules' room at
+ * creation: their insertion never pays a resize).
+ */
+static inline uint32_t
+room_kept(const struct sw_table *t, const struct rte_flow *r)
+{
+	if (r->ttable != NULL)
+		return 0;
+	return t->reserved - RTE_MIN(t->tmpl_rules, t->reserved);
+}
+
 static int
 insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 		struct rte_flow_error *error)
@@ -701,7 +717,7 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 	sig = rte_hash_hash(t->h, hk);
 	if (rte_hash_lookup_with_hash_data(t->h, hk, sig, (void **)&old) < 0)
 		old = NULL;
-	if (old == NULL && t->nb_keys + 1 > t->capacity / 2) {
+	if (old == NULL && t->nb_keys + 1 + room_kept(t, r) > t->capacity / 2) {
 		if (table_grow(sw, r->table, g) != 0)
 			goto undo_table;
 		/* the view it republished sorted sw->dgts under d */
@@ -779,6 +795,8 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 	rte_atomic_store_explicit(&sw->gen, sw->gen + 1, rte_memory_order_release);
 	TAILQ_INSERT_TAIL(&sw->rules, r, next);
 	count_rule(sw, r, 1);
+	if (r->ttable != NULL)
+		t->tmpl_rules++;
 	return 0;
 undo_table:
 	if (new_table && tidx >= 0)
@@ -960,6 +978,8 @@ sw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 		}
 		TAILQ_REMOVE(&sw->rules, r, next);
 		count_rule(sw, r, -1);
+		if (r->ttable != NULL && t->tmpl_rules != 0)
+			t->tmpl_rules--;
 		sw->stats.destroys++;
 		gc_ptr(&g, r->rss);
 		r->rss = NULL;
