@@ -780,150 +780,6 @@ case_proxy_released(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_stop(port) == 0, "stop the port");
 }
 
-/* ---- bench: async insertion through the port and on a bare PF ---------- */
-
-#define BENCH_BURST 32
-
-/*
- * Insert then delete @p n rules of table @p tb on flow queue 0 of @p pid,
- * bursts of BENCH_BURST, a push and a pull per burst; the rules' source
- * address and port count up, their queue is j % NB_Q. Cycles in @p ins,
- * @p del; @return 0, -1 on a refusal (reported).
- */
-static int
-bench_async(uint16_t pid, struct rte_flow_template_table *tb, struct rte_flow **f,
-		uint32_t n, uint64_t *ins, uint64_t *del)
-{
-	struct rte_flow_op_attr later = { .postpone = 1 };
-	struct rte_flow_op_result res[BENCH_BURST];
-	struct rte_flow_error err;
-	struct rule_spec s;
-	uint32_t i, j, done = 0;
-	uint64_t t0;
-	int k;
-
-	rule_spec(&s, 0, 0);
-	t0 = rte_rdtsc();
-	for (i = 0; i < n; i += BENCH_BURST) {
-		for (j = i; j < i + BENCH_BURST && j < n; j++) {
-			s.ip.hdr.src_addr = rte_cpu_to_be_32(0x0b000000 + (j >> 8));
-			s.udp.hdr.src_port = rte_cpu_to_be_16((uint16_t)j);
-			s.queue.index = j % NB_Q;
-			f[j] = rte_flow_async_create(pid, 0, &later, tb, s.items, 0, s.acts, 0,
-				NULL, &err);
-			if (f[j] == NULL) {
-				CHECK(f[j] != NULL, "async create %u: %s", j, msg(&err));
-				return -1;
-			}
-		}
-		rte_flow_push(pid, 0, &err);
-		k = rte_flow_pull(pid, 0, res, BENCH_BURST, &err);
-		done += k > 0 ? (uint32_t)k : 0;
-	}
-	while (done < n && (k = rte_flow_pull(pid, 0, res, BENCH_BURST, &err)) > 0)
-		done += (uint32_t)k;
-	*ins = rte_rdtsc() - t0;
-	CHECK(done == n, "%u completions of %u", done, n);
-	done = 0;
-	t0 = rte_rdtsc();
-	for (i = 0; i < n; i += BENCH_BURST) {
-		for (j = i; j < i + BENCH_BURST && j < n; j++)
-			rte_flow_async_destroy(pid, 0, &later, f[j], NULL, &err);
-		rte_flow_push(pid, 0, &err);
-		k = rte_flow_pull(pid, 0, res, BENCH_BURST, &err);
-		done += k > 0 ? (uint32_t)k : 0;
-	}
-	while (done < n && (k = rte_flow_pull(pid, 0, res, BENCH_BURST, &err)) > 0)
-		done += (uint32_t)k;
-	*del = rte_rdtsc() - t0;
-	CHECK(done == n, "%u destroy completions of %u", done, n);
-	return 0;
-}
-
-static double
-mrules(uint32_t n, uint64_t cycles)
-{
-	return cycles == 0 ? 0 : n / ((double)cycles / rte_get_tsc_hz()) / 1e6;
-}
-
-/*
- * TMPL_BENCH_RULES (default 100000) rules in one table: through the port
- * (started, its queues never polled), on PF0 of a second NIC (bare, same
- * templates), and through the port's rte_flow_create. A benchmark: it
- * prints what it measured.
- */
-static void
-case_bench(struct rte_mempool *mp)
-{
-	const char *env = getenv("TMPL_BENCH_RULES");
-	uint32_t n = env != NULL ? (uint32_t)strtoul(env, NULL, 0) : 100000, j;
-	struct rte_flow_actions_template *at;
-	struct rte_flow_pattern_template *pt;
-	struct rte_flow_template_table *tb;
-	struct rte_flow_attr attr = { .ingress = 1 };
-	struct rte_flow_item_ipv4 src_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
-	struct rte_flow_item_udp sport_mask = { .hdr.src_port = RTE_BE16(0xffff) };
-	struct rte_flow **f = calloc(n, sizeof(*f));
-	uint64_t p_ins, p_del, b_ins, b_del, s_ins, s_del, t0;
-	struct rte_eth_conf conf = { 0 };
-	struct rte_flow_error err;
-	uint16_t bare = port_of("net_octonic1_pf0"), save = port;
-	struct rule_spec s;
-
-	REQUIRE(f != NULL && bare < RTE_MAX_ETHPORTS, "memory, second NIC");
-	port_up(mp);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(flow_configure(1, &err) == 0, "flow configure: %s", msg(&err));
-	CHECK(rte_eth_dev_start(port) == 0, "start");
-	pt = pattern_template(&err);
-	at = queue_template(-1, &err);
-	tb = pt != NULL && at != NULL ? table_of(pt, &at, 1, n, &err) : NULL;
-	REQUIRE(tb != NULL, "port: templates and table: %s", msg(&err));
-	REQUIRE(bench_async(port, tb, f, n, &p_ins, &p_del) == 0, "port");
-
-	/* the bare PF: the same templates made on it */
-	REQUIRE(rte_eth_dev_configure(bare, NB_Q, 1, &conf) == 0, "bare PF configure");
-	port = bare;
-	CHECK(flow_configure(1, &err) == 0, "bare PF flow configure: %s", msg(&err));
-	pt = pattern_template(&err);
-	at = queue_template(-1, &err);
-	tb = pt != NULL && at != NULL ? table_of(pt, &at, 1, n, &err) : NULL;
-	port = save;
-	REQUIRE(tb != NULL, "bare PF: templates and table: %s", msg(&err));
-	REQUIRE(bench_async(bare, tb, f, n, &b_ins, &b_del) == 0, "bare PF");
-
-	rule_spec(&s, 0, 0);
-	s.items[1].mask = &src_mask;
-	s.items[2].mask = &sport_mask;
-	t0 = rte_rdtsc();
-	for (j = 0; j < n; j++) {
-		s.ip.hdr.src_addr = rte_cpu_to_be_32(0x0b000000 + (j >> 8));
-		s.udp.hdr.src_port = rte_cpu_to_be_16((uint16_t)j);
-		s.queue.index = j % NB_Q;
-		f[j] = rte_flow_create(port, &attr, s.items, s.acts, &err);
-		REQUIRE(f[j] != NULL, "create %u: %s", j, msg(&err));
-	}
-	s_ins = rte_rdtsc() - t0;
-	t0 = rte_rdtsc();
-	for (j = 0; j < n; j++)
-		rte_flow_destroy(port, f[j], &err);
-	s_del = rte_rdtsc() - t0;
-	free(f);
-	printf("bench: %u rules, one table, bursts of %u, a push and a pull per burst\n",
-		n, BENCH_BURST);
-	printf("bench: port async  insert %.3f Mrules/s, delete %.3f Mrules/s\n",
-		mrules(n, p_ins), mrules(n, p_del));
-	printf("bench: bare PF async insert %.3f Mrules/s, delete %.3f Mrules/s\n",
-		mrules(n, b_ins), mrules(n, b_del));
-	printf("bench: port sync   insert %.3f Mrules/s, delete %.3f Mrules/s\n",
-		mrules(n, s_ins), mrules(n, s_del));
-	printf("bench: port/PF async insert %.2f, delete %.2f; port async/sync insert %.1fx\n",
-		(double)b_ins / p_ins, (double)b_del / p_del, (double)s_ins / p_ins);
-	printf("bench: reproduce: TMPL_BENCH_RULES=%u meson test -C <build> --benchmark octopus-template-rate -v\n",
-		n);
-	rte_eth_dev_stop(port);
-}
-
 static const struct octo_case cases[] = {
 	{ "queue", case_queue, false },
 	{ "filtering", case_filtering, false },
@@ -933,20 +789,18 @@ static const struct octo_case cases[] = {
 	{ "failover", case_failover, false },
 	{ "update", case_update, false },
 	{ "proxy_released", case_proxy_released, false },
-	{ "bench", case_bench, false },
 };
 
 int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], gen[192], bare[96];
+	char prefix[64], gen[192];
 	char *eal[] = {
 		argv[0], "-m", "512", "--no-pci",
 		"--lcores", "0@0,1@1,2@0,3@1", "--file-prefix", prefix,
 		"--vdev", gen,
 		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1",
-		"--vdev", bare,	/* bench: a bare PF of another NIC */
 	};
 	struct rte_mempool *mp;
 	int nb_eal = RTE_DIM(eal), ret;
@@ -956,11 +810,6 @@ main(int argc, char **argv)
 	snprintf(gen, sizeof(gen),
 		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=200000%s", NB_FLOWS,
 		octo_dialect_suffix());
-	snprintf(bare, sizeof(bare), "net_octonic1,pfs=1%s", octo_dialect_suffix());
-	if (strcmp(which, "bench") != 0)
-		nb_eal -= 2;
-	else
-		eal[2] = "1024";
 	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, NB_Q) < 0)
 		return 2;
 	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
