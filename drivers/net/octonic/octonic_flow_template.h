@@ -107,9 +107,6 @@ static inline int
 sw_pplan_apply(const struct sw_pplan *p, const struct rte_flow_item items[],
 		struct octo_match *m)
 {
-	/* may_alias: the key is read field by field elsewhere */
-	typedef uint64_t __attribute__((__may_alias__)) word_t;
-	word_t *kw = (word_t *)&m->key;
 	uint8_t *kb = (uint8_t *)&m->key;
 	uint32_t need = p->spec_needed, i;
 
@@ -142,9 +139,16 @@ sw_pplan_apply(const struct sw_pplan *p, const struct rte_flow_item items[],
 			break;
 		}
 	}
-#pragma GCC unroll 9
-	for (i = 0; i < RTE_DIM(p->keep); i++)
-		kw[i] = (kw[i] & p->keep[i]) | p->kbase[i];
+	/* by words through memcpy: the key is 4-byte aligned in a rule
+	 * (struct octo_match), and read field by field elsewhere
+	 */
+	for (i = 0; i < RTE_DIM(p->keep); i++) {
+		uint64_t w;
+
+		memcpy(&w, kb + i * sizeof(w), sizeof(w));
+		w = (w & p->keep[i]) | p->kbase[i];
+		memcpy(kb + i * sizeof(w), &w, sizeof(w));
+	}
 	for (i = 0; i < p->nb_bits; i++) {
 		const struct sw_pbit *b = &p->bit[i];
 		const uint8_t *s = items[b->item].spec;
