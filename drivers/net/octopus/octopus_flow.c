@@ -133,7 +133,8 @@ plan(const struct octopus_priv *p, const struct octopus_flow_shape *sh,
 	return 0;
 }
 
-/* Member errors keep their cause but say where they came from. */
+/* Member errors keep their cause but say where they came from (a rule, a
+ * template, a table, configure or a flow queue operation). */
 int
 octopus_flow_member_error(struct rte_flow_error *error, int ret, uint16_t proxy)
 {
@@ -148,7 +149,7 @@ octopus_flow_member_error(struct rte_flow_error *error, int ret, uint16_t proxy)
 	if (ret == -ENOSYS)
 		ret = -ENOTSUP;
 	return octopus_flow_error(error, -ret, type, NULL,
-		"members' e-switch (port %u) refused the rule: %s", proxy, copy);
+		"the members' e-switch (port %u) refused: %s", proxy, copy);
 }
 
 /* The array of member rule handles (not the rules). */
