@@ -1250,8 +1250,28 @@ held_create(struct octonic_eswitch *sw, unsigned int worker, uint16_t dport)
 	/* without spinning through the reader's absence (it did: ~HELD_MS) */
 	CHECK(cpu < 5000000);
 	CHECK(st1.grace_sleeps > st0.grace_sleeps);
-	/* woken by the reader's leave (a bound for a loaded machine) */
-	CHECK(t1 - left < rte_get_timer_hz());
+	/* woken by the reader's leave (a bound for a loaded machine); the
+	 * caller measures again when it was not, since a runnable thread can
+	 * be kept off both CPUs for a second by the rest of the suite */
+	if (t1 - left >= rte_get_timer_hz()) {
+		printf("  late: %.3f ms after the reader left\n",
+			(double)(t1 - left) * 1e3 / rte_get_timer_hz());
+		return 1;
+	}
+	return 0;
+}
+
+#define HELD_ATTEMPTS 3
+
+/* held_create() until one is not late, at most HELD_ATTEMPTS times. */
+static int
+held_create_timed(struct octonic_eswitch *sw, unsigned int worker, uint16_t dport)
+{
+	int attempt, rc = 1;
+
+	for (attempt = 0; attempt < HELD_ATTEMPTS && rc == 1; attempt++)
+		rc = held_create(sw, worker, dport + attempt * 100);
+	CHECK(rc == 0);
 	return 0;
 }
 
@@ -1271,8 +1291,8 @@ t_reader_off_cpu(void)
 	CHECK(sw != NULL);
 	/* the mask's table exists before: the creates below add a key */
 	CHECK(mk(sw, 0, &A_INGRESS, udp_dst(1), a) != NULL);
-	if ((worker < RTE_MAX_LCORE && held_create(sw, worker, 2) != 0) ||
-	    held_create(sw, RTE_MAX_LCORE, 3) != 0) {
+	if ((worker < RTE_MAX_LCORE && held_create_timed(sw, worker, 2) != 0) ||
+	    held_create_timed(sw, RTE_MAX_LCORE, 3) != 0) {
 		octonic_eswitch_free(sw);
 		return -1;
 	}
