@@ -32,7 +32,8 @@
  * Flow queue q (application or proxy) belongs to the lcore that uses it:
  * its operation records, actions scratch and completions taken early are
  * struct octopus_tmpl_queue's, used without locks; rule records come from
- * a mempool per table (per-lcore caches).
+ * an array per table, with free ones kept per flow queue
+ * (octopus_flow_tmpl_recs.h).
  *
  * Order: a group-0 QUEUE rule changes where its traffic goes, as a
  * synchronous one does; where that moves traffic between polled queues
@@ -51,13 +52,13 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
-#include <rte_mempool.h>
 #include <rte_pause.h>
 #include <ethdev_driver.h>
 
 #include "octopus_internal.h"
 #include "octopus_flow.h"
 #include "octopus_flow_tmpl.h"
+#include "octopus_flow_tmpl_recs.h"
 #include "octopus_gate.h"
 
 /* Most actions in an application actions template, END included. */
@@ -127,7 +128,7 @@ struct octopus_tmpl_table {
 	uint8_t nb_pt, nb_at;
 	struct octopus_tmpl_pattern *pt[TMPL_MAX_PER_TABLE];
 	struct octopus_tmpl_actions *at[TMPL_MAX_PER_TABLE];
-	struct rte_mempool *rules;	/* rule records */
+	struct octopus_tmpl_recs recs;	/* rule records */
 };
 
 enum tmpl_op_kind {
@@ -148,6 +149,7 @@ struct tmpl_op {
 
 /* One flow queue: the lcore that uses it is its only user. */
 struct __rte_cache_aligned octopus_tmpl_queue {
+	uint16_t id;			/* its index */
 	uint32_t size;
 	struct tmpl_op *ops;		/* [size] */
 	uint32_t *free;			/* [size]: free op indexes, a stack */
@@ -182,7 +184,6 @@ struct octopus_tmpl {
 	struct rte_flow_port_attr port_attr;	/* as configured, for a second configure */
 	uint32_t *qsize;	/* [nb_queue]: sizes as configured */
 	struct octopus_flow_shape shape;
-	uint32_t nb_tables_made;	/* names of the rule pools */
 	struct tmpl_pattern_list patterns;
 	struct tmpl_actions_list actions;
 	struct tmpl_table_list tables;
@@ -302,6 +303,7 @@ tmpl_state_alloc(uint16_t nb_queue, const struct rte_flow_queue_attr *queue_attr
 	for (i = 0; i < t->nb_hwq; i++) {
 		struct octopus_tmpl_queue *q = &t->q[i];
 
+		q->id = i;
 		/* the extra queue is the size of queue 0 */
 		q->size = queue_attr[i < nb_queue ? i : 0]->size;
 		if (i < nb_queue)
@@ -717,9 +719,8 @@ tmpl_table_create(struct rte_eth_dev *dev, const struct rte_flow_template_table_
 	struct rte_flow_actions_template *hw_at[TMPL_MAX_PER_TABLE];
 	struct rte_flow_template_table_attr hw_attr;
 	struct octopus_tmpl_table *tb = NULL;
-	char name[RTE_MEMPOOL_NAMESIZE];
 	struct octopus_tmpl *t;
-	unsigned int i, cache;
+	unsigned int i;
 
 	if (attr == NULL || pts == NULL || ats == NULL || nb_pt == 0 || nb_at == 0) {
 		tmpl_error(error, EINVAL, "table: attributes or templates missing");
@@ -789,13 +790,8 @@ tmpl_table_create(struct rte_eth_dev *dev, const struct rte_flow_template_table_
 		tb->pt[i] = (struct octopus_tmpl_pattern *)pts[i];
 	for (i = 0; i < nb_at; i++)
 		tb->at[i] = (struct octopus_tmpl_actions *)ats[i];
-	/* rule records: the table's capacity, plus what per-lcore caches may hold */
-	cache = attr->nb_flows >= 4096 ? 128 : 0;
-	snprintf(name, sizeof(name), "octo_tr_%u_%u", dev->data->port_id, t->nb_tables_made++);
-	tb->rules = rte_mempool_create(name, attr->nb_flows + 2 * cache * rte_lcore_count(),
-		sizeof(struct octopus_tmpl_rule), cache, 0, NULL, NULL, NULL, NULL,
-		SOCKET_ID_ANY, 0);
-	if (tb->rules == NULL) {
+	if (octopus_tmpl_recs_init(&tb->recs, attr->nb_flows, sizeof(struct octopus_tmpl_rule),
+			t->nb_hwq, SOCKET_ID_ANY) != 0) {
 		tmpl_error(error, ENOMEM, "table: no memory for its rule records");
 		rte_free(tb);
 		tb = NULL;
@@ -810,7 +806,7 @@ tmpl_table_create(struct rte_eth_dev *dev, const struct rte_flow_template_table_
 		hw_at, nb_at, error);
 	if (tb->hw == NULL) {
 		octopus_flow_member_error(error, rte_errno > 0 ? -rte_errno : -EIO, t->proxy);
-		rte_mempool_free(tb->rules);
+		octopus_tmpl_recs_fini(&tb->recs);
 		rte_free(tb);
 		tb = NULL;
 		goto out;
@@ -848,9 +844,9 @@ tmpl_destroy(struct rte_eth_dev *dev, enum tmpl_kind kind, void *rec,
 		ret = tmpl_error(error, EINVAL, "no template or table");
 		goto out;
 	}
-	if (kind == TMPL_TABLE && rte_mempool_in_use_count(tb->rules) != 0) {
+	if (kind == TMPL_TABLE && octopus_tmpl_recs_in_use(&tb->recs) != 0) {
 		ret = octopus_flow_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, tb,
-			"table: %u rules still in it", rte_mempool_in_use_count(tb->rules));
+			"table: %u rules still in it", octopus_tmpl_recs_in_use(&tb->recs));
 		goto out;
 	}
 	ret = kind == TMPL_PATTERN ? rte_flow_pattern_template_destroy(t->proxy, pt->hw, error) :
@@ -866,7 +862,7 @@ tmpl_destroy(struct rte_eth_dev *dev, enum tmpl_kind kind, void *rec,
 		TAILQ_REMOVE(&t->actions, at, next);
 	} else {
 		TAILQ_REMOVE(&t->tables, tb, next);
-		rte_mempool_free(tb->rules);
+		octopus_tmpl_recs_fini(&tb->recs);
 	}
 	rte_free(rec);
 out:
@@ -1037,12 +1033,12 @@ op_complete(struct octopus_priv *p, struct octopus_tmpl_queue *q,
 			/* nothing else was made of it: the record goes */
 			if (r->qs != 0)
 				octopus_flow_reach_count(p, r->bucket, r->qs, -1);
-			rte_mempool_put(r->tbl->rules, r);
+			octopus_tmpl_recs_put(&r->tbl->recs, q->id, r);
 		}
 		break;
 	case TMPL_OP_DESTROY:
 		if (ok || r->failed) {
-			rte_mempool_put(r->tbl->rules, r);
+			octopus_tmpl_recs_put(&r->tbl->recs, q->id, r);
 		} else {
 			/* still there: counted again */
 			r->live = 1;
@@ -1250,7 +1246,8 @@ tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
 	op = op_get(q, queue_id, error);
 	if (unlikely(op == NULL))
 		return NULL;
-	if (unlikely(rte_mempool_get(tb->rules, (void **)&r) != 0)) {
+	r = octopus_tmpl_recs_get(&tb->recs, queue_id);
+	if (unlikely(r == NULL)) {
 		op_put(q, op);
 		octopus_flow_error(error, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, tb,
 			"table full");
@@ -1283,7 +1280,7 @@ tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
 			gates_done(p, &gates, false);
 		if (r->qs != 0)
 			octopus_flow_reach_count(p, r->bucket, r->qs, -1);
-		rte_mempool_put(tb->rules, r);
+		octopus_tmpl_recs_put(&tb->recs, queue_id, r);
 		op_put(q, op);
 		octopus_flow_member_error(error, ret, t->proxy);
 		return NULL;
@@ -1476,7 +1473,7 @@ octopus_tmpl_free(struct octopus_priv *p)
 		TAILQ_REMOVE(&t->tables, tb, next);
 		if (!t->proxy_gone)
 			rte_flow_template_table_destroy(t->proxy, tb->hw, NULL);
-		rte_mempool_free(tb->rules);
+		octopus_tmpl_recs_fini(&tb->recs);
 		rte_free(tb);
 	}
 	while ((at = TAILQ_FIRST(&t->actions)) != NULL) {
