@@ -19,8 +19,9 @@
  * table of RULES rules (default 100000) in group 0. Three sides:
  *   bare PF async   rte_flow_async_create/_destroy on the bare PF's table,
  *   octopus async   the same on the virtual port's table,
- *   octopus sync    rte_flow_create/_destroy of the same rules on the
- *                   virtual port (group 0, other addresses),
+ *   octopus sync    rte_flow_create/_destroy of rules of the same shape on
+ *                   the virtual port (group 0, other addresses, UDP's
+ *                   destination port left out of the mask),
  * each making RULES rules then destroying them, in CHUNKS chunks (default
  * 20), the side that goes first rotating. Asynchronous operations go in
  * bursts of BURST (postpone set) with one rte_flow_push per burst; the
@@ -50,6 +51,12 @@
  * only pf|async|sync: that side alone (no ratios), for a profiler
  * (perf record -e cpu-clock, valgrind --tool=callgrind): where a rule's
  * cycles go.
+ * Each side's rules are alone in their e-switch table (the model has one
+ * per mask): with the mask of the asynchronous sides the synchronous
+ * rules shared the port's table, which then held twice the bare PF's keys,
+ * and the port's first third of deletions ran about 35% slower.
+ * BENCH_CHUNKS set in the environment: each chunk's cycles per rule, per
+ * side, on stderr.
  * Both NICs take OCTONIC_DIALECT's devargs (tests/common/octo_dialect.h),
  * e.g. "dialect=mlx5-hws,xmeta=4", which meson gives the test and the
  * benchmark. Run under octopus-numa-emu --nodes 2 (the PFs are on two
@@ -117,6 +124,13 @@ static const struct rte_flow_item_ipv4 ip_mask = {
 };
 static const struct rte_flow_item_udp udp_mask = {
 	.hdr = { .src_port = RTE_BE16(0xffff), .dst_port = RTE_BE16(0xffff) },
+};
+
+/* The synchronous side's: without UDP's destination port, so that its
+ * rules have an e-switch table of their own (one per mask, as mlx5's
+ * matchers) and each side's table holds that side's rules only. */
+static const struct rte_flow_item_udp udp_mask_sync = {
+	.hdr = { .src_port = RTE_BE16(0xffff) },
 };
 
 static void
@@ -326,6 +340,7 @@ sync_range(struct side *s, int op, uint32_t from, uint32_t to)
 	uint32_t i, done = 0;
 
 	rule_init(&r);
+	r.pattern[2].mask = &udp_mask_sync;
 	for (i = from; i < to; i++) {
 		if (op == OP_CREATE) {
 			rule_set(&r, i | SYNC_KEY);
@@ -378,6 +393,7 @@ interleaved(int op, uint32_t n, uint32_t rounds, struct ratio *vs_pf, struct rat
 	double hz = (double)rte_get_tsc_hz();
 	uint64_t cycles[NB_SIDES] = { 0 }, c[NB_SIDES], t0;
 	uint32_t r, from, to, done[NB_SIDES] = { 0 };
+	bool chunks_dump = getenv("BENCH_CHUNKS") != NULL;
 	int k, s, ret = 0;
 
 	chunk[0] = calloc(rounds, sizeof(double));
@@ -400,6 +416,11 @@ interleaved(int op, uint32_t n, uint32_t rounds, struct ratio *vs_pf, struct rat
 			c[s] = rte_rdtsc() - t0;
 			cycles[s] += c[s];
 		}
+		if (chunks_dump)
+			fprintf(stderr, "%s chunk %u (%s first): cycles/rule pf %.0f, async %.0f, sync %.0f\n",
+				op_name[op], r, side_arg[r % NB_SIDES],
+				(double)c[PF_ASYNC] / (to - from), (double)c[OCT_ASYNC] / (to - from),
+				(double)c[OCT_SYNC] / (to - from));
 		chunk[0][r] = (double)c[PF_ASYNC] / (double)c[OCT_ASYNC];
 		chunk[1][r] = (double)c[OCT_SYNC] / (double)c[OCT_ASYNC];
 		for (s = 0; s < NB_SIDES; s++)
