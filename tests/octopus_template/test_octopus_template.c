@@ -21,7 +21,9 @@
  *       while started, a second configure with other settings, transfer
  *       templates, RSS in a template, an unknown item, a table in the
  *       steering's groups, a flow queue out of range, a queue index out of
- *       range in a rule; nothing left on the e-switch.
+ *       range in a rule; a synchronous rule's handle, or one that is no
+ *       rule's, given to the asynchronous destroy (testpmd does so) and
+ *       update; nothing left on the e-switch.
  *   full      the e-switch full (rte_pmd_octonic_flow_room_set) while three
  *       rules are in flight: two complete, the third gets an error
  *       completion (or is refused at once), nothing of it left: the table's
@@ -508,8 +510,13 @@ case_bad(struct rte_mempool *mp)
 	};
 	struct rte_flow_actions_template *at;
 	struct rte_flow_pattern_template *pt;
+	struct rte_flow_item_ipv4 src_only = { .hdr.src_addr = RTE_BE32(0xffffffff) };
+	struct rte_flow_item_udp sport_only = { .hdr.src_port = RTE_BE16(0xffff) };
+	struct rte_flow_attr sattr = { .ingress = 1 };
 	struct rte_flow_template_table *tb;
+	struct rte_flow_op_result res[4];
 	struct rte_flow_error err;
+	struct rte_flow *sync;
 	struct rule_spec a;
 	uint32_t base;
 
@@ -549,6 +556,33 @@ case_bad(struct rte_mempool *mp)
 	CHECK(rte_flow_async_create(port, 0, &now, tb, a.items, 0, a.acts, 0, NULL,
 		&err) == NULL && strstr(msg(&err), "queue index") != NULL,
 		"queue index %u: %s", NB_Q, msg(&err));
+	CHECK(transfer_rules() == base, "e-switch rules %u, expected %u", transfer_rules(), base);
+	/* a synchronous rule's handle (testpmd keeps both kinds in one list
+	 * and gives either to `flow queue destroy`): refused, the rule stays
+	 */
+	rule_spec(&a, 4, 1);
+	a.items[1].mask = &src_only;
+	a.items[2].mask = &sport_only;
+	sync = rte_flow_create(port, &sattr, a.items, a.acts, &err);
+	REQUIRE(sync != NULL, "synchronous rule: %s", msg(&err));
+	CHECK(rte_flow_async_destroy(port, 0, &now, sync, NULL, &err) == -EINVAL &&
+		strstr(msg(&err), "rte_flow_create") != NULL,
+		"asynchronous destroy of a synchronous rule: %s", msg(&err));
+#if OCTO_DPDK_HAS_FLOW_ACTIONS_UPDATE
+	CHECK(rte_flow_async_actions_update(port, 0, &now, sync, a.acts, 0, NULL,
+		&err) == -EINVAL && strstr(msg(&err), "rte_flow_create") != NULL,
+		"asynchronous update of a synchronous rule: %s", msg(&err));
+#endif
+	/* an address that is no record (misaligned) */
+	CHECK(rte_flow_async_destroy(port, 0, &now, (struct rte_flow *)(uintptr_t)
+		((uintptr_t)&a + 1), NULL, &err) == -EINVAL &&
+		strstr(msg(&err), "not a template rule") != NULL,
+		"asynchronous destroy of no rule: %s", msg(&err));
+	CHECK(rte_flow_pull(port, 0, res, RTE_DIM(res), &err) == 0,
+		"a refused operation makes no completion");
+	CHECK(transfer_rules() == base + 1, "e-switch rules %u, expected %u", transfer_rules(),
+		base + 1);
+	CHECK(rte_flow_destroy(port, sync, &err) == 0, "synchronous destroy: %s", msg(&err));
 	CHECK(transfer_rules() == base, "e-switch rules %u, expected %u", transfer_rules(), base);
 	CHECK(rte_flow_template_table_destroy(port, tb, &err) == 0, "table destroy: %s",
 		msg(&err));

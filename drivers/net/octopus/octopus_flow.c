@@ -712,6 +712,21 @@ flow_find(struct octopus_flows *fl, const struct rte_flow *handle)
 	return SLOT_IS_FREE(f) ? NULL : f;
 }
 
+/*
+ * Whether @p handle may be one of rte_flow_create's (a slot number, not an
+ * address): a template rule's operations answer it instead of reading
+ * it. Without the lock: the slots in use only grow while rules live, and a
+ * template rule's record is in DPDK's memory, far above any slot count.
+ */
+bool
+octopus_flow_handle_is_sync(const struct octopus_priv *p, const struct rte_flow *handle)
+{
+	const struct octopus_flows *fl = p->flows;
+	uintptr_t h = (uintptr_t)handle;
+
+	return fl != NULL && h != 0 && h <= fl->slots_used;
+}
+
 /* ---- ops --------------------------------------------------------------- */
 
 int

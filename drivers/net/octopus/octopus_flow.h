@@ -156,6 +156,9 @@ int octopus_flow_query(struct rte_eth_dev *dev, struct rte_flow *handle,
 		const struct rte_flow_action *action, void *data, struct rte_flow_error *error);
 int octopus_flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error);
 
+/* Whether @p handle may be a synchronous rule's (octopus_flow.c). */
+bool octopus_flow_handle_is_sync(const struct octopus_priv *p, const struct rte_flow *handle);
+
 /* The port's rule state, allocated at first use; NULL: no memory. */
 struct octopus_flows *octopus_flows_get(struct octopus_priv *p);
 /*

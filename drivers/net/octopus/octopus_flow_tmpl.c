@@ -45,6 +45,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdalign.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -1290,6 +1291,29 @@ tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
 	return (struct rte_flow *)r;
 }
 
+/*
+ * Whether @p flow can be read as a template rule's record: not NULL, not
+ * a synchronous rule's handle (testpmd keeps both kinds in one list and
+ * sends either to `flow queue destroy`), aligned as a record is.
+ */
+static inline bool
+rule_handle_ok(const struct octopus_priv *p, const struct rte_flow *flow,
+		struct rte_flow_error *error)
+{
+	if (unlikely(octopus_flow_handle_is_sync(p, flow))) {
+		octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+			"a rule made with rte_flow_create: rte_flow_destroy removes it");
+		return false;
+	}
+	if (unlikely(flow == NULL ||
+			((uintptr_t)flow & (alignof(struct octopus_tmpl_rule) - 1)) != 0)) {
+		octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+			"not a template rule of this port");
+		return false;
+	}
+	return true;
+}
+
 static int
 tmpl_async_destroy(struct rte_eth_dev *dev, uint32_t queue_id,
 		const struct rte_flow_op_attr *op_attr, struct rte_flow *flow,
@@ -1306,7 +1330,9 @@ tmpl_async_destroy(struct rte_eth_dev *dev, uint32_t queue_id,
 	q = queue_of(dev, queue_id, &t, error);
 	if (unlikely(q == NULL))
 		return -rte_errno;
-	if (unlikely(r == NULL || !r->live))
+	if (unlikely(!rule_handle_ok(p, flow, error)))
+		return -rte_errno;
+	if (unlikely(!r->live))
 		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 			"not a template rule of this port, or destroyed already");
 	op = op_get(q, queue_id, error);
@@ -1355,7 +1381,9 @@ tmpl_async_update(struct rte_eth_dev *dev, uint32_t queue_id,
 	q = queue_of(dev, queue_id, &t, error);
 	if (unlikely(q == NULL))
 		return -rte_errno;
-	if (unlikely(r == NULL || !r->live || at_index >= r->tbl->nb_at))
+	if (unlikely(!rule_handle_ok(p, flow, error)))
+		return -rte_errno;
+	if (unlikely(!r->live || at_index >= r->tbl->nb_at))
 		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 			"not a template rule of this port, or no such actions template");
 	hw_actions = actions_of(t, q, r->tbl->at[at_index], actions, dev->data->nb_rx_queues,
