@@ -13,6 +13,8 @@
  *  - a record given back on one flow queue is the next that queue takes;
  *  - under seeded random takes and returns across flow queues, no record
  *    is handed out twice and the count in use is exact;
+ *  - a record of a size that is no power of 2 takes the next one, and
+ *    records do not overlap;
  *  - an allocation that fails leaves nothing taken.
  */
 
@@ -93,10 +95,12 @@ index_of(const struct octopus_tmpl_recs *p, const void *rec)
 {
 	const char *c = rec;
 
+	size_t stride = (size_t)1 << p->shift;
+
 	assert_true(c >= p->base);
-	assert_int_equal((size_t)(c - p->base) % REC_SIZE, 0);
-	assert_true((size_t)(c - p->base) / REC_SIZE < p->n);
-	return (uint32_t)((size_t)(c - p->base) / REC_SIZE);
+	assert_int_equal((size_t)(c - p->base) % stride, 0);
+	assert_true((size_t)(c - p->base) / stride < p->n);
+	return (uint32_t)((size_t)(c - p->base) / stride);
 }
 
 static void
@@ -238,6 +242,34 @@ test_random(void **state)
 	assert_int_equal(allocs_live, 0);
 }
 
+/* 24-byte records: 32 apart, each its own, given back to its index. */
+static void
+test_odd_size(void **state)
+{
+	enum { N = 200 };
+	struct octopus_tmpl_recs p;
+	uint8_t *r[N];
+	uint32_t i;
+
+	(void)state;
+	reset_heap();
+	assert_int_equal(octopus_tmpl_recs_init(&p, N, 24, 1, -1), 0);
+	assert_int_equal(1u << p.shift, 32);
+	for (i = 0; i < N; i++) {
+		r[i] = octopus_tmpl_recs_get(&p, 0);
+		assert_non_null(r[i]);
+		assert_int_equal(index_of(&p, r[i]), i);
+		memset(r[i], (int)(i & 0xff), 24);
+	}
+	for (i = 0; i < N; i++)
+		assert_int_equal(r[i][23], i & 0xff);
+	octopus_tmpl_recs_put(&p, 0, r[7]);
+	assert_ptr_equal(octopus_tmpl_recs_get(&p, 0), r[7]);
+	octopus_tmpl_recs_fini(&p);
+	assert_int_equal(octopus_tmpl_recs_init(&p, N, 65, 1, -1), -EINVAL);
+	assert_int_equal(allocs_live, 0);
+}
+
 /* Each of init's allocations failing: -ENOMEM, nothing kept. */
 static void
 test_alloc_failure(void **state)
@@ -267,6 +299,7 @@ main(void)
 		cmocka_unit_test(test_capacity_whatever_cached),
 		cmocka_unit_test(test_given_back_taken_next),
 		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_odd_size),
 		cmocka_unit_test(test_alloc_failure),
 	};
 

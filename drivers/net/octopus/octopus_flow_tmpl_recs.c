@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_common.h>
 #include <rte_malloc.h>
 
 #include "octopus_flow_tmpl_recs.h"
@@ -18,7 +19,7 @@ octopus_tmpl_recs_init(struct octopus_tmpl_recs *p, uint32_t capacity, size_t si
 	uint32_t i;
 
 	memset(p, 0, sizeof(*p));
-	if (nb_cache == 0 || size == 0 || size > UINT32_MAX)
+	if (nb_cache == 0 || size == 0 || size > RTE_CACHE_LINE_SIZE)
 		return -EINVAL;
 	/* a record another flow queue's cache holds is not one this queue
 	 * can take: each cache may hold OCTOPUS_TMPL_RECS_CACHE more
@@ -26,10 +27,11 @@ octopus_tmpl_recs_init(struct octopus_tmpl_recs *p, uint32_t capacity, size_t si
 	if ((uint64_t)capacity + (uint64_t)nb_cache * OCTOPUS_TMPL_RECS_CACHE > UINT32_MAX)
 		return -ENOMEM;
 	p->n = capacity + (uint32_t)nb_cache * OCTOPUS_TMPL_RECS_CACHE;
-	p->size = (uint32_t)size;
+	/* rte_log2_u32 rounds up: the next power of 2 */
+	p->shift = rte_log2_u32((uint32_t)size);
 	p->nb_cache = nb_cache;
 	rte_spinlock_init(&p->lock);
-	p->base = rte_zmalloc_socket("octopus_tmpl_recs", (size_t)p->n * size,
+	p->base = rte_zmalloc_socket("octopus_tmpl_recs", (size_t)p->n << p->shift,
 		RTE_CACHE_LINE_SIZE, socket);
 	p->free = rte_malloc_socket("octopus_tmpl_recs_free", (size_t)p->n * sizeof(*p->free),
 		0, socket);

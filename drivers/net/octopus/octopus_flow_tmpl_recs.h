@@ -41,8 +41,9 @@ struct __rte_cache_aligned octopus_tmpl_recs_cache {
 };
 
 struct octopus_tmpl_recs {
-	char *base;		/* [n] records of @p size bytes */
-	uint32_t size;
+	char *base;		/* [n] records, 1 << @p shift bytes apart */
+	uint32_t shift;		/* a record's size rounded up to a power of 2:
+				 * put finds an index without a division */
 	uint32_t n;		/* the capacity asked for plus every cache's fill */
 	rte_spinlock_t lock;	/* the shared stack */
 	uint32_t nb_free;
@@ -52,7 +53,8 @@ struct octopus_tmpl_recs {
 };
 
 /*
- * Records for @p capacity rules of @p size bytes each (zeroed), taken and
+ * Records for @p capacity rules of @p size bytes each (zeroed; each takes
+ * the next power of 2, 32 for the port's), taken and
  * given back on flow queues 0 .. @p nb_cache - 1, on NUMA @p socket.
  * Room is kept so that @p capacity records can be in use whatever the
  * caches hold. @return 0, -ENOMEM.
@@ -81,7 +83,7 @@ octopus_tmpl_recs_get(struct octopus_tmpl_recs *p, uint16_t fq)
 		if (c->n == 0)
 			return NULL;
 	}
-	return p->base + (size_t)c->idx[--c->n] * p->size;
+	return p->base + ((size_t)c->idx[--c->n] << p->shift);
 }
 
 /* @p rec back, on flow queue @p fq (any: the one that saw it go). */
@@ -92,7 +94,7 @@ octopus_tmpl_recs_put(struct octopus_tmpl_recs *p, uint16_t fq, void *rec)
 
 	if (unlikely(c->n == OCTOPUS_TMPL_RECS_CACHE))
 		octopus_tmpl_recs_flush(p, c);
-	c->idx[c->n++] = (uint32_t)(((char *)rec - p->base) / p->size);
+	c->idx[c->n++] = (uint32_t)(((char *)rec - p->base) >> p->shift);
 }
 
 #endif /* OCTOPUS_FLOW_TMPL_RECS_H */
