@@ -52,9 +52,8 @@
  * (perf record -e cpu-clock, valgrind --tool=callgrind): where a rule's
  * cycles go.
  * Each side's rules are alone in their e-switch table (the model has one
- * per mask): with the mask of the asynchronous sides the synchronous
- * rules shared the port's table, which then held twice the bare PF's keys,
- * and the port's first third of deletions ran about 35% slower.
+ * per mask): a side sharing the port's table would make it hold twice the
+ * bare PF's keys, and the ratios would compare table sizes, not drivers.
  * BENCH_CHUNKS set in the environment: each chunk's cycles per rule, per
  * side, on stderr.
  * Both NICs take OCTONIC_DIALECT's devargs (tests/common/octo_dialect.h),
