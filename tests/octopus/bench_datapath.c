@@ -174,10 +174,13 @@ main(int argc, char **argv)
 	if (strcmp(mode, "ir") == 0) {
 		/* counted from the first burst: callgrind counts the calls */
 		n = n ? n : 20000;
-		for (k = 0; k < NB_SETUPS; k++)
-			printf("ir %-14s loop_%s %" PRIu64 " packets\n", names[k],
-				k == 2 ? "octopus_local" : k == 4 ? "bonding" : names[k],
-				loops[k](n));
+		for (k = 0; k < NB_SETUPS; k++) {
+			const char *fn = k == 2 ? "octopus_local" : k == 4 ? "bonding" : names[k];
+			uint64_t pk = loops[k](n);
+
+			printf("ir %-14s loop_%s %" PRIu64 " packets\n", names[k], fn, pk);
+			printf("ir-op loop_%s %" PRIu64 "\n", fn, pk);
+		}
 		fflush(stdout);
 	} else {
 		/* warm every path up once */

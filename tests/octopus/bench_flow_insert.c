@@ -22,8 +22,9 @@
  * octopus / PF as the ratio of those rates, as the median of the per-chunk
  * ratios and as the ratio of the best chunks.
  * ir: RULES rules per side, each side in a function of its own
- * (create_pf, create_octopus, destroy_pf, destroy_octopus), for
- * valgrind --tool=callgrind: instructions per rule = inclusive Ir / RULES.
+ * (ir_create_pf, ir_create_octopus, ir_destroy_pf, ir_destroy_octopus),
+ * each printed as "ir-op FUNCTION RULES" for tests/common/callgrind_ops.py
+ * (valgrind --tool=callgrind: instructions per rule = inclusive Ir / RULES).
  * Run under octopus-numa-emu --nodes 2 (the PFs are on two sockets).
  */
 
@@ -106,25 +107,25 @@ destroy_range(int side, uint32_t from, uint32_t to)
 
 /* One function per side and operation, so that callgrind attributes each. */
 static __rte_noinline uint32_t
-create_pf(uint32_t n)
+ir_create_pf(uint32_t n)
 {
 	return create_range(PF, 0, n);
 }
 
 static __rte_noinline uint32_t
-create_octopus(uint32_t n)
+ir_create_octopus(uint32_t n)
 {
 	return create_range(OCTOPUS, 0, n);
 }
 
 static __rte_noinline uint32_t
-destroy_pf(uint32_t n)
+ir_destroy_pf(uint32_t n)
 {
 	return destroy_range(PF, 0, n);
 }
 
 static __rte_noinline uint32_t
-destroy_octopus(uint32_t n)
+ir_destroy_octopus(uint32_t n)
 {
 	return destroy_range(OCTOPUS, 0, n);
 }
@@ -247,13 +248,14 @@ main(int argc, char **argv)
 		uint32_t made[NB_SIDES], gone[NB_SIDES];
 
 		/* in this order: printf's arguments have none */
-		made[PF] = create_pf(n);
-		made[OCTOPUS] = create_octopus(n);
-		gone[PF] = destroy_pf(n);
-		gone[OCTOPUS] = destroy_octopus(n);
-		printf("ir create_pf %u create_octopus %u destroy_pf %u destroy_octopus %u rules\n",
+		made[PF] = ir_create_pf(n);
+		made[OCTOPUS] = ir_create_octopus(n);
+		gone[PF] = ir_destroy_pf(n);
+		gone[OCTOPUS] = ir_destroy_octopus(n);
+		printf("ir-op ir_create_pf %u\nir-op ir_create_octopus %u\n"
+			"ir-op ir_destroy_pf %u\nir-op ir_destroy_octopus %u\n",
 			made[PF], made[OCTOPUS], gone[PF], gone[OCTOPUS]);
-		if (made[PF] != n || made[OCTOPUS] != n)
+		if (made[PF] != n || made[OCTOPUS] != n || gone[PF] != n || gone[OCTOPUS] != n)
 			ret = 1;
 	} else {
 		printf("%u rules per side in %u chunks, sides alternating (TSC %.0f MHz)\n",

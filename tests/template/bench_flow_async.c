@@ -9,7 +9,7 @@
  * tests/octopus/bench_flow_insert.c does: chunks of rules that alternate
  * between the sides meet the same load of a shared host.
  *
- *   bench_flow_async [EAL args] -- [RULES [CHUNKS]] [check ATTEMPTS | only SIDE]
+ *   bench_flow_async [EAL args] -- [RULES [CHUNKS]] [check ATTEMPTS | only SIDE | ir]
  *
  * Two NICs: net_octonic0 (2 PFs, numa 0:1) under net_octopus0, and
  * net_octonic1 whose PF0 is the bare port. Each port gets rte_flow_configure
@@ -51,6 +51,11 @@
  * only pf|async|sync: that side alone (no ratios), for a profiler
  * (perf record -e cpu-clock, valgrind --tool=callgrind): where a rule's
  * cycles go.
+ * ir: each side makes its RULES rules, then destroys them, each side and
+ * operation in a function of its own (ir_pf_async_create, ...), printed
+ * as "ir-op FUNCTION RULES" for tests/common/callgrind_ops.py: under
+ * valgrind --tool=callgrind, instructions per rule, which no load of the
+ * host changes (the test template_flow_async_ir bounds their ratios).
  * Each side's rules are alone in their e-switch table (the model has one
  * per mask): a side sharing the port's table would make it hold twice the
  * bare PF's keys, and the ratios would compare table sizes, not drivers.
@@ -367,6 +372,44 @@ side_range(int side, int op, uint32_t from, uint32_t to)
 	return async_range(&sides[side], op, from, to);
 }
 
+/* One function per side and operation, so that callgrind counts each. */
+#define IR_FN(name, side, op) \
+	static __rte_noinline uint32_t name(uint32_t n) { return side_range(side, op, 0, n); }
+IR_FN(ir_pf_async_create, PF_ASYNC, OP_CREATE)
+IR_FN(ir_octopus_async_create, OCT_ASYNC, OP_CREATE)
+IR_FN(ir_octopus_sync_create, OCT_SYNC, OP_CREATE)
+IR_FN(ir_pf_async_destroy, PF_ASYNC, OP_DESTROY)
+IR_FN(ir_octopus_async_destroy, OCT_ASYNC, OP_DESTROY)
+IR_FN(ir_octopus_sync_destroy, OCT_SYNC, OP_DESTROY)
+#undef IR_FN
+
+/* The ir mode: each side's rules made, then destroyed, once. */
+static int
+ir_run(uint32_t n)
+{
+	static uint32_t (*const fn[NB_OPS][NB_SIDES])(uint32_t) = {
+		{ ir_pf_async_create, ir_octopus_async_create, ir_octopus_sync_create },
+		{ ir_pf_async_destroy, ir_octopus_async_destroy, ir_octopus_sync_destroy },
+	};
+	static const char *const fn_name[NB_OPS][NB_SIDES] = {
+		{ "ir_pf_async_create", "ir_octopus_async_create", "ir_octopus_sync_create" },
+		{ "ir_pf_async_destroy", "ir_octopus_async_destroy", "ir_octopus_sync_destroy" },
+	};
+	uint32_t done[NB_OPS][NB_SIDES];
+	int op, s, ret = 0;
+
+	for (op = 0; op < NB_OPS; op++)
+		for (s = 0; s < NB_SIDES; s++)
+			done[op][s] = fn[op][s](n);
+	for (op = 0; op < NB_OPS; op++)
+		for (s = 0; s < NB_SIDES; s++) {
+			printf("ir-op %s %u\n", fn_name[op][s], done[op][s]);
+			if (done[op][s] != n)
+				ret = 1;
+		}
+	return ret;
+}
+
 static int
 cmp_double(const void *a, const void *b)
 {
@@ -476,6 +519,7 @@ main(int argc, char **argv)
 {
 	char **eal = argv;
 	int nb = argc, ret, s, a, attempts = 0, met = 0;
+	bool ir = false;
 	double goal_pf = GOAL_PF, goal_sync = GOAL_SYNC;
 	uint32_t n = 100000, rounds = 20;
 	struct ratio pf[NB_OPS], vs_sync[NB_OPS];
@@ -512,6 +556,9 @@ main(int argc, char **argv)
 			goal_sync = strtod(eal[4], NULL);
 			nb -= 2;
 		}
+	} else if (nb == 2 && strcmp(eal[1], "ir") == 0) {
+		ir = true;
+		nb--;
 	} else if (nb > 2 && strcmp(eal[1], "only") == 0) {
 		for (s = 0; s < NB_SIDES; s++)
 			if (strcmp(eal[2], side_arg[s]) == 0)
@@ -519,7 +566,7 @@ main(int argc, char **argv)
 		nb -= only >= 0 ? 2 : 0;
 	}
 	if (n == 0 || rounds == 0 || rounds > n || nb > 1 || attempts < 0) {
-		fprintf(stderr, "usage: bench_flow_async [EAL] -- [RULES [CHUNKS]] [check ATTEMPTS [PF_RATIO SYNC_RATIO] | only pf|async|sync]\n");
+		fprintf(stderr, "usage: bench_flow_async [EAL] -- [RULES [CHUNKS]] [check ATTEMPTS [PF_RATIO SYNC_RATIO] | only pf|async|sync | ir]\n");
 		return 2;
 	}
 	/* both NICs in the dialect of the run (OCTONIC_DIALECT) */
@@ -556,7 +603,9 @@ main(int argc, char **argv)
 	printf("%u rules per side in %u chunks, bursts of %d with a push each, flow queue of %d, sides rotating (TSC %.0f MHz, NICs %s)\n",
 		n, rounds, BURST, QSIZE, (double)rte_get_tsc_hz() / 1e6, nic);
 	ret = 0;
-	for (a = 0; a < (attempts > 0 ? attempts : 1); a++) {
+	if (ir)
+		ret = ir_run(n);
+	for (a = 0; !ir && a < (attempts > 0 ? attempts : 1); a++) {
 		if (attempts > 0)
 			printf("attempt %d of %d\n", a + 1, attempts);
 		if (interleaved(OP_CREATE, n, rounds, &pf[OP_CREATE], &vs_sync[OP_CREATE]) != 0 ||
