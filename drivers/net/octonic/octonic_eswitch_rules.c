@@ -986,8 +986,9 @@ sw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 		gc_hot(&g, r->hot);
 		r->hot = NULL;
 		r->magic = 0;
-		/* A template table's rules live in its slots. */
-		if (r->ttable == NULL)
+		/* A template table's rules live in its slots; a flushed
+		 * handle stays (sw->flushed). */
+		if (r->ttable == NULL && !r->keep_handle)
 			gc_ptr(&g, r);
 	}
 	if (need_view) {
@@ -1018,6 +1019,15 @@ owns(const struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow *r)
 		(r->domain == 1 + pf || (r->domain == SW_DOM_TRANSFER && pf == 0));
 }
 
+/* A handle a port's stop flushed (the rule is gone, its memory stays). */
+static int
+flushed_of(const struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow *r)
+{
+	return r->magic == SW_RULE_FLUSHED && r->sw == sw &&
+		(r->domain == 1 + pf || (r->domain == SW_DOM_TRANSFER && pf == 0));
+}
+
 int
 octonic_eswitch_flow_destroy(struct octonic_eswitch *sw, uint16_t pf,
 		struct rte_flow *flow, struct rte_flow_error *error)
@@ -1025,6 +1035,17 @@ octonic_eswitch_flow_destroy(struct octonic_eswitch *sw, uint16_t pf,
 	if (sw == NULL)
 		return -ENODEV;
 	pthread_mutex_lock(&sw->lock);
+	if (flow != NULL && flushed_of(sw, pf, flow)) {
+		/* Its rule went at the port's stop: what is left goes now.
+		 * mlx5 answers 0 (mlx5_flow_destroy; software steering finds
+		 * no rule at the handle's index, hardware steering's handle
+		 * is memory it freed). */
+		TAILQ_REMOVE(&sw->flushed, flow, next);
+		flow->magic = 0;
+		rte_free(flow);
+		pthread_mutex_unlock(&sw->lock);
+		return 0;
+	}
 	if (flow == NULL || !owns(sw, pf, flow)) {
 		pthread_mutex_unlock(&sw->lock);
 		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
@@ -1043,14 +1064,14 @@ octonic_eswitch_flow_destroy(struct octonic_eswitch *sw, uint16_t pf,
 }
 
 /* Remove the rules of domain @p dom made by rte_flow_create (or every
- * rule of all domains when dom < 0).  Rules of template tables stay, as
- * mlx5's flush (mlx5_flow_list_flush of MLX5_FLOW_TYPE_GEN) leaves them:
- * they go with rte_flow_async_destroy. */
+ * rule of all domains when dom < 0); with @p keep their handles stay, in
+ * sw->flushed.  Rules of template tables stay (sw_fport_flush_rules
+ * takes those).  @return the number of rules removed or -ENOMEM. */
 static int
-flush_domain(struct octonic_eswitch *sw, int dom)
+flush_domain(struct octonic_eswitch *sw, int dom, int keep)
 {
 	struct rte_flow **rs, *r;
-	uint32_t n = 0;
+	uint32_t n = 0, i;
 
 	TAILQ_FOREACH(r, &sw->rules, next)
 		if (dom < 0 || (r->domain == dom && r->ttable == NULL))
@@ -1062,11 +1083,17 @@ flush_domain(struct octonic_eswitch *sw, int dom)
 		return -ENOMEM;
 	n = 0;
 	TAILQ_FOREACH(r, &sw->rules, next)
-		if (dom < 0 || (r->domain == dom && r->ttable == NULL))
+		if (dom < 0 || (r->domain == dom && r->ttable == NULL)) {
+			r->keep_handle = keep;
 			rs[n++] = r;
+		}
 	remove_rules(sw, rs, n);
+	for (i = 0; keep && i < n; i++) {
+		rs[i]->magic = SW_RULE_FLUSHED;
+		TAILQ_INSERT_TAIL(&sw->flushed, rs[i], next);
+	}
 	free(rs);
-	return 0;
+	return (int)n;
 }
 
 int
@@ -1083,13 +1110,69 @@ octonic_eswitch_flow_flush(struct octonic_eswitch *sw, uint16_t pf,
 		return -EINVAL;
 	}
 	pthread_mutex_lock(&sw->lock);
-	ret = flush_domain(sw, 1 + pf);
-	if (ret == 0 && pf == 0)
-		ret = flush_domain(sw, SW_DOM_TRANSFER);
+	/* mlx5's hardware steering flushes the template rules of the
+	 * port's tables too (mlx5_flow_list_flush: flow_hw_q_flow_flush,
+	 * after pulling every queue's completions for itself) */
+	if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS)
+		sw_fport_flush_rules(sw, pf);
+	ret = flush_domain(sw, 1 + pf, 0);
+	if (ret >= 0 && pf == 0)
+		ret = flush_domain(sw, SW_DOM_TRANSFER, 0);
 	pthread_mutex_unlock(&sw->lock);
-	if (ret != 0)
+	if (ret < 0) {
 		sw_error(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"out of memory");
+		return ret;
+	}
+	return 0;
+}
+
+void
+octonic_eswitch_port_stopped(struct octonic_eswitch *sw, uint16_t pf)
+{
+	int n, nt = 0;
+
+	if (sw == NULL || pf >= sw->nb_pfs)
+		return;
+	pthread_mutex_lock(&sw->lock);
+	sw_fport_flush_rules(sw, pf);
+	n = flush_domain(sw, 1 + pf, 1);
+	if (pf == 0)
+		nt = flush_domain(sw, SW_DOM_TRANSFER, 1);
+	pthread_mutex_unlock(&sw->lock);
+	if (n < 0 || nt < 0)
+		SW_LOG(ERR, "%s: PF %u: out of memory flushing its rules at stop: some stay",
+			sw->name, pf);
+	else
+		SW_LOG(INFO, "%s: PF %u: %d flows flushed before stopping",
+			sw->name, pf, n + nt);
+}
+
+void
+octonic_eswitch_port_started(struct octonic_eswitch *sw, uint16_t pf)
+{
+	if (sw == NULL || pf >= sw->nb_pfs)
+		return;
+	pthread_mutex_lock(&sw->lock);
+	/* mlx5 25.11 makes the port's steering context at its first start
+	 * when rte_flow_configure did not (mlx5_trigger.c, flow_hw_init);
+	 * 22.11 only at rte_flow_configure */
+	if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS &&
+			sw->mlx5_dpdk >= OCTONIC_MLX5_DPDK_25_11)
+		sw->flow_ctx[pf] = 1;
+	pthread_mutex_unlock(&sw->lock);
+}
+
+int
+octonic_eswitch_flow_ctx(struct octonic_eswitch *sw, uint16_t pf)
+{
+	int ret;
+
+	if (sw == NULL || pf >= sw->nb_pfs)
+		return 0;
+	pthread_mutex_lock(&sw->lock);
+	ret = sw->flow_ctx[pf];
+	pthread_mutex_unlock(&sw->lock);
 	return ret;
 }
 
@@ -1097,11 +1180,17 @@ void
 sw_rules_free_all(struct octonic_eswitch *sw)
 {
 	struct sw_garbage g = { 0 };
+	struct rte_flow *r;
 	uint32_t i;
 
 	while (!TAILQ_EMPTY(&sw->rules))
-		if (flush_domain(sw, -1) != 0)
+		if (flush_domain(sw, -1, 0) <= 0)
 			break;
+	while ((r = TAILQ_FIRST(&sw->flushed)) != NULL) {
+		TAILQ_REMOVE(&sw->flushed, r, next);
+		r->magic = 0;
+		rte_free(r);
+	}
 	for (i = 0; i < sw->nb_tables; i++)
 		if (sw->tables[i].h != NULL)
 			gc_hash(&g, sw->tables[i].h);

@@ -213,6 +213,7 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 		goto out;
 	}
 	sw->fport[pf] = fp;
+	sw->flow_ctx[pf] = 1;
 	fport_release(old);
 out:
 	pthread_mutex_unlock(&sw->lock);
@@ -1054,6 +1055,55 @@ table_live(const struct rte_flow_template_table *t, struct rte_flow **rs,
 	return n;
 }
 
+/* Under sw->lock, the queues drained: every rule of @p t leaves the
+ * tables and its slot is free again.  @return 0, or -ENOMEM (its rules
+ * stay). */
+static int
+table_flush(struct octonic_eswitch *sw, struct rte_flow_template_table *t)
+{
+	struct rte_flow **rs;
+	uint32_t c, i, n;
+
+	if (t->nb_used == 0)
+		return 0;
+	rs = malloc(t->nb_flows * sizeof(*rs));
+	if (rs == NULL)
+		return -ENOMEM;
+	/* Every slot of a drained table is free or in the tables. */
+	n = table_live(t, rs, 0);
+	sw_rules_kill(sw, rs, n);
+	sw_rules_unlink(sw, rs, n);
+	/* what actions updates made live outside the slots */
+	n = table_live(t, rs, 1);
+	for (i = 0; i < n; i++)
+		rte_free(rs[i]);
+	free(rs);
+	for (c = 0; c < t->nb_chunks; c++) {
+		struct rte_flow *chunk = t->chunks[c];
+		uint32_t nb = RTE_MIN(t->nb_flows - c * SW_TBL_CHUNK,
+			(uint32_t)SW_TBL_CHUNK);
+
+		for (i = 0; i < nb; i++)
+			if (chunk[i].tstate == SW_TS_IN)
+				sw_tbl_slot_put(t, &chunk[i]);
+	}
+	return 0;
+}
+
+void
+sw_fport_flush_rules(struct octonic_eswitch *sw, uint16_t pf)
+{
+	struct sw_fport *fp = pf < SW_MAX_PFS ? sw->fport[pf] : NULL;
+	struct rte_flow_template_table *t;
+
+	if (fp == NULL)
+		return;
+	sw_fport_drain_all(sw, fp);
+	TAILQ_FOREACH(t, &fp->tables, next)
+		if (table_flush(sw, t) != 0)
+			SW_LOG(ERR, "out of memory flushing a template table: its rules stay");
+}
+
 /* Under sw->lock: the PF's port closes, its template rules, tables,
  * templates and queues go. */
 void
@@ -1068,22 +1118,8 @@ sw_fport_free(struct octonic_eswitch *sw, uint16_t pf)
 		return;
 	sw_fport_drain_all(sw, fp);
 	while ((t = TAILQ_FIRST(&fp->tables)) != NULL) {
-		struct rte_flow **rs = malloc(t->nb_flows * sizeof(*rs));
-		uint32_t i, n;
-
-		/* Every slot of a drained table is free or in the tables. */
-		if (rs == NULL) {
+		if (table_flush(sw, t) != 0)
 			SW_LOG(ERR, "out of memory freeing a template table: its rules stay");
-		} else {
-			n = table_live(t, rs, 0);
-			sw_rules_kill(sw, rs, n);
-			sw_rules_unlink(sw, rs, n);
-			/* what actions updates made live outside the slots */
-			n = table_live(t, rs, 1);
-			for (i = 0; i < n; i++)
-				rte_free(rs[i]);
-		}
-		free(rs);
 		TAILQ_REMOVE(&fp->tables, t, next);
 		table_unreserve(sw, t);
 		table_unref(t);
