@@ -862,6 +862,89 @@ t_mlx5_release(void)
 }
 
 /*
+ * F10: two rules of one priority that both match a frame: the older one
+ * wins, except under mlx5-hws outside the root table (NIC Rx group 0):
+ * there the newer one does, transfer group 0 included (F3).  In one hash
+ * table (the same match) and across two (two masks).
+ */
+static int
+t_newest_wins(void)
+{
+	struct rte_flow_action_ethdev to_pf1 = { .port_id = PORT1 };
+	struct rte_flow_action_queue q1 = { .index = 1 }, q2 = { .index = 2 };
+	const struct rte_flow_action a_pf1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_pf1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_action a_drop[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_action a_q1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_action a_q2[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q2 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_attr t0 = { .transfer = 1, .group = 0, .priority = 1 };
+	const struct rte_flow_attr t1 = { .transfer = 1, .group = 1, .priority = 1 };
+	const struct rte_flow_attr i0 = { .ingress = 1, .group = 0, .priority = 1 };
+	const struct rte_flow_attr i1 = { .ingress = 1, .group = 1, .priority = 1 };
+	struct rte_flow_action_jump j1 = { .group = 1 };
+	const struct rte_flow_action a_j1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &j1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_attr i0_jump = { .ingress = 1, .priority = 0 };
+	static const enum octonic_dialect dialects[] = { OCTONIC_DIALECT_GENERIC,
+		OCTONIC_DIALECT_MLX5_SWS, OCTONIC_DIALECT_MLX5_HWS };
+	struct rte_flow_error err;
+	struct octonic_verdict v;
+	struct rte_flow *newer;
+	size_t d;
+	int shared, hws;
+
+	for (d = 0; d < RTE_DIM(dialects); d++)
+		for (shared = 0; shared < 2; shared++) {
+			struct octonic_eswitch *sw = new_sw();
+			/* the newer rule's match: the older's, or a wider one */
+			const struct rte_flow_item *p2 = shared ? NULL : pat_any;
+
+			CHECK(sw != NULL);
+			hws = dialects[d] == OCTONIC_DIALECT_MLX5_HWS;
+			if (dialects[d] != OCTONIC_DIALECT_GENERIC)
+				octonic_eswitch_dialect_set(sw, dialects[d], 4 * hws + !hws);
+			/* transfer group 0: older to PF1, newer DROP */
+			CHECK(mk(sw, 0, &t0, udp_dst(53), a_pf1) != NULL);
+			newer = mk(sw, 0, &t0, p2 != NULL ? p2 : udp_dst(53), a_drop);
+			CHECK(newer != NULL);
+			v = run_udp(sw, 1, 2, 3, 53);
+			CHECK(hws ? v.drop : (!v.drop && v.pf == 1));
+			/* gone: the other one takes the frames */
+			CHECK(octonic_eswitch_flow_destroy(sw, 0, newer, &err) == 0);
+			v = run_udp(sw, 1, 2, 3, 53);
+			CHECK(!v.drop && v.pf == 1);
+			/* transfer group 1, reached from PF1's frames? no: a
+			 * second chain in group 1 for frames to port 54 */
+			CHECK(mk(sw, 0, &t0, udp_dst(54), a_j1) != NULL);
+			CHECK(mk(sw, 0, &t1, udp_dst(54), a_pf1) != NULL);
+			CHECK(mk(sw, 0, &t1, p2 != NULL ? p2 : udp_dst(54), a_drop) != NULL);
+			v = run_udp(sw, 1, 2, 3, 54);
+			CHECK(hws ? v.drop : (!v.drop && v.pf == 1));
+			/* ingress group 0 (the root table): the older everywhere */
+			CHECK(mk(sw, 0, &i0, udp_dst(55), a_q1) != NULL);
+			CHECK(mk(sw, 0, &i0, p2 != NULL ? p2 : udp_dst(55), a_q2) != NULL);
+			v = run_udp(sw, 1, 2, 3, 55);
+			CHECK(v.pf == 0 && v.queue == 1);
+			/* ingress group 1: the newer under mlx5-hws */
+			CHECK(mk(sw, 0, &i0_jump, udp_dst(56), a_j1) != NULL);
+			CHECK(mk(sw, 0, &i1, udp_dst(56), a_q1) != NULL);
+			CHECK(mk(sw, 0, &i1, p2 != NULL ? p2 : udp_dst(56), a_q2) != NULL);
+			v = run_udp(sw, 1, 2, 3, 56);
+			CHECK(v.pf == 0 && v.queue == (hws ? 2 : 1));
+			octonic_eswitch_free(sw);
+		}
+	return 0;
+}
+
+/*
  * F7 at the e-switch: a PF's stop under an mlx5 dialect flushes the rules
  * made on it, rte_flow_create's and its template tables', PF0's every
  * transfer rule; the other PFs' rules stay.  A flushed rule's handle is
@@ -1575,6 +1658,7 @@ static const struct {
 	{ "reader_off_cpu", t_reader_off_cpu },
 	{ "mlx5_release", t_mlx5_release },
 	{ "l4_items_dialects", t_l4_items_dialects },
+	{ "newest_wins", t_newest_wins },
 	{ "port_stop_flush", t_port_stop_flush },
 	{ "no_leak", t_no_leak },
 };

@@ -196,7 +196,8 @@ struct octonic_eswitch *octonic_dev_eswitch(const struct rte_eth_dev *dev,
  *   loops cannot exist.  A miss in any group ends the domain with the
  *   domain's default (transfer: PF0; ingress: the PF's RSS, or drop when
  *   isolated), keeping what earlier rules did (SET_META, MARK, FLAG).
- * - Priorities: lower value wins; on equal priority the earlier rule wins.
+ * - Priorities: lower value wins; on equal priority the earlier rule wins
+ *   (under mlx5-hws the later one outside the root table, NIC Rx group 0).
  * - Transfer actions: JUMP, REPRESENTED_PORT (a PF's ethdev port), SET_META,
  *   MARK, COUNT, DROP, VOID; exactly one of JUMP/REPRESENTED_PORT/DROP.
  *   Ingress actions: QUEUE, RSS, MARK, FLAG, COUNT, DROP, JUMP, VOID;

@@ -125,6 +125,9 @@ struct rte_flow {
 	/* Decision fields, immutable once inserted: the hot record has a
 	 * copy of those every lookup needs, readers read the others here. */
 	uint64_t seq;
+	/* Order among rules of equal priority, lower first: seq, or its
+	 * reverse where the newest wins (sw_rule_order) */
+	uint64_t order;
 	uint32_t prio;
 	uint32_t jump_group;
 	uint32_t meta_data, meta_mask;

@@ -594,7 +594,7 @@ entry_rules(const void *e, struct sw_hot **one, struct sw_hot *const **rs)
 	return b->n;
 }
 
-/* A new entry: @p old's rules plus @p r, sorted by (prio, seq). */
+/* A new entry: @p old's rules plus @p r, sorted by (prio, order). */
 static void *
 entry_with(const void *old, struct sw_hot *r, int socket)
 {
@@ -612,7 +612,7 @@ entry_with(const void *old, struct sw_hot *r, int socket)
 	for (i = 0; i < n; i++) {
 		if (!placed && (r->prio < rs[i]->prio ||
 				(r->prio == rs[i]->prio &&
-				 r->cold->seq < rs[i]->cold->seq))) {
+				 r->cold->order < rs[i]->cold->order))) {
 			b->r[j++] = r;
 			placed = 1;
 		}
@@ -685,6 +685,27 @@ room_kept(const struct sw_table *t, const struct rte_flow *r)
 	return t->reserved - RTE_MIN(t->tmpl_rules, t->reserved);
 }
 
+/*
+ * Where a rule goes among rules of equal priority that match the same
+ * packet.  mlx5's hardware steering matches the newest of them in a
+ * non-root table, software steering the oldest (mlx5.rst, hardware
+ * steering's limitations of the synchronous flow API: "for non-zero
+ * group, after adding the new rule, and before the deletion of the old
+ * rule, the new rule will be matched").  Under mlx5-hws the root table is
+ * NIC Rx group 0 only: with fdb_def_rule_en=1, mlx5's default, transfer
+ * group g is hardware group g + 1 (mlx5_flow_hw.c, __translate_group).
+ * A rule that replaces another (an actions update) takes its seq, hence
+ * its place.
+ */
+static uint64_t
+rule_order(const struct octonic_eswitch *sw, const struct rte_flow *r)
+{
+	if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS &&
+			(r->domain == SW_DOM_TRANSFER || r->group != 0))
+		return UINT64_MAX - r->seq;
+	return r->seq;
+}
+
 static int
 insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 		struct rte_flow_error *error)
@@ -697,6 +718,7 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 	hash_sig_t sig;
 	int tidx, new_table, ret;
 
+	r->order = rule_order(sw, r);
 	if (r->table_known) {
 		tidx = (int)r->table;
 		new_table = 0;
