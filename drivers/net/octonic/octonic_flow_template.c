@@ -172,6 +172,14 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 			return -EINVAL;
 		}
 	}
+	for (i = 1; i < nb_queue && sw->dialect == OCTONIC_DIALECT_MLX5_HWS; i++)
+		if (queue_attr[i]->size != queue_attr[0]->size) {
+			/* mlx5_flow_hw.c, flow_hw_validate_attributes */
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				"%s: All flow queues must have the same size",
+				sw_dialect_name(sw));
+			return -EINVAL;
+		}
 	if (port_attr->nb_aging_objects != 0 || port_attr->nb_meters != 0 ||
 			port_attr->nb_conn_tracks != 0) {
 		/* (25.11's nb_quotas needs no check: no QUOTA action parses) */
@@ -191,14 +199,24 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 			}
 		if (same_config(old, port_attr, nb_queue, queue_attr))
 			goto out;
-		if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS) {
+		if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS &&
+				sw->mlx5_dpdk >= OCTONIC_MLX5_DPDK_25_11) {
 			/* mlx5_flow_hw.c, __flow_hw_configure */
 			ret = (sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 				NULL, "%s: Changing HWS configuration attributes is not supported",
 				sw_dialect_name(sw)), -ENOTSUP);
 			goto out;
 		}
-		if (!TAILQ_EMPTY(&old->tables) || !TAILQ_EMPTY(&old->pts) ||
+		if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS) {
+			/* 22.11's flow_hw_configure releases what the first
+			 * configuration made, tables and templates included
+			 * (flow_hw_resource_release): their handles are then
+			 * dangling, as there */
+			SW_LOG(WARNING, "%s: PF %u configured again: its tables and templates are released",
+				sw_dialect_name(sw), pf);
+			sw_fport_free(sw, pf);
+			old = NULL;
+		} else if (!TAILQ_EMPTY(&old->tables) || !TAILQ_EMPTY(&old->pts) ||
 				!TAILQ_EMPTY(&old->ats)) {
 			ret = (sw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 				NULL, "templates or tables exist: destroy them before configuring again"),
