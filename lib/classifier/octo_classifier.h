@@ -84,7 +84,10 @@ struct octo_flow_key {
 	uint8_t icmp_code;
 	uint16_t icmp_ident;	/**< ICMP (v4) header bytes 4-5 */
 	uint16_t icmp_seq;	/**< ICMP (v4) header bytes 6-7 */
-	uint16_t reserved;	/**< always zero */
+	/** Where the frame entered a switch, as its owner numbers the
+	 *  ports (net_octonic's e-switch: the wire or a PF's Tx); 0 from
+	 *  octo_flow_key_parse and in a pattern's match. */
+	uint16_t in_port;
 };
 
 /** A rule's match: frame matches when (frame & mask) == key. */

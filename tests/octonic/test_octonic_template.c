@@ -380,6 +380,22 @@ api_case(int hws)
 	else	/* generic, and 22.11's mlx5, which releases the first */
 		CHECK(ret == 0 && flow_configure(p0, 2, 8, &err) == 0,
 			"reconfiguring without tables: %d", ret);
+	if (hws) {
+		/* SET_META: not in hardware steering's template API (F2) */
+		static const struct rte_flow_action_set_meta sm = { .data = 1,
+			.mask = 1 };
+		const struct rte_flow_actions_template_attr aa = { .transfer = 1 };
+		const struct rte_flow_action sacts[] = {
+			{ .type = RTE_FLOW_ACTION_TYPE_SET_META, .conf = &sm },
+			{ .type = RTE_FLOW_ACTION_TYPE_JUMP },
+			{ .type = RTE_FLOW_ACTION_TYPE_END },
+		};
+
+		CHECK(rte_flow_actions_template_create(p0, &aa, sacts, sacts,
+			&err) == NULL && rte_errno == ENOTSUP && strstr(err.message,
+			"mlx5-hws: action not supported in template API: SET_META") != NULL,
+			"SET_META actions template: %s", err.message);
+	}
 
 	/* templates: transfer only on the proxy; tables: in-use templates */
 	CHECK(pattern_template(n.port[1], 1, &err) == NULL &&

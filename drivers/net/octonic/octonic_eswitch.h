@@ -47,6 +47,8 @@ struct octonic_verdict {
 	uint32_t rss_hash;
 	uint32_t meta;		/**< metadata set in the transfer domain */
 	uint8_t has_meta;
+	uint8_t to_wire;	/**< a PF's frame no transfer rule took:
+				 *  out on the wire (classify_tx) */
 };
 
 /** Rule-operation counters, for tests that count rule changes. */
@@ -135,6 +137,15 @@ int octonic_eswitch_rss_hash_conf_get(struct octonic_eswitch *sw, uint16_t pf,
  */
 void octonic_eswitch_classify(struct octonic_eswitch *sw, struct rte_mbuf **pkts,
 		uint16_t n, struct octonic_verdict *v);
+
+/**
+ * Classify @p n frames PF @p pf transmitted, under mlx5-hws where the
+ * transfer domain sees what every port sends (F9): as
+ * octonic_eswitch_classify, from that PF instead of the wire, a transfer
+ * miss giving to_wire.  Between reader_enter and reader_leave.
+ */
+void octonic_eswitch_classify_tx(struct octonic_eswitch *sw, uint16_t pf,
+		struct rte_mbuf **pkts, uint16_t n, struct octonic_verdict *v);
 
 /**
  * Verdicts remembered per flow (the parsed header fields every rule and RSS
@@ -231,7 +242,8 @@ struct octonic_eswitch *octonic_dev_eswitch(const struct rte_eth_dev *dev,
  * prio, creation order):
  *   transfer group=G prio=P pattern=PAT actions=ACT
  *   ingress pf=N group=G prio=P pattern=PAT actions=ACT
- * PAT is octo_match_format() (lib/classifier/octo_classifier.h), e.g.
+ * PAT is octo_match_format() (lib/classifier/octo_classifier.h), after
+ * "represented_port(PORT_ID)/" for a rule with that item (mlx5-hws), e.g.
  *   eth/ipv4(src=10.0.0.1/255.255.255.255)/udp(src=0x0003/0x000f)/meta(7/0xffffffff)
  *   ("any" for an empty pattern); ACT is a comma-separated list in this
  * fixed order: set_meta(DATA/0xMASK), mark(ID), flag, count, then the fate:

@@ -328,7 +328,19 @@ int sw_rss_hash(const struct octo_flow_key *k, uint64_t types,
 		const uint8_t *key, uint32_t *hash);
 void sw_rss_free_all(struct octonic_eswitch *sw);
 
+/*
+ * Where a frame entered the e-switch (octo_flow_key.in_port): the wire,
+ * or PF pf's Tx (under mlx5-hws, whose transfer rules see what every port
+ * sends, F9).  A REPRESENTED_PORT item names one: PF0's port the wire
+ * (PF0 is the uplink's representor, as mlx5's transfer proxy is), port_id
+ * 0xffff PF0's own Tx (the e-switch manager's), another PF's port its Tx.
+ */
+#define SW_SRC_WIRE 1
+#define SW_SRC_PF(pf) (2 + (pf))
+
 /* octonic_eswitch_actions.c */
+/* The PF whose port is @p port_id, -1 if none. */
+int sw_pf_of_port(const struct octonic_eswitch *sw, uint16_t port_id);
 int sw_actions_parse(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_action actions[],
 		struct rte_flow *r, struct rte_flow_error *error);
@@ -358,9 +370,29 @@ void sw_cache_put(struct octonic_eswitch_cache *c, const struct octo_flow_key *k
 
 /* octonic_eswitch_dialect.c: what a real NIC refuses (README "Dialects") */
 const char *sw_dialect_name(const struct octonic_eswitch *sw);
+/* Where actions are checked (@p where of the checks below): 0 a rule of
+ * rte_flow_create, or a template table, specialised for frames from the
+ * wire or not. */
+#define SW_CHK_TABLE 0x1
+#define SW_CHK_WIRE_ORIG 0x2
 int sw_dialect_check(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
-		const struct rte_flow_action actions[], struct rte_flow_error *error);
+		const struct rte_flow_action actions[], unsigned int where,
+		struct rte_flow_error *error);
+/* Its two halves: what the attributes and pattern must be, what the
+ * actions must be (under mlx5-hws rte_flow_validate checks the first only). */
+int sw_dialect_check_pattern(const struct octonic_eswitch *sw,
+		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
+		struct rte_flow_error *error);
+int sw_dialect_check_actions(const struct octonic_eswitch *sw,
+		const struct rte_flow_attr *attr,
+		const struct rte_flow_action actions[], unsigned int where,
+		struct rte_flow_error *error);
+/* What an actions template must be (mlx5-hws: no SET_META, MODIFY_FIELD
+ * masks full); @p masks has the actions' types (checked before). */
+int sw_dialect_check_actions_template(const struct octonic_eswitch *sw,
+		const struct rte_flow_action actions[],
+		const struct rte_flow_action masks[], struct rte_flow_error *error);
 /** PORT_REPRESENTOR's port_id for the e-switch manager (mlx5-hws). */
 #define SW_ESW_MANAGER_PORT UINT16_MAX
 
@@ -379,6 +411,11 @@ sw_rule_place(uint16_t pf, const struct rte_flow_attr *attr, struct rte_flow *r)
 	r->group = attr->group;
 	r->prio = attr->priority;
 }
+/* @p pattern's match (a REPRESENTED_PORT item under mlx5-hws in transfer
+ * rules included: in_port). */
+int sw_pattern_parse(const struct octonic_eswitch *sw,
+		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
+		struct octo_match *m, struct rte_flow_error *error);
 int sw_rule_parse(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		const struct rte_flow_action actions[], struct rte_flow *r,

@@ -493,6 +493,15 @@ check_attr(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *
 			attr->priority, SW_MAX_PRIO);
 		return -ENOTSUP;
 	}
+	if (attr->transfer && attr->group == UINT32_MAX &&
+			sw->dialect == OCTONIC_DIALECT_MLX5_HWS) {
+		/* transfer group g is hardware group g + 1 (fdb_def_rule_en=1,
+		 * mlx5_flow_hw.c, __translate_group) */
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_GROUP, attr,
+			"%s: group index not supported (transfer group %u is hardware group %u + 1)",
+			sw_dialect_name(sw), attr->group, attr->group);
+		return -EINVAL;
+	}
 	if (attr->transfer && pf != 0 && sw->dialect != OCTONIC_DIALECT_GENERIC) {
 		/* mlx5: only the e-switch manager takes transfer rules */
 		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
@@ -516,39 +525,148 @@ sw_check_attr(struct octonic_eswitch *sw, uint16_t pf,
 	return check_attr(sw, pf, attr, error);
 }
 
+/* Items a pattern with a REPRESENTED_PORT item may have. */
+#define SW_PATTERN_MAX 32
+
+/*
+ * A REPRESENTED_PORT item of @p it: which source it matches, into @p src
+ * (0: any, the item's spec or mask is empty).  Its mask's port_id is all
+ * or nothing, as mlx5 matches the whole port tag when it is non-zero
+ * (hws/mlx5dr_definer.c, mlx5dr_definer_conv_item_port).
+ */
+static int
+represented_port_item(const struct octonic_eswitch *sw,
+		const struct rte_flow_item *it, uint16_t *src,
+		struct rte_flow_error *error)
+{
+	const struct rte_flow_item_ethdev *spec = it->spec;
+	const struct rte_flow_item_ethdev *mask = it->mask != NULL ? it->mask :
+		&rte_flow_item_ethdev_mask;
+	int p;
+
+	*src = 0;
+	if (it->last != NULL) {
+		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST, it,
+			"represented_port: range matching (last) is not supported");
+		return -ENOTSUP;
+	}
+	if (spec == NULL || mask->port_id == 0)
+		return 0;
+	if (spec->port_id == SW_ESW_MANAGER_PORT) {
+		*src = SW_SRC_PF(0);
+		return 0;
+	}
+	p = sw_pf_of_port(sw, spec->port_id);
+	if (p < 0) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, it,
+			"represented_port: port %u is not a port of this e-switch",
+			spec->port_id);
+		return -EINVAL;
+	}
+	*src = p == 0 ? SW_SRC_WIRE : SW_SRC_PF(p);
+	return 0;
+}
+
+int
+sw_pattern_parse(const struct octonic_eswitch *sw,
+		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
+		struct octo_match *m, struct rte_flow_error *error)
+{
+	struct rte_flow_item rest[SW_PATTERN_MAX + 1];
+	const struct rte_flow_item *items = pattern;
+	const struct rte_flow_item *port_item = NULL;
+	struct octo_cls_error cerr;
+	uint16_t src = 0;
+	uint32_t i, n = 0;
+	int ret;
+
+	/* mlx5-hws: transfer rules may say where the frame came from */
+	for (i = 0; sw->dialect == OCTONIC_DIALECT_MLX5_HWS &&
+			attr->transfer && pattern != NULL &&
+			pattern[i].type != RTE_FLOW_ITEM_TYPE_END; i++) {
+		if (pattern[i].type != RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT) {
+			if (n == SW_PATTERN_MAX) {
+				sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_NUM,
+					NULL, "more than %u items", SW_PATTERN_MAX);
+				return -ENOTSUP;
+			}
+			rest[n++] = pattern[i];
+			continue;
+		}
+		if (port_item != NULL) {
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM,
+				&pattern[i], "represented_port: one item per pattern");
+			return -EINVAL;
+		}
+		port_item = &pattern[i];
+		ret = represented_port_item(sw, port_item, &src, error);
+		if (ret != 0)
+			return ret;
+	}
+	if (port_item != NULL) {
+		memset(&rest[n], 0, sizeof(rest[n]));
+		rest[n].type = RTE_FLOW_ITEM_TYPE_END;
+		items = rest;
+	}
+	ret = octo_match_from_pattern(items, m, &cerr);
+	if (ret != 0) {
+		/* the caller's item, not its copy */
+		i = cerr.item >= 0 ? (uint32_t)cerr.item : 0;
+		if (port_item != NULL && cerr.item >= 0 &&
+				&pattern[i] >= port_item)
+			i++;
+		sw_error(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM,
+			cerr.item >= 0 ? &pattern[i] : NULL,
+			"pattern item %d: %s", cerr.item >= 0 ? (int)i : -1,
+			cerr.msg);
+		return ret;
+	}
+	if (src != 0) {
+		m->key.in_port = src;
+		m->mask.in_port = UINT16_MAX;
+	}
+	return 0;
+}
+
 int
 sw_rule_parse(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		const struct rte_flow_action actions[], struct rte_flow *r,
 		struct rte_flow_error *error)
 {
-	struct octo_cls_error cerr;
 	int ret;
 
-	ret = octo_match_from_pattern(pattern, &r->match, &cerr);
-	if (ret != 0) {
-		sw_error(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM,
-			cerr.item >= 0 ? &pattern[cerr.item] : NULL,
-			"pattern item %d: %s", cerr.item, cerr.msg);
+	ret = sw_pattern_parse(sw, attr, pattern, &r->match, error);
+	if (ret != 0)
 		return ret;
-	}
 	sw_rule_place(pf, attr, r);
 	return sw_actions_parse(sw, pf, attr, actions, r, error);
 }
 
-/* Fill @p r from attr/pattern/actions, allocating only r->rss. */
+/*
+ * Fill @p r from attr/pattern/actions, allocating only r->rss.  For
+ * rte_flow_validate (@p validate) under mlx5-hws, the attributes and the
+ * pattern only: mlx5's hardware steering validates nothing else
+ * (mlx5_flow_hw.c, flow_hw_validate), and an application that probes
+ * shapes with validate learns nothing of its actions there.
+ */
 static int
 prepare(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *attr,
 		const struct rte_flow_item pattern[],
 		const struct rte_flow_action actions[], struct rte_flow *r,
-		struct rte_flow_error *error)
+		int validate, struct rte_flow_error *error)
 {
 	int ret;
 
 	ret = check_attr(sw, pf, attr, error);
 	if (ret != 0)
 		return ret;
-	ret = sw_dialect_check(sw, attr, pattern, actions, error);
+	ret = sw_dialect_check_pattern(sw, attr, pattern, error);
+	if (ret != 0)
+		return ret;
+	if (validate && sw->dialect == OCTONIC_DIALECT_MLX5_HWS)
+		return sw_pattern_parse(sw, attr, pattern, &r->match, error);
+	ret = sw_dialect_check_actions(sw, attr, actions, 0, error);
 	if (ret != 0)
 		return ret;
 	return sw_rule_parse(sw, pf, attr, pattern, actions, r, error);
@@ -566,7 +684,7 @@ octonic_eswitch_flow_validate(struct octonic_eswitch *sw, uint16_t pf,
 		return -ENODEV;
 	memset(&r, 0, sizeof(r));
 	pthread_mutex_lock(&sw->lock);
-	ret = prepare(sw, pf, attr, pattern, actions, &r, error);
+	ret = prepare(sw, pf, attr, pattern, actions, &r, 1, error);
 	if (ret != 0)
 		sw->stats.validate_fail++;
 	rte_free(r.rss);
@@ -906,7 +1024,7 @@ octonic_eswitch_flow_create(struct octonic_eswitch *sw, uint16_t pf,
 			"no room: the e-switch's tables hold their %u rules", sw->room);
 		ret = -ENOSPC;
 	} else {
-		ret = prepare(sw, pf, attr, pattern, actions, r, error);
+		ret = prepare(sw, pf, attr, pattern, actions, r, 0, error);
 	}
 	if (ret == 0) {
 		r->magic = SW_RULE_MAGIC;

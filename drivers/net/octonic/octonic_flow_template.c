@@ -695,6 +695,10 @@ octonic_eswitch_actions_template_create(struct octonic_eswitch *sw,
 				"mask type does not match action type");
 			goto fail;
 		}
+	ret = sw_dialect_check_actions_template(sw, actions, masks, error);
+	if (ret != 0)
+		goto fail;
+	ret = -EINVAL;
 	at = calloc(1, sizeof(*at));
 	if (at == NULL) {
 		ret = -ENOMEM;
@@ -808,6 +812,19 @@ table_release(struct rte_flow_template_table *t)
 	free(t);
 }
 
+/* Whether a table is specialised for the wire's frames. */
+static uint8_t
+table_wire_orig(const struct rte_flow_template_table_attr *attr)
+{
+#if OCTO_DPDK_HAS_TABLE_SPECIALIZE
+	return attr->flow_attr.transfer &&
+		(attr->specialize & RTE_FLOW_TABLE_SPECIALIZE_TRANSFER_WIRE_ORIG) != 0;
+#else
+	RTE_SET_USED(attr);
+	return 0;
+#endif
+}
+
 /* What mlx5 refuses when building a table (mlx5_flow_hw.c,
  * flow_hw_table_create and the template validation), plus what the
  * model's e-switch refuses of any rule of the table. */
@@ -819,6 +836,7 @@ table_check(struct octonic_eswitch *sw, uint16_t pf,
 		struct rte_flow_error *error)
 {
 	const struct rte_flow_attr *fa;
+	unsigned int where;
 	uint8_t i, j;
 	int ret;
 
@@ -871,24 +889,26 @@ table_check(struct octonic_eswitch *sw, uint16_t pf,
 	}
 	/* The dialect's refusals look at the item and action types and at
 	 * the constant parts of the actions: once per pair of templates. */
+	where = SW_CHK_TABLE | (table_wire_orig(attr) ? SW_CHK_WIRE_ORIG : 0);
 	for (i = 0; i < nb_pt; i++)
 		for (j = 0; j < nb_at; j++) {
 			ret = sw_dialect_check(sw, fa, pts[i]->items,
-				ats[j]->actions, error);
+				ats[j]->actions, where, error);
 			if (ret != 0)
 				return ret;
 		}
 	return 0;
 }
 
-/* The mask every rule of @p pt has (the parse of the template's items
- * with their masks as values), refusing a pattern no rule could have. */
+/* The mask every rule of @p pt in @p t has (the parse of the template's
+ * items with their masks as values), refusing a pattern no rule could
+ * have. */
 static int
-pt_mask(const struct rte_flow_pattern_template *pt, struct octo_flow_key *mask,
+pt_mask(const struct octonic_eswitch *sw, const struct rte_flow_template_table *t,
+		const struct rte_flow_pattern_template *pt, struct octo_flow_key *mask,
 		struct rte_flow_error *error)
 {
 	struct rte_flow_item it[SW_TMPL_MAX_ITEMS + 1];
-	struct octo_cls_error cerr;
 	struct octo_match m;
 	uint32_t i;
 	int ret;
@@ -897,12 +917,15 @@ pt_mask(const struct rte_flow_pattern_template *pt, struct octo_flow_key *mask,
 		it[i] = pt->items[i];
 		it[i].spec = it[i].mask;
 	}
-	ret = octo_match_from_pattern(it, &m, &cerr);
+	ret = sw_pattern_parse(sw, &t->attr, it, &m, error);
 	if (ret != 0) {
-		sw_error(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
-			"pattern template item %d: %s", cerr.item, cerr.msg);
+		/* the template's item, not the probe's */
+		if (error != NULL)
+			error->cause = NULL;
 		return ret;
 	}
+	if (t->wire_orig)
+		sw_wire_orig_apply(&m);
 	*mask = m.mask;
 	return 0;
 }
@@ -923,8 +946,8 @@ table_reserve(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
 	int ret;
 
 	while (t->nb_reserved < t->nb_pt) {
-		ret = pt_mask(t->pt[t->nb_reserved], &t->mask[t->nb_reserved],
-			error);
+		ret = pt_mask(sw, t, t->pt[t->nb_reserved],
+			&t->mask[t->nb_reserved], error);
 		if (ret == 0) {
 			ret = sw_table_reserve(sw, &t->mask[t->nb_reserved],
 				t->nb_flows);
@@ -972,6 +995,7 @@ octonic_eswitch_template_table_create(struct octonic_eswitch *sw, uint16_t pf,
 	t->pf = pf;
 	t->attr = attr->flow_attr;
 	t->nb_flows = attr->nb_flows;
+	t->wire_orig = table_wire_orig(attr);
 	rte_spinlock_init(&t->slot_lock);
 	t->nb_pt = nb_pt;
 	t->nb_at = nb_at;
@@ -989,10 +1013,15 @@ octonic_eswitch_template_table_create(struct octonic_eswitch *sw, uint16_t pf,
 	for (i = 0; i < nb_at; i++)
 		sw_aplan_build(sw, pf, &t->attr, ats[i]->actions, ats[i]->fixed,
 			ats[i]->nb_actions, &t->aplan[i]);
-	for (i = 0; i < nb_pt; i++)
+	for (i = 0; i < nb_pt; i++) {
+		struct octo_match pm = { .mask = pts[i]->plan.mask };
+
+		if (t->wire_orig)
+			sw_wire_orig_apply(&pm);
 		t->sw_table[i] = pts[i]->plan.ok &&
-			octo_flow_key_equal(&pts[i]->plan.mask, &t->mask[i]) ?
+			octo_flow_key_equal(&pm.mask, &t->mask[i]) ?
 			sw_table_index(sw, &t->mask[i]) : -1;
+	}
 	for (i = 0; i < nb_pt; i++)
 		pts[i]->refcnt++;
 	for (i = 0; i < nb_at; i++)
