@@ -5,9 +5,10 @@
 /*
  * Telemetry (usertools/dpdk-telemetry.py):
  *   /octopus/list           octopus port ids
- *   /octopus/info,<port>    members and their sockets, steering state, and
- *                           per queue: home, poller lcore, locality counters
- *                           (Tx: its affinity, 1 + the member it is pinned to)
+ *   /octopus/info,<port>    members and their sockets, steering state, the
+ *                           application's rules held, and per queue: home,
+ *                           poller lcore, locality counters (Tx: its
+ *                           affinity, 1 + the member it is pinned to)
  *   /octopus/migration,<port>   policy, and per queue: phase, home, counters
  *                               and the latency histogram (log2 us buckets);
  *                               Tx: its affinity (a pinned queue stays)
@@ -21,6 +22,7 @@
 
 #include "rte_pmd_octopus.h"
 #include "octopus_internal.h"
+#include "octopus_flow.h"
 
 /* The octopus port a command names, -1 when it names none. */
 static int
@@ -153,6 +155,9 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 		(p->started ? "none: poll all members" : "stopped"));
 	rte_tel_data_add_dict_uint(d, "steering_rules",
 		p->steer != NULL ? octopus_steer_rule_count(p->steer) : 0);
+	/* the application's synchronous rte_flow rules the port holds */
+	rte_tel_data_add_dict_uint(d, "app_rules", p->flows != NULL ?
+		rte_atomic_load_explicit(&p->flows->nb, rte_memory_order_relaxed) : 0);
 	for (q = 0; q < rte_eth_devices[port].data->nb_rx_queues; q++)
 		add_queue(d, port, q, 0);
 	for (q = 0; q < rte_eth_devices[port].data->nb_tx_queues; q++)
