@@ -238,7 +238,7 @@ parse_one(const struct rte_mbuf *m, struct sw_pkt *s, uint16_t src)
 	const uint8_t *p = rte_pktmbuf_read(m, 0, len, buf);
 
 	octo_flow_key_parse(p, p != NULL ? len : 0, 0, &s->key);
-	s->key.in_port = src;
+	sw_src_set(&s->key, src);
 	s->from_pf = src != SW_SRC_WIRE;
 	s->group = 0;
 	s->dom = SW_DOM_TRANSFER;

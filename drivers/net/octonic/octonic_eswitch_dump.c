@@ -105,8 +105,8 @@ octonic_eswitch_dump(const struct octonic_eswitch *csw, FILE *f)
 		octo_match_format(&r->match, pat, sizeof(pat));
 		fprintf(f, " group=%u prio=%u pattern=", r->group, r->prio);
 		/* a REPRESENTED_PORT item (mlx5-hws), as the port it named */
-		if (r->match.mask.in_port != 0) {
-			uint16_t src = r->match.key.in_port;
+		if ((r->match.mask.layers & OCTO_L_IN_PORT) != 0) {
+			uint16_t src = sw_src_of(&r->match.key);
 
 			fprintf(f, "represented_port(%u)/", src == SW_SRC_WIRE ?
 				sw->pf[0].port_id : src == SW_SRC_PF(0) ?

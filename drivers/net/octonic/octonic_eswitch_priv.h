@@ -329,7 +329,8 @@ int sw_rss_hash(const struct octo_flow_key *k, uint64_t types,
 void sw_rss_free_all(struct octonic_eswitch *sw);
 
 /*
- * Where a frame entered the e-switch (octo_flow_key.in_port): the wire,
+ * Where a frame entered the e-switch (octo_flow_key.layers'
+ * OCTO_L_IN_PORT bits, sw_src_set): the wire,
  * or PF pf's Tx (under mlx5-hws, whose transfer rules see what every port
  * sends, F9).  A REPRESENTED_PORT item names one: PF0's port the wire
  * (PF0 is the uplink's representor, as mlx5's transfer proxy is), port_id
@@ -337,6 +338,22 @@ void sw_rss_free_all(struct octonic_eswitch *sw);
  */
 #define SW_SRC_WIRE 1
 #define SW_SRC_PF(pf) (2 + (pf))
+_Static_assert(SW_SRC_PF(SW_MAX_PFS - 1) <= OCTO_L_IN_PORT >> OCTO_L_IN_PORT_SHIFT,
+	"every source fits the key's source bits");
+
+/* Key @p k's source set to @p src (0: any). */
+static inline void
+sw_src_set(struct octo_flow_key *k, uint16_t src)
+{
+	k->layers = (uint16_t)((k->layers & ~OCTO_L_IN_PORT) |
+		(src << OCTO_L_IN_PORT_SHIFT));
+}
+
+static inline uint16_t
+sw_src_of(const struct octo_flow_key *k)
+{
+	return (k->layers & OCTO_L_IN_PORT) >> OCTO_L_IN_PORT_SHIFT;
+}
 
 /* octonic_eswitch_actions.c */
 /* The PF whose port is @p port_id, -1 if none. */
@@ -412,7 +429,7 @@ sw_rule_place(uint16_t pf, const struct rte_flow_attr *attr, struct rte_flow *r)
 	r->prio = attr->priority;
 }
 /* @p pattern's match (a REPRESENTED_PORT item under mlx5-hws in transfer
- * rules included: in_port). */
+ * rules included: its source bits). */
 int sw_pattern_parse(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		struct octo_match *m, struct rte_flow_error *error);

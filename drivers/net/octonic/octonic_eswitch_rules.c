@@ -622,8 +622,8 @@ sw_pattern_parse(const struct octonic_eswitch *sw,
 		return ret;
 	}
 	if (src != 0) {
-		m->key.in_port = src;
-		m->mask.in_port = UINT16_MAX;
+		sw_src_set(&m->key, src);
+		m->mask.layers |= OCTO_L_IN_PORT;
 	}
 	return 0;
 }

@@ -106,8 +106,8 @@ struct sw_pplan {
 static inline void
 sw_wire_orig_apply(struct octo_match *m)
 {
-	m->key.in_port = SW_SRC_WIRE;
-	m->mask.in_port = UINT16_MAX;
+	sw_src_set(&m->key, SW_SRC_WIRE);
+	m->mask.layers |= OCTO_L_IN_PORT;
 }
 
 /* The match of a rule of the template with @p items (types checked),
@@ -200,7 +200,7 @@ struct rte_flow_template_table {
 	uint32_t nb_flows;		/* rule capacity */
 	uint8_t nb_pt, nb_at;
 	/* specialised for the wire's frames (transfer): its rules match
-	 * nothing a PF sends (in_port) */
+	 * nothing a PF sends (sw_wire_orig_apply) */
 	uint8_t wire_orig;
 	struct rte_flow_pattern_template *pt[SW_TMPL_MAX_PER_TABLE];
 	struct rte_flow_actions_template *at[SW_TMPL_MAX_PER_TABLE];
