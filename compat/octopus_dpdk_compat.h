@@ -264,6 +264,13 @@ fn##_octo_compat(void *rxq) \
 #define OCTO_DPDK_MLX5_MODEL (OCTO_DPDK_AT_LEAST(25, 11) ? 2511 : 2211)
 
 /*
+ * A template table's specialisation hints (23.03: struct
+ * rte_flow_template_table_attr's specialize, e.g.
+ * RTE_FLOW_TABLE_SPECIALIZE_TRANSFER_WIRE_ORIG); 22.11 has none.
+ */
+#define OCTO_DPDK_HAS_TABLE_SPECIALIZE OCTO_DPDK_AT_LEAST(23, 3)
+
+/*
  * rte_flow's asynchronous (template) operations.  Up to 23.11 a driver
  * gives them in struct rte_flow_ops (async_actions_update from 23.03);
  * from 24.03 the fast-path ones (async_create, async_destroy,

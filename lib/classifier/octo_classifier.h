@@ -69,6 +69,12 @@ extern "C" {
  * first (a non-zero offset). */
 #define OCTO_L_FRAG		0x0200
 #define OCTO_L_FRAG_LATER	0x0400
+/** The top four bits of layers are no layer: where the frame entered a
+ * switch, as its owner numbers the ports (net_octonic's e-switch: the
+ * wire or a PF's Tx); 0 from octo_flow_key_parse and in a pattern's
+ * match.  A rule's mask picks them like a layer. */
+#define OCTO_L_IN_PORT_SHIFT	12
+#define OCTO_L_IN_PORT		0xf000
 
 /**
  * What the classifier knows about a frame.  72 bytes, no implicit padding,

@@ -32,6 +32,7 @@
 
 #include "octonic_eswitch.h"
 #include "octonic_eswitch_priv.h"
+#include "octonic_flow_template.h"
 #include "eswitch_test_util.h"
 #include "../common/octo_test_eal.h"
 
@@ -786,11 +787,11 @@ t_refusals_leave_nothing(void)
 }
 
 /*
- * Which DPDK's mlx5 the mlx5-hws dialect follows (devargs mlx5_dpdk=):
- * 25.11's refuses PORT_ID and takes MARK in transfer rules where the NIC
- * has the capability (fdb_mark=1), then marks what the rule carries to its
- * PF; 22.11's takes no MARK in transfer rules, and PORT_ID is not in the
- * model's vocabulary.
+ * What mlx5_dpdk= and fdb_mark= change under mlx5-hws, and what
+ * rte_flow_validate says of it there: nothing, it looks at the pattern
+ * only (F1); the create refuses.  Transfer MARK needs the capability and
+ * a template table specialised for the wire's frames (F5): a rule of
+ * rte_flow_create is refused even with fdb_mark=1.
  */
 static int
 t_mlx5_release(void)
@@ -809,13 +810,14 @@ t_mlx5_release(void)
 		uint16_t release;
 		uint8_t fdb_mark;
 		const struct rte_flow_action *act;
-		const char *needle;	/* NULL: accepted */
+		const char *needle;
 	} cases[] = {
 		{ OCTONIC_MLX5_DPDK_22_11, 0, a_mark,
 			"mlx5-hws: MARK is not a transfer action" },
 		{ OCTONIC_MLX5_DPDK_25_11, 0, a_mark,
 			"mlx5-hws: MARK in transfer rules needs the NIC's fdb_rx_set_flow_tag_stc" },
-		{ OCTONIC_MLX5_DPDK_25_11, 1, a_mark, NULL },
+		{ OCTONIC_MLX5_DPDK_25_11, 1, a_mark,
+			"mlx5-hws: MARK in transfer rules only in template tables specialised for the wire's frames" },
 		{ OCTONIC_MLX5_DPDK_25_11, 1, a_port_id,
 			"mlx5-hws: PORT_ID is not supported: use REPRESENTED_PORT" },
 		{ OCTONIC_MLX5_DPDK_22_11, 0, a_port_id,
@@ -826,7 +828,6 @@ t_mlx5_release(void)
 	for (i = 0; i < RTE_DIM(cases); i++) {
 		struct octonic_eswitch *sw = new_sw();
 		struct rte_flow_error err;
-		struct octonic_verdict v;
 		struct rte_flow *f;
 		int valid;
 
@@ -838,25 +839,544 @@ t_mlx5_release(void)
 			cases[i].act, &err);
 		f = octonic_eswitch_flow_create(sw, 0, &A_TRANSFER, pat_any,
 			cases[i].act, &err);
-		if (cases[i].needle == NULL) {
-			v = run_udp(sw, 0x0a000001, 0x0a000002, 1000, 2000);
-			octonic_eswitch_free(sw);
-			if (valid != 0 || f == NULL || v.pf != 1 || !v.has_mark ||
-					v.mark != mark.id) {
-				printf("  case %zu: validate %d, created %d, pf %u, mark %u/%#x\n",
-					i, valid, f != NULL, v.pf, v.has_mark, v.mark);
-				CHECK(0);
-			}
-			continue;
-		}
 		octonic_eswitch_free(sw);
-		if (valid == 0 || f != NULL || err.message == NULL ||
+		if (valid != 0 || f != NULL || err.message == NULL ||
 				strstr(err.message, cases[i].needle) == NULL) {
 			printf("  case %zu: validate %d, created %d, message '%s'\n", i, valid,
 				f != NULL, err.message != NULL ? err.message : "(null)");
 			CHECK(0);
 		}
 	}
+	return 0;
+}
+
+#if OCTO_DPDK_HAS_TABLE_SPECIALIZE
+/* A transfer template table of 4 rules on PF0, matching anything, whose
+ * rules MARK 0x55 and go to PF1; @p specialize its hints. */
+static struct rte_flow_template_table *
+mark_table(struct octonic_eswitch *sw, uint32_t specialize,
+		struct rte_flow_error *err)
+{
+	static const struct rte_flow_action_mark mark = { .id = 0x55 };
+	static const struct rte_flow_action_ethdev to_pf1 = { .port_id = PORT1 };
+	const struct rte_flow_pattern_template_attr pa = { .transfer = 1 };
+	const struct rte_flow_actions_template_attr aa = { .transfer = 1 };
+	const struct rte_flow_action acts[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_pf1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_template_table_attr ta = {
+		.flow_attr = { .transfer = 1 }, .nb_flows = 4,
+		.specialize = specialize,
+	};
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+
+	pt = octonic_eswitch_pattern_template_create(sw, 0, &pa, pat_any, err);
+	at = octonic_eswitch_actions_template_create(sw, 0, &aa, acts, acts, err);
+	if (pt == NULL || at == NULL)
+		return NULL;
+	return octonic_eswitch_template_table_create(sw, 0, &ta, &pt, 1, &at, 1,
+		err);
+}
+
+/* Transfer MARK from 25.11 with fdb_mark=1: in a table specialised for
+ * the wire's frames, whose rules see no frame a PF sends (F5, F9). */
+static int
+t_mlx5_wire_mark(void)
+{
+	const struct rte_flow_queue_attr qa = { .size = 8 };
+	const struct rte_flow_queue_attr *qas[] = { &qa };
+	const struct rte_flow_port_attr port_attr = { 0 };
+	const struct rte_flow_op_attr now = { .postpone = 0 };
+	struct octonic_eswitch *sw = new_sw();
+	struct rte_flow_template_table *t;
+	struct rte_flow_op_result res;
+	struct rte_flow_error err;
+	struct octonic_verdict v;
+	struct rte_mbuf *m;
+	struct rte_flow *f;
+
+	CHECK(sw != NULL);
+	octonic_eswitch_dialect_set(sw, OCTONIC_DIALECT_MLX5_HWS, 4);
+	octonic_eswitch_mlx5_model_set(sw, OCTONIC_MLX5_DPDK_25_11, 1);
+	CHECK(octonic_eswitch_flow_configure(sw, 0, 0, &port_attr, 1, qas,
+		&err) == 0);
+	memset(&err, 0, sizeof(err));
+	CHECK(mark_table(sw, 0, &err) == NULL && err.message != NULL &&
+		strstr(err.message, "only in template tables specialised for the wire's frames") != NULL);
+	t = mark_table(sw, RTE_FLOW_TABLE_SPECIALIZE_TRANSFER_WIRE_ORIG, &err);
+	CHECK(t != NULL);
+	f = octonic_eswitch_async_create(sw, 0, 0, &now, t, pat_any, 0,
+		(const struct rte_flow_action[]){
+			{ .type = RTE_FLOW_ACTION_TYPE_MARK },
+			{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT },
+			{ .type = RTE_FLOW_ACTION_TYPE_END } }, 0, NULL, &err);
+	CHECK(f != NULL && octonic_eswitch_pull(sw, 0, 0, &res, 1, &err) == 1 &&
+		res.status == RTE_FLOW_OP_SUCCESS);
+	v = run_udp(sw, 1, 2, 3, 4);
+	CHECK(v.pf == 1 && v.has_mark && v.mark == 0x55);
+	/* what PF0 sends does not meet the table: out on the wire */
+	m = mk_udp4(mp, 1, 2, 3, 4);
+	CHECK(m != NULL);
+	octonic_eswitch_reader_enter(sw);
+	octonic_eswitch_classify_tx(sw, 0, &m, 1, &v);
+	octonic_eswitch_reader_leave(sw);
+	rte_pktmbuf_free(m);
+	CHECK(v.to_wire && !v.has_mark);
+	octonic_eswitch_free(sw);
+	return 0;
+}
+#endif
+
+/* Classify one IPv4/UDP frame PF @p pf sent (mlx5-hws's Tx path). */
+static struct octonic_verdict
+run_tx_udp(struct octonic_eswitch *sw, uint16_t pf, uint16_t dp)
+{
+	struct rte_mbuf *m = mk_udp4(mp, 1, 2, 3, dp);
+	struct octonic_verdict v;
+
+	memset(&v, 0, sizeof(v));
+	if (m == NULL)
+		return v;
+	octonic_eswitch_reader_enter(sw);
+	octonic_eswitch_classify_tx(sw, pf, &m, 1, &v);
+	octonic_eswitch_reader_leave(sw);
+	rte_pktmbuf_free(m);
+	return v;
+}
+
+/*
+ * F9: under mlx5-hws a transfer rule without a REPRESENTED_PORT item
+ * matches what every port sends as well as the wire's frames; one with
+ * the item matches its port's only: PF0's port is the wire (the uplink's
+ * representor), 0xffff PF0's own Tx (the e-switch manager), PF1's port
+ * PF1's Tx.  A PF's frame no rule takes goes to the wire.
+ */
+static int
+t_tx_from_pf(void)
+{
+	struct rte_flow_action_ethdev to_pf1 = { .port_id = PORT1 };
+	const struct rte_flow_action a_pf1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_pf1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_item_ethdev from = { 0 };
+	struct rte_flow_item pat_from[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT, .spec = &from },
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp_dst_spec,
+			.mask = &udp_dst_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END } };
+	/* item's port, then whether the wire, PF0's Tx, PF1's Tx match */
+	const struct {
+		uint16_t port;
+		int wire, tx0, tx1;
+	} cases[] = {
+		{ PORT0, 1, 0, 0 },
+		{ 0xffff, 0, 1, 0 },
+		{ PORT1, 0, 0, 1 },
+	};
+	struct octonic_eswitch *sw;
+	struct rte_flow_error err;
+	struct octonic_verdict v;
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *mf;
+
+	/* no item: every source */
+	sw = new_sw();
+	CHECK(sw != NULL);
+	octonic_eswitch_dialect_set(sw, OCTONIC_DIALECT_MLX5_HWS, 4);
+	CHECK(mk(sw, 0, &A_TRANSFER, udp_dst(53), a_pf1) != NULL);
+	v = run_udp(sw, 1, 2, 3, 53);
+	CHECK(v.pf == 1 && !v.to_wire);
+	v = run_tx_udp(sw, 0, 53);
+	CHECK(!v.to_wire && v.pf == 1 && v.has_rss);
+	v = run_tx_udp(sw, 1, 53);
+	CHECK(!v.to_wire && v.pf == 1);
+	v = run_tx_udp(sw, 0, 54);	/* no rule: the wire */
+	CHECK(v.to_wire && !v.drop);
+	octonic_eswitch_free(sw);
+
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		sw = new_sw();
+		CHECK(sw != NULL);
+		octonic_eswitch_dialect_set(sw, OCTONIC_DIALECT_MLX5_HWS, 4);
+		from.port_id = cases[i].port;
+		udp_dst(53);
+		CHECK(octonic_eswitch_flow_validate(sw, 0, &A_TRANSFER, pat_from,
+			a_pf1, &err) == 0);
+		CHECK(mk(sw, 0, &A_TRANSFER, pat_from, a_pf1) != NULL);
+		v = run_udp(sw, 1, 2, 3, 53);
+		CHECK((v.pf == 1) == cases[i].wire);
+		v = run_tx_udp(sw, 0, 53);
+		CHECK(v.to_wire == !cases[i].tx0 && (v.pf == 1) == cases[i].tx0);
+		v = run_tx_udp(sw, 1, 53);
+		CHECK(v.to_wire == !cases[i].tx1 && (v.pf == 1) == cases[i].tx1);
+		mf = open_memstream(&buf, &len);
+		CHECK(mf != NULL);
+		CHECK(octonic_eswitch_dump(sw, mf) == 0);
+		fclose(mf);
+		printf("  %s", buf);
+		CHECK(strstr(buf, cases[i].port == PORT0 ? "represented_port(10)/eth" :
+			cases[i].port == PORT1 ? "represented_port(11)/eth" :
+			"represented_port(65535)/eth") != NULL);
+		free(buf);
+		buf = NULL;
+		octonic_eswitch_free(sw);
+	}
+
+	/* a port of no PF: refused, by validate too (a pattern's) */
+	sw = new_sw();
+	CHECK(sw != NULL);
+	octonic_eswitch_dialect_set(sw, OCTONIC_DIALECT_MLX5_HWS, 4);
+	from.port_id = 99;
+	memset(&err, 0, sizeof(err));
+	CHECK(octonic_eswitch_flow_validate(sw, 0, &A_TRANSFER, pat_from, a_pf1,
+		&err) == -EINVAL && strstr(err.message, "port 99 is not a port") != NULL);
+	octonic_eswitch_free(sw);
+	/* generic and mlx5-sws have no such item */
+	for (i = 0; i < 2; i++) {
+		sw = new_sw();
+		CHECK(sw != NULL);
+		if (i == 1)
+			octonic_eswitch_dialect_set(sw, OCTONIC_DIALECT_MLX5_SWS, 1);
+		from.port_id = PORT0;
+		CHECK(octonic_eswitch_flow_validate(sw, 0, &A_TRANSFER, pat_from,
+			a_pf1, &err) == -ENOTSUP);
+		octonic_eswitch_free(sw);
+	}
+	return 0;
+}
+
+/*
+ * F10: two rules of one priority that both match a frame: the older one
+ * wins, except under mlx5-hws outside the root table (NIC Rx group 0):
+ * there the newer one does, transfer group 0 included (F3).  In one hash
+ * table (the same match) and across two (two masks).
+ */
+static int
+t_newest_wins(void)
+{
+	struct rte_flow_action_ethdev to_pf1 = { .port_id = PORT1 };
+	struct rte_flow_action_queue q1 = { .index = 1 }, q2 = { .index = 2 };
+	const struct rte_flow_action a_pf1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_pf1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_action a_drop[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_action a_q1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_action a_q2[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q2 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_attr t0 = { .transfer = 1, .group = 0, .priority = 1 };
+	const struct rte_flow_attr t1 = { .transfer = 1, .group = 1, .priority = 1 };
+	const struct rte_flow_attr i0 = { .ingress = 1, .group = 0, .priority = 1 };
+	const struct rte_flow_attr i1 = { .ingress = 1, .group = 1, .priority = 1 };
+	struct rte_flow_action_jump j1 = { .group = 1 };
+	const struct rte_flow_action a_j1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &j1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_attr i0_jump = { .ingress = 1, .priority = 0 };
+	static const enum octonic_dialect dialects[] = { OCTONIC_DIALECT_GENERIC,
+		OCTONIC_DIALECT_MLX5_SWS, OCTONIC_DIALECT_MLX5_HWS };
+	struct rte_flow_error err;
+	struct octonic_verdict v;
+	struct rte_flow *newer;
+	size_t d;
+	int shared, hws;
+
+	for (d = 0; d < RTE_DIM(dialects); d++)
+		for (shared = 0; shared < 2; shared++) {
+			struct octonic_eswitch *sw = new_sw();
+			/* the newer rule's match: the older's, or a wider one */
+			const struct rte_flow_item *p2 = shared ? NULL : pat_any;
+
+			CHECK(sw != NULL);
+			hws = dialects[d] == OCTONIC_DIALECT_MLX5_HWS;
+			if (dialects[d] != OCTONIC_DIALECT_GENERIC)
+				octonic_eswitch_dialect_set(sw, dialects[d], 4 * hws + !hws);
+			/* transfer group 0: older to PF1, newer DROP */
+			CHECK(mk(sw, 0, &t0, udp_dst(53), a_pf1) != NULL);
+			newer = mk(sw, 0, &t0, p2 != NULL ? p2 : udp_dst(53), a_drop);
+			CHECK(newer != NULL);
+			v = run_udp(sw, 1, 2, 3, 53);
+			CHECK(hws ? v.drop : (!v.drop && v.pf == 1));
+			/* gone: the other one takes the frames */
+			CHECK(octonic_eswitch_flow_destroy(sw, 0, newer, &err) == 0);
+			v = run_udp(sw, 1, 2, 3, 53);
+			CHECK(!v.drop && v.pf == 1);
+			/* transfer group 1, reached from PF1's frames? no: a
+			 * second chain in group 1 for frames to port 54 */
+			CHECK(mk(sw, 0, &t0, udp_dst(54), a_j1) != NULL);
+			CHECK(mk(sw, 0, &t1, udp_dst(54), a_pf1) != NULL);
+			CHECK(mk(sw, 0, &t1, p2 != NULL ? p2 : udp_dst(54), a_drop) != NULL);
+			v = run_udp(sw, 1, 2, 3, 54);
+			CHECK(hws ? v.drop : (!v.drop && v.pf == 1));
+			/* ingress group 0 (the root table): the older everywhere */
+			CHECK(mk(sw, 0, &i0, udp_dst(55), a_q1) != NULL);
+			CHECK(mk(sw, 0, &i0, p2 != NULL ? p2 : udp_dst(55), a_q2) != NULL);
+			v = run_udp(sw, 1, 2, 3, 55);
+			CHECK(v.pf == 0 && v.queue == 1);
+			/* ingress group 1: the newer under mlx5-hws */
+			CHECK(mk(sw, 0, &i0_jump, udp_dst(56), a_j1) != NULL);
+			CHECK(mk(sw, 0, &i1, udp_dst(56), a_q1) != NULL);
+			CHECK(mk(sw, 0, &i1, p2 != NULL ? p2 : udp_dst(56), a_q2) != NULL);
+			v = run_udp(sw, 1, 2, 3, 56);
+			CHECK(v.pf == 0 && v.queue == (hws ? 2 : 1));
+			octonic_eswitch_free(sw);
+		}
+	return 0;
+}
+
+/*
+ * F6: an actions template's MODIFY_FIELD under mlx5-hws needs a mask of
+ * the same operation and fields, fixing the destination's level and
+ * offset and the width (mlx5's messages); a value mask of zero leaves
+ * each rule its own value.  generic has no MODIFY_FIELD.
+ */
+static int
+t_modify_field_masks(void)
+{
+	struct rte_flow_action_modify_field mf = {
+		.operation = RTE_FLOW_MODIFY_SET,
+		.dst = { .field = RTE_FLOW_FIELD_META },
+		.src = { .field = RTE_FLOW_FIELD_VALUE },
+		.width = 32,
+	};
+	struct rte_flow_action_modify_field mm, rule_mf = mf;
+	struct rte_flow_action_ethdev to_pf1 = { .port_id = PORT1 };
+	struct rte_flow_action acts[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MODIFY_FIELD, .conf = &mf },
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_pf1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_action masks[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MODIFY_FIELD, .conf = &mm },
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_pf1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_action rule_acts[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MODIFY_FIELD, .conf = &rule_mf },
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_queue_attr qa = { .size = 8 };
+	const struct rte_flow_queue_attr *qas[] = { &qa };
+	const struct rte_flow_port_attr port_attr = { 0 };
+	const struct rte_flow_op_attr now = { .postpone = 0 };
+	const struct rte_flow_pattern_template_attr pa = { .transfer = 1 };
+	const struct rte_flow_actions_template_attr aa = { .transfer = 1 };
+	const struct rte_flow_template_table_attr ta = {
+		.flow_attr = { .transfer = 1, .group = 1 }, .nb_flows = 4 };
+	const struct rte_flow_attr g0 = { .transfer = 1 };
+	struct rte_flow_action_jump j1 = { .group = 1 };
+	const struct rte_flow_action a_j1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &j1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	/* what each broken mask lacks, and mlx5's words for it */
+	static const char *const why[] = {
+		"modify_field mask conf is missing",
+		"modify_field operation mask and template are not equal",
+		"destination field mask and template are not equal",
+		"destination encapsulation level must be fully masked",
+		"destination offset level must be fully masked",
+		"modify_field width field must be fully masked",
+	};
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+	struct rte_flow_template_table *t;
+	struct rte_flow_op_result res;
+	struct rte_flow_error err;
+	struct octonic_eswitch *sw;
+	struct octonic_verdict v;
+	uint32_t val, i;
+
+	sw = new_sw();
+	CHECK(sw != NULL);
+	octonic_eswitch_dialect_set(sw, OCTONIC_DIALECT_MLX5_HWS, 4);
+	CHECK(octonic_eswitch_flow_configure(sw, 0, 0, &port_attr, 1, qas,
+		&err) == 0);
+	for (i = 0; i < RTE_DIM(why); i++) {
+		memset(&mm, 0, sizeof(mm));
+		mm.operation = RTE_FLOW_MODIFY_SET;
+		mm.dst.field = RTE_FLOW_FIELD_META;
+		mm.dst.level = (__typeof__(mm.dst.level))~0u;
+		mm.dst.offset = UINT32_MAX;
+		mm.src.field = RTE_FLOW_FIELD_VALUE;
+		mm.width = UINT32_MAX;
+		masks[0].conf = i == 0 ? NULL : &mm;
+		if (i == 1)
+			mm.operation = RTE_FLOW_MODIFY_ADD;
+		if (i == 2)
+			mm.dst.field = RTE_FLOW_FIELD_TAG;
+		if (i == 3)
+			mm.dst.level = 0;
+		if (i == 4)
+			mm.dst.offset = 0;
+		if (i == 5)
+			mm.width = 32;
+		memset(&err, 0, sizeof(err));
+		at = octonic_eswitch_actions_template_create(sw, 0, &aa, acts, masks,
+			&err);
+		if (at != NULL || err.message == NULL || strstr(err.message, why[i]) == NULL) {
+			printf("  mask %u: %s\n", i, err.message != NULL ? err.message :
+				"accepted");
+			CHECK(0);
+		}
+	}
+	/* full, the value open: each rule writes its own */
+	masks[0].conf = &mm;
+	mm.width = UINT32_MAX;
+	pt = octonic_eswitch_pattern_template_create(sw, 0, &pa, udp_dst(0), &err);
+	at = octonic_eswitch_actions_template_create(sw, 0, &aa, acts, masks, &err);
+	CHECK(pt != NULL && at != NULL);
+	t = octonic_eswitch_template_table_create(sw, 0, &ta, &pt, 1, &at, 1, &err);
+	CHECK(t != NULL);
+	CHECK(mk(sw, 0, &g0, pat_any, a_j1) != NULL);
+	for (i = 0; i < 2; i++) {
+		val = 5 + i;
+		memcpy(rule_mf.src.value, &val, sizeof(val));
+		CHECK(octonic_eswitch_async_create(sw, 0, 0, &now, t,
+			udp_dst(60 + i), 0, rule_acts, 0, NULL, &err) != NULL);
+		CHECK(octonic_eswitch_pull(sw, 0, 0, &res, 1, &err) == 1 &&
+			res.status == RTE_FLOW_OP_SUCCESS);
+	}
+	for (i = 0; i < 2; i++) {
+		v = run_udp(sw, 1, 2, 3, 60 + i);
+		CHECK(v.pf == 1 && v.has_meta && v.meta == 5 + i);
+	}
+	octonic_eswitch_free(sw);
+
+	/* generic: no MODIFY_FIELD at all, whatever the mask: its rules are
+	 * refused */
+	sw = new_sw();
+	CHECK(sw != NULL);
+	CHECK(octonic_eswitch_flow_configure(sw, 0, 0, &port_attr, 1, qas,
+		&err) == 0);
+	masks[0].conf = NULL;
+	at = octonic_eswitch_actions_template_create(sw, 0, &aa, acts, masks, &err);
+	pt = octonic_eswitch_pattern_template_create(sw, 0, &pa, udp_dst(0), &err);
+	CHECK(at != NULL && pt != NULL);
+	t = octonic_eswitch_template_table_create(sw, 0, &ta, &pt, 1, &at, 1, &err);
+	CHECK(t != NULL);
+	memset(&err, 0, sizeof(err));
+	CHECK(octonic_eswitch_async_create(sw, 0, 0, &now, t, udp_dst(60), 0,
+		rule_acts, 0, NULL, &err) == NULL && err.message != NULL &&
+		strstr(err.message, "not supported in the transfer domain") != NULL);
+	octonic_eswitch_free(sw);
+	return 0;
+}
+
+/*
+ * F7 at the e-switch: a PF's stop under an mlx5 dialect flushes the rules
+ * made on it, rte_flow_create's and its template tables', PF0's every
+ * transfer rule; the other PFs' rules stay.  A flushed rule's handle is
+ * still destroyed (0, as mlx5 answers) and not freed twice; a template
+ * rule's handle is refused by the asynchronous destroy; the table stays.
+ * Under mlx5-hws rte_flow_flush takes template rules too.  Memory goes
+ * back to the heap with handles never destroyed.
+ */
+static int
+t_port_stop_flush(void)
+{
+	struct rte_flow_action_ethdev to_pf1 = { .port_id = PORT1 };
+	struct rte_flow_action_queue q1 = { .index = 1 };
+	const struct rte_flow_action a_pf1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_pf1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_action a_q1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_queue_attr qa = { .size = 8 };
+	const struct rte_flow_queue_attr *qas[] = { &qa };
+	const struct rte_flow_port_attr port_attr = { 0 };
+	const struct rte_flow_op_attr now = { .postpone = 0 };
+	const struct rte_flow_pattern_template_attr pa = { .ingress = 1 };
+	const struct rte_flow_actions_template_attr aa = { .ingress = 1 };
+	const struct rte_flow_template_table_attr ta = {
+		.flow_attr = { .ingress = 1 }, .nb_flows = 4 };
+	struct rte_malloc_socket_stats ms0, ms1;
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+	struct rte_flow_template_table *t;
+	struct rte_flow *tr, *in0, *in1, *tmpl, *stale;
+	struct rte_flow_op_result res;
+	struct octonic_eswitch_stats st;
+	struct rte_flow_error err;
+	struct octonic_eswitch *sw;
+	int round;
+
+	rte_malloc_get_socket_stats(0, &ms0);
+	for (round = 0; round < 2; round++) {
+		sw = new_sw();
+		CHECK(sw != NULL);
+		octonic_eswitch_dialect_set(sw, round == 0 ?
+			OCTONIC_DIALECT_MLX5_HWS : OCTONIC_DIALECT_MLX5_SWS,
+			round == 0 ? 4 : 1);
+		CHECK(octonic_eswitch_flow_configure(sw, 0, 0, &port_attr, 1, qas,
+			&err) == 0);
+		pt = octonic_eswitch_pattern_template_create(sw, 0, &pa,
+			udp_dst(57), &err);
+		at = octonic_eswitch_actions_template_create(sw, 0, &aa, a_q1,
+			a_q1, &err);
+		CHECK(pt != NULL && at != NULL);
+		t = octonic_eswitch_template_table_create(sw, 0, &ta, &pt, 1, &at,
+			1, &err);
+		CHECK(t != NULL);
+		tr = mk(sw, 0, &A_TRANSFER, udp_dst(53), a_pf1);
+		in0 = mk(sw, 0, &A_INGRESS, udp_dst(54), a_q1);
+		in1 = mk(sw, 1, &A_INGRESS, udp_dst(53), a_q1);
+		tmpl = octonic_eswitch_async_create(sw, 0, 0, &now, t, udp_dst(57),
+			0, a_q1, 0, NULL, &err);
+		CHECK(tr != NULL && in0 != NULL && in1 != NULL && tmpl != NULL);
+		CHECK(octonic_eswitch_pull(sw, 0, 0, &res, 1, &err) == 1);
+		/* PF1 stops: its ingress rule goes, the transfer rule stays */
+		octonic_eswitch_port_stopped(sw, 1);
+		{
+			struct octonic_verdict v = run_udp(sw, 1, 2, 3, 53);
+
+			CHECK(v.pf == 1 && v.has_rss);	/* PF1's RSS now */
+			v = run_udp(sw, 1, 2, 3, 57);
+			CHECK(v.pf == 0 && v.queue == 1 && !v.has_rss);
+		}
+		octonic_eswitch_stats_get(sw, &st);
+		CHECK(st.transfer_rules == 1 && st.ingress_rules[0] == 2 &&
+			st.ingress_rules[1] == 0);
+		CHECK(octonic_eswitch_flow_destroy(sw, 1, in1, &err) == 0);
+		/* PF0 stops: everything made through it goes */
+		octonic_eswitch_port_stopped(sw, 0);
+		octonic_eswitch_stats_get(sw, &st);
+		CHECK(st.transfer_rules == 0 && st.ingress_rules[0] == 0);
+		{
+			struct octonic_verdict v = run_udp(sw, 1, 2, 3, 57);
+
+			CHECK(v.pf == 0 && v.has_rss);
+		}
+		CHECK(octonic_eswitch_flow_destroy(sw, 0, tr, &err) == 0);
+		CHECK(octonic_eswitch_async_destroy(sw, 0, 0, &now, tmpl, NULL,
+			&err) == -EINVAL);
+		/* the table is empty, and takes rules again */
+		stale = octonic_eswitch_async_create(sw, 0, 0, &now, t,
+			udp_dst(57), 0, a_q1, 0, NULL, &err);
+		CHECK(stale != NULL &&
+			octonic_eswitch_pull(sw, 0, 0, &res, 1, &err) == 1);
+		if (round == 0) {
+			/* mlx5-hws's rte_flow_flush takes template rules */
+			CHECK(octonic_eswitch_flow_flush(sw, 0, &err) == 0);
+			CHECK(octonic_eswitch_template_table_destroy(sw, 0, t,
+				&err) == 0);
+		} else {
+			CHECK(octonic_eswitch_flow_flush(sw, 0, &err) == 0);
+			CHECK(octonic_eswitch_template_table_destroy(sw, 0, t,
+				&err) == -EBUSY);
+		}
+		/* in0's handle never destroyed: freed with the e-switch */
+		octonic_eswitch_free(sw);
+	}
+	rte_malloc_get_socket_stats(0, &ms1);
+	CHECK(ms1.heap_allocsz_bytes == ms0.heap_allocsz_bytes);
 	return 0;
 }
 
@@ -1537,6 +2057,13 @@ static const struct {
 	{ "concurrent", t_concurrent },
 	{ "reader_off_cpu", t_reader_off_cpu },
 	{ "mlx5_release", t_mlx5_release },
+#if OCTO_DPDK_HAS_TABLE_SPECIALIZE
+	{ "mlx5_wire_mark", t_mlx5_wire_mark },
+#endif
+	{ "tx_from_pf", t_tx_from_pf },
+	{ "newest_wins", t_newest_wins },
+	{ "port_stop_flush", t_port_stop_flush },
+	{ "modify_field_masks", t_modify_field_masks },
 	{ "l4_items_dialects", t_l4_items_dialects },
 	{ "ipv4_frag_dialects", t_ipv4_frag_dialects },
 	{ "no_leak", t_no_leak },

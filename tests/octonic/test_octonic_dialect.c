@@ -4,12 +4,17 @@
 
 /*
  * net_octonic's dialects (devargs dialect=, xmeta=) on real ports:
- *   test_octonic_dialect -m 512 --no-pci --file-prefix X -- <dialect>
- * with <dialect> generic, mlx5_sws or mlx5_hws.  For each dialect: every
+ *   test_octonic_dialect -m 512 --no-pci --file-prefix X -- <case>
+ * with <case> generic, mlx5_sws or mlx5_hws: for each dialect every
  * refusal the README's "Dialects" table lists, by rte_flow_validate and by
- * rte_flow_create (same errno, same message), and the rule shape the
- * dialect accepts for "wire -> PF1 -> queue 3 with a MARK", passing
- * traffic.  generic checks the model's own vocabulary is as before.
+ * rte_flow_create (the same errno and message; under mlx5-hws validate
+ * looks at the pattern only, so an action's refusal comes from create
+ * alone), and the rule shape the dialect accepts for "wire -> PF1 ->
+ * queue 3 with a MARK", passing traffic.  generic checks the model's own
+ * vocabulary is as before.  <dialect>_restart: what a port's stop and
+ * start do to the rules (mlx5 flushes them, and under mlx5-hws orders the
+ * transfer proxy's start and stop); mlx5_hws_tx: what a PF sends meets the
+ * transfer rules under mlx5-hws.
  */
 
 #include <errno.h>
@@ -27,6 +32,7 @@
 #include <rte_mbuf.h>
 
 #include <rte_pmd_octonic.h>
+#include "../classifier/eswitch_test_util.h"
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
@@ -43,8 +49,9 @@ nic_close(struct nic *n)
 
 	rte_flow_flush(n->port[1], &err);
 	rte_flow_flush(n->port[0], &err);
-	rte_eth_dev_stop(n->port[0]);
+	/* the transfer proxy last: mlx5-hws refuses it first */
 	rte_eth_dev_stop(n->port[1]);
+	rte_eth_dev_stop(n->port[0]);
 	CHECK(rte_vdev_uninit(n->name) == 0, "uninit %s", n->name);
 }
 
@@ -54,7 +61,7 @@ nic_close(struct nic *n)
 struct shape {
 	int on_pf1;			/* create on PF1 instead of PF0 */
 	struct rte_flow_attr attr;
-	struct rte_flow_item items[4];
+	struct rte_flow_item items[5];
 	struct rte_flow_action actions[5];
 	/* storage the items and actions point to */
 	struct rte_flow_item_meta meta_spec, meta_mask;
@@ -67,6 +74,7 @@ struct shape {
 	struct rte_flow_action_queue queue;
 	struct rte_flow_action_rss rss;
 	uint16_t rss_queues[2];
+	struct rte_flow_item_ethdev from;	/* a REPRESENTED_PORT item's */
 };
 
 enum match { M_UDP, M_META };
@@ -188,12 +196,14 @@ shape_port(const struct shape *s, const struct nic *n)
 }
 
 /*
- * The rule must be refused by validate and by create alike, with errno
- * @p eno and a message containing @p msg; and leave no rule behind.
+ * The rule must be refused by create with errno @p eno and a message
+ * containing @p msg, leaving no rule behind; validate says the same
+ * (errno and message), or, with @p create_only, yes (mlx5-hws: validate
+ * checks the pattern only, F1).
  */
 static void
-expect_refused(const char *what, const struct shape *s, const struct nic *n,
-		int eno, const char *msg)
+refused_by(const char *what, const struct shape *s, const struct nic *n,
+		int eno, const char *msg, int create_only)
 {
 	struct rte_flow_error ve, ce;
 	char vmsg[200];
@@ -206,19 +216,65 @@ expect_refused(const char *what, const struct shape *s, const struct nic *n,
 		&ve);
 	/* the model keeps one message buffer per thread: copy it */
 	snprintf(vmsg, sizeof(vmsg), "%s", ve.message != NULL ? ve.message : "");
-	CHECK(ret == -eno, "%s: validate returned %d, not %d (%s)", what, ret,
-		-eno, vmsg);
-	CHECK(strstr(vmsg, msg) != NULL, "%s: validate says '%s', not '%s'",
-		what, vmsg, msg);
+	CHECK(ret == (create_only ? 0 : -eno), "%s: validate returned %d (%s)",
+		what, ret, vmsg);
+	CHECK(create_only || strstr(vmsg, msg) != NULL,
+		"%s: validate says '%s', not '%s'", what, vmsg, msg);
 	f = rte_flow_create(shape_port(s, n), &s->attr, s->items, s->actions, &ce);
 	CHECK(f == NULL, "%s: created", what);
 	CHECK(rte_errno == eno, "%s: create errno %d, not %d", what, rte_errno,
 		eno);
-	CHECK(ce.message != NULL && strcmp(ce.message, vmsg) == 0,
+	CHECK(ce.message != NULL && strstr(ce.message, msg) != NULL &&
+		(create_only || strcmp(ce.message, vmsg) == 0),
 		"%s: create says '%s', validate '%s'", what,
 		ce.message != NULL ? ce.message : "", vmsg);
 	if (f != NULL)
 		rte_flow_destroy(shape_port(s, n), f, &ce);
+}
+
+static void
+expect_refused(const char *what, const struct shape *s, const struct nic *n,
+		int eno, const char *msg)
+{
+	refused_by(what, s, n, eno, msg, 0);
+}
+
+static void
+expect_create_refused(const char *what, const struct shape *s,
+		const struct nic *n, int eno, const char *msg)
+{
+	refused_by(what, s, n, eno, msg, 1);
+}
+
+/*
+ * A rule (shape()'s arguments, made on PF1 if @p on_pf1) and its refusal:
+ * by validate and create alike, or by create alone (@p create_only: an
+ * action under mlx5-hws, whose validate looks at the pattern only).
+ */
+struct refusal {
+	const char *what;
+	int transfer;
+	uint32_t group;
+	enum match m;
+	enum act acts[4];
+	int on_pf1;
+	int eno;
+	const char *msg;
+	int create_only;
+};
+
+static void
+expect_refusals(const struct nic *n, const struct refusal *r, unsigned int nb)
+{
+	struct shape s;
+	unsigned int i;
+
+	for (i = 0; i < nb; i++) {
+		shape(&s, r[i].transfer, r[i].group, r[i].m, r[i].acts, n);
+		s.on_pf1 = r[i].on_pf1;
+		refused_by(r[i].what, &s, n, r[i].eno, r[i].msg,
+			r[i].create_only);
+	}
 }
 
 /* validate says yes, then create makes it. */
@@ -320,11 +376,13 @@ expect_traffic(const char *what, struct shape *rules, unsigned int nb_rules,
 
 /*
  * Refusals common to both mlx5 dialects, @p d its name as in messages:
- * transfer rules off the proxy, QUEUE/RSS in transfer.
+ * transfer rules off the proxy (an attribute: validate says so under
+ * either), QUEUE/RSS in transfer (actions: create only under mlx5-hws).
  */
 static void
 mlx5_common_refusals(const struct nic *n, const char *d)
 {
+	int hws = strcmp(d, "mlx5-hws") == 0;
 	struct shape s;
 	char msg[128];
 
@@ -336,10 +394,12 @@ mlx5_common_refusals(const struct nic *n, const char *d)
 	expect_refused("transfer off the proxy", &s, n, EINVAL, msg);
 	shape(&s, 1, 1, M_UDP, ACTS(A_QUEUE), n);
 	snprintf(msg, sizeof(msg), "%s: QUEUE is not a transfer action (ingress only)", d);
-	expect_refused("transfer QUEUE", &s, n, ENOTSUP, msg);
+	(hws ? expect_create_refused : expect_refused)("transfer QUEUE", &s, n,
+		ENOTSUP, msg);
 	shape(&s, 1, 1, M_UDP, ACTS(A_RSS), n);
 	snprintf(msg, sizeof(msg), "%s: RSS is not a transfer action (ingress only)", d);
-	expect_refused("transfer RSS", &s, n, ENOTSUP, msg);
+	(hws ? expect_create_refused : expect_refused)("transfer RSS", &s, n,
+		ENOTSUP, msg);
 	/* ingress QUEUE and RSS stay fine: validate only */
 	shape(&s, 0, 0, M_UDP, ACTS(A_QUEUE), n);
 	s.on_pf1 = 1;
@@ -387,6 +447,25 @@ test_generic(struct rte_mempool *unused __rte_unused)
 	nic_close(&n);
 }
 
+/* mlx5-sws, xmeta=0: validate says what create says */
+static const struct refusal sws_xmeta0[] = {
+	{ "META in transfer, xmeta=0", 1, 1, M_META, { A_TO_PF1 }, 0, ENOTSUP,
+		"mlx5-sws: META match in transfer rules needs extended metadata (xmeta=1..3", 0 },
+	{ "META in ingress, xmeta=0", 0, 0, M_META, { A_QUEUE }, 0, ENOTSUP,
+		"mlx5-sws: META match in ingress rules needs extended metadata", 0 },
+	{ "SET_META in transfer, xmeta=0", 1, 1, M_UDP, { A_SET_META, A_TO_PF1 }, 0,
+		ENOTSUP, "mlx5-sws: SET_META in transfer rules needs extended metadata", 0 },
+	{ "MODIFY_FIELD META in transfer, xmeta=0", 1, 1, M_UDP,
+		{ A_MODIFY_META, A_TO_PF1 }, 0, ENOTSUP,
+		"mlx5-sws: META in transfer rules needs extended metadata", 0 },
+	{ "MARK in transfer, xmeta=0", 1, 1, M_UDP, { A_MARK, A_TO_PF1 }, 0, ENOTSUP,
+		"mlx5-sws: MARK in transfer rules needs extended metadata", 0 },
+	{ "FLAG in transfer, xmeta=0", 1, 1, M_UDP, { A_FLAG, A_TO_PF1 }, 0, ENOTSUP,
+		"mlx5-sws: FLAG in transfer rules needs extended metadata", 0 },
+	{ "PORT_REPRESENTOR", 1, 1, M_UDP, { A_TO_MANAGER }, 0, ENOTSUP,
+		"mlx5-sws: PORT_REPRESENTOR is not supported: use REPRESENTED_PORT", 0 },
+};
+
 static void
 test_mlx5_sws(struct rte_mempool *unused __rte_unused)
 {
@@ -397,27 +476,7 @@ test_mlx5_sws(struct rte_mempool *unused __rte_unused)
 	REQUIRE(nic_open(&n, "net_octonic72", NIC_ARGS "dialect=mlx5-sws,gen_limit=1") == 0,
 		"probe");
 	mlx5_common_refusals(&n, "mlx5-sws");
-	shape(&s, 1, 1, M_META, ACTS(A_TO_PF1), &n);
-	expect_refused("META in transfer, xmeta=0", &s, &n, ENOTSUP,
-		"mlx5-sws: META match in transfer rules needs extended metadata (xmeta=1..3");
-	shape(&s, 0, 0, M_META, ACTS(A_QUEUE), &n);
-	expect_refused("META in ingress, xmeta=0", &s, &n, ENOTSUP,
-		"mlx5-sws: META match in ingress rules needs extended metadata");
-	shape(&s, 1, 1, M_UDP, ACTS(A_SET_META, A_TO_PF1), &n);
-	expect_refused("SET_META in transfer, xmeta=0", &s, &n, ENOTSUP,
-		"mlx5-sws: SET_META in transfer rules needs extended metadata");
-	shape(&s, 1, 1, M_UDP, ACTS(A_MODIFY_META, A_TO_PF1), &n);
-	expect_refused("MODIFY_FIELD META in transfer, xmeta=0", &s, &n, ENOTSUP,
-		"mlx5-sws: META in transfer rules needs extended metadata");
-	shape(&s, 1, 1, M_UDP, ACTS(A_MARK, A_TO_PF1), &n);
-	expect_refused("MARK in transfer, xmeta=0", &s, &n, ENOTSUP,
-		"mlx5-sws: MARK in transfer rules needs extended metadata");
-	shape(&s, 1, 1, M_UDP, ACTS(A_FLAG, A_TO_PF1), &n);
-	expect_refused("FLAG in transfer, xmeta=0", &s, &n, ENOTSUP,
-		"mlx5-sws: FLAG in transfer rules needs extended metadata");
-	shape(&s, 1, 1, M_UDP, ACTS(A_TO_MANAGER), &n);
-	expect_refused("PORT_REPRESENTOR", &s, &n, ENOTSUP,
-		"mlx5-sws: PORT_REPRESENTOR is not supported: use REPRESENTED_PORT");
+	expect_refusals(&n, sws_xmeta0, RTE_DIM(sws_xmeta0));
 	nic_close(&n);
 
 	/* xmeta=1: META and MARK cross the domains; not at the root */
@@ -442,35 +501,66 @@ test_mlx5_sws(struct rte_mempool *unused __rte_unused)
 	nic_close(&n);
 }
 
+/*
+ * mlx5-hws, mlx5_dpdk=22.11, xmeta=0: actions are refused by create
+ * alone, validate saying yes (F1); SET_META with mlx5's words (F2:
+ * "invalid flow action", mlx5_flow_hw_action_flags_get); no fate at all:
+ * validate still says yes.  The pattern is validated: META in ingress
+ * needs xmeta=4.
+ */
+static const struct refusal hws_2211[] = {
+	{ "SET_META", 1, 1, M_UDP, { A_SET_META, A_TO_PF1 }, 0, EINVAL,
+		"mlx5-hws: invalid flow action: SET_META has no hardware-steering implementation", 1 },
+	{ "MARK in transfer", 1, 1, M_UDP, { A_MARK, A_TO_PF1 }, 0, ENOTSUP,
+		"mlx5-hws: MARK is not a transfer action (ingress only)", 1 },
+	{ "FLAG in transfer", 1, 1, M_UDP, { A_FLAG, A_TO_PF1 }, 0, ENOTSUP,
+		"mlx5-hws: FLAG is not a transfer action (ingress only)", 1 },
+	{ "PORT_REPRESENTOR to a port", 1, 1, M_UDP, { A_TO_PORT0_REPRESENTOR }, 0,
+		ENOTSUP,
+		"mlx5-hws: PORT_REPRESENTOR only to the e-switch manager (port_id 0xffff)", 1 },
+	{ "no fate", 1, 1, M_UDP, { A_COUNT }, 0, EINVAL,
+		"transfer rules need one of jump, represented_port, drop", 1 },
+	{ "META in ingress, xmeta=0", 0, 0, M_META, { A_QUEUE }, 1, ENOTSUP,
+		"mlx5-hws: META match in ingress rules needs xmeta=4", 0 },
+	{ "transfer group UINT32_MAX", 1, UINT32_MAX, M_UDP, { A_TO_PF1 }, 0, EINVAL,
+		"mlx5-hws: group index not supported", 0 },
+};
+
+/* Transfer MARK and FLAG, refused by create for @p why. */
+#define MARK_FLAG_REFUSED(why) \
+	{ "MARK: " why, 1, 1, M_UDP, { A_MARK, A_TO_PF1 }, 0, ENOTSUP, \
+		"mlx5-hws: MARK " why, 1 }, \
+	{ "FLAG: " why, 1, 1, M_UDP, { A_FLAG, A_TO_PF1 }, 0, ENOTSUP, \
+		"mlx5-hws: FLAG " why, 1 }
+
+/* mlx5-hws, mlx5_dpdk=25.11: transfer MARK/FLAG need the NIC's
+ * capability, PORT_ID is refused */
+static const struct refusal hws_2511[] = {
+	MARK_FLAG_REFUSED("in transfer rules needs the NIC's fdb_rx_set_flow_tag_stc capability (fdb_mark=1)"),
+	{ "PORT_ID, 25.11", 1, 1, M_UDP, { A_PORT_ID_PF1 }, 0, ENOTSUP,
+		"mlx5-hws: PORT_ID is not supported: use REPRESENTED_PORT", 1 },
+};
+
+/* ... with the capability (fdb_mark=1): only in specialised tables */
+static const struct refusal hws_2511_mark[] = {
+	MARK_FLAG_REFUSED("in transfer rules only in template tables specialised for the wire's frames"),
+};
+
 static void
 test_mlx5_hws(struct rte_mempool *unused __rte_unused)
 {
 	struct shape s, rules[2];
-	char msg[128];
 	struct nic n;
-	int i;
 
 	/* xmeta=0 (mlx5's default), DPDK 22.11's mlx5 whatever DPDK this
 	 * runs on (the transfer MARK/FLAG refusals below are 22.11's) */
 	REQUIRE(nic_open(&n, "net_octonic74",
 		NIC_ARGS "dialect=mlx5-hws,mlx5_dpdk=22.11,gen_limit=1") == 0, "probe");
 	mlx5_common_refusals(&n, "mlx5-hws");
-	shape(&s, 1, 1, M_UDP, ACTS(A_SET_META, A_TO_PF1), &n);
-	expect_refused("SET_META", &s, &n, ENOTSUP,
-		"mlx5-hws: SET_META has no hardware-steering implementation: write META with MODIFY_FIELD");
-	shape(&s, 1, 1, M_UDP, ACTS(A_MARK, A_TO_PF1), &n);
-	expect_refused("MARK in transfer", &s, &n, ENOTSUP,
-		"mlx5-hws: MARK is not a transfer action (ingress only)");
-	shape(&s, 1, 1, M_UDP, ACTS(A_FLAG, A_TO_PF1), &n);
-	expect_refused("FLAG in transfer", &s, &n, ENOTSUP,
-		"mlx5-hws: FLAG is not a transfer action (ingress only)");
-	shape(&s, 0, 0, M_META, ACTS(A_QUEUE), &n);
-	s.on_pf1 = 1;
-	expect_refused("META in ingress, xmeta=0", &s, &n, ENOTSUP,
-		"mlx5-hws: META match in ingress rules needs xmeta=4");
-	shape(&s, 1, 1, M_UDP, ACTS(A_TO_PORT0_REPRESENTOR), &n);
-	expect_refused("PORT_REPRESENTOR to a port", &s, &n, ENOTSUP,
-		"mlx5-hws: PORT_REPRESENTOR only to the e-switch manager (port_id 0xffff)");
+	expect_refusals(&n, hws_2211, RTE_DIM(hws_2211));
+	shape(&s, 1, 1, M_UDP, ACTS(A_COUNT), &n);
+	s.actions[0].type = RTE_FLOW_ACTION_TYPE_OF_POP_VLAN;
+	expect_create_refused("OF_POP_VLAN", &s, &n, ENOTSUP, "not supported");
 	/* META match in transfer, in group 0, is fine with any xmeta */
 	shape(&s, 1, 0, M_META, ACTS(A_TO_PF1), &n);
 	rte_flow_destroy(n.port[0], expect_accepted("META in transfer group 0", &s, &n), NULL);
@@ -493,28 +583,354 @@ test_mlx5_hws(struct rte_mempool *unused __rte_unused)
 	REQUIRE(nic_open(&n, "net_octonic76",
 		NIC_ARGS "dialect=mlx5-hws,mlx5_dpdk=25.11,gen_limit=1") == 0, "probe");
 	mlx5_common_refusals(&n, "mlx5-hws");
-	for (i = 0; i < 2; i++) {
-		shape(&s, 1, 1, M_UDP, i == 0 ? ACTS(A_MARK, A_TO_PF1) : ACTS(A_FLAG, A_TO_PF1),
-			&n);
-		snprintf(msg, sizeof(msg),
-			"mlx5-hws: %s in transfer rules needs the NIC's fdb_rx_set_flow_tag_stc capability (fdb_mark=1)",
-			i == 0 ? "MARK" : "FLAG");
-		expect_refused(msg, &s, &n, ENOTSUP, msg);
-	}
-	shape(&s, 1, 1, M_UDP, ACTS(A_PORT_ID_PF1), &n);
-	expect_refused("PORT_ID, 25.11", &s, &n, ENOTSUP,
-		"mlx5-hws: PORT_ID is not supported: use REPRESENTED_PORT");
+	expect_refusals(&n, hws_2511, RTE_DIM(hws_2511));
 	nic_close(&n);
 
-	/* 25.11 with the capability: the MARK is written in the e-switch
-	 * and reaches PF1's queue, no META needed */
+	/* 25.11 with the capability: transfer MARK only in template tables
+	 * specialised for the wire's frames (F5), never in rte_flow_create's
+	 * rules (eswitch_mlx5_wire_mark shows it carried to the PF) */
 	REQUIRE(nic_open(&n, "net_octonic77",
 		NIC_ARGS "dialect=mlx5-hws,mlx5_dpdk=25.11,fdb_mark=1,gen_limit=1") == 0,
 		"probe");
-	shape(&rules[0], 1, 0, M_UDP, ACTS(A_MARK, A_TO_PF1), &n);
-	shape(&rules[1], 0, 0, M_UDP, ACTS(A_QUEUE), &n);
+	expect_refusals(&n, hws_2511_mark, RTE_DIM(hws_2511_mark));
+	nic_close(&n);
+}
+
+/* ---- a port's stop and start (F7, F8) ---- */
+
+static uint64_t
+dev_capa(uint16_t port)
+{
+	struct rte_eth_dev_info info;
+
+	if (rte_eth_dev_info_get(port, &info) != 0)
+		return 0;
+	return info.dev_capa;
+}
+
+/* Transfer and PF1 ingress rules made on the NIC, per its e-switch. */
+static void
+rule_counts(const struct nic *n, uint32_t *transfer, uint32_t *ingress1)
+{
+	struct rte_pmd_octonic_flow_stats st;
+
+	memset(&st, 0, sizeof(st));
+	CHECK(rte_pmd_octonic_flow_stats_get(n->port[1], &st) == 0, "flow stats");
+	*transfer = st.transfer_rules;
+	*ingress1 = st.ingress_rules;
+}
+
+/* One flow queue of 64 on @p port, stopped (mlx5-hws: its flow engine). */
+static int
+flow_engine(uint16_t port)
+{
+	const struct rte_flow_port_attr pa = { 0 };
+	const struct rte_flow_queue_attr qa = { .size = 64 };
+	const struct rte_flow_queue_attr *qas[] = { &qa };
+	struct rte_flow_error err;
+
+	return rte_flow_configure(port, &pa, 1, qas, &err);
+}
+
+/*
+ * The shape "wire -> PF1 -> queue 3, marked" in @p rules (@p hws: with
+ * META written by MODIFY_FIELD, else by SET_META; xmeta must carry it).
+ */
+static void
+steer_rules(struct shape rules[2], const struct nic *n, int hws)
+{
+	shape(&rules[0], 1, 0, M_UDP, hws ? ACTS(A_MODIFY_META, A_TO_PF1) :
+		ACTS(A_SET_META, A_TO_PF1), n);
+	shape(&rules[1], 0, 0, M_META, ACTS(A_MARK, A_QUEUE), n);
 	rules[1].on_pf1 = 1;
-	expect_traffic("mlx5-hws 25.11 fdb_mark=1", rules, 2, &n, FRAMES);
+}
+
+/* Generate @p nb more frames and count where they land. */
+static void
+regenerate(const struct nic *n, uint64_t nb, uint64_t *good, uint64_t *bad)
+{
+	struct rte_pmd_octonic_gen_conf gc;
+
+	*good = *bad = 0;
+	REQUIRE(rte_pmd_octonic_gen_get(n->port[0], &gc) == 0, "gen get");
+	gc.limit = nb;
+	REQUIRE(rte_pmd_octonic_gen_set(n->port[0], &gc) == 0 &&
+		rte_pmd_octonic_gen_enable(n->port[0], 1) == 0, "gen start");
+	poll_marked(n, nb, good, bad);
+}
+
+static struct rte_flow *
+create(const struct shape *s, const struct nic *n)
+{
+	struct rte_flow_error err;
+
+	return rte_flow_create(shape_port(s, n), &s->attr, s->items, s->actions,
+		&err);
+}
+
+/*
+ * mlx5-hws, mlx5_dpdk=@p release: dev_capa; the order of starts and
+ * stops once the proxy has a flow engine (22.11: rte_flow_configure,
+ * which each PF then needs; 25.11: the first start); each stop flushing
+ * the rules made on its port (PF1: its ingress rules, PF0: the transfer
+ * rules), creates refused while stopped, flushed handles destroyed.
+ */
+static void
+hws_restart(const char *name, const char *release)
+{
+	int r2211 = strcmp(release, "22.11") == 0;
+	struct shape rules[2];
+	struct rte_flow *f[2];
+	struct rte_flow_error err;
+	uint32_t nt, ni;
+	char args[160];
+	uint64_t good, bad;
+	struct nic n;
+
+	snprintf(args, sizeof(args), NIC_ARGS "dialect=mlx5-hws,xmeta=4,mlx5_dpdk=%s,gen_limit=1",
+		release);
+	REQUIRE(nic_open(&n, name, args) == 0, "probe");
+	CHECK((dev_capa(n.port[0]) & RTE_ETH_DEV_CAPA_FLOW_SHARED_OBJECT_KEEP) != 0 &&
+		(dev_capa(n.port[0]) & RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP) == 0,
+		"%s: dev_capa %#" PRIx64, release, dev_capa(n.port[0]));
+	if (r2211) {
+		/* no flow engine on the proxy yet: any order */
+		CHECK(rte_eth_dev_stop(n.port[0]) == 0, "22.11: PF0 stop before PF1");
+		CHECK(rte_eth_dev_stop(n.port[1]) == 0, "PF1 stop");
+		CHECK(flow_engine(n.port[0]) == 0, "PF0 configure");
+		CHECK(rte_eth_dev_start(n.port[1]) == -EAGAIN,
+			"22.11: PF1 started before the configured proxy");
+		CHECK(rte_eth_dev_start(n.port[0]) == 0, "PF0 start");
+		CHECK(rte_eth_dev_start(n.port[1]) == -EINVAL,
+			"22.11: PF1 started without its own flow engine");
+		CHECK(flow_engine(n.port[1]) == 0, "PF1 configure");
+		CHECK(rte_eth_dev_start(n.port[1]) == 0, "PF1 start");
+	}
+	steer_rules(rules, &n, 1);
+	expect_traffic("before any stop", rules, 2, &n, FRAMES);
+	/* the rules expect_traffic made, found again */
+	rule_counts(&n, &nt, &ni);
+	CHECK(nt == 1 && ni == 1, "rules before: %u transfer, %u PF1 ingress", nt, ni);
+
+	/* the proxy stops last (EBUSY, still started, rules kept) */
+	CHECK(rte_eth_dev_stop(n.port[0]) == -EBUSY, "PF0 stopped before PF1");
+	/* still started: a stop is refused again, not "already stopped" */
+	CHECK(rte_eth_dev_stop(n.port[0]) == -EBUSY, "PF0 not started");
+	rule_counts(&n, &nt, &ni);
+	CHECK(nt == 1 && ni == 1, "after a refused stop: %u, %u", nt, ni);
+	/* PF1 stops: its ingress rule goes, the transfer rule (PF0's) stays */
+	CHECK(rte_eth_dev_stop(n.port[1]) == 0, "PF1 stop");
+	rule_counts(&n, &nt, &ni);
+	CHECK(nt == 1 && ni == 0, "PF1 stopped: %u transfer, %u PF1 ingress", nt, ni);
+	f[1] = create(&rules[1], &n);
+	CHECK(f[1] == NULL && rte_errno == ENODEV, "rule made on stopped PF1");
+	CHECK(rte_eth_dev_start(n.port[1]) == 0, "PF1 start, PF0 started");
+	CHECK(rte_eth_dev_stop(n.port[1]) == 0 && rte_eth_dev_stop(n.port[0]) == 0,
+		"stop PF1 then PF0");
+	rule_counts(&n, &nt, &ni);
+	CHECK(nt == 0 && ni == 0, "both stopped: %u, %u", nt, ni);
+	f[0] = rte_flow_create(n.port[0], &rules[0].attr, rules[0].items,
+		rules[0].actions, &err);
+	CHECK(f[0] == NULL && rte_errno == ENODEV && err.message != NULL &&
+		strstr(err.message, "mlx5-hws: port not started") != NULL,
+		"create on stopped PF0: %s", err.message ? err.message : "made");
+	/* a representor before the proxy: EAGAIN */
+	CHECK(rte_eth_dev_start(n.port[1]) == -EAGAIN, "PF1 started before PF0");
+	CHECK(rte_eth_dev_start(n.port[0]) == 0 && rte_eth_dev_start(n.port[1]) == 0,
+		"start PF0 then PF1");
+	/* nothing steers now: every frame unmarked, on PF0 (RSS) */
+	regenerate(&n, 200, &good, &bad);
+	CHECK(good == 0 && bad > 0, "after the restart: %" PRIu64 " steered, %" PRIu64 " not",
+		good, bad);
+	nic_close(&n);
+}
+
+/* The handles a stop flushed: destroyed with 0 (mlx5's answer), once. */
+static void
+hws_stale_handles(void)
+{
+	struct shape rules[2];
+	struct rte_flow *f[2];
+	struct rte_flow_error err;
+	struct nic n;
+
+	REQUIRE(nic_open(&n, "net_octonic79", NIC_ARGS "dialect=mlx5-hws,xmeta=4,gen_limit=1") == 0,
+		"probe");
+	steer_rules(rules, &n, 1);
+	f[0] = create(&rules[0], &n);
+	f[1] = create(&rules[1], &n);
+	REQUIRE(f[0] != NULL && f[1] != NULL, "rules");
+	CHECK(rte_eth_dev_stop(n.port[1]) == 0 && rte_eth_dev_stop(n.port[0]) == 0 &&
+		rte_eth_dev_start(n.port[0]) == 0 && rte_eth_dev_start(n.port[1]) == 0,
+		"restart");
+	CHECK(rte_flow_destroy(n.port[1], f[1], &err) == 0, "flushed PF1 rule's handle");
+	CHECK(rte_flow_destroy(n.port[0], f[0], &err) == 0, "flushed transfer rule's handle");
+	nic_close(&n);
+}
+
+static void
+test_mlx5_hws_restart(struct rte_mempool *unused __rte_unused)
+{
+	hws_restart("net_octonic78", "22.11");
+	hws_restart("net_octonic80", "25.11");
+	hws_stale_handles();
+}
+
+/* mlx5-sws flushes too, in any order of the PFs; generic keeps its rules. */
+static void
+plain_restart(const char *name, const char *args, int flushed)
+{
+	struct shape rules[2];
+	uint32_t nt, ni;
+	uint64_t good, bad;
+	struct nic n;
+
+	REQUIRE(nic_open(&n, name, args) == 0, "probe");
+	CHECK((dev_capa(n.port[0]) & RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP) == (flushed ? 0 :
+		RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP), "%s: dev_capa %#" PRIx64, args,
+		dev_capa(n.port[0]));
+	steer_rules(rules, &n, 0);
+	expect_traffic(args, rules, 2, &n, FRAMES);
+	CHECK(rte_eth_dev_stop(n.port[0]) == 0 && rte_eth_dev_stop(n.port[1]) == 0,
+		"%s: stop PF0 then PF1", args);
+	rule_counts(&n, &nt, &ni);
+	CHECK(flushed ? nt == 0 && ni == 0 : nt == 1 && ni == 1,
+		"%s: after the stops: %u transfer, %u PF1 ingress", args, nt, ni);
+	CHECK((create(&rules[0], &n) == NULL) == flushed, "%s: create on a stopped port",
+		args);
+	CHECK(rte_eth_dev_start(n.port[1]) == 0 && rte_eth_dev_start(n.port[0]) == 0,
+		"%s: start PF1 then PF0", args);
+	regenerate(&n, 200, &good, &bad);
+	CHECK(flushed ? good == 0 && bad > 0 : good == 200 && bad == 0, "%s: after the restart: %" PRIu64
+		" steered, %" PRIu64 " not", args, good, bad);
+	nic_close(&n);
+}
+
+static void
+test_mlx5_sws_restart(struct rte_mempool *unused __rte_unused)
+{
+	plain_restart("net_octonic81", NIC_ARGS "dialect=mlx5-sws,xmeta=1,gen_limit=1", 1);
+}
+
+static void
+test_generic_restart(struct rte_mempool *unused __rte_unused)
+{
+	plain_restart("net_octonic82", NIC_ARGS "gen_limit=1", 0);
+}
+
+/* ---- what a PF sends (F9) ---- */
+
+#define TX_FRAMES 64
+
+/*
+ * "eth/ipv4/udp -> PF1" in transfer group 0, (@p from_wire) for frames
+ * from the wire only (a REPRESENTED_PORT item naming PF0's port, the
+ * uplink's representor); PF1's ingress: queue 3 with the MARK.
+ */
+static void
+to_pf1_shapes(struct shape rules[2], const struct nic *n, int from_wire)
+{
+	struct shape *t = &rules[0];
+
+	shape(t, 1, 0, M_UDP, ACTS(A_TO_PF1), n);
+	if (from_wire) {
+		memmove(&t->items[1], &t->items[0], 3 * sizeof(t->items[0]));
+		memset(&t->items[0], 0, sizeof(t->items[0]));
+		t->from.port_id = n->port[0];
+		t->items[0].type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT;
+		t->items[0].spec = &t->from;
+	}
+	shape(&rules[1], 0, 0, M_UDP, ACTS(A_MARK, A_QUEUE), n);
+	rules[1].on_pf1 = 1;
+}
+
+/* @p nb IPv4/UDP frames sent by PF0's Tx queue 0. */
+static void
+pf0_send(const struct nic *n, unsigned int nb)
+{
+	struct rte_mbuf *m[TX_FRAMES];
+	unsigned int i, sent = 0;
+	uint64_t until = rte_get_tsc_cycles() + rte_get_tsc_hz();
+
+	for (i = 0; i < nb; i++) {
+		m[i] = mk_udp4(pool, 0x0a000001, 0x0a000002 + i, 1000, 2000);
+		REQUIRE(m[i] != NULL, "mbuf");
+	}
+	while (sent < nb && rte_get_tsc_cycles() < until)
+		sent += rte_eth_tx_burst(n->port[0], 0, m + sent, nb - sent);
+	CHECK(sent == nb, "PF0 sent %u of %u", sent, nb);
+	for (i = sent; i < nb; i++)
+		rte_pktmbuf_free(m[i]);
+}
+
+static uint64_t
+sink_pkts(const struct nic *n)
+{
+	struct rte_pmd_octonic_sink_stats st;
+
+	memset(&st, 0, sizeof(st));
+	CHECK(rte_pmd_octonic_sink_stats_get(n->port[0], &st) == 0, "sink stats");
+	return st.pkts;
+}
+
+/*
+ * Under mlx5-hws a transfer rule without a REPRESENTED_PORT item takes
+ * what PF0 transmits as well (hairpinned to PF1 here, nothing reaches the
+ * wire); with the item naming PF0's port, the wire (the uplink's
+ * representor), PF0's frames go out and the wire's frames are steered.
+ * mlx5-sws's rules match the wire's frames only (mlx5 adds the port they
+ * are made on, PF0: the uplink): PF0's frames go out.
+ */
+static void
+tx_case(const char *name, const char *dialect, int from_wire_item,
+		int hairpinned)
+{
+	struct shape rules[2];
+	struct rte_flow *f[2];
+	struct rte_flow_error err;
+	uint64_t good, bad, sink0;
+	char args[160];
+	struct nic n;
+	unsigned int i;
+
+	snprintf(args, sizeof(args), NIC_ARGS "dialect=%s,xmeta=%s,gen_limit=1",
+		dialect, strcmp(dialect, "mlx5-hws") == 0 ? "4" : "1");
+	REQUIRE(nic_open(&n, name, args) == 0, "probe");
+	CHECK(rte_pmd_octonic_gen_enable(n.port[0], 0) == 0, "gen pause");
+	poll_marked(&n, UINT64_MAX, &good, &bad);
+	to_pf1_shapes(rules, &n, from_wire_item);
+	for (i = 0; i < 2; i++) {
+		f[i] = rte_flow_create(shape_port(&rules[i], &n), &rules[i].attr,
+			rules[i].items, rules[i].actions, &err);
+		REQUIRE(f[i] != NULL, "%s rule %u: %s", args, i,
+			err.message != NULL ? err.message : "");
+	}
+	sink0 = sink_pkts(&n);
+	pf0_send(&n, TX_FRAMES);
+	poll_marked(&n, hairpinned ? TX_FRAMES : UINT64_MAX, &good, &bad);
+	CHECK(good == (hairpinned ? TX_FRAMES : 0) && bad == 0,
+		"%s: PF0's frames on PF1 q3: %" PRIu64 " (%" PRIu64 " elsewhere)",
+		args, good, bad);
+	CHECK(sink_pkts(&n) - sink0 == (hairpinned ? 0 : TX_FRAMES),
+		"%s: %" PRIu64 " of PF0's frames on the wire", args,
+		sink_pkts(&n) - sink0);
+	nic_close(&n);
+}
+
+static void
+test_mlx5_hws_tx(struct rte_mempool *unused __rte_unused)
+{
+	struct shape rules[2];
+	struct nic n;
+
+	tx_case("net_octonic83", "mlx5-hws", 0, 1);
+	tx_case("net_octonic84", "mlx5-hws", 1, 0);
+	tx_case("net_octonic85", "mlx5-sws", 0, 0);
+	/* the rule with the wire's port still steers the wire's frames */
+	REQUIRE(nic_open(&n, "net_octonic86", NIC_ARGS "dialect=mlx5-hws,gen_limit=1") == 0,
+		"probe");
+	to_pf1_shapes(rules, &n, 1);
+	expect_traffic("mlx5-hws, from the wire's port", rules, 2, &n, FRAMES);
 	nic_close(&n);
 }
 
@@ -522,6 +938,10 @@ static const struct octo_case tests[] = {
 	{ "generic", test_generic },
 	{ "mlx5_sws", test_mlx5_sws },
 	{ "mlx5_hws", test_mlx5_hws },
+	{ "generic_restart", test_generic_restart },
+	{ "mlx5_sws_restart", test_mlx5_sws_restart },
+	{ "mlx5_hws_restart", test_mlx5_hws_restart },
+	{ "mlx5_hws_tx", test_mlx5_hws_tx },
 };
 
 int

@@ -469,6 +469,13 @@ shape_actions(void)
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
+	/* mlx5-hws takes only full masks of the destination and width */
+	struct rte_flow_action_modify_field mf_mask = mf;
+	const struct rte_flow_action modify_mask[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MODIFY_FIELD, .conf = &mf_mask },
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
 	struct rte_flow_pattern_template *pt;
 	struct rte_flow_actions_template *at;
 	struct rte_flow_template_table *t;
@@ -479,7 +486,10 @@ shape_actions(void)
 			RTE_DIM(two_fates));
 		table_done(t, pt, at);
 	}
-	t = table_of("modify_field", pattern, modify, modify, 1, 0, &pt, &at);
+	mf_mask.dst.level = (__typeof__(mf_mask.dst.level))~0u;
+	mf_mask.dst.offset = UINT32_MAX;
+	mf_mask.width = UINT32_MAX;
+	t = table_of("modify_field", pattern, modify, modify_mask, 1, 0, &pt, &at);
 	if (t != NULL) {
 		both_ways(t, "modify_field", items, RTE_DIM(items), modify,
 			RTE_DIM(modify));

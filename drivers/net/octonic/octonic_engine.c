@@ -310,13 +310,17 @@ wire_put(struct octonic_nic *nic, struct rte_mbuf *w, struct rte_mbuf **peer_out
 	}
 }
 
+static uint16_t tx_switch(struct octonic_nic *nic, struct octonic_pf *pf,
+		struct rte_mbuf **frames, uint16_t n);
+
 static void
 tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
 		struct octonic_txq *txq)
 {
 	struct rte_mbuf *pkts[OCTONIC_ENGINE_TX_PER_QUEUE];
 	struct rte_mbuf *peer_out[OCTONIC_ENGINE_TX_PER_QUEUE];
-	uint16_t nb_peer = 0, sent;
+	struct rte_mbuf *out[OCTONIC_ENGINE_TX_PER_QUEUE];
+	uint16_t nb_peer = 0, nb_out = 0, sent;
 	unsigned int n, i;
 	uint64_t now = 0;
 
@@ -363,8 +367,12 @@ tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
 				octo_offload_tx(w) != 0)
 			RELAXED_ADD(&txq->eng.errors, 1);
 		w->ol_flags = 0;
-		wire_put(nic, w, peer_out, &nb_peer, now);
+		out[nb_out++] = w;
 	}
+	if (nb_out > 0 && nic->args.dialect == OCTONIC_DIALECT_MLX5_HWS)
+		nb_out = tx_switch(nic, pf, out, nb_out);
+	for (i = 0; i < nb_out; i++)
+		wire_put(nic, out[i], peer_out, &nb_peer, now);
 	if (nb_peer > 0) {
 		sent = rte_eth_tx_burst(nic->peer_port, 0, peer_out, nb_peer);
 		for (i = sent; i < nb_peer; i++) {
@@ -624,30 +632,19 @@ deliver_run(struct octonic_nic *nic, struct octonic_rxq *rxq,
 	}
 }
 
-static unsigned int
-wire_rx(struct octonic_nic *nic)
+/*
+ * Frames @p frames with their verdicts @p v to their queues (or counted
+ * as dropped), in a read section.
+ */
+static void
+deliver_all(struct octonic_nic *nic, struct rte_mbuf **frames,
+		const struct octonic_verdict *v, uint16_t n)
 {
-	struct rte_mbuf *frames[OCTONIC_BURST], *run_f[OCTONIC_BURST];
-	struct octonic_verdict v[OCTONIC_BURST], run_v[OCTONIC_BURST];
+	struct rte_mbuf *run_f[OCTONIC_BURST];
+	struct octonic_verdict run_v[OCTONIC_BURST];
 	struct octonic_rxq *q[OCTONIC_BURST];
-	uint16_t n, i, j, k;
+	uint16_t i, j, k;
 
-	n = wire_fetch(nic, frames);
-	if (n == 0)
-		return 0;
-	memset(v, 0, sizeof(v[0]) * n);
-	/*
-	 * The read section covers delivery too, not only classification: a
-	 * rule change returns once every reader has left, and by then each
-	 * frame classified by the old rules must already sit in its queue's
-	 * ring, as a NIC finishes the packets in its pipeline before it
-	 * acknowledges a rule update.  Whoever drains a queue after a rule
-	 * change (net_octopus's migration) relies on it: otherwise a frame
-	 * routed by the old rule could land in the old queue after the drain
-	 * found it empty, and be delivered out of order.
-	 */
-	octonic_eswitch_reader_enter(nic->sw);
-	octonic_eswitch_classify_cached(nic->sw, nic->sw_cache, frames, n, v);
 	for (i = 0; i < n; i++)
 		q[i] = steer(nic, &v[i]);
 	/*
@@ -670,6 +667,69 @@ wire_rx(struct octonic_nic *nic)
 			}
 		deliver_run(nic, rq, run_f, run_v, k);
 	}
+}
+
+/*
+ * mlx5-hws: what PF @p pf transmits passes the e-switch's transfer rules
+ * (F9: a transfer rule without a REPRESENTED_PORT item matches what every
+ * port sends, not only the wire's frames).  A rule's port action delivers
+ * the frame to that PF, DROP drops it (counted on the sender), a miss
+ * sends it to the wire.  @return the frames for the wire, first in
+ * @p frames; the others are freed.
+ */
+static uint16_t
+tx_switch(struct octonic_nic *nic, struct octonic_pf *pf,
+		struct rte_mbuf **frames, uint16_t n)
+{
+	struct octonic_verdict v[OCTONIC_ENGINE_TX_PER_QUEUE];
+	struct rte_mbuf *in[OCTONIC_ENGINE_TX_PER_QUEUE];
+	struct octonic_verdict in_v[OCTONIC_ENGINE_TX_PER_QUEUE];
+	uint16_t i, nw = 0, ni = 0, b;
+
+	octonic_eswitch_reader_enter(nic->sw);
+	octonic_eswitch_classify_tx(nic->sw, pf->idx, frames, n, v);
+	for (i = 0; i < n; i++) {
+		if (v[i].to_wire) {
+			frames[nw++] = frames[i];
+			continue;
+		}
+		if (v[i].drop)
+			v[i].pf = pf->idx;
+		in[ni] = frames[i];
+		in_v[ni++] = v[i];
+	}
+	for (b = 0; b < ni; b += OCTONIC_BURST)
+		deliver_all(nic, in + b, in_v + b, RTE_MIN(ni - b, OCTONIC_BURST));
+	octonic_eswitch_reader_leave(nic->sw);
+	if (ni > 0)
+		rte_pktmbuf_free_bulk(in, ni);
+	return nw;
+}
+
+static unsigned int
+wire_rx(struct octonic_nic *nic)
+{
+	struct rte_mbuf *frames[OCTONIC_BURST];
+	struct octonic_verdict v[OCTONIC_BURST];
+	uint16_t n;
+
+	n = wire_fetch(nic, frames);
+	if (n == 0)
+		return 0;
+	memset(v, 0, sizeof(v[0]) * n);
+	/*
+	 * The read section covers delivery too, not only classification: a
+	 * rule change returns once every reader has left, and by then each
+	 * frame classified by the old rules must already sit in its queue's
+	 * ring, as a NIC finishes the packets in its pipeline before it
+	 * acknowledges a rule update.  Whoever drains a queue after a rule
+	 * change (net_octopus's migration) relies on it: otherwise a frame
+	 * routed by the old rule could land in the old queue after the drain
+	 * found it empty, and be delivered out of order.
+	 */
+	octonic_eswitch_reader_enter(nic->sw);
+	octonic_eswitch_classify_cached(nic->sw, nic->sw_cache, frames, n, v);
+	deliver_all(nic, frames, v, n);
 	octonic_eswitch_reader_leave(nic->sw);
 	if (nic->args.wire != OCTONIC_WIRE_GEN)
 		rte_pktmbuf_free_bulk(frames, n);

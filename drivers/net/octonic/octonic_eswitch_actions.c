@@ -98,8 +98,8 @@ parse_rss(struct octonic_eswitch *sw, uint16_t pf,
 	return 0;
 }
 
-static int
-pf_of_port(const struct octonic_eswitch *sw, uint16_t port_id)
+int
+sw_pf_of_port(const struct octonic_eswitch *sw, uint16_t port_id)
 {
 	uint16_t i;
 
@@ -253,7 +253,7 @@ parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 					a, "represented_port: configuration missing");
 				return -EINVAL;
 			}
-			p = pf_of_port(sw, e->port_id);
+			p = sw_pf_of_port(sw, e->port_id);
 			if (p < 0) {
 				sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
 					a, "represented_port: port %u is not a PF of this NIC",

@@ -29,6 +29,7 @@ struct sw_pkt {
 	uint8_t stages;
 	uint8_t active;
 	uint8_t nocache;	/* a rule on its path counts: decide every time */
+	uint8_t from_pf;	/* a PF sent it: a transfer miss goes to the wire */
 	uint32_t len;
 };
 
@@ -112,12 +113,13 @@ resolve(const struct sw_view *view, uint64_t gen, struct sw_pkt *st,
 				if (r->born > gen ||
 						rte_atomic_load_explicit(&r->dead, rte_memory_order_relaxed) <= gen)
 					continue;
-				/* Equal priorities in two tables: the older rule
-				 * wins (a rare tie, so its order is read from the
-				 * rule itself). */
+				/* Equal priorities in two tables: the rule
+				 * first in order wins, the older or, under
+				 * mlx5-hws, the newer (a rare tie, so its
+				 * order is read from the rule itself). */
 				if (best[i] == NULL || r->prio < best[i]->prio ||
 						(r->prio == best[i]->prio &&
-						 r->cold->seq < best[i]->cold->seq))
+						 r->cold->order < best[i]->cold->order))
 					best[i] = r;
 				break;	/* sorted: the first visible is the best */
 			}
@@ -153,7 +155,12 @@ apply(struct octonic_eswitch *sw, struct sw_hot *r, struct sw_pkt *s,
 	uint32_t h;
 
 	if (r == NULL) {
-		if (s->dom == SW_DOM_TRANSFER) {
+		if (s->dom == SW_DOM_TRANSFER && s->from_pf) {
+			/* Transfer miss of what a PF sent: out on the wire
+			 * (mlx5's SQ miss rules send it to its port) */
+			v->to_wire = 1;
+			s->active = 0;
+		} else if (s->dom == SW_DOM_TRANSFER) {
 			/* Transfer miss: the wire's default PF. */
 			v->pf = 0;
 			s->dom = 1;
@@ -222,14 +229,17 @@ apply(struct octonic_eswitch *sw, struct sw_hot *r, struct sw_pkt *s,
 	}
 }
 
+/* @p src: where it entered the e-switch (SW_SRC_*) */
 static void
-parse_one(const struct rte_mbuf *m, struct sw_pkt *s)
+parse_one(const struct rte_mbuf *m, struct sw_pkt *s, uint16_t src)
 {
 	uint8_t buf[SW_HDR_BYTES];
 	uint32_t len = RTE_MIN(rte_pktmbuf_pkt_len(m), (uint32_t)SW_HDR_BYTES);
 	const uint8_t *p = rte_pktmbuf_read(m, 0, len, buf);
 
 	octo_flow_key_parse(p, p != NULL ? len : 0, 0, &s->key);
+	sw_src_set(&s->key, src);
+	s->from_pf = src != SW_SRC_WIRE;
 	s->group = 0;
 	s->dom = SW_DOM_TRANSFER;
 	s->stages = 0;
@@ -269,14 +279,14 @@ decide(struct octonic_eswitch *sw, const struct sw_view *view, uint64_t gen,
 
 static void
 classify_chunk(struct octonic_eswitch *sw, const struct sw_view *view,
-		uint64_t gen, struct rte_mbuf **pkts, uint16_t n,
+		uint64_t gen, uint16_t src, struct rte_mbuf **pkts, uint16_t n,
 		struct octonic_verdict *v)
 {
 	struct sw_pkt st[SW_CHUNK];
 	uint16_t i;
 
 	for (i = 0; i < n; i++)
-		parse_one(pkts[i], &st[i]);
+		parse_one(pkts[i], &st[i], src);
 	decide(sw, view, gen, st, n, v);
 }
 
@@ -297,7 +307,7 @@ classify_chunk_cached(struct octonic_eswitch *sw, struct octonic_eswitch_cache *
 	uint16_t i, nm = 0;
 
 	for (i = 0; i < n; i++) {
-		parse_one(pkts[i], &st[i]);
+		parse_one(pkts[i], &st[i], SW_SRC_WIRE);
 		hash[i] = sw_cache_hash(&st[i].key);
 		if (sw_cache_get(c, &st[i].key, hash[i], gen, cfg, &v[i]))
 			continue;
@@ -326,8 +336,21 @@ octonic_eswitch_classify(struct octonic_eswitch *sw, struct rte_mbuf **pkts,
 	uint16_t i;
 
 	for (i = 0; i < n; i += SW_CHUNK)
-		classify_chunk(sw, view, gen, pkts + i, RTE_MIN(n - i, SW_CHUNK),
-			v + i);
+		classify_chunk(sw, view, gen, SW_SRC_WIRE, pkts + i,
+			RTE_MIN(n - i, SW_CHUNK), v + i);
+}
+
+void
+octonic_eswitch_classify_tx(struct octonic_eswitch *sw, uint16_t pf,
+		struct rte_mbuf **pkts, uint16_t n, struct octonic_verdict *v)
+{
+	uint64_t gen = rte_atomic_load_explicit(&sw->gen, rte_memory_order_acquire);
+	const struct sw_view *view = rte_atomic_load_explicit(&sw->view, rte_memory_order_acquire);
+	uint16_t i;
+
+	for (i = 0; i < n; i += SW_CHUNK)
+		classify_chunk(sw, view, gen, SW_SRC_PF(pf), pkts + i,
+			RTE_MIN(n - i, SW_CHUNK), v + i);
 }
 
 void

@@ -7,12 +7,16 @@
  *
  * The model implements one generic rule vocabulary.  A real NIC accepts
  * less, and an application (net_octopus) must find its rule shapes by
- * asking.  Under an mlx5 dialect this file refuses, in rte_flow_validate
- * and rte_flow_create alike (both go through prepare() in
- * octonic_eswitch_rules.c), what DPDK's mlx5 PMD refuses with software
- * steering (dv_flow_en=1, mlx5_flow_dv.c) or hardware steering
- * (dv_flow_en=2, mlx5_flow_hw.c) in its default configuration
- * (fdb_def_rule_en aside, see below), with the cause in mlx5's terms.
+ * asking.  Under an mlx5 dialect this file refuses what DPDK's mlx5 PMD
+ * refuses with software steering (dv_flow_en=1, mlx5_flow_dv.c) or
+ * hardware steering (dv_flow_en=2, mlx5_flow_hw.c) in its default
+ * configuration (fdb_def_rule_en aside, see below), with the cause in
+ * mlx5's terms.  rte_flow_validate and rte_flow_create both go through
+ * prepare() in octonic_eswitch_rules.c: under mlx5-sws validate answers
+ * what create would; under mlx5-hws validate checks the attributes and
+ * the pattern only (sw_dialect_check_pattern), as mlx5's does, and the
+ * actions are refused by create alone.  Template API: templates and
+ * tables are checked here at their creation.
  * xmeta is mlx5's dv_xmeta_en.  The README's "Dialects" table lists each
  * refusal with the DPDK release and source file it comes from.
  *
@@ -177,7 +181,8 @@ check_item(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 
 static int
 check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
-		const struct rte_flow_action *a, struct rte_flow_error *error)
+		const struct rte_flow_action *a, unsigned int where,
+		struct rte_flow_error *error)
 {
 	const struct rte_flow_action_ethdev *e;
 	const char *d = sw_dialect_name(sw);
@@ -207,10 +212,28 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: %s in transfer rules needs the NIC's fdb_rx_set_flow_tag_stc capability (fdb_mark=1)",
 				d, name);
+		/* mlx5.rst: only on template tables specialised for the
+		 * wire's frames (a unified FDB has the tag in its Rx part
+		 * alone, hws/mlx5dr_action.c, mlx5dr_action_create_tag) */
+		if (hws_2511 && !(where & SW_CHK_WIRE_ORIG))
+			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+				"%s: %s in transfer rules only in template tables specialised for the wire's frames (RTE_FLOW_TABLE_SPECIALIZE_TRANSFER_WIRE_ORIG)",
+				d, name);
 		if (!sws && !hws_2511)
 			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: %s is not a transfer action (ingress only)",
 				d, name);
+		return 0;
+	case RTE_FLOW_ACTION_TYPE_JUMP:
+		/* the target is translated as the rule's group (F3) */
+		if (!sws && attr->transfer && a->conf != NULL &&
+				((const struct rte_flow_action_jump *)a->conf)->group ==
+				UINT32_MAX) {
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+				"%s: group index not supported (transfer group %u is hardware group %u + 1)",
+				d, UINT32_MAX, UINT32_MAX);
+			return -EINVAL;
+		}
 		return 0;
 	case RTE_FLOW_ACTION_TYPE_PORT_ID:
 		if (hws_2511)
@@ -219,10 +242,16 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 				d);
 		return 0;
 	case RTE_FLOW_ACTION_TYPE_SET_META:
-		if (!sws)
-			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
-				"%s: SET_META has no hardware-steering implementation: write META with MODIFY_FIELD",
+		/* rte_flow_create's first step under hardware steering,
+		 * mlx5_flow_hw_action_flags_get, knows no SET_META: EINVAL
+		 * "invalid flow action" (mlx5 25.11 then carries on without
+		 * it, what the rule does is not determined: refused here) */
+		if (!sws) {
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
+				"%s: invalid flow action: SET_META has no hardware-steering implementation, write META with MODIFY_FIELD",
 				d);
+			return -EINVAL;
+		}
 		if (attr->transfer && sw->xmeta == 0)
 			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: SET_META in transfer rules needs extended metadata (xmeta=1..3; xmeta=0 is legacy)",
@@ -257,13 +286,12 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 }
 
 int
-sw_dialect_check(const struct octonic_eswitch *sw,
+sw_dialect_check_pattern(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
-		const struct rte_flow_action actions[], struct rte_flow_error *error)
+		struct rte_flow_error *error)
 {
 	enum rte_flow_item_type l3 = RTE_FLOW_ITEM_TYPE_END;
 	const struct rte_flow_item *it;
-	const struct rte_flow_action *a;
 	int ret;
 
 	if (sw->dialect == OCTONIC_DIALECT_GENERIC)
@@ -276,10 +304,109 @@ sw_dialect_check(const struct octonic_eswitch *sw,
 				it->type == RTE_FLOW_ITEM_TYPE_IPV6)
 			l3 = it->type;
 	}
+	return 0;
+}
+
+int
+sw_dialect_check_actions(const struct octonic_eswitch *sw,
+		const struct rte_flow_attr *attr,
+		const struct rte_flow_action actions[], unsigned int where,
+		struct rte_flow_error *error)
+{
+	const struct rte_flow_action *a;
+	int ret;
+
+	if (sw->dialect == OCTONIC_DIALECT_GENERIC)
+		return 0;
 	for (a = actions; a != NULL && a->type != RTE_FLOW_ACTION_TYPE_END; a++) {
-		ret = check_action(sw, attr, a, error);
+		ret = check_action(sw, attr, a, where, error);
 		if (ret != 0)
 			return ret;
+	}
+	return 0;
+}
+
+int
+sw_dialect_check(const struct octonic_eswitch *sw,
+		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
+		const struct rte_flow_action actions[], unsigned int where,
+		struct rte_flow_error *error)
+{
+	int ret = sw_dialect_check_pattern(sw, attr, pattern, error);
+
+	return ret != 0 ? ret :
+		sw_dialect_check_actions(sw, attr, actions, where, error);
+}
+
+/*
+ * MODIFY_FIELD in an actions template under mlx5-hws: its mask must name
+ * the same operation and fields, and fix the destination's level and
+ * offset and the width (mlx5_flow_hw.c,
+ * flow_hw_validate_action_modify_field; DPDK 22.11 reads a NULL mask
+ * without checking it, refused here as 25.11 does).  What the value mask
+ * leaves open each rule gives (octonic_flow_template.c, action_fixed).
+ */
+static int
+check_modify_mask(const struct octonic_eswitch *sw,
+		const struct rte_flow_action *a, const struct rte_flow_action *m,
+		struct rte_flow_error *error)
+{
+	const struct rte_flow_action_modify_field *ac = a->conf, *mc = m->conf;
+	/* 22.11's level is 32 bits wide, 25.11's 8 */
+	const uint32_t full_level = (typeof(mc->dst.level))UINT32_MAX;
+	const char *d = sw_dialect_name(sw);
+	const char *why = NULL;
+
+	if (ac == NULL)
+		return 0;	/* the parse refuses it */
+	if (mc == NULL)
+		why = "modify_field mask conf is missing";
+	else if (ac->operation != mc->operation)
+		why = "modify_field operation mask and template are not equal";
+	else if (ac->dst.field != mc->dst.field)
+		why = "destination field mask and template are not equal";
+	else if (mc->dst.level != full_level)
+		why = "destination encapsulation level must be fully masked";
+	else if (mc->dst.offset != UINT32_MAX)
+		why = "destination offset level must be fully masked";
+	else if (ac->src.field != mc->src.field)
+		why = "destination field mask and template are not equal";
+	else if (mc->width != UINT32_MAX)
+		why = "modify_field width field must be fully masked";
+	if (why == NULL)
+		return 0;
+	sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a, "%s: %s", d, why);
+	return -EINVAL;
+}
+
+int
+sw_dialect_check_actions_template(const struct octonic_eswitch *sw,
+		const struct rte_flow_action actions[],
+		const struct rte_flow_action masks[], struct rte_flow_error *error)
+{
+	const char *d = sw_dialect_name(sw);
+	uint32_t i;
+	int ret;
+
+	if (sw->dialect != OCTONIC_DIALECT_MLX5_HWS)
+		return 0;
+	for (i = 0; actions[i].type != RTE_FLOW_ACTION_TYPE_END; i++) {
+		switch (actions[i].type) {
+		case RTE_FLOW_ACTION_TYPE_SET_META:
+			/* mlx5_flow_hw.c, mlx5_flow_hw_actions_validate */
+			sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION,
+				&actions[i],
+				"%s: action not supported in template API: SET_META (write META with MODIFY_FIELD)",
+				d);
+			return -ENOTSUP;
+		case RTE_FLOW_ACTION_TYPE_MODIFY_FIELD:
+			ret = check_modify_mask(sw, &actions[i], &masks[i], error);
+			if (ret != 0)
+				return ret;
+			break;
+		default:
+			break;
+		}
 	}
 	return 0;
 }

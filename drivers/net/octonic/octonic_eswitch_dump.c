@@ -103,8 +103,16 @@ octonic_eswitch_dump(const struct octonic_eswitch *csw, FILE *f)
 		else
 			fprintf(f, "ingress pf=%u", r->domain - 1);
 		octo_match_format(&r->match, pat, sizeof(pat));
-		fprintf(f, " group=%u prio=%u pattern=%s actions=", r->group,
-			r->prio, pat);
+		fprintf(f, " group=%u prio=%u pattern=", r->group, r->prio);
+		/* a REPRESENTED_PORT item (mlx5-hws), as the port it named */
+		if ((r->match.mask.layers & OCTO_L_IN_PORT) != 0) {
+			uint16_t src = sw_src_of(&r->match.key);
+
+			fprintf(f, "represented_port(%u)/", src == SW_SRC_WIRE ?
+				sw->pf[0].port_id : src == SW_SRC_PF(0) ?
+				SW_ESW_MANAGER_PORT : sw->pf[src - SW_SRC_PF(0)].port_id);
+		}
+		fprintf(f, "%s actions=", pat);
 		print_actions(r, f);
 		fputc('\n', f);
 	}

@@ -55,6 +55,8 @@ extern int octonic_flow_logtype;
 /** Tables start with this many entries and grow x4 at half load. */
 #define SW_TABLE_MIN 1024
 #define SW_RULE_MAGIC 0x6f63666cu
+/* A handle whose rule a port's stop flushed (in sw->flushed). */
+#define SW_RULE_FLUSHED 0x6f636664u
 /** JUMPs followed per domain: groups strictly increase on JUMP, so this
  * only caps long chains. */
 #define SW_MAX_STAGES 16
@@ -123,6 +125,9 @@ struct rte_flow {
 	/* Decision fields, immutable once inserted: the hot record has a
 	 * copy of those every lookup needs, readers read the others here. */
 	uint64_t seq;
+	/* Order among rules of equal priority, lower first: seq, or its
+	 * reverse where the newest wins (sw_rule_order) */
+	uint64_t order;
 	uint32_t prio;
 	uint32_t jump_group;
 	uint32_t meta_data, meta_mask;
@@ -142,6 +147,8 @@ struct rte_flow {
 	uint32_t table;		/* index in sw->tables */
 	uint8_t table_known;	/* table set before the insert: that of the
 				 * match's mask, reserved (template rules) */
+	uint8_t keep_handle;	/* unlinked, the handle stays (flushed at a
+				 * port's stop: sw->flushed) */
 	uint32_t dgt_id;	/* first word of its hash key */
 	struct octo_match match;
 	TAILQ_ENTRY(rte_flow) next;
@@ -298,6 +305,13 @@ struct octonic_eswitch {
 	uint16_t mlx5_dpdk;	/* OCTONIC_MLX5_DPDK_*: whose mlx5 they follow */
 	uint8_t fdb_mark;	/* the NIC can MARK in transfer rules */
 	struct sw_fport *fport[SW_MAX_PFS];	/* template API per PF, NULL: none */
+	/* Handles of rules a port's stop flushed (mlx5 dialects): kept until
+	 * the application destroys them or the e-switch goes, so that a
+	 * destroy of one is answered, never a read of freed memory. */
+	struct sw_rule_list flushed;
+	/* mlx5-hws: the PF's flow engine exists (mlx5's dr_ctx: made by
+	 * rte_flow_configure, and from 25.11 by the port's first start) */
+	uint8_t flow_ctx[SW_MAX_PFS];
 	char name[32];
 };
 
@@ -314,7 +328,36 @@ int sw_rss_hash(const struct octo_flow_key *k, uint64_t types,
 		const uint8_t *key, uint32_t *hash);
 void sw_rss_free_all(struct octonic_eswitch *sw);
 
+/*
+ * Where a frame entered the e-switch (octo_flow_key.layers'
+ * OCTO_L_IN_PORT bits, sw_src_set): the wire,
+ * or PF pf's Tx (under mlx5-hws, whose transfer rules see what every port
+ * sends, F9).  A REPRESENTED_PORT item names one: PF0's port the wire
+ * (PF0 is the uplink's representor, as mlx5's transfer proxy is), port_id
+ * 0xffff PF0's own Tx (the e-switch manager's), another PF's port its Tx.
+ */
+#define SW_SRC_WIRE 1
+#define SW_SRC_PF(pf) (2 + (pf))
+_Static_assert(SW_SRC_PF(SW_MAX_PFS - 1) <= OCTO_L_IN_PORT >> OCTO_L_IN_PORT_SHIFT,
+	"every source fits the key's source bits");
+
+/* Key @p k's source set to @p src (0: any). */
+static inline void
+sw_src_set(struct octo_flow_key *k, uint16_t src)
+{
+	k->layers = (uint16_t)((k->layers & ~OCTO_L_IN_PORT) |
+		(src << OCTO_L_IN_PORT_SHIFT));
+}
+
+static inline uint16_t
+sw_src_of(const struct octo_flow_key *k)
+{
+	return (k->layers & OCTO_L_IN_PORT) >> OCTO_L_IN_PORT_SHIFT;
+}
+
 /* octonic_eswitch_actions.c */
+/* The PF whose port is @p port_id, -1 if none. */
+int sw_pf_of_port(const struct octonic_eswitch *sw, uint16_t port_id);
 int sw_actions_parse(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_action actions[],
 		struct rte_flow *r, struct rte_flow_error *error);
@@ -344,9 +387,29 @@ void sw_cache_put(struct octonic_eswitch_cache *c, const struct octo_flow_key *k
 
 /* octonic_eswitch_dialect.c: what a real NIC refuses (README "Dialects") */
 const char *sw_dialect_name(const struct octonic_eswitch *sw);
+/* Where actions are checked (@p where of the checks below): 0 a rule of
+ * rte_flow_create, or a template table, specialised for frames from the
+ * wire or not. */
+#define SW_CHK_TABLE 0x1
+#define SW_CHK_WIRE_ORIG 0x2
 int sw_dialect_check(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
-		const struct rte_flow_action actions[], struct rte_flow_error *error);
+		const struct rte_flow_action actions[], unsigned int where,
+		struct rte_flow_error *error);
+/* Its two halves: what the attributes and pattern must be, what the
+ * actions must be (under mlx5-hws rte_flow_validate checks the first only). */
+int sw_dialect_check_pattern(const struct octonic_eswitch *sw,
+		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
+		struct rte_flow_error *error);
+int sw_dialect_check_actions(const struct octonic_eswitch *sw,
+		const struct rte_flow_attr *attr,
+		const struct rte_flow_action actions[], unsigned int where,
+		struct rte_flow_error *error);
+/* What an actions template must be (mlx5-hws: no SET_META, MODIFY_FIELD
+ * masks full); @p masks has the actions' types (checked before). */
+int sw_dialect_check_actions_template(const struct octonic_eswitch *sw,
+		const struct rte_flow_action actions[],
+		const struct rte_flow_action masks[], struct rte_flow_error *error);
 /** PORT_REPRESENTOR's port_id for the e-switch manager (mlx5-hws). */
 #define SW_ESW_MANAGER_PORT UINT16_MAX
 
@@ -365,6 +428,11 @@ sw_rule_place(uint16_t pf, const struct rte_flow_attr *attr, struct rte_flow *r)
 	r->group = attr->group;
 	r->prio = attr->priority;
 }
+/* @p pattern's match (a REPRESENTED_PORT item under mlx5-hws in transfer
+ * rules included: its source bits). */
+int sw_pattern_parse(const struct octonic_eswitch *sw,
+		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
+		struct octo_match *m, struct rte_flow_error *error);
 int sw_rule_parse(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		const struct rte_flow_action actions[], struct rte_flow *r,
@@ -391,5 +459,9 @@ void sw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t 
 /* octonic_flow_template.c: a PF's template API state goes at its close */
 struct sw_fport;
 void sw_fport_free(struct octonic_eswitch *sw, uint16_t pf);
+/* Under sw->lock: every rule of the PF's template tables goes (its
+ * queues' operations completed first, their results dropped); tables,
+ * templates and queues stay. */
+void sw_fport_flush_rules(struct octonic_eswitch *sw, uint16_t pf);
 
 #endif /* OCTONIC_ESWITCH_PRIV_H */

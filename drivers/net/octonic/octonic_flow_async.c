@@ -374,8 +374,14 @@ rule_fill(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
 	if (unlikely(ret != 0))
 		return ret;
 	if (unlikely(!pt->plan.ok ||
-			sw_pplan_apply(&pt->plan, items, &r->match) != 0))
-		return rule_parse(sw, t, pt, at, items, actions, r, error);
+			sw_pplan_apply(&pt->plan, items, &r->match) != 0)) {
+		ret = rule_parse(sw, t, pt, at, items, actions, r, error);
+		if (ret == 0 && t->wire_orig)
+			sw_wire_orig_apply(&r->match);
+		return ret;
+	}
+	if (t->wire_orig)
+		sw_wire_orig_apply(&r->match);
 	sw_rule_place(t->pf, &t->attr, r);
 	if (likely(t->sw_table[pt_idx] >= 0)) {
 		r->table = (uint32_t)t->sw_table[pt_idx];

@@ -172,6 +172,14 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 			return -EINVAL;
 		}
 	}
+	for (i = 1; i < nb_queue && sw->dialect == OCTONIC_DIALECT_MLX5_HWS; i++)
+		if (queue_attr[i]->size != queue_attr[0]->size) {
+			/* mlx5_flow_hw.c, flow_hw_validate_attributes */
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				"%s: All flow queues must have the same size",
+				sw_dialect_name(sw));
+			return -EINVAL;
+		}
 	if (port_attr->nb_aging_objects != 0 || port_attr->nb_meters != 0 ||
 			port_attr->nb_conn_tracks != 0) {
 		/* (25.11's nb_quotas needs no check: no QUOTA action parses) */
@@ -191,14 +199,24 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 			}
 		if (same_config(old, port_attr, nb_queue, queue_attr))
 			goto out;
-		if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS) {
+		if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS &&
+				sw->mlx5_dpdk >= OCTONIC_MLX5_DPDK_25_11) {
 			/* mlx5_flow_hw.c, __flow_hw_configure */
 			ret = (sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 				NULL, "%s: Changing HWS configuration attributes is not supported",
 				sw_dialect_name(sw)), -ENOTSUP);
 			goto out;
 		}
-		if (!TAILQ_EMPTY(&old->tables) || !TAILQ_EMPTY(&old->pts) ||
+		if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS) {
+			/* 22.11's flow_hw_configure releases what the first
+			 * configuration made, tables and templates included
+			 * (flow_hw_resource_release): their handles are then
+			 * dangling, as there */
+			SW_LOG(WARNING, "%s: PF %u configured again: its tables and templates are released",
+				sw_dialect_name(sw), pf);
+			sw_fport_free(sw, pf);
+			old = NULL;
+		} else if (!TAILQ_EMPTY(&old->tables) || !TAILQ_EMPTY(&old->pts) ||
 				!TAILQ_EMPTY(&old->ats)) {
 			ret = (sw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 				NULL, "templates or tables exist: destroy them before configuring again"),
@@ -213,6 +231,7 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 		goto out;
 	}
 	sw->fport[pf] = fp;
+	sw->flow_ctx[pf] = 1;
 	fport_release(old);
 out:
 	pthread_mutex_unlock(&sw->lock);
@@ -676,6 +695,10 @@ octonic_eswitch_actions_template_create(struct octonic_eswitch *sw,
 				"mask type does not match action type");
 			goto fail;
 		}
+	ret = sw_dialect_check_actions_template(sw, actions, masks, error);
+	if (ret != 0)
+		goto fail;
+	ret = -EINVAL;
 	at = calloc(1, sizeof(*at));
 	if (at == NULL) {
 		ret = -ENOMEM;
@@ -789,6 +812,19 @@ table_release(struct rte_flow_template_table *t)
 	free(t);
 }
 
+/* Whether a table is specialised for the wire's frames. */
+static uint8_t
+table_wire_orig(const struct rte_flow_template_table_attr *attr)
+{
+#if OCTO_DPDK_HAS_TABLE_SPECIALIZE
+	return attr->flow_attr.transfer &&
+		(attr->specialize & RTE_FLOW_TABLE_SPECIALIZE_TRANSFER_WIRE_ORIG) != 0;
+#else
+	RTE_SET_USED(attr);
+	return 0;
+#endif
+}
+
 /* What mlx5 refuses when building a table (mlx5_flow_hw.c,
  * flow_hw_table_create and the template validation), plus what the
  * model's e-switch refuses of any rule of the table. */
@@ -800,6 +836,7 @@ table_check(struct octonic_eswitch *sw, uint16_t pf,
 		struct rte_flow_error *error)
 {
 	const struct rte_flow_attr *fa;
+	unsigned int where;
 	uint8_t i, j;
 	int ret;
 
@@ -852,24 +889,26 @@ table_check(struct octonic_eswitch *sw, uint16_t pf,
 	}
 	/* The dialect's refusals look at the item and action types and at
 	 * the constant parts of the actions: once per pair of templates. */
+	where = SW_CHK_TABLE | (table_wire_orig(attr) ? SW_CHK_WIRE_ORIG : 0);
 	for (i = 0; i < nb_pt; i++)
 		for (j = 0; j < nb_at; j++) {
 			ret = sw_dialect_check(sw, fa, pts[i]->items,
-				ats[j]->actions, error);
+				ats[j]->actions, where, error);
 			if (ret != 0)
 				return ret;
 		}
 	return 0;
 }
 
-/* The mask every rule of @p pt has (the parse of the template's items
- * with their masks as values), refusing a pattern no rule could have. */
+/* The mask every rule of @p pt in @p t has (the parse of the template's
+ * items with their masks as values), refusing a pattern no rule could
+ * have. */
 static int
-pt_mask(const struct rte_flow_pattern_template *pt, struct octo_flow_key *mask,
+pt_mask(const struct octonic_eswitch *sw, const struct rte_flow_template_table *t,
+		const struct rte_flow_pattern_template *pt, struct octo_flow_key *mask,
 		struct rte_flow_error *error)
 {
 	struct rte_flow_item it[SW_TMPL_MAX_ITEMS + 1];
-	struct octo_cls_error cerr;
 	struct octo_match m;
 	uint32_t i;
 	int ret;
@@ -878,12 +917,15 @@ pt_mask(const struct rte_flow_pattern_template *pt, struct octo_flow_key *mask,
 		it[i] = pt->items[i];
 		it[i].spec = it[i].mask;
 	}
-	ret = octo_match_from_pattern(it, &m, &cerr);
+	ret = sw_pattern_parse(sw, &t->attr, it, &m, error);
 	if (ret != 0) {
-		sw_error(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
-			"pattern template item %d: %s", cerr.item, cerr.msg);
+		/* the template's item, not the probe's */
+		if (error != NULL)
+			error->cause = NULL;
 		return ret;
 	}
+	if (t->wire_orig)
+		sw_wire_orig_apply(&m);
 	*mask = m.mask;
 	return 0;
 }
@@ -904,8 +946,8 @@ table_reserve(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
 	int ret;
 
 	while (t->nb_reserved < t->nb_pt) {
-		ret = pt_mask(t->pt[t->nb_reserved], &t->mask[t->nb_reserved],
-			error);
+		ret = pt_mask(sw, t, t->pt[t->nb_reserved],
+			&t->mask[t->nb_reserved], error);
 		if (ret == 0) {
 			ret = sw_table_reserve(sw, &t->mask[t->nb_reserved],
 				t->nb_flows);
@@ -953,6 +995,7 @@ octonic_eswitch_template_table_create(struct octonic_eswitch *sw, uint16_t pf,
 	t->pf = pf;
 	t->attr = attr->flow_attr;
 	t->nb_flows = attr->nb_flows;
+	t->wire_orig = table_wire_orig(attr);
 	rte_spinlock_init(&t->slot_lock);
 	t->nb_pt = nb_pt;
 	t->nb_at = nb_at;
@@ -970,10 +1013,15 @@ octonic_eswitch_template_table_create(struct octonic_eswitch *sw, uint16_t pf,
 	for (i = 0; i < nb_at; i++)
 		sw_aplan_build(sw, pf, &t->attr, ats[i]->actions, ats[i]->fixed,
 			ats[i]->nb_actions, &t->aplan[i]);
-	for (i = 0; i < nb_pt; i++)
+	for (i = 0; i < nb_pt; i++) {
+		struct octo_match pm = { .mask = pts[i]->plan.mask };
+
+		if (t->wire_orig)
+			sw_wire_orig_apply(&pm);
 		t->sw_table[i] = pts[i]->plan.ok &&
-			octo_flow_key_equal(&pts[i]->plan.mask, &t->mask[i]) ?
+			octo_flow_key_equal(&pm.mask, &t->mask[i]) ?
 			sw_table_index(sw, &t->mask[i]) : -1;
+	}
 	for (i = 0; i < nb_pt; i++)
 		pts[i]->refcnt++;
 	for (i = 0; i < nb_at; i++)
@@ -1054,6 +1102,55 @@ table_live(const struct rte_flow_template_table *t, struct rte_flow **rs,
 	return n;
 }
 
+/* Under sw->lock, the queues drained: every rule of @p t leaves the
+ * tables and its slot is free again.  @return 0, or -ENOMEM (its rules
+ * stay). */
+static int
+table_flush(struct octonic_eswitch *sw, struct rte_flow_template_table *t)
+{
+	struct rte_flow **rs;
+	uint32_t c, i, n;
+
+	if (t->nb_used == 0)
+		return 0;
+	rs = malloc(t->nb_flows * sizeof(*rs));
+	if (rs == NULL)
+		return -ENOMEM;
+	/* Every slot of a drained table is free or in the tables. */
+	n = table_live(t, rs, 0);
+	sw_rules_kill(sw, rs, n);
+	sw_rules_unlink(sw, rs, n);
+	/* what actions updates made live outside the slots */
+	n = table_live(t, rs, 1);
+	for (i = 0; i < n; i++)
+		rte_free(rs[i]);
+	free(rs);
+	for (c = 0; c < t->nb_chunks; c++) {
+		struct rte_flow *chunk = t->chunks[c];
+		uint32_t nb = RTE_MIN(t->nb_flows - c * SW_TBL_CHUNK,
+			(uint32_t)SW_TBL_CHUNK);
+
+		for (i = 0; i < nb; i++)
+			if (chunk[i].tstate == SW_TS_IN)
+				sw_tbl_slot_put(t, &chunk[i]);
+	}
+	return 0;
+}
+
+void
+sw_fport_flush_rules(struct octonic_eswitch *sw, uint16_t pf)
+{
+	struct sw_fport *fp = pf < SW_MAX_PFS ? sw->fport[pf] : NULL;
+	struct rte_flow_template_table *t;
+
+	if (fp == NULL)
+		return;
+	sw_fport_drain_all(sw, fp);
+	TAILQ_FOREACH(t, &fp->tables, next)
+		if (table_flush(sw, t) != 0)
+			SW_LOG(ERR, "out of memory flushing a template table: its rules stay");
+}
+
 /* Under sw->lock: the PF's port closes, its template rules, tables,
  * templates and queues go. */
 void
@@ -1068,22 +1165,8 @@ sw_fport_free(struct octonic_eswitch *sw, uint16_t pf)
 		return;
 	sw_fport_drain_all(sw, fp);
 	while ((t = TAILQ_FIRST(&fp->tables)) != NULL) {
-		struct rte_flow **rs = malloc(t->nb_flows * sizeof(*rs));
-		uint32_t i, n;
-
-		/* Every slot of a drained table is free or in the tables. */
-		if (rs == NULL) {
+		if (table_flush(sw, t) != 0)
 			SW_LOG(ERR, "out of memory freeing a template table: its rules stay");
-		} else {
-			n = table_live(t, rs, 0);
-			sw_rules_kill(sw, rs, n);
-			sw_rules_unlink(sw, rs, n);
-			/* what actions updates made live outside the slots */
-			n = table_live(t, rs, 1);
-			for (i = 0; i < n; i++)
-				rte_free(rs[i]);
-		}
-		free(rs);
 		TAILQ_REMOVE(&fp->tables, t, next);
 		table_unreserve(sw, t);
 		table_unref(t);

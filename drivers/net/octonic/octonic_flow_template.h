@@ -101,6 +101,15 @@ struct sw_pplan {
 	struct sw_pbit bit[SW_PPLAN_MAX_BITS];
 };
 
+/* A table specialised for the wire's frames sees no other (as mlx5's
+ * FDB Rx tables): its rules' match says so. */
+static inline void
+sw_wire_orig_apply(struct octo_match *m)
+{
+	sw_src_set(&m->key, SW_SRC_WIRE);
+	m->mask.layers |= OCTO_L_IN_PORT;
+}
+
 /* The match of a rule of the template with @p items (types checked),
  * through plan @p p; -1 when the rule lacks a spec the plan reads. */
 static inline int
@@ -190,6 +199,9 @@ struct rte_flow_template_table {
 	struct rte_flow_attr attr;	/* every rule's (group, prio, domain) */
 	uint32_t nb_flows;		/* rule capacity */
 	uint8_t nb_pt, nb_at;
+	/* specialised for the wire's frames (transfer): its rules match
+	 * nothing a PF sends (sw_wire_orig_apply) */
+	uint8_t wire_orig;
 	struct rte_flow_pattern_template *pt[SW_TMPL_MAX_PER_TABLE];
 	struct rte_flow_actions_template *at[SW_TMPL_MAX_PER_TABLE];
 	/* the e-switch table (mask) of each pattern template's rules, room
