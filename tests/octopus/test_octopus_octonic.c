@@ -33,6 +33,17 @@
  *       that cannot carry META from its e-switch to a PF's ingress) start
  *       is refused (ENOTSUP) with a log line naming that capability and the
  *       NIC's cause; the port stays stopped, then is closed cleanly.
+ *   test_octopus_octonic order     a port over two ports of one e-switch
+ *       given proxy last, their start and stop wrapped to act as mlx5's
+ *       with an e-switch does (a port started before its transfer proxy:
+ *       EAGAIN; the proxy stopped before a port: EBUSY): the port starts
+ *       the proxy first and stops it last; a member whose stop fails makes
+ *       the port's stop fail, with that member and the proxy still
+ *       started, and a second stop stops both; a member that answers
+ *       EAGAIN once is started again after the others; one that always
+ *       does, or fails otherwise, fails the port's start with every member
+ *       stopped. Then net_octonic2's PFs, proxy given last, started and
+ *       stopped twice under the dialect (mlx5-hws: its own order rules).
  *   In the first case, the e-switch holds the port's steering rules while it
  *   runs and none after stop.
  */
@@ -53,6 +64,8 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <ethdev_driver.h>
+#include <rte_flow_driver.h>
 
 #include <octopus_dpdk_compat.h>
 
@@ -509,6 +522,279 @@ test_refused(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close after a refused start");
 }
 
+/*
+ * The order case, first over two net_null ports made a NIC with one
+ * e-switch: their start and stop wrapped, a transfer proxy (the first)
+ * and rules that do nothing. The wrappers record every call, answer as
+ * mlx5's with an e-switch does (mlx5_trigger.c: EAGAIN for a port started
+ * before its transfer proxy, EBUSY for the proxy stopped before its other
+ * ports) and fail on demand. (net_octonic knows its PFs by their ops,
+ * which a wrapper would change.)
+ */
+#define ORDER_LOG 32
+static struct eth_dev_ops order_ops[2];
+static const struct eth_dev_ops *order_orig[2];
+static uint16_t order_pf[2];
+static char order_log[ORDER_LOG][16];
+static unsigned int order_n;
+static int order_stop_fail[2];		/* stops of port i to fail (-EIO) */
+static int order_start_again[2];	/* starts of port i to answer -EAGAIN, -1: all */
+static int order_start_fail[2];		/* starts of port i to fail (-EIO) */
+static int order_rules;			/* rules on the e-switch */
+
+static int
+order_pf_of(const struct rte_eth_dev *dev)
+{
+	return dev->data->port_id == order_pf[0] ? 0 : 1;
+}
+
+static void
+order_note(const char *what, int i, int ret)
+{
+	if (order_n < ORDER_LOG)
+		snprintf(order_log[order_n++], sizeof(order_log[0]), "%s%d%s", what, i,
+			ret == -EAGAIN ? "?" : ret != 0 ? "!" : "");
+}
+
+static int
+order_start(struct rte_eth_dev *dev)
+{
+	int i = order_pf_of(dev), ret;
+
+	if (i == 1 && !rte_eth_devices[order_pf[0]].data->dev_started) {
+		ret = -EAGAIN;
+	} else if (order_start_again[i] != 0) {
+		order_start_again[i] -= order_start_again[i] > 0;
+		ret = -EAGAIN;
+	} else if (order_start_fail[i] != 0) {
+		order_start_fail[i]--;
+		ret = -EIO;
+	} else {
+		ret = order_orig[i]->dev_start(dev);
+	}
+	order_note("start", i, ret);
+	return ret;
+}
+
+static int
+order_stop(struct rte_eth_dev *dev)
+{
+	int i = order_pf_of(dev), ret;
+
+	if (i == 0 && rte_eth_devices[order_pf[1]].data->dev_started) {
+		ret = -EBUSY;
+	} else if (order_stop_fail[i] != 0) {
+		order_stop_fail[i]--;
+		ret = -EIO;
+	} else {
+		ret = order_orig[i]->dev_stop(dev);
+	}
+	order_note("stop", i, ret);
+	return ret;
+}
+
+static int
+order_proxy(struct rte_eth_dev *dev, uint16_t *proxy, struct rte_flow_error *err)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(err);
+	*proxy = order_pf[0];
+	return 0;
+}
+
+static int
+order_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		const struct rte_flow_item items[], const struct rte_flow_action actions[],
+		struct rte_flow_error *err)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(attr);
+	RTE_SET_USED(items);
+	RTE_SET_USED(actions);
+	RTE_SET_USED(err);
+	return 0;
+}
+
+static struct rte_flow *
+order_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		const struct rte_flow_item items[], const struct rte_flow_action actions[],
+		struct rte_flow_error *err)
+{
+	static char rule;
+
+	RTE_SET_USED(dev);
+	RTE_SET_USED(attr);
+	RTE_SET_USED(items);
+	RTE_SET_USED(actions);
+	RTE_SET_USED(err);
+	order_rules++;
+	return (struct rte_flow *)&rule;
+}
+
+static int
+order_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_flow_error *err)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(flow);
+	RTE_SET_USED(err);
+	order_rules--;
+	return 0;
+}
+
+static const struct rte_flow_ops order_flow_ops = {
+	.validate = order_validate,
+	.create = order_create,
+	.destroy = order_destroy,
+	.pick_transfer_proxy = order_proxy,
+};
+
+static int
+order_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops)
+{
+	RTE_SET_USED(dev);
+	*ops = &order_flow_ops;
+	return 0;
+}
+
+/* The calls recorded since the last look, as "start0 start1 ...". */
+static const char *
+order_calls(void)
+{
+	static char buf[ORDER_LOG * 16];
+	size_t at = 0;
+	unsigned int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < order_n && at < sizeof(buf); k++)
+		at += snprintf(buf + at, sizeof(buf) - at, "%s%s", k ? " " : "", order_log[k]);
+	order_n = 0;
+	return buf;
+}
+
+static bool
+started(uint16_t pid)
+{
+	return rte_eth_devices[pid].data->dev_started != 0;
+}
+
+/* Over the wrapped net_null pair: the order, failed stops, EAGAIN. */
+static void
+order_wrapped(struct rte_mempool *mp)
+{
+	struct octo_port_conf c = {
+		.nb_rxq = 2, .nb_txq = 2, .nb_desc = 512, .socket = 0, .pool = mp,
+	};
+	const char *calls;
+	uint16_t pid;
+	int i, ret;
+
+	REQUIRE(rte_vdev_init("net_null_ord0", NULL) == 0 &&
+		rte_vdev_init("net_null_ord1", NULL) == 0, "net_null ports");
+	order_pf[0] = port_of("net_null_ord0");
+	order_pf[1] = port_of("net_null_ord1");
+	for (i = 0; i < 2; i++) {
+		order_orig[i] = rte_eth_devices[order_pf[i]].dev_ops;
+		order_ops[i] = *order_orig[i];
+		order_ops[i].dev_start = order_start;
+		order_ops[i].dev_stop = order_stop;
+		order_ops[i].flow_ops_get = order_flow_ops_get;
+		rte_eth_devices[order_pf[i]].dev_ops = &order_ops[i];
+	}
+	/* the proxy given last */
+	REQUIRE(rte_vdev_init("net_octopus9", "member=net_null_ord1,member=net_null_ord0,"
+		"socket_of=net_null_ord1:1,socket_of=net_null_ord0:0") == 0, "octopus port");
+	pid = port_of("net_octopus9");
+
+	ret = octo_port_start(pid, &c);
+	calls = order_calls();
+	CHECK(ret == 0 && strcmp(calls, "start0 start1") == 0,
+		"start: %d, calls \"%s\", want the proxy (port 0 of the pair) first", ret, calls);
+	CHECK(order_rules > 0, "no steering rules on the e-switch (%d)", order_rules);
+	ret = rte_eth_dev_stop(pid);
+	calls = order_calls();
+	CHECK(ret == 0 && strcmp(calls, "stop1 stop0") == 0,
+		"stop: %d, calls \"%s\", want the proxy last", ret, calls);
+
+	/* a member whose stop fails: the port says so, takes nothing for stopped */
+	CHECK(rte_eth_dev_start(pid) == 0, "start again");
+	order_calls();
+	order_stop_fail[1] = 1;
+	ret = rte_eth_dev_stop(pid);
+	calls = order_calls();
+	CHECK(ret == -EIO && strcmp(calls, "stop1!") == 0 && started(order_pf[1]) &&
+		started(order_pf[0]) && started(pid),
+		"a member's failed stop: port stop %d (want -EIO), calls \"%s\", member 1 %s, proxy %s, port %s",
+		ret, calls, started(order_pf[1]) ? "started" : "stopped",
+		started(order_pf[0]) ? "started" : "stopped", started(pid) ? "started" : "stopped");
+	ret = rte_eth_dev_stop(pid);
+	calls = order_calls();
+	CHECK(ret == 0 && strcmp(calls, "stop1 stop0") == 0 && !started(order_pf[0]) &&
+		!started(order_pf[1]) && !started(pid),
+		"stop once more: %d, calls \"%s\"", ret, calls);
+
+	/* EAGAIN once: tried again after the others */
+	order_start_again[1] = 1;
+	ret = rte_eth_dev_start(pid);
+	calls = order_calls();
+	CHECK(ret == 0 && strcmp(calls, "start0 start1? start1") == 0,
+		"EAGAIN once: start %d, calls \"%s\"", ret, calls);
+	CHECK(rte_eth_dev_stop(pid) == 0, "stop");
+	order_calls();
+	/* EAGAIN every time, or another error: the start fails, all stopped */
+	order_start_again[1] = -1;
+	ret = rte_eth_dev_start(pid);
+	calls = order_calls();
+	order_start_again[1] = 0;
+	CHECK(ret == -EAGAIN && strcmp(calls, "start0 start1? start1? stop0") == 0 &&
+		!started(order_pf[0]) && !started(pid),
+		"EAGAIN always: start %d, calls \"%s\"", ret, calls);
+	order_start_fail[1] = 1;
+	ret = rte_eth_dev_start(pid);
+	calls = order_calls();
+	CHECK(ret == -EIO && strcmp(calls, "start0 start1! stop0") == 0 &&
+		!started(order_pf[0]) && !started(pid),
+		"a member refusing: start %d, calls \"%s\"", ret, calls);
+	CHECK(rte_eth_dev_start(pid) == 0 && rte_eth_dev_stop(pid) == 0, "start and stop after");
+	calls = order_calls();
+	CHECK(strcmp(calls, "start0 start1 stop1 stop0") == 0, "calls \"%s\"", calls);
+	CHECK(rte_eth_dev_close(pid) == 0, "close");
+	CHECK(order_rules == 0, "%d rules left on the e-switch", order_rules);
+	for (i = 0; i < 2; i++)
+		rte_eth_devices[order_pf[i]].dev_ops = order_orig[i];
+	CHECK(rte_vdev_uninit("net_octopus9") == 0, "uninit");
+}
+
+/*
+ * The order case: the wrapped pair above, then net_octonic2's PFs given
+ * proxy last, whose dialect (mlx5-hws) refuses what mlx5 does: started
+ * and stopped twice.
+ */
+static void
+test_order(struct rte_mempool *mp)
+{
+	struct octo_port_conf c = {
+		.nb_rxq = 2, .nb_txq = 2, .nb_desc = 512,
+		.socket = OCTO_SOCKET_OF_LCORE, .pool = mp,
+	};
+	uint16_t pid, pf0 = port_of("net_octonic2_pf0"), pf1 = port_of("net_octonic2_pf1");
+	int k;
+
+	order_wrapped(mp);
+	REQUIRE(rte_vdev_init("net_octopus8",
+		"member=net_octonic2_pf1,member=net_octonic2_pf0") == 0, "octopus port");
+	pid = port_of("net_octopus8");
+	CHECK(octo_port_start(pid, &c) == 0, "start over the PFs, proxy given last");
+	for (k = 0; k < 2; k++) {
+		CHECK(started(pf0) && started(pf1), "PFs started");
+		CHECK(rte_eth_dev_stop(pid) == 0, "stop %d", k);
+		CHECK(!started(pf0) && !started(pf1), "PFs stopped");
+		CHECK(rte_eth_dev_start(pid) == 0, "start %d", k);
+	}
+	CHECK(rte_eth_dev_stop(pid) == 0, "stop");
+	CHECK(rte_eth_dev_close(pid) == 0, "close");
+	CHECK(rte_vdev_uninit("net_octopus8") == 0, "uninit");
+}
+
 static void *
 thread_poll(void *p)
 {
@@ -764,7 +1050,8 @@ test_exit_stopped(struct rte_mempool *mp)
 static const struct octo_case cases[] = {
 	{ "octopus", test_octopus }, { "single", test_single }, { "domains", test_domains },
 	{ "reta", test_reta }, { "thread", test_thread }, { "link", test_link },
-	{ "refused", test_refused }, { "exit", test_exit_started, true },
+	{ "refused", test_refused }, { "order", test_order },
+	{ "exit", test_exit_started, true },
 	{ "exit_stopped", test_exit_stopped, true },
 };
 

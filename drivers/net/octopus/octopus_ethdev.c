@@ -168,20 +168,101 @@ octopus_configure(struct rte_eth_dev *dev)
 
 /* ---- start / stop ------------------------------------------------------- */
 
-static void
+/*
+ * Stop the started members, the transfer proxy last (an e-switch may keep
+ * its proxy running while its other ports do: mlx5 answers EBUSY). A
+ * member whose stop fails stays started, and so does the proxy then: the
+ * error is the caller's, and stopping the port again retries them.
+ * @return 0, or the first member's error (logged).
+ */
+static int
 members_stop(struct octopus_priv *p)
 {
+	uint16_t order[OCTOPUS_MAX_MEMBERS];
+	unsigned int n = octopus_members_order(p, order), k;
+	const char *failed = NULL;
 	struct octopus_member *m;
-	uint16_t i;
-	int ret;
+	int ret, first = 0;
 
-	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_STARTED) {
+	for (k = n; k-- > 0; ) {
+		m = &p->members[order[k]];
+		if (m->state < OCTO_MEMBER_STARTED)
+			continue;
+		if (k == 0 && failed != NULL && n > 1 &&
+		    order[0] == octopus_member_proxy(p)) {
+			OCTO_LOG(ERR, "port %u: member %s, the transfer proxy, left started: member %s did not stop",
+				p->port_id, m->name, failed);
+			break;
+		}
 		ret = rte_eth_dev_stop(m->port_id);
-		if (ret < 0)
-			OCTO_LOG(ERR, "port %u: member %s: stop failed (%d)",
-				p->port_id, m->name, ret);
+		if (ret < 0) {
+			OCTO_LOG(ERR, "port %u: member %s: stop failed: %s; it is still started (stopping the port again retries)",
+				p->port_id, m->name, rte_strerror(-ret));
+			if (first == 0)
+				first = ret;
+			failed = m->name;
+			continue;
+		}
 		m->state = OCTO_MEMBER_CONFIGURED;
 	}
+	return first;
+}
+
+/* Start member @p m; @p retry: its second try (see members_start). */
+static int
+member_start(struct octopus_priv *p, struct octopus_member *m, bool retry)
+{
+	int ret = rte_eth_dev_start(m->port_id);
+
+	if (ret == 0) {
+		m->state = OCTO_MEMBER_STARTED;
+		return 0;
+	}
+	if (ret == -EAGAIN && !retry) {
+		OCTO_LOG(INFO, "port %u: member %s: start answered EAGAIN; tried again once the other members run",
+			p->port_id, m->name);
+		return ret;
+	}
+	OCTO_LOG(ERR, "port %u: member %s refused start: %s%s", p->port_id, m->name,
+		rte_strerror(-ret), ret == -EAGAIN ?
+		" (again after every other member started: its e-switch's transfer proxy is not one of them, or not started)" :
+		"");
+	return ret;
+}
+
+/*
+ * Start the configured members, the transfer proxy first (an e-switch may
+ * refuse its other ports until its proxy runs: mlx5 answers EAGAIN). A
+ * member that answers EAGAIN anyway is tried again after all the others.
+ * On failure the members started are stopped again.
+ */
+static int
+members_start(struct octopus_priv *p)
+{
+	uint16_t order[OCTOPUS_MAX_MEMBERS], later[OCTOPUS_MAX_MEMBERS];
+	unsigned int n = octopus_members_order(p, order), nb_later = 0, k;
+	struct octopus_member *m;
+	int ret;
+
+	for (k = 0; k < n; k++) {
+		m = &p->members[order[k]];
+		if (m->state != OCTO_MEMBER_CONFIGURED)
+			continue;
+		ret = member_start(p, m, false);
+		if (ret == -EAGAIN)
+			later[nb_later++] = order[k];
+		else if (ret < 0)
+			goto fail;
+	}
+	for (k = 0; k < nb_later; k++) {
+		ret = member_start(p, &p->members[later[k]], true);
+		if (ret < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	members_stop(p);
+	return ret;
 }
 
 /*
@@ -312,7 +393,6 @@ octopus_start(struct rte_eth_dev *dev)
 	struct octopus_priv *p = octo_priv(dev);
 	uint16_t nb_rxq = dev->data->nb_rx_queues;
 	uint16_t nb_txq = dev->data->nb_tx_queues;
-	struct octopus_member *m;
 	uint16_t i;
 	int ret;
 
@@ -326,18 +406,9 @@ octopus_start(struct rte_eth_dev *dev)
 			OCTO_LOG(ERR, "port %u: Tx queue %u not set up", p->port_id, i);
 			return -EINVAL;
 		}
-	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_CONFIGURED) {
-		if (m->state == OCTO_MEMBER_STARTED)
-			continue;
-		ret = rte_eth_dev_start(m->port_id);
-		if (ret < 0) {
-			OCTO_LOG(ERR, "port %u: member %s refused start: %s",
-				p->port_id, m->name, rte_strerror(-ret));
-			members_stop(p);
-			return ret;
-		}
-		m->state = OCTO_MEMBER_STARTED;
-	}
+	ret = members_start(p);
+	if (ret < 0)
+		return ret;
 	members_recheck(p);
 	if (octopus_member_nearest(p, -1) < 0) {
 		OCTO_LOG(ERR, "port %u: no member in service", p->port_id);
@@ -400,6 +471,7 @@ octopus_stop(struct rte_eth_dev *dev)
 {
 	struct octopus_priv *p = octo_priv(dev);
 	uint16_t i;
+	int ret;
 
 	/* first: the members' links going down now are no failover */
 	p->started = false;
@@ -409,14 +481,17 @@ octopus_stop(struct rte_eth_dev *dev)
 		octopus_steer_remove(p->steer);
 		p->steer = NULL;
 	}
-	members_stop(p);
+	ret = members_stop(p);
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
 	p->started = false;
 	octopus_link_update(dev, 0);
-	return 0;
+	/* ethdev keeps the port started: the application sees the failure
+	 * and may stop it again, which retries the members still started
+	 */
+	return ret;
 }
 
 /* Members are closed with the port: their queues use the port's Rx pools,
@@ -426,8 +501,9 @@ static int
 octopus_close(struct rte_eth_dev *dev)
 {
 	struct octopus_priv *p = octo_priv(dev);
+	uint16_t i, order[OCTOPUS_MAX_MEMBERS];
 	struct octopus_member *m;
-	uint16_t i;
+	unsigned int n, k;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
@@ -440,7 +516,12 @@ octopus_close(struct rte_eth_dev *dev)
 	/* the app's rules, from the members' e-switch and from memory */
 	octopus_tmpl_free(p);
 	octopus_flows_free(p);
-	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
+	/* the transfer proxy last, as at stop */
+	n = octopus_members_order(p, order);
+	for (k = n; k-- > 0; ) {
+		m = &p->members[order[k]];
+		if (m->state < OCTO_MEMBER_OWNED)
+			continue;
 		octopus_events_unregister(dev, m);
 		rte_eth_dev_owner_unset(m->port_id, p->owner_id);
 		if (m->state >= OCTO_MEMBER_CONFIGURED)

@@ -26,6 +26,7 @@
 
 #include <rte_bus.h>
 #include <rte_dev.h>
+#include <rte_flow.h>
 #include <rte_pci.h>
 #include <bus_driver.h>
 
@@ -205,6 +206,51 @@ octopus_member_by_socket(const struct octopus_priv *p, int socket)
 		if (octopus_member_serving(p, i) && p->members[i].socket == socket)
 			return i;
 	return -1;
+}
+
+/*
+ * The member that is the members' transfer proxy (the port
+ * rte_flow_pick_transfer_proxy names for them), -1 when none is: members
+ * without an e-switch, or a proxy outside the port. An e-switch may want
+ * its proxy started before its other ports and stopped after them (mlx5
+ * with hardware steering refuses with EAGAIN and EBUSY).
+ */
+int
+octopus_member_proxy(const struct octopus_priv *p)
+{
+	const struct octopus_member *m;
+	uint16_t i, j, px;
+
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
+		px = RTE_MAX_ETHPORTS;
+		if (rte_flow_pick_transfer_proxy(m->port_id, &px, NULL) != 0)
+			continue;
+		for (j = 0; j < p->nb_members; j++)
+			if (p->members[j].state >= OCTO_MEMBER_OWNED &&
+			    p->members[j].port_id == px)
+				return j;
+	}
+	return -1;
+}
+
+/*
+ * The members in the order they start: the transfer proxy first, then
+ * the others in devargs order; they stop in the reverse order.
+ * @return how many indexes @p order holds (every member, whatever its state).
+ */
+unsigned int
+octopus_members_order(const struct octopus_priv *p, uint16_t *order)
+{
+	int px = octopus_member_proxy(p);
+	unsigned int n = 0;
+	uint16_t i;
+
+	if (px >= 0)
+		order[n++] = (uint16_t)px;
+	for (i = 0; i < p->nb_members; i++)
+		if (i != px)
+			order[n++] = i;
+	return n;
 }
 
 /* Whether a member named in devargs (or the nic=) is not resolved yet. */
