@@ -387,6 +387,20 @@ steering_start(struct octopus_priv *p, uint16_t nb_rxq)
 	return 0;
 }
 
+/*
+ * Before members that keep no rules across their stop are stopped (ethdev's
+ * guide: their user removes the rules first; mlx5 flushes them): the
+ * application's rules come off them, kept by the port for its next start.
+ */
+static void
+rules_park(struct octopus_priv *p)
+{
+	if (octopus_members_keep_rules(p))
+		return;
+	octopus_tmpl_park(p);
+	octopus_flows_park(p);
+}
+
 static int
 octopus_start(struct rte_eth_dev *dev)
 {
@@ -443,13 +457,17 @@ octopus_start(struct rte_eth_dev *dev)
 			q->route = OCTO_ROUTE(h, h, OCTO_ROUTE_STEADY);
 		}
 	}
-	/* the app's rules stay on the e-switch across stop/start; re-install
-	 * any that a member lost meanwhile (logged, not fatal: the others steer)
+	/* the app's rules, before the first burst: those the members did not
+	 * keep across their stop (taken off at stop, or made while stopped)
+	 * and any a member lost meanwhile (logged, not fatal: the others steer)
 	 */
-	if (p->steer != NULL)
+	if (p->steer != NULL) {
 		octopus_flows_replay(p);
+		octopus_tmpl_replay(p);
+	}
 	ret = octopus_migrate_start(p);
 	if (ret < 0) {
+		rules_park(p);
 		if (p->steer != NULL) {
 			octopus_steer_remove(p->steer);
 			p->steer = NULL;
@@ -477,6 +495,7 @@ octopus_stop(struct rte_eth_dev *dev)
 	p->started = false;
 	/* no rule change may run while the rules go */
 	octopus_migrate_stop(p);
+	rules_park(p);
 	if (p->steer != NULL) {
 		octopus_steer_remove(p->steer);
 		p->steer = NULL;

@@ -183,6 +183,17 @@ struct octopus_gate_set;
 void octopus_flow_gates(struct octopus_priv *p, int bucket, uint64_t qs, bool create,
 		struct octopus_gate_set *s);
 
+/*
+ * Whether application rules wait in the port's copies, off the members:
+ * the port is stopped and a member keeps no rules across its stop (no
+ * FLOW_RULE_KEEP). They are made on the members at start.
+ */
+bool octopus_flows_parked(const struct octopus_priv *p);
+/*
+ * Take every application rule off the members, keeping it (and what it
+ * counted): before members that keep no rules stop.
+ */
+void octopus_flows_park(struct octopus_priv *p);
 /* Install every kept rule that is not installed (start, member back). */
 int octopus_flows_replay(struct octopus_priv *p);
 /*

@@ -427,6 +427,7 @@ bool octopus_member_serving(const struct octopus_priv *p, unsigned int m);
 int octopus_member_nearest(const struct octopus_priv *p, int socket);
 int octopus_member_proxy(const struct octopus_priv *p);
 unsigned int octopus_members_order(const struct octopus_priv *p, uint16_t *order);
+bool octopus_members_keep_rules(const struct octopus_priv *p);
 bool octopus_members_missing(const struct octopus_priv *p);
 void octopus_members_probe_later(void);
 bool octopus_is_octopus(uint16_t port_id);

@@ -253,6 +253,27 @@ octopus_members_order(const struct octopus_priv *p, uint16_t *order)
 	return n;
 }
 
+/*
+ * Whether every member keeps rte_flow rules across its stop
+ * (RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP). Where one does not, ethdev's guide
+ * says it neither keeps rules nor takes them before its first start: the
+ * port removes what it made on the members before they stop and makes it
+ * again once they run (mlx5 says it not and flushes at stop, facts F7).
+ */
+bool
+octopus_members_keep_rules(const struct octopus_priv *p)
+{
+	const struct octopus_member *m;
+	struct rte_eth_dev_info info;
+	uint16_t i;
+
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED)
+		if (rte_eth_dev_info_get(m->port_id, &info) != 0 ||
+		    (info.dev_capa & RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP) == 0)
+			return false;
+	return true;
+}
+
 /* Whether a member named in devargs (or the nic=) is not resolved yet. */
 bool
 octopus_members_missing(const struct octopus_priv *p)
