@@ -462,6 +462,7 @@ octopus_start(struct rte_eth_dev *dev)
 	 * and any a member lost meanwhile (logged, not fatal: the others steer)
 	 */
 	if (p->steer != NULL) {
+		octopus_flows_shape_probe(p, octopus_steer_proxy(p->steer));
 		octopus_flows_replay(p);
 		octopus_tmpl_replay(p);
 	}

@@ -232,7 +232,7 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f, uint64_t qs,
 
 	ret = octopus_flow_proxy_get(p, &proxy, error);
 	if (ret == 0)
-		ret = octopus_flow_shape_get(p, proxy, &sh, error);
+		ret = octopus_flow_shape_get(p, proxy, true, &sh, error);
 	/* the ingress stage at the first step: later steps keep it */
 	if (ret == 0 && f->hw == NULL) {
 		/* what a member lost meanwhile is made again (replay) */
@@ -749,7 +749,7 @@ octopus_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		ret = octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no memory");
 	if (ret == 0)
-		ret = octopus_flow_shape_get(p, proxy, &sh, error);
+		ret = octopus_flow_shape_get(p, proxy, false, &sh, error);
 	/* any tag stands for the one a create would take */
 	if (ret == 0 && sh.mark_ingress && (parsed.app.has_mark || parsed.app.has_flag))
 		parsed.app.mark_tag = 1;
@@ -979,7 +979,7 @@ isolate_rule_make(struct octopus_priv *p, struct rte_flow_error *error)
 
 	ret = octopus_flow_proxy_get(p, &proxy, error);
 	if (ret == 0)
-		ret = octopus_flow_shape_get(p, proxy, &sh, error);
+		ret = octopus_flow_shape_get(p, proxy, true, &sh, error);
 	if (ret != 0)
 		return ret;
 	attr.group = sh.base;	/* the classification's group */
@@ -1036,6 +1036,18 @@ isolate_replay(struct octopus_priv *p)
 		OCTO_LOG(ERR, "port %u: making the isolate rule again failed: %s",
 			p->port_id, err.message != NULL ? err.message : rte_strerror(-ret));
 	return ret;
+}
+
+void
+octopus_flows_shape_probe(struct octopus_priv *p, uint16_t proxy)
+{
+	struct octopus_flow_shape sh;
+	struct rte_flow_error err = { 0 };
+
+	if (octopus_flows_get(p) == NULL ||
+	    octopus_flow_shape_get(p, proxy, true, &sh, &err) != 0)
+		OCTO_LOG(DEBUG, "port %u: asking the e-switch what it takes for rules failed: %s",
+			p->port_id, err.message != NULL ? err.message : "no memory");
 }
 
 bool

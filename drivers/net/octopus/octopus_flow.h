@@ -222,9 +222,18 @@ int octopus_flow_hw_make(uint16_t proxy, enum octopus_steer_meta_write how,
 		const struct rte_flow_item pattern[],
 		const struct octo_steer_app_entry *e,
 		int validate_only, struct rte_flow **flow, struct rte_flow_error *error);
-/* octopus_flow_mark.c: what the e-switch behind @p proxy takes (cached). */
-int octopus_flow_shape_get(struct octopus_priv *p, uint16_t proxy,
+/*
+ * octopus_flow_mark.c: what the e-switch behind @p proxy takes, asked by
+ * creating probe rules (octopus_steer_probe) where @p may_create and the
+ * members take rules now, and kept; otherwise by validate alone, not kept.
+ */
+int octopus_flow_shape_get(struct octopus_priv *p, uint16_t proxy, bool may_create,
 		struct octopus_flow_shape *sh, struct rte_flow_error *error);
+/*
+ * Ask it at start (the steering installed): an application's validate
+ * then finds the answer and creates no probe rule.
+ */
+void octopus_flows_shape_probe(struct octopus_priv *p, uint16_t proxy);
 /* Give @p f a tag when its MARK/FLAG goes to the ingress stage (@p sh). */
 int octopus_flow_mark_tag(struct octopus_priv *p, struct octopus_flow *f,
 		const struct octopus_flow_shape *sh, struct rte_flow_error *error);

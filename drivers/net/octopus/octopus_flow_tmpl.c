@@ -119,6 +119,8 @@ struct octopus_tmpl_actions {
 	uint32_t value;		/* masked: the queue, or the application group */
 	int8_t meta_pos;	/* proxy action writing META (QUEUE), -1 none */
 	int8_t jump_pos;	/* proxy JUMP, -1 none */
+	/* how its META write is made: the proxy's answer to this template */
+	enum octopus_steer_meta_write meta_how;
 	/* what a rule's copy keeps (see Restart): the application's action
 	 * types, and the confs a rule gives (MARK, COUNT), packed at conf_off
 	 */
@@ -406,7 +408,7 @@ tmpl_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *port_at
 	if (ret == 0 && octopus_flows_get(p) == NULL)
 		ret = tmpl_error(error, ENOMEM, "no memory");
 	if (ret == 0)
-		ret = octopus_flow_shape_get(p, proxy, &sh, error);
+		ret = octopus_flow_shape_get(p, proxy, false, &sh, error);
 	if (ret != 0)
 		goto out;
 	hw_attr = calloc((size_t)nb_queue + 1, sizeof(*hw_attr));
@@ -528,26 +530,37 @@ out:
 
 /* The proxy's actions for the application's QUEUE(@p q): META := q + JUMP(home). */
 static void
-queue_actions(const struct octopus_tmpl *t, uint16_t q, struct rte_flow_action *a,
-		struct rte_flow_action_set_meta *set, struct rte_flow_action_modify_field *mod,
-		struct rte_flow_action_jump *home)
+queue_actions(const struct octopus_tmpl *t, enum octopus_steer_meta_write how, uint16_t q,
+		struct rte_flow_action *a, struct rte_flow_action_set_meta *set,
+		struct rte_flow_action_modify_field *mod, struct rte_flow_action_jump *home)
 {
-	octopus_steer_meta_action(t->shape.meta_how, q, &a[0], set, mod);
+	octopus_steer_meta_action(how, q, &a[0], set, mod);
 	home->group = OCTO_STEER_HOME_GROUP + t->shape.base;
 	a[1].type = RTE_FLOW_ACTION_TYPE_JUMP;
 	a[1].conf = home;
 }
 
 /*
- * The proxy's mask of a META write: the whole value fixed (@p masked: all
- * its bits in the mask) or left to each rule (no conf), for SET_META and
- * MODIFY_FIELD alike.
+ * The proxy's mask of a META write: the whole value fixed (@p masked) or
+ * left to each rule. SET_META: all its bits in the mask, or no conf.
+ * MODIFY_FIELD: every field of the write fixed by the template, the
+ * destination's level and offset and the width in full (mlx5 takes no
+ * other mask: mlx5_flow_hw.c, flow_hw_validate_action_modify_field, facts
+ * F6), and the immediate value's mask all ones or all zeros (mlx5 reads a
+ * zero mask as "the value is each rule's").
  */
 static void
-meta_mask(const struct octopus_tmpl *t, bool masked, struct rte_flow_action *a,
+meta_mask(enum octopus_steer_meta_write how, bool masked, struct rte_flow_action *a,
 		struct rte_flow_action_set_meta *set, struct rte_flow_action_modify_field *mod)
 {
-	octopus_steer_meta_action(t->shape.meta_how, UINT32_MAX, a, set, mod);
+	octopus_steer_meta_action(how, UINT32_MAX, a, set, mod);
+	if (how == OCTOPUS_STEER_META_MODIFY) {
+		mod->dst.level = UINT8_MAX;
+		mod->dst.offset = UINT32_MAX;
+		mod->width = UINT32_MAX;
+		memset(mod->src.value, masked ? 0xff : 0, sizeof(mod->src.value));
+		return;
+	}
 	if (!masked)
 		a->conf = NULL;
 }
@@ -606,9 +619,10 @@ tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_templ
 	struct rte_flow_action_jump home, home_m, jump, jump_m;
 	struct rte_flow_actions_template_attr hw_attr;
 	struct octopus_tmpl_actions *at = NULL, a;
+	enum octopus_steer_meta_write how;
 	struct octopus_tmpl *t;
-	unsigned int i, n = 0;
-	int fates = 0;
+	unsigned int i, n;
+	int fates, ret;
 
 	if (attr == NULL || actions == NULL || masks == NULL) {
 		tmpl_error(error, EINVAL, "actions template: attributes, actions or masks missing");
@@ -623,9 +637,14 @@ tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_templ
 	t = tmpl_of(dev, error);
 	if (t == NULL)
 		goto out;
+	how = t->shape.meta_how;
+again:
+	n = 0;
+	fates = 0;
 	memset(&a, 0, sizeof(a));
 	memset(hw, 0, sizeof(hw));
 	memset(hw_mask, 0, sizeof(hw_mask));
+	a.meta_how = how;
 	a.meta_pos = -1;
 	a.jump_pos = -1;
 	a.app_fate = -1;
@@ -660,8 +679,8 @@ tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_templ
 			a.app_fate = (int8_t)i;
 			a.masked = masked;
 			a.value = masked ? ((const struct rte_flow_action_queue *)ac->conf)->index : 0;
-			queue_actions(t, (uint16_t)a.value, &hw[n], &set, &mod, &home);
-			meta_mask(t, masked, &hw_mask[n], &set_m, &mod_m);
+			queue_actions(t, how, (uint16_t)a.value, &hw[n], &set, &mod, &home);
+			meta_mask(how, masked, &hw_mask[n], &set_m, &mod_m);
 			home_m.group = UINT32_MAX;
 			hw_mask[n + 1].type = RTE_FLOW_ACTION_TYPE_JUMP;
 			hw_mask[n + 1].conf = &home_m;
@@ -764,8 +783,23 @@ tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_templ
 	hw_attr.ingress = 0;
 	hw_attr.transfer = 1;
 	at->hw = rte_flow_actions_template_create(t->proxy, &hw_attr, hw, hw_mask, error);
-	if (at->hw == NULL) {
-		octopus_flow_member_error(error, rte_errno > 0 ? -rte_errno : -EIO, t->proxy);
+	ret = at->hw != NULL ? 0 : rte_errno > 0 ? -rte_errno : -EIO;
+	if (ret != 0 && a.meta_pos >= 0 && how == OCTOPUS_STEER_META_SET &&
+	    (ret == -ENOTSUP || ret == -EINVAL || ret == -ENOSYS)) {
+		/* the proxy takes no SET_META here (mlx5's hardware steering
+		 * has none, facts F2): MODIFY_FIELD, for the next templates too
+		 */
+		OCTO_LOG(INFO, "port %u: the members' e-switch refused SET_META in an actions template (%s): META is written with MODIFY_FIELD",
+			octo_priv(dev)->port_id, error != NULL && error->message != NULL ?
+			error->message : rte_strerror(-ret));
+		rte_free(at);
+		at = NULL;
+		how = OCTOPUS_STEER_META_MODIFY;
+		t->shape.meta_how = how;
+		goto again;
+	}
+	if (ret != 0) {
+		octopus_flow_member_error(error, ret, t->proxy);
 		rte_free(at);
 		at = NULL;
 		goto out;
@@ -1184,7 +1218,7 @@ actions_lay_out(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
 		q->acts[k].conf = NULL;
 	}
 	if (at->fate == TMPL_FATE_QUEUE) {
-		octopus_steer_meta_action(t->shape.meta_how, 0, &q->acts[at->meta_pos],
+		octopus_steer_meta_action(at->meta_how, 0, &q->acts[at->meta_pos],
 			&q->meta, &q->mod);
 		q->home.group = OCTO_STEER_HOME_GROUP + t->shape.base;
 		q->acts[at->meta_pos + 1].conf = &q->home;
@@ -1227,7 +1261,7 @@ actions_of(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
 			}
 			v = c->index;
 		}
-		octopus_steer_meta_value(t->shape.meta_how, v, &q->meta, &q->mod);
+		octopus_steer_meta_value(at->meta_how, v, &q->meta, &q->mod);
 		*qs = UINT64_C(1) << (v % OCTOPUS_MAX_QUEUES);
 	} else if (at->fate == TMPL_FATE_JUMP) {
 		if (!at->masked) {
