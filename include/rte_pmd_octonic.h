@@ -53,7 +53,8 @@ extern "C" {
 struct rte_pmd_octonic_pf_info {
 	uint16_t pf;		/**< index of this PF in the NIC */
 	uint16_t nb_pfs;	/**< PFs of the NIC */
-	int socket_id;		/**< NUMA node of this PF */
+	int socket_id;		/**< NUMA node of this PF (its port's: under
+				  *  topology=mpesw the owner's, PF0's) */
 	uint16_t pf_port[8];	/**< port id of each PF (RTE_MAX_ETHPORTS once closed) */
 };
 
