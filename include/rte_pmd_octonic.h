@@ -122,9 +122,9 @@ int rte_pmd_octonic_reset_raise(uint16_t port_id);
  * Make every Rx burst of PF @p port_id return at most @p max frames, fewer
  * than asked while its ring holds more, as a PMD may (0: no such limit, the
  * default). A caller that takes a short burst for an empty ring then leaves
- * frames behind. The cap comes first among the burst's rules: the step
- * (rx_step=) then rounds it down, so a cap below the step makes every
- * burst return nothing.
+ * frames behind. It caps what the burst's other rules let through: a
+ * request below the step (rx_step=) still returns nothing, one above it
+ * at most @p max.
  *
  * @return 0, -ENODEV (not an octonic port).
  */

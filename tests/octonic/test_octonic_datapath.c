@@ -167,12 +167,42 @@ test_rx_step(struct rte_mempool *unused __rte_unused)
 	generate(port, 10);
 	CHECK(rx(port, m, 1) == 1, "rx_step=1: a request of 1 takes one");
 	drop(m, 1);
-	/* the rx_burst_max fault caps the request before the step */
-	CHECK(rte_pmd_octonic_rx_burst_max(port, 2) == 0, "burst max");
-	CHECK(rx(port, m, 4) == 2, "capped at 2");
-	drop(m, 2);
 	rte_eth_dev_stop(port);
 	rte_vdev_uninit("net_octonic63");
+}
+
+/* The rx_burst_max fault caps what a burst returns, after the step: a
+ * request below the step still returns nothing, one above it at most the
+ * cap, on either ring. */
+static void
+cap(const char *nic, const char *args)
+{
+	struct rte_mbuf *m[BURST];
+	uint16_t port, n;
+
+	REQUIRE(rte_vdev_init(nic, args) == 0, "probe %s", args);
+	port = pf_port(nic, 0);
+	REQUIRE(start1(port, 512, pool, 0) == 0, "start");
+	generate(port, 10);
+	CHECK(rte_pmd_octonic_rx_burst_max(port, 1) == 0, "burst max");
+	CHECK(rx(port, m, 3) == 0, "%s: below the step", args);
+	n = rx(port, m, 8);
+	CHECK(n == 1 && count(port) == 9, "%s: capped at 1: %u, %d left", args,
+		n, count(port));
+	drop(m, n);
+	CHECK(rte_pmd_octonic_rx_burst_max(port, 0) == 0, "no cap");
+	n = rx(port, m, 32);
+	CHECK(n == 9, "%s: the rest: %u", args, n);
+	drop(m, n);
+	rte_eth_dev_stop(port);
+	rte_vdev_uninit(nic);
+}
+
+static void
+test_rx_cap(struct rte_mempool *unused __rte_unused)
+{
+	cap("net_octonic72", "pfs=1,rx_step=4,gen_limit=10");
+	cap("net_octonic73", "pfs=1,dialect=mlx5-hws,gen_limit=10");
 }
 
 /*
@@ -511,6 +541,7 @@ test_order(struct rte_mempool *unused __rte_unused)
 
 static const struct octo_case cases[] = {
 	{ "rx_step", test_rx_step },
+	{ "rx_cap", test_rx_cap },
 	{ "rx_ring_end", test_rx_ring_end },
 	{ "rx_posted", test_rx_posted },
 	{ "rx_nombuf", test_rx_nombuf },

@@ -119,11 +119,11 @@ rxd_replenish(struct octonic_rxq *rxq, struct octonic_rxd *d)
 
 static uint16_t
 rxd_burst_vec(struct octonic_rxq *rxq, struct octonic_rxd *d,
-		struct rte_mbuf **pkts, uint16_t n)
+		struct rte_mbuf **pkts, uint16_t n, uint16_t max)
 {
 	uint32_t step = rxq->step, tn = 0, pi, req, posted, got, idx;
 
-	while (tn < n) {
+	while (tn < n && tn < max) {
 		rxd_replenish(rxq, d);
 		pi = LOAD(&d->rq_pi, relaxed);
 		idx = pi & d->mask;
@@ -132,6 +132,7 @@ rxd_burst_vec(struct octonic_rxq *rxq, struct octonic_rxd *d,
 		req = RTE_MIN(req, d->size - idx);		/* the ring end */
 		posted = LOAD(&d->rq_ci, relaxed) - pi;
 		req = RTE_MIN(req, posted - posted % step);	/* the posted limit */
+		req = RTE_MIN(req, max - tn);			/* the fault */
 		got = RTE_MIN(req, LOAD(&d->hw_pi, acquire) - pi);
 		if (got == 0)
 			break;
@@ -175,12 +176,13 @@ rxd_burst_scalar(struct octonic_rxq *rxq, struct octonic_rxd *d,
 }
 
 uint16_t
-octonic_rxd_burst(struct octonic_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
+octonic_rxd_burst(struct octonic_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+		uint16_t max)
 {
 	struct octonic_rxd *d = rxq->desc;
 
-	return d->scalar ? rxd_burst_scalar(rxq, d, pkts, n) :
-		rxd_burst_vec(rxq, d, pkts, n);
+	return d->scalar ? rxd_burst_scalar(rxq, d, pkts, RTE_MIN(n, max)) :
+		rxd_burst_vec(rxq, d, pkts, n, max);
 }
 
 /* mlx5_rx.c, rx_queue_count: completions times segments per packet. */

@@ -312,8 +312,10 @@ struct octonic_rxd *octonic_rxd_create(uint16_t nb_desc, uint16_t sges,
 int octonic_rxd_start(struct octonic_rxq *rxq);
 /** Free every buffer, posted or completed; the ring is empty after. */
 void octonic_rxd_stop(struct octonic_rxd *d);
+/** An Rx burst of @p n asked, returning at most @p max (the fault's cap,
+ *  after the step). */
 uint16_t octonic_rxd_burst(struct octonic_rxq *rxq, struct rte_mbuf **pkts,
-		uint16_t n);
+		uint16_t n, uint16_t max);
 int octonic_rxd_count(const struct octonic_rxd *d);
 struct octonic_txd *octonic_txd_create(uint16_t nb_desc, uint16_t every,
 		int socket);

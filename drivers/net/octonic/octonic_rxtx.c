@@ -15,7 +15,8 @@
  * ring stands for reading and writing descriptors and is not.
  *
  * What a burst returns follows the datapath devargs (README "Datapath"):
- * the rx_burst_max fault caps the request, rx_step rounds it down, and
+ * rx_step rounds the request down, the rx_burst_max fault caps what comes
+ * back, and
  * rx_ring=mlx5 / tx_comp_every > 1 keep the rings as mlx5's driver does
  * (octonic_desc.c).  One function per direction, the choice made per
  * queue inside it.
@@ -55,14 +56,14 @@ octonic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		rte_memory_order_relaxed);
 
 	model_burst(rxq->pf, &rxq->poll);
-	if (unlikely(max != 0 && n > max))
-		n = max;
+	if (max == 0)
+		max = n;
 	if (rxq->desc != NULL) {
-		nb = octonic_rxd_burst(rxq, pkts, n);
+		nb = octonic_rxd_burst(rxq, pkts, n, max);
 	} else {
 		n -= n % rxq->step;
-		nb = rte_ring_sc_dequeue_burst(rxq->ring, (void **)pkts, n,
-			NULL);
+		nb = rte_ring_sc_dequeue_burst(rxq->ring, (void **)pkts,
+			RTE_MIN(n, max), NULL);
 	}
 	for (i = 0; i < nb; i++)
 		bytes += pkts[i]->pkt_len;
