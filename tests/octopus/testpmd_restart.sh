@@ -61,7 +61,7 @@ print(" ".join(out))')
 tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
 	--lcores '0@0,1@0,2@1' \
 	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
-	--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=20000$model" \
+	--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=16,gen_rate=20000$model" \
 	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1 \
 	-- -i --rxq=4 --txq=4 --nb-cores=2 --total-num-mbufs=16384 --forward-mode=io \
 	--no-flush-rx "${noflush[@]}"
@@ -129,12 +129,12 @@ restart() {
 # 1. issue 30's case
 fc "flow create $port ingress pattern eth / ipv4 / udp / end actions queue index 1 / end"
 expect "^Flow rule #0 created"
-forward 1 2000	# what the other queues held before the rule
-forward 1 4000
+forward 1 500	# what the other queues held before the rule
+forward 1 1000
 [ "${got[0]}" = 0 ] && [ "${got[2]}" = 0 ] && [ "${got[3]}" = 0 ] ||
 	fail "rule to queue 1: queues 0, 2, 3 got ${got[0]}, ${got[2]}, ${got[3]}"
 restart 0
-forward 1 4000
+forward 1 1000
 if [ ${#noflush[@]} -gt 0 ]; then
 	[ "${got[0]}" = 0 ] && [ "${got[2]}" = 0 ] && [ "${got[3]}" = 0 ] ||
 		fail "after port stop/start: queues 0, 2, 3 got ${got[0]}, ${got[2]}, ${got[3]}: the rule is gone"
@@ -163,12 +163,12 @@ fc "flow pull $port queue $fq"
 expect "^Queue #$fq pulled 1 operations (0 failed, 1 succeeded)"
 sync_rule="flow create $port ingress pattern eth / ipv4 src is $ip1 / udp src is $port1 / end actions queue index 3 / end"
 fc "$sync_rule"
-forward 2 100 3
+forward 2 50 3
 for i in $(seq 1 10); do
 	restart "$i"
 	# testpmd 22.11 flushed it at the stop
 	[ ${#noflush[@]} -gt 0 ] || fc "$sync_rule"
-	forward 2 100 3
+	forward 2 50 3
 done
 echo "10 restarts: the template rule's flow on queue 2, the synchronous rule's on queue 3 after each"
 tp_cmd "stop"
