@@ -108,6 +108,7 @@ octopus_configure(struct rte_eth_dev *dev)
 	struct rte_eth_conf old_conf[OCTOPUS_MAX_MEMBERS];
 	uint16_t old_nb[OCTOPUS_MAX_MEMBERS][2] = { { 0 } };
 	struct rte_eth_conf conf = dev->data->dev_conf;
+	bool macs_first, mac_given = false;
 	uint16_t nb_rxq = dev->data->nb_rx_queues;
 	uint16_t nb_txq = dev->data->nb_tx_queues;
 	struct octopus_member *m;
@@ -130,6 +131,8 @@ octopus_configure(struct rte_eth_dev *dev)
 	conf.rx_adv_conf.rss_conf.rss_key_len = 0;
 	/* interrupts: the ones failover needs, set per member below */
 	memset(&conf.intr_conf, 0, sizeof(conf.intr_conf));
+	/* separate switch domains: the port's MAC on the first only */
+	macs_first = octopus_macs_first_only(p);
 	/* What each member had, to put it back if a later member refuses. */
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_CONFIGURED) {
 		struct rte_eth_dev_data *md = rte_eth_devices[m->port_id].data;
@@ -153,7 +156,8 @@ octopus_configure(struct rte_eth_dev *dev)
 			return ret;
 		}
 		m->state = OCTO_MEMBER_CONFIGURED;
-		if (p->args.has_mac) {
+		if (p->args.has_mac && (!macs_first || !mac_given)) {
+			mac_given = true;
 			ret = rte_eth_dev_default_mac_addr_set(m->port_id, &p->args.mac);
 			if (ret < 0 && ret != -ENOTSUP)
 				OCTO_LOG(WARNING, "port %u: member %s keeps its MAC (%d)",
@@ -326,6 +330,30 @@ eswitch_lacks(const struct octopus_priv *p, const struct octopus_steer_conf *con
 			sizeof(why)) == 0;
 }
 
+/*
+ * Why members that are ports of one device get no steering: the steering's
+ * last step, REPRESENTED_PORT to the queue's PF, does not reach that PF's
+ * Rx queues there (mlx5's multiport e-switch sends it out of the uplink's
+ * physical port, facts T2), and no PF of them is nearer a socket anyway.
+ */
+static void
+one_function_why(const struct octopus_priv *p, char *why, size_t len)
+{
+	const struct rte_device *d = NULL;
+	const struct octopus_member *m;
+	int socket = -1;
+	uint16_t i;
+
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED)
+		if (d == NULL) {
+			d = rte_eth_devices[m->port_id].device;
+			socket = m->socket;
+		}
+	snprintf(why, len,
+		"the members are ports of one device (%s), on socket %d: every queue's DMA goes through its one function, and a REPRESENTED_PORT to one of them leaves by its physical port instead of reaching its Rx queues (mlx5's multiport e-switch): refused for steering",
+		d != NULL ? rte_dev_name(d) : "?", socket);
+}
+
 static int
 steering_start(struct octopus_priv *p, uint16_t nb_rxq)
 {
@@ -351,9 +379,15 @@ steering_start(struct octopus_priv *p, uint16_t nb_rxq)
 	conf.field = p->args.field;
 	conf.catchall_queue = p->args.catchall_queue;
 	p->steer_why[0] = '\0';
-	ret = octopus_steer_install(&p->steer, &conf, p->steer_why,
-		sizeof(p->steer_why));
-	if (ret == -ENOTSUP && eswitch_lacks(p, &conf)) {
+	if (p->one_function) {
+		/* nothing it can deliver: not even tried */
+		one_function_why(p, p->steer_why, sizeof(p->steer_why));
+		ret = -ENOTSUP;
+	} else {
+		ret = octopus_steer_install(&p->steer, &conf, p->steer_why,
+			sizeof(p->steer_why));
+	}
+	if (ret == -ENOTSUP && !p->one_function && eswitch_lacks(p, &conf)) {
 		/* one e-switch that cannot steer is a NIC this port cannot use:
 		 * polling every member instead would hide it
 		 */
@@ -365,8 +399,9 @@ steering_start(struct octopus_priv *p, uint16_t nb_rxq)
 	if (ret == -ENOTSUP) {
 		p->steer = NULL;
 		if (!p->steer_refused_logged)
-			OCTO_LOG(NOTICE, "port %u: no e-switch steering (%s): Rx polls the home member, then the others",
-				p->port_id, p->steer_why[0] ? p->steer_why : "not supported");
+			OCTO_LOG(NOTICE, "port %u: no e-switch steering (%s): %s",
+				p->port_id, p->steer_why[0] ? p->steer_why : "not supported",
+				octopus_locality_says(p));
 		p->steer_refused_logged = true;
 		return 0;
 	}

@@ -65,6 +65,9 @@ octopus_flow_proxy_get(struct octopus_priv *p, uint16_t *proxy,
 	char why[160];
 	int ret;
 
+	if (p->one_function)
+		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"no e-switch steering on this port's members: they are ports of one device, where a REPRESENTED_PORT to one of them leaves by its physical port instead of reaching its Rx queues (mlx5's multiport e-switch): rte_flow rules need the steering");
 	if (p->started && p->steer == NULL && rte_eth_devices[p->port_id].data->nb_rx_queues)
 		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no e-switch steering on this port's members (%s): rte_flow rules need it",
