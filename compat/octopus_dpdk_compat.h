@@ -290,6 +290,20 @@ fn##_octo_compat(void *rxq) \
  */
 /** 1 when rte_flow_async_actions_update() exists (23.03), for callers. */
 #define OCTO_DPDK_HAS_FLOW_ACTIONS_UPDATE OCTO_DPDK_AT_LEAST(23, 3)
+
+/*
+ * The aggregated-port API (23.03): rte_eth_dev_count_aggr_ports(),
+ * rte_eth_dev_map_aggr_tx_affinity() and their ethdev ops, which
+ * OCTO_DPDK_AGGR_OPS() puts in a driver's ops table (nothing before 23.03).
+ */
+#define OCTO_DPDK_HAS_AGGR_PORTS OCTO_DPDK_AT_LEAST(23, 3)
+#if OCTO_DPDK_HAS_AGGR_PORTS
+#define OCTO_DPDK_AGGR_OPS(count_, map_) \
+	.count_aggr_ports = (count_), \
+	.map_aggr_tx_affinity = (map_),
+#else
+#define OCTO_DPDK_AGGR_OPS(count_, map_)
+#endif
 #if OCTO_DPDK_AT_LEAST(24, 3)
 #define OCTO_DPDK_FLOW_FP_OPS_DEFINE(name, create_, destroy_, update_, push_, pull_) \
 static const struct rte_flow_fp_ops name = { \

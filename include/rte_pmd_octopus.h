@@ -134,7 +134,8 @@ struct rte_pmd_octopus_migration {
 };
 
 /**
- * Move virtual queue @p queue_id (its Rx and its Tx queue, those set up) to
+ * Move virtual queue @p queue_id (its Rx and its Tx queue, those set up;
+ * not a Tx queue pinned by rte_eth_dev_map_aggr_tx_affinity()) to
  * the member on @p socket. Returns at once: a control thread changes the
  * queue's home rule; the datapath drains the old member (Rx) or waits for
  * its Tx completions, then uses the new one. Watch the progress with

@@ -32,7 +32,15 @@
  *   the ETH item masks has_vlan).
  * - Only the outer VLAN tag is matched (tci, inner_type).
  * - Fields the key does not hold must have a zero mask, else the pattern is
- *   refused; so is any item with a non-NULL @c last.
+ *   refused.
+ * - @c last (a range) only on the IPv4 item: its values under the mask that
+ *   are 0 or equal to the spec's make no range (as rte_flow reads them);
+ *   the one range taken is on fragment_offset, 1..0x3fff under mask 0x3fff
+ *   ("a fragment": MF or an offset) or 1..0x1fff under mask 0x1fff ("not
+ *   the first fragment"), matched through the key's OCTO_L_FRAG and
+ *   OCTO_L_FRAG_LATER bits, since no masked compare of the field says
+ *   "not zero".  fragment_offset with a spec and no range is a masked
+ *   compare of the whole field (flags and offset), as any other field.
  */
 
 #include <stddef.h>
@@ -56,6 +64,11 @@ extern "C" {
 #define OCTO_L_SCTP	0x0040
 #define OCTO_L_ICMP	0x0080	/**< ICMP over IPv4 */
 #define OCTO_L_ICMP6	0x0100	/**< ICMPv6 over IPv6 */
+/** Fragment bits (with the layers: a rule's mask picks them like a layer):
+ * an IPv4 fragment (MF set or a non-zero offset), and one that is not the
+ * first (a non-zero offset). */
+#define OCTO_L_FRAG		0x0200
+#define OCTO_L_FRAG_LATER	0x0400
 
 /**
  * What the classifier knows about a frame.  72 bytes, no implicit padding,
@@ -84,7 +97,7 @@ struct octo_flow_key {
 	uint8_t icmp_code;
 	uint16_t icmp_ident;	/**< ICMP (v4) header bytes 4-5 */
 	uint16_t icmp_seq;	/**< ICMP (v4) header bytes 6-7 */
-	uint16_t reserved;	/**< always zero */
+	uint16_t ip_frag;	/**< IPv4 fragment_offset field: flags and offset */
 };
 
 /** A rule's match: frame matches when (frame & mask) == key. */
@@ -185,7 +198,8 @@ octo_key_build(const struct octo_key_layout *l, uint32_t id,
 /**
  * Write the pattern of @p m in the dump form, e.g.
  * "eth/ipv4(dst=10.0.0.1/255.255.255.255)/udp(src=0x0003/0x000f)/meta(7/0xffffffff)"
- * (L4 layers: tcp, udp, sctp with src, dst (and tcp flags); icmp with type,
+ * (ipv4 also with frag=<field>/<mask> and fragment=0|1, later_fragment=0|1;
+ * L4 layers: tcp, udp, sctp with src, dst (and tcp flags); icmp with type,
  * code, ident, seq; icmp6 with type, code).
  * Layers in stack order, then meta; a layer shows only its masked fields,
  * as name=value/mask (MACs as aa:bb:..., IPv4 dotted, IPv6 per inet_ntop,

@@ -83,6 +83,17 @@ f_u8(struct out *o, int *nf, const char *name, uint8_t v, uint8_t m)
 	emit(o, "%s=0x%02x/0x%02x", name, v, m);
 }
 
+/* A key bit the match names: "name=1" or "name=0". */
+static void
+f_flag(struct out *o, int *nf, const char *name, uint16_t v, uint16_t m,
+		uint16_t bit)
+{
+	if ((m & bit) == 0)
+		return;
+	field_sep(o, nf);
+	emit(o, "%s=%d", name, (v & bit) != 0);
+}
+
 static void
 f_ip(struct out *o, int *nf, const char *name, int v6, const uint8_t *v,
 		const uint8_t *m)
@@ -150,6 +161,10 @@ octo_match_format(const struct octo_match *m, char *buf, size_t size)
 		f_u8(&o, &nf, "proto", k->ip_proto, x->ip_proto);
 		f_u8(&o, &nf, v6 ? "tc" : "tos", k->ip_tos, x->ip_tos);
 		f_u8(&o, &nf, v6 ? "hop" : "ttl", k->ip_ttl, x->ip_ttl);
+		f_be16(&o, &nf, "frag", k->ip_frag, x->ip_frag);
+		f_flag(&o, &nf, "fragment", k->layers, x->layers, OCTO_L_FRAG);
+		f_flag(&o, &nf, "later_fragment", k->layers, x->layers,
+			OCTO_L_FRAG_LATER);
 		close_layer(&o, nf);
 	}
 	if ((present & (OCTO_L_TCP | OCTO_L_UDP | OCTO_L_SCTP)) != 0) {

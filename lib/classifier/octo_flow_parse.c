@@ -74,6 +74,7 @@ static void
 parse_ipv4(const uint8_t *p, uint32_t left, struct octo_flow_key *key)
 {
 	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)p;
+	uint16_t frag;
 	uint32_t ihl;
 
 	if (left < sizeof(*ip) || (ip->version_ihl >> 4) != 4)
@@ -87,9 +88,15 @@ parse_ipv4(const uint8_t *p, uint32_t left, struct octo_flow_key *key)
 	key->ip_ttl = ip->time_to_live;
 	memcpy(key->ip_src, &ip->src_addr, 4);
 	memcpy(key->ip_dst, &ip->dst_addr, 4);
+	key->ip_frag = ip->fragment_offset;
+	frag = rte_be_to_cpu_16(ip->fragment_offset);
+	if ((frag & (RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) != 0)
+		key->layers |= OCTO_L_FRAG;
 	/* Only the first fragment carries the L4 header. */
-	if ((rte_be_to_cpu_16(ip->fragment_offset) & RTE_IPV4_HDR_OFFSET_MASK) != 0)
+	if ((frag & RTE_IPV4_HDR_OFFSET_MASK) != 0) {
+		key->layers |= OCTO_L_FRAG_LATER;
 		return;
+	}
 	parse_l4(p + ihl, left - ihl, ip->next_proto_id, 0, key);
 }
 

@@ -95,11 +95,66 @@ conv_vlan(const struct rte_flow_item *it, int idx, struct octo_match *m,
 	return 0;
 }
 
+/*
+ * Whether @p last makes a range of an n-byte field: rte_flow ignores a
+ * last that is 0 or equal to the spec under the mask, field by field.
+ */
+static int
+is_range(const void *spec, const void *last, const void *mask, size_t n)
+{
+	const uint8_t *s = spec, *l = last, *k = mask;
+	int zero = 1, same = 1;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		zero &= (l[i] & k[i]) == 0;
+		same &= (l[i] & k[i]) == (s[i] & k[i]);
+	}
+	return !zero && !same;
+}
+
+#define RANGE(sp, la, mk, field) \
+	is_range(&(sp)->field, &(la)->field, &(mk)->field, sizeof((sp)->field))
+
+/*
+ * IPv4 fragment_offset (flags and offset).  A spec without a range is a
+ * masked compare of the field; the two ranges a NIC parser knows as
+ * "fragment" and "not the first fragment" become the key's fragment bits.
+ */
+static int
+conv_ipv4_frag(const struct rte_flow_item_ipv4 *s, const struct rte_flow_item_ipv4 *l,
+		const struct rte_flow_item_ipv4 *k, int idx, struct octo_match *m,
+		struct octo_cls_error *err)
+{
+	uint16_t mask = rte_be_to_cpu_16(k->hdr.fragment_offset);
+	uint16_t lo = rte_be_to_cpu_16(s->hdr.fragment_offset) & mask;
+	uint16_t bit;
+
+	if (l == NULL || !RANGE(s, l, k, hdr.fragment_offset)) {
+		PUT(m, ip_frag, s, k, hdr.fragment_offset);
+		return 0;
+	}
+	if (mask == (RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK))
+		bit = OCTO_L_FRAG;
+	else if (mask == RTE_IPV4_HDR_OFFSET_MASK)
+		bit = OCTO_L_FRAG_LATER;
+	else
+		bit = 0;
+	if (bit == 0 || lo != 1 ||
+			(rte_be_to_cpu_16(l->hdr.fragment_offset) & mask) != mask)
+		return refuse(err, idx, ENOTSUP,
+			"ipv4: a fragment_offset range is 1..0x3fff under mask 0x3fff (a fragment) or 1..0x1fff under mask 0x1fff (not the first fragment)");
+	m->mask.layers |= bit;
+	m->key.layers |= bit;
+	return 0;
+}
+
 static int
 conv_ipv4(const struct rte_flow_item *it, int idx, struct octo_match *m,
 		struct octo_cls_error *err)
 {
 	const struct rte_flow_item_ipv4 *s = it->spec;
+	const struct rte_flow_item_ipv4 *l = it->last;
 	const struct rte_flow_item_ipv4 *k = it->mask != NULL ? it->mask :
 		&rte_flow_item_ipv4_mask;
 	const struct rte_ipv4_hdr *h = &k->hdr;
@@ -107,15 +162,21 @@ conv_ipv4(const struct rte_flow_item *it, int idx, struct octo_match *m,
 	if (s == NULL)
 		return 0;
 	if (h->version_ihl != 0 || h->total_length != 0 || h->packet_id != 0 ||
-			h->fragment_offset != 0 || h->hdr_checksum != 0)
+			h->hdr_checksum != 0)
 		return refuse(err, idx, ENOTSUP,
-			"ipv4: only src, dst, proto, tos and ttl can be matched");
+			"ipv4: only src, dst, proto, tos, ttl and fragment_offset can be matched");
+	if (l != NULL && (RANGE(s, l, k, hdr.src_addr) || RANGE(s, l, k, hdr.dst_addr) ||
+			RANGE(s, l, k, hdr.next_proto_id) ||
+			RANGE(s, l, k, hdr.type_of_service) ||
+			RANGE(s, l, k, hdr.time_to_live)))
+		return refuse(err, idx, ENOTSUP,
+			"ipv4: a range (last) only on fragment_offset");
 	put(m->key.ip_src, m->mask.ip_src, &s->hdr.src_addr, &h->src_addr, 4);
 	put(m->key.ip_dst, m->mask.ip_dst, &s->hdr.dst_addr, &h->dst_addr, 4);
 	PUT(m, ip_proto, s, k, hdr.next_proto_id);
 	PUT(m, ip_tos, s, k, hdr.type_of_service);
 	PUT(m, ip_ttl, s, k, hdr.time_to_live);
-	return 0;
+	return conv_ipv4_frag(s, l, k, idx, m, err);
 }
 
 static int
@@ -287,9 +348,9 @@ octo_match_from_pattern(const struct rte_flow_item *pattern,
 
 		if (it->type == RTE_FLOW_ITEM_TYPE_VOID)
 			continue;
-		if (it->last != NULL)
+		if (it->last != NULL && it->type != RTE_FLOW_ITEM_TYPE_IPV4)
 			return refuse(err, idx, ENOTSUP,
-				"range matching (last) is not supported");
+				"range matching (last) is not supported but on ipv4 fragment_offset");
 		switch (it->type) {
 		case RTE_FLOW_ITEM_TYPE_META:
 			if (have_meta)

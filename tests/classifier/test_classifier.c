@@ -246,8 +246,125 @@ test_parse_fragment_has_no_l4(void **state)
 	n += put_ipv4(f + n, 1, 2, IPPROTO_UDP, 100); /* offset 800 bytes */
 	n += put_udp(f + n, 1, 2);
 	octo_flow_key_parse(f, n, 0, &k);
-	assert_int_equal(k.layers, OCTO_L_ETH | OCTO_L_IPV4);
+	assert_int_equal(k.layers, OCTO_L_ETH | OCTO_L_IPV4 | OCTO_L_FRAG |
+		OCTO_L_FRAG_LATER);
 	assert_int_equal(k.ip_proto, IPPROTO_UDP);
+	assert_int_equal(rte_be_to_cpu_16(k.ip_frag), 100);
+}
+
+/* ---- IPv4 fragments ---- */
+
+/* An IPv4/UDP frame whose fragment_offset field is @p frag. */
+static void
+frag_key(uint16_t frag, struct octo_flow_key *k)
+{
+	uint8_t f[128] = { 0 };
+	size_t n = put_eth(f, RTE_ETHER_TYPE_IPV4);
+
+	n += put_ipv4(f + n, 0x0a000001, 0x0a000002, IPPROTO_UDP, frag);
+	n += put_udp(f + n, 1, 2);
+	octo_flow_key_parse(f, n + 8, 0, k);
+}
+
+/* Which of the frames (DF only, MF alone: first fragment, MF with an
+ * offset, last fragment, none) @p pat matches, as a bit per frame. */
+static int
+frag_matches(const struct rte_flow_item *pat)
+{
+	static const uint16_t frames[] = {
+		RTE_IPV4_HDR_DF_FLAG, RTE_IPV4_HDR_MF_FLAG, RTE_IPV4_HDR_MF_FLAG | 185,
+		370, 0,
+	};
+	struct octo_flow_key k;
+	struct octo_match m;
+	unsigned int i;
+	int hits = 0;
+
+	assert_int_equal(octo_match_from_pattern(pat, &m, NULL), 0);
+	for (i = 0; i < RTE_DIM(frames); i++) {
+		frag_key(frames[i], &k);
+		if (octo_match_test(&m, &k))
+			hits |= 1 << i;
+	}
+	return hits;
+}
+
+/* What OVS asks (lib/netdev-offload-dpdk.c, parse_flow_match) for frag=no,
+ * frag=first and frag=later, and the range mlx5 takes ("a fragment"). */
+static void
+test_pattern_ipv4_fragments(void **state)
+{
+	struct rte_flow_item_ipv4 ip = { 0 }, ipm = { 0 }, ipl = { 0 };
+	struct rte_flow_item pat[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip, .mask = &ipm },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct octo_flow_key k;
+
+	(void)state;
+	frag_key(RTE_IPV4_HDR_DF_FLAG, &k);
+	assert_int_equal(k.layers, OCTO_L_ETH | OCTO_L_IPV4 | OCTO_L_UDP);
+	frag_key(RTE_IPV4_HDR_MF_FLAG, &k);
+	assert_int_equal(k.layers, OCTO_L_ETH | OCTO_L_IPV4 | OCTO_L_UDP | OCTO_L_FRAG);
+	/* frag=no: MF and offset zero, DF whatever it is */
+	ipm.hdr.fragment_offset = RTE_BE16(0x3fff);
+	assert_int_equal(frag_matches(pat), 1 << 0 | 1 << 4);
+	/* frag=first: MF, offset zero */
+	ip.hdr.fragment_offset = RTE_BE16(RTE_IPV4_HDR_MF_FLAG);
+	assert_int_equal(frag_matches(pat), 1 << 1);
+	/* a fragment: 1..0x3fff */
+	ip.hdr.fragment_offset = RTE_BE16(1);
+	ipl.hdr.fragment_offset = RTE_BE16(0x3fff);
+	pat[1].last = &ipl;
+	assert_int_equal(frag_matches(pat), 1 << 1 | 1 << 2 | 1 << 3);
+	/* frag=later: offset 1..0x1fff */
+	ipm.hdr.fragment_offset = RTE_BE16(0x1fff);
+	ipl.hdr.fragment_offset = RTE_BE16(0x1fff);
+	assert_int_equal(frag_matches(pat), 1 << 2 | 1 << 3);
+	/* a last equal to the spec, or zero, makes no range */
+	ipl.hdr.fragment_offset = ip.hdr.fragment_offset;
+	ipl.hdr.src_addr = RTE_BE32(0x01020304);
+	assert_int_equal(frag_matches(pat), 0);
+	ip.hdr.fragment_offset = RTE_BE16(185);
+	ipl.hdr.fragment_offset = 0;
+	assert_int_equal(frag_matches(pat), 1 << 2);
+	/* DF under its own mask: a masked compare like any field */
+	ip.hdr.fragment_offset = RTE_BE16(RTE_IPV4_HDR_DF_FLAG);
+	ipm.hdr.fragment_offset = RTE_BE16(RTE_IPV4_HDR_DF_FLAG);
+	pat[1].last = NULL;
+	assert_int_equal(frag_matches(pat), 1 << 0);
+}
+
+static void
+test_pattern_ipv4_fragment_refusals(void **state)
+{
+	struct rte_flow_item_ipv4 ip = { .hdr = { .fragment_offset = RTE_BE16(1) } };
+	struct rte_flow_item_ipv4 ipm = { .hdr = { .fragment_offset = RTE_BE16(0x3fff) } };
+	struct rte_flow_item_ipv4 ipl = { .hdr = { .fragment_offset = RTE_BE16(0x1fff) } };
+	struct rte_flow_item pat[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip, .mask = &ipm, .last = &ipl },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct octo_cls_error err;
+	struct octo_match m;
+
+	(void)state;
+	/* 1..0x1fff under 0x3fff: neither "a fragment" nor "a later one" */
+	assert_int_equal(octo_match_from_pattern(pat, &m, &err), -ENOTSUP);
+	assert_int_equal(err.item, 1);
+	assert_non_null(strstr(err.msg, "fragment_offset range"));
+	/* 2..0x3fff */
+	ip.hdr.fragment_offset = RTE_BE16(2);
+	ipl.hdr.fragment_offset = RTE_BE16(0x3fff);
+	assert_int_equal(octo_match_from_pattern(pat, &m, &err), -ENOTSUP);
+	/* a range on another field */
+	ip.hdr.fragment_offset = RTE_BE16(1);
+	ipm.hdr.dst_addr = RTE_BE32(0xffffffff);
+	ipl.hdr.dst_addr = RTE_BE32(0x0a0000ff);
+	assert_int_equal(octo_match_from_pattern(pat, &m, &err), -ENOTSUP);
+	assert_non_null(strstr(err.msg, "only on fragment_offset"));
 }
 
 /* ---- pattern -> match ---- */
@@ -624,6 +741,7 @@ test_format(void **state)
 	struct rte_flow_item_udp udpm = { .hdr = { .src_port = RTE_BE16(0x000f) } };
 	struct rte_flow_item_ipv4 ip = { .hdr = { .dst_addr = RTE_BE32(0x0a000001) } };
 	struct rte_flow_item_ipv4 ipm = { .hdr = { .dst_addr = RTE_BE32(0xffffffff) } };
+	struct rte_flow_item_ipv4 ipl = { 0 };
 	struct rte_flow_item_meta meta = { .data = 7 };
 	struct rte_flow_item pat[] = {
 		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
@@ -645,6 +763,20 @@ test_format(void **state)
 	/* Truncation still reports the full length. */
 	assert_int_equal(octo_match_format(&m, buf, 8), n);
 	assert_int_equal(strlen(buf), 7);
+	/* fragment_offset: the field, and the range "a fragment" */
+	ip.hdr.fragment_offset = 0;
+	ipm.hdr.fragment_offset = RTE_BE16(0x3fff);
+	pat[2].type = RTE_FLOW_ITEM_TYPE_END;
+	assert_int_equal(octo_match_from_pattern(pat, &m, NULL), 0);
+	octo_match_format(&m, buf, sizeof(buf));
+	assert_string_equal(buf,
+		"eth/ipv4(dst=10.0.0.1/255.255.255.255,frag=0x0000/0x3fff)");
+	ip.hdr.fragment_offset = RTE_BE16(1);
+	ipl.hdr.fragment_offset = RTE_BE16(0x3fff);
+	pat[1].last = &ipl;
+	assert_int_equal(octo_match_from_pattern(pat, &m, NULL), 0);
+	octo_match_format(&m, buf, sizeof(buf));
+	assert_string_equal(buf, "eth/ipv4(dst=10.0.0.1/255.255.255.255,fragment=1)");
 }
 
 /* ---- SCTP, ICMP, ICMPv6 ---- */
@@ -901,6 +1033,8 @@ main(void)
 		cmocka_unit_test(test_parse_ipv6_udp_and_ext),
 		cmocka_unit_test(test_parse_arp_and_truncated),
 		cmocka_unit_test(test_parse_fragment_has_no_l4),
+		cmocka_unit_test(test_pattern_ipv4_fragments),
+		cmocka_unit_test(test_pattern_ipv4_fragment_refusals),
 		cmocka_unit_test(test_pattern_5tuple_matches),
 		cmocka_unit_test(test_pattern_partial_mask_and_meta),
 		cmocka_unit_test(test_pattern_vlan_and_has_vlan),

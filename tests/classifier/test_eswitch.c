@@ -1443,6 +1443,81 @@ t_l4_items_dialects(void)
 	return 0;
 }
 
+/*
+ * IPv4 fragment_offset under each dialect: what OVS asks (frag=no, first,
+ * later), the range "a fragment", DF alone and one offset value. The model
+ * takes them all; mlx5 (mlx5_flow_dv_validate_item_ipv4, software and
+ * hardware steering alike) only a zero value, or 1..0x3fff under the full
+ * MF and offset mask.
+ */
+static int
+t_ipv4_frag_dialects(void)
+{
+	static const struct {
+		uint16_t spec, mask, last;	/* CPU order; last 0: none */
+	} frag[] = {
+		{ 0, 0x3fff, 0 },		/* OVS frag=no */
+		{ 0x2000, 0x3fff, 0 },		/* OVS frag=first */
+		{ 1, 0x1fff, 0x1fff },		/* OVS frag=later */
+		{ 1, 0x3fff, 0x3fff },		/* a fragment */
+		{ 0x4000, 0x4000, 0 },		/* DF set */
+		{ 185, 0x3fff, 0 },		/* one offset, MF clear */
+	};
+	static const char *const mlx5[RTE_DIM(frag)] = {
+		NULL, "match on first fragment not supported",
+		"must use full mask for fragment_offset", NULL,
+		"must use full mask for fragment_offset", "specified value not supported",
+	};
+	static const enum octonic_dialect dialects[] = {
+		OCTONIC_DIALECT_GENERIC, OCTONIC_DIALECT_MLX5_SWS, OCTONIC_DIALECT_MLX5_HWS,
+	};
+	struct rte_flow_action_ethdev to_pf1 = { .port_id = PORT1 };
+	const struct rte_flow_action act[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_pf1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_item_ipv4 ip, ipm, ipl;
+	struct rte_flow_item p[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip, .mask = &ipm },
+		{ .type = RTE_FLOW_ITEM_TYPE_END } };
+	size_t i, j;
+
+	for (i = 0; i < RTE_DIM(dialects); i++) {
+		for (j = 0; j < RTE_DIM(frag); j++) {
+			struct octonic_eswitch *sw = new_sw();
+			const char *needle = dialects[i] == OCTONIC_DIALECT_GENERIC ?
+				NULL : mlx5[j];
+			struct rte_flow_error err;
+			struct rte_flow *f;
+			int valid;
+
+			CHECK(sw != NULL);
+			memset(&ip, 0, sizeof(ip));
+			memset(&ipm, 0, sizeof(ipm));
+			memset(&ipl, 0, sizeof(ipl));
+			ip.hdr.fragment_offset = rte_cpu_to_be_16(frag[j].spec);
+			ipm.hdr.fragment_offset = rte_cpu_to_be_16(frag[j].mask);
+			ipl.hdr.fragment_offset = rte_cpu_to_be_16(frag[j].last);
+			p[1].last = frag[j].last != 0 ? &ipl : NULL;
+			octonic_eswitch_dialect_set(sw, dialects[i],
+				dialects[i] == OCTONIC_DIALECT_GENERIC ? 0 : 1);
+			memset(&err, 0, sizeof(err));
+			valid = octonic_eswitch_flow_validate(sw, 0, &A_TRANSFER, p, act, &err);
+			f = octonic_eswitch_flow_create(sw, 0, &A_TRANSFER, p, act, &err);
+			octonic_eswitch_free(sw);
+			if (needle == NULL ? (valid != 0 || f == NULL) :
+					(valid == 0 || f != NULL || err.message == NULL ||
+					strstr(err.message, needle) == NULL)) {
+				printf("  dialect %zu fragment_offset case %zu: validate %d, created %d, message '%s'\n",
+					i, j, valid, f != NULL,
+					err.message != NULL ? err.message : "(null)");
+				CHECK(0);
+			}
+		}
+	}
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -1463,6 +1538,7 @@ static const struct {
 	{ "reader_off_cpu", t_reader_off_cpu },
 	{ "mlx5_release", t_mlx5_release },
 	{ "l4_items_dialects", t_l4_items_dialects },
+	{ "ipv4_frag_dialects", t_ipv4_frag_dialects },
 	{ "no_leak", t_no_leak },
 };
 

@@ -32,6 +32,10 @@
  *       (net_null) refuse flows with ENOTSUP.
  *   test_octopus_flow isolate  in isolated mode only a QUEUE rule's flow
  *       arrives (one e-switch rule added); out of it, every flow again.
+ *   test_octopus_flow ovs    Open vSwitch's rules: its partial offload
+ *       (MARK + RSS, ipv4 fragment_offset "not a fragment") marks every
+ *       packet and spreads the flows; its later-fragment range is taken or
+ *       refused as the NIC says; its full offload (transfer) refused.
  *   test_octopus_flow rollback a member refusing member rule 30 of an RSS
  *       rule (test-only fault injection): the 29 made are removed again,
  *       nothing is kept; a rule's member rules removed and replayed from
@@ -1160,10 +1164,133 @@ test_slab(struct rte_mempool *mp)
 		after.heap_allocsz_bytes);
 }
 
+/*
+ * Open vSwitch's rules (its rte_flow offload, OVS 3.1 to 3.7): the partial
+ * offload of a UDP datapath flow, eth type and has_vlan 0 / ipv4 proto and
+ * fragment_offset 0 under 0x3fff ("not a fragment") / an unmasked udp item,
+ * MARK + RSS over every queue, takes every generated flow (DF set), each to
+ * one queue, every packet marked; its shape for later fragments (a
+ * fragment_offset range 1..0x1fff, no L4 item: the spreading narrows the
+ * address, whose last is left out) is taken by the model, refused by mlx5
+ * with its reason; its full offload (transfer, output to a port) is refused
+ * with the port's.
+ */
+static void
+test_ovs(struct rte_mempool *mp)
+{
+	const char *dialect = getenv("OCTONIC_DIALECT");
+	int mlx5 = dialect != NULL && strstr(dialect, "mlx5") != NULL;
+	struct rte_flow_item_eth eth = { .hdr.ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4) };
+	struct rte_flow_item_eth ethm = { .hdr.ether_type = RTE_BE16(0xffff), .has_vlan = 1 };
+	struct rte_flow_item_ipv4 ip = { .hdr.next_proto_id = IPPROTO_UDP };
+	struct rte_flow_item_ipv4 ipm = { .hdr.next_proto_id = 0xff,
+		.hdr.fragment_offset = RTE_BE16(0x3fff) };
+	struct rte_flow_item_ipv4 later = { .hdr.fragment_offset = RTE_BE16(1) };
+	struct rte_flow_item_ipv4 laterm = { .hdr.fragment_offset = RTE_BE16(0x1fff) };
+	struct rte_flow_item_udp udp, udpm;
+	struct rte_flow_item items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH, .spec = &eth, .mask = &ethm },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip, .mask = &ipm },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp, .mask = &udpm },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	uint16_t queues[MAX_Q];
+	struct rte_flow_action_mark mark = { .id = 1 };
+	struct rte_flow_action_rss rss = {
+		.types = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP,
+		.queue_num = nb_q, .queue = queues,
+	};
+	struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
+		{ .type = RTE_FLOW_ACTION_TYPE_RSS, .conf = &rss },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_action_port_id out = { .id = 1 };
+	struct rte_flow_action full[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_PORT_ID, .conf = &out },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_attr attr = { .ingress = 1 }, transfer = { .transfer = 1 };
+	struct rte_pmd_octonic_flow_stats fs0, fs;
+	struct rte_flow_error err;
+	struct rte_flow *flow;
+	uint32_t per_q[MAX_Q];
+	int f, q, used = 0;
+
+	memset(&udp, 0, sizeof(udp));
+	memset(&udpm, 0, sizeof(udpm));
+	for (q = 0; q < nb_q; q++)
+		queues[q] = (uint16_t)q;
+	setup_port(mp, 0);
+	fs0 = fstats();
+
+	/* partial offload: MARK + RSS */
+	memset(&err, 0, sizeof(err));
+	flow = rte_flow_create(port, &attr, items, actions, &err);
+	REQUIRE(flow != NULL, "OVS's partial offload refused: %s",
+		err.message != NULL ? err.message : "(no message)");
+	run_phase();
+	memset(per_q, 0, sizeof(per_q));
+	for (f = 0; f < NB_FLOWS; f++) {
+		q = flow_queue(f);
+		CHECK(q >= 0 && flow_total(f) == PER_FLOW && marked[q][f] == PER_FLOW &&
+			mark_val[f] == 1, "flow %d: queue %d, %u packets, %u marked (id %u)",
+			f, q, flow_total(f), q >= 0 ? marked[q][f] : 0, mark_val[f]);
+		if (q >= 0 && per_q[q]++ == 0)
+			used++;
+	}
+	CHECK(used >= 2, "OVS's RSS spread its flows over %d queue(s)", used);
+	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
+	fs = fstats();
+	CHECK(fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
+		"rules after destroy: %u transfer, %u ingress; before: %u, %u",
+		fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules, fs0.ingress_rules);
+
+	/* later fragments: a range on fragment_offset */
+	items[1].spec = &later;
+	items[1].mask = &laterm;
+	items[1].last = &laterm;
+	items[2].type = RTE_FLOW_ITEM_TYPE_END;
+	mark.id = 2;
+	memset(&err, 0, sizeof(err));
+	flow = rte_flow_create(port, &attr, items, actions, &err);
+	if (mlx5) {
+		CHECK(flow == NULL && err.message != NULL &&
+			strstr(err.message, "must use full mask for fragment_offset") != NULL,
+			"mlx5 took OVS's later-fragment match: %s",
+			err.message != NULL ? err.message : "(no message)");
+	} else {
+		REQUIRE(flow != NULL, "OVS's later-fragment match refused: %s",
+			err.message != NULL ? err.message : "(no message)");
+		run_phase();
+		for (f = 0; f < NB_FLOWS; f++) {
+			q = flow_queue(f);
+			CHECK(q >= 0 && flow_total(f) == PER_FLOW && marked[q][f] == 0,
+				"no fragment generated, flow %d marked", f);
+		}
+		CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
+	}
+
+	/* full offload: refused, the port's reason */
+	memset(&err, 0, sizeof(err));
+	flow = rte_flow_create(port, &transfer, items, full, &err);
+	CHECK(flow == NULL && err.type == RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER &&
+		err.message != NULL && strstr(err.message, "transfer") != NULL,
+		"OVS's full offload: %s (type %d)",
+		err.message != NULL ? err.message : "(no message)", err.type);
+	fs = fstats();
+	CHECK(fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
+		"rules left: %u transfer, %u ingress; before: %u, %u",
+		fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules, fs0.ingress_rules);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
 static const struct octo_case cases[] = {
 	{ "queue", test_queue }, { "rss", test_rss }, { "bad", test_bad },
 	{ "isolate", test_isolate }, { "rollback", test_rollback }, { "slab", test_slab },
-	{ "restart", test_restart },
+	{ "ovs", test_ovs }, { "restart", test_restart },
 };
 
 int

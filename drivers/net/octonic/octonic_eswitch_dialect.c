@@ -28,6 +28,8 @@
 
 #include <errno.h>
 
+#include <rte_ip.h>
+
 #include "octonic_eswitch_priv.h"
 
 void
@@ -104,6 +106,54 @@ check_l4_item(const struct octonic_eswitch *sw, const struct rte_flow_item *it,
 	}
 }
 
+/*
+ * IPv4 fragment_offset as mlx5 takes it, software and hardware steering
+ * alike (25.11: both validate through mlx5_flow_dv_validate_item_ipv4,
+ * mlx5_flow_dv.c:3024; 22.11's software steering the same): a zero value
+ * under any mask; else the whole MF and offset in the mask, and only the
+ * range 1..0x3fff ("a fragment").  22.11's hardware steering takes more
+ * without checking (a spec under mask 0x3fff matches "any fragment",
+ * whatever its value), which the model does not follow: refused the same.
+ */
+static int
+check_ipv4_frag(const struct octonic_eswitch *sw, const struct rte_flow_item *it,
+		struct rte_flow_error *error)
+{
+	const uint16_t full = RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK;
+	const struct rte_flow_item_ipv4 *s = it->spec, *l = it->last, *k = it->mask;
+	const char *d = sw_dialect_name(sw);
+	uint16_t m, v, last;
+
+	if (s == NULL || k == NULL)
+		return 0;
+	m = rte_be_to_cpu_16(k->hdr.fragment_offset);
+	v = rte_be_to_cpu_16(s->hdr.fragment_offset) & m;
+	if (v == 0)
+		return 0;
+	if ((m & full) != full) {
+		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_MASK, it,
+			"%s: must use full mask for fragment_offset", d);
+		return -EINVAL;
+	}
+	if (v == RTE_IPV4_HDR_MF_FLAG)
+		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
+			"%s: match on first fragment not supported", d);
+	if (l == NULL)
+		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
+			"%s: fragment_offset: specified value not supported", d);
+	last = rte_be_to_cpu_16(l->hdr.fragment_offset) & m;
+	if (v == RTE_IPV4_HDR_MF_FLAG + 1 && last == full)
+		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM_LAST, l,
+			"%s: match on following fragments not supported", d);
+	if (v == 1 && last == RTE_IPV4_HDR_OFFSET_MASK)
+		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM_LAST, l,
+			"%s: match on last fragment not supported", d);
+	if (v != 1 || last != full)
+		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM_LAST, l,
+			"%s: fragment_offset: specified range not supported", d);
+	return 0;
+}
+
 static int
 check_item(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 		const struct rte_flow_item *it, enum rte_flow_item_type l3,
@@ -112,6 +162,8 @@ check_item(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 	const char *d = sw_dialect_name(sw);
 	int sws = sw->dialect == OCTONIC_DIALECT_MLX5_SWS;
 
+	if (it->type == RTE_FLOW_ITEM_TYPE_IPV4)
+		return check_ipv4_frag(sw, it, error);
 	if (it->type != RTE_FLOW_ITEM_TYPE_META)
 		return check_l4_item(sw, it, l3, error);
 	if (sws && sw->xmeta == 0)

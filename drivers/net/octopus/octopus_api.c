@@ -124,6 +124,9 @@ rte_pmd_octopus_queue_migrate(uint16_t port_id, uint16_t queue_id, int socket)
 		rx = tx;
 	if (tx == -EINVAL && queue_id < OCTOPUS_MAX_QUEUES && p->txq[queue_id] == NULL)
 		tx = rx;
+	/* a Tx queue pinned to a member stays: the Rx side moves alone */
+	if (tx == -EPERM)
+		tx = rx;
 	if (rx == 0 || tx == 0)
 		return 0;
 	return rx;

@@ -651,6 +651,7 @@ static const struct eth_dev_ops octopus_ops = {
 	.reta_query = octopus_reta_query,
 	.rss_hash_conf_get = octopus_rss_conf_get,
 	.flow_ops_get = octopus_flow_ops_get,
+	OCTO_DPDK_AGGR_OPS(octopus_count_aggr_ports, octopus_map_aggr_tx_affinity)
 };
 
 /*

@@ -334,14 +334,39 @@ union item_buf {
 };
 
 /*
+ * Whether the item's last makes a range of the @p width bytes at @p off:
+ * rte_flow reads a last that is 0 or the spec (under the mask) as none.
+ */
+static bool
+field_ranged(const struct rte_flow_item *it, size_t off, size_t width)
+{
+	const uint8_t *s = it->spec, *l = it->last, *m;
+	bool zero = true, same = true;
+	size_t k;
+
+	if (l == NULL)
+		return false;
+	m = it->mask != NULL ? it->mask : default_mask(it->type);
+	for (k = off; k < off + width; k++) {
+		zero &= (l[k] & m[k]) == 0;
+		same &= (l[k] & m[k]) == (s[k] & m[k]);
+	}
+	return !zero && !same;
+}
+
+/*
  * Narrow the pattern's item carrying entry @p e's field to the entry's
  * bucket: mask |= bucket mask, spec's bucket bits = the bucket's value.
+ * A range elsewhere in the item (IPv4 fragment_offset: OVS asks for "not
+ * the first fragment" so) stays; the field's bytes of its last are zeroed,
+ * so that the narrowed field makes no range.
  * @return 0, 1 when the application's own match on those bits excludes
  * the bucket (no packet could match: skip the entry), -errno.
  */
 static int
 narrow(struct rte_flow_item *items, unsigned int n, const struct octo_steer_app_entry *e,
-		union item_buf *spec, union item_buf *mask, struct rte_flow_error *error)
+		union item_buf *spec, union item_buf *mask, union item_buf *last,
+		struct rte_flow_error *error)
 {
 	size_t off = 0, width = 0, k;
 	unsigned int i;
@@ -353,9 +378,15 @@ narrow(struct rte_flow_item *items, unsigned int n, const struct octo_steer_app_
 		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
 			"rss: no item carries the spreading field %s",
 			octo_steer_field_name(e->field));
-	if (items[i].last != NULL)
+	if (field_ranged(&items[i], off, width))
 		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST,
-			&items[i], "rss: a range (last) on the item the spreading narrows is not supported");
+			&items[i], "rss: a range (last) on the field the spreading narrows (%s) is not supported",
+			octo_steer_field_name(e->field));
+	if (items[i].last != NULL) {
+		memcpy(last, items[i].last, item_size(items[i].type));
+		memset((uint8_t *)last + off, 0, width);
+		items[i].last = last;
+	}
 	memset(spec, 0, sizeof(*spec));
 	memset(mask, 0, sizeof(*mask));
 	if (items[i].spec != NULL) {
@@ -392,7 +423,7 @@ octopus_flow_hw_make(uint16_t proxy, enum octopus_steer_meta_write how,
 	struct rte_flow_action_mark mark;
 	struct rte_flow_action_count count;
 	struct rte_flow_attr attr;
-	union item_buf spec, mask;
+	union item_buf spec, mask, last;
 	unsigned int n = 0, na = 0;
 	int ret;
 
@@ -405,7 +436,7 @@ octopus_flow_hw_make(uint16_t proxy, enum octopus_steer_meta_write how,
 	items[n].type = RTE_FLOW_ITEM_TYPE_END;
 	items[n].spec = items[n].last = items[n].mask = NULL;
 	if (e->field != OCTO_STEER_FIELD_NONE) {
-		ret = narrow(items, n, e, &spec, &mask, error);
+		ret = narrow(items, n, e, &spec, &mask, &last, error);
 		if (ret != 0)
 			return ret < 0 ? ret : 1;
 	}

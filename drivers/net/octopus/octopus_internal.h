@@ -20,7 +20,7 @@
  *   entries   octopus_events.c, octopus_telemetry.c, octopus_api.c
  *   failover  octopus_failover.c
  *   control   octopus_flow_tmpl.c, octopus_flow.c, octopus_flow_build.c, octopus_flow_mark.c,
- *             octopus_flow_slab.c, octopus_reta.c, octopus_queues.c,
+ *             octopus_flow_slab.c, octopus_aggr.c, octopus_reta.c, octopus_queues.c,
  *             octopus_pool.c, octopus_stats.c, octopus_link.c,
  *             octopus_ctrl.c, octopus_caps.c, octopus_devargs.c
  *   datapath  octopus_rxtx.c, octopus_migrate.c (the requests it makes)
@@ -305,6 +305,9 @@ struct __rte_cache_aligned octopus_queue {
 	/* Control path only. */
 	int setup_socket;	/**< socket given to queue setup */
 	uint16_t nb_desc;
+	/** Tx: 1 + the member it is pinned to (rte_eth_dev_map_aggr_tx_affinity),
+	 *  0: none (octopus_aggr.c); read by migration requests */
+	uint8_t tx_affinity;
 	union {
 		struct rte_eth_rxconf rxconf;
 		struct rte_eth_txconf txconf;
@@ -529,6 +532,11 @@ octopus_queue_get(const struct octopus_priv *p, uint16_t qid, int tx)
 		return NULL;
 	return tx ? p->txq[qid] : p->rxq[qid];
 }
+
+/* octopus_aggr.c: DPDK's aggregated-port ops (23.03) */
+int octopus_count_aggr_ports(struct rte_eth_dev *dev);
+int octopus_map_aggr_tx_affinity(struct rte_eth_dev *dev, uint16_t qid,
+		uint8_t affinity);
 
 /* octopus_reta.c */
 void octopus_reta_changed(struct octopus_priv *p);

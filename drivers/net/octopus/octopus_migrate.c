@@ -73,13 +73,17 @@ octopus_migrate_request(struct octopus_priv *p, uint16_t qid, int tx, int socket
 		bool automatic)
 {
 	int target = octopus_member_by_socket(p, socket);
+	const struct octopus_queue *q = octopus_queue_get(p, qid, tx);
 
-	if (octopus_queue_get(p, qid, tx) == NULL)
+	if (q == NULL)
 		return -EINVAL;
 	if (!p->mig.running)
 		return -EIO;
 	if (target < 0)
 		return -EINVAL;
+	/* pinned by rte_eth_dev_map_aggr_tx_affinity: only failover moves it */
+	if (q->tx_affinity != 0)
+		return -EPERM;
 	return octopus_migrate_request_member(p, qid, tx, target, automatic);
 }
 
@@ -268,7 +272,7 @@ failover_sweep(struct octopus_priv *p)
 			}
 			if (!octopus_member_serving(p, back))
 				continue;
-			if (q->poller_socket >= 0 &&
+			if (q->poller_socket >= 0 && q->tx_affinity == 0 &&
 			    q->poller_socket == p->members[home].socket &&
 			    q->poller_socket != p->members[back].socket) {
 				/* its poller moved meanwhile: it is home */

@@ -5,10 +5,13 @@
 /*
  * Telemetry (usertools/dpdk-telemetry.py):
  *   /octopus/list           octopus port ids
- *   /octopus/info,<port>    members and their sockets, steering state, and
- *                           per queue: home, poller lcore, locality counters
+ *   /octopus/info,<port>    members and their sockets, steering state, the
+ *                           application's rules held, and per queue: home,
+ *                           poller lcore, locality counters (Tx: its
+ *                           affinity, 1 + the member it is pinned to)
  *   /octopus/migration,<port>   policy, and per queue: phase, home, counters
- *                               and the latency histogram (log2 us buckets)
+ *                               and the latency histogram (log2 us buckets);
+ *                               Tx: its affinity (a pinned queue stays)
  */
 
 #include <errno.h>
@@ -19,6 +22,7 @@
 
 #include "rte_pmd_octopus.h"
 #include "octopus_internal.h"
+#include "octopus_flow.h"
 
 /* The octopus port a command names, -1 when it names none. */
 static int
@@ -49,6 +53,20 @@ tel_list(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/*
+ * A Tx queue's pinning (rte_eth_dev_map_aggr_tx_affinity): its affinity,
+ * 1 + the member it stays on, 0 when it follows its poller.
+ */
+static void
+add_affinity(struct rte_tel_data *c, uint16_t port, uint16_t q)
+{
+	const struct octopus_priv *p = rte_eth_devices[port].data->dev_private;
+	const struct octopus_queue *tq = octopus_queue_get(p, q, 1);
+
+	if (tq != NULL)
+		rte_tel_data_add_dict_int(c, "affinity", tq->tx_affinity);
+}
+
 static void
 add_queue(struct rte_tel_data *d, uint16_t port, uint16_t q, int tx)
 {
@@ -74,6 +92,8 @@ add_queue(struct rte_tel_data *d, uint16_t port, uint16_t q, int tx)
 	rte_tel_data_add_dict_uint(c, "remote_packets", loc.remote_pkts);
 	rte_tel_data_add_dict_uint(c, "polls", loc.polls);
 	rte_tel_data_add_dict_uint(c, "foreign_polls", loc.foreign_polls);
+	if (tx)
+		add_affinity(c, port, q);
 	snprintf(name, sizeof(name), "%sq%u", tx ? "tx" : "rx", q);
 	rte_tel_data_add_dict_container(d, name, c, 0);
 }
@@ -137,6 +157,9 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_string(d, "locality_detail", octopus_locality_says(p));
 	rte_tel_data_add_dict_uint(d, "steering_rules",
 		p->steer != NULL ? octopus_steer_rule_count(p->steer) : 0);
+	/* the application's synchronous rte_flow rules the port holds */
+	rte_tel_data_add_dict_uint(d, "app_rules", p->flows != NULL ?
+		rte_atomic_load_explicit(&p->flows->nb, rte_memory_order_relaxed) : 0);
 	for (q = 0; q < rte_eth_devices[port].data->nb_rx_queues; q++)
 		add_queue(d, port, q, 0);
 	for (q = 0; q < rte_eth_devices[port].data->nb_tx_queues; q++)
@@ -174,6 +197,8 @@ add_migration_queue(struct rte_tel_data *d, uint16_t port, uint16_t q, int tx)
 	rte_tel_data_add_dict_uint(c, "gates", st.gates);
 	rte_tel_data_add_dict_uint(c, "gated_bursts", st.gated_bursts);
 	rte_tel_data_add_dict_uint(c, "gate_timeouts", st.gate_timeouts);
+	if (tx)
+		add_affinity(c, port, q);
 	h = rte_tel_data_alloc();
 	if (h != NULL) {
 		/* entry i: moves that took [2^(i-1), 2^i) us; 0: < 1 us */
