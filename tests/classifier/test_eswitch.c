@@ -32,6 +32,7 @@
 
 #include "octonic_eswitch.h"
 #include "octonic_eswitch_priv.h"
+#include "octonic_flow_template.h"
 #include "eswitch_test_util.h"
 #include "../common/octo_test_eal.h"
 
@@ -860,6 +861,200 @@ t_mlx5_release(void)
 	return 0;
 }
 
+/*
+ * F10: two rules of one priority that both match a frame: the older one
+ * wins, except under mlx5-hws outside the root table (NIC Rx group 0):
+ * there the newer one does, transfer group 0 included (F3).  In one hash
+ * table (the same match) and across two (two masks).
+ */
+static int
+t_newest_wins(void)
+{
+	struct rte_flow_action_ethdev to_pf1 = { .port_id = PORT1 };
+	struct rte_flow_action_queue q1 = { .index = 1 }, q2 = { .index = 2 };
+	const struct rte_flow_action a_pf1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_pf1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_action a_drop[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_action a_q1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_action a_q2[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q2 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_attr t0 = { .transfer = 1, .group = 0, .priority = 1 };
+	const struct rte_flow_attr t1 = { .transfer = 1, .group = 1, .priority = 1 };
+	const struct rte_flow_attr i0 = { .ingress = 1, .group = 0, .priority = 1 };
+	const struct rte_flow_attr i1 = { .ingress = 1, .group = 1, .priority = 1 };
+	struct rte_flow_action_jump j1 = { .group = 1 };
+	const struct rte_flow_action a_j1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &j1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_attr i0_jump = { .ingress = 1, .priority = 0 };
+	static const enum octonic_dialect dialects[] = { OCTONIC_DIALECT_GENERIC,
+		OCTONIC_DIALECT_MLX5_SWS, OCTONIC_DIALECT_MLX5_HWS };
+	struct rte_flow_error err;
+	struct octonic_verdict v;
+	struct rte_flow *newer;
+	size_t d;
+	int shared, hws;
+
+	for (d = 0; d < RTE_DIM(dialects); d++)
+		for (shared = 0; shared < 2; shared++) {
+			struct octonic_eswitch *sw = new_sw();
+			/* the newer rule's match: the older's, or a wider one */
+			const struct rte_flow_item *p2 = shared ? NULL : pat_any;
+
+			CHECK(sw != NULL);
+			hws = dialects[d] == OCTONIC_DIALECT_MLX5_HWS;
+			if (dialects[d] != OCTONIC_DIALECT_GENERIC)
+				octonic_eswitch_dialect_set(sw, dialects[d], 4 * hws + !hws);
+			/* transfer group 0: older to PF1, newer DROP */
+			CHECK(mk(sw, 0, &t0, udp_dst(53), a_pf1) != NULL);
+			newer = mk(sw, 0, &t0, p2 != NULL ? p2 : udp_dst(53), a_drop);
+			CHECK(newer != NULL);
+			v = run_udp(sw, 1, 2, 3, 53);
+			CHECK(hws ? v.drop : (!v.drop && v.pf == 1));
+			/* gone: the other one takes the frames */
+			CHECK(octonic_eswitch_flow_destroy(sw, 0, newer, &err) == 0);
+			v = run_udp(sw, 1, 2, 3, 53);
+			CHECK(!v.drop && v.pf == 1);
+			/* transfer group 1, reached from PF1's frames? no: a
+			 * second chain in group 1 for frames to port 54 */
+			CHECK(mk(sw, 0, &t0, udp_dst(54), a_j1) != NULL);
+			CHECK(mk(sw, 0, &t1, udp_dst(54), a_pf1) != NULL);
+			CHECK(mk(sw, 0, &t1, p2 != NULL ? p2 : udp_dst(54), a_drop) != NULL);
+			v = run_udp(sw, 1, 2, 3, 54);
+			CHECK(hws ? v.drop : (!v.drop && v.pf == 1));
+			/* ingress group 0 (the root table): the older everywhere */
+			CHECK(mk(sw, 0, &i0, udp_dst(55), a_q1) != NULL);
+			CHECK(mk(sw, 0, &i0, p2 != NULL ? p2 : udp_dst(55), a_q2) != NULL);
+			v = run_udp(sw, 1, 2, 3, 55);
+			CHECK(v.pf == 0 && v.queue == 1);
+			/* ingress group 1: the newer under mlx5-hws */
+			CHECK(mk(sw, 0, &i0_jump, udp_dst(56), a_j1) != NULL);
+			CHECK(mk(sw, 0, &i1, udp_dst(56), a_q1) != NULL);
+			CHECK(mk(sw, 0, &i1, p2 != NULL ? p2 : udp_dst(56), a_q2) != NULL);
+			v = run_udp(sw, 1, 2, 3, 56);
+			CHECK(v.pf == 0 && v.queue == (hws ? 2 : 1));
+			octonic_eswitch_free(sw);
+		}
+	return 0;
+}
+
+/*
+ * F7 at the e-switch: a PF's stop under an mlx5 dialect flushes the rules
+ * made on it, rte_flow_create's and its template tables', PF0's every
+ * transfer rule; the other PFs' rules stay.  A flushed rule's handle is
+ * still destroyed (0, as mlx5 answers) and not freed twice; a template
+ * rule's handle is refused by the asynchronous destroy; the table stays.
+ * Under mlx5-hws rte_flow_flush takes template rules too.  Memory goes
+ * back to the heap with handles never destroyed.
+ */
+static int
+t_port_stop_flush(void)
+{
+	struct rte_flow_action_ethdev to_pf1 = { .port_id = PORT1 };
+	struct rte_flow_action_queue q1 = { .index = 1 };
+	const struct rte_flow_action a_pf1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_pf1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_action a_q1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	const struct rte_flow_queue_attr qa = { .size = 8 };
+	const struct rte_flow_queue_attr *qas[] = { &qa };
+	const struct rte_flow_port_attr port_attr = { 0 };
+	const struct rte_flow_op_attr now = { .postpone = 0 };
+	const struct rte_flow_pattern_template_attr pa = { .ingress = 1 };
+	const struct rte_flow_actions_template_attr aa = { .ingress = 1 };
+	const struct rte_flow_template_table_attr ta = {
+		.flow_attr = { .ingress = 1 }, .nb_flows = 4 };
+	struct rte_malloc_socket_stats ms0, ms1;
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+	struct rte_flow_template_table *t;
+	struct rte_flow *tr, *in0, *in1, *tmpl, *stale;
+	struct rte_flow_op_result res;
+	struct octonic_eswitch_stats st;
+	struct rte_flow_error err;
+	struct octonic_eswitch *sw;
+	int round;
+
+	rte_malloc_get_socket_stats(0, &ms0);
+	for (round = 0; round < 2; round++) {
+		sw = new_sw();
+		CHECK(sw != NULL);
+		octonic_eswitch_dialect_set(sw, round == 0 ?
+			OCTONIC_DIALECT_MLX5_HWS : OCTONIC_DIALECT_MLX5_SWS,
+			round == 0 ? 4 : 1);
+		CHECK(octonic_eswitch_flow_configure(sw, 0, 0, &port_attr, 1, qas,
+			&err) == 0);
+		pt = octonic_eswitch_pattern_template_create(sw, 0, &pa,
+			udp_dst(57), &err);
+		at = octonic_eswitch_actions_template_create(sw, 0, &aa, a_q1,
+			a_q1, &err);
+		CHECK(pt != NULL && at != NULL);
+		t = octonic_eswitch_template_table_create(sw, 0, &ta, &pt, 1, &at,
+			1, &err);
+		CHECK(t != NULL);
+		tr = mk(sw, 0, &A_TRANSFER, udp_dst(53), a_pf1);
+		in0 = mk(sw, 0, &A_INGRESS, udp_dst(54), a_q1);
+		in1 = mk(sw, 1, &A_INGRESS, udp_dst(53), a_q1);
+		tmpl = octonic_eswitch_async_create(sw, 0, 0, &now, t, udp_dst(57),
+			0, a_q1, 0, NULL, &err);
+		CHECK(tr != NULL && in0 != NULL && in1 != NULL && tmpl != NULL);
+		CHECK(octonic_eswitch_pull(sw, 0, 0, &res, 1, &err) == 1);
+		/* PF1 stops: its ingress rule goes, the transfer rule stays */
+		octonic_eswitch_port_stopped(sw, 1);
+		{
+			struct octonic_verdict v = run_udp(sw, 1, 2, 3, 53);
+
+			CHECK(v.pf == 1 && v.has_rss);	/* PF1's RSS now */
+			v = run_udp(sw, 1, 2, 3, 57);
+			CHECK(v.pf == 0 && v.queue == 1 && !v.has_rss);
+		}
+		octonic_eswitch_stats_get(sw, &st);
+		CHECK(st.transfer_rules == 1 && st.ingress_rules[0] == 2 &&
+			st.ingress_rules[1] == 0);
+		CHECK(octonic_eswitch_flow_destroy(sw, 1, in1, &err) == 0);
+		/* PF0 stops: everything made through it goes */
+		octonic_eswitch_port_stopped(sw, 0);
+		octonic_eswitch_stats_get(sw, &st);
+		CHECK(st.transfer_rules == 0 && st.ingress_rules[0] == 0);
+		{
+			struct octonic_verdict v = run_udp(sw, 1, 2, 3, 57);
+
+			CHECK(v.pf == 0 && v.has_rss);
+		}
+		CHECK(octonic_eswitch_flow_destroy(sw, 0, tr, &err) == 0);
+		CHECK(octonic_eswitch_async_destroy(sw, 0, 0, &now, tmpl, NULL,
+			&err) == -EINVAL);
+		/* the table is empty, and takes rules again */
+		stale = octonic_eswitch_async_create(sw, 0, 0, &now, t,
+			udp_dst(57), 0, a_q1, 0, NULL, &err);
+		CHECK(stale != NULL &&
+			octonic_eswitch_pull(sw, 0, 0, &res, 1, &err) == 1);
+		if (round == 0) {
+			/* mlx5-hws's rte_flow_flush takes template rules */
+			CHECK(octonic_eswitch_flow_flush(sw, 0, &err) == 0);
+			CHECK(octonic_eswitch_template_table_destroy(sw, 0, t,
+				&err) == 0);
+		} else {
+			CHECK(octonic_eswitch_flow_flush(sw, 0, &err) == 0);
+			CHECK(octonic_eswitch_template_table_destroy(sw, 0, t,
+				&err) == -EBUSY);
+		}
+		/* in0's handle never destroyed: freed with the e-switch */
+		octonic_eswitch_free(sw);
+	}
+	rte_malloc_get_socket_stats(0, &ms1);
+	CHECK(ms1.heap_allocsz_bytes == ms0.heap_allocsz_bytes);
+	return 0;
+}
+
 static int
 t_isolate_flush_stats(void)
 {
@@ -1539,6 +1734,8 @@ static const struct {
 	{ "mlx5_release", t_mlx5_release },
 	{ "l4_items_dialects", t_l4_items_dialects },
 	{ "ipv4_frag_dialects", t_ipv4_frag_dialects },
+	{ "newest_wins", t_newest_wins },
+	{ "port_stop_flush", t_port_stop_flush },
 	{ "no_leak", t_no_leak },
 };
 

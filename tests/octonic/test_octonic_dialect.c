@@ -10,6 +10,9 @@
  * rte_flow_create (same errno, same message), and the rule shape the
  * dialect accepts for "wire -> PF1 -> queue 3 with a MARK", passing
  * traffic.  generic checks the model's own vocabulary is as before.
+ * <dialect>_restart: what a port's stop and start do to the rules (mlx5
+ * flushes them, and under mlx5-hws orders the transfer proxy's start and
+ * stop).
  */
 
 #include <errno.h>
@@ -43,8 +46,9 @@ nic_close(struct nic *n)
 
 	rte_flow_flush(n->port[1], &err);
 	rte_flow_flush(n->port[0], &err);
-	rte_eth_dev_stop(n->port[0]);
+	/* the transfer proxy last: mlx5-hws refuses it first */
 	rte_eth_dev_stop(n->port[1]);
+	rte_eth_dev_stop(n->port[0]);
 	CHECK(rte_vdev_uninit(n->name) == 0, "uninit %s", n->name);
 }
 
@@ -518,10 +522,235 @@ test_mlx5_hws(struct rte_mempool *unused __rte_unused)
 	nic_close(&n);
 }
 
+/* ---- a port's stop and start (F7, F8) ---- */
+
+static uint64_t
+dev_capa(uint16_t port)
+{
+	struct rte_eth_dev_info info;
+
+	if (rte_eth_dev_info_get(port, &info) != 0)
+		return 0;
+	return info.dev_capa;
+}
+
+/* Transfer and PF1 ingress rules made on the NIC, per its e-switch. */
+static void
+rule_counts(const struct nic *n, uint32_t *transfer, uint32_t *ingress1)
+{
+	struct rte_pmd_octonic_flow_stats st;
+
+	memset(&st, 0, sizeof(st));
+	CHECK(rte_pmd_octonic_flow_stats_get(n->port[1], &st) == 0, "flow stats");
+	*transfer = st.transfer_rules;
+	*ingress1 = st.ingress_rules;
+}
+
+/* One flow queue of 64 on @p port, stopped (mlx5-hws: its flow engine). */
+static int
+flow_engine(uint16_t port)
+{
+	const struct rte_flow_port_attr pa = { 0 };
+	const struct rte_flow_queue_attr qa = { .size = 64 };
+	const struct rte_flow_queue_attr *qas[] = { &qa };
+	struct rte_flow_error err;
+
+	return rte_flow_configure(port, &pa, 1, qas, &err);
+}
+
+/*
+ * The shape "wire -> PF1 -> queue 3, marked" in @p rules (@p hws: with
+ * META written by MODIFY_FIELD, else by SET_META; xmeta must carry it).
+ */
+static void
+steer_rules(struct shape rules[2], const struct nic *n, int hws)
+{
+	shape(&rules[0], 1, 0, M_UDP, hws ? ACTS(A_MODIFY_META, A_TO_PF1) :
+		ACTS(A_SET_META, A_TO_PF1), n);
+	shape(&rules[1], 0, 0, M_META, ACTS(A_MARK, A_QUEUE), n);
+	rules[1].on_pf1 = 1;
+}
+
+/* Generate @p nb more frames and count where they land. */
+static void
+regenerate(const struct nic *n, uint64_t nb, uint64_t *good, uint64_t *bad)
+{
+	struct rte_pmd_octonic_gen_conf gc;
+
+	*good = *bad = 0;
+	REQUIRE(rte_pmd_octonic_gen_get(n->port[0], &gc) == 0, "gen get");
+	gc.limit = nb;
+	REQUIRE(rte_pmd_octonic_gen_set(n->port[0], &gc) == 0 &&
+		rte_pmd_octonic_gen_enable(n->port[0], 1) == 0, "gen start");
+	poll_marked(n, nb, good, bad);
+}
+
+static struct rte_flow *
+create(const struct shape *s, const struct nic *n)
+{
+	struct rte_flow_error err;
+
+	return rte_flow_create(shape_port(s, n), &s->attr, s->items, s->actions,
+		&err);
+}
+
+/*
+ * mlx5-hws, mlx5_dpdk=@p release: dev_capa; the order of starts and
+ * stops once the proxy has a flow engine (22.11: rte_flow_configure,
+ * which each PF then needs; 25.11: the first start); each stop flushing
+ * the rules made on its port (PF1: its ingress rules, PF0: the transfer
+ * rules), creates refused while stopped, flushed handles destroyed.
+ */
+static void
+hws_restart(const char *name, const char *release)
+{
+	int r2211 = strcmp(release, "22.11") == 0;
+	struct shape rules[2];
+	struct rte_flow *f[2];
+	struct rte_flow_error err;
+	uint32_t nt, ni;
+	char args[160];
+	uint64_t good, bad;
+	struct nic n;
+
+	snprintf(args, sizeof(args), NIC_ARGS "dialect=mlx5-hws,xmeta=4,mlx5_dpdk=%s,gen_limit=1",
+		release);
+	REQUIRE(nic_open(&n, name, args) == 0, "probe");
+	CHECK((dev_capa(n.port[0]) & RTE_ETH_DEV_CAPA_FLOW_SHARED_OBJECT_KEEP) != 0 &&
+		(dev_capa(n.port[0]) & RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP) == 0,
+		"%s: dev_capa %#" PRIx64, release, dev_capa(n.port[0]));
+	if (r2211) {
+		/* no flow engine on the proxy yet: any order */
+		CHECK(rte_eth_dev_stop(n.port[0]) == 0, "22.11: PF0 stop before PF1");
+		CHECK(rte_eth_dev_stop(n.port[1]) == 0, "PF1 stop");
+		CHECK(flow_engine(n.port[0]) == 0, "PF0 configure");
+		CHECK(rte_eth_dev_start(n.port[1]) == -EAGAIN,
+			"22.11: PF1 started before the configured proxy");
+		CHECK(rte_eth_dev_start(n.port[0]) == 0, "PF0 start");
+		CHECK(rte_eth_dev_start(n.port[1]) == -EINVAL,
+			"22.11: PF1 started without its own flow engine");
+		CHECK(flow_engine(n.port[1]) == 0, "PF1 configure");
+		CHECK(rte_eth_dev_start(n.port[1]) == 0, "PF1 start");
+	}
+	steer_rules(rules, &n, 1);
+	expect_traffic("before any stop", rules, 2, &n, FRAMES);
+	/* the rules expect_traffic made, found again */
+	rule_counts(&n, &nt, &ni);
+	CHECK(nt == 1 && ni == 1, "rules before: %u transfer, %u PF1 ingress", nt, ni);
+
+	/* the proxy stops last (EBUSY, still started, rules kept) */
+	CHECK(rte_eth_dev_stop(n.port[0]) == -EBUSY, "PF0 stopped before PF1");
+	/* still started: a stop is refused again, not "already stopped" */
+	CHECK(rte_eth_dev_stop(n.port[0]) == -EBUSY, "PF0 not started");
+	rule_counts(&n, &nt, &ni);
+	CHECK(nt == 1 && ni == 1, "after a refused stop: %u, %u", nt, ni);
+	/* PF1 stops: its ingress rule goes, the transfer rule (PF0's) stays */
+	CHECK(rte_eth_dev_stop(n.port[1]) == 0, "PF1 stop");
+	rule_counts(&n, &nt, &ni);
+	CHECK(nt == 1 && ni == 0, "PF1 stopped: %u transfer, %u PF1 ingress", nt, ni);
+	f[1] = create(&rules[1], &n);
+	CHECK(f[1] == NULL && rte_errno == ENODEV, "rule made on stopped PF1");
+	CHECK(rte_eth_dev_start(n.port[1]) == 0, "PF1 start, PF0 started");
+	CHECK(rte_eth_dev_stop(n.port[1]) == 0 && rte_eth_dev_stop(n.port[0]) == 0,
+		"stop PF1 then PF0");
+	rule_counts(&n, &nt, &ni);
+	CHECK(nt == 0 && ni == 0, "both stopped: %u, %u", nt, ni);
+	f[0] = rte_flow_create(n.port[0], &rules[0].attr, rules[0].items,
+		rules[0].actions, &err);
+	CHECK(f[0] == NULL && rte_errno == ENODEV && err.message != NULL &&
+		strstr(err.message, "mlx5-hws: port not started") != NULL,
+		"create on stopped PF0: %s", err.message ? err.message : "made");
+	/* a representor before the proxy: EAGAIN */
+	CHECK(rte_eth_dev_start(n.port[1]) == -EAGAIN, "PF1 started before PF0");
+	CHECK(rte_eth_dev_start(n.port[0]) == 0 && rte_eth_dev_start(n.port[1]) == 0,
+		"start PF0 then PF1");
+	/* nothing steers now: every frame unmarked, on PF0 (RSS) */
+	regenerate(&n, 200, &good, &bad);
+	CHECK(good == 0 && bad > 0, "after the restart: %" PRIu64 " steered, %" PRIu64 " not",
+		good, bad);
+	nic_close(&n);
+}
+
+/* The handles a stop flushed: destroyed with 0 (mlx5's answer), once. */
+static void
+hws_stale_handles(void)
+{
+	struct shape rules[2];
+	struct rte_flow *f[2];
+	struct rte_flow_error err;
+	struct nic n;
+
+	REQUIRE(nic_open(&n, "net_octonic79", NIC_ARGS "dialect=mlx5-hws,xmeta=4,gen_limit=1") == 0,
+		"probe");
+	steer_rules(rules, &n, 1);
+	f[0] = create(&rules[0], &n);
+	f[1] = create(&rules[1], &n);
+	REQUIRE(f[0] != NULL && f[1] != NULL, "rules");
+	CHECK(rte_eth_dev_stop(n.port[1]) == 0 && rte_eth_dev_stop(n.port[0]) == 0 &&
+		rte_eth_dev_start(n.port[0]) == 0 && rte_eth_dev_start(n.port[1]) == 0,
+		"restart");
+	CHECK(rte_flow_destroy(n.port[1], f[1], &err) == 0, "flushed PF1 rule's handle");
+	CHECK(rte_flow_destroy(n.port[0], f[0], &err) == 0, "flushed transfer rule's handle");
+	nic_close(&n);
+}
+
+static void
+test_mlx5_hws_restart(struct rte_mempool *unused __rte_unused)
+{
+	hws_restart("net_octonic78", "22.11");
+	hws_restart("net_octonic80", "25.11");
+	hws_stale_handles();
+}
+
+/* mlx5-sws flushes too, in any order of the PFs; generic keeps its rules. */
+static void
+plain_restart(const char *name, const char *args, int flushed)
+{
+	struct shape rules[2];
+	uint32_t nt, ni;
+	uint64_t good, bad;
+	struct nic n;
+
+	REQUIRE(nic_open(&n, name, args) == 0, "probe");
+	CHECK((dev_capa(n.port[0]) & RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP) == (flushed ? 0 :
+		RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP), "%s: dev_capa %#" PRIx64, args,
+		dev_capa(n.port[0]));
+	steer_rules(rules, &n, 0);
+	expect_traffic(args, rules, 2, &n, FRAMES);
+	CHECK(rte_eth_dev_stop(n.port[0]) == 0 && rte_eth_dev_stop(n.port[1]) == 0,
+		"%s: stop PF0 then PF1", args);
+	rule_counts(&n, &nt, &ni);
+	CHECK(flushed ? nt == 0 && ni == 0 : nt == 1 && ni == 1,
+		"%s: after the stops: %u transfer, %u PF1 ingress", args, nt, ni);
+	CHECK((create(&rules[0], &n) == NULL) == flushed, "%s: create on a stopped port",
+		args);
+	CHECK(rte_eth_dev_start(n.port[1]) == 0 && rte_eth_dev_start(n.port[0]) == 0,
+		"%s: start PF1 then PF0", args);
+	regenerate(&n, 200, &good, &bad);
+	CHECK(flushed ? good == 0 && bad > 0 : good == 200 && bad == 0, "%s: after the restart: %" PRIu64
+		" steered, %" PRIu64 " not", args, good, bad);
+	nic_close(&n);
+}
+
+static void
+test_mlx5_sws_restart(struct rte_mempool *unused __rte_unused)
+{
+	plain_restart("net_octonic81", NIC_ARGS "dialect=mlx5-sws,xmeta=1,gen_limit=1", 1);
+}
+
+static void
+test_generic_restart(struct rte_mempool *unused __rte_unused)
+{
+	plain_restart("net_octonic82", NIC_ARGS "gen_limit=1", 0);
+}
+
 static const struct octo_case tests[] = {
 	{ "generic", test_generic },
 	{ "mlx5_sws", test_mlx5_sws },
 	{ "mlx5_hws", test_mlx5_hws },
+	{ "generic_restart", test_generic_restart },
+	{ "mlx5_sws_restart", test_mlx5_sws_restart },
+	{ "mlx5_hws_restart", test_mlx5_hws_restart },
 };
 
 int

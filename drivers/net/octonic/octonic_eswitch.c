@@ -75,6 +75,7 @@ octonic_eswitch_create(const char *name, uint16_t nb_pfs, int socket)
 	snprintf(sw->name, sizeof(sw->name), "%s", name != NULL ? name : "octonic");
 	pthread_mutex_init(&sw->lock, NULL);
 	TAILQ_INIT(&sw->rules);
+	TAILQ_INIT(&sw->flushed);
 	sw->gen = 1;
 	sw->mlx5_dpdk = OCTO_DPDK_MLX5_MODEL;
 	for (i = 0; i < nb_pfs; i++) {
@@ -134,6 +135,7 @@ octonic_eswitch_forget_pf_port(struct octonic_eswitch *sw, uint16_t pf)
 	/* Its template rules, tables, templates and flow queues go with it. */
 	sw_fport_free(sw, pf);
 	sw->pf[pf].port_set = 0;
+	sw->flow_ctx[pf] = 0;
 	pthread_mutex_unlock(&sw->lock);
 }
 

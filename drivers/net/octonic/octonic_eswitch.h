@@ -209,7 +209,8 @@ struct octonic_eswitch *octonic_dev_eswitch(const struct rte_eth_dev *dev,
  *   loops cannot exist.  A miss in any group ends the domain with the
  *   domain's default (transfer: PF0; ingress: the PF's RSS, or drop when
  *   isolated), keeping what earlier rules did (SET_META, MARK, FLAG).
- * - Priorities: lower value wins; on equal priority the earlier rule wins.
+ * - Priorities: lower value wins; on equal priority the earlier rule wins
+ *   (under mlx5-hws the later one outside the root table, NIC Rx group 0).
  * - Transfer actions: JUMP, REPRESENTED_PORT (a PF's ethdev port), SET_META,
  *   MARK, COUNT, DROP, VOID; exactly one of JUMP/REPRESENTED_PORT/DROP.
  *   Ingress actions: QUEUE, RSS, MARK, FLAG, COUNT, DROP, JUMP, VOID;
@@ -283,9 +284,38 @@ struct rte_flow *octonic_eswitch_flow_create(struct octonic_eswitch *sw,
 int octonic_eswitch_flow_destroy(struct octonic_eswitch *sw, uint16_t pf,
 		struct rte_flow *flow, struct rte_flow_error *error);
 
-/** rte_flow_flush: PF @p pf's ingress rules; PF0 also all transfer rules. */
+/**
+ * rte_flow_flush: PF @p pf's ingress rules; PF0 also all transfer rules.
+ * Under mlx5-hws the rules of the PF's template tables too, as mlx5's
+ * hardware steering flushes them (mlx5_flow_list_flush).
+ */
 int octonic_eswitch_flow_flush(struct octonic_eswitch *sw, uint16_t pf,
 		struct rte_flow_error *error);
+
+/**
+ * PF @p pf's port was stopped, under a dialect whose NIC keeps no rule
+ * across a stop (mlx5: mlx5_dev_stop flushes them, dev_capa has no
+ * FLOW_RULE_KEEP): the rules made on it go, rte_flow_create's and those
+ * of its template tables, and for PF0 (the transfer proxy, where every
+ * transfer rule is made) every transfer rule.  Templates and tables stay.
+ * A flushed rule's handle stays valid for rte_flow_destroy (which then
+ * answers 0, as mlx5 does) until the e-switch goes.
+ */
+void octonic_eswitch_port_stopped(struct octonic_eswitch *sw, uint16_t pf);
+
+/**
+ * PF @p pf's port was started: under mlx5-hws with mlx5_dpdk=25.11 its
+ * flow engine exists from then on (octonic_eswitch_flow_ctx).
+ */
+void octonic_eswitch_port_started(struct octonic_eswitch *sw, uint16_t pf);
+
+/**
+ * Whether PF @p pf's flow engine exists, mlx5's dr_ctx under hardware
+ * steering: rte_flow_configure made it, or (25.11) the port's first start.
+ * The transfer proxy's decides whether the order of starts and stops is
+ * enforced (mlx5_trigger.c).
+ */
+int octonic_eswitch_flow_ctx(struct octonic_eswitch *sw, uint16_t pf);
 
 /** rte_flow_query: COUNT only (struct rte_flow_query_count). */
 int octonic_eswitch_flow_query(struct octonic_eswitch *sw, uint16_t pf,

@@ -113,12 +113,13 @@ resolve(const struct sw_view *view, uint64_t gen, struct sw_pkt *st,
 				if (r->born > gen ||
 						rte_atomic_load_explicit(&r->dead, rte_memory_order_relaxed) <= gen)
 					continue;
-				/* Equal priorities in two tables: the older rule
-				 * wins (a rare tie, so its order is read from the
-				 * rule itself). */
+				/* Equal priorities in two tables: the rule
+				 * first in order wins, the older or, under
+				 * mlx5-hws, the newer (a rare tie, so its
+				 * order is read from the rule itself). */
 				if (best[i] == NULL || r->prio < best[i]->prio ||
 						(r->prio == best[i]->prio &&
-						 r->cold->seq < best[i]->cold->seq))
+						 r->cold->order < best[i]->cold->order))
 					best[i] = r;
 				break;	/* sorted: the first visible is the best */
 			}

@@ -55,6 +55,8 @@ extern int octonic_flow_logtype;
 /** Tables start with this many entries and grow x4 at half load. */
 #define SW_TABLE_MIN 1024
 #define SW_RULE_MAGIC 0x6f63666cu
+/* A handle whose rule a port's stop flushed (in sw->flushed). */
+#define SW_RULE_FLUSHED 0x6f636664u
 /** JUMPs followed per domain: groups strictly increase on JUMP, so this
  * only caps long chains. */
 #define SW_MAX_STAGES 16
@@ -123,6 +125,9 @@ struct rte_flow {
 	/* Decision fields, immutable once inserted: the hot record has a
 	 * copy of those every lookup needs, readers read the others here. */
 	uint64_t seq;
+	/* Order among rules of equal priority, lower first: seq, or its
+	 * reverse where the newest wins (sw_rule_order) */
+	uint64_t order;
 	uint32_t prio;
 	uint32_t jump_group;
 	uint32_t meta_data, meta_mask;
@@ -142,6 +147,8 @@ struct rte_flow {
 	uint32_t table;		/* index in sw->tables */
 	uint8_t table_known;	/* table set before the insert: that of the
 				 * match's mask, reserved (template rules) */
+	uint8_t keep_handle;	/* unlinked, the handle stays (flushed at a
+				 * port's stop: sw->flushed) */
 	uint32_t dgt_id;	/* first word of its hash key */
 	struct octo_match match;
 	TAILQ_ENTRY(rte_flow) next;
@@ -299,6 +306,13 @@ struct octonic_eswitch {
 	uint8_t fdb_mark;	/* the NIC can MARK in transfer rules */
 	uint8_t uplinks;	/* REPRESENTED_PORT leaves by the PF's wire */
 	struct sw_fport *fport[SW_MAX_PFS];	/* template API per PF, NULL: none */
+	/* Handles of rules a port's stop flushed (mlx5 dialects): kept until
+	 * the application destroys them or the e-switch goes, so that a
+	 * destroy of one is answered, never a read of freed memory. */
+	struct sw_rule_list flushed;
+	/* mlx5-hws: the PF's flow engine exists (mlx5's dr_ctx: made by
+	 * rte_flow_configure, and from 25.11 by the port's first start) */
+	uint8_t flow_ctx[SW_MAX_PFS];
 	char name[32];
 };
 
@@ -396,5 +410,9 @@ void sw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t 
 /* octonic_flow_template.c: a PF's template API state goes at its close */
 struct sw_fport;
 void sw_fport_free(struct octonic_eswitch *sw, uint16_t pf);
+/* Under sw->lock: every rule of the PF's template tables goes (its
+ * queues' operations completed first, their results dropped); tables,
+ * templates and queues stay. */
+void sw_fport_flush_rules(struct octonic_eswitch *sw, uint16_t pf);
 
 #endif /* OCTONIC_ESWITCH_PRIV_H */

@@ -594,7 +594,7 @@ entry_rules(const void *e, struct sw_hot **one, struct sw_hot *const **rs)
 	return b->n;
 }
 
-/* A new entry: @p old's rules plus @p r, sorted by (prio, seq). */
+/* A new entry: @p old's rules plus @p r, sorted by (prio, order). */
 static void *
 entry_with(const void *old, struct sw_hot *r, int socket)
 {
@@ -612,7 +612,7 @@ entry_with(const void *old, struct sw_hot *r, int socket)
 	for (i = 0; i < n; i++) {
 		if (!placed && (r->prio < rs[i]->prio ||
 				(r->prio == rs[i]->prio &&
-				 r->cold->seq < rs[i]->cold->seq))) {
+				 r->cold->order < rs[i]->cold->order))) {
 			b->r[j++] = r;
 			placed = 1;
 		}
@@ -685,6 +685,27 @@ room_kept(const struct sw_table *t, const struct rte_flow *r)
 	return t->reserved - RTE_MIN(t->tmpl_rules, t->reserved);
 }
 
+/*
+ * Where a rule goes among rules of equal priority that match the same
+ * packet.  mlx5's hardware steering matches the newest of them in a
+ * non-root table, software steering the oldest (mlx5.rst, hardware
+ * steering's limitations of the synchronous flow API: "for non-zero
+ * group, after adding the new rule, and before the deletion of the old
+ * rule, the new rule will be matched").  Under mlx5-hws the root table is
+ * NIC Rx group 0 only: with fdb_def_rule_en=1, mlx5's default, transfer
+ * group g is hardware group g + 1 (mlx5_flow_hw.c, __translate_group).
+ * A rule that replaces another (an actions update) takes its seq, hence
+ * its place.
+ */
+static uint64_t
+rule_order(const struct octonic_eswitch *sw, const struct rte_flow *r)
+{
+	if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS &&
+			(r->domain == SW_DOM_TRANSFER || r->group != 0))
+		return UINT64_MAX - r->seq;
+	return r->seq;
+}
+
 static int
 insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 		struct rte_flow_error *error)
@@ -697,6 +718,7 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 	hash_sig_t sig;
 	int tidx, new_table, ret;
 
+	r->order = rule_order(sw, r);
 	if (r->table_known) {
 		tidx = (int)r->table;
 		new_table = 0;
@@ -986,8 +1008,9 @@ sw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 		gc_hot(&g, r->hot);
 		r->hot = NULL;
 		r->magic = 0;
-		/* A template table's rules live in its slots. */
-		if (r->ttable == NULL)
+		/* A template table's rules live in its slots; a flushed
+		 * handle stays (sw->flushed). */
+		if (r->ttable == NULL && !r->keep_handle)
 			gc_ptr(&g, r);
 	}
 	if (need_view) {
@@ -1018,6 +1041,15 @@ owns(const struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow *r)
 		(r->domain == 1 + pf || (r->domain == SW_DOM_TRANSFER && pf == 0));
 }
 
+/* A handle a port's stop flushed (the rule is gone, its memory stays). */
+static int
+flushed_of(const struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow *r)
+{
+	return r->magic == SW_RULE_FLUSHED && r->sw == sw &&
+		(r->domain == 1 + pf || (r->domain == SW_DOM_TRANSFER && pf == 0));
+}
+
 int
 octonic_eswitch_flow_destroy(struct octonic_eswitch *sw, uint16_t pf,
 		struct rte_flow *flow, struct rte_flow_error *error)
@@ -1025,6 +1057,17 @@ octonic_eswitch_flow_destroy(struct octonic_eswitch *sw, uint16_t pf,
 	if (sw == NULL)
 		return -ENODEV;
 	pthread_mutex_lock(&sw->lock);
+	if (flow != NULL && flushed_of(sw, pf, flow)) {
+		/* Its rule went at the port's stop: what is left goes now.
+		 * mlx5 answers 0 (mlx5_flow_destroy; software steering finds
+		 * no rule at the handle's index, hardware steering's handle
+		 * is memory it freed). */
+		TAILQ_REMOVE(&sw->flushed, flow, next);
+		flow->magic = 0;
+		rte_free(flow);
+		pthread_mutex_unlock(&sw->lock);
+		return 0;
+	}
 	if (flow == NULL || !owns(sw, pf, flow)) {
 		pthread_mutex_unlock(&sw->lock);
 		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
@@ -1043,14 +1086,14 @@ octonic_eswitch_flow_destroy(struct octonic_eswitch *sw, uint16_t pf,
 }
 
 /* Remove the rules of domain @p dom made by rte_flow_create (or every
- * rule of all domains when dom < 0).  Rules of template tables stay, as
- * mlx5's flush (mlx5_flow_list_flush of MLX5_FLOW_TYPE_GEN) leaves them:
- * they go with rte_flow_async_destroy. */
+ * rule of all domains when dom < 0); with @p keep their handles stay, in
+ * sw->flushed.  Rules of template tables stay (sw_fport_flush_rules
+ * takes those).  @return the number of rules removed or -ENOMEM. */
 static int
-flush_domain(struct octonic_eswitch *sw, int dom)
+flush_domain(struct octonic_eswitch *sw, int dom, int keep)
 {
 	struct rte_flow **rs, *r;
-	uint32_t n = 0;
+	uint32_t n = 0, i;
 
 	TAILQ_FOREACH(r, &sw->rules, next)
 		if (dom < 0 || (r->domain == dom && r->ttable == NULL))
@@ -1062,11 +1105,17 @@ flush_domain(struct octonic_eswitch *sw, int dom)
 		return -ENOMEM;
 	n = 0;
 	TAILQ_FOREACH(r, &sw->rules, next)
-		if (dom < 0 || (r->domain == dom && r->ttable == NULL))
+		if (dom < 0 || (r->domain == dom && r->ttable == NULL)) {
+			r->keep_handle = keep;
 			rs[n++] = r;
+		}
 	remove_rules(sw, rs, n);
+	for (i = 0; keep && i < n; i++) {
+		rs[i]->magic = SW_RULE_FLUSHED;
+		TAILQ_INSERT_TAIL(&sw->flushed, rs[i], next);
+	}
 	free(rs);
-	return 0;
+	return (int)n;
 }
 
 int
@@ -1083,13 +1132,69 @@ octonic_eswitch_flow_flush(struct octonic_eswitch *sw, uint16_t pf,
 		return -EINVAL;
 	}
 	pthread_mutex_lock(&sw->lock);
-	ret = flush_domain(sw, 1 + pf);
-	if (ret == 0 && pf == 0)
-		ret = flush_domain(sw, SW_DOM_TRANSFER);
+	/* mlx5's hardware steering flushes the template rules of the
+	 * port's tables too (mlx5_flow_list_flush: flow_hw_q_flow_flush,
+	 * after pulling every queue's completions for itself) */
+	if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS)
+		sw_fport_flush_rules(sw, pf);
+	ret = flush_domain(sw, 1 + pf, 0);
+	if (ret >= 0 && pf == 0)
+		ret = flush_domain(sw, SW_DOM_TRANSFER, 0);
 	pthread_mutex_unlock(&sw->lock);
-	if (ret != 0)
+	if (ret < 0) {
 		sw_error(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"out of memory");
+		return ret;
+	}
+	return 0;
+}
+
+void
+octonic_eswitch_port_stopped(struct octonic_eswitch *sw, uint16_t pf)
+{
+	int n, nt = 0;
+
+	if (sw == NULL || pf >= sw->nb_pfs)
+		return;
+	pthread_mutex_lock(&sw->lock);
+	sw_fport_flush_rules(sw, pf);
+	n = flush_domain(sw, 1 + pf, 1);
+	if (pf == 0)
+		nt = flush_domain(sw, SW_DOM_TRANSFER, 1);
+	pthread_mutex_unlock(&sw->lock);
+	if (n < 0 || nt < 0)
+		SW_LOG(ERR, "%s: PF %u: out of memory flushing its rules at stop: some stay",
+			sw->name, pf);
+	else
+		SW_LOG(INFO, "%s: PF %u: %d flows flushed before stopping",
+			sw->name, pf, n + nt);
+}
+
+void
+octonic_eswitch_port_started(struct octonic_eswitch *sw, uint16_t pf)
+{
+	if (sw == NULL || pf >= sw->nb_pfs)
+		return;
+	pthread_mutex_lock(&sw->lock);
+	/* mlx5 25.11 makes the port's steering context at its first start
+	 * when rte_flow_configure did not (mlx5_trigger.c, flow_hw_init);
+	 * 22.11 only at rte_flow_configure */
+	if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS &&
+			sw->mlx5_dpdk >= OCTONIC_MLX5_DPDK_25_11)
+		sw->flow_ctx[pf] = 1;
+	pthread_mutex_unlock(&sw->lock);
+}
+
+int
+octonic_eswitch_flow_ctx(struct octonic_eswitch *sw, uint16_t pf)
+{
+	int ret;
+
+	if (sw == NULL || pf >= sw->nb_pfs)
+		return 0;
+	pthread_mutex_lock(&sw->lock);
+	ret = sw->flow_ctx[pf];
+	pthread_mutex_unlock(&sw->lock);
 	return ret;
 }
 
@@ -1097,11 +1202,17 @@ void
 sw_rules_free_all(struct octonic_eswitch *sw)
 {
 	struct sw_garbage g = { 0 };
+	struct rte_flow *r;
 	uint32_t i;
 
 	while (!TAILQ_EMPTY(&sw->rules))
-		if (flush_domain(sw, -1) != 0)
+		if (flush_domain(sw, -1, 0) <= 0)
 			break;
+	while ((r = TAILQ_FIRST(&sw->flushed)) != NULL) {
+		TAILQ_REMOVE(&sw->flushed, r, next);
+		r->magic = 0;
+		rte_free(r);
+	}
 	for (i = 0; i < sw->nb_tables; i++)
 		if (sw->tables[i].h != NULL)
 			gc_hash(&g, sw->tables[i].h);

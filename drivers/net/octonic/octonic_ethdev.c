@@ -342,6 +342,9 @@ octonic_dev_start(struct rte_eth_dev *dev)
 	uint16_t q;
 	int ret;
 
+	ret = octonic_dialect_start_check(pf);
+	if (ret != 0)
+		return ret;
 	ret = octonic_engine_wire_start(pf->nic);
 	if (ret != 0)
 		return ret;
@@ -368,6 +371,7 @@ octonic_dev_start(struct rte_eth_dev *dev)
 	}
 	pf->started = 1;
 	rte_spinlock_unlock(&pf->nic->engine_lock);
+	octonic_dialect_started(pf);
 	octonic_link_update(dev, 0);
 	return 0;
 }
@@ -377,7 +381,11 @@ octonic_dev_stop(struct rte_eth_dev *dev)
 {
 	struct octonic_pf *pf = octonic_pf_of(dev);
 	uint16_t q;
+	int ret;
 
+	ret = octonic_dialect_stop_check(pf);
+	if (ret != 0)
+		return ret;
 	rte_spinlock_lock(&pf->nic->engine_lock);
 	pf->started = 0;
 	/* what the queues still hold is dropped, as a NIC reset would */
@@ -390,6 +398,7 @@ octonic_dev_stop(struct rte_eth_dev *dev)
 		dev->data->tx_queue_state[q] = RTE_ETH_QUEUE_STATE_STOPPED;
 	}
 	rte_spinlock_unlock(&pf->nic->engine_lock);
+	octonic_dialect_stopped(pf);
 	octonic_link_update(dev, 0);
 	return 0;
 }
@@ -490,7 +499,7 @@ octonic_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->rx_desc_lim.nb_align = 1;
 	info->tx_desc_lim = info->rx_desc_lim;
 	info->speed_capa = RTE_ETH_LINK_SPEED_100G;
-	info->dev_capa = RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP |
+	info->dev_capa = octonic_dialect_dev_capa(pf->nic) |
 		RTE_ETH_DEV_CAPA_RUNTIME_RX_QUEUE_SETUP |
 		RTE_ETH_DEV_CAPA_RUNTIME_TX_QUEUE_SETUP;
 	info->switch_info.name = pf->dom == &pf->nic->dom[0] ? pf->nic->name :
@@ -1117,7 +1126,7 @@ static int
 octonic_remove(struct rte_vdev_device *vdev)
 {
 	uint16_t port;
-	int ret = 0;
+	int pass, ret = 0;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
 		/* the primary's PFs stay; this process lets go of them */
@@ -1135,12 +1144,18 @@ octonic_remove(struct rte_vdev_device *vdev)
 		    rte_eth_devices[port].data->dev_started != 0)
 			rte_eth_dev_callback_process(&rte_eth_devices[port],
 				RTE_ETH_EVENT_INTR_RMV, NULL);
+	/* Only started ports (ethdev logs a stop of a stopped one), the
+	 * transfer proxy (PF0) last: under mlx5-hws it refuses to stop
+	 * before the others. */
+	for (pass = 0; pass < 2; pass++)
+		RTE_ETH_FOREACH_DEV_OF(port, &vdev->device)
+			if (octonic_is_octonic(&rte_eth_devices[port]) &&
+			    rte_eth_devices[port].data->dev_started != 0 &&
+			    (octonic_pf_of(&rte_eth_devices[port])->idx == 0) == pass)
+				rte_eth_dev_stop(port);
 	RTE_ETH_FOREACH_DEV_OF(port, &vdev->device) {
 		if (!octonic_is_octonic(&rte_eth_devices[port]))
 			continue;
-		/* Only started ports: ethdev logs a stop of a stopped one. */
-		if (rte_eth_devices[port].data->dev_started != 0)
-			rte_eth_dev_stop(port);
 		if (rte_eth_dev_close(port) != 0)
 			ret = -EIO;
 	}

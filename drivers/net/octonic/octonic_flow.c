@@ -13,6 +13,7 @@
 #include <rte_flow_driver.h>
 
 #include "octonic_flow_template.h"
+#include "octonic_internal.h"
 
 static struct octonic_eswitch *
 dev_sw(struct rte_eth_dev *dev, uint16_t *pf, struct rte_flow_error *error)
@@ -48,6 +49,10 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 
 	if (sw == NULL)
 		return NULL;
+	if (octonic_dialect_create_check(dev, error) != 0) {
+		rte_errno = ENODEV;
+		return NULL;
+	}
 	return octonic_eswitch_flow_create(sw, pf, attr, pattern, actions, error);
 }
 

@@ -172,6 +172,14 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 			return -EINVAL;
 		}
 	}
+	for (i = 1; i < nb_queue && sw->dialect == OCTONIC_DIALECT_MLX5_HWS; i++)
+		if (queue_attr[i]->size != queue_attr[0]->size) {
+			/* mlx5_flow_hw.c, flow_hw_validate_attributes */
+			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				"%s: All flow queues must have the same size",
+				sw_dialect_name(sw));
+			return -EINVAL;
+		}
 	if (port_attr->nb_aging_objects != 0 || port_attr->nb_meters != 0 ||
 			port_attr->nb_conn_tracks != 0) {
 		/* (25.11's nb_quotas needs no check: no QUOTA action parses) */
@@ -191,14 +199,24 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 			}
 		if (same_config(old, port_attr, nb_queue, queue_attr))
 			goto out;
-		if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS) {
+		if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS &&
+				sw->mlx5_dpdk >= OCTONIC_MLX5_DPDK_25_11) {
 			/* mlx5_flow_hw.c, __flow_hw_configure */
 			ret = (sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 				NULL, "%s: Changing HWS configuration attributes is not supported",
 				sw_dialect_name(sw)), -ENOTSUP);
 			goto out;
 		}
-		if (!TAILQ_EMPTY(&old->tables) || !TAILQ_EMPTY(&old->pts) ||
+		if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS) {
+			/* 22.11's flow_hw_configure releases what the first
+			 * configuration made, tables and templates included
+			 * (flow_hw_resource_release): their handles are then
+			 * dangling, as there */
+			SW_LOG(WARNING, "%s: PF %u configured again: its tables and templates are released",
+				sw_dialect_name(sw), pf);
+			sw_fport_free(sw, pf);
+			old = NULL;
+		} else if (!TAILQ_EMPTY(&old->tables) || !TAILQ_EMPTY(&old->pts) ||
 				!TAILQ_EMPTY(&old->ats)) {
 			ret = (sw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 				NULL, "templates or tables exist: destroy them before configuring again"),
@@ -213,6 +231,7 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 		goto out;
 	}
 	sw->fport[pf] = fp;
+	sw->flow_ctx[pf] = 1;
 	fport_release(old);
 out:
 	pthread_mutex_unlock(&sw->lock);
@@ -1054,6 +1073,55 @@ table_live(const struct rte_flow_template_table *t, struct rte_flow **rs,
 	return n;
 }
 
+/* Under sw->lock, the queues drained: every rule of @p t leaves the
+ * tables and its slot is free again.  @return 0, or -ENOMEM (its rules
+ * stay). */
+static int
+table_flush(struct octonic_eswitch *sw, struct rte_flow_template_table *t)
+{
+	struct rte_flow **rs;
+	uint32_t c, i, n;
+
+	if (t->nb_used == 0)
+		return 0;
+	rs = malloc(t->nb_flows * sizeof(*rs));
+	if (rs == NULL)
+		return -ENOMEM;
+	/* Every slot of a drained table is free or in the tables. */
+	n = table_live(t, rs, 0);
+	sw_rules_kill(sw, rs, n);
+	sw_rules_unlink(sw, rs, n);
+	/* what actions updates made live outside the slots */
+	n = table_live(t, rs, 1);
+	for (i = 0; i < n; i++)
+		rte_free(rs[i]);
+	free(rs);
+	for (c = 0; c < t->nb_chunks; c++) {
+		struct rte_flow *chunk = t->chunks[c];
+		uint32_t nb = RTE_MIN(t->nb_flows - c * SW_TBL_CHUNK,
+			(uint32_t)SW_TBL_CHUNK);
+
+		for (i = 0; i < nb; i++)
+			if (chunk[i].tstate == SW_TS_IN)
+				sw_tbl_slot_put(t, &chunk[i]);
+	}
+	return 0;
+}
+
+void
+sw_fport_flush_rules(struct octonic_eswitch *sw, uint16_t pf)
+{
+	struct sw_fport *fp = pf < SW_MAX_PFS ? sw->fport[pf] : NULL;
+	struct rte_flow_template_table *t;
+
+	if (fp == NULL)
+		return;
+	sw_fport_drain_all(sw, fp);
+	TAILQ_FOREACH(t, &fp->tables, next)
+		if (table_flush(sw, t) != 0)
+			SW_LOG(ERR, "out of memory flushing a template table: its rules stay");
+}
+
 /* Under sw->lock: the PF's port closes, its template rules, tables,
  * templates and queues go. */
 void
@@ -1068,22 +1136,8 @@ sw_fport_free(struct octonic_eswitch *sw, uint16_t pf)
 		return;
 	sw_fport_drain_all(sw, fp);
 	while ((t = TAILQ_FIRST(&fp->tables)) != NULL) {
-		struct rte_flow **rs = malloc(t->nb_flows * sizeof(*rs));
-		uint32_t i, n;
-
-		/* Every slot of a drained table is free or in the tables. */
-		if (rs == NULL) {
+		if (table_flush(sw, t) != 0)
 			SW_LOG(ERR, "out of memory freeing a template table: its rules stay");
-		} else {
-			n = table_live(t, rs, 0);
-			sw_rules_kill(sw, rs, n);
-			sw_rules_unlink(sw, rs, n);
-			/* what actions updates made live outside the slots */
-			n = table_live(t, rs, 1);
-			for (i = 0; i < n; i++)
-				rte_free(rs[i]);
-		}
-		free(rs);
 		TAILQ_REMOVE(&fp->tables, t, next);
 		table_unreserve(sw, t);
 		table_unref(t);

@@ -285,6 +285,20 @@ octonic_pf_of(const struct rte_eth_dev *dev)
 extern const struct eth_dev_ops octonic_ops;
 int octonic_is_octonic(const struct rte_eth_dev *dev);
 
+/* octonic_dialect_port.c: the mlx5 dialects' start and stop (F7, F8) */
+/** dev_capa's flow flags: FLOW_RULE_KEEP, or mlx5's SHARED_OBJECT_KEEP. */
+uint64_t octonic_dialect_dev_capa(const struct octonic_nic *nic);
+/** 0 or -ENODEV with @p error set: rte_flow_create on a stopped port. */
+int octonic_dialect_create_check(const struct rte_eth_dev *dev,
+		struct rte_flow_error *error);
+/** 0, or the errno mlx5 refuses the start with (logged). */
+int octonic_dialect_start_check(const struct octonic_pf *pf);
+void octonic_dialect_started(const struct octonic_pf *pf);
+/** 0, or -EBUSY: the transfer proxy stops last (logged). */
+int octonic_dialect_stop_check(const struct octonic_pf *pf);
+/** The port stopped: its rules go under the mlx5 dialects. */
+void octonic_dialect_stopped(const struct octonic_pf *pf);
+
 /* octonic_engine.c */
 int octonic_engine_setup(struct octonic_nic *nic);
 void octonic_engine_teardown(struct octonic_nic *nic);

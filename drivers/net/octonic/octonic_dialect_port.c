@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * What the mlx5 dialects do to a port's start and stop (README "Dialects",
+ * rows F7 and F8 of the reference):
+ * - mlx5 keeps no rule across a stop: mlx5_dev_stop flushes every rule
+ *   made on the port (mlx5_trigger.c, mlx5_flow_list_flush; under
+ *   hardware steering the template rules too), its dev_capa says
+ *   FLOW_SHARED_OBJECT_KEEP and not FLOW_RULE_KEEP (mlx5_ethdev.c), and
+ *   rte_flow_create refuses a stopped port (mlx5_flow.c,
+ *   mlx5_flow_create: ENODEV "port not started");
+ * - with hardware steering and an e-switch, once the transfer proxy (PF0)
+ *   has a flow engine (rte_flow_configure, or from 25.11 its first start),
+ *   another PF starts only while the proxy is started (EAGAIN) and the
+ *   proxy stops only when the others are stopped (EBUSY)
+ *   (mlx5_trigger.c, mlx5_hw_representor_port_allowed_start and
+ *   mlx5_hw_proxy_port_allowed_stop, with their log lines).
+ * generic keeps its rules, in any order.
+ */
+
+#include <errno.h>
+
+#include <rte_errno.h>
+
+#include "octonic_internal.h"
+
+static int
+mlx5(const struct octonic_nic *nic)
+{
+	return nic->args.dialect != OCTONIC_DIALECT_GENERIC;
+}
+
+static int
+hws(const struct octonic_nic *nic)
+{
+	return nic->args.dialect == OCTONIC_DIALECT_MLX5_HWS;
+}
+
+static const char *
+dialect_name(const struct octonic_nic *nic)
+{
+	return hws(nic) ? "mlx5-hws" : "mlx5-sws";
+}
+
+uint64_t
+octonic_dialect_dev_capa(const struct octonic_nic *nic)
+{
+	/* The model has no shared object (indirect action) to lose: the
+	 * flag is true of it, as mlx5 states it. */
+	return mlx5(nic) ? RTE_ETH_DEV_CAPA_FLOW_SHARED_OBJECT_KEEP :
+		RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP;
+}
+
+int
+octonic_dialect_create_check(const struct rte_eth_dev *dev,
+		struct rte_flow_error *error)
+{
+	const struct octonic_nic *nic = octonic_pf_of(dev)->nic;
+
+	if (!mlx5(nic) || dev->data->dev_started)
+		return 0;
+	return rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+		NULL, hws(nic) ?
+		"mlx5-hws: port not started (rules are made on a started port: a stop flushes them)" :
+		"mlx5-sws: port not started (rules are made on a started port: a stop flushes them)");
+}
+
+int
+octonic_dialect_start_check(const struct octonic_pf *pf)
+{
+	const struct octonic_nic *nic = pf->nic;
+	const struct octonic_pf *proxy;
+	const char *d = dialect_name(nic);
+	uint16_t proxy_port;
+
+	if (!hws(nic) || pf->idx == 0)
+		return 0;
+	proxy = nic->pf[0];
+	if (proxy == NULL) {
+		/* PF0's port closed: no transfer proxy */
+		OCTONIC_LOG(ERR, "%s: Starting representor port %u is not allowed. Transfer proxy port is not available.",
+			d, pf->port_id);
+		return -ENODEV;
+	}
+	proxy_port = proxy->port_id;
+	if (!octonic_eswitch_flow_ctx(nic->sw, 0)) {
+		OCTONIC_LOG(DEBUG, "%s: Starting representor port %u is allowed, but default traffic flows will not be created. Transfer proxy port must be configured for HWS and started.",
+			d, pf->port_id);
+		return 0;
+	}
+	if (!proxy->dev->data->dev_started) {
+		OCTONIC_LOG(ERR, "%s: Failed to start port %u: transfer proxy (port %u) must be started",
+			d, pf->port_id, proxy_port);
+		return -EAGAIN;
+	}
+	/* 22.11, with representor matching (its default): the port needs a
+	 * flow engine of its own (25.11 makes it at the start) */
+	if (nic->args.mlx5_dpdk < OCTONIC_MLX5_DPDK_25_11 &&
+			!octonic_eswitch_flow_ctx(nic->sw, pf->idx)) {
+		OCTONIC_LOG(ERR, "%s: Failed to start port %u: with representor matching enabled, port must be configured for HWS",
+			d, pf->port_id);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void
+octonic_dialect_started(const struct octonic_pf *pf)
+{
+	if (hws(pf->nic))
+		octonic_eswitch_port_started(pf->nic->sw, pf->idx);
+}
+
+int
+octonic_dialect_stop_check(const struct octonic_pf *pf)
+{
+	const struct octonic_nic *nic = pf->nic;
+	uint16_t i;
+
+	if (!hws(nic) || pf->idx != 0 || !octonic_eswitch_flow_ctx(nic->sw, 0))
+		return 0;
+	for (i = 1; i < nic->nb_pfs; i++)
+		if (nic->pf[i] != NULL && nic->pf[i]->dev->data->dev_started) {
+			OCTONIC_LOG(ERR, "%s: Failed to stop port %u: attached representor ports must be stopped before stopping transfer proxy port",
+				dialect_name(nic), pf->port_id);
+			return -EBUSY;
+		}
+	return 0;
+}
+
+void
+octonic_dialect_stopped(const struct octonic_pf *pf)
+{
+	if (mlx5(pf->nic))
+		octonic_eswitch_port_stopped(pf->nic->sw, pf->idx);
+}
