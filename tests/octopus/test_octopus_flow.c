@@ -87,6 +87,10 @@
 /* queues: 4, or one per PF beyond */
 #define MAX_Q OCTO_PFS_MAX
 #define NB_DESC 4096
+/* beyond 2 PFs (rx_pool=app): the application's pool fills every member's
+ * rings at start under mlx5-hws (the model posts them all, as mlx5 does)
+ */
+#define NB_DESC_MANY 1024
 #define NB_FLOWS 256
 #define PER_FLOW 16			/* packets per flow and phase */
 #define PHASE_PKTS (NB_FLOWS * PER_FLOW)
@@ -249,7 +253,7 @@ setup_port(struct rte_mempool *mp, int rss_mode)
 {
 	/* ethdev offers reta_update only in RSS mode */
 	struct octo_port_conf c = {
-		.nb_rxq = nb_q, .nb_txq = nb_q, .nb_desc = NB_DESC,
+		.nb_rxq = nb_q, .nb_txq = nb_q, .nb_desc = nb_pf > 2 ? NB_DESC_MANY : NB_DESC,
 		.socket = OCTO_SOCKET_OF_LCORE, .pool = mp,
 		.rss_hf = rss_mode ? RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP : 0,
 	};
@@ -683,7 +687,7 @@ static void
 test_restart(struct rte_mempool *mp)
 {
 	struct octo_port_conf c = {
-		.nb_rxq = nb_q, .nb_txq = nb_q, .nb_desc = NB_DESC,
+		.nb_rxq = nb_q, .nb_txq = nb_q, .nb_desc = nb_pf > 2 ? NB_DESC_MANY : NB_DESC,
 		.socket = OCTO_SOCKET_OF_LCORE, .pool = mp,
 	};
 	struct rte_flow_item udp_items[4] = {
@@ -1331,7 +1335,8 @@ main(int argc, char **argv)
 	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, nb_q) < 0 ||
 	    !octo_pfs_sockets_ok(nb_pf))
 		return 2;
-	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = rte_pktmbuf_pool_create("app", nb_pf > 2 ? nb_pf * nb_q * NB_DESC_MANY + 8192 : 16384,
+		256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (mp == NULL)
 		return 2;
 	port = port_of("net_octopus0");
