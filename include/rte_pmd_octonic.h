@@ -19,6 +19,9 @@
  * Ports: "--vdev net_octonicN,pfs=K,..." creates K ethdev ports named
  * "net_octonicN_pf0" ... "net_octonicN_pf<K-1>", one per PF, all sharing
  * one switch domain (rte_eth_dev_info.switch_info.port_id is the PF index).
+ * topology=mpesw names them "net_octonicN_p<i>" as mlx5 names the uplinks
+ * of its multiport e-switch; topology=separate makes each PF a device and
+ * a switch domain of its own (drivers/net/octonic/README.md, "Ports").
  *
  * Devargs: pfs=1..8, numa=n0:n1:... (node of each PF; default PF i on
  * socket i % sockets), mac=shared|per-pf, wire=gen|loop|<ethdev name>,
@@ -28,7 +31,10 @@
  * remote DMA / remote poll; 107 ns, a published PCIe remote-read penalty,
  * is the suggested value; 0 = off, the default), dialect=generic|mlx5-sws|
  * mlx5-hws and xmeta=0..4 (the rules a real NIC would refuse, refused in
- * its terms; drivers/net/octonic/README.md, "Dialects").
+ * its terms; drivers/net/octonic/README.md, "Dialects"), topology=
+ * octonic|mpesw|separate, and the datapath's realism: rx_step=,
+ * rx_ring=plain|mlx5, tx_comp_every=, tx_cleanup=0|1 (mlx5-hws defaults
+ * to mlx5's values; README "Datapath").
  *
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
@@ -47,7 +53,8 @@ extern "C" {
 struct rte_pmd_octonic_pf_info {
 	uint16_t pf;		/**< index of this PF in the NIC */
 	uint16_t nb_pfs;	/**< PFs of the NIC */
-	int socket_id;		/**< NUMA node of this PF */
+	int socket_id;		/**< NUMA node of this PF (its port's: under
+				  *  topology=mpesw the owner's, PF0's) */
 	uint16_t pf_port[8];	/**< port id of each PF (RTE_MAX_ETHPORTS once closed) */
 };
 
@@ -115,12 +122,55 @@ int rte_pmd_octonic_reset_raise(uint16_t port_id);
  * Make every Rx burst of PF @p port_id return at most @p max frames, fewer
  * than asked while its ring holds more, as a PMD may (0: no such limit, the
  * default). A caller that takes a short burst for an empty ring then leaves
- * frames behind.
+ * frames behind. It caps what the burst's other rules let through: a
+ * request below the step (rx_step=) still returns nothing, one above it
+ * at most @p max.
  *
  * @return 0, -ENODEV (not an octonic port).
  */
 __rte_experimental
 int rte_pmd_octonic_rx_burst_max(uint16_t port_id, uint16_t max);
+
+/**
+ * Make the rte_device of @p port_id fail, as a device-fatal event does
+ * (mlx5's): every port of that device goes down at once, and each port
+ * configured with intr_conf.rmv gets RTE_ETH_EVENT_INTR_RMV, once until it
+ * is plugged back (rte_pmd_octonic_plug). The device is the whole NIC
+ * under topology=octonic and mpesw, the one PF under topology=separate.
+ *
+ * @return 0, -ENODEV, -EALREADY (every port of the device already gone).
+ */
+__rte_experimental
+int rte_pmd_octonic_device_fatal(uint16_t port_id);
+
+/** How the PFs of a NIC appear (devargs topology=). */
+enum rte_pmd_octonic_topology {
+	RTE_PMD_OCTONIC_TOPOLOGY_OCTONIC,	/**< one device and e-switch */
+	RTE_PMD_OCTONIC_TOPOLOGY_MPESW,		/**< mlx5's multiport e-switch */
+	RTE_PMD_OCTONIC_TOPOLOGY_SEPARATE,	/**< a device and e-switch per PF */
+};
+
+/** The datapath rules a PF follows (README "Datapath"). */
+struct rte_pmd_octonic_datapath {
+	enum rte_pmd_octonic_topology topology;
+	uint16_t rx_step;	/**< Rx bursts in steps of this (1: none) */
+	uint8_t rx_ring_mlx5;	/**< rx_ring=mlx5: posted buffers, ring end */
+	uint8_t tx_cleanup;	/**< rte_eth_tx_done_cleanup is offered */
+	uint16_t tx_comp_every;	/**< a Tx completion every this many descriptors */
+	uint16_t rx_burst_max;	/**< rte_pmd_octonic_rx_burst_max's cap, 0: none */
+	int pci_socket_id;	/**< NUMA node of the PF's own PCIe function
+				  *  (under mpesw its port reports and DMAs
+				  *  through the owner's) */
+};
+
+/**
+ * The datapath rules of PF @p port_id.
+ *
+ * @return 0, -ENODEV, -EINVAL (NULL @p dp).
+ */
+__rte_experimental
+int rte_pmd_octonic_datapath_get(uint16_t port_id,
+		struct rte_pmd_octonic_datapath *dp);
 
 /** Counters of the wire=gen sink (what the NIC received from the PFs' Tx). */
 struct rte_pmd_octonic_sink_stats {

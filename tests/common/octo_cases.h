@@ -48,6 +48,23 @@ octo_case_eal_init(int *argc, char ***argv, unsigned int default_mb, unsigned in
 	return 0;
 }
 
+/*
+ * EAL for a binary run as "<prog> <EAL args> -- <case>" on two sockets:
+ * the case's name ("" when none is given), or NULL with the reason on
+ * stdout.
+ */
+static inline const char *
+octo_case_eal_init_2s(int argc, char **argv, unsigned int default_mb)
+{
+	int ret = octo_test_eal_init(&argc, &argv, default_mb);
+
+	if (ret < 0 || rte_socket_count() < 2) {
+		printf("EAL init failed, or fewer than 2 sockets (run under octopus-numa-emu --nodes 2)\n");
+		return NULL;
+	}
+	return argc - ret > 1 ? argv[ret + 1] : "";
+}
+
 static inline void
 octo_case_usage(const struct octo_case *cases, unsigned int n, const char *prog)
 {

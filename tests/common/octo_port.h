@@ -79,11 +79,11 @@ octo_port_queue_socket(uint16_t port, uint16_t q, int socket)
 }
 
 /*
- * Configure @p port as @p c says, set its queues up and start it: the one
- * bring-up of the C tests. Returns 0, or the first failing call's error.
+ * Configure @p port as @p c says and set its queues up, leaving it
+ * stopped. Returns 0, or the first failing call's error.
  */
 static inline int
-octo_port_start(uint16_t port, const struct octo_port_conf *c)
+octo_port_setup(uint16_t port, const struct octo_port_conf *c)
 {
 	uint16_t nb_rxq = c->nb_rxq != 0 ? c->nb_rxq : 1;
 	uint16_t nb_txq = c->nb_txq != 0 ? c->nb_txq : 1;
@@ -129,7 +129,19 @@ octo_port_start(uint16_t port, const struct octo_port_conf *c)
 		if (ret != 0)
 			return ret;
 	}
-	return rte_eth_dev_start(port);
+	return 0;
+}
+
+/*
+ * Configure @p port as @p c says, set its queues up and start it: the one
+ * bring-up of the C tests. Returns 0, or the first failing call's error.
+ */
+static inline int
+octo_port_start(uint16_t port, const struct octo_port_conf *c)
+{
+	int ret = octo_port_setup(port, c);
+
+	return ret != 0 ? ret : rte_eth_dev_start(port);
 }
 
 #endif /* OCTO_PORT_H */

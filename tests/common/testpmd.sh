@@ -20,6 +20,8 @@
 #                            tp_rx PORT: ipackets)
 #   tp_forward PORT N        `start`, wait until PORT received N packets
 #                            more (telemetry), `stop`
+#   tp_reta_mod PORT N       the port's 64 RETA buckets over queues
+#                            0..N-1, bucket b to queue b mod N
 #   tp_quit [any]            `quit`, wait for testpmd's exit; fails on a
 #                            non-zero status (a crash) unless "any" (its
 #                            status then in tp_status)
@@ -92,6 +94,18 @@ tp_forward() {
 	tp_cmd "start"
 	octo_until "$2 packets on port $1" tp_rx_above "$1" $((rx0 + $2))
 	tp_cmd "stop"
+}
+
+# 16 entries per command: testpmd's command line is short
+tp_reta_mod() {
+	local k b r
+	for k in 0 16 32 48; do
+		r=""
+		for b in $(seq $k $((k + 15))); do
+			r+="${r:+,}($b,$((b % $2)))"
+		done
+		tp_cmd "port config $1 rss reta $r"
+	done
 }
 
 tp_quit() {

@@ -193,7 +193,7 @@ main(int argc, char **argv)
 		printf("setup failed\n");
 		return 1;
 	}
-	sw = ((struct octonic_pf *)rte_eth_devices[pf0].data->dev_private)->nic->sw;
+	sw = ((struct octonic_pf *)rte_eth_devices[pf0].data->dev_private)->dom->sw;
 	cache = octonic_eswitch_cache_create(0);
 	if (cache == NULL)
 		return 1;

@@ -72,7 +72,9 @@ nic_test_main(int argc, char **argv, const struct octo_case *cases,
 	}
 	argc -= ret;
 	argv += ret;
-	pool = rte_pktmbuf_pool_create("nic_test_pool", 8191, 256, 0,
+	/* mlx5-hws posts every Rx descriptor when a queue starts, as mlx5
+	 * does (rx_ring=mlx5): 2 PFs x NB_RXQ x 1024, and room for traffic */
+	pool = rte_pktmbuf_pool_create("nic_test_pool", 16383, 256, 0,
 		RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
 	if (pool == NULL) {
 		printf("cannot create the pool\n");
@@ -80,7 +82,10 @@ nic_test_main(int argc, char **argv, const struct octo_case *cases,
 	}
 	if (octo_cases_run(cases, nb_cases, argv + 1, argc - 1, argv[0], NULL) < 0)
 		return 1;
-	rte_mempool_free(pool);
+	/* a port a failed case left holds buffers of it until EAL removes
+	 * the port */
+	if (rte_eth_dev_count_total() == 0)
+		rte_mempool_free(pool);
 	rte_eal_cleanup();
 	printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
 	return failures ? 1 : 0;

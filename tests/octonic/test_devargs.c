@@ -35,8 +35,98 @@ test_defaults(void **state)
 	/* generic dialect; xmeta 0 as mlx5's dv_xmeta_en defaults to legacy */
 	assert_int_equal(da.dialect, OCTONIC_DIALECT_GENERIC);
 	assert_int_equal(da.xmeta, 0);
+	/* the lenient datapath and today's topology */
+	assert_int_equal(da.topology, OCTONIC_TOPO_OCTONIC);
+	assert_int_equal(da.rx_step, 1);
+	assert_int_equal(da.rx_ring, OCTONIC_RX_RING_PLAIN);
+	assert_int_equal(da.tx_comp_every, 1);
+	assert_int_equal(da.tx_cleanup, 1);
 	assert_int_equal(octonic_devargs_parse("", &da, err, sizeof(err)), 0);
 	assert_int_equal(da.nb_pfs, 2);
+}
+
+/* Datapath realism: mlx5-hws turns it on with mlx5's values, the other
+ * dialects leave it off, and every dialect takes each key explicitly. */
+static void
+test_datapath(void **state)
+{
+	struct octonic_devargs da;
+	char err[128];
+
+	assert_int_equal(octonic_devargs_parse("dialect=mlx5-hws", &da, err,
+		sizeof(err)), 0);
+	assert_int_equal(da.rx_step, 4);
+	assert_int_equal(da.rx_ring, OCTONIC_RX_RING_MLX5);
+	assert_int_equal(da.tx_comp_every, 32);
+	assert_int_equal(da.tx_cleanup, 0);
+	assert_int_equal(octonic_devargs_parse("dialect=mlx5-sws", &da, err,
+		sizeof(err)), 0);
+	assert_int_equal(da.rx_step, 1);
+	assert_int_equal(da.rx_ring, OCTONIC_RX_RING_PLAIN);
+	assert_int_equal(da.tx_comp_every, 1);
+	assert_int_equal(da.tx_cleanup, 1);
+	/* on in the generic dialect, each on its own */
+	assert_int_equal(octonic_devargs_parse(
+		"rx_step=8,rx_ring=mlx5,tx_comp_every=16,tx_cleanup=0", &da,
+		err, sizeof(err)), 0);
+	assert_int_equal(da.rx_step, 8);
+	assert_int_equal(da.rx_ring, OCTONIC_RX_RING_MLX5);
+	assert_int_equal(da.tx_comp_every, 16);
+	assert_int_equal(da.tx_cleanup, 0);
+	assert_int_equal(octonic_devargs_parse("rx_step=4", &da, err,
+		sizeof(err)), 0);
+	assert_int_equal(da.rx_step, 4);
+	assert_int_equal(da.rx_ring, OCTONIC_RX_RING_PLAIN);
+	assert_int_equal(da.tx_comp_every, 1);
+	/* off under mlx5-hws, whatever the order of the keys */
+	assert_int_equal(octonic_devargs_parse(
+		"rx_step=1,rx_ring=plain,dialect=mlx5-hws,tx_comp_every=1,tx_cleanup=1",
+		&da, err, sizeof(err)), 0);
+	assert_int_equal(da.rx_step, 1);
+	assert_int_equal(da.rx_ring, OCTONIC_RX_RING_PLAIN);
+	assert_int_equal(da.tx_comp_every, 1);
+	assert_int_equal(da.tx_cleanup, 1);
+	/* one of them off, the others mlx5's */
+	assert_int_equal(octonic_devargs_parse("dialect=mlx5-hws,tx_cleanup=1",
+		&da, err, sizeof(err)), 0);
+	assert_int_equal(da.tx_cleanup, 1);
+	assert_int_equal(da.tx_comp_every, 32);
+	assert_int_equal(da.rx_step, 4);
+	/* bounds are inclusive */
+	assert_int_equal(octonic_devargs_parse("rx_step=64,tx_comp_every=1024",
+		&da, err, sizeof(err)), 0);
+	assert_int_equal(da.rx_step, 64);
+	assert_int_equal(da.tx_comp_every, 1024);
+}
+
+static void
+test_topology(void **state)
+{
+	struct octonic_devargs da;
+	char err[128];
+
+	assert_int_equal(octonic_devargs_parse("topology=octonic", &da, err,
+		sizeof(err)), 0);
+	assert_int_equal(da.topology, OCTONIC_TOPO_OCTONIC);
+	assert_int_equal(da.mac, OCTONIC_MAC_SHARED);
+	/* mlx5's uplinks have a MAC each, unless told otherwise */
+	assert_int_equal(octonic_devargs_parse("topology=mpesw,dialect=mlx5-hws",
+		&da, err, sizeof(err)), 0);
+	assert_int_equal(da.topology, OCTONIC_TOPO_MPESW);
+	assert_int_equal(da.mac, OCTONIC_MAC_PER_PF);
+	assert_int_equal(octonic_devargs_parse(
+		"mac=shared,topology=mpesw,dialect=mlx5-hws,xmeta=4", &da, err,
+		sizeof(err)), 0);
+	assert_int_equal(da.mac, OCTONIC_MAC_SHARED);
+	/* a multi-host NIC delivers by MAC */
+	assert_int_equal(octonic_devargs_parse("topology=separate,pfs=3", &da,
+		err, sizeof(err)), 0);
+	assert_int_equal(da.topology, OCTONIC_TOPO_SEPARATE);
+	assert_int_equal(da.mac, OCTONIC_MAC_PER_PF);
+	assert_int_equal(octonic_devargs_parse(
+		"topology=separate,mac=per-pf,dialect=mlx5-sws", &da, err,
+		sizeof(err)), 0);
+	assert_int_equal(da.topology, OCTONIC_TOPO_SEPARATE);
 }
 
 static void
@@ -184,6 +274,25 @@ static const struct {
 	{ "xmeta=1", "xmeta" },
 	{ "dialect=generic,xmeta=0", "xmeta" },
 	{ "dialect=mlx5-sws,xmeta=4", "xmeta=4" },
+	{ "rx_step=0", "rx_step" },
+	{ "rx_step=65", "rx_step" },
+	{ "rx_step=4x", "rx_step" },
+	{ "rx_step=4,rx_step=4", "rx_step" },
+	{ "rx_ring=", "rx_ring" },
+	{ "rx_ring=ring", "rx_ring" },
+	{ "rx_ring=MLX5", "rx_ring" },
+	{ "tx_comp_every=0", "tx_comp_every" },
+	{ "tx_comp_every=1025", "tx_comp_every" },
+	{ "tx_comp_every=-32", "tx_comp_every" },
+	{ "tx_cleanup=2", "tx_cleanup" },
+	{ "tx_cleanup=yes", "tx_cleanup" },
+	{ "topology=star", "topology" },
+	{ "topology=", "topology" },
+	{ "topology=mpesw", "dialect=mlx5-hws" },
+	{ "topology=mpesw,dialect=mlx5-sws", "topology=mpesw" },
+	{ "topology=separate,mac=shared", "mac=per-pf" },
+	{ "mac=shared,topology=separate", "topology=separate" },
+	{ "topology=octonic,topology=separate", "topology" },
 };
 
 static void
@@ -210,6 +319,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_datapath),
+		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_bad),
 	};
 

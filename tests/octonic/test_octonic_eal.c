@@ -311,6 +311,9 @@ test_bad_devargs(struct rte_mempool *unused __rte_unused)
 		{ "proto=igmp", "proto" }, { "pkt_len=20", "pkt_len" },
 		{ "rate=5", "rate" }, { "wire=", "wire" },
 		{ "nudma_dma_ns=x", "nudma_dma_ns" },
+		{ "rx_step=0", "rx_step" }, { "tx_comp_every=2000", "tx_comp_every" },
+		{ "topology=mpesw", "topology=mpesw" },
+		{ "topology=separate,mac=shared", "mac=per-pf" },
 	};
 	uint16_t before;
 	size_t b0, b1;
@@ -344,6 +347,20 @@ test_bad_devargs(struct rte_mempool *unused __rte_unused)
 		CHECK(b1 == b0 && c1 == c0, "'%s' left memory: %zu bytes %u allocs",
 			bad[i][0], b1 - b0, c1 - c0);
 	}
+	/* a separate NIC whose third device cannot be made (the name is
+	 * taken; the second is removed again) leaves nothing either */
+	REQUIRE(rte_vdev_init("net_octonic23_pf2", "pfs=1") == 0, "squatter");
+	before = rte_eth_dev_count_avail();
+	heap_stats(&b0, &c0);
+	CHECK(rte_vdev_init("net_octonic23", "topology=separate,pfs=3") != 0,
+		"separate NIC made without its PF2 device");
+	CHECK(rte_eth_dev_count_avail() == before, "a failed separate NIC left a port");
+	heap_stats(&b1, &c1);
+	CHECK(b1 == b0 && c1 == c0, "a failed separate NIC left %zu bytes, %u allocs",
+		b1 - b0, c1 - c0);
+	nic_remove("net_octonic23_pf2");
+	before = rte_eth_dev_count_avail();
+	heap_stats(&b0, &c0);
 	/* and a good NIC that is created, used and removed leaves nothing */
 	REQUIRE(rte_vdev_init("net_octonic22", "pfs=3,wire=loop") == 0, "probe");
 	{
@@ -354,6 +371,18 @@ test_bad_devargs(struct rte_mempool *unused __rte_unused)
 		CHECK(port_start(p, &o) == 0, "start");
 	}
 	nic_remove("net_octonic22");
+	/* a separate one too, its devices removed one by one */
+	REQUIRE(rte_vdev_init("net_octonic24", "topology=separate,pfs=2,wire=loop") == 0,
+		"probe separate");
+	{
+		struct octo_port_conf o = { .nb_rxq = 1, .nb_txq = 1 };
+		uint16_t p;
+
+		REQUIRE(pf_port("net_octonic24", 1, &p) == 0, "pf1");
+		CHECK(port_start(p, &o) == 0, "start");
+	}
+	nic_remove("net_octonic24");
+	nic_remove("net_octonic24_pf1");
 	heap_stats(&b1, &c1);
 	CHECK(b1 == b0 && c1 == c0, "a removed NIC left %zu bytes, %u allocs",
 		b1 - b0, c1 - c0);

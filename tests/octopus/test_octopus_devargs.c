@@ -187,6 +187,26 @@ test_repeated_keys(void **state)
 	assert_int_equal(a.nb_names, 2);
 }
 
+/* PCI member names, short and with mlx5's uplink suffix, made full. */
+static void
+test_pci_names(void **state)
+{
+	char out[RTE_ETH_NAME_MAX_LEN];
+
+	(void)state;
+	assert_int_equal(octopus_member_name_full("03:00.0", out, sizeof(out)), 0);
+	assert_string_equal(out, "0000:03:00.0");
+	assert_int_equal(octopus_member_name_full("03:00.0_p1", out, sizeof(out)), 0);
+	assert_string_equal(out, "0000:03:00.0_p1");
+	assert_int_equal(octopus_member_name_full("0000:81:00.1_p0", out, sizeof(out)), 0);
+	assert_string_equal(out, "0000:81:00.1_p0");
+	/* not PCI addresses: ethdev names as given */
+	assert_int_equal(octopus_member_name_full("net_octonic0_p1", out, sizeof(out)), -EINVAL);
+	assert_int_equal(octopus_member_name_full("03:00.0_pf1", out, sizeof(out)), -EINVAL);
+	assert_int_equal(octopus_member_name_full("03:00.0_p", out, sizeof(out)), -EINVAL);
+	assert_int_equal(octopus_member_name_full("_p1", out, sizeof(out)), -EINVAL);
+}
+
 int
 main(void)
 {
@@ -197,6 +217,7 @@ main(void)
 		cmocka_unit_test(test_spread_names),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_repeated_keys),
+		cmocka_unit_test(test_pci_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

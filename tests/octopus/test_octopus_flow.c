@@ -40,6 +40,16 @@
  *       rule (test-only fault injection): the 29 made are removed again,
  *       nothing is kept; a rule's member rules removed and replayed from
  *       its copy steer as before.
+ *   test_octopus_flow restart  the port says FLOW_RULE_KEEP and keeps
+ *       what it says: a rule made before the first start takes its flows
+ *       once started; QUEUE+COUNT, MARK+QUEUE, DROP, RSS and JUMP rules
+ *       (and one made while stopped, and isolated mode set while stopped)
+ *       through ten stops and starts: after each start every rule's flow
+ *       reaches its queue, marked, dropped or isolated as made, and the
+ *       COUNT has counted every packet since the rule was made. Where the
+ *       members keep no rules across their stop (no FLOW_RULE_KEEP,
+ *       mlx5-hws), the e-switch holds none of the port's while it is
+ *       stopped; where they do, the rules stay there.
  */
 
 #include <inttypes.h>
@@ -77,6 +87,10 @@
 /* queues: 4, or one per PF beyond */
 #define MAX_Q OCTO_PFS_MAX
 #define NB_DESC 4096
+/* beyond 2 PFs (rx_pool=app): the application's pool fills every member's
+ * rings at start under mlx5-hws (the model posts them all, as mlx5 does)
+ */
+#define NB_DESC_MANY 1024
 #define NB_FLOWS 256
 #define PER_FLOW 16			/* packets per flow and phase */
 #define PHASE_PKTS (NB_FLOWS * PER_FLOW)
@@ -239,7 +253,7 @@ setup_port(struct rte_mempool *mp, int rss_mode)
 {
 	/* ethdev offers reta_update only in RSS mode */
 	struct octo_port_conf c = {
-		.nb_rxq = nb_q, .nb_txq = nb_q, .nb_desc = NB_DESC,
+		.nb_rxq = nb_q, .nb_txq = nb_q, .nb_desc = nb_pf > 2 ? NB_DESC_MANY : NB_DESC,
 		.socket = OCTO_SOCKET_OF_LCORE, .pool = mp,
 		.rss_hf = rss_mode ? RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP : 0,
 	};
@@ -628,6 +642,188 @@ test_isolate(struct rte_mempool *mp)
 	fs = fstats();
 	CHECK(fs.transfer_rules == fs0.transfer_rules, "after: %u, want %u",
 		fs.transfer_rules, fs0.transfer_rules);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
+/* Whether every PF of the generating NIC keeps rules across its stop. */
+static bool
+members_keep_rules(void)
+{
+	struct rte_eth_dev_info info;
+
+	return rte_eth_dev_info_get(nic_port, &info) == 0 &&
+		(info.dev_capa & RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP) != 0;
+}
+
+/* A five-tuple rule for flow f with actions @p a0, @p a1 (END to leave out). */
+static struct rte_flow *
+restart_rule(struct five_tuple_rule *r, int f, uint32_t group,
+		enum rte_flow_action_type a0, enum rte_flow_action_type a1, uint16_t q)
+{
+	struct rte_flow_error err;
+	struct rte_flow *flow;
+
+	five_tuple(r, f);
+	r->attr.group = group;
+	r->queue.index = q;
+	r->mark.id = 0x77;
+	r->actions[0].type = a0;
+	r->actions[1].type = a1;
+	r->actions[2].type = RTE_FLOW_ACTION_TYPE_END;
+	for (int k = 0; k < 2; k++)
+		r->actions[k].conf = r->actions[k].type == RTE_FLOW_ACTION_TYPE_QUEUE ? (void *)&r->queue :
+			r->actions[k].type == RTE_FLOW_ACTION_TYPE_MARK ? (void *)&r->mark :
+			r->actions[k].type == RTE_FLOW_ACTION_TYPE_COUNT ? (void *)&r->count : NULL;
+	memset(&err, 0, sizeof(err));
+	flow = rte_flow_create(port, &r->attr, r->items, r->actions, &err);
+	CHECK(flow != NULL, "create for flow %d (port %s): %s", f,
+		rte_eth_devices[port].data->dev_started ? "started" : "stopped",
+		err.message ? err.message : "?");
+	return flow;
+}
+
+static void
+test_restart(struct rte_mempool *mp)
+{
+	struct octo_port_conf c = {
+		.nb_rxq = nb_q, .nb_txq = nb_q, .nb_desc = nb_pf > 2 ? NB_DESC_MANY : NB_DESC,
+		.socket = OCTO_SOCKET_OF_LCORE, .pool = mp,
+	};
+	struct rte_flow_item udp_items[4] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action_queue q3 = { .index = 3 };
+	struct rte_flow_action to_q3[2] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q3 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	static const uint16_t q03[] = { 0, 3 };
+	struct rte_flow_action_rss rss = { .queue_num = 2, .queue = q03 };
+	struct rte_flow_action_jump jump = { .group = 1 };
+	struct rte_flow_action count_action[2] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_attr ingress = { .ingress = 1 }, group1 = { .group = 1, .ingress = 1 };
+	struct five_tuple_rule ra, rb, rd, rr, rj, rf;
+	struct rte_pmd_octonic_flow_stats fs, fs_steer;
+	struct rte_eth_dev_info info;
+	struct rte_flow_query_count qc;
+	struct rte_flow_error err;
+	struct rte_flow *w, *fa, *fb, *fd, *fr, *fj, *fg, *ff = NULL;
+	const int A = 1, B = 2, D = 3, R = 4, J = 5, F = 6;
+	bool keep = members_keep_rules();
+	uint64_t phases = 0;
+	int k, f, q;
+
+	CHECK(rte_eth_dev_info_get(port, &info) == 0 &&
+		(info.dev_capa & RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP) != 0,
+		"the port does not say FLOW_RULE_KEEP (dev_capa 0x%" PRIx64 ")", info.dev_capa);
+	printf("members %s rules across their stop\n", keep ? "keep" : "do not keep");
+	/* before the first start: kept (no RTE_FLOW_ERROR_TYPE_STATE), made at start */
+	REQUIRE(octo_port_setup(port, &c) == 0, "configure and set up");
+	memset(&err, 0, sizeof(err));
+	w = rte_flow_create(port, &ingress, udp_items, to_q3, &err);
+	CHECK(w != NULL, "rule before the first start: %s (type %d)",
+		err.message ? err.message : "?", err.type);
+	REQUIRE(rte_eth_dev_start(port) == 0, "start");
+	run_phase();	/* learns the tuples too */
+	for (f = 0; f < NB_FLOWS; f++)
+		CHECK(flow_queue(f) == 3 && flow_total(f) == PER_FLOW,
+			"the rule made before the first start: flow %d at queue %d (%u packets)", f,
+			flow_queue(f), flow_total(f));
+	CHECK(w != NULL && rte_flow_destroy(port, w, &err) == 0, "destroy");
+	fs_steer = fstats();
+
+	fa = restart_rule(&ra, A, 0, RTE_FLOW_ACTION_TYPE_COUNT, RTE_FLOW_ACTION_TYPE_QUEUE, 2);
+	fb = restart_rule(&rb, B, 0, RTE_FLOW_ACTION_TYPE_MARK, RTE_FLOW_ACTION_TYPE_QUEUE, 1);
+	fd = restart_rule(&rd, D, 0, RTE_FLOW_ACTION_TYPE_DROP, RTE_FLOW_ACTION_TYPE_END, 0);
+	five_tuple(&rr, R);
+	rr.actions[0].type = RTE_FLOW_ACTION_TYPE_RSS;
+	rr.actions[0].conf = &rss;
+	rr.actions[1].type = RTE_FLOW_ACTION_TYPE_END;
+	fr = rte_flow_create(port, &rr.attr, rr.items, rr.actions, &err);
+	CHECK(fr != NULL, "RSS rule: %s", err.message ? err.message : "?");
+	five_tuple(&rj, J);
+	rj.actions[0].type = RTE_FLOW_ACTION_TYPE_JUMP;
+	rj.actions[0].conf = &jump;
+	rj.actions[1].type = RTE_FLOW_ACTION_TYPE_END;
+	fj = rte_flow_create(port, &rj.attr, rj.items, rj.actions, &err);
+	CHECK(fj != NULL, "JUMP rule: %s", err.message ? err.message : "?");
+	fg = rte_flow_create(port, &group1, udp_items, to_q3, &err);
+	CHECK(fg != NULL, "group 1 rule: %s", err.message ? err.message : "?");
+
+	for (k = 0; k < 10; k++) {
+		REQUIRE(rte_eth_dev_stop(port) == 0, "stop %d", k);
+		if (k == 0) {
+			/* made while stopped, after a stop */
+			ff = restart_rule(&rf, F, 0, RTE_FLOW_ACTION_TYPE_QUEUE,
+				RTE_FLOW_ACTION_TYPE_END, 1);
+		}
+		fs = fstats();
+		if (keep)
+			CHECK(fs.transfer_rules > 0, "stopped %d: the members keep rules, but the e-switch holds none",
+				k);
+		else
+			CHECK(fs.transfer_rules == 0 && fs.ingress_rules == 0,
+				"stopped %d: members that keep no rules still hold %u transfer and %u ingress rules",
+				k, fs.transfer_rules, fs.ingress_rules);
+		if (k == 8) {
+			CHECK(rte_flow_isolate(port, 1, &err) == 0, "isolate while stopped: %s",
+				err.message ? err.message : "?");
+		}
+		REQUIRE(rte_eth_dev_start(port) == 0, "start %d", k);
+		fs = fstats();
+		CHECK(fs.transfer_rules > fs_steer.transfer_rules,
+			"started %d: %u transfer rules, the steering alone had %u", k,
+			fs.transfer_rules, fs_steer.transfer_rules);
+		if (k == 8) {
+			/* isolated: only the rules' flows (A, B, R, and J's and
+			 * F's through their rules) arrive
+			 */
+			run_phase_drop(NB_FLOWS - 5);
+			for (f = 0; f < NB_FLOWS; f++)
+				CHECK((f == A || f == B || f == R || f == J || f == F) ?
+					flow_total(f) == PER_FLOW : flow_total(f) == 0,
+					"isolated after restart %d: flow %d: %u packets", k, f,
+					flow_total(f));
+			CHECK(rte_flow_isolate(port, 0, &err) == 0, "isolate off");
+			phases++;
+			continue;
+		}
+		run_phase_drop(1);
+		phases++;
+		CHECK(flow_queue(A) == 2 && flow_total(A) == PER_FLOW,
+			"restart %d: flow A at queue %d (%u packets)", k, flow_queue(A), flow_total(A));
+		CHECK(flow_queue(B) == 1 && marked[1][B] == PER_FLOW && mark_val[B] == 0x77,
+			"restart %d: flow B at queue %d, %u of %u marked 0x%x", k, flow_queue(B),
+			marked[1][B], PER_FLOW, mark_val[B]);
+		CHECK(flow_total(D) == 0, "restart %d: dropped flow D: %u packets", k,
+			flow_total(D));
+		q = flow_queue(R);
+		CHECK((q == 0 || q == 3) && flow_total(R) == PER_FLOW,
+			"restart %d: RSS flow R at queue %d", k, q);
+		CHECK(flow_queue(J) == 3 && flow_total(J) == PER_FLOW,
+			"restart %d: flow J (jump to group 1) at queue %d", k, flow_queue(J));
+		CHECK(flow_queue(F) == 1 && flow_total(F) == PER_FLOW,
+			"restart %d: flow F (rule made while stopped) at queue %d", k, flow_queue(F));
+		memset(&qc, 0, sizeof(qc));
+		CHECK(fa != NULL && rte_flow_query(port, fa, count_action, &qc, &err) == 0 &&
+			qc.hits == phases * PER_FLOW,
+			"restart %d: COUNT of A %" PRIu64 ", want %" PRIu64, k, qc.hits,
+			phases * PER_FLOW);
+	}
+	RTE_SET_USED(fb);
+	RTE_SET_USED(fd);
+	RTE_SET_USED(ff);
+	CHECK(rte_flow_flush(port, &err) == 0, "flush");
+	fs = fstats();
+	CHECK(fs.transfer_rules == fs_steer.transfer_rules, "after flush: %u, want %u",
+		fs.transfer_rules, fs_steer.transfer_rules);
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
@@ -1098,7 +1294,7 @@ test_ovs(struct rte_mempool *mp)
 static const struct octo_case cases[] = {
 	{ "queue", test_queue }, { "rss", test_rss }, { "bad", test_bad },
 	{ "isolate", test_isolate }, { "rollback", test_rollback }, { "slab", test_slab },
-	{ "ovs", test_ovs },
+	{ "ovs", test_ovs }, { "restart", test_restart },
 };
 
 int
@@ -1139,7 +1335,8 @@ main(int argc, char **argv)
 	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, nb_q) < 0 ||
 	    !octo_pfs_sockets_ok(nb_pf))
 		return 2;
-	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = rte_pktmbuf_pool_create("app", nb_pf > 2 ? nb_pf * nb_q * NB_DESC_MANY + 8192 : 16384,
+		256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (mp == NULL)
 		return 2;
 	port = port_of("net_octopus0");

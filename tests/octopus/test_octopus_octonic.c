@@ -33,6 +33,36 @@
  *       that cannot carry META from its e-switch to a PF's ingress) start
  *       is refused (ENOTSUP) with a log line naming that capability and the
  *       NIC's cause; the port stays stopped, then is closed cleanly.
+ *   test_octopus_octonic order     a port over two ports of one e-switch
+ *       given proxy last, their start and stop wrapped to act as mlx5's
+ *       with an e-switch does (a port started before its transfer proxy:
+ *       EAGAIN; the proxy stopped before a port: EBUSY): the port starts
+ *       the proxy first and stops it last; a member whose stop fails makes
+ *       the port's stop fail, with that member and the proxy still
+ *       started, and a second stop stops both; a member that answers
+ *       EAGAIN once is started again after the others; one that always
+ *       does, or fails otherwise, fails the port's start with every member
+ *       stopped. Then net_octonic2's PFs, proxy given last, started and
+ *       stopped twice under the dialect (mlx5-hws: its own order rules).
+ *   test_octopus_octonic mpesw     a port over the two uplinks of a NIC
+ *       under mlx5's multiport e-switch (topology=mpesw: ports of one
+ *       device, both on its node; socket_of= names another for one): taken,
+ *       not refused as two members on one socket; its start logs, once,
+ *       that their queues DMA through one function and that REPRESENTED_PORT
+ *       to them is refused for steering; an rte_flow rule is refused saying
+ *       so; every generated packet arrives, and no queue polled from the
+ *       other socket counts a packet as local.
+ *   test_octopus_octonic separate  a port over a NIC's PFs probed as
+ *       separate devices (topology=separate, force=1: no common
+ *       e-switch): no steering, the log says Tx is local and Rx comes where
+ *       the NIC delivers; every packet arrives, every Tx packet goes
+ *       through the poller's PF (all local), Rx through PF0 (the MAC the
+ *       frames carry) for pollers of both sockets.
+ *   test_octopus_octonic nic_repr  nic= over a switch domain of three
+ *       net_null ports made one NIC (their device info wrapped): a plain
+ *       port, a VF representor and a PF representor (mlx5's second uplink
+ *       under its multiport e-switch is one): the VF representor is left
+ *       out, the two others are the members.
  *   In the first case, the e-switch holds the port's steering rules while it
  *   runs and none after stop.
  */
@@ -53,6 +83,8 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <ethdev_driver.h>
+#include <rte_flow_driver.h>
 
 #include <octopus_dpdk_compat.h>
 
@@ -509,6 +541,512 @@ test_refused(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close after a refused start");
 }
 
+/* Start @p pid as start_port() does, what it logged in *@p log (free it). */
+static void
+start_logged(uint16_t pid, struct rte_mempool *mp, char **log)
+{
+	size_t len = 0;
+	FILE *f, *old;
+
+	*log = NULL;
+	f = open_memstream(log, &len);
+	REQUIRE(f != NULL, "memstream");
+	old = rte_log_get_stream();
+	rte_openlog_stream(f);
+	/* unsteered: the PFs' own RSS spreads the frames over the queues */
+	start_port(pid, RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP, mp, mp);
+	rte_openlog_stream(old);
+	fclose(f);
+}
+
+/* Packets of queue @p q's pollers' socket @p s counted local (@p tx: Tx). */
+static void
+locality_sums(uint16_t pid, int tx, uint64_t local[2], uint64_t remote[2])
+{
+	struct rte_pmd_octopus_locality loc;
+	uint16_t q;
+
+	local[0] = local[1] = remote[0] = remote[1] = 0;
+	for (q = 0; q < nb_q; q++) {
+		unsigned int s = rte_lcore_to_socket_id(q) & 1;
+
+		memset(&loc, 0, sizeof(loc));
+		CHECK(rte_pmd_octopus_locality_get(pid, q, tx, &loc) == 0, "locality %u", q);
+		local[s] += loc.local_pkts;
+		remote[s] += loc.remote_pkts;
+	}
+}
+
+/* A new NIC @p nic (devargs @p args) under port @p octo (devargs @p oargs), traffic run. */
+static void
+topology_run(struct rte_mempool *mp, const char *nic, const char *args, const char *pf0,
+		const char *octo, const char *oargs, char **log)
+{
+	uint64_t gen = 0;
+	struct rte_eth_stats st;
+
+	*log = NULL;
+	REQUIRE(rte_vdev_init(nic, args) == 0, "%s (%s)", nic, args);
+	nic_port = port_of(pf0);
+	rte_pmd_octonic_gen_enable(nic_port, 0);
+	REQUIRE(rte_vdev_init(octo, oargs) == 0, "octopus port over it (%s)", oargs);
+	port = port_of(octo);
+	start_logged(port, mp, log);
+	memset(received, 0, sizeof(received));
+	rte_pmd_octonic_gen_enable(nic_port, 1);
+	run_traffic();
+	rte_pmd_octonic_gen_count(nic_port, &gen);
+	memset(&st, 0, sizeof(st));
+	rte_eth_stats_get(port, &st);
+	CHECK(gen == LIMIT && total_received() == gen, "received %" PRIu64 " of %" PRIu64
+		" (missed %" PRIu64 ")", total_received(), gen, st.imissed);
+}
+
+static void
+topology_end(const char *octo, const char *nic, char *log)
+{
+	free(log);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_vdev_uninit(octo) == 0, "%s uninit", octo);
+	CHECK(rte_vdev_uninit(nic) == 0, "%s uninit", nic);
+}
+
+static void
+test_mpesw(struct rte_mempool *mp)
+{
+	struct rte_flow_attr attr = { .ingress = 1 };
+	struct rte_flow_item items[2] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action_queue q1 = { .index = 1 };
+	struct rte_flow_action actions[2] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	uint64_t local[2], remote[2];
+	struct rte_flow_error err;
+	char *log = NULL, *l;
+	char args[256];
+
+	snprintf(args, sizeof(args), "pfs=2,numa=0:1,wire=gen,flows=1024,gen_rate=200000,"
+		"gen_limit=%u,topology=mpesw,dialect=mlx5-hws,xmeta=4", LIMIT);
+	topology_run(mp, "net_octonic5", args, "net_octonic5_p0", "net_octopus5",
+		"member=net_octonic5_p0,member=net_octonic5_p1,socket_of=net_octonic5_p1:1", &log);
+	REQUIRE(port < RTE_MAX_ETHPORTS, "no port");
+	CHECK(rte_eth_dev_socket_id(port_of("net_octonic5_p1")) ==
+		rte_eth_dev_socket_id(port_of("net_octonic5_p0")), "uplinks on two nodes");
+	l = log != NULL ? strstr(log, "ports of one device") : NULL;
+	CHECK(l != NULL && strstr(l, "REPRESENTED_PORT") != NULL &&
+		strstr(l, "one function") != NULL,
+		"no log line saying the members DMA through one function:\n%s", log ? log : "");
+	if (l != NULL) {
+		while (l > log && l[-1] != '\n')
+			l--;
+		printf("mpesw: %.*s\n", (int)strcspn(l, "\n"), l);
+	}
+	memset(&err, 0, sizeof(err));
+	CHECK(rte_flow_create(port, &attr, items, actions, &err) == NULL && rte_errno == ENOTSUP &&
+		err.message != NULL && strstr(err.message, "ports of one device") != NULL,
+		"rule over one function's ports: %s", err.message ? err.message : "created");
+	locality_sums(port, 0, local, remote);
+	printf("mpesw Rx: socket 0 pollers %" PRIu64 " local %" PRIu64 " remote; socket 1 %"
+		PRIu64 " local %" PRIu64 " remote\n", local[0], remote[0], local[1], remote[1]);
+	CHECK(local[1] == 0 && remote[1] > 0 && local[0] > 0,
+		"Rx: socket 1 pollers counted %" PRIu64 " local (%" PRIu64 " remote)", local[1],
+		remote[1]);
+	locality_sums(port, 1, local, remote);
+	CHECK(local[1] == 0 && remote[1] > 0, "Tx: socket 1 pollers counted %" PRIu64 " local",
+		local[1]);
+	topology_end("net_octopus5", "net_octonic5", log);
+}
+
+static void
+test_separate(struct rte_mempool *mp)
+{
+	uint64_t local[2], remote[2];
+	char *log = NULL, *l;
+	char args[256];
+
+	snprintf(args, sizeof(args), "pfs=2,numa=0:1,wire=gen,flows=1024,gen_rate=200000,"
+		"gen_limit=%u,topology=separate%s", LIMIT, octo_dialect_suffix());
+	topology_run(mp, "net_octonic6", args, "net_octonic6_pf0", "net_octopus6",
+		"member=net_octonic6_pf0,member=net_octonic6_pf1,force=1", &log);
+	REQUIRE(port < RTE_MAX_ETHPORTS, "no port");
+	l = log != NULL ? strstr(log, "no e-switch steering") : NULL;
+	CHECK(l != NULL && strstr(l, "Tx through the PF on the poller's socket") != NULL &&
+		strstr(l, "where the NIC delivers") != NULL,
+		"no log line saying which half is local:\n%s", log ? log : "");
+	if (l != NULL) {
+		while (l > log && l[-1] != '\n')
+			l--;
+		printf("separate: %.*s\n", (int)strcspn(l, "\n"), l);
+	}
+	locality_sums(port, 1, local, remote);
+	CHECK(remote[0] == 0 && remote[1] == 0 && local[0] > 0 && local[1] > 0,
+		"Tx: %" PRIu64 "/%" PRIu64 " local, %" PRIu64 "/%" PRIu64 " remote", local[0],
+		local[1], remote[0], remote[1]);
+	locality_sums(port, 0, local, remote);
+	printf("separate Rx: socket 0 pollers %" PRIu64 " local %" PRIu64 " remote; socket 1 %"
+		PRIu64 " local %" PRIu64 " remote\n", local[0], remote[0], local[1], remote[1]);
+	CHECK(local[1] == 0 && remote[1] > 0 && remote[0] == 0,
+		"Rx (the frames carry PF0's MAC): socket 1 pollers %" PRIu64 " local, socket 0 %"
+		PRIu64 " remote", local[1], remote[0]);
+	topology_end("net_octopus6", "net_octonic6", log);
+}
+
+/* The nic_repr case: three net_null ports in one switch domain. */
+static struct eth_dev_ops repr_ops[3];
+static const struct eth_dev_ops *repr_orig[3];
+static uint16_t repr_port[3];
+static uint16_t repr_domain;
+
+static int
+repr_infos(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
+{
+	int i = dev->data->port_id == repr_port[0] ? 0 :
+		dev->data->port_id == repr_port[1] ? 1 : 2;
+	int ret = repr_orig[i]->dev_infos_get(dev, info);
+
+	info->switch_info.domain_id = repr_domain;
+	info->switch_info.port_id = (uint16_t)i;
+	return ret;
+}
+
+/* The device's representors: VFs with ids 0..7, PFs 100..101. */
+static int
+repr_ranges(struct rte_eth_dev *dev, struct rte_eth_representor_info *info)
+{
+	RTE_SET_USED(dev);
+	if (info != NULL) {
+		info->nb_ranges = RTE_MIN(2u, info->nb_ranges_alloc);
+		info->ranges[0].type = RTE_ETH_REPRESENTOR_VF;
+		info->ranges[0].id_base = 0;
+		info->ranges[0].id_end = 7;
+		if (info->nb_ranges > 1) {
+			info->ranges[1].type = RTE_ETH_REPRESENTOR_PF;
+			info->ranges[1].id_base = 100;
+			info->ranges[1].id_end = 101;
+		}
+	}
+	return 2;
+}
+
+static void
+test_nic_repr(struct rte_mempool *unused __rte_unused)
+{
+	struct rte_pmd_octopus_member mb[RTE_PMD_OCTOPUS_MAX_MEMBERS];
+	char name[32];
+	uint16_t p;
+	int i, n;
+
+	REQUIRE(rte_eth_switch_domain_alloc(&repr_domain) == 0, "a switch domain");
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "net_null_rep%d", i);
+		REQUIRE(rte_vdev_init(name, NULL) == 0, "%s", name);
+		repr_port[i] = port_of(name);
+		repr_orig[i] = rte_eth_devices[repr_port[i]].dev_ops;
+		repr_ops[i] = *repr_orig[i];
+		repr_ops[i].dev_infos_get = repr_infos;
+		repr_ops[i].representor_info_get = repr_ranges;
+		rte_eth_devices[repr_port[i]].dev_ops = &repr_ops[i];
+	}
+	/* port 1: VF 3's representor; port 2: PF 1's */
+	rte_eth_devices[repr_port[1]].data->dev_flags |= RTE_ETH_DEV_REPRESENTOR;
+	rte_eth_devices[repr_port[1]].data->representor_id = 3;
+	rte_eth_devices[repr_port[2]].data->dev_flags |= RTE_ETH_DEV_REPRESENTOR;
+	rte_eth_devices[repr_port[2]].data->representor_id = 101;
+	CHECK(rte_vdev_init("net_octopus4", "nic=net_null_rep0,socket_of=net_null_rep0:0,"
+		"socket_of=net_null_rep2:1") == 0, "nic= over the domain");
+	p = port_of("net_octopus4");
+	n = rte_pmd_octopus_members_get(p, mb, RTE_DIM(mb));
+	CHECK(n == 2 && mb[0].port_id == repr_port[0] && mb[1].port_id == repr_port[2],
+		"nic= took %d members (%u, %u), want the plain port %u and the PF representor %u",
+		n, n > 0 ? mb[0].port_id : 0, n > 1 ? mb[1].port_id : 0, repr_port[0],
+		repr_port[2]);
+	CHECK(rte_vdev_uninit("net_octopus4") == 0, "uninit");
+	for (i = 0; i < 3; i++) {
+		rte_eth_devices[repr_port[i]].data->dev_flags &= ~RTE_ETH_DEV_REPRESENTOR;
+		rte_eth_devices[repr_port[i]].dev_ops = repr_orig[i];
+		snprintf(name, sizeof(name), "net_null_rep%d", i);
+		CHECK(rte_vdev_uninit(name) == 0, "%s uninit", name);
+	}
+	rte_eth_switch_domain_free(repr_domain);
+}
+
+/*
+ * The order case, first over two net_null ports made a NIC with one
+ * e-switch: their start and stop wrapped, a transfer proxy (the first)
+ * and rules that do nothing. The wrappers record every call, answer as
+ * mlx5's with an e-switch does (mlx5_trigger.c: EAGAIN for a port started
+ * before its transfer proxy, EBUSY for the proxy stopped before its other
+ * ports) and fail on demand. (net_octonic knows its PFs by their ops,
+ * which a wrapper would change.)
+ */
+#define ORDER_LOG 32
+static struct eth_dev_ops order_ops[2];
+static const struct eth_dev_ops *order_orig[2];
+static uint16_t order_pf[2];
+static char order_log[ORDER_LOG][16];
+static unsigned int order_n;
+static int order_stop_fail[2];		/* stops of port i to fail (-EIO) */
+static int order_start_again[2];	/* starts of port i to answer -EAGAIN, -1: all */
+static int order_start_fail[2];		/* starts of port i to fail (-EIO) */
+static int order_rules;			/* rules on the e-switch */
+
+static int
+order_pf_of(const struct rte_eth_dev *dev)
+{
+	return dev->data->port_id == order_pf[0] ? 0 : 1;
+}
+
+static void
+order_note(const char *what, int i, int ret)
+{
+	if (order_n < ORDER_LOG)
+		snprintf(order_log[order_n++], sizeof(order_log[0]), "%s%d%s", what, i,
+			ret == -EAGAIN ? "?" : ret != 0 ? "!" : "");
+}
+
+static int
+order_start(struct rte_eth_dev *dev)
+{
+	int i = order_pf_of(dev), ret;
+
+	if (i == 1 && !rte_eth_devices[order_pf[0]].data->dev_started) {
+		ret = -EAGAIN;
+	} else if (order_start_again[i] != 0) {
+		order_start_again[i] -= order_start_again[i] > 0;
+		ret = -EAGAIN;
+	} else if (order_start_fail[i] != 0) {
+		order_start_fail[i]--;
+		ret = -EIO;
+	} else {
+		ret = order_orig[i]->dev_start(dev);
+	}
+	order_note("start", i, ret);
+	return ret;
+}
+
+static int
+order_stop(struct rte_eth_dev *dev)
+{
+	int i = order_pf_of(dev), ret;
+
+	if (i == 0 && rte_eth_devices[order_pf[1]].data->dev_started) {
+		ret = -EBUSY;
+	} else if (order_stop_fail[i] != 0) {
+		order_stop_fail[i]--;
+		ret = -EIO;
+	} else {
+		ret = order_orig[i]->dev_stop(dev);
+	}
+	order_note("stop", i, ret);
+	return ret;
+}
+
+static int
+order_proxy(struct rte_eth_dev *dev, uint16_t *proxy, struct rte_flow_error *err)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(err);
+	*proxy = order_pf[0];
+	return 0;
+}
+
+static int
+order_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		const struct rte_flow_item items[], const struct rte_flow_action actions[],
+		struct rte_flow_error *err)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(attr);
+	RTE_SET_USED(items);
+	RTE_SET_USED(actions);
+	RTE_SET_USED(err);
+	return 0;
+}
+
+static struct rte_flow *
+order_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		const struct rte_flow_item items[], const struct rte_flow_action actions[],
+		struct rte_flow_error *err)
+{
+	static char rule;
+
+	RTE_SET_USED(dev);
+	RTE_SET_USED(attr);
+	RTE_SET_USED(items);
+	RTE_SET_USED(actions);
+	RTE_SET_USED(err);
+	order_rules++;
+	return (struct rte_flow *)&rule;
+}
+
+static int
+order_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_flow_error *err)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(flow);
+	RTE_SET_USED(err);
+	order_rules--;
+	return 0;
+}
+
+static const struct rte_flow_ops order_flow_ops = {
+	.validate = order_validate,
+	.create = order_create,
+	.destroy = order_destroy,
+	.pick_transfer_proxy = order_proxy,
+};
+
+static int
+order_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops)
+{
+	RTE_SET_USED(dev);
+	*ops = &order_flow_ops;
+	return 0;
+}
+
+/* The calls recorded since the last look, as "start0 start1 ...". */
+static const char *
+order_calls(void)
+{
+	static char buf[ORDER_LOG * 16];
+	size_t at = 0;
+	unsigned int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < order_n && at < sizeof(buf); k++)
+		at += snprintf(buf + at, sizeof(buf) - at, "%s%s", k ? " " : "", order_log[k]);
+	order_n = 0;
+	return buf;
+}
+
+static bool
+started(uint16_t pid)
+{
+	return rte_eth_devices[pid].data->dev_started != 0;
+}
+
+/* Over the wrapped net_null pair: the order, failed stops, EAGAIN. */
+static void
+order_wrapped(struct rte_mempool *mp)
+{
+	struct octo_port_conf c = {
+		.nb_rxq = 2, .nb_txq = 2, .nb_desc = 512, .socket = 0, .pool = mp,
+	};
+	const char *calls;
+	uint16_t pid;
+	int i, ret;
+
+	REQUIRE(rte_vdev_init("net_null_ord0", NULL) == 0 &&
+		rte_vdev_init("net_null_ord1", NULL) == 0, "net_null ports");
+	order_pf[0] = port_of("net_null_ord0");
+	order_pf[1] = port_of("net_null_ord1");
+	for (i = 0; i < 2; i++) {
+		order_orig[i] = rte_eth_devices[order_pf[i]].dev_ops;
+		order_ops[i] = *order_orig[i];
+		order_ops[i].dev_start = order_start;
+		order_ops[i].dev_stop = order_stop;
+		order_ops[i].flow_ops_get = order_flow_ops_get;
+		rte_eth_devices[order_pf[i]].dev_ops = &order_ops[i];
+	}
+	/* the proxy given last */
+	REQUIRE(rte_vdev_init("net_octopus9", "member=net_null_ord1,member=net_null_ord0,"
+		"socket_of=net_null_ord1:1,socket_of=net_null_ord0:0") == 0, "octopus port");
+	pid = port_of("net_octopus9");
+
+	ret = octo_port_start(pid, &c);
+	calls = order_calls();
+	CHECK(ret == 0 && strcmp(calls, "start0 start1") == 0,
+		"start: %d, calls \"%s\", want the proxy (port 0 of the pair) first", ret, calls);
+	CHECK(order_rules > 0, "no steering rules on the e-switch (%d)", order_rules);
+	ret = rte_eth_dev_stop(pid);
+	calls = order_calls();
+	CHECK(ret == 0 && strcmp(calls, "stop1 stop0") == 0,
+		"stop: %d, calls \"%s\", want the proxy last", ret, calls);
+
+	/* a member whose stop fails: the port says so, takes nothing for stopped */
+	CHECK(rte_eth_dev_start(pid) == 0, "start again");
+	order_calls();
+	order_stop_fail[1] = 1;
+	ret = rte_eth_dev_stop(pid);
+	calls = order_calls();
+	CHECK(ret == -EIO && strcmp(calls, "stop1!") == 0 && started(order_pf[1]) &&
+		started(order_pf[0]) && started(pid),
+		"a member's failed stop: port stop %d (want -EIO), calls \"%s\", member 1 %s, proxy %s, port %s",
+		ret, calls, started(order_pf[1]) ? "started" : "stopped",
+		started(order_pf[0]) ? "started" : "stopped", started(pid) ? "started" : "stopped");
+	ret = rte_eth_dev_stop(pid);
+	calls = order_calls();
+	CHECK(ret == 0 && strcmp(calls, "stop1 stop0") == 0 && !started(order_pf[0]) &&
+		!started(order_pf[1]) && !started(pid),
+		"stop once more: %d, calls \"%s\"", ret, calls);
+
+	/* EAGAIN once: tried again after the others */
+	order_start_again[1] = 1;
+	ret = rte_eth_dev_start(pid);
+	calls = order_calls();
+	CHECK(ret == 0 && strcmp(calls, "start0 start1? start1") == 0,
+		"EAGAIN once: start %d, calls \"%s\"", ret, calls);
+	CHECK(rte_eth_dev_stop(pid) == 0, "stop");
+	order_calls();
+	/* EAGAIN every time, or another error: the start fails, all stopped */
+	order_start_again[1] = -1;
+	ret = rte_eth_dev_start(pid);
+	calls = order_calls();
+	order_start_again[1] = 0;
+	CHECK(ret == -EAGAIN && strcmp(calls, "start0 start1? start1? stop0") == 0 &&
+		!started(order_pf[0]) && !started(pid),
+		"EAGAIN always: start %d, calls \"%s\"", ret, calls);
+	order_start_fail[1] = 1;
+	ret = rte_eth_dev_start(pid);
+	calls = order_calls();
+	CHECK(ret == -EIO && strcmp(calls, "start0 start1! stop0") == 0 &&
+		!started(order_pf[0]) && !started(pid),
+		"a member refusing: start %d, calls \"%s\"", ret, calls);
+	CHECK(rte_eth_dev_start(pid) == 0 && rte_eth_dev_stop(pid) == 0, "start and stop after");
+	calls = order_calls();
+	CHECK(strcmp(calls, "start0 start1 stop1 stop0") == 0, "calls \"%s\"", calls);
+	CHECK(rte_eth_dev_close(pid) == 0, "close");
+	CHECK(order_rules == 0, "%d rules left on the e-switch", order_rules);
+	for (i = 0; i < 2; i++)
+		rte_eth_devices[order_pf[i]].dev_ops = order_orig[i];
+	CHECK(rte_vdev_uninit("net_octopus9") == 0, "uninit");
+}
+
+/*
+ * The order case: the wrapped pair above, then net_octonic2's PFs given
+ * proxy last, whose dialect (mlx5-hws) refuses what mlx5 does: started
+ * and stopped twice.
+ */
+static void
+test_order(struct rte_mempool *mp)
+{
+	struct octo_port_conf c = {
+		.nb_rxq = 2, .nb_txq = 2, .nb_desc = 512,
+		.socket = OCTO_SOCKET_OF_LCORE, .pool = mp,
+	};
+	uint16_t pid, pf0 = port_of("net_octonic2_pf0"), pf1 = port_of("net_octonic2_pf1");
+	int k;
+
+	order_wrapped(mp);
+	REQUIRE(rte_vdev_init("net_octopus8",
+		"member=net_octonic2_pf1,member=net_octonic2_pf0") == 0, "octopus port");
+	pid = port_of("net_octopus8");
+	CHECK(octo_port_start(pid, &c) == 0, "start over the PFs, proxy given last");
+	for (k = 0; k < 2; k++) {
+		CHECK(started(pf0) && started(pf1), "PFs started");
+		CHECK(rte_eth_dev_stop(pid) == 0, "stop %d", k);
+		CHECK(!started(pf0) && !started(pf1), "PFs stopped");
+		CHECK(rte_eth_dev_start(pid) == 0, "start %d", k);
+	}
+	CHECK(rte_eth_dev_stop(pid) == 0, "stop");
+	CHECK(rte_eth_dev_close(pid) == 0, "close");
+	CHECK(rte_vdev_uninit("net_octopus8") == 0, "uninit");
+}
+
 static void *
 thread_poll(void *p)
 {
@@ -764,7 +1302,9 @@ test_exit_stopped(struct rte_mempool *mp)
 static const struct octo_case cases[] = {
 	{ "octopus", test_octopus }, { "single", test_single }, { "domains", test_domains },
 	{ "reta", test_reta }, { "thread", test_thread }, { "link", test_link },
-	{ "refused", test_refused }, { "exit", test_exit_started, true },
+	{ "refused", test_refused }, { "order", test_order },
+	{ "mpesw", test_mpesw }, { "separate", test_separate }, { "nic_repr", test_nic_repr },
+	{ "exit", test_exit_started, true },
 	{ "exit_stopped", test_exit_stopped, true },
 };
 

@@ -39,6 +39,14 @@
  *       rule's flow to another queue; where the members' e-switch refuses
  *       updates, the refusal reaches the application with the rule
  *       unchanged, and the case says it was skipped (exit 77).
+ *   restart   template rules (one made while the port is stopped, one
+ *       whose queue the template fixes) and a synchronous rule through ten
+ *       stops and starts: after each start every rule's flow reaches its
+ *       queue and every packet arrives; a rule made, destroyed and (DPDK
+ *       23.03 and later) updated while stopped completes at once and
+ *       counts from the next start. Where the members keep no rules across
+ *       their stop (no FLOW_RULE_KEEP), the e-switch holds none of the
+ *       port's while it is stopped.
  */
 
 #include <inttypes.h>
@@ -780,6 +788,125 @@ case_update(struct rte_mempool *mp)
 }
 
 
+/* Whether the members (PF0) keep rules across their stop. */
+static bool
+members_keep_rules(void)
+{
+	struct rte_eth_dev_info info;
+
+	return rte_eth_dev_info_get(pf[0], &info) == 0 &&
+		(info.dev_capa & RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP) != 0;
+}
+
+/* Rule for flow @p f to queue @p q (actions template @p at) on flow queue 0, completed. */
+static struct rte_flow *
+restart_rule(struct rte_flow_template_table *tb, int f, uint16_t q, uint8_t at)
+{
+	struct rte_flow_op_attr now = { .postpone = 0 };
+	struct rte_flow_op_result res;
+	struct rte_flow_error err;
+	struct rule_spec s;
+	struct rte_flow *r;
+
+	rule_spec(&s, f, q);
+	memset(&err, 0, sizeof(err));
+	r = rte_flow_async_create(port, 0, &now, tb, s.items, 0, s.acts, at,
+		(void *)(uintptr_t)(0x100 + f), &err);
+	CHECK(r != NULL, "rule for flow %d: %s", f, msg(&err));
+	CHECK(pull_n(0, &res, 1) == 1 && res.status == RTE_FLOW_OP_SUCCESS &&
+		res.user_data == (void *)(uintptr_t)(0x100 + f), "its completion");
+	return r;
+}
+
+static void
+case_restart(struct rte_mempool *mp)
+{
+	struct rte_flow_op_attr now = { .postpone = 0 };
+	struct rte_flow_actions_template *at[2];
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_template_table *tb;
+	struct rte_flow_item_ipv4 src_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
+	struct rte_flow_item_udp sport_mask = { .hdr.src_port = RTE_BE16(0xffff) };
+	struct rte_flow_attr attr = { .ingress = 1 };
+	struct rte_flow_op_result res;
+	struct rte_flow_error err;
+	struct rte_flow *ra, *rb, *rc, *rd = NULL;
+	struct rule_spec c;
+	bool keep = members_keep_rules(), b_gone = false, a_moved = false;
+	uint16_t a_queue = 2;
+	int k;
+
+	printf("members %s rules across their stop\n", keep ? "keep" : "do not keep");
+	template_port(mp, 2);
+	pt = pattern_template(&err);
+	REQUIRE(pt != NULL, "pattern template: %s", msg(&err));
+	at[0] = queue_template(-1, &err);
+	at[1] = queue_template(3, &err);
+	REQUIRE(at[0] != NULL && at[1] != NULL, "actions templates: %s", msg(&err));
+	tb = table_of(pt, at, 2, 64, &err);
+	REQUIRE(tb != NULL, "table: %s", msg(&err));
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	ra = restart_rule(tb, 5, 2, 0);		/* made while stopped */
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	rb = restart_rule(tb, 9, 0, 1);		/* queue 3, the template's */
+	rule_spec(&c, 12, 1);
+	c.items[1].mask = &src_mask;
+	c.items[2].mask = &sport_mask;
+	rc = rte_flow_create(port, &attr, c.items, c.acts, &err);
+	CHECK(rc != NULL, "synchronous rule: %s", msg(&err));
+
+	for (k = 0; k < 10; k++) {
+		REQUIRE(rte_eth_dev_stop(port) == 0, "stop %d", k);
+		if (keep)
+			CHECK(transfer_rules() > 0, "stopped %d: members that keep rules hold none", k);
+		else
+			CHECK(all_rules() == 0, "stopped %d: members that keep no rules hold %u", k,
+				all_rules());
+		if (k == 0)
+			rd = restart_rule(tb, 20, 1, 0);
+		if (k == 3 && rb != NULL) {
+			CHECK(rte_flow_async_destroy(port, 0, &now, rb, (void *)(uintptr_t)0x33,
+				&err) == 0, "destroy while stopped: %s", msg(&err));
+			CHECK(pull_n(0, &res, 1) == 1 && res.status == RTE_FLOW_OP_SUCCESS &&
+				res.user_data == (void *)(uintptr_t)0x33, "its completion");
+			b_gone = true;
+		}
+#if OCTO_DPDK_HAS_FLOW_ACTIONS_UPDATE
+		if (k == 5 && ra != NULL) {
+			struct rule_spec u;
+
+			rule_spec(&u, 5, 0);
+			CHECK(rte_flow_async_actions_update(port, 0, &now, ra, u.acts, 0,
+				(void *)(uintptr_t)0x55, &err) == 0, "update while stopped: %s",
+				msg(&err));
+			CHECK(pull_n(0, &res, 1) == 1 && res.status == RTE_FLOW_OP_SUCCESS &&
+				res.user_data == (void *)(uintptr_t)0x55, "its completion");
+			a_queue = 0;
+			a_moved = true;
+		}
+#endif
+		REQUIRE(rte_eth_dev_start(port) == 0, "start %d", k);
+		run_phase();
+		CHECK(flow_queue(5) == a_queue, "restart %d: flow 5 at queue %d, want %u%s", k,
+			flow_queue(5), a_queue, a_moved ? " (updated while stopped)" : "");
+		if (!b_gone)
+			CHECK(flow_queue(9) == 3, "restart %d: flow 9 at queue %d", k, flow_queue(9));
+		CHECK(flow_queue(12) == 1, "restart %d: flow 12 (synchronous) at queue %d", k,
+			flow_queue(12));
+		CHECK(flow_queue(20) == 1, "restart %d: flow 20 (made while stopped) at queue %d",
+			k, flow_queue(20));
+	}
+	CHECK(ra != NULL && rte_flow_async_destroy(port, 0, &now, ra, NULL, &err) == 0,
+		"destroy: %s", msg(&err));
+	CHECK(rd != NULL && rte_flow_async_destroy(port, 0, &now, rd, NULL, &err) == 0,
+		"destroy: %s", msg(&err));
+	CHECK(pull_n(0, &res, 2) == 2, "completions");
+	CHECK(rc != NULL && rte_flow_destroy(port, rc, &err) == 0, "destroy: %s", msg(&err));
+	CHECK(rte_flow_template_table_destroy(port, tb, &err) == 0, "table destroy: %s",
+		msg(&err));
+	rte_eth_dev_stop(port);
+}
+
 /*
  * PF0, the transfer proxy, unplugged and its port released: its templates,
  * table and rule went with it; every template op of the port answers
@@ -799,6 +926,10 @@ case_proxy_released(struct rte_mempool *mp)
 	r = one_rule(19, 1, &tb);
 	REQUIRE(r != NULL, "rule");
 	CHECK(rte_pmd_octonic_unplug(pf[0]) == 0, "unplug PF0");
+	/* a transfer proxy stops after the e-switch's other ports (mlx5's
+	 * EBUSY under hardware steering, the model's mlx5-hws)
+	 */
+	CHECK(rte_eth_dev_stop(pf[1]) == 0, "stop PF1");
 	CHECK(rte_eth_dev_stop(pf[0]) == 0, "stop PF0");
 	CHECK(rte_eth_dev_close(pf[0]) == 0, "close PF0");
 	rule_spec(&s, 21, 1);
@@ -823,6 +954,7 @@ static const struct octo_case cases[] = {
 	{ "failover", case_failover, false },
 	{ "update", case_update, false },
 	{ "proxy_released", case_proxy_released, false },
+	{ "restart", case_restart, false },
 };
 
 int

@@ -7,8 +7,11 @@
  * demand: a refused create or destroy in the middle of a change must leave
  * exactly the rules that were there before; a probe that refuses one
  * feature must be reported with that feature's name; SET_META refused,
- * META is written with MODIFY_FIELD; META writes refused in transfer group
- * 0 (the root table), the classification goes to group 1 behind a jump.
+ * META is written with MODIFY_FIELD, also where validate takes SET_META and
+ * only a create refuses it (mlx5's hardware steering validates patterns
+ * only); META writes refused in transfer group 0 (the root table), the
+ * classification goes to group 1 behind a jump. Every rule a probe creates
+ * matches no frame and is destroyed at once.
  *
  * The fake ports are allocated directly with rte_eth_dev_allocate() and
  * have only flow ops: the steering code never configures a port.
@@ -50,8 +53,29 @@ static struct {
 	int refuse_modify;	/* validate refuses MODIFY_FIELD */
 	int refuse_root_meta;	/* validate refuses META writes in transfer group 0 */
 	int refuse_ingress_meta;	/* validate refuses META in ingress */
+	int create_refuses_set_meta;	/* validate takes SET_META, create refuses it */
+	unsigned int probes;		/* probe rules created (they match no frame) */
 	uint16_t proxy;
 } fake;
+
+/* Whether a rule's pattern is a probe's: no frame matches it
+ * (octopus_steer_probe: ETH to an all-zero MAC of ether type 0, or META all
+ * ones), so a probe's create is not a rule of the steering's.
+ */
+static int
+is_probe(const struct rte_flow_item items[])
+{
+	const struct rte_flow_item_eth *e = items[0].spec;
+	const struct rte_flow_item_meta *m = items[0].spec;
+	static const struct rte_ether_addr zero;
+
+	if (items[1].type != RTE_FLOW_ITEM_TYPE_END || items[0].spec == NULL)
+		return 0;
+	if (items[0].type == RTE_FLOW_ITEM_TYPE_META)
+		return m->data == UINT32_MAX;
+	return items[0].type == RTE_FLOW_ITEM_TYPE_ETH && e->hdr.ether_type == 0 &&
+		rte_is_same_ether_addr(&e->hdr.dst_addr, &zero);
+}
 
 static void
 describe(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
@@ -129,17 +153,26 @@ fake_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		const struct rte_flow_item items[], const struct rte_flow_action actions[],
 		struct rte_flow_error *err)
 {
+	const struct rte_flow_action *a;
 	struct rte_flow *f;
 
 	if (fake_validate(dev, attr, items, actions, err) != 0)
 		return NULL;
-	if (fake.create_fail_in == 0) {
+	for (a = actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++)
+		if (fake.create_refuses_set_meta && a->type == RTE_FLOW_ACTION_TYPE_SET_META) {
+			rte_flow_error_set(err, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+				"fake: SET_META validated, not implemented");
+			return NULL;
+		}
+	if (is_probe(items)) {
+		fake.probes++;
+	} else if (fake.create_fail_in == 0) {
 		fake.create_fail_in = -1;
 		rte_flow_error_set(err, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"fake: injected create failure");
 		return NULL;
 	}
-	if (fake.create_fail_in > 0)
+	else if (fake.create_fail_in > 0)
 		fake.create_fail_in--;
 	if (fake.nb_live == MAX_LIVE) {
 		rte_flow_error_set(err, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
@@ -423,6 +456,26 @@ test_probe_names_feature(void)
 		s = NULL;
 	}
 	CHECK(fake.nb_live == 0, "%u rules left", fake.nb_live);
+	/* validate takes SET_META, a create refuses it: the probe creates, and
+	 * META is written with MODIFY_FIELD
+	 */
+	fake.refuse_set_meta = 0;
+	fake.create_refuses_set_meta = 1;
+	fake.probes = 0;
+	ret = octopus_steer_install(&s, &c, why, sizeof(why));
+	CHECK(ret == 0 && s != NULL, "SET_META validated, create refuses it: %d (%s)", ret, why);
+	CHECK(fake.probes > 0, "no probe created a rule");
+	if (s != NULL) {
+		CHECK(octopus_steer_meta_how(s) == OCTOPUS_STEER_META_MODIFY &&
+			live_with(RTE_FLOW_ACTION_TYPE_SET_META) == 0 &&
+			live_with(RTE_FLOW_ACTION_TYPE_MODIFY_FIELD) == RETA * 6 + 1,
+			"SET_META validated only: META write %d, %u SET_META rules",
+			(int)octopus_steer_meta_how(s), live_with(RTE_FLOW_ACTION_TYPE_SET_META));
+		octopus_steer_remove(s);
+		s = NULL;
+	}
+	CHECK(fake.nb_live == 0, "%u rules left (probes included)", fake.nb_live);
+	fake.create_refuses_set_meta = 0;
 	/* META writes refused in the root table: classification in group 1 */
 	fake.refuse_set_meta = 0;
 	fake.refuse_root_meta = 1;

@@ -131,14 +131,8 @@ fc "port stop $port"
 fc "flow configure $port queues_number 2 queues_size 64"
 expect "^Configure flows on port $port: number of queues 2 with 64 elements"
 fc "port start $port"
-# 64 buckets over queues 0 and 1 (16 entries per command)
-for k in 0 16 32 48; do
-	r=""
-	for b in $(seq $k $((k + 15))); do
-		r+="${r:+,}($b,$((b % 2)))"
-	done
-	tp_cmd "port config $port rss reta $r"
-done
+# 64 buckets over queues 0 and 1
+tp_reta_mod $port 2
 fc "flow pattern_template $port create ingress pattern_template_id 0 template eth / ipv4 src mask 255.255.255.255 / udp src mask 0xffff / end"
 expect "^Pattern template #0 created"
 fc "flow actions_template $port create ingress actions_template_id 0 template queue / end mask queue / end" \

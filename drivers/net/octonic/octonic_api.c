@@ -140,9 +140,84 @@ rte_pmd_octonic_plug(uint16_t port_id)
 		return -EALREADY;
 	rte_spinlock_lock(&pf->nic->engine_lock);
 	pf->plugged = 1;
+	pf->rmv_notified = 0;
 	rte_spinlock_unlock(&pf->nic->engine_lock);
 	OCTONIC_LOG(NOTICE, "%s: plugged", pf->dev->data->name);
 	link_changed(pf);
+	return 0;
+}
+
+/*
+ * As mlx5_dev_interrupt_device_fatal: every port of the device is gone at
+ * once; each whose application asked for removal interrupts
+ * (intr_conf.rmv) hears it, once.  Under topology=mpesw or octonic that
+ * is every PF of the NIC, under separate the one PF.
+ */
+int
+rte_pmd_octonic_device_fatal(uint16_t port_id)
+{
+	struct octonic_pf *pf = pf_get(port_id), *q;
+	const struct rte_device *device;
+	struct octonic_nic *nic;
+	uint16_t i, hit = 0;
+
+	if (pf == NULL)
+		return -ENODEV;
+	nic = pf->nic;
+	device = pf->dev->device;
+	rte_spinlock_lock(&nic->engine_lock);
+	for (i = 0; i < nic->nb_pfs; i++) {
+		q = nic->pf[i];
+		if (q == NULL || q->dev->device != device)
+			continue;
+		hit += q->plugged;
+		q->plugged = 0;
+	}
+	rte_spinlock_unlock(&nic->engine_lock);
+	if (hit == 0)
+		return -EALREADY;
+	OCTONIC_LOG(NOTICE, "%s: device %s failed: its ports are gone",
+		pf->dev->data->name, pf->dev_name);
+	for (i = 0; i < nic->nb_pfs; i++) {
+		q = nic->pf[i];
+		if (q != NULL && q->dev->device == device)
+			link_changed(q);
+	}
+	for (i = 0; i < nic->nb_pfs; i++) {
+		q = nic->pf[i];
+		if (q == NULL || q->dev->device != device || q->rmv_notified ||
+				!q->dev->data->dev_conf.intr_conf.rmv)
+			continue;
+		q->rmv_notified = 1;
+		rte_eth_dev_callback_process(q->dev, RTE_ETH_EVENT_INTR_RMV, NULL);
+	}
+	return 0;
+}
+
+int
+rte_pmd_octonic_datapath_get(uint16_t port_id,
+		struct rte_pmd_octonic_datapath *dp)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+	const struct octonic_devargs *da;
+
+	if (pf == NULL)
+		return -ENODEV;
+	if (dp == NULL)
+		return -EINVAL;
+	da = &pf->nic->args;
+	memset(dp, 0, sizeof(*dp));
+	dp->topology = da->topology == OCTONIC_TOPO_MPESW ?
+		RTE_PMD_OCTONIC_TOPOLOGY_MPESW :
+		da->topology == OCTONIC_TOPO_SEPARATE ?
+		RTE_PMD_OCTONIC_TOPOLOGY_SEPARATE : RTE_PMD_OCTONIC_TOPOLOGY_OCTONIC;
+	dp->rx_step = da->rx_step;
+	dp->rx_ring_mlx5 = da->rx_ring == OCTONIC_RX_RING_MLX5;
+	dp->tx_comp_every = da->tx_comp_every;
+	dp->tx_cleanup = da->tx_cleanup;
+	dp->rx_burst_max = rte_atomic_load_explicit(&pf->rx_burst_max,
+		rte_memory_order_relaxed);
+	dp->pci_socket_id = pf->pci_socket;
 	return 0;
 }
 
@@ -175,7 +250,8 @@ rte_pmd_octonic_rx_burst_max(uint16_t port_id, uint16_t max)
 
 	if (pf == NULL)
 		return -ENODEV;
-	__atomic_store_n(&pf->rx_burst_max, max, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&pf->rx_burst_max, max,
+		rte_memory_order_relaxed);
 	return 0;
 }
 
@@ -333,12 +409,12 @@ rte_pmd_octonic_flow_stats_get(uint16_t port_id,
 		return -ENODEV;
 	if (st == NULL)
 		return -EINVAL;
-	octonic_eswitch_stats_get(pf->nic->sw, &s);
+	octonic_eswitch_stats_get(pf->dom->sw, &s);
 	st->creates = s.creates;
 	st->destroys = s.destroys;
 	st->transfer_rules = s.transfer_rules;
-	st->ingress_rules = pf->idx < RTE_DIM(s.ingress_rules) ?
-		s.ingress_rules[pf->idx] : 0;
+	st->ingress_rules = pf->sw_pf < RTE_DIM(s.ingress_rules) ?
+		s.ingress_rules[pf->sw_pf] : 0;
 	st->grace_periods = s.grace_periods;
 	st->grace_wait_ns = s.grace_wait_ns;
 	st->grace_wait_max_ns = s.grace_wait_max_ns;
@@ -353,7 +429,7 @@ rte_pmd_octonic_flow_room_set(uint16_t port_id, uint32_t rules)
 
 	if (pf == NULL)
 		return -ENODEV;
-	octonic_eswitch_room_set(pf->nic->sw, rules);
+	octonic_eswitch_room_set(pf->dom->sw, rules);
 	return 0;
 }
 
@@ -366,5 +442,5 @@ rte_pmd_octonic_flow_dump(uint16_t port_id, FILE *f)
 		return -ENODEV;
 	if (f == NULL)
 		return -EINVAL;
-	return octonic_eswitch_dump(pf->nic->sw, f);
+	return octonic_eswitch_dump(pf->dom->sw, f);
 }

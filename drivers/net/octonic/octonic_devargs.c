@@ -25,7 +25,8 @@
 const char *const octonic_devargs_keys[] = {
 	"pfs", "numa", "mac", "wire", "flows", "pkt_len", "proto", "ipv6",
 	"gen_rate", "gen_limit", "nudma_dma_ns", "nudma_poll_ns", "dialect",
-	"xmeta", "mlx5_dpdk", "fdb_mark", NULL,
+	"xmeta", "mlx5_dpdk", "fdb_mark", "topology", "rx_step", "rx_ring",
+	"tx_comp_every", "tx_cleanup", NULL,
 };
 
 /* Highest NUMA node a numa= entry may name (EAL checks the real count). */
@@ -42,6 +43,11 @@ octonic_devargs_default(struct octonic_devargs *da)
 	da->pkt_len = 64;
 	da->l4_proto = IPPROTO_UDP;
 	da->mlx5_dpdk = OCTO_DPDK_MLX5_MODEL;
+	da->topology = OCTONIC_TOPO_OCTONIC;
+	da->rx_step = 1;
+	da->rx_ring = OCTONIC_RX_RING_PLAIN;
+	da->tx_comp_every = 1;
+	da->tx_cleanup = 1;
 }
 
 static int
@@ -174,6 +180,7 @@ apply(struct octonic_devargs *da, const char *key, const char *val,
 			da->mac = OCTONIC_MAC_PER_PF;
 		else
 			return BAD();
+		da->mac_given = 1;
 	} else if (strcmp(key, "wire") == 0) {
 		if (strcmp(val, "gen") == 0) {
 			da->wire = OCTONIC_WIRE_GEN;
@@ -254,9 +261,86 @@ apply(struct octonic_devargs *da, const char *key, const char *val,
 		if (parse_u64(val, 0, 1, &v) != 0)
 			return BAD();
 		da->fdb_mark = v;
+	} else if (strcmp(key, "topology") == 0) {
+		if (strcmp(val, "octonic") == 0)
+			da->topology = OCTONIC_TOPO_OCTONIC;
+		else if (strcmp(val, "mpesw") == 0)
+			da->topology = OCTONIC_TOPO_MPESW;
+		else if (strcmp(val, "separate") == 0)
+			da->topology = OCTONIC_TOPO_SEPARATE;
+		else
+			return BAD();
+	} else if (strcmp(key, "rx_step") == 0) {
+		if (parse_u64(val, 1, OCTONIC_RX_STEP_MAX, &v) != 0)
+			return BAD();
+		da->rx_step = v;
+	} else if (strcmp(key, "rx_ring") == 0) {
+		if (strcmp(val, "plain") == 0)
+			da->rx_ring = OCTONIC_RX_RING_PLAIN;
+		else if (strcmp(val, "mlx5") == 0)
+			da->rx_ring = OCTONIC_RX_RING_MLX5;
+		else
+			return BAD();
+	} else if (strcmp(key, "tx_comp_every") == 0) {
+		if (parse_u64(val, 1, OCTONIC_TX_COMP_EVERY_MAX, &v) != 0)
+			return BAD();
+		da->tx_comp_every = v;
+	} else if (strcmp(key, "tx_cleanup") == 0) {
+		if (parse_u64(val, 0, 1, &v) != 0)
+			return BAD();
+		da->tx_cleanup = v;
 	}
 #undef BAD
 	return 0;
+}
+
+/*
+ * The datapath keys not given take the dialect's values: mlx5-hws is a
+ * ConnectX under DPDK's mlx5 (steps of 4, its descriptor ring, a Tx
+ * completion every 32 descriptors, no tx_done_cleanup); the others keep
+ * the lenient datapath.
+ */
+static void
+datapath_defaults(struct octonic_devargs *da, const struct rte_kvargs *kv)
+{
+	int hws = da->dialect == OCTONIC_DIALECT_MLX5_HWS;
+
+	if (!hws)
+		return;
+	if (rte_kvargs_count(kv, "rx_step") == 0)
+		da->rx_step = OCTONIC_MLX5_RX_STEP;
+	if (rte_kvargs_count(kv, "rx_ring") == 0)
+		da->rx_ring = OCTONIC_RX_RING_MLX5;
+	if (rte_kvargs_count(kv, "tx_comp_every") == 0)
+		da->tx_comp_every = OCTONIC_MLX5_TX_COMP_EVERY;
+	if (rte_kvargs_count(kv, "tx_cleanup") == 0)
+		da->tx_cleanup = 0;
+}
+
+/* What topology= asks of the other keys; 0 or a refusal. */
+static int
+topology_check(struct octonic_devargs *da, char *err, size_t err_len)
+{
+	switch (da->topology) {
+	case OCTONIC_TOPO_MPESW:
+		/* mlx5.rst: the multiport e-switch runs with hardware
+		 * steering only; its uplinks have a MAC each */
+		if (da->dialect != OCTONIC_DIALECT_MLX5_HWS)
+			return fail(err, err_len,
+				"devarg 'topology=mpesw' needs dialect=mlx5-hws (mlx5's multiport e-switch runs with hardware steering only)");
+		if (!da->mac_given)
+			da->mac = OCTONIC_MAC_PER_PF;
+		return 0;
+	case OCTONIC_TOPO_SEPARATE:
+		/* a multi-host NIC delivers by MAC: one per PF */
+		if (da->mac_given && da->mac != OCTONIC_MAC_PER_PF)
+			return fail(err, err_len,
+				"devarg 'topology=separate' needs mac=per-pf (frames go to the PF whose MAC they carry)");
+		da->mac = OCTONIC_MAC_PER_PF;
+		return 0;
+	default:
+		return 0;
+	}
 }
 
 int
@@ -296,6 +380,8 @@ octonic_devargs_parse(const char *args, struct octonic_devargs *da,
 		if (ret == 0 && gen_key == NULL && generator_key(key))
 			gen_key = key;
 	}
+	if (ret == 0)
+		datapath_defaults(da, kv);
 	/* A generator setting under another wire would change nothing: say
 	 * so rather than let a gen_rate= look like it paced the traffic. */
 	if (ret == 0 && gen_key != NULL && da->wire != OCTONIC_WIRE_GEN)
@@ -343,5 +429,7 @@ octonic_devargs_parse(const char *args, struct octonic_devargs *da,
 			"devarg 'pkt_len=%u' is shorter than the %u bytes an %s/%s frame of the generator needs",
 			da->pkt_len, min_len, da->ipv6 ? "IPv6" : "IPv4",
 			proto_name(da->l4_proto));
+	if (ret == 0)
+		ret = topology_check(da, err, err_len);
 	return ret;
 }

@@ -55,6 +55,41 @@ enum octonic_dialect {
 /** Highest xmeta= value (mlx5's dv_xmeta_en modes 0..4). */
 #define OCTONIC_XMETA_MAX 4
 
+/**
+ * How the PFs of one NIC appear to DPDK (topology=; README "Ports").
+ */
+enum octonic_topology {
+	/** One rte_device and one e-switch for every PF, each PF DMA-ing on
+	 *  its own socket: the IOctopus octoNIC (default). */
+	OCTONIC_TOPO_OCTONIC,
+	/** mlx5's multiport e-switch: one rte_device (the owner, PF0),
+	 *  ports <name>_p<i>, all reporting and DMA-ing through the owner's
+	 *  socket; REPRESENTED_PORT to a PF leaves by the wire. */
+	OCTONIC_TOPO_MPESW,
+	/** Each PF its own rte_device and e-switch; wire frames go to the
+	 *  PF whose MAC they carry (a multi-host NIC). */
+	OCTONIC_TOPO_SEPARATE,
+};
+
+/** How an Rx queue's descriptors are kept (rx_ring=; README "Datapath"). */
+enum octonic_rx_ring {
+	/** The NIC takes an mbuf from the pool per frame; a burst returns
+	 *  what the ring holds, up to what was asked (default). */
+	OCTONIC_RX_RING_PLAIN,
+	/** mlx5's: buffers posted by the driver, the NIC writes only into
+	 *  posted ones, bursts stop at the ring end and the posted limit. */
+	OCTONIC_RX_RING_MLX5,
+};
+
+/** Largest rx_step= (mlx5's vector Rx works in passes of at most 64). */
+#define OCTONIC_RX_STEP_MAX 64
+/** Largest tx_comp_every=. */
+#define OCTONIC_TX_COMP_EVERY_MAX 1024
+/** mlx5's datapath values, the mlx5-hws defaults (mlx5_defs.h:
+ *  MLX5_VPMD_DESCS_PER_LOOP, MLX5_TX_COMP_THRESH). */
+#define OCTONIC_MLX5_RX_STEP 4
+#define OCTONIC_MLX5_TX_COMP_EVERY 32
+
 /** Everything a --vdev net_octonicN,... line can set. */
 struct octonic_devargs {
 	uint16_t nb_pfs;		/**< pfs=K, 1..8 (default 2) */
@@ -88,6 +123,20 @@ struct octonic_devargs {
 					 *  in transfer rules (mlx5's
 					 *  fdb_rx_set_flow_tag_stc capability);
 					 *  mlx5-hws with mlx5_dpdk=25.11 only */
+	uint8_t mac_given;		/**< mac= was present */
+	enum octonic_topology topology;	/**< topology=octonic|mpesw|separate */
+	/* Datapath realism (default off; on under dialect=mlx5-hws) */
+	uint8_t rx_step;		/**< rx_step=1..64: Rx bursts in steps of
+					 *  N, a request below N returns 0
+					 *  (1: none; mlx5-hws: 4) */
+	enum octonic_rx_ring rx_ring;	/**< rx_ring=plain|mlx5 (mlx5-hws: mlx5) */
+	uint16_t tx_comp_every;		/**< tx_comp_every=1..1024: a Tx
+					 *  completion, and the freeing of the
+					 *  mbufs it covers, every N descriptors
+					 *  (1: each as the NIC reads it;
+					 *  mlx5-hws: 32) */
+	uint8_t tx_cleanup;		/**< tx_cleanup=0|1: tx_done_cleanup is
+					 *  offered (mlx5-hws: 0) */
 };
 
 /** The devargs keys, NULL-terminated (also used for the param string). */

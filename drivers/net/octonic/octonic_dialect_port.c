@@ -75,9 +75,9 @@ octonic_dialect_start_check(const struct octonic_pf *pf)
 	const char *d = dialect_name(nic);
 	uint16_t proxy_port;
 
-	if (!hws(nic) || pf->idx == 0)
+	if (!hws(nic) || pf->sw_pf == 0)
 		return 0;
-	proxy = nic->pf[0];
+	proxy = nic->pf[pf->dom->first_pf];
 	if (proxy == NULL) {
 		/* PF0's port closed: no transfer proxy */
 		OCTONIC_LOG(ERR, "%s: Starting representor port %u is not allowed. Transfer proxy port is not available.",
@@ -85,7 +85,7 @@ octonic_dialect_start_check(const struct octonic_pf *pf)
 		return -ENODEV;
 	}
 	proxy_port = proxy->port_id;
-	if (!octonic_eswitch_flow_ctx(nic->sw, 0)) {
+	if (!octonic_eswitch_flow_ctx(pf->dom->sw, 0)) {
 		OCTONIC_LOG(DEBUG, "%s: Starting representor port %u is allowed, but default traffic flows will not be created. Transfer proxy port must be configured for HWS and started.",
 			d, pf->port_id);
 		return 0;
@@ -98,7 +98,7 @@ octonic_dialect_start_check(const struct octonic_pf *pf)
 	/* 22.11, with representor matching (its default): the port needs a
 	 * flow engine of its own (25.11 makes it at the start) */
 	if (nic->args.mlx5_dpdk < OCTONIC_MLX5_DPDK_25_11 &&
-			!octonic_eswitch_flow_ctx(nic->sw, pf->idx)) {
+			!octonic_eswitch_flow_ctx(pf->dom->sw, pf->sw_pf)) {
 		OCTONIC_LOG(ERR, "%s: Failed to start port %u: with representor matching enabled, port must be configured for HWS",
 			d, pf->port_id);
 		return -EINVAL;
@@ -110,7 +110,7 @@ void
 octonic_dialect_started(const struct octonic_pf *pf)
 {
 	if (hws(pf->nic))
-		octonic_eswitch_port_started(pf->nic->sw, pf->idx);
+		octonic_eswitch_port_started(pf->dom->sw, pf->sw_pf);
 }
 
 int
@@ -119,10 +119,11 @@ octonic_dialect_stop_check(const struct octonic_pf *pf)
 	const struct octonic_nic *nic = pf->nic;
 	uint16_t i;
 
-	if (!hws(nic) || pf->idx != 0 || !octonic_eswitch_flow_ctx(nic->sw, 0))
+	if (!hws(nic) || pf->sw_pf != 0 || !octonic_eswitch_flow_ctx(pf->dom->sw, 0))
 		return 0;
-	for (i = 1; i < nic->nb_pfs; i++)
-		if (nic->pf[i] != NULL && nic->pf[i]->dev->data->dev_started) {
+	for (i = 0; i < nic->nb_pfs; i++)
+		if (nic->pf[i] != NULL && nic->pf[i] != pf && nic->pf[i]->dom == pf->dom &&
+		    nic->pf[i]->dev->data->dev_started) {
 			OCTONIC_LOG(ERR, "%s: Failed to stop port %u: attached representor ports must be stopped before stopping transfer proxy port",
 				dialect_name(nic), pf->port_id);
 			return -EBUSY;
@@ -134,5 +135,5 @@ void
 octonic_dialect_stopped(const struct octonic_pf *pf)
 {
 	if (mlx5(pf->nic))
-		octonic_eswitch_port_stopped(pf->nic->sw, pf->idx);
+		octonic_eswitch_port_stopped(pf->dom->sw, pf->sw_pf);
 }

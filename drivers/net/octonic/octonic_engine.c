@@ -9,11 +9,14 @@
  * exactly one runner moves packets at a time and nobody ever waits.  Each
  * run does bounded work:
  *   1. Tx: take what the PFs' Tx rings hold, "DMA-read" it (copy into a
- *      wire frame), free the mbuf (that is the completion), apply the Tx
- *      offloads and put the frame on the wire;
- *   2. Rx: take frames from the wire, classify them in the e-switch, and
- *      "DMA-write" each (copy) into an mbuf of the chosen queue's mempool,
- *      then enqueue it in that queue's descriptor ring.
+ *      wire frame), free the mbuf (that is the completion; with
+ *      tx_comp_every > 1 the driver frees it at a completion it asked
+ *      for), apply the Tx offloads and put the frame on the wire;
+ *   2. Rx: take frames from the wire, classify them in the e-switch (per
+ *      PF's MAC first under topology=separate, each PF having its own),
+ *      and "DMA-write" each (copy) into an mbuf of the chosen queue's
+ *      mempool, then enqueue it in that queue's descriptor ring (with
+ *      rx_ring=mlx5: into the next buffer the driver posted).
  * Packets sit in rings between runs, as in hardware queues, so they are in
  * flight while rules change.
  */
@@ -96,9 +99,6 @@ octonic_engine_setup(struct octonic_nic *nic)
 	nic->nudma_dma_cycles = nic->args.nudma_dma_ns * hz / 1000000000ull;
 	nic->nudma_poll_cycles = nic->args.nudma_poll_ns * hz / 1000000000ull;
 	rte_spinlock_init(&nic->engine_lock);
-	nic->sw_cache = octonic_eswitch_cache_create(nic->socket);
-	if (nic->sw_cache == NULL)
-		return -ENOMEM;
 
 	snprintf(name, sizeof(name), "ocw_%u", nic->seq);
 	nic->wire_mp = rte_pktmbuf_pool_create(name, OCTONIC_WIRE_MBUFS, 64, 0,
@@ -205,8 +205,6 @@ octonic_engine_teardown(struct octonic_nic *nic)
 	nic->wire_mp = NULL;
 	rte_mempool_free(nic->peer_mp);
 	nic->peer_mp = NULL;
-	octonic_eswitch_cache_free(nic->sw_cache);
-	nic->sw_cache = NULL;
 	nic->peer_started_by_us = 0;
 }
 
@@ -313,6 +311,51 @@ wire_put(struct octonic_nic *nic, struct rte_mbuf *w, struct rte_mbuf **peer_out
 static uint16_t tx_switch(struct octonic_nic *nic, struct octonic_pf *pf,
 		struct rte_mbuf **frames, uint16_t n);
 
+/*
+ * The NIC reads Tx descriptor @p m (DMA): @return the frame it makes of it
+ * for the switch, NULL if none; @p m itself is left to the caller (its
+ * completion).
+ */
+static struct rte_mbuf *
+tx_one(struct octonic_nic *nic, struct octonic_pf *pf, struct octonic_txq *txq,
+		const struct rte_mbuf *m)
+{
+	uint32_t len = m->pkt_len;
+	struct rte_mbuf *w;
+
+	if (!octonic_pf_up(pf)) {
+		/* surprise removal, or a device waiting for its reset: the
+		 * NIC never reads it
+		 */
+		RELAXED_ADD(&pf->tx_drop_down, 1);
+		return NULL;
+	}
+	RELAXED_ADD(&txq->eng.dma_pkts, 1);
+	RELAXED_ADD(&txq->eng.dma_bytes, len);
+	if (m->pool != NULL && m->pool->socket_id != pf->socket) {
+		RELAXED_ADD(&txq->eng.remote_dma_pkts, 1);
+		RELAXED_ADD(&txq->eng.remote_dma_bytes, len);
+		if (nic->nudma_dma_cycles != 0)
+			nic->run_stall += octonic_nudma_wait(nic->nudma_dma_cycles);
+	}
+	w = rte_pktmbuf_alloc(nic->wire_mp);
+	if (w == NULL || len > rte_pktmbuf_tailroom(w)) {
+		RELAXED_ADD(&txq->eng.errors, 1);
+		rte_pktmbuf_free(w);
+		return NULL;
+	}
+	copy_chain(rte_pktmbuf_mtod(w, uint8_t *), m);
+	w->data_len = len;
+	w->pkt_len = len;
+	w->ol_flags = m->ol_flags;
+	w->tx_offload = m->tx_offload;
+	if ((w->ol_flags & (RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK)) != 0 &&
+			octo_offload_tx(w) != 0)
+		RELAXED_ADD(&txq->eng.errors, 1);
+	w->ol_flags = 0;
+	return w;
+}
+
 static void
 tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
 		struct octonic_txq *txq)
@@ -320,55 +363,35 @@ tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
 	struct rte_mbuf *pkts[OCTONIC_ENGINE_TX_PER_QUEUE];
 	struct rte_mbuf *peer_out[OCTONIC_ENGINE_TX_PER_QUEUE];
 	struct rte_mbuf *out[OCTONIC_ENGINE_TX_PER_QUEUE];
+	struct octonic_txd *d = txq->desc;
 	uint16_t nb_peer = 0, nb_out = 0, sent;
+	uint32_t ci = 0;
 	unsigned int n, i;
 	uint64_t now = 0;
 
-	n = rte_ring_sc_dequeue_burst(txq->ring, (void **)pkts, RTE_DIM(pkts),
-			NULL);
+	if (d != NULL) {
+		/* the descriptors the driver posted; it frees their mbufs */
+		ci = rte_atomic_load_explicit(&d->hw_ci, rte_memory_order_relaxed);
+		n = RTE_MIN(rte_atomic_load_explicit(&d->head,
+			rte_memory_order_acquire) - ci, RTE_DIM(pkts));
+		for (i = 0; i < n; i++)
+			pkts[i] = d->elts[(ci + i) & d->mask];
+	} else {
+		n = rte_ring_sc_dequeue_burst(txq->ring, (void **)pkts,
+			RTE_DIM(pkts), NULL);
+	}
 	if (n > 0 && nic->args.wire == OCTONIC_WIRE_GEN)
 		now = rte_rdtsc();
 	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i], *w;
-		uint32_t len = m->pkt_len;
-
-		if (!octonic_pf_up(pf)) {
-			/* surprise removal, or a device waiting for its
-			 * reset: the NIC never reads it
-			 */
-			RELAXED_ADD(&pf->tx_drop_down, 1);
-			rte_pktmbuf_free(m);
-			continue;
-		}
-		RELAXED_ADD(&txq->eng.dma_pkts, 1);
-		RELAXED_ADD(&txq->eng.dma_bytes, len);
-		if (m->pool != NULL && m->pool->socket_id != pf->socket) {
-			RELAXED_ADD(&txq->eng.remote_dma_pkts, 1);
-			RELAXED_ADD(&txq->eng.remote_dma_bytes, len);
-			if (nic->nudma_dma_cycles != 0)
-				nic->run_stall += octonic_nudma_wait(
-					nic->nudma_dma_cycles);
-		}
-		w = rte_pktmbuf_alloc(nic->wire_mp);
-		if (w == NULL || len > rte_pktmbuf_tailroom(w)) {
-			RELAXED_ADD(&txq->eng.errors, 1);
-			rte_pktmbuf_free(w);
-			rte_pktmbuf_free(m);
-			continue;
-		}
-		copy_chain(rte_pktmbuf_mtod(w, uint8_t *), m);
-		w->data_len = len;
-		w->pkt_len = len;
-		w->ol_flags = m->ol_flags;
-		w->tx_offload = m->tx_offload;
-		rte_pktmbuf_free(m);	/* completion */
-		if ((w->ol_flags & (RTE_MBUF_F_TX_IP_CKSUM |
-				RTE_MBUF_F_TX_L4_MASK)) != 0 &&
-				octo_offload_tx(w) != 0)
-			RELAXED_ADD(&txq->eng.errors, 1);
-		w->ol_flags = 0;
-		out[nb_out++] = w;
+		out[nb_out] = tx_one(nic, pf, txq, pkts[i]);
+		if (out[nb_out] != NULL)
+			nb_out++;
 	}
+	if (d != NULL)
+		rte_atomic_store_explicit(&d->hw_ci, ci + n,
+			rte_memory_order_release);
+	else if (n > 0)
+		rte_pktmbuf_free_bulk(pkts, n);	/* the completion */
 	if (nb_out > 0 && nic->args.dialect == OCTONIC_DIALECT_MLX5_HWS)
 		nb_out = tx_switch(nic, pf, out, nb_out);
 	for (i = 0; i < nb_out; i++)
@@ -471,7 +494,8 @@ wire_fetch(struct octonic_nic *nic, struct rte_mbuf **frames)
 /*
  * Write frame @p w into @p head, an mbuf of @p rxq's pool, chaining more
  * mbufs of that pool if scatter is on.  -1, counted (errors or nombuf),
- * when the frame does not fit or the pool runs dry; head is then freed.
+ * when the frame does not fit or the pool runs dry; head is then left
+ * alone (the segments chained to it freed).
  */
 static int
 dma_write(struct octonic_rxq *rxq, struct rte_mbuf *head,
@@ -483,7 +507,6 @@ dma_write(struct octonic_rxq *rxq, struct rte_mbuf *head,
 
 	if (len > rte_pktmbuf_tailroom(head) && !scatter) {
 		RELAXED_ADD(&rxq->eng.errors, 1);
-		rte_pktmbuf_free(head);
 		return -1;
 	}
 	while (off < len) {
@@ -491,7 +514,9 @@ dma_write(struct octonic_rxq *rxq, struct rte_mbuf *head,
 			seg = rte_pktmbuf_alloc(rxq->mp);
 			if (seg == NULL) {
 				RELAXED_ADD(&rxq->eng.nombuf, 1);
-				rte_pktmbuf_free(head);
+				rte_pktmbuf_free(head->next);
+				head->next = NULL;
+				head->nb_segs = 1;
 				return -1;
 			}
 			prev->next = seg;
@@ -523,20 +548,57 @@ dma_write(struct octonic_rxq *rxq, struct rte_mbuf *head,
 	return 0;
 }
 
-/* The Rx queue a verdict sends a frame to, or NULL with the drop counted. */
+/*
+ * A transfer rule sent frame @p f out of PF @p pf's uplink (topology=mpesw,
+ * REPRESENTED_PORT): a copy goes on the wire, as a PF's transmission does.
+ */
+static void
+uplink_out(struct octonic_nic *nic, struct octonic_pf *pf,
+		const struct rte_mbuf *f)
+{
+	struct rte_mbuf *w = rte_pktmbuf_alloc(nic->wire_mp), *peer[1];
+	uint16_t nb_peer = 0;
+
+	if (w == NULL || f->pkt_len > rte_pktmbuf_tailroom(w)) {
+		rte_pktmbuf_free(w);
+		nic->wire_drops++;
+		return;
+	}
+	copy_chain(rte_pktmbuf_mtod(w, uint8_t *), f);
+	w->data_len = f->pkt_len;
+	w->pkt_len = f->pkt_len;
+	RELAXED_ADD(&pf->uplink_out, 1);
+	wire_put(nic, w, peer, &nb_peer,
+		nic->args.wire == OCTONIC_WIRE_GEN ? rte_rdtsc() : 0);
+	if (nb_peer > 0 && rte_eth_tx_burst(nic->peer_port, 0, peer, 1) != 1) {
+		nic->wire_drops++;
+		rte_pktmbuf_free(peer[0]);
+	}
+}
+
+/*
+ * The Rx queue a verdict of domain @p dom sends frame @p f to, or NULL
+ * with the drop counted (or the frame sent out of an uplink).
+ */
 static struct octonic_rxq *
-steer(struct octonic_nic *nic, const struct octonic_verdict *v)
+steer(struct octonic_nic *nic, const struct octonic_domain *dom,
+		const struct octonic_verdict *v, const struct rte_mbuf *f)
 {
 	struct rte_eth_dev_data *data;
 	struct octonic_pf *pf;
+	uint16_t p = dom->first_pf + v->pf;
 
-	if (v->pf >= nic->nb_pfs || nic->pf[v->pf] == NULL) {
+	if (p >= nic->nb_pfs || nic->pf[p] == NULL) {
 		nic->wire_drops++;	/* a PF already closed */
 		return NULL;
 	}
-	pf = nic->pf[v->pf];
+	pf = nic->pf[p];
 	if (v->drop) {
 		RELAXED_ADD(&pf->drop_flow, 1);
+		return NULL;
+	}
+	if (v->to_uplink) {
+		uplink_out(nic, pf, f);
 		return NULL;
 	}
 	if (!octonic_pf_up(pf) || !pf->started) {
@@ -579,6 +641,63 @@ rx_fields(const struct octonic_pf *pf, struct rte_mbuf *m,
 	m->ol_flags = flags;
 }
 
+/* Count @p k frames of @p bytes DMA-written into @p rxq's buffers. */
+static void
+rx_dma_count(struct octonic_nic *nic, struct octonic_rxq *rxq, uint16_t k,
+		uint64_t bytes)
+{
+	RELAXED_ADD(&rxq->eng.dma_pkts, k);
+	RELAXED_ADD(&rxq->eng.dma_bytes, bytes);
+	if (rxq->remote_pool) {
+		RELAXED_ADD(&rxq->eng.remote_dma_pkts, k);
+		RELAXED_ADD(&rxq->eng.remote_dma_bytes, bytes);
+		if (nic->nudma_dma_cycles != 0)
+			nic->run_stall += octonic_nudma_wait(
+				nic->nudma_dma_cycles * k);
+	}
+}
+
+/*
+ * rx_ring=mlx5: write frames[0..n) into the buffers the driver posted, in
+ * order; with none left the rest is dropped (imissed), as a ConnectX
+ * counts out-of-buffer.  A frame that does not fit is an error and leaves
+ * its buffer posted for the next one.
+ */
+static void
+deliver_posted(struct octonic_nic *nic, struct octonic_rxq *rxq,
+		struct rte_mbuf **frames, const struct octonic_verdict *v,
+		uint16_t n)
+{
+	struct octonic_rxd *d = rxq->desc;
+	struct octonic_pf *pf = rxq->pf;
+	uint64_t offloads = pf->dev->data->dev_conf.rxmode.offloads;
+	int scatter = (offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0;
+	uint32_t pi = rte_atomic_load_explicit(&d->hw_pi, rte_memory_order_relaxed);
+	uint32_t ci = rte_atomic_load_explicit(&d->rq_ci, rte_memory_order_acquire);
+	uint64_t bytes = 0;
+	uint16_t i, k = 0;
+	struct rte_mbuf *m;
+
+	for (i = 0; i < n; i++) {
+		if (pi == ci) {
+			RELAXED_ADD(&rxq->eng.missed, n - i);
+			break;
+		}
+		m = d->elts[pi & d->mask];
+		rte_pktmbuf_reset(m);
+		if (dma_write(rxq, m, frames[i], scatter) != 0)
+			continue;	/* counted */
+		rx_fields(pf, m, frames[i], &v[i], offloads);
+		bytes += m->pkt_len;
+		k++;
+		pi++;
+	}
+	if (k == 0)
+		return;
+	rx_dma_count(nic, rxq, k, bytes);
+	rte_atomic_store_explicit(&d->hw_pi, pi, rte_memory_order_release);
+}
+
 /*
  * DMA-write frames[0..n) (all steered to @p rxq) into mbufs of its pool and
  * enqueue them: one bulk allocation and one ring enqueue for the run.
@@ -596,6 +715,10 @@ deliver_run(struct octonic_nic *nic, struct octonic_rxq *rxq,
 	uint64_t bytes = 0;
 	uint16_t i, k = 0, got;
 
+	if (rxq->desc != NULL) {
+		deliver_posted(nic, rxq, frames, v, n);
+		return;
+	}
 	if (rte_pktmbuf_alloc_bulk(rxq->mp, m, n) == 0) {
 		got = n;
 	} else {
@@ -608,23 +731,17 @@ deliver_run(struct octonic_nic *nic, struct octonic_rxq *rxq,
 		RELAXED_ADD(&rxq->eng.nombuf, n - got);
 	}
 	for (i = 0; i < got; i++) {
-		if (dma_write(rxq, m[i], frames[i], scatter) != 0)
-			continue;	/* counted */
+		if (dma_write(rxq, m[i], frames[i], scatter) != 0) {
+			rte_pktmbuf_free(m[i]);	/* counted */
+			continue;
+		}
 		rx_fields(pf, m[i], frames[i], &v[i], offloads);
 		bytes += m[i]->pkt_len;
 		m[k++] = m[i];
 	}
 	if (k == 0)
 		return;
-	RELAXED_ADD(&rxq->eng.dma_pkts, k);
-	RELAXED_ADD(&rxq->eng.dma_bytes, bytes);
-	if (rxq->remote_pool) {
-		RELAXED_ADD(&rxq->eng.remote_dma_pkts, k);
-		RELAXED_ADD(&rxq->eng.remote_dma_bytes, bytes);
-		if (nic->nudma_dma_cycles != 0)
-			nic->run_stall += octonic_nudma_wait(
-				nic->nudma_dma_cycles * k);
-	}
+	rx_dma_count(nic, rxq, k, bytes);
 	i = rte_ring_sp_enqueue_burst(rxq->ring, (void **)m, k, NULL);
 	if (i < k) {
 		RELAXED_ADD(&rxq->eng.missed, k - i);
@@ -633,12 +750,13 @@ deliver_run(struct octonic_nic *nic, struct octonic_rxq *rxq,
 }
 
 /*
- * Frames @p frames with their verdicts @p v to their queues (or counted
- * as dropped), in a read section.
+ * Frames @p frames with their verdicts @p v (of switch domain @p dom) to
+ * their queues, or counted as dropped; the caller is in a read section.
  */
 static void
-deliver_all(struct octonic_nic *nic, struct rte_mbuf **frames,
-		const struct octonic_verdict *v, uint16_t n)
+deliver_all(struct octonic_nic *nic, const struct octonic_domain *dom,
+		struct rte_mbuf **frames, const struct octonic_verdict *v,
+		uint16_t n)
 {
 	struct rte_mbuf *run_f[OCTONIC_BURST];
 	struct octonic_verdict run_v[OCTONIC_BURST];
@@ -646,7 +764,7 @@ deliver_all(struct octonic_nic *nic, struct rte_mbuf **frames,
 	uint16_t i, j, k;
 
 	for (i = 0; i < n; i++)
-		q[i] = steer(nic, &v[i]);
+		q[i] = steer(nic, dom, &v[i], frames[i]);
 	/*
 	 * The frames of one queue go as one run, in their order (one bulk
 	 * allocation and one enqueue per queue: spread over queues frame by
@@ -684,38 +802,36 @@ tx_switch(struct octonic_nic *nic, struct octonic_pf *pf,
 	struct octonic_verdict v[OCTONIC_ENGINE_TX_PER_QUEUE];
 	struct rte_mbuf *in[OCTONIC_ENGINE_TX_PER_QUEUE];
 	struct octonic_verdict in_v[OCTONIC_ENGINE_TX_PER_QUEUE];
+	uint16_t own = pf->idx - pf->dom->first_pf;
 	uint16_t i, nw = 0, ni = 0, b;
 
-	octonic_eswitch_reader_enter(nic->sw);
-	octonic_eswitch_classify_tx(nic->sw, pf->idx, frames, n, v);
+	octonic_eswitch_reader_enter(pf->dom->sw);
+	octonic_eswitch_classify_tx(pf->dom->sw, own, frames, n, v);
 	for (i = 0; i < n; i++) {
 		if (v[i].to_wire) {
 			frames[nw++] = frames[i];
 			continue;
 		}
 		if (v[i].drop)
-			v[i].pf = pf->idx;
+			v[i].pf = own;
 		in[ni] = frames[i];
 		in_v[ni++] = v[i];
 	}
 	for (b = 0; b < ni; b += OCTONIC_BURST)
-		deliver_all(nic, in + b, in_v + b, RTE_MIN(ni - b, OCTONIC_BURST));
-	octonic_eswitch_reader_leave(nic->sw);
+		deliver_all(nic, pf->dom, in + b, in_v + b, RTE_MIN(ni - b, OCTONIC_BURST));
+	octonic_eswitch_reader_leave(pf->dom->sw);
 	if (ni > 0)
 		rte_pktmbuf_free_bulk(in, ni);
 	return nw;
 }
 
-static unsigned int
-wire_rx(struct octonic_nic *nic)
+/* Classify frames[0..n) in switch domain @p dom and deliver them. */
+static void
+classify_deliver(struct octonic_nic *nic, struct octonic_domain *dom,
+		struct rte_mbuf **frames, uint16_t n)
 {
-	struct rte_mbuf *frames[OCTONIC_BURST];
 	struct octonic_verdict v[OCTONIC_BURST];
-	uint16_t n;
 
-	n = wire_fetch(nic, frames);
-	if (n == 0)
-		return 0;
 	memset(v, 0, sizeof(v[0]) * n);
 	/*
 	 * The read section covers delivery too, not only classification: a
@@ -727,10 +843,96 @@ wire_rx(struct octonic_nic *nic)
 	 * routed by the old rule could land in the old queue after the drain
 	 * found it empty, and be delivered out of order.
 	 */
-	octonic_eswitch_reader_enter(nic->sw);
-	octonic_eswitch_classify_cached(nic->sw, nic->sw_cache, frames, n, v);
-	deliver_all(nic, frames, v, n);
-	octonic_eswitch_reader_leave(nic->sw);
+	octonic_eswitch_reader_enter(dom->sw);
+	octonic_eswitch_classify_cached(dom->sw, dom->cache, frames, n, v);
+	deliver_all(nic, dom, frames, v, n);
+	octonic_eswitch_reader_leave(dom->sw);
+}
+
+/* Whether PF @p pf answers to destination MAC @p dst. */
+static bool
+pf_has_mac(const struct octonic_pf *pf, const struct rte_ether_addr *dst)
+{
+	const struct rte_ether_addr *a = pf->dev->data->mac_addrs;
+	unsigned int i;
+
+	for (i = 0; i < OCTONIC_MAX_MAC; i++)
+		if (rte_is_same_ether_addr(&a[i], dst))
+			return !rte_is_zero_ether_addr(dst);
+	return false;
+}
+
+/*
+ * topology=separate: each PF is a host of a multi-host NIC, its own
+ * switch domain; a frame goes to the PF whose MAC it carries (multicast
+ * and broadcast to every PF), a unicast frame for no PF's MAC is dropped.
+ */
+static void
+deliver_by_mac(struct octonic_nic *nic, struct rte_mbuf **frames, uint16_t n)
+{
+	struct rte_mbuf *sub[OCTONIC_BURST];
+	uint8_t taken[OCTONIC_BURST] = { 0 };
+	const struct rte_ether_addr *dst;
+	uint16_t d, i, k;
+
+	for (d = 0; d < nic->nb_dom; d++) {
+		const struct octonic_pf *pf = nic->pf[nic->dom[d].first_pf];
+
+		if (pf == NULL)
+			continue;
+		for (i = 0, k = 0; i < n; i++) {
+			dst = rte_pktmbuf_mtod(frames[i], const struct rte_ether_addr *);
+			if (rte_is_multicast_ether_addr(dst) || pf_has_mac(pf, dst)) {
+				sub[k++] = frames[i];
+				taken[i] = 1;
+			}
+		}
+		if (k > 0)
+			classify_deliver(nic, &nic->dom[d], sub, k);
+	}
+	for (i = 0; i < n; i++)
+		if (!taken[i])
+			nic->mac_drops++;
+}
+
+/*
+ * topology=mpesw: the wire stands for every uplink's physical port; a
+ * frame comes in by the uplink whose MAC it carries (PF0's otherwise),
+ * which the e-switch reads in its port field.
+ */
+static void
+mark_arrival(struct octonic_nic *nic, struct rte_mbuf **frames, uint16_t n)
+{
+	const struct rte_ether_addr *dst;
+	uint16_t i, p;
+
+	for (i = 0; i < n; i++) {
+		dst = rte_pktmbuf_mtod(frames[i], const struct rte_ether_addr *);
+		frames[i]->port = 0;
+		for (p = 0; p < nic->nb_pfs; p++)
+			if (nic->pf[p] != NULL && pf_has_mac(nic->pf[p], dst)) {
+				frames[i]->port = p;
+				break;
+			}
+	}
+}
+
+static unsigned int
+wire_rx(struct octonic_nic *nic)
+{
+	struct rte_mbuf *frames[OCTONIC_BURST];
+	uint16_t n;
+
+	n = wire_fetch(nic, frames);
+	if (n == 0)
+		return 0;
+	if (nic->args.topology == OCTONIC_TOPO_SEPARATE) {
+		deliver_by_mac(nic, frames, n);
+	} else {
+		if (nic->args.topology == OCTONIC_TOPO_MPESW)
+			mark_arrival(nic, frames, n);
+		classify_deliver(nic, &nic->dom[0], frames, n);
+	}
 	if (nic->args.wire != OCTONIC_WIRE_GEN)
 		rte_pktmbuf_free_bulk(frames, n);
 	return n;

@@ -49,6 +49,9 @@ struct octonic_verdict {
 	uint8_t has_meta;
 	uint8_t to_wire;	/**< a PF's frame no transfer rule took:
 				 *  out on the wire (classify_tx) */
+	uint8_t to_uplink;	/**< REPRESENTED_PORT to PF pf where the PFs
+				 *  are uplinks (octonic_eswitch_uplinks_set):
+				 *  out by that PF's wire, not to its queues */
 };
 
 /** Rule-operation counters, for tests that count rule changes. */
@@ -90,6 +93,16 @@ void octonic_eswitch_dialect_set(struct octonic_eswitch *sw,
  */
 void octonic_eswitch_mlx5_model_set(struct octonic_eswitch *sw,
 		uint16_t mlx5_dpdk, uint8_t fdb_mark);
+
+/**
+ * The PFs' ports are uplinks (topology=mpesw, mlx5's multiport e-switch):
+ * a transfer rule's REPRESENTED_PORT to one sends the packet out of its
+ * physical port (verdict to_uplink) instead of to its Rx queues, and a
+ * packet no transfer rule takes goes to the uplink it arrived by, the PF
+ * index the caller of octonic_eswitch_classify*() puts in its mbuf's
+ * port field (0 otherwise).  Before the first rule.
+ */
+void octonic_eswitch_uplinks_set(struct octonic_eswitch *sw, int on);
 
 /** Destroy every rule and free the e-switch. */
 void octonic_eswitch_free(struct octonic_eswitch *sw);

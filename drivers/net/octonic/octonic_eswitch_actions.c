@@ -262,7 +262,8 @@ parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 			}
 			ret = set_fate(r, SW_FATE_PORT, a, error);
 			if (ret == 0) {
-				r->fate_arg = (uint16_t)p;
+				r->fate_arg = (uint16_t)p |
+					(sw->uplinks ? SW_PORT_UPLINK : 0);
 				r->port_id = e->port_id;
 			}
 			return ret;

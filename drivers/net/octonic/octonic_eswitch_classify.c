@@ -30,6 +30,7 @@ struct sw_pkt {
 	uint8_t active;
 	uint8_t nocache;	/* a rule on its path counts: decide every time */
 	uint8_t from_pf;	/* a PF sent it: a transfer miss goes to the wire */
+	uint16_t arrival;	/* PF whose uplink it came in by (sw->uplinks) */
 	uint32_t len;
 };
 
@@ -161,8 +162,9 @@ apply(struct octonic_eswitch *sw, struct sw_hot *r, struct sw_pkt *s,
 			v->to_wire = 1;
 			s->active = 0;
 		} else if (s->dom == SW_DOM_TRANSFER) {
-			/* Transfer miss: the wire's default PF. */
-			v->pf = 0;
+			/* Transfer miss: the wire's default PF (where the
+			 * PFs are uplinks: the one it arrived by). */
+			v->pf = s->arrival;
 			s->dom = 1;
 			s->group = 0;
 			s->stages = 0;
@@ -201,6 +203,13 @@ apply(struct octonic_eswitch *sw, struct sw_hot *r, struct sw_pkt *s,
 			apply(sw, NULL, s, v);	/* too deep: domain default */
 		break;
 	case SW_FATE_PORT:
+		if ((r->arg & SW_PORT_UPLINK) != 0) {
+			/* out of the NIC: no ingress domain */
+			v->pf = (uint16_t)(r->arg & ~SW_PORT_UPLINK);
+			v->to_uplink = 1;
+			s->active = 0;
+			break;
+		}
 		v->pf = (uint16_t)r->arg;
 		s->dom = 1 + r->arg;
 		s->group = 0;
@@ -231,7 +240,8 @@ apply(struct octonic_eswitch *sw, struct sw_hot *r, struct sw_pkt *s,
 
 /* @p src: where it entered the e-switch (SW_SRC_*) */
 static void
-parse_one(const struct rte_mbuf *m, struct sw_pkt *s, uint16_t src)
+parse_one(const struct octonic_eswitch *sw, const struct rte_mbuf *m,
+		struct sw_pkt *s, uint16_t src)
 {
 	uint8_t buf[SW_HDR_BYTES];
 	uint32_t len = RTE_MIN(rte_pktmbuf_pkt_len(m), (uint32_t)SW_HDR_BYTES);
@@ -245,6 +255,8 @@ parse_one(const struct rte_mbuf *m, struct sw_pkt *s, uint16_t src)
 	s->stages = 0;
 	s->active = 1;
 	s->nocache = 0;
+	/* the engine tells the uplink in the frame's port field */
+	s->arrival = sw->uplinks && m->port < sw->nb_pfs ? m->port : 0;
 	s->len = rte_pktmbuf_pkt_len(m);
 }
 
@@ -286,7 +298,7 @@ classify_chunk(struct octonic_eswitch *sw, const struct sw_view *view,
 	uint16_t i;
 
 	for (i = 0; i < n; i++)
-		parse_one(pkts[i], &st[i], src);
+		parse_one(sw, pkts[i], &st[i], src);
 	decide(sw, view, gen, st, n, v);
 }
 
@@ -307,7 +319,7 @@ classify_chunk_cached(struct octonic_eswitch *sw, struct octonic_eswitch_cache *
 	uint16_t i, nm = 0;
 
 	for (i = 0; i < n; i++) {
-		parse_one(pkts[i], &st[i], SW_SRC_WIRE);
+		parse_one(sw, pkts[i], &st[i], SW_SRC_WIRE);
 		hash[i] = sw_cache_hash(&st[i].key);
 		if (sw_cache_get(c, &st[i].key, hash[i], gen, cfg, &v[i]))
 			continue;

@@ -52,6 +52,12 @@ octonic_eswitch_mlx5_model_set(struct octonic_eswitch *sw, uint16_t mlx5_dpdk,
 	sw->fdb_mark = fdb_mark;
 }
 
+void
+octonic_eswitch_uplinks_set(struct octonic_eswitch *sw, int on)
+{
+	sw->uplinks = on != 0;
+}
+
 const char *
 sw_dialect_name(const struct octonic_eswitch *sw)
 {

@@ -304,6 +304,7 @@ struct octonic_eswitch {
 	uint8_t xmeta;		/* mlx5's dv_xmeta_en mode, mlx5 dialects */
 	uint16_t mlx5_dpdk;	/* OCTONIC_MLX5_DPDK_*: whose mlx5 they follow */
 	uint8_t fdb_mark;	/* the NIC can MARK in transfer rules */
+	uint8_t uplinks;	/* REPRESENTED_PORT leaves by the PF's wire */
 	struct sw_fport *fport[SW_MAX_PFS];	/* template API per PF, NULL: none */
 	/* Handles of rules a port's stop flushed (mlx5 dialects): kept until
 	 * the application destroys them or the e-switch goes, so that a
@@ -410,6 +411,10 @@ int sw_dialect_check_actions(const struct octonic_eswitch *sw,
 int sw_dialect_check_actions_template(const struct octonic_eswitch *sw,
 		const struct rte_flow_action actions[],
 		const struct rte_flow_action masks[], struct rte_flow_error *error);
+/** fate_arg of a REPRESENTED_PORT to an uplink (sw->uplinks): the PF
+ *  index ORed with this. */
+#define SW_PORT_UPLINK 0x8000
+
 /** PORT_REPRESENTOR's port_id for the e-switch manager (mlx5-hws). */
 #define SW_ESW_MANAGER_PORT UINT16_MAX
 

@@ -7,11 +7,18 @@
  * "--vdev net_octonicN,pfs=K,..." into K ethdev ports, one per PF, and the
  * eth_dev_ops of a PF.
  *
- * Naming: every PF port is named "<vdev name>_pf<i>" (net_octonic0_pf0,
- * net_octonic0_pf1, ...), the first one included, so that a PF's name says
- * which NIC and which PF it is.  All of them share the vdev as their
- * rte_device, so RTE_ETH_FOREACH_DEV_OF() lists a NIC's PFs and removing
- * the vdev closes them all.
+ * Naming and devices follow topology= (README "Ports"):
+ * - octonic (default): every PF port is named "<vdev name>_pf<i>"
+ *   (net_octonic0_pf0, net_octonic0_pf1, ...), the first one included, so
+ *   that a PF's name says which NIC and which PF it is.  All of them share
+ *   the vdev as their rte_device, so RTE_ETH_FOREACH_DEV_OF() lists a
+ *   NIC's PFs and removing the vdev closes them all.
+ * - mpesw: the same one device, ports named "<vdev name>_p<i>" as mlx5
+ *   names the uplinks of a multiport e-switch (no suffix with one PF).
+ * - separate: PF 0 is the vdev's, each other PF a vdev of its own named
+ *   "<vdev name>_pf<i>", which the first probe creates (octonic_probe):
+ *   removing one removes that PF only; the NIC (wire, engine) goes with
+ *   its last PF.
  */
 
 #include <string.h>
@@ -40,6 +47,9 @@ rxq_free(struct octonic_rxq *rxq)
 		return;
 	octonic_ring_flush(rxq->ring);
 	rte_ring_free(rxq->ring);
+	if (rxq->desc != NULL)
+		octonic_rxd_stop(rxq->desc);
+	rte_free(rxq->desc);
 	rte_free(rxq);
 }
 
@@ -50,7 +60,47 @@ txq_free(struct octonic_txq *txq)
 		return;
 	octonic_ring_flush(txq->ring);
 	rte_ring_free(txq->ring);
+	octonic_txd_free(txq->desc);
 	rte_free(txq);
+}
+
+/* What a queue holds is dropped, as a NIC reset would. */
+static void
+rxq_flush(struct octonic_rxq *rxq)
+{
+	if (rxq == NULL)
+		return;
+	octonic_ring_flush(rxq->ring);
+	if (rxq->desc != NULL)
+		octonic_rxd_stop(rxq->desc);
+}
+
+static void
+txq_flush(struct octonic_txq *txq)
+{
+	if (txq == NULL)
+		return;
+	octonic_ring_flush(txq->ring);
+	if (txq->desc != NULL)
+		octonic_txd_stop(txq->desc);
+}
+
+/*
+ * rx_ring=mlx5: descriptors (segments) a packet takes, as mlx5 counts
+ * them: 1, or with scatter the buffers a largest frame spans, rounded up
+ * to a power of 2 (mlx5_rxq.c, mlx5_rxq_new).
+ */
+static uint16_t
+rx_sges(const struct rte_eth_dev *dev, struct rte_mempool *mp)
+{
+	uint32_t room = rte_pktmbuf_data_room_size(mp), max_len;
+
+	if ((dev->data->dev_conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER) == 0 ||
+			room <= RTE_PKTMBUF_HEADROOM)
+		return 1;
+	room -= RTE_PKTMBUF_HEADROOM;
+	max_len = dev->data->mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
+	return rte_align32pow2((max_len + room - 1) / room);
 }
 
 static void
@@ -93,15 +143,29 @@ octonic_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 			pf->socket);
 	if (rxq == NULL)
 		return -ENOMEM;
-	snprintf(name, sizeof(name), "ocr_%u_%u", dev->data->port_id, qid);
-	rxq->ring = rte_ring_create(name, nb_desc, pf->socket,
-			RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
-	if (rxq->ring == NULL) {
-		OCTONIC_LOG(ERR, "%s: Rx ring %u: %s", dev->data->name, qid,
-			rte_strerror(rte_errno));
-		rte_free(rxq);
-		return -ENOMEM;
+	if (pf->nic->args.rx_ring == OCTONIC_RX_RING_MLX5) {
+		/* mlx5 rounds the ring up to a power of 2 */
+		rxq->desc = octonic_rxd_create(nb_desc, rx_sges(dev, mp),
+			pf->socket);
+		if (rxq->desc == NULL) {
+			OCTONIC_LOG(ERR, "%s: Rx ring %u: no memory",
+				dev->data->name, qid);
+			rte_free(rxq);
+			return -ENOMEM;
+		}
+		nb_desc = rxq->desc->nb_desc;
+	} else {
+		snprintf(name, sizeof(name), "ocr_%u_%u", dev->data->port_id, qid);
+		rxq->ring = rte_ring_create(name, nb_desc, pf->socket,
+				RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+		if (rxq->ring == NULL) {
+			OCTONIC_LOG(ERR, "%s: Rx ring %u: %s", dev->data->name,
+				qid, rte_strerror(rte_errno));
+			rte_free(rxq);
+			return -ENOMEM;
+		}
 	}
+	rxq->step = pf->nic->args.rx_step;
 	rxq->mp = mp;
 	rxq->pf = pf;
 	rxq->qid = qid;
@@ -129,14 +193,27 @@ octonic_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 			pf->socket);
 	if (txq == NULL)
 		return -ENOMEM;
-	snprintf(name, sizeof(name), "oct_%u_%u", dev->data->port_id, qid);
-	txq->ring = rte_ring_create(name, nb_desc, pf->socket,
-			RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
-	if (txq->ring == NULL) {
-		OCTONIC_LOG(ERR, "%s: Tx ring %u: %s", dev->data->name, qid,
-			rte_strerror(rte_errno));
-		rte_free(txq);
-		return -ENOMEM;
+	if (pf->nic->args.tx_comp_every > 1) {
+		/* mlx5 rounds the ring up to a power of 2 */
+		txq->desc = octonic_txd_create(nb_desc,
+			pf->nic->args.tx_comp_every, pf->socket);
+		if (txq->desc == NULL) {
+			OCTONIC_LOG(ERR, "%s: Tx ring %u: no memory",
+				dev->data->name, qid);
+			rte_free(txq);
+			return -ENOMEM;
+		}
+		nb_desc = txq->desc->size;
+	} else {
+		snprintf(name, sizeof(name), "oct_%u_%u", dev->data->port_id, qid);
+		txq->ring = rte_ring_create(name, nb_desc, pf->socket,
+				RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+		if (txq->ring == NULL) {
+			OCTONIC_LOG(ERR, "%s: Tx ring %u: %s", dev->data->name,
+				qid, rte_strerror(rte_errno));
+			rte_free(txq);
+			return -ENOMEM;
+		}
 	}
 	txq->pf = pf;
 	txq->qid = qid;
@@ -148,20 +225,46 @@ octonic_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	return 0;
 }
 
+/*
+ * rx_ring=mlx5: the queue's buffers, all of them, as mlx5 allocates them
+ * when a queue starts; a pool too small for them fails the start.  Under
+ * the engine's lock.
+ */
+static int
+rxq_post(struct rte_eth_dev *dev, struct octonic_rxq *rxq)
+{
+	if (rxq->desc == NULL || octonic_rxd_start(rxq) == 0)
+		return 0;
+	OCTONIC_LOG(ERR, "%s: Rx queue %u: pool %s cannot fill its %u buffers (rx_ring=mlx5 posts them all at start, as mlx5 does)",
+		dev->data->name, rxq->qid, rxq->mp->name, rxq->desc->size);
+	return -ENOMEM;
+}
+
 static int
 octonic_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
 {
-	dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STARTED;
-	return 0;
+	struct octonic_pf *pf = octonic_pf_of(dev);
+	int ret;
+
+	rte_spinlock_lock(&pf->nic->engine_lock);
+	ret = rxq_post(dev, dev->data->rx_queues[qid]);
+	if (ret == 0)
+		dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STARTED;
+	rte_spinlock_unlock(&pf->nic->engine_lock);
+	return ret;
 }
 
 static int
 octonic_rx_queue_stop(struct rte_eth_dev *dev, uint16_t qid)
 {
 	struct octonic_pf *pf = octonic_pf_of(dev);
+	struct octonic_rxq *rxq = dev->data->rx_queues[qid];
 
 	rte_spinlock_lock(&pf->nic->engine_lock);
 	dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STOPPED;
+	/* mlx5 frees a stopped queue's buffers */
+	if (rxq != NULL && rxq->desc != NULL)
+		octonic_rxd_stop(rxq->desc);
 	rte_spinlock_unlock(&pf->nic->engine_lock);
 	return 0;
 }
@@ -208,7 +311,7 @@ octonic_dev_configure(struct rte_eth_dev *dev)
 			dev->data->name, OCTONIC_RSS_KEY_LEN, rss->rss_key_len);
 		return -EINVAL;
 	}
-	ret = octonic_eswitch_pf_configure(pf->nic->sw, pf->idx,
+	ret = octonic_eswitch_pf_configure(pf->dom->sw, pf->sw_pf,
 			dev->data->nb_rx_queues, rss_hf, rss->rss_key,
 			rss->rss_key_len);
 	if (ret != 0)
@@ -249,8 +352,16 @@ octonic_dev_start(struct rte_eth_dev *dev)
 	for (q = 0; q < dev->data->nb_rx_queues; q++) {
 		struct octonic_rxq *rxq = dev->data->rx_queues[q];
 
-		if (rxq != NULL && !rxq->deferred)
-			dev->data->rx_queue_state[q] = RTE_ETH_QUEUE_STATE_STARTED;
+		if (rxq == NULL || rxq->deferred)
+			continue;
+		ret = rxq_post(dev, rxq);
+		if (ret != 0) {
+			while (q-- > 0)
+				rxq_flush(dev->data->rx_queues[q]);
+			rte_spinlock_unlock(&pf->nic->engine_lock);
+			return ret;
+		}
+		dev->data->rx_queue_state[q] = RTE_ETH_QUEUE_STATE_STARTED;
 	}
 	for (q = 0; q < dev->data->nb_tx_queues; q++) {
 		struct octonic_txq *txq = dev->data->tx_queues[q];
@@ -279,17 +390,11 @@ octonic_dev_stop(struct rte_eth_dev *dev)
 	pf->started = 0;
 	/* what the queues still hold is dropped, as a NIC reset would */
 	for (q = 0; q < dev->data->nb_rx_queues; q++) {
-		struct octonic_rxq *rxq = dev->data->rx_queues[q];
-
-		if (rxq != NULL)
-			octonic_ring_flush(rxq->ring);
+		rxq_flush(dev->data->rx_queues[q]);
 		dev->data->rx_queue_state[q] = RTE_ETH_QUEUE_STATE_STOPPED;
 	}
 	for (q = 0; q < dev->data->nb_tx_queues; q++) {
-		struct octonic_txq *txq = dev->data->tx_queues[q];
-
-		if (txq != NULL)
-			octonic_ring_flush(txq->ring);
+		txq_flush(dev->data->tx_queues[q]);
 		dev->data->tx_queue_state[q] = RTE_ETH_QUEUE_STATE_STOPPED;
 	}
 	rte_spinlock_unlock(&pf->nic->engine_lock);
@@ -301,10 +406,18 @@ octonic_dev_stop(struct rte_eth_dev *dev)
 static void
 nic_free(struct octonic_nic *nic)
 {
+	struct octonic_domain *d;
+	uint16_t i;
+
 	octonic_engine_teardown(nic);
-	if (nic->sw != NULL)
-		octonic_eswitch_free(nic->sw);
-	rte_eth_switch_domain_free(nic->domain_id);
+	for (i = 0; i < RTE_DIM(nic->dom); i++) {
+		d = &nic->dom[i];
+		if (d->sw != NULL)
+			octonic_eswitch_free(d->sw);
+		octonic_eswitch_cache_free(d->cache);
+		if (d->domain_allocated)
+			rte_eth_switch_domain_free(d->domain_id);
+	}
 	rte_free(nic);
 }
 
@@ -335,7 +448,7 @@ octonic_dev_close(struct rte_eth_dev *dev)
 	 * (as a NIC whose e-switch manager is gone), rather than a port id
 	 * that may name another device
 	 */
-	octonic_eswitch_forget_pf_port(nic->sw, pf->idx);
+	octonic_eswitch_forget_pf_port(pf->dom->sw, pf->sw_pf);
 	/* the e-switch goes with the last PF */
 	if (--nic->nb_open == 0)
 		nic_free(nic);
@@ -389,9 +502,10 @@ octonic_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->dev_capa = octonic_dialect_dev_capa(pf->nic) |
 		RTE_ETH_DEV_CAPA_RUNTIME_RX_QUEUE_SETUP |
 		RTE_ETH_DEV_CAPA_RUNTIME_TX_QUEUE_SETUP;
-	info->switch_info.name = pf->nic->name;
-	info->switch_info.domain_id = pf->nic->domain_id;
-	info->switch_info.port_id = pf->idx;
+	info->switch_info.name = pf->dom == &pf->nic->dom[0] ? pf->nic->name :
+		pf->dev->data->name;
+	info->switch_info.domain_id = pf->dom->domain_id;
+	info->switch_info.port_id = pf->sw_pf;
 	return 0;
 }
 
@@ -489,7 +603,7 @@ octonic_reta_update(struct rte_eth_dev *dev,
 {
 	struct octonic_pf *pf = octonic_pf_of(dev);
 
-	return octonic_eswitch_reta_update(pf->nic->sw, pf->idx, conf, size);
+	return octonic_eswitch_reta_update(pf->dom->sw, pf->sw_pf, conf, size);
 }
 
 static int
@@ -498,7 +612,7 @@ octonic_reta_query(struct rte_eth_dev *dev,
 {
 	struct octonic_pf *pf = octonic_pf_of(dev);
 
-	return octonic_eswitch_reta_query(pf->nic->sw, pf->idx, conf, size);
+	return octonic_eswitch_reta_query(pf->dom->sw, pf->sw_pf, conf, size);
 }
 
 static int
@@ -506,7 +620,7 @@ octonic_rss_hash_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
 {
 	struct octonic_pf *pf = octonic_pf_of(dev);
 
-	return octonic_eswitch_rss_hash_update(pf->nic->sw, pf->idx, conf);
+	return octonic_eswitch_rss_hash_update(pf->dom->sw, pf->sw_pf, conf);
 }
 
 static int
@@ -514,7 +628,7 @@ octonic_rss_hash_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf
 {
 	struct octonic_pf *pf = octonic_pf_of(dev);
 
-	return octonic_eswitch_rss_hash_conf_get(pf->nic->sw, pf->idx, conf);
+	return octonic_eswitch_rss_hash_conf_get(pf->dom->sw, pf->sw_pf, conf);
 }
 
 static int
@@ -607,8 +721,8 @@ octonic_dev_eswitch(const struct rte_eth_dev *dev, uint16_t *pf)
 		return NULL;
 	p = dev->data->dev_private;
 	if (pf != NULL)
-		*pf = p->idx;
-	return p->nic->sw;
+		*pf = p->sw_pf;
+	return p->dom->sw;
 }
 
 /* ---- vdev ---- */
@@ -630,15 +744,33 @@ pf_mac(const struct octonic_nic *nic, uint16_t idx, struct rte_ether_addr *a)
 	a->addr_bytes[5] = nic->args.mac == OCTONIC_MAC_PER_PF ? idx : 0;
 }
 
+/* The port name of PF @p idx (README "Ports"); -1 when too long. */
+static int
+pf_port_name(const struct octonic_nic *nic, uint16_t idx, char *buf, size_t len)
+{
+	int n;
+
+	if (nic->args.topology != OCTONIC_TOPO_MPESW)
+		n = snprintf(buf, len, "%s_pf%u", nic->name, idx);
+	else if (nic->nb_pfs > 1)	/* mlx5: "_p<n>" with more than one uplink */
+		n = snprintf(buf, len, "%s_p%u", nic->name, idx);
+	else
+		n = snprintf(buf, len, "%s", nic->name);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
 static struct rte_eth_dev *
-pf_create(struct octonic_nic *nic, uint16_t idx, int socket)
+pf_create(struct octonic_nic *nic, uint16_t idx, struct rte_vdev_device *vdev)
 {
 	char name[RTE_ETH_NAME_MAX_LEN];
+	int separate = nic->args.topology == OCTONIC_TOPO_SEPARATE;
+	/* under mpesw every port is the owner's: its node, its DMA (T3) */
+	int socket = nic->args.topology == OCTONIC_TOPO_MPESW ?
+		nic->pci_node[0] : nic->pci_node[idx];
 	struct rte_eth_dev *dev;
 	struct octonic_pf *pf;
 
-	if (snprintf(name, sizeof(name), "%s_pf%u", nic->name, idx) >=
-			(int)sizeof(name)) {
+	if (pf_port_name(nic, idx, name, sizeof(name)) != 0) {
 		OCTONIC_LOG(ERR, "%s: name too long", nic->name);
 		return NULL;
 	}
@@ -665,8 +797,13 @@ pf_create(struct octonic_nic *nic, uint16_t idx, int socket)
 	pf->idx = idx;
 	pf->port_id = dev->data->port_id;
 	pf->socket = socket;
+	pf->pci_socket = nic->pci_node[idx];
+	pf->vdev = vdev;
+	strlcpy(pf->dev_name, rte_vdev_device_name(vdev), sizeof(pf->dev_name));
+	pf->dom = &nic->dom[separate ? idx : 0];
+	pf->sw_pf = separate ? 0 : idx;
 	pf->plugged = 1;
-	dev->device = &nic->vdev->device;
+	dev->device = &vdev->device;
 	dev->data->numa_node = socket;
 	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS |
 		RTE_ETH_DEV_INTR_RMV | RTE_ETH_DEV_INTR_LSC;
@@ -679,38 +816,62 @@ pf_create(struct octonic_nic *nic, uint16_t idx, int socket)
 	dev->rx_queue_count = OCTO_DPDK_RX_QUEUE_COUNT(octonic_rx_queue_count);
 	dev->rx_descriptor_status = octonic_rx_descriptor_status;
 	dev->tx_descriptor_status = octonic_tx_descriptor_status;
+	nic->pf[idx] = pf;
+	octonic_eswitch_set_pf_port(pf->dom->sw, pf->sw_pf, dev->data->port_id);
 	return dev;
 }
 
 /*
- * Secondary process: the primary's PFs, attached by name (<nic>_pf<i>, from
- * 0 up to the first the primary does not have; a secondary is not given the
- * primary's devargs).
+ * Secondary process: the primary's PFs of this device, attached by name (a
+ * secondary is not given the primary's devargs): <dev>_pf<i> and
+ * <dev>_p<i> from 0 up, and <dev> itself (an mpesw NIC of one PF, or a PF
+ * of topology=separate, whose device is named as its port); a port found
+ * that belongs to another device (separate) is let go.
  */
 static int
 octonic_probe_secondary(struct rte_vdev_device *vdev, const char *name)
 {
+	static const char *const fmt[] = { "%s_pf%u", "%s_p%u" };
 	char pf_name[RTE_ETH_NAME_MAX_LEN];
+	const struct octonic_pf *pf;
 	struct rte_eth_dev *dev;
-	uint16_t i;
+	uint16_t i, port, found = 0;
+	unsigned int f;
 
-	for (i = 0; i < OCTONIC_MAX_PFS; i++) {
-		snprintf(pf_name, sizeof(pf_name), "%s_pf%u", name, i);
-		dev = rte_eth_dev_attach_secondary(pf_name);
-		if (dev == NULL)
-			break;
-		dev->dev_ops = &octonic_secondary_ops;
-		dev->device = &vdev->device;
-		dev->rx_pkt_burst = secondary_burst;
-		dev->tx_pkt_burst = secondary_burst;
-		rte_eth_dev_probing_finish(dev);
+	for (f = 0; f <= RTE_DIM(fmt); f++) {
+		for (i = 0; i < OCTONIC_MAX_PFS; i++) {
+			if (f < RTE_DIM(fmt))
+				snprintf(pf_name, sizeof(pf_name), fmt[f], name, i);
+			else if (i == 0)
+				snprintf(pf_name, sizeof(pf_name), "%s", name);
+			else
+				break;
+			/* attached already, as another device's */
+			if (rte_eth_dev_get_port_by_name(pf_name, &port) == 0)
+				continue;
+			dev = rte_eth_dev_attach_secondary(pf_name);
+			if (dev == NULL)
+				continue;
+			pf = dev->data->dev_private;
+			if (pf == NULL || strcmp(pf->dev_name, name) != 0) {
+				rte_eth_dev_release_port(dev);
+				continue;
+			}
+			dev->dev_ops = &octonic_secondary_ops;
+			dev->device = &vdev->device;
+			dev->rx_pkt_burst = secondary_burst;
+			dev->tx_pkt_burst = secondary_burst;
+			rte_eth_dev_probing_finish(dev);
+			found++;
+		}
 	}
-	if (i == 0) {
-		OCTONIC_LOG(ERR, "%s: the primary process has no %s_pf0 to attach", name, name);
+	if (found == 0) {
+		OCTONIC_LOG(ERR, "%s: the primary process has no PF of %s to attach",
+			name, name);
 		return -ENODEV;
 	}
 	OCTONIC_LOG(INFO, "%s: %u PFs attached (secondary: statistics and information only)",
-		name, i);
+		name, found);
 	return 0;
 }
 
@@ -758,6 +919,110 @@ refusal_repeated(const struct rte_vdev_device *dev, const char *name,
 	return false;
 }
 
+/*
+ * topology=separate: the PF whose device the first probe is creating (by
+ * rte_vdev_init, which probes it at once, nested in that probe).  Only
+ * the probing thread touches it.
+ */
+static struct {
+	char name[RTE_DEV_NAME_MAX_LEN];
+	struct octonic_nic *nic;
+	uint16_t idx;
+} spawning;
+
+/* The probe of a device the first probe of a separate NIC creates. */
+static int
+octonic_probe_spawned(struct rte_vdev_device *vdev)
+{
+	struct octonic_nic *nic = spawning.nic;
+	struct rte_eth_dev *dev;
+
+	if (rte_vdev_device_args(vdev) != NULL &&
+			rte_vdev_device_args(vdev)[0] != '\0') {
+		OCTONIC_LOG(ERR, "%s: a PF of %s takes no devargs", spawning.name,
+			nic->name);
+		return -EINVAL;
+	}
+	dev = pf_create(nic, spawning.idx, vdev);
+	if (dev == NULL)
+		return -ENOMEM;
+	nic->nb_open++;
+	rte_eth_dev_probing_finish(dev);
+	return 0;
+}
+
+/* Switch domain @p d of @p nic: an e-switch over @p nb_pfs PFs. */
+static int
+domain_create(struct octonic_nic *nic, uint16_t d, uint16_t first_pf,
+		uint16_t nb_pfs)
+{
+	struct octonic_domain *dom = &nic->dom[d];
+	const struct octonic_devargs *da = &nic->args;
+	char name[RTE_DEV_NAME_MAX_LEN + 16];	/* the e-switch keeps 31 */
+
+	if (rte_eth_switch_domain_alloc(&dom->domain_id) != 0) {
+		OCTONIC_LOG(ERR, "%s: no switch domain left", nic->name);
+		return -ENOSPC;
+	}
+	dom->domain_allocated = 1;
+	dom->first_pf = first_pf;
+	if (nic->nb_dom > 1)
+		snprintf(name, sizeof(name), "%s_pf%u", nic->name, first_pf);
+	else
+		snprintf(name, sizeof(name), "%s", nic->name);
+	dom->sw = octonic_eswitch_create(name, nb_pfs, nic->socket);
+	dom->cache = octonic_eswitch_cache_create(nic->socket);
+	if (dom->sw == NULL || dom->cache == NULL) {
+		OCTONIC_LOG(ERR, "%s: cannot create the e-switch", nic->name);
+		return -ENOMEM;
+	}
+	octonic_eswitch_dialect_set(dom->sw, da->dialect, da->xmeta);
+	octonic_eswitch_mlx5_model_set(dom->sw, da->mlx5_dpdk, da->fdb_mark);
+	octonic_eswitch_uplinks_set(dom->sw, da->topology == OCTONIC_TOPO_MPESW);
+	return 0;
+}
+
+/*
+ * topology=separate: PFs 1.. as devices of their own, "<name>_pf<i>",
+ * probed at once by rte_vdev_init (and skipped by the bus's own probe
+ * loop, which finds them probed).  On failure those made are removed.
+ */
+static int
+spawn_pf_devices(struct octonic_nic *nic)
+{
+	char name[RTE_DEV_NAME_MAX_LEN + 16];
+	uint16_t i, j;
+	int ret = 0;
+
+	for (i = 1; i < nic->nb_pfs; i++) {
+		if ((size_t)snprintf(name, sizeof(name), "%s_pf%u", nic->name, i) >=
+				sizeof(spawning.name)) {
+			OCTONIC_LOG(ERR, "%s: name too long for its PF devices",
+				nic->name);
+			ret = -ENAMETOOLONG;
+			break;
+		}
+		strlcpy(spawning.name, name, sizeof(spawning.name));
+		spawning.nic = nic;
+		spawning.idx = i;
+		ret = rte_vdev_init(name, NULL);
+		spawning.nic = NULL;
+		if (ret != 0) {
+			OCTONIC_LOG(ERR, "%s: cannot create device %s for PF %u: %d",
+				nic->name, name, i, ret);
+			break;
+		}
+	}
+	if (ret == 0)
+		return 0;
+	/* PFs 1 .. i-1 were made */
+	for (j = 1; j < i; j++) {
+		snprintf(name, sizeof(name), "%s_pf%u", nic->name, j);
+		rte_vdev_uninit(name);
+	}
+	return ret < 0 ? ret : -ENODEV;
+}
+
 static int
 octonic_probe(struct rte_vdev_device *vdev)
 {
@@ -767,12 +1032,14 @@ octonic_probe(struct rte_vdev_device *vdev)
 	struct octonic_nic *nic;
 	char err[160];
 	unsigned int nb_sockets = rte_socket_count();
-	uint16_t i;
+	uint16_t i, nb_here;
 	int node[OCTONIC_MAX_PFS];
 	int ret;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return octonic_probe_secondary(vdev, name);
+	if (spawning.nic != NULL && strcmp(name, spawning.name) == 0)
+		return octonic_probe_spawned(vdev);
 	if (octonic_devargs_parse(rte_vdev_device_args(vdev), &da, err,
 			sizeof(err)) != 0) {
 		if (refusal_repeated(vdev, name, rte_vdev_device_args(vdev)))
@@ -804,42 +1071,48 @@ octonic_probe(struct rte_vdev_device *vdev)
 	strlcpy(nic->name, name, sizeof(nic->name));
 	nic->seq = rte_atomic_fetch_add_explicit(&nic_seq, 1, rte_memory_order_relaxed);
 	nic->args = da;
-	nic->vdev = vdev;
 	nic->nb_pfs = da.nb_pfs;
 	nic->socket = node[0];
-	ret = rte_eth_switch_domain_alloc(&nic->domain_id);
-	if (ret != 0) {
-		OCTONIC_LOG(ERR, "%s: no switch domain left", name);
-		rte_free(nic);
-		return ret;
+	for (i = 0; i < da.nb_pfs; i++)
+		nic->pci_node[i] = node[i];
+	if (da.topology == OCTONIC_TOPO_SEPARATE) {
+		/* one e-switch per PF, nothing steers between them (T7, T8) */
+		nic->nb_dom = nic->nb_pfs;
+		nb_here = 1;
+	} else {
+		nic->nb_dom = 1;
+		nb_here = nic->nb_pfs;
 	}
-	nic->sw = octonic_eswitch_create(name, nic->nb_pfs, nic->socket);
-	if (nic->sw == NULL) {
-		OCTONIC_LOG(ERR, "%s: cannot create the e-switch", name);
-		ret = -ENOMEM;
-		goto fail;
+	for (i = 0; i < nic->nb_dom; i++) {
+		ret = domain_create(nic, i, nic->nb_dom > 1 ? i : 0,
+			nic->nb_dom > 1 ? 1 : nic->nb_pfs);
+		if (ret != 0)
+			goto fail;
 	}
-	octonic_eswitch_dialect_set(nic->sw, da.dialect, da.xmeta);
-	octonic_eswitch_mlx5_model_set(nic->sw, da.mlx5_dpdk, da.fdb_mark);
 	ret = octonic_engine_setup(nic);
 	if (ret != 0)
 		goto fail;
-	for (i = 0; i < nic->nb_pfs; i++) {
-		devs[i] = pf_create(nic, i, node[i]);
+	for (i = 0; i < nb_here; i++) {
+		devs[i] = pf_create(nic, i, vdev);
 		if (devs[i] == NULL) {
 			ret = -ENOMEM;
 			goto fail;
 		}
-		nic->pf[i] = devs[i]->data->dev_private;
-		octonic_eswitch_set_pf_port(nic->sw, i, devs[i]->data->port_id);
 	}
-	nic->nb_open = nic->nb_pfs;
+	nic->nb_open = nb_here;
 	if (nic->gen != NULL)
 		octonic_engine_gen_addr(nic, nic->gen);
-	for (i = 0; i < nic->nb_pfs; i++)
+	ret = nb_here < nic->nb_pfs ? spawn_pf_devices(nic) : 0;
+	if (ret != 0) {
+		nic->nb_open = 0;
+		goto fail;
+	}
+	for (i = 0; i < nb_here; i++)
 		rte_eth_dev_probing_finish(devs[i]);
-	OCTONIC_LOG(INFO, "%s: %u PFs, ports %u..%u", name, nic->nb_pfs,
-		devs[0]->data->port_id, devs[nic->nb_pfs - 1]->data->port_id);
+	OCTONIC_LOG(INFO, "%s: %u PFs (topology %s), ports %u..%u", name,
+		nic->nb_pfs, da.topology == OCTONIC_TOPO_MPESW ? "mpesw" :
+		da.topology == OCTONIC_TOPO_SEPARATE ? "separate" : "octonic",
+		devs[0]->data->port_id, nic->pf[nic->nb_pfs - 1]->port_id);
 	return 0;
 fail:
 	for (i = 0; i < OCTONIC_MAX_PFS; i++)
@@ -906,6 +1179,11 @@ RTE_PMD_REGISTER_PARAM_STRING(net_octonic,
 	"xmeta=<0-4, mlx5 dialects only> "
 	"mlx5_dpdk=22.11|25.11 "
 	"fdb_mark=0|1 "
+	"topology=octonic|mpesw|separate "
+	"rx_step=<1-64, mlx5-hws: 4> "
+	"rx_ring=plain|mlx5 "
+	"tx_comp_every=<1-1024, mlx5-hws: 32> "
+	"tx_cleanup=0|1 "
 	"proto=udp|tcp "
 	"ipv6=0|1 "
 	"gen_rate=<pps, 0: as polled> "

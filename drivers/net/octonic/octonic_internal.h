@@ -90,16 +90,66 @@ struct octonic_poll_cnt {
 	uint64_t remote_polls;
 	uint64_t emu_cycles;
 	uint64_t nudma_cycles;
+	uint64_t nombuf;		/**< Rx, rx_ring=mlx5: buffers the
+					 *  driver could not post (pool dry) */
+};
+
+/**
+ * rx_ring=mlx5: an Rx descriptor ring kept as mlx5's driver keeps it
+ * (octonic_desc.c).  The driver posts buffers (rq_ci), the NIC writes
+ * frames into posted buffers only and completes them (hw_pi), the driver
+ * hands completions to the application (rq_pi):
+ * rq_pi <= hw_pi <= rq_ci <= rq_pi + size, free-running 32-bit indexes,
+ * slot = index & mask.  Each index has one writer; the other side reads
+ * it with acquire, after the slots it covers were written.
+ */
+struct octonic_rxd {
+	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint32_t) rq_pi;	/**< driver */
+	RTE_ATOMIC(uint32_t) rq_ci;	/**< driver: posted so far */
+	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint32_t) hw_pi;	/**< NIC */
+	alignas(RTE_CACHE_LINE_SIZE) uint32_t size;	/**< slots, a power of 2 */
+	uint32_t mask;
+	uint32_t nb_desc;		/**< descriptors: size * sges */
+	uint16_t sges;			/**< descriptors (segments) per packet */
+	uint16_t repl_thresh;		/**< post again once this many are free */
+	uint8_t scalar;			/**< mlx5's scalar Rx (scatter over
+					 *  more than one segment): no steps */
+	struct rte_mbuf *elts[];	/**< the slots' buffers */
+};
+
+/**
+ * tx_comp_every > 1: a Tx descriptor ring whose mbufs the driver frees
+ * only at a completion, and asks the NIC for one every `every`
+ * descriptors (octonic_desc.c).  The driver posts (head), the NIC reads
+ * (hw_ci), the driver learns of completions for the descriptors it asked
+ * them for (done) and frees up to there (tail):
+ * tail <= done <= hw_ci <= head <= tail + size.
+ */
+struct octonic_txd {
+	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint32_t) head;	/**< driver */
+	uint32_t done;			/**< driver: completed up to */
+	uint32_t tail;			/**< driver: freed up to */
+	uint32_t comp;			/**< driver: head at the last request */
+	uint32_t req_pi, req_ci;	/**< driver: requests not completed */
+	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint32_t) hw_ci;	/**< NIC */
+	alignas(RTE_CACHE_LINE_SIZE) uint32_t size;	/**< a power of 2 */
+	uint32_t mask;
+	uint32_t every;			/**< tx_comp_every, at most size */
+	uint32_t *req;			/**< request points, size of them */
+	struct rte_mbuf *elts[];
 };
 
 struct octonic_rxq {
-	struct rte_ring *ring;		/**< the descriptor ring, on the PF's socket */
+	struct rte_ring *ring;		/**< the descriptor ring, on the PF's
+					 *  socket (rx_ring=plain) ... */
+	struct octonic_rxd *desc;	/**< ... or this (rx_ring=mlx5) */
 	struct rte_mempool *mp;
 	struct octonic_pf *pf;
 	uint16_t qid;
 	uint16_t nb_desc;
 	uint8_t remote_pool;		/**< mp->socket_id differs from the PF's */
 	uint8_t deferred;		/**< rx_deferred_start */
+	uint8_t step;			/**< rx_step */
 	struct octonic_poll_cnt poll;
 	struct octonic_engine_cnt eng;
 	/* snapshots taken by stats_reset, subtracted from the above */
@@ -108,7 +158,8 @@ struct octonic_rxq {
 };
 
 struct octonic_txq {
-	struct rte_ring *ring;
+	struct rte_ring *ring;		/**< tx_comp_every=1 ... */
+	struct octonic_txd *desc;	/**< ... or this */
 	struct octonic_pf *pf;
 	uint16_t qid;
 	uint16_t nb_desc;
@@ -127,7 +178,16 @@ struct octonic_pf {
 	struct rte_eth_dev *dev;
 	uint16_t idx;			/**< PF index in the NIC */
 	uint16_t port_id;
-	int socket;			/**< NUMA node of the PF */
+	/** NUMA node the PF reports and its DMA goes through: its own, or
+	 *  under topology=mpesw the owner's (PF0's) */
+	int socket;
+	int pci_socket;			/**< node of the PF's own PCIe function */
+	struct rte_vdev_device *vdev;	/**< its rte_device ... */
+	char dev_name[RTE_DEV_NAME_MAX_LEN];	/**< ... by name (read by
+						 *  secondary processes) */
+	struct octonic_domain *dom;	/**< its e-switch */
+	uint16_t sw_pf;			/**< its index in that e-switch */
+	uint8_t rmv_notified;		/**< RMV sent by a device-fatal event */
 	volatile uint8_t plugged;	/**< 0 after rte_pmd_octonic_unplug */
 	/** 1 from rte_pmd_octonic_reset_raise until rte_eth_dev_reset */
 	volatile uint8_t reset_pending;
@@ -135,14 +195,16 @@ struct octonic_pf {
 	/** most frames an Rx burst returns, 0: as many as asked and held
 	 *  (rte_pmd_octonic_rx_burst_max)
 	 */
-	uint16_t rx_burst_max;
+	RTE_ATOMIC(uint16_t) rx_burst_max;
 	/* engine counters of what never reached a queue */
 	uint64_t drop_flow;		/**< DROP verdicts for this PF */
 	uint64_t drop_down;		/**< arrived while unplugged or stopped */
 	uint64_t drop_noqueue;		/**< verdict names a queue not set up/started */
 	uint64_t tx_drop_down;		/**< Tx drained while unplugged */
+	uint64_t uplink_out;		/**< topology=mpesw: wire frames a
+					 *  transfer rule sent out of its uplink */
 	uint64_t drop_flow_base, drop_down_base, drop_noqueue_base;
-	uint64_t tx_drop_down_base;
+	uint64_t tx_drop_down_base, uplink_out_base;
 };
 
 /*
@@ -155,16 +217,27 @@ octonic_pf_up(const struct octonic_pf *pf)
 	return pf->plugged && !pf->reset_pending;
 }
 
-/** One NIC: K PFs, one wire, one e-switch. */
+/**
+ * A switch domain: an e-switch and the engine's cache of its verdicts.
+ * One for the NIC, or (topology=separate) one per PF.
+ */
+struct octonic_domain {
+	struct octonic_eswitch *sw;
+	struct octonic_eswitch_cache *cache;	/**< the engine's, under its lock */
+	uint16_t domain_id;		/**< rte_eth_switch_domain_alloc's */
+	uint16_t first_pf;		/**< NIC index of its e-switch's PF 0 */
+	uint8_t domain_allocated;
+};
+
+/** One NIC: K PFs, one wire, one e-switch (or one per PF). */
 struct octonic_nic {
 	char name[RTE_DEV_NAME_MAX_LEN];
 	struct octonic_devargs args;
-	struct rte_vdev_device *vdev;
-	struct octonic_eswitch *sw;
-	struct octonic_eswitch_cache *sw_cache;	/**< the engine's, under its lock */
-	uint16_t domain_id;
+	struct octonic_domain dom[OCTONIC_MAX_PFS];
+	uint16_t nb_dom;		/**< 1, or nb_pfs under topology=separate */
 	uint16_t nb_pfs;
 	uint16_t nb_open;		/**< PFs not closed yet */
+	int pci_node[OCTONIC_MAX_PFS];	/**< NUMA node of each PF's function */
 	struct octonic_pf *pf[OCTONIC_MAX_PFS];	/**< NULL once closed */
 	int socket;			/**< socket of the NIC's own memory */
 	uint32_t seq;			/**< unique per probe: names pools and rings */
@@ -196,6 +269,8 @@ struct octonic_nic {
 	uint64_t gen_last_tsc;
 	uint64_t gen_credit;		/**< packets the rate allows now */
 	uint64_t wire_drops;		/**< frames the wire could not take */
+	uint64_t mac_drops;		/**< topology=separate: unicast frames
+					 *  for a MAC no PF has */
 	uint64_t gen_count;		/**< frames generated */
 	struct rte_mbuf *stage[OCTONIC_BURST];	/**< generator scratch frames */
 };
@@ -242,6 +317,37 @@ uint64_t octonic_latency_ns(const struct octonic_nic *nic, double q);
 int octonic_thread_socket(void);
 /** Busy-wait @p cycles (the NUDMA cost model); returns the cycles waited. */
 uint64_t octonic_nudma_wait(uint64_t cycles);
+
+/* octonic_desc.c: the rings of rx_ring=mlx5 and tx_comp_every > 1 */
+struct octonic_rxd *octonic_rxd_create(uint16_t nb_desc, uint16_t sges,
+		int socket);
+/** Post a buffer in every slot; -ENOMEM (nothing posted) when the pool
+ *  cannot fill them, as mlx5's queue start fails. */
+int octonic_rxd_start(struct octonic_rxq *rxq);
+/** Free every buffer, posted or completed; the ring is empty after. */
+void octonic_rxd_stop(struct octonic_rxd *d);
+/** An Rx burst of @p n asked, returning at most @p max (the fault's cap,
+ *  after the step). */
+uint16_t octonic_rxd_burst(struct octonic_rxq *rxq, struct rte_mbuf **pkts,
+		uint16_t n, uint16_t max);
+int octonic_rxd_count(const struct octonic_rxd *d);
+struct octonic_txd *octonic_txd_create(uint16_t nb_desc, uint16_t every,
+		int socket);
+void octonic_txd_free(struct octonic_txd *d);
+/** Free every mbuf not freed yet, read by the NIC or not. */
+void octonic_txd_stop(struct octonic_txd *d);
+uint16_t octonic_txd_burst(struct octonic_txd *d, struct rte_mbuf **pkts,
+		uint16_t n);
+/** Take the completions the NIC made; free up to @p max of their mbufs
+ *  (0: all); returns how many were freed. */
+uint32_t octonic_txd_complete(struct octonic_txd *d, uint32_t max);
+/** Descriptors not freed yet (posted, read or completed). */
+static inline uint32_t
+octonic_txd_used(const struct octonic_txd *d)
+{
+	return rte_atomic_load_explicit(&d->head, rte_memory_order_relaxed) -
+		d->tail;
+}
 
 /* octonic_rxtx.c */
 uint16_t octonic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);

@@ -13,6 +13,13 @@
  * does: their TSC time, less the NUDMA stall charged in them, is counted
  * as emulation (two TSC reads per burst); moving mbufs to and from the
  * ring stands for reading and writing descriptors and is not.
+ *
+ * What a burst returns follows the datapath devargs (README "Datapath"):
+ * rx_step rounds the request down, the rx_burst_max fault caps what comes
+ * back, and
+ * rx_ring=mlx5 / tx_comp_every > 1 keep the rings as mlx5's driver does
+ * (octonic_desc.c).  One function per direction, the choice made per
+ * queue inside it.
  */
 
 #include <rte_cycles.h>
@@ -45,10 +52,19 @@ octonic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	uint64_t bytes = 0;
 	unsigned int nb, i;
 
+	uint16_t max = rte_atomic_load_explicit(&rxq->pf->rx_burst_max,
+		rte_memory_order_relaxed);
+
 	model_burst(rxq->pf, &rxq->poll);
-	if (unlikely(rxq->pf->rx_burst_max != 0 && n > rxq->pf->rx_burst_max))
-		n = rxq->pf->rx_burst_max;
-	nb = rte_ring_sc_dequeue_burst(rxq->ring, (void **)pkts, n, NULL);
+	if (max == 0)
+		max = n;
+	if (rxq->desc != NULL) {
+		nb = octonic_rxd_burst(rxq, pkts, n, max);
+	} else {
+		n -= n % rxq->step;
+		nb = rte_ring_sc_dequeue_burst(rxq->ring, (void **)pkts,
+			RTE_MIN(n, max), NULL);
+	}
 	for (i = 0; i < nb; i++)
 		bytes += pkts[i]->pkt_len;
 	RELAXED_ADD(&rxq->poll.pkts, nb);
@@ -63,7 +79,11 @@ octonic_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	uint64_t bytes = 0;
 	unsigned int nb, i;
 
-	nb = rte_ring_sp_enqueue_burst(txq->ring, (void **)pkts, n, NULL);
+	if (txq->desc != NULL)
+		nb = octonic_txd_burst(txq->desc, pkts, n);
+	else
+		nb = rte_ring_sp_enqueue_burst(txq->ring, (void **)pkts, n,
+			NULL);
 	for (i = 0; i < nb; i++)
 		bytes += pkts[i]->pkt_len;
 	RELAXED_ADD(&txq->poll.pkts, nb);
@@ -72,11 +92,18 @@ octonic_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	return nb;
 }
 
+/*
+ * Descriptors holding a frame not handed to the application yet: one per
+ * frame in the plain ring; rx_ring=mlx5 counts as mlx5 does, completions
+ * times the descriptors (segments) a packet takes.
+ */
 int
 octonic_rx_queue_count(void *q)
 {
 	struct octonic_rxq *rxq = q;
 
+	if (rxq->desc != NULL)
+		return octonic_rxd_count(rxq->desc);
 	return (int)rte_ring_count(rxq->ring);
 }
 
@@ -87,33 +114,52 @@ octonic_rx_descriptor_status(void *q, uint16_t offset)
 
 	if (offset >= rxq->nb_desc)
 		return -EINVAL;
-	if (offset < rte_ring_count(rxq->ring))
+	if (offset < (unsigned int)octonic_rx_queue_count(q))
 		return RTE_ETH_RX_DESC_DONE;
 	return RTE_ETH_RX_DESC_AVAIL;
 }
 
+/*
+ * In use: not freed yet.  With completions on request (tx_comp_every)
+ * the ones the NIC completed are taken first, as mlx5's status does.
+ */
 int
 octonic_tx_descriptor_status(void *q, uint16_t offset)
 {
 	struct octonic_txq *txq = q;
+	uint32_t used;
 
 	if (offset >= txq->nb_desc)
 		return -EINVAL;
-	if (offset < rte_ring_count(txq->ring))
+	if (txq->desc != NULL) {
+		octonic_txd_complete(txq->desc, 0);
+		used = octonic_txd_used(txq->desc);
+	} else {
+		used = rte_ring_count(txq->ring);
+	}
+	if (offset < used)
 		return RTE_ETH_TX_DESC_FULL;
 	return RTE_ETH_TX_DESC_DONE;
 }
 
 /*
- * Completed mbufs are freed as soon as the engine sends them, so cleanup
- * means letting the engine drain this queue: returns how many left it.
+ * tx_cleanup=0: none, as mlx5 has none (ethdev's answer to a driver
+ * without it).  With completions on request: free what the NIC completed.
+ * Otherwise completed mbufs are freed as soon as the engine sends them, so
+ * cleanup means letting the engine drain this queue: returns how many
+ * left it.
  */
 int
 octonic_tx_done_cleanup(void *q, uint32_t free_cnt)
 {
 	struct octonic_txq *txq = q;
-	unsigned int before = rte_ring_count(txq->ring), after;
+	unsigned int before, after;
 
+	if (!txq->pf->nic->args.tx_cleanup)
+		return -ENOTSUP;
+	if (txq->desc != NULL)
+		return (int)octonic_txd_complete(txq->desc, free_cnt);
+	before = rte_ring_count(txq->ring);
 	octonic_engine_run(txq->pf->nic);
 	after = rte_ring_count(txq->ring);
 	before = before > after ? before - after : 0;

@@ -106,6 +106,7 @@ static int
 tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct rte_pmd_octonic_sink_stats ss;
+	struct rte_pmd_octonic_datapath dp;
 	struct rte_pmd_octonic_pf_info pi;
 	struct rte_eth_dev_owner owner;
 	struct octonic_pf *pf;
@@ -123,9 +124,22 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	pf = rte_eth_devices[port].data->dev_private;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "nic", pf->nic->name);
+	rte_tel_data_add_dict_string(d, "device", pf->dev_name);
 	rte_tel_data_add_dict_int(d, "pf", pi.pf);
 	rte_tel_data_add_dict_int(d, "nb_pfs", pi.nb_pfs);
 	rte_tel_data_add_dict_int(d, "socket", pi.socket_id);
+	if (rte_pmd_octonic_datapath_get(port, &dp) == 0) {
+		rte_tel_data_add_dict_string(d, "topology",
+			dp.topology == RTE_PMD_OCTONIC_TOPOLOGY_MPESW ? "mpesw" :
+			dp.topology == RTE_PMD_OCTONIC_TOPOLOGY_SEPARATE ?
+			"separate" : "octonic");
+		rte_tel_data_add_dict_int(d, "pci_socket", dp.pci_socket_id);
+		rte_tel_data_add_dict_int(d, "rx_step", dp.rx_step);
+		rte_tel_data_add_dict_string(d, "rx_ring",
+			dp.rx_ring_mlx5 ? "mlx5" : "plain");
+		rte_tel_data_add_dict_int(d, "tx_comp_every", dp.tx_comp_every);
+		rte_tel_data_add_dict_int(d, "tx_cleanup", dp.tx_cleanup);
+	}
 	rte_tel_data_add_dict_int(d, "plugged", pf->plugged);
 	rte_tel_data_add_dict_int(d, "started", pf->started);
 	if (rte_eth_dev_owner_get(port, &owner) == 0)

@@ -43,7 +43,8 @@ octonic_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st,
 		st->ibytes += b;
 		st->imissed += rxq_missed(rxq);
 		st->ierrors += e;
-		st->rx_nombuf += G(rxq->eng.nombuf) - rxq->eng_base.nombuf;
+		st->rx_nombuf += G(rxq->eng.nombuf) - rxq->eng_base.nombuf +
+			G(rxq->poll.nombuf) - rxq->poll_base.nombuf;
 		if (qs != NULL && q < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
 			qs->q_ipackets[q] = p;
 			qs->q_ibytes[q] = b;
@@ -99,18 +100,24 @@ octonic_stats_reset(struct rte_eth_dev *dev)
 	pf->drop_down_base = G(pf->drop_down);
 	pf->drop_noqueue_base = G(pf->drop_noqueue);
 	pf->tx_drop_down_base = G(pf->tx_drop_down);
+	pf->uplink_out_base = G(pf->uplink_out);
 	return 0;
 }
 
 /* ---- xstats: PF counters, then per Rx queue, then per Tx queue ---- */
 
-#define PF_XSTATS 7
+#define PF_XSTATS 9
 static const char *const pf_names[PF_XSTATS] = {
 	"rx_flow_drop_packets",		/* DROP action in the e-switch */
 	"rx_port_down_drop_packets",	/* arrived while unplugged or stopped */
 	"rx_no_queue_drop_packets",	/* steered to a queue not set up/started */
 	"tx_port_down_drop_packets",	/* transmitted, then unplugged */
+	/* topology=mpesw: wire frames a transfer rule's REPRESENTED_PORT
+	 * sent out of this PF's uplink */
+	"uplink_out_packets",
 	"wire_drop_packets",		/* the wire could not take them (NIC-wide) */
+	/* topology=separate, NIC-wide: unicast frames for no PF's MAC */
+	"wire_mac_drop_packets",
 	/* wire=gen, NIC-wide: generation to sink, since the generator was
 	 * (re)configured; 0 before any frame came back */
 	"wire_latency_p50_ns",
@@ -181,9 +188,11 @@ octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	v[1] = G(pf->drop_down) - pf->drop_down_base;
 	v[2] = G(pf->drop_noqueue) - pf->drop_noqueue_base;
 	v[3] = G(pf->tx_drop_down) - pf->tx_drop_down_base;
-	v[4] = G(pf->nic->wire_drops);
-	v[5] = octonic_latency_ns(pf->nic, 0.50);
-	v[6] = octonic_latency_ns(pf->nic, 0.99);
+	v[4] = G(pf->uplink_out) - pf->uplink_out_base;
+	v[5] = G(pf->nic->wire_drops);
+	v[6] = G(pf->nic->mac_drops);
+	v[7] = octonic_latency_ns(pf->nic, 0.50);
+	v[8] = octonic_latency_ns(pf->nic, 0.99);
 	for (i = 0; i < PF_XSTATS; i++, k++) {
 		xs[k].id = k;
 		xs[k].value = v[i];
@@ -200,7 +209,7 @@ octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 			v[4] = D(r, poll, polls);
 			v[5] = D(r, poll, remote_polls);
 			v[6] = D(r, eng, missed);
-			v[7] = D(r, eng, nombuf);
+			v[7] = D(r, eng, nombuf) + D(r, poll, nombuf);
 			v[8] = D(r, eng, errors);
 			v[9] = D(r, poll, emu_cycles);
 			v[10] = D(r, poll, nudma_cycles);

@@ -35,7 +35,8 @@ desc_lim_meet(struct rte_eth_desc_lim *to, const struct rte_eth_desc_lim *from)
  *    size from reta_size=), not a member's; no hash key (buckets are
  *    masked header bits, not Toeplitz);
  *  - runtime queue setup is not offered: every virtual queue needs its
- *    hardware queue on every member before start.
+ *    hardware queue on every member before start;
+ *  - FLOW_RULE_KEEP, whatever the members say: the port keeps rules.
  * Before the members are resolved, it reports what the port itself allows.
  */
 int
@@ -62,6 +63,11 @@ octopus_caps_get(struct octopus_priv *p, struct rte_eth_dev_info *info)
 	info->tx_desc_lim.nb_align = 1;
 	info->dev_capa &= ~(RTE_ETH_DEV_CAPA_RUNTIME_RX_QUEUE_SETUP |
 		RTE_ETH_DEV_CAPA_RUNTIME_TX_QUEUE_SETUP);
+	/* the port keeps the application's rules (deep copies), made again
+	 * on members that do not keep them across their stop, and takes rules
+	 * while stopped: every feature it takes is kept
+	 */
+	info->dev_capa |= RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP;
 
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
 		ret = rte_eth_dev_info_get(m->port_id, &mi);

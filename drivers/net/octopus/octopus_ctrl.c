@@ -16,12 +16,41 @@
 typedef int (*member_op_t)(uint16_t port, uintptr_t arg);
 
 /*
- * Apply @p apply(arg) to every owned member in order; when member i fails,
- * run @p undo(undo_arg[j]) on members 0..i-1 and return member i's error.
+ * Members on different switch domains (force=1: a NIC whose PFs are
+ * separate devices, each its own e-switch, or several NICs) each answer to
+ * their own MAC, and a unicast MAC given to two of them is a frame
+ * delivered twice (a multi-host NIC sends a frame to every PF that has its
+ * MAC). The port's unicast MACs then go to its first member only, where
+ * the NIC delivers them; the others keep theirs.
+ */
+bool
+octopus_macs_first_only(const struct octopus_priv *p)
+{
+	const struct octopus_member *m;
+	struct rte_eth_dev_info info;
+	uint16_t i, domain = RTE_ETH_DEV_SWITCH_DOMAIN_ID_INVALID;
+	bool first = true;
+
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
+		if (rte_eth_dev_info_get(m->port_id, &info) != 0)
+			continue;
+		if (first)
+			domain = info.switch_info.domain_id;
+		else if (info.switch_info.domain_id != domain)
+			return true;
+		first = false;
+	}
+	return false;
+}
+
+/*
+ * Apply @p apply(arg) to every owned member in order (@p first_only: the
+ * first one only); when member i fails, run @p undo(undo_arg[j]) on
+ * members 0..i-1 and return member i's error.
  */
 static int
-lockstep(struct octopus_priv *p, const char *what, member_op_t apply,
-		uintptr_t arg, member_op_t undo, const uintptr_t *undo_arg)
+lockstep_some(struct octopus_priv *p, const char *what, member_op_t apply,
+		uintptr_t arg, member_op_t undo, const uintptr_t *undo_arg, bool first_only)
 {
 	struct octopus_member *m;
 	uint16_t i, j;
@@ -29,6 +58,8 @@ lockstep(struct octopus_priv *p, const char *what, member_op_t apply,
 
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
 		ret = apply(m->port_id, arg);
+		if (ret == 0 && first_only)
+			return 0;
 		if (ret == 0)
 			continue;
 		/* Refused by the first member: nothing changed, a plain
@@ -51,6 +82,13 @@ lockstep(struct octopus_priv *p, const char *what, member_op_t apply,
 		return ret;
 	}
 	return 0;
+}
+
+static int
+lockstep(struct octopus_priv *p, const char *what, member_op_t apply,
+		uintptr_t arg, member_op_t undo, const uintptr_t *undo_arg)
+{
+	return lockstep_some(p, what, apply, arg, undo, undo_arg, false);
 }
 
 static int
@@ -182,7 +220,8 @@ octopus_mac_set(struct rte_eth_dev *dev, struct rte_ether_addr *addr)
 		rte_eth_macaddr_get(m->port_id, &old[i]);
 		saved[i] = (uintptr_t)&old[i];
 	}
-	return lockstep(p, "MAC set", op_mac_set, (uintptr_t)addr, op_mac_set, saved);
+	return lockstep_some(p, "MAC set", op_mac_set, (uintptr_t)addr, op_mac_set, saved,
+		octopus_macs_first_only(p));
 }
 
 int
@@ -198,7 +237,8 @@ octopus_mac_add(struct rte_eth_dev *dev, struct rte_ether_addr *addr,
 		return -ENOTSUP;
 	for (i = 0; i < OCTOPUS_MAX_MEMBERS; i++)
 		saved[i] = (uintptr_t)addr;
-	return lockstep(p, "MAC add", op_mac_add, (uintptr_t)addr, op_mac_del, saved);
+	return lockstep_some(p, "MAC add", op_mac_add, (uintptr_t)addr, op_mac_del, saved,
+		octopus_macs_first_only(p) && !rte_is_multicast_ether_addr(addr));
 }
 
 void

@@ -108,6 +108,7 @@ octopus_configure(struct rte_eth_dev *dev)
 	struct rte_eth_conf old_conf[OCTOPUS_MAX_MEMBERS];
 	uint16_t old_nb[OCTOPUS_MAX_MEMBERS][2] = { { 0 } };
 	struct rte_eth_conf conf = dev->data->dev_conf;
+	bool macs_first, mac_given = false;
 	uint16_t nb_rxq = dev->data->nb_rx_queues;
 	uint16_t nb_txq = dev->data->nb_tx_queues;
 	struct octopus_member *m;
@@ -130,6 +131,8 @@ octopus_configure(struct rte_eth_dev *dev)
 	conf.rx_adv_conf.rss_conf.rss_key_len = 0;
 	/* interrupts: the ones failover needs, set per member below */
 	memset(&conf.intr_conf, 0, sizeof(conf.intr_conf));
+	/* separate switch domains: the port's MAC on the first only */
+	macs_first = octopus_macs_first_only(p);
 	/* What each member had, to put it back if a later member refuses. */
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_CONFIGURED) {
 		struct rte_eth_dev_data *md = rte_eth_devices[m->port_id].data;
@@ -153,7 +156,8 @@ octopus_configure(struct rte_eth_dev *dev)
 			return ret;
 		}
 		m->state = OCTO_MEMBER_CONFIGURED;
-		if (p->args.has_mac) {
+		if (p->args.has_mac && (!macs_first || !mac_given)) {
+			mac_given = true;
 			ret = rte_eth_dev_default_mac_addr_set(m->port_id, &p->args.mac);
 			if (ret < 0 && ret != -ENOTSUP)
 				OCTO_LOG(WARNING, "port %u: member %s keeps its MAC (%d)",
@@ -168,20 +172,101 @@ octopus_configure(struct rte_eth_dev *dev)
 
 /* ---- start / stop ------------------------------------------------------- */
 
-static void
+/*
+ * Stop the started members, the transfer proxy last (an e-switch may keep
+ * its proxy running while its other ports do: mlx5 answers EBUSY). A
+ * member whose stop fails stays started, and so does the proxy then: the
+ * error is the caller's, and stopping the port again retries them.
+ * @return 0, or the first member's error (logged).
+ */
+static int
 members_stop(struct octopus_priv *p)
 {
+	uint16_t order[OCTOPUS_MAX_MEMBERS];
+	unsigned int n = octopus_members_order(p, order), k;
+	const char *failed = NULL;
 	struct octopus_member *m;
-	uint16_t i;
-	int ret;
+	int ret, first = 0;
 
-	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_STARTED) {
+	for (k = n; k-- > 0; ) {
+		m = &p->members[order[k]];
+		if (m->state < OCTO_MEMBER_STARTED)
+			continue;
+		if (k == 0 && failed != NULL && n > 1 &&
+		    order[0] == octopus_member_proxy(p)) {
+			OCTO_LOG(ERR, "port %u: member %s, the transfer proxy, left started: member %s did not stop",
+				p->port_id, m->name, failed);
+			break;
+		}
 		ret = rte_eth_dev_stop(m->port_id);
-		if (ret < 0)
-			OCTO_LOG(ERR, "port %u: member %s: stop failed (%d)",
-				p->port_id, m->name, ret);
+		if (ret < 0) {
+			OCTO_LOG(ERR, "port %u: member %s: stop failed: %s; it is still started (stopping the port again retries)",
+				p->port_id, m->name, rte_strerror(-ret));
+			if (first == 0)
+				first = ret;
+			failed = m->name;
+			continue;
+		}
 		m->state = OCTO_MEMBER_CONFIGURED;
 	}
+	return first;
+}
+
+/* Start member @p m; @p retry: its second try (see members_start). */
+static int
+member_start(struct octopus_priv *p, struct octopus_member *m, bool retry)
+{
+	int ret = rte_eth_dev_start(m->port_id);
+
+	if (ret == 0) {
+		m->state = OCTO_MEMBER_STARTED;
+		return 0;
+	}
+	if (ret == -EAGAIN && !retry) {
+		OCTO_LOG(INFO, "port %u: member %s: start answered EAGAIN; tried again once the other members run",
+			p->port_id, m->name);
+		return ret;
+	}
+	OCTO_LOG(ERR, "port %u: member %s refused start: %s%s", p->port_id, m->name,
+		rte_strerror(-ret), ret == -EAGAIN ?
+		" (again after every other member started: its e-switch's transfer proxy is not one of them, or not started)" :
+		"");
+	return ret;
+}
+
+/*
+ * Start the configured members, the transfer proxy first (an e-switch may
+ * refuse its other ports until its proxy runs: mlx5 answers EAGAIN). A
+ * member that answers EAGAIN anyway is tried again after all the others.
+ * On failure the members started are stopped again.
+ */
+static int
+members_start(struct octopus_priv *p)
+{
+	uint16_t order[OCTOPUS_MAX_MEMBERS], later[OCTOPUS_MAX_MEMBERS];
+	unsigned int n = octopus_members_order(p, order), nb_later = 0, k;
+	struct octopus_member *m;
+	int ret;
+
+	for (k = 0; k < n; k++) {
+		m = &p->members[order[k]];
+		if (m->state != OCTO_MEMBER_CONFIGURED)
+			continue;
+		ret = member_start(p, m, false);
+		if (ret == -EAGAIN)
+			later[nb_later++] = order[k];
+		else if (ret < 0)
+			goto fail;
+	}
+	for (k = 0; k < nb_later; k++) {
+		ret = member_start(p, &p->members[later[k]], true);
+		if (ret < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	members_stop(p);
+	return ret;
 }
 
 /*
@@ -245,6 +330,30 @@ eswitch_lacks(const struct octopus_priv *p, const struct octopus_steer_conf *con
 			sizeof(why)) == 0;
 }
 
+/*
+ * Why members that are ports of one device get no steering: the steering's
+ * last step, REPRESENTED_PORT to the queue's PF, does not reach that PF's
+ * Rx queues there (mlx5's multiport e-switch sends it out of the uplink's
+ * physical port, facts T2), and no PF of them is nearer a socket anyway.
+ */
+static void
+one_function_why(const struct octopus_priv *p, char *why, size_t len)
+{
+	const struct rte_device *d = NULL;
+	const struct octopus_member *m;
+	int socket = -1;
+	uint16_t i;
+
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED)
+		if (d == NULL) {
+			d = rte_eth_devices[m->port_id].device;
+			socket = m->socket;
+		}
+	snprintf(why, len,
+		"the members are ports of one device (%s), on socket %d: every queue's DMA goes through its one function, and a REPRESENTED_PORT to one of them leaves by its physical port instead of reaching its Rx queues (mlx5's multiport e-switch): refused for steering",
+		d != NULL ? rte_dev_name(d) : "?", socket);
+}
+
 static int
 steering_start(struct octopus_priv *p, uint16_t nb_rxq)
 {
@@ -270,9 +379,15 @@ steering_start(struct octopus_priv *p, uint16_t nb_rxq)
 	conf.field = p->args.field;
 	conf.catchall_queue = p->args.catchall_queue;
 	p->steer_why[0] = '\0';
-	ret = octopus_steer_install(&p->steer, &conf, p->steer_why,
-		sizeof(p->steer_why));
-	if (ret == -ENOTSUP && eswitch_lacks(p, &conf)) {
+	if (p->one_function) {
+		/* nothing it can deliver: not even tried */
+		one_function_why(p, p->steer_why, sizeof(p->steer_why));
+		ret = -ENOTSUP;
+	} else {
+		ret = octopus_steer_install(&p->steer, &conf, p->steer_why,
+			sizeof(p->steer_why));
+	}
+	if (ret == -ENOTSUP && !p->one_function && eswitch_lacks(p, &conf)) {
 		/* one e-switch that cannot steer is a NIC this port cannot use:
 		 * polling every member instead would hide it
 		 */
@@ -284,8 +399,9 @@ steering_start(struct octopus_priv *p, uint16_t nb_rxq)
 	if (ret == -ENOTSUP) {
 		p->steer = NULL;
 		if (!p->steer_refused_logged)
-			OCTO_LOG(NOTICE, "port %u: no e-switch steering (%s): Rx polls the home member, then the others",
-				p->port_id, p->steer_why[0] ? p->steer_why : "not supported");
+			OCTO_LOG(NOTICE, "port %u: no e-switch steering (%s): %s",
+				p->port_id, p->steer_why[0] ? p->steer_why : "not supported",
+				octopus_locality_says(p));
 		p->steer_refused_logged = true;
 		return 0;
 	}
@@ -306,13 +422,26 @@ steering_start(struct octopus_priv *p, uint16_t nb_rxq)
 	return 0;
 }
 
+/*
+ * Before members that keep no rules across their stop are stopped (ethdev's
+ * guide: their user removes the rules first; mlx5 flushes them): the
+ * application's rules come off them, kept by the port for its next start.
+ */
+static void
+rules_park(struct octopus_priv *p)
+{
+	if (octopus_members_keep_rules(p))
+		return;
+	octopus_tmpl_park(p);
+	octopus_flows_park(p);
+}
+
 static int
 octopus_start(struct rte_eth_dev *dev)
 {
 	struct octopus_priv *p = octo_priv(dev);
 	uint16_t nb_rxq = dev->data->nb_rx_queues;
 	uint16_t nb_txq = dev->data->nb_tx_queues;
-	struct octopus_member *m;
 	uint16_t i;
 	int ret;
 
@@ -326,18 +455,9 @@ octopus_start(struct rte_eth_dev *dev)
 			OCTO_LOG(ERR, "port %u: Tx queue %u not set up", p->port_id, i);
 			return -EINVAL;
 		}
-	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_CONFIGURED) {
-		if (m->state == OCTO_MEMBER_STARTED)
-			continue;
-		ret = rte_eth_dev_start(m->port_id);
-		if (ret < 0) {
-			OCTO_LOG(ERR, "port %u: member %s refused start: %s",
-				p->port_id, m->name, rte_strerror(-ret));
-			members_stop(p);
-			return ret;
-		}
-		m->state = OCTO_MEMBER_STARTED;
-	}
+	ret = members_start(p);
+	if (ret < 0)
+		return ret;
 	members_recheck(p);
 	if (octopus_member_nearest(p, -1) < 0) {
 		OCTO_LOG(ERR, "port %u: no member in service", p->port_id);
@@ -372,13 +492,18 @@ octopus_start(struct rte_eth_dev *dev)
 			q->route = OCTO_ROUTE(h, h, OCTO_ROUTE_STEADY);
 		}
 	}
-	/* the app's rules stay on the e-switch across stop/start; re-install
-	 * any that a member lost meanwhile (logged, not fatal: the others steer)
+	/* the app's rules, before the first burst: those the members did not
+	 * keep across their stop (taken off at stop, or made while stopped)
+	 * and any a member lost meanwhile (logged, not fatal: the others steer)
 	 */
-	if (p->steer != NULL)
+	if (p->steer != NULL) {
+		octopus_flows_shape_probe(p, octopus_steer_proxy(p->steer));
 		octopus_flows_replay(p);
+		octopus_tmpl_replay(p);
+	}
 	ret = octopus_migrate_start(p);
 	if (ret < 0) {
+		rules_park(p);
 		if (p->steer != NULL) {
 			octopus_steer_remove(p->steer);
 			p->steer = NULL;
@@ -400,23 +525,28 @@ octopus_stop(struct rte_eth_dev *dev)
 {
 	struct octopus_priv *p = octo_priv(dev);
 	uint16_t i;
+	int ret;
 
 	/* first: the members' links going down now are no failover */
 	p->started = false;
 	/* no rule change may run while the rules go */
 	octopus_migrate_stop(p);
+	rules_park(p);
 	if (p->steer != NULL) {
 		octopus_steer_remove(p->steer);
 		p->steer = NULL;
 	}
-	members_stop(p);
+	ret = members_stop(p);
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
 	p->started = false;
 	octopus_link_update(dev, 0);
-	return 0;
+	/* ethdev keeps the port started: the application sees the failure
+	 * and may stop it again, which retries the members still started
+	 */
+	return ret;
 }
 
 /* Members are closed with the port: their queues use the port's Rx pools,
@@ -426,8 +556,9 @@ static int
 octopus_close(struct rte_eth_dev *dev)
 {
 	struct octopus_priv *p = octo_priv(dev);
+	uint16_t i, order[OCTOPUS_MAX_MEMBERS];
 	struct octopus_member *m;
-	uint16_t i;
+	unsigned int n, k;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
@@ -440,7 +571,12 @@ octopus_close(struct rte_eth_dev *dev)
 	/* the app's rules, from the members' e-switch and from memory */
 	octopus_tmpl_free(p);
 	octopus_flows_free(p);
-	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
+	/* the transfer proxy last, as at stop */
+	n = octopus_members_order(p, order);
+	for (k = n; k-- > 0; ) {
+		m = &p->members[order[k]];
+		if (m->state < OCTO_MEMBER_OWNED)
+			continue;
 		octopus_events_unregister(dev, m);
 		rte_eth_dev_owner_unset(m->port_id, p->owner_id);
 		if (m->state >= OCTO_MEMBER_CONFIGURED)

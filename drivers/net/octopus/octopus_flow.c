@@ -65,6 +65,9 @@ octopus_flow_proxy_get(struct octopus_priv *p, uint16_t *proxy,
 	char why[160];
 	int ret;
 
+	if (p->one_function)
+		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"no e-switch steering on this port's members: they are ports of one device, where a REPRESENTED_PORT to one of them leaves by its physical port instead of reaching its Rx queues (mlx5's multiport e-switch): rte_flow rules need the steering");
 	if (p->started && p->steer == NULL && rte_eth_devices[p->port_id].data->nb_rx_queues)
 		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no e-switch steering on this port's members (%s): rte_flow rules need it",
@@ -232,7 +235,7 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f, uint64_t qs,
 
 	ret = octopus_flow_proxy_get(p, &proxy, error);
 	if (ret == 0)
-		ret = octopus_flow_shape_get(p, proxy, &sh, error);
+		ret = octopus_flow_shape_get(p, proxy, true, &sh, error);
 	/* the ingress stage at the first step: later steps keep it */
 	if (ret == 0 && f->hw == NULL) {
 		/* what a member lost meanwhile is made again (replay) */
@@ -749,7 +752,7 @@ octopus_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		ret = octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no memory");
 	if (ret == 0)
-		ret = octopus_flow_shape_get(p, proxy, &sh, error);
+		ret = octopus_flow_shape_get(p, proxy, false, &sh, error);
 	/* any tag stands for the one a create would take */
 	if (ret == 0 && sh.mark_ingress && (parsed.app.has_mark || parsed.app.has_flag))
 		parsed.app.mark_tag = 1;
@@ -781,6 +784,7 @@ octopus_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	struct octopus_flow_parsed parsed;
 	struct octopus_flow *f = NULL, *twin;
 	struct octopus_flows *fl;
+	bool parked;
 	uint32_t key;
 	int ret;
 
@@ -793,6 +797,12 @@ octopus_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 			"no memory");
 		return NULL;
 	}
+	/* members that take no rules now: checked as far as they answer,
+	 * kept, and made at start (the port keeps rules: FLOW_RULE_KEEP)
+	 */
+	parked = octopus_flows_parked(p);
+	if (parked && octopus_flow_validate(dev, attr, pattern, actions, error) != 0)
+		return NULL;
 	/*
 	 * The key table's line is fetched while the copy is made: with 1M
 	 * rules the table is 16 MB and its probe missed the cache at every
@@ -828,7 +838,7 @@ octopus_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	f->bucket = octopus_flow_bucket_of(p->args.field,
 		p->args.reta_size, pattern);
 	f->queues = flow_queues(&parsed.app);
-	ret = hw_install_gated(p, f, error);
+	ret = parked ? 0 : hw_install_gated(p, f, error);
 	if (ret != 0)
 		goto fail;
 	TAILQ_INSERT_TAIL(&fl->list, f, next);
@@ -951,10 +961,9 @@ octopus_flow_query(struct rte_eth_dev *dev, struct rte_flow *handle,
  * takes everything no application rule took (priority pair 15 of group 0
  * is kept for it).
  */
-int
-octopus_flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
+static int
+isolate_rule_make(struct octopus_priv *p, struct rte_flow_error *error)
 {
-	struct octopus_priv *p = octo_priv(dev);
 	struct rte_flow_item items[2] = {
 		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
 		{ .type = RTE_FLOW_ITEM_TYPE_END },
@@ -966,9 +975,29 @@ octopus_flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *er
 	struct rte_flow_attr attr = {
 		.group = 0, .priority = OCTO_STEER_PRIO_ISOLATE, .transfer = 1,
 	};
+	struct octopus_flows *fl = p->flows;
 	struct octopus_flow_shape sh;
-	struct octopus_flows *fl;
 	uint16_t proxy;
+	int ret;
+
+	ret = octopus_flow_proxy_get(p, &proxy, error);
+	if (ret == 0)
+		ret = octopus_flow_shape_get(p, proxy, true, &sh, error);
+	if (ret != 0)
+		return ret;
+	attr.group = sh.base;	/* the classification's group */
+	fl->isolate_rule = rte_flow_create(proxy, &attr, items, actions, error);
+	if (fl->isolate_rule == NULL)
+		return octopus_flow_member_error(error, rte_errno > 0 ? -rte_errno : -EIO, proxy);
+	fl->isolate_proxy = proxy;
+	return 0;
+}
+
+int
+octopus_flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_flows *fl;
 	int ret;
 
 	set = !!set;
@@ -986,18 +1015,71 @@ octopus_flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *er
 		fl->isolated = 0;
 		return 0;
 	}
-	ret = octopus_flow_proxy_get(p, &proxy, error);
+	/* members that take no rules now: the rule is made at start */
+	ret = octopus_flows_parked(p) ? 0 : isolate_rule_make(p, error);
 	if (ret == 0)
-		ret = octopus_flow_shape_get(p, proxy, &sh, error);
+		fl->isolated = 1;
+	return ret;
+}
+
+/*
+ * The isolate rule of an isolated port whose members lost it (or that was
+ * isolated while they took no rules), made again.
+ */
+static int
+isolate_replay(struct octopus_priv *p)
+{
+	struct rte_flow_error err = { 0 };
+	int ret;
+
+	if (!p->flows->isolated || p->flows->isolate_rule != NULL)
+		return 0;
+	ret = isolate_rule_make(p, &err);
 	if (ret != 0)
-		return ret;
-	attr.group = sh.base;	/* the classification's group */
-	fl->isolate_rule = rte_flow_create(proxy, &attr, items, actions, error);
-	if (fl->isolate_rule == NULL)
-		return octopus_flow_member_error(error, rte_errno > 0 ? -rte_errno : -EIO, proxy);
-	fl->isolate_proxy = proxy;
-	fl->isolated = 1;
-	return 0;
+		OCTO_LOG(ERR, "port %u: making the isolate rule again failed: %s",
+			p->port_id, err.message != NULL ? err.message : rte_strerror(-ret));
+	return ret;
+}
+
+void
+octopus_flows_shape_probe(struct octopus_priv *p, uint16_t proxy)
+{
+	struct octopus_flow_shape sh;
+	struct rte_flow_error err = { 0 };
+
+	if (octopus_flows_get(p) == NULL ||
+	    octopus_flow_shape_get(p, proxy, true, &sh, &err) != 0)
+		OCTO_LOG(DEBUG, "port %u: asking the e-switch what it takes for rules failed: %s",
+			p->port_id, err.message != NULL ? err.message : "no memory");
+}
+
+bool
+octopus_flows_parked(const struct octopus_priv *p)
+{
+	return !p->started && !octopus_members_keep_rules(p);
+}
+
+void
+octopus_flows_park(struct octopus_priv *p)
+{
+	struct octopus_flows *fl = p->flows;
+	struct rte_flow_error err = { 0 };
+	struct octopus_flow *f;
+
+	if (fl == NULL)
+		return;
+	/* what the rules counted is kept (hits_gone): a query spans restarts */
+	TAILQ_FOREACH(f, &fl->list, next)
+		if (f->installed || f->hw != NULL || f->mark != NULL)
+			hw_remove(p, f);
+	if (fl->isolate_rule != NULL) {
+		if (rte_flow_destroy(fl->isolate_proxy, fl->isolate_rule, &err) != 0)
+			OCTO_LOG(ERR, "port %u: removing the isolate rule failed: %s",
+				p->port_id, err.message != NULL ? err.message : "?");
+		fl->isolate_rule = NULL;
+	}
+	/* asked again once the members run: creating is what tells */
+	fl->shape_known = 0;
 }
 
 int
@@ -1009,6 +1091,9 @@ octopus_flows_replay(struct octopus_priv *p)
 
 	if (p->flows == NULL)
 		return 0;
+	ret = isolate_replay(p);
+	if (ret != 0)
+		failed = ret;
 	TAILQ_FOREACH(f, &p->flows->list, next) {
 		if (f->installed) {
 			/* a member back since: its ingress MARK/FLAG rules */

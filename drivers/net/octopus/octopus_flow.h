@@ -183,6 +183,17 @@ struct octopus_gate_set;
 void octopus_flow_gates(struct octopus_priv *p, int bucket, uint64_t qs, bool create,
 		struct octopus_gate_set *s);
 
+/*
+ * Whether application rules wait in the port's copies, off the members:
+ * the port is stopped and a member keeps no rules across its stop (no
+ * FLOW_RULE_KEEP). They are made on the members at start.
+ */
+bool octopus_flows_parked(const struct octopus_priv *p);
+/*
+ * Take every application rule off the members, keeping it (and what it
+ * counted): before members that keep no rules stop.
+ */
+void octopus_flows_park(struct octopus_priv *p);
 /* Install every kept rule that is not installed (start, member back). */
 int octopus_flows_replay(struct octopus_priv *p);
 /*
@@ -211,9 +222,18 @@ int octopus_flow_hw_make(uint16_t proxy, enum octopus_steer_meta_write how,
 		const struct rte_flow_item pattern[],
 		const struct octo_steer_app_entry *e,
 		int validate_only, struct rte_flow **flow, struct rte_flow_error *error);
-/* octopus_flow_mark.c: what the e-switch behind @p proxy takes (cached). */
-int octopus_flow_shape_get(struct octopus_priv *p, uint16_t proxy,
+/*
+ * octopus_flow_mark.c: what the e-switch behind @p proxy takes, asked by
+ * creating probe rules (octopus_steer_probe) where @p may_create and the
+ * members take rules now, and kept; otherwise by validate alone, not kept.
+ */
+int octopus_flow_shape_get(struct octopus_priv *p, uint16_t proxy, bool may_create,
 		struct octopus_flow_shape *sh, struct rte_flow_error *error);
+/*
+ * Ask it at start (the steering installed): an application's validate
+ * then finds the answer and creates no probe rule.
+ */
+void octopus_flows_shape_probe(struct octopus_priv *p, uint16_t proxy);
 /* Give @p f a tag when its MARK/FLAG goes to the ingress stage (@p sh). */
 int octopus_flow_mark_tag(struct octopus_priv *p, struct octopus_flow *f,
 		const struct octopus_flow_shape *sh, struct rte_flow_error *error);

@@ -4,7 +4,7 @@
 
 /*
  * The shapes the members' e-switch takes for the application's rules, by
- * asking its transfer proxy (rte_flow_validate), and the application's
+ * asking its transfer proxy (octopus_steer_probe), and the application's
  * MARK and FLAG where the e-switch refuses them in transfer rules (mlx5
  * hardware steering up to DPDK 24.11): they go to the members' ingress
  * stage instead.
@@ -44,10 +44,10 @@ unsupported(int ret)
 	return ret == -ENOTSUP || ret == -ENOSYS || ret == -EINVAL;
 }
 
-/* Validate "ETH -> @p extra + META := 0 + JUMP(home)" in the classification's group. */
+/* Probe "ETH -> @p extra + META := 0 + JUMP(home)" in the classification's group. */
 static int
 probe_transfer(uint16_t proxy, const struct octopus_flow_shape *sh,
-		const struct rte_flow_action *extra, struct rte_flow_error *err)
+		const struct rte_flow_action *extra, bool by_create, struct rte_flow_error *err)
 {
 	struct rte_flow_attr attr = { .group = sh->base, .transfer = 1 };
 	struct rte_flow_item items[2] = {
@@ -65,19 +65,23 @@ probe_transfer(uint16_t proxy, const struct octopus_flow_shape *sh,
 	actions[2].type = RTE_FLOW_ACTION_TYPE_JUMP;
 	actions[2].conf = &jump;
 	actions[3].type = RTE_FLOW_ACTION_TYPE_END;
-	memset(err, 0, sizeof(*err));
-	return rte_flow_validate(proxy, &attr, items, actions, err);
+	return octopus_steer_probe(proxy, &attr, items, actions, by_create, err);
 }
 
 int
-octopus_flow_shape_get(struct octopus_priv *p, uint16_t proxy, struct octopus_flow_shape *sh,
-		struct rte_flow_error *error)
+octopus_flow_shape_get(struct octopus_priv *p, uint16_t proxy, bool may_create,
+		struct octopus_flow_shape *sh, struct rte_flow_error *error)
 {
 	struct octopus_flows *fl = p->flows;
 	struct rte_flow_action_mark mark = { .id = 0 };
 	struct rte_flow_action a_mark = { .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark };
 	struct rte_flow_action a_flag = { .type = RTE_FLOW_ACTION_TYPE_FLAG };
 	struct rte_flow_error err;
+	/* a create tells what a validate may not (facts F1): where the
+	 * members take no rules now, or the caller makes none (an
+	 * application's validate), validate's answer is used, not kept
+	 */
+	bool by_create = may_create && (p->started || octopus_members_keep_rules(p));
 	char why[320];
 	int ret;
 
@@ -90,23 +94,23 @@ octopus_flow_shape_get(struct octopus_priv *p, uint16_t proxy, struct octopus_fl
 		sh->meta_how = octopus_steer_meta_how(p->steer);
 		sh->base = octopus_steer_class_group(p->steer);
 	} else {
-		ret = octopus_steer_class_probe(proxy, &sh->meta_how, &sh->base, why,
+		ret = octopus_steer_class_probe(proxy, by_create, &sh->meta_how, &sh->base, why,
 			sizeof(why));
 		if (ret != 0)
 			return octopus_flow_error(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 				NULL, "members' e-switch: %s", why);
 	}
-	ret = probe_transfer(proxy, sh, &a_mark, &err);
+	ret = probe_transfer(proxy, sh, &a_mark, by_create, &err);
 	if (ret == 0)
-		ret = probe_transfer(proxy, sh, &a_flag, &err);
+		ret = probe_transfer(proxy, sh, &a_flag, by_create, &err);
 	if (ret != 0 && !unsupported(ret))
 		return octopus_flow_error(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"members' e-switch (port %u): validating a transfer MARK failed: %s",
+			"members' e-switch (port %u): probing a transfer MARK failed: %s",
 			proxy, err.message != NULL ? err.message : rte_strerror(-ret));
 	sh->mark_ingress = ret != 0;
 	fl->shape = *sh;
 	fl->shape_proxy = proxy;
-	fl->shape_known = 1;
+	fl->shape_known = by_create;
 	return 0;
 }
 

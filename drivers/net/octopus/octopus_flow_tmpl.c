@@ -85,6 +85,16 @@ struct octopus_tmpl_pattern {
 	 * template's masks decide the rest, once
 	 */
 	struct octopus_flow_bucket_prog bucket;
+	/* what a rule's copy keeps (see Restart): the item types, and the
+	 * specs of the items that take one, packed at spec_off
+	 */
+	uint8_t nb_items;			/* END excluded */
+	uint8_t nb_spec;
+	uint16_t copy_size;
+	enum rte_flow_item_type type[TMPL_MAX_ITEMS];
+	uint8_t spec_item[TMPL_MAX_ITEMS];
+	uint8_t spec_size[TMPL_MAX_ITEMS];
+	uint16_t spec_off[TMPL_MAX_ITEMS];
 };
 
 /* Proxy action k of a rule: its type, and where its conf comes from. */
@@ -109,11 +119,22 @@ struct octopus_tmpl_actions {
 	uint32_t value;		/* masked: the queue, or the application group */
 	int8_t meta_pos;	/* proxy action writing META (QUEUE), -1 none */
 	int8_t jump_pos;	/* proxy JUMP, -1 none */
+	/* how its META write is made: the proxy's answer to this template */
+	enum octopus_steer_meta_write meta_how;
+	/* what a rule's copy keeps (see Restart): the application's action
+	 * types, and the confs a rule gives (MARK, COUNT), packed at conf_off
+	 */
+	uint8_t nb_conf;
+	uint16_t copy_size;
+	enum rte_flow_action_type app_type[TMPL_MAX_ACTIONS];
+	uint8_t conf_act[TMPL_MAX_ACTIONS];
+	uint8_t conf_size[TMPL_MAX_ACTIONS];
+	uint16_t conf_off[TMPL_MAX_ACTIONS];
 };
 
 /* One template rule. */
 struct octopus_tmpl_rule {
-	struct rte_flow *hw;
+	struct rte_flow *hw;	/* NULL while live: kept in its copy only (Restart) */
 	struct octopus_tmpl_table *tbl;
 	uint64_t qs;		/* queue it delivers to in group 0 (bit q), 0: none */
 	int32_t bucket;		/* default bucket its pattern hits, -1: several */
@@ -130,6 +151,12 @@ struct octopus_tmpl_table {
 	struct octopus_tmpl_pattern *pt[TMPL_MAX_PER_TABLE];
 	struct octopus_tmpl_actions *at[TMPL_MAX_PER_TABLE];
 	struct octopus_tmpl_recs recs;	/* rule records */
+	/* each record's copy of its rule, copy_size apart (members that
+	 * keep no rules across their stop); NULL: none kept (see Restart)
+	 */
+	uint8_t *copies;
+	uint32_t copy_size;
+	uint16_t pt_room, at_room;	/* the most any of its templates keeps */
 };
 
 enum tmpl_op_kind {
@@ -144,6 +171,7 @@ struct tmpl_op {
 	struct octopus_tmpl_rule *rule;
 	uint64_t qs;		/* UPDATE: the queues it delivers to after */
 	uint8_t at;		/* UPDATE: its actions template after */
+	uint8_t slot;		/* UPDATE: the copy's actions slot it wrote */
 	uint8_t kind;
 	uint8_t done;		/* completed, in the stash (a gated operation's wait) */
 };
@@ -183,6 +211,10 @@ struct octopus_tmpl {
 	uint16_t nb_queue;	/* the application's */
 	uint16_t nb_hwq;	/* with the extra one (see top) */
 	struct rte_flow_port_attr port_attr;	/* as configured, for a second configure */
+	/* rules are kept in copies only, not made on the proxy: the port is
+	 * stopped and its members keep no rules across their stop (Restart)
+	 */
+	uint8_t park;
 	uint32_t *qsize;	/* [nb_queue]: sizes as configured */
 	struct octopus_flow_shape shape;
 	struct tmpl_pattern_list patterns;
@@ -376,7 +408,7 @@ tmpl_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *port_at
 	if (ret == 0 && octopus_flows_get(p) == NULL)
 		ret = tmpl_error(error, ENOMEM, "no memory");
 	if (ret == 0)
-		ret = octopus_flow_shape_get(p, proxy, &sh, error);
+		ret = octopus_flow_shape_get(p, proxy, false, &sh, error);
 	if (ret != 0)
 		goto out;
 	hw_attr = calloc((size_t)nb_queue + 1, sizeof(*hw_attr));
@@ -412,6 +444,8 @@ tmpl_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *port_at
 	t->proxy = proxy;
 	t->shape = sh;
 	t->port_attr = *port_attr;
+	/* configured stopped: rules wait in copies until start (Restart) */
+	t->park = !octopus_members_keep_rules(p);
 	tmpl_state_free(p->tmpl);	/* one whose proxy was released */
 	p->tmpl = t;
 	fp_ops_install(dev);
@@ -466,6 +500,18 @@ tmpl_pattern_create(struct rte_eth_dev *dev, const struct rte_flow_pattern_templ
 	/* a rule gives the specs only: they count under the template's masks */
 	octopus_flow_bucket_prog_make(octo_priv(dev)->args.field, octo_priv(dev)->args.reta_size,
 		pattern, &pt->bucket);
+	for (it = pattern; it->type != RTE_FLOW_ITEM_TYPE_END; it++) {
+		size_t sz = octopus_flow_item_size(it->type);
+
+		pt->type[pt->nb_items] = it->type;
+		if (sz != 0) {
+			pt->spec_item[pt->nb_spec] = pt->nb_items;
+			pt->spec_size[pt->nb_spec] = (uint8_t)sz;
+			pt->spec_off[pt->nb_spec++] = pt->copy_size;
+			pt->copy_size += (uint16_t)RTE_ALIGN(sz, sizeof(uint64_t));
+		}
+		pt->nb_items++;
+	}
 	hw_attr = *attr;
 	hw_attr.ingress = 0;
 	hw_attr.transfer = 1;
@@ -484,26 +530,37 @@ out:
 
 /* The proxy's actions for the application's QUEUE(@p q): META := q + JUMP(home). */
 static void
-queue_actions(const struct octopus_tmpl *t, uint16_t q, struct rte_flow_action *a,
-		struct rte_flow_action_set_meta *set, struct rte_flow_action_modify_field *mod,
-		struct rte_flow_action_jump *home)
+queue_actions(const struct octopus_tmpl *t, enum octopus_steer_meta_write how, uint16_t q,
+		struct rte_flow_action *a, struct rte_flow_action_set_meta *set,
+		struct rte_flow_action_modify_field *mod, struct rte_flow_action_jump *home)
 {
-	octopus_steer_meta_action(t->shape.meta_how, q, &a[0], set, mod);
+	octopus_steer_meta_action(how, q, &a[0], set, mod);
 	home->group = OCTO_STEER_HOME_GROUP + t->shape.base;
 	a[1].type = RTE_FLOW_ACTION_TYPE_JUMP;
 	a[1].conf = home;
 }
 
 /*
- * The proxy's mask of a META write: the whole value fixed (@p masked: all
- * its bits in the mask) or left to each rule (no conf), for SET_META and
- * MODIFY_FIELD alike.
+ * The proxy's mask of a META write: the whole value fixed (@p masked) or
+ * left to each rule. SET_META: all its bits in the mask, or no conf.
+ * MODIFY_FIELD: every field of the write fixed by the template, the
+ * destination's level and offset and the width in full (mlx5 takes no
+ * other mask: mlx5_flow_hw.c, flow_hw_validate_action_modify_field, facts
+ * F6), and the immediate value's mask all ones or all zeros (mlx5 reads a
+ * zero mask as "the value is each rule's").
  */
 static void
-meta_mask(const struct octopus_tmpl *t, bool masked, struct rte_flow_action *a,
+meta_mask(enum octopus_steer_meta_write how, bool masked, struct rte_flow_action *a,
 		struct rte_flow_action_set_meta *set, struct rte_flow_action_modify_field *mod)
 {
-	octopus_steer_meta_action(t->shape.meta_how, UINT32_MAX, a, set, mod);
+	octopus_steer_meta_action(how, UINT32_MAX, a, set, mod);
+	if (how == OCTOPUS_STEER_META_MODIFY) {
+		mod->dst.level = UINT8_MAX;
+		mod->dst.offset = UINT32_MAX;
+		mod->width = UINT32_MAX;
+		memset(mod->src.value, masked ? 0xff : 0, sizeof(mod->src.value));
+		return;
+	}
 	if (!masked)
 		a->conf = NULL;
 }
@@ -529,6 +586,20 @@ tmpl_action_masked(const struct rte_flow_action *mk)
 	}
 }
 
+/* Bytes of a rule's conf of an action that goes to the proxy as given. */
+static size_t
+action_conf_size(enum rte_flow_action_type t)
+{
+	switch (t) {
+	case RTE_FLOW_ACTION_TYPE_MARK:
+		return sizeof(struct rte_flow_action_mark);
+	case RTE_FLOW_ACTION_TYPE_COUNT:
+		return sizeof(struct rte_flow_action_count);
+	default:
+		return 0;	/* none (DROP, FLAG, VOID), or the port's (QUEUE, JUMP) */
+	}
+}
+
 /*
  * Numbers of the actions templates of every port, never one twice: a
  * flow queue's actions laid out for one (actions_lay_out) are never taken
@@ -548,9 +619,10 @@ tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_templ
 	struct rte_flow_action_jump home, home_m, jump, jump_m;
 	struct rte_flow_actions_template_attr hw_attr;
 	struct octopus_tmpl_actions *at = NULL, a;
+	enum octopus_steer_meta_write how;
 	struct octopus_tmpl *t;
-	unsigned int i, n = 0;
-	int fates = 0;
+	unsigned int i, n;
+	int fates, ret;
 
 	if (attr == NULL || actions == NULL || masks == NULL) {
 		tmpl_error(error, EINVAL, "actions template: attributes, actions or masks missing");
@@ -565,9 +637,14 @@ tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_templ
 	t = tmpl_of(dev, error);
 	if (t == NULL)
 		goto out;
+	how = t->shape.meta_how;
+again:
+	n = 0;
+	fates = 0;
 	memset(&a, 0, sizeof(a));
 	memset(hw, 0, sizeof(hw));
 	memset(hw_mask, 0, sizeof(hw_mask));
+	a.meta_how = how;
 	a.meta_pos = -1;
 	a.jump_pos = -1;
 	a.app_fate = -1;
@@ -602,8 +679,8 @@ tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_templ
 			a.app_fate = (int8_t)i;
 			a.masked = masked;
 			a.value = masked ? ((const struct rte_flow_action_queue *)ac->conf)->index : 0;
-			queue_actions(t, (uint16_t)a.value, &hw[n], &set, &mod, &home);
-			meta_mask(t, masked, &hw_mask[n], &set_m, &mod_m);
+			queue_actions(t, how, (uint16_t)a.value, &hw[n], &set, &mod, &home);
+			meta_mask(how, masked, &hw_mask[n], &set_m, &mod_m);
 			home_m.group = UINT32_MAX;
 			hw_mask[n + 1].type = RTE_FLOW_ACTION_TYPE_JUMP;
 			hw_mask[n + 1].conf = &home_m;
@@ -685,6 +762,17 @@ tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_templ
 	for (i = 0; i < n; i++)
 		if (a.act[i].from >= 0)
 			a.from_pos[a.nb_from++] = (uint8_t)i;
+	for (i = 0; i + 1 < a.nb_app; i++) {
+		size_t sz = action_conf_size(actions[i].type);
+
+		a.app_type[i] = actions[i].type;
+		if (sz != 0) {
+			a.conf_act[a.nb_conf] = (uint8_t)i;
+			a.conf_size[a.nb_conf] = (uint8_t)sz;
+			a.conf_off[a.nb_conf++] = a.copy_size;
+			a.copy_size += (uint16_t)RTE_ALIGN(sz, sizeof(uint64_t));
+		}
+	}
 	at = rte_zmalloc("octopus_tmpl_actions", sizeof(*at), 0);
 	if (at == NULL) {
 		tmpl_error(error, ENOMEM, "no memory");
@@ -695,8 +783,23 @@ tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_templ
 	hw_attr.ingress = 0;
 	hw_attr.transfer = 1;
 	at->hw = rte_flow_actions_template_create(t->proxy, &hw_attr, hw, hw_mask, error);
-	if (at->hw == NULL) {
-		octopus_flow_member_error(error, rte_errno > 0 ? -rte_errno : -EIO, t->proxy);
+	ret = at->hw != NULL ? 0 : rte_errno > 0 ? -rte_errno : -EIO;
+	if (ret != 0 && a.meta_pos >= 0 && how == OCTOPUS_STEER_META_SET &&
+	    (ret == -ENOTSUP || ret == -EINVAL || ret == -ENOSYS)) {
+		/* the proxy takes no SET_META here (mlx5's hardware steering
+		 * has none, facts F2): MODIFY_FIELD, for the next templates too
+		 */
+		OCTO_LOG(INFO, "port %u: the members' e-switch refused SET_META in an actions template (%s): META is written with MODIFY_FIELD",
+			octo_priv(dev)->port_id, error != NULL && error->message != NULL ?
+			error->message : rte_strerror(-ret));
+		rte_free(at);
+		at = NULL;
+		how = OCTOPUS_STEER_META_MODIFY;
+		t->shape.meta_how = how;
+		goto again;
+	}
+	if (ret != 0) {
+		octopus_flow_member_error(error, ret, t->proxy);
 		rte_free(at);
 		at = NULL;
 		goto out;
@@ -706,6 +809,164 @@ tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_templ
 out:
 	flow_unlock(dev);
 	return (struct rte_flow_actions_template *)at;
+}
+
+/* ---- rule copies (Restart) --------------------------------------------- */
+
+/*
+ * Where the members keep no rules across their stop (no
+ * RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP: mlx5, facts F7), the port keeps each
+ * template rule's pattern specs and actions' confs, so that it can take
+ * the rule off the proxy before the members stop and make it again once
+ * they run (octopus_tmpl_park, octopus_tmpl_replay); a rule made while
+ * the port is stopped waits in its copy only. A copy is what the rule's
+ * templates leave to it, packed, beside its record:
+ *   header, the pattern's specs (the table's pt_room), and the actions'
+ *   part twice (at_room each: an update writes the slot not in use, which
+ *   becomes the rule's when the update completes).
+ */
+struct tmpl_copy_hdr {
+	uint32_t specs;		/* bit k: spec k of the pattern template given */
+	uint8_t slot;		/* the actions' part in use */
+	uint8_t pad[3];
+	struct {
+		uint32_t confs;	/* bit k: conf k of the actions template given */
+		uint32_t value;	/* the QUEUE index or JUMP group the rule gave */
+	} act[2];
+};
+
+static int
+copies_alloc(const struct octopus_priv *p, struct octopus_tmpl_table *tb)
+{
+	unsigned int i;
+
+	if (octopus_members_keep_rules(p))
+		return 0;
+	for (i = 0; i < tb->nb_pt; i++)
+		tb->pt_room = RTE_MAX(tb->pt_room, tb->pt[i]->copy_size);
+	for (i = 0; i < tb->nb_at; i++)
+		tb->at_room = RTE_MAX(tb->at_room, tb->at[i]->copy_size);
+	tb->copy_size = RTE_ALIGN(sizeof(struct tmpl_copy_hdr) + tb->pt_room +
+		2u * tb->at_room, sizeof(uint64_t));
+	tb->copies = rte_zmalloc_socket("octopus_tmpl_copies",
+		(size_t)tb->recs.n * tb->copy_size, RTE_CACHE_LINE_SIZE, SOCKET_ID_ANY);
+	return tb->copies != NULL ? 0 : -ENOMEM;
+}
+
+static inline uint8_t *
+copy_of(const struct octopus_tmpl_table *tb, const struct octopus_tmpl_rule *r)
+{
+	size_t idx = (size_t)(((const char *)r - tb->recs.base) >> tb->recs.shift);
+
+	return tb->copies + idx * tb->copy_size;
+}
+
+/*
+ * @p n bytes (a spec or a conf: 4 to 44, a multiple of 4) to a rule's copy:
+ * the sizes the port's items and actions have, each a copy of known size
+ * the compiler makes a few moves of (a call of memcpy costs more than the
+ * copy, once per item of every rule).
+ */
+static __rte_always_inline void
+copy_bytes(void *dst, const void *src, size_t n)
+{
+	switch (n) {
+	case 4: memcpy(dst, src, 4); break;
+	case 8: memcpy(dst, src, 8); break;
+	case 12: memcpy(dst, src, 12); break;
+	case 20: memcpy(dst, src, 20); break;
+	case 44: memcpy(dst, src, 44); break;
+	default: memcpy(dst, src, n); break;
+	}
+}
+
+/* Keep, in slot @p slot of @p c, the confs rule actions @p actions give @p at. */
+static inline void
+copy_actions(const struct octopus_tmpl_table *tb, uint8_t *c, unsigned int slot,
+		const struct octopus_tmpl_actions *at, const struct rte_flow_action actions[],
+		uint32_t value)
+{
+	struct tmpl_copy_hdr *h = (struct tmpl_copy_hdr *)c;
+	uint8_t *a = c + sizeof(*h) + tb->pt_room + slot * tb->at_room;
+	uint32_t confs = 0;
+	unsigned int k;
+
+	for (k = 0; k < at->nb_conf; k++) {
+		const void *conf = actions[at->conf_act[k]].conf;
+
+		if (conf != NULL) {
+			copy_bytes(a + at->conf_off[k], conf, at->conf_size[k]);
+			confs |= UINT32_C(1) << k;
+		}
+	}
+	h->act[slot].confs = confs;
+	h->act[slot].value = value;
+}
+
+/* Keep rule @p r's pattern specs and actions' confs (made with value @p value). */
+static inline void
+copy_rule(const struct octopus_tmpl_table *tb, const struct octopus_tmpl_rule *r,
+		const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+		uint32_t value)
+{
+	const struct octopus_tmpl_pattern *pt = tb->pt[r->pt];
+	uint8_t *c = copy_of(tb, r);
+	struct tmpl_copy_hdr *h = (struct tmpl_copy_hdr *)c;
+	uint32_t specs = 0;
+	unsigned int k;
+
+	for (k = 0; k < pt->nb_spec; k++) {
+		const void *spec = pattern[pt->spec_item[k]].spec;
+
+		if (spec != NULL) {
+			copy_bytes(c + sizeof(*h) + pt->spec_off[k], spec, pt->spec_size[k]);
+			specs |= UINT32_C(1) << k;
+		}
+	}
+	h->specs = specs;
+	h->slot = 0;
+	copy_actions(tb, c, 0, tb->at[r->at], actions, value);
+}
+
+/* A rule's pattern and application actions again, from its copy. */
+struct tmpl_rule_again {
+	struct rte_flow_item items[TMPL_MAX_ITEMS + 1];
+	struct rte_flow_action actions[TMPL_MAX_ACTIONS + 1];
+	struct rte_flow_action_queue queue;
+	struct rte_flow_action_jump jump;
+};
+
+static void
+rule_from_copy(const struct octopus_tmpl_table *tb, const struct octopus_tmpl_rule *r,
+		struct tmpl_rule_again *g)
+{
+	const struct octopus_tmpl_pattern *pt = tb->pt[r->pt];
+	const struct octopus_tmpl_actions *at = tb->at[r->at];
+	uint8_t *c = copy_of(tb, r);
+	const struct tmpl_copy_hdr *h = (const struct tmpl_copy_hdr *)c;
+	const uint8_t *a = c + sizeof(*h) + tb->pt_room + h->slot * tb->at_room;
+	unsigned int k;
+
+	memset(g, 0, sizeof(*g));
+	for (k = 0; k < pt->nb_items; k++)
+		g->items[k].type = pt->type[k];
+	g->items[pt->nb_items].type = RTE_FLOW_ITEM_TYPE_END;
+	for (k = 0; k < pt->nb_spec; k++)
+		if (h->specs & (UINT32_C(1) << k))
+			g->items[pt->spec_item[k]].spec = c + sizeof(*h) + pt->spec_off[k];
+	for (k = 0; k + 1 < at->nb_app; k++)
+		g->actions[k].type = at->app_type[k];
+	g->actions[at->nb_app - 1].type = RTE_FLOW_ACTION_TYPE_END;
+	for (k = 0; k < at->nb_conf; k++)
+		if (h->act[h->slot].confs & (UINT32_C(1) << k))
+			g->actions[at->conf_act[k]].conf = a + at->conf_off[k];
+	if (at->fate == TMPL_FATE_QUEUE) {
+		g->queue.index = (uint16_t)h->act[h->slot].value;
+		g->actions[at->app_fate].conf = &g->queue;
+	} else if (at->fate == TMPL_FATE_JUMP) {
+		g->jump.group = h->act[h->slot].value;
+		g->actions[at->app_fate].conf = &g->jump;
+	}
 }
 
 /* ---- tables ------------------------------------------------------------ */
@@ -792,8 +1053,10 @@ tmpl_table_create(struct rte_eth_dev *dev, const struct rte_flow_template_table_
 	for (i = 0; i < nb_at; i++)
 		tb->at[i] = (struct octopus_tmpl_actions *)ats[i];
 	if (octopus_tmpl_recs_init(&tb->recs, attr->nb_flows, sizeof(struct octopus_tmpl_rule),
-			t->nb_hwq, SOCKET_ID_ANY) != 0) {
+			t->nb_hwq, SOCKET_ID_ANY) != 0 ||
+	    copies_alloc(octo_priv(dev), tb) != 0) {
 		tmpl_error(error, ENOMEM, "table: no memory for its rule records");
+		octopus_tmpl_recs_fini(&tb->recs);
 		rte_free(tb);
 		tb = NULL;
 		goto out;
@@ -808,6 +1071,7 @@ tmpl_table_create(struct rte_eth_dev *dev, const struct rte_flow_template_table_
 	if (tb->hw == NULL) {
 		octopus_flow_member_error(error, rte_errno > 0 ? -rte_errno : -EIO, t->proxy);
 		octopus_tmpl_recs_fini(&tb->recs);
+		rte_free(tb->copies);
 		rte_free(tb);
 		tb = NULL;
 		goto out;
@@ -864,6 +1128,7 @@ tmpl_destroy(struct rte_eth_dev *dev, enum tmpl_kind kind, void *rec,
 	} else {
 		TAILQ_REMOVE(&t->tables, tb, next);
 		octopus_tmpl_recs_fini(&tb->recs);
+		rte_free(tb->copies);
 	}
 	rte_free(rec);
 out:
@@ -953,7 +1218,7 @@ actions_lay_out(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
 		q->acts[k].conf = NULL;
 	}
 	if (at->fate == TMPL_FATE_QUEUE) {
-		octopus_steer_meta_action(t->shape.meta_how, 0, &q->acts[at->meta_pos],
+		octopus_steer_meta_action(at->meta_how, 0, &q->acts[at->meta_pos],
 			&q->meta, &q->mod);
 		q->home.group = OCTO_STEER_HOME_GROUP + t->shape.base;
 		q->acts[at->meta_pos + 1].conf = &q->home;
@@ -967,12 +1232,13 @@ actions_lay_out(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
  * The proxy's actions of a rule made with actions template @p at from the
  * application's @p actions, in @p q's scratch: the template's, with the
  * values it leaves to each rule translated. *@p qs: the queue it delivers
- * to (bit), 0 for none. NULL (error set) for a bad value.
+ * to (bit), 0 for none; *@p value: the QUEUE index or JUMP group. NULL
+ * (error set) for a bad value.
  */
 static inline const struct rte_flow_action *
 actions_of(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
 		const struct octopus_tmpl_actions *at, const struct rte_flow_action actions[],
-		uint16_t nb_rxq, uint64_t *qs, struct rte_flow_error *error)
+		uint16_t nb_rxq, uint64_t *qs, uint32_t *value, struct rte_flow_error *error)
 {
 	uint32_t v = at->value;
 	unsigned int k;
@@ -995,7 +1261,7 @@ actions_of(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
 			}
 			v = c->index;
 		}
-		octopus_steer_meta_value(t->shape.meta_how, v, &q->meta, &q->mod);
+		octopus_steer_meta_value(at->meta_how, v, &q->meta, &q->mod);
 		*qs = UINT64_C(1) << (v % OCTOPUS_MAX_QUEUES);
 	} else if (at->fate == TMPL_FATE_JUMP) {
 		if (!at->masked) {
@@ -1011,6 +1277,7 @@ actions_of(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
 		}
 		q->jump.group = t->shape.base + v;
 	}
+	*value = v;
 	return q->acts;
 }
 
@@ -1034,6 +1301,7 @@ op_complete(struct octopus_priv *p, struct octopus_tmpl_queue *q,
 			/* nothing else was made of it: the record goes */
 			if (r->qs != 0)
 				octopus_flow_reach_count(p, r->bucket, r->qs, -1);
+			r->live = 0;
 			octopus_tmpl_recs_put(&r->tbl->recs, q->id, r);
 		}
 		break;
@@ -1054,6 +1322,8 @@ op_complete(struct octopus_priv *p, struct octopus_tmpl_queue *q,
 				octopus_flow_reach_count(p, r->bucket, r->qs, -1);
 			r->qs = op->qs;
 			r->at = op->at;
+			if (r->tbl->copies != NULL)
+				((struct tmpl_copy_hdr *)copy_of(r->tbl, r))->slot = op->slot;
 		} else if (op->qs != 0) {
 			octopus_flow_reach_count(p, r->bucket, op->qs, -1);
 		}
@@ -1061,6 +1331,45 @@ op_complete(struct octopus_priv *p, struct octopus_tmpl_queue *q,
 	}
 	res->user_data = op->user_data;
 	op_put(q, op);
+}
+
+/*
+ * Operation @p op done without the proxy (a rule kept in its copy only):
+ * its completion, a success, waits for the application's pull.
+ */
+static void
+complete_now(struct octopus_priv *p, struct octopus_tmpl_queue *q, struct tmpl_op *op)
+{
+	struct rte_flow_op_result res = { .status = RTE_FLOW_OP_SUCCESS, .user_data = op };
+
+	op_complete(p, q, &res);
+	q->stash[(q->stash_head + q->stash_n++) % q->size] = res;
+}
+
+/*
+ * A rule made while the port is stopped and its members take no rules
+ * (Restart): kept in its copy (made already), made on the proxy at start.
+ */
+static __rte_noinline struct rte_flow *
+create_parked(struct octopus_priv *p, struct octopus_tmpl_queue *q, struct tmpl_op *op,
+		struct octopus_tmpl_rule *r, void *user_data, struct rte_flow_error *error)
+{
+	if (r->tbl->copies == NULL) {
+		r->live = 0;
+		octopus_tmpl_recs_put(&r->tbl->recs, q->id, r);
+		op_put(q, op);
+		octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"the port is stopped and its members keep no rules, and this table keeps none: start the port first");
+		return NULL;
+	}
+	r->hw = NULL;
+	if (r->qs != 0)
+		octopus_flow_reach_count(p, r->bucket, r->qs, 1);
+	op->user_data = user_data;
+	op->rule = r;
+	op->kind = TMPL_OP_CREATE;
+	complete_now(p, q, op);
+	return (struct rte_flow *)r;
 }
 
 /*
@@ -1229,6 +1538,7 @@ tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
 	struct octopus_gate_set gates;
 	struct octopus_tmpl *t;
 	struct tmpl_op *op;
+	uint32_t value;
 	uint64_t qs;
 	int ret;
 
@@ -1241,7 +1551,7 @@ tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
 		return NULL;
 	}
 	hw_actions = actions_of(t, q, tb->at[at_index], actions, dev->data->nb_rx_queues,
-		&qs, error);
+		&qs, &value, error);
 	if (unlikely(hw_actions == NULL))
 		return NULL;
 	op = op_get(q, queue_id, error);
@@ -1265,6 +1575,10 @@ tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
 	 */
 	r->bucket = tb->group == 0 ?
 		octopus_flow_bucket_run(&tb->pt[pt_index]->bucket, pattern) : -1;
+	if (tb->copies != NULL)
+		copy_rule(tb, r, pattern, actions, value);
+	if (unlikely(t->park))
+		return create_parked(p, q, op, r, user_data, error);
 	gates.dsts = 0;
 	if (r->qs != 0) {
 		gates_prepare(p, r, 0, r->qs, &gates);
@@ -1281,6 +1595,7 @@ tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
 			gates_done(p, &gates, false);
 		if (r->qs != 0)
 			octopus_flow_reach_count(p, r->bucket, r->qs, -1);
+		r->live = 0;
 		octopus_tmpl_recs_put(&tb->recs, queue_id, r);
 		op_put(q, op);
 		octopus_flow_member_error(error, ret, t->proxy);
@@ -1341,6 +1656,14 @@ tmpl_async_destroy(struct rte_eth_dev *dev, uint32_t queue_id,
 	op->user_data = user_data;
 	op->rule = r;
 	op->kind = TMPL_OP_DESTROY;
+	if (unlikely(r->hw == NULL)) {
+		/* kept in its copy only: nothing on the proxy */
+		if (r->qs != 0)
+			octopus_flow_reach_count(p, r->bucket, r->qs, -1);
+		r->live = 0;
+		complete_now(p, q, op);
+		return 0;
+	}
 	gates.dsts = 0;
 	if (r->qs != 0) {
 		octopus_flow_reach_count(p, r->bucket, r->qs, -1);
@@ -1375,6 +1698,7 @@ tmpl_async_update(struct rte_eth_dev *dev, uint32_t queue_id,
 	struct octopus_gate_set gates;
 	struct octopus_tmpl *t;
 	struct tmpl_op *op;
+	uint32_t value;
 	uint64_t qs;
 	int ret;
 
@@ -1387,7 +1711,7 @@ tmpl_async_update(struct rte_eth_dev *dev, uint32_t queue_id,
 		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 			"not a template rule of this port, or no such actions template");
 	hw_actions = actions_of(t, q, r->tbl->at[at_index], actions, dev->data->nb_rx_queues,
-		&qs, error);
+		&qs, &value, error);
 	if (unlikely(hw_actions == NULL))
 		return -rte_errno;
 	op = op_get(q, queue_id, error);
@@ -1398,6 +1722,19 @@ tmpl_async_update(struct rte_eth_dev *dev, uint32_t queue_id,
 	op->kind = TMPL_OP_UPDATE;
 	op->at = at_index;
 	op->qs = r->tbl->group == 0 ? qs : 0;
+	if (r->tbl->copies != NULL) {
+		/* the slot not in use: the rule's once the update completes */
+		op->slot = ((struct tmpl_copy_hdr *)copy_of(r->tbl, r))->slot ^ 1;
+		copy_actions(r->tbl, copy_of(r->tbl, r), op->slot, r->tbl->at[at_index],
+			actions, value);
+	}
+	if (unlikely(r->hw == NULL)) {
+		/* kept in its copy only: the copy is the rule */
+		if (op->qs != 0)
+			octopus_flow_reach_count(p, r->bucket, op->qs, 1);
+		complete_now(p, q, op);
+		return 0;
+	}
 	gates.dsts = 0;
 	if (op->qs != 0) {
 		gates_prepare(p, r, r->qs, op->qs, &gates);
@@ -1470,6 +1807,182 @@ fp_ops_install(struct rte_eth_dev *dev)
 	OCTO_DPDK_FLOW_FP_OPS_INSTALL(dev, octopus_flow_fp_ops);
 }
 
+/* ---- restart ------------------------------------------------------------ */
+
+/*
+ * The port's own operations on the proxy (octopus_tmpl_park, _replay):
+ * their user_data is the rule's record with bit 0 set, never one of the
+ * application's operation records (struct tmpl_op, aligned).
+ */
+#define OWN_OP(r)	((void *)((uintptr_t)(r) | 1))
+#define OWN_RULE(u)	((struct octopus_tmpl_rule *)((uintptr_t)(u) & ~(uintptr_t)1))
+#define IS_OWN_OP(u)	(((uintptr_t)(u) & 1) != 0)
+
+static inline struct octopus_tmpl_rule *
+rule_at(const struct octopus_tmpl_table *tb, uint32_t i)
+{
+	return (struct octopus_tmpl_rule *)(tb->recs.base + ((size_t)i << tb->recs.shift));
+}
+
+/*
+ * Push flow queue @p qid of the proxy and pull it until none of the port's
+ * own operations (*@p own of them) is in flight, nor, with @p app, any of
+ * the application's; the application's completions met on the way wait
+ * for its pull. A create of the port's that failed leaves its rule in its
+ * copy only. @return how many of the port's failed.
+ */
+static unsigned int
+own_collect(struct octopus_priv *p, struct octopus_tmpl *t, uint32_t qid, uint32_t *own,
+		bool app)
+{
+	struct octopus_tmpl_queue *q = &t->q[qid];
+	uint64_t deadline = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * TMPL_WAIT_MS;
+	struct rte_flow_op_result res[32];
+	struct rte_flow_error err;
+	unsigned int failed = 0;
+	int got, i;
+
+	memset(&err, 0, sizeof(err));
+	if (octo_dpdk_flow_fp_push(&t->fp, qid, &err) != 0)
+		OCTO_LOG(ERR, "port %u: flow queue %u: push: %s", p->port_id, qid,
+			err.message != NULL ? err.message : "?");
+	while (*own > 0 || (app && q->nb_free < q->size)) {
+		got = octo_dpdk_flow_fp_pull(&t->fp, qid, res, RTE_DIM(res), &err);
+		if (got < 0) {
+			OCTO_LOG(ERR, "port %u: flow queue %u: pull: %s", p->port_id, qid,
+				err.message != NULL ? err.message : rte_strerror(-got));
+			break;
+		}
+		for (i = 0; i < got; i++) {
+			if (!IS_OWN_OP(res[i].user_data)) {
+				op_complete(p, q, &res[i]);
+				q->stash[(q->stash_head + q->stash_n++) % q->size] = res[i];
+				continue;
+			}
+			(*own)--;
+			if (res[i].status != RTE_FLOW_OP_SUCCESS) {
+				OWN_RULE(res[i].user_data)->hw = NULL;
+				failed++;
+			}
+		}
+		if (got == 0 && rte_get_timer_cycles() > deadline) {
+			OCTO_LOG(ERR, "port %u: flow queue %u: the e-switch did not complete %u operations within %u ms",
+				p->port_id, qid, *own + (app ? q->size - q->nb_free : 0),
+				TMPL_WAIT_MS);
+			failed += *own;
+			*own = 0;
+			break;
+		}
+		if (got == 0)
+			rte_pause();
+	}
+	return failed;
+}
+
+void
+octopus_tmpl_park(struct octopus_priv *p)
+{
+	struct rte_flow_op_attr later = { .postpone = 1 };
+	struct octopus_tmpl *t = p->tmpl;
+	struct octopus_tmpl_table *tb;
+	struct octopus_tmpl_rule *r;
+	struct rte_flow_error err;
+	uint32_t i, qid, own = 0, nb = 0;
+	unsigned int failed = 0;
+
+	if (t == NULL || t->proxy_gone || t->park)
+		return;
+	t->park = 1;
+	/* what the application has in flight first: its completions kept */
+	for (qid = 0; qid < t->nb_hwq; qid++)
+		failed += own_collect(p, t, qid, &own, true);
+	/* the port's own on the extra queue: nothing of the application's
+	 * is in flight on it any more
+	 */
+	qid = t->nb_queue;
+	TAILQ_FOREACH(tb, &t->tables, next) {
+		if (tb->copies == NULL) {
+			OCTO_LOG(WARNING, "port %u: a template table made while the members kept rules keeps no copies: its rules are left to the members",
+				p->port_id);
+			continue;
+		}
+		for (i = 0; i < tb->recs.n; i++) {
+			r = rule_at(tb, i);
+			if (!r->live || r->hw == NULL)
+				continue;
+			memset(&err, 0, sizeof(err));
+			if (octo_dpdk_flow_fp_destroy(&t->fp, qid, &later, r->hw, OWN_OP(r),
+					&err) != 0) {
+				OCTO_LOG(ERR, "port %u: taking a template rule off the e-switch failed: %s",
+					p->port_id, err.message != NULL ? err.message : "?");
+				failed++;
+			} else {
+				own++;
+				nb++;
+			}
+			r->hw = NULL;
+			if (own == t->q[qid].size)
+				failed += own_collect(p, t, qid, &own, false);
+		}
+	}
+	failed += own_collect(p, t, qid, &own, false);
+	OCTO_LOG(INFO, "port %u: %u template rule(s) taken off the members' e-switch for their stop (they keep none), %u failed",
+		p->port_id, nb, failed);
+}
+
+int
+octopus_tmpl_replay(struct octopus_priv *p)
+{
+	struct rte_flow_op_attr later = { .postpone = 1 };
+	struct octopus_tmpl *t = p->tmpl;
+	uint16_t nb_rxq = rte_eth_devices[p->port_id].data->nb_rx_queues;
+	const struct rte_flow_action *hw_actions;
+	struct octopus_tmpl_table *tb;
+	struct tmpl_rule_again g;
+	struct octopus_tmpl_queue *q;
+	struct octopus_tmpl_rule *r;
+	struct rte_flow_error err;
+	uint32_t i, qid, own = 0, nb = 0, value;
+	unsigned int failed = 0;
+	uint64_t qs;
+
+	if (t == NULL || t->proxy_gone || !t->park)
+		return 0;
+	qid = t->nb_queue;
+	q = &t->q[qid];
+	TAILQ_FOREACH(tb, &t->tables, next) {
+		if (tb->copies == NULL)
+			continue;
+		for (i = 0; i < tb->recs.n; i++) {
+			r = rule_at(tb, i);
+			if (!r->live || r->hw != NULL)
+				continue;
+			rule_from_copy(tb, r, &g);
+			memset(&err, 0, sizeof(err));
+			hw_actions = actions_of(t, q, tb->at[r->at], g.actions, nb_rxq, &qs,
+				&value, &err);
+			if (hw_actions != NULL)
+				r->hw = octo_dpdk_flow_fp_create(&t->fp, qid, &later, tb->hw,
+					g.items, r->pt, hw_actions, r->at, OWN_OP(r), &err);
+			if (r->hw == NULL) {
+				OCTO_LOG(ERR, "port %u: making a template rule again failed: %s",
+					p->port_id, err.message != NULL ? err.message : "?");
+				failed++;
+				continue;
+			}
+			own++;
+			nb++;
+			if (own == q->nb_free || own == q->size)
+				failed += own_collect(p, t, qid, &own, false);
+		}
+	}
+	failed += own_collect(p, t, qid, &own, false);
+	t->park = 0;
+	OCTO_LOG(INFO, "port %u: %u template rule(s) made again on the members' e-switch, %u failed",
+		p->port_id, nb, failed);
+	return failed != 0 ? -EIO : 0;
+}
+
 /* ---- failover, close ---------------------------------------------------- */
 
 void
@@ -1502,6 +2015,7 @@ octopus_tmpl_free(struct octopus_priv *p)
 		if (!t->proxy_gone)
 			rte_flow_template_table_destroy(t->proxy, tb->hw, NULL);
 		octopus_tmpl_recs_fini(&tb->recs);
+		rte_free(tb->copies);
 		rte_free(tb);
 	}
 	while ((at = TAILQ_FIRST(&t->actions)) != NULL) {

@@ -31,6 +31,17 @@ struct octopus_tmpl;
  */
 void octopus_tmpl_forget_proxy(struct octopus_priv *p, uint16_t port);
 
+/*
+ * Restart, where the members keep no rules across their stop (no
+ * FLOW_RULE_KEEP): every template rule taken off the proxy before the
+ * members stop (kept in its copy, its handle the application's still),
+ * rules made while stopped kept in copies only, and all of them made
+ * again at start, before the first burst. Replay: 0, or -EIO when some
+ * could not be made (logged; they wait for the next start).
+ */
+void octopus_tmpl_park(struct octopus_priv *p);
+int octopus_tmpl_replay(struct octopus_priv *p);
+
 /* Destroy every rule, table and template on the proxy and free the state (close). */
 void octopus_tmpl_free(struct octopus_priv *p);
 

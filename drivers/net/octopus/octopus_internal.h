@@ -390,6 +390,11 @@ struct octopus_priv {
 	 * once when no queue but its own was ever polled
 	 */
 	RTE_ATOMIC(uint64_t) rxq_polled;
+	/* some members are ports of one device on one node (mlx5's
+	 * multiport e-switch): their queues DMA through one function, and
+	 * nothing steers into their Rx queues (octopus_members.c)
+	 */
+	bool one_function;
 	struct octopus_steer *steer;	/**< NULL: fallback (no e-switch steering) */
 	bool steer_refused_logged;
 	char steer_why[512];	/* a member's refusal in full: mlx5-like messages run long,
@@ -422,12 +427,18 @@ octo_priv(const struct rte_eth_dev *dev)
 
 /* octopus_devargs.c */
 int octopus_args_parse(struct octopus_args *a, const char *params);
+int octopus_member_name_full(const char *name, char *out, size_t len);
 
 /* octopus_members.c */
 int octopus_members_init(struct octopus_priv *p, bool at_probe);
 int octopus_member_by_socket(const struct octopus_priv *p, int socket);
 bool octopus_member_serving(const struct octopus_priv *p, unsigned int m);
 int octopus_member_nearest(const struct octopus_priv *p, int socket);
+int octopus_member_proxy(const struct octopus_priv *p);
+unsigned int octopus_members_order(const struct octopus_priv *p, uint16_t *order);
+bool octopus_members_keep_rules(const struct octopus_priv *p);
+const char *octopus_locality_name(const struct octopus_priv *p);
+const char *octopus_locality_says(const struct octopus_priv *p);
 bool octopus_members_missing(const struct octopus_priv *p);
 void octopus_members_probe_later(void);
 bool octopus_is_octopus(uint16_t port_id);
@@ -487,6 +498,8 @@ int octopus_mac_add(struct rte_eth_dev *dev, struct rte_ether_addr *addr,
 		uint32_t index, uint32_t vmdq);
 void octopus_mac_remove(struct rte_eth_dev *dev, uint32_t index);
 int octopus_vlan_filter(struct rte_eth_dev *dev, uint16_t vlan, int on);
+/* Members on different switch domains: the port's unicast MACs on the first only. */
+bool octopus_macs_first_only(const struct octopus_priv *p);
 
 /* octopus_link.c */
 int octopus_link_update(struct rte_eth_dev *dev, int wait);

@@ -26,31 +26,68 @@
 
 #include <rte_bus.h>
 #include <rte_dev.h>
+#include <rte_flow.h>
 #include <rte_pci.h>
 #include <bus_driver.h>
 
 #include "octopus_internal.h"
 
-/* Ethdev names of PCI ports are the full "DDDD:BB:DD.F"; accept the short
- * form too by normalising through the PCI address parser.
+/* Ethdev names of PCI ports are the full "DDDD:BB:DD.F" (with "_pN" for
+ * the uplinks of mlx5's multiport e-switch); accept the short form too.
  */
 static int
 lookup_port(const char *name, uint16_t *port)
 {
-	struct rte_pci_addr addr;
 	char full[RTE_ETH_NAME_MAX_LEN];
 
 	if (rte_eth_dev_get_port_by_name(name, port) == 0)
 		return 0;
-	if (rte_pci_addr_parse(name, &addr) == 0) {
-		rte_pci_device_name(&addr, full, sizeof(full));
-		if (rte_eth_dev_get_port_by_name(full, port) == 0)
-			return 0;
-	}
+	if (octopus_member_name_full(name, full, sizeof(full)) == 0 &&
+	    rte_eth_dev_get_port_by_name(full, port) == 0)
+		return 0;
 	return -ENODEV;
 }
 
-/* nic=: every port of the named PF's switch domain, in port order. */
+/*
+ * Whether port @p pid is a VF or SF representor: a port of the NIC's
+ * switch domain that stands for a function of another host or guest, no
+ * PF of this one (mlx5's multiport e-switch puts every probed VF and SF
+ * representor in its uplinks' domain, facts T5; its second uplink is a
+ * representor too, of a PF, and is one of the PFs). A representor that
+ * says not what it represents is taken for a VF's.
+ */
+static bool
+vf_sf_representor(uint16_t pid)
+{
+	const struct rte_eth_dev_data *d = rte_eth_devices[pid].data;
+	struct rte_eth_representor_info *ri;
+	bool vf_sf = true;
+	uint32_t i;
+	int n;
+
+	if ((d->dev_flags & RTE_ETH_DEV_REPRESENTOR) == 0)
+		return false;
+	n = rte_eth_representor_info_get(pid, NULL);
+	if (n <= 0)
+		return true;
+	ri = calloc(1, sizeof(*ri) + (size_t)n * sizeof(ri->ranges[0]));
+	if (ri == NULL)
+		return true;
+	ri->nb_ranges_alloc = (uint32_t)n;
+	if (rte_eth_representor_info_get(pid, ri) >= 0)
+		for (i = 0; i < ri->nb_ranges && i < ri->nb_ranges_alloc; i++)
+			if (d->representor_id >= ri->ranges[i].id_base &&
+			    d->representor_id <= ri->ranges[i].id_end) {
+				vf_sf = ri->ranges[i].type != RTE_ETH_REPRESENTOR_PF;
+				break;
+			}
+	free(ri);
+	return vf_sf;
+}
+
+/* nic=: every port of the named PF's switch domain, in port order, VF and
+ * SF representors aside.
+ */
 static int
 expand_nic(struct octopus_priv *p, bool at_probe)
 {
@@ -80,7 +117,7 @@ expand_nic(struct octopus_priv *p, bool at_probe)
 	OCTO_FOREACH_PORT(pid) {
 		if (pid == p->port_id || rte_eth_dev_info_get(pid, &info) < 0)
 			continue;
-		if (info.switch_info.domain_id != domain)
+		if (info.switch_info.domain_id != domain || vf_sf_representor(pid))
 			continue;
 		if (p->nb_members >= OCTOPUS_MAX_MEMBERS) {
 			OCTO_LOG(ERR, "nic=%s: more than %u ports in its switch domain",
@@ -207,6 +244,97 @@ octopus_member_by_socket(const struct octopus_priv *p, int socket)
 	return -1;
 }
 
+/*
+ * The member that is the members' transfer proxy (the port
+ * rte_flow_pick_transfer_proxy names for them), -1 when none is: members
+ * without an e-switch, or a proxy outside the port. An e-switch may want
+ * its proxy started before its other ports and stopped after them (mlx5
+ * with hardware steering refuses with EAGAIN and EBUSY).
+ */
+int
+octopus_member_proxy(const struct octopus_priv *p)
+{
+	const struct octopus_member *m;
+	uint16_t i, j, px;
+
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED) {
+		px = RTE_MAX_ETHPORTS;
+		if (rte_flow_pick_transfer_proxy(m->port_id, &px, NULL) != 0)
+			continue;
+		for (j = 0; j < p->nb_members; j++)
+			if (p->members[j].state >= OCTO_MEMBER_OWNED &&
+			    p->members[j].port_id == px)
+				return j;
+	}
+	return -1;
+}
+
+/*
+ * The members in the order they start: the transfer proxy first, then
+ * the others in devargs order; they stop in the reverse order.
+ * @return how many indexes @p order holds (every member, whatever its state).
+ */
+unsigned int
+octopus_members_order(const struct octopus_priv *p, uint16_t *order)
+{
+	int px = octopus_member_proxy(p);
+	unsigned int n = 0;
+	uint16_t i;
+
+	if (px >= 0)
+		order[n++] = (uint16_t)px;
+	for (i = 0; i < p->nb_members; i++)
+		if (i != px)
+			order[n++] = i;
+	return n;
+}
+
+/*
+ * Whether every member keeps rte_flow rules across its stop
+ * (RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP). Where one does not, ethdev's guide
+ * says it neither keeps rules nor takes them before its first start: the
+ * port removes what it made on the members before they stop and makes it
+ * again once they run (mlx5 says it not and flushes at stop, facts F7).
+ */
+bool
+octopus_members_keep_rules(const struct octopus_priv *p)
+{
+	const struct octopus_member *m;
+	struct rte_eth_dev_info info;
+	uint16_t i;
+
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED)
+		if (rte_eth_dev_info_get(m->port_id, &info) != 0 ||
+		    (info.dev_capa & RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP) == 0)
+			return false;
+	return true;
+}
+
+/*
+ * What locality the port gives on its members, a word (telemetry's
+ * "locality") and what it means (the log, telemetry's "locality_detail":
+ * shorter than a telemetry string's 128 bytes).
+ */
+const char *
+octopus_locality_name(const struct octopus_priv *p)
+{
+	if (p->one_function)
+		return "one_function";
+	if (p->steer != NULL)
+		return "steered";
+	return p->started ? "tx_local" : "stopped";
+}
+
+const char *
+octopus_locality_says(const struct octopus_priv *p)
+{
+	if (p->one_function)
+		return "every queue's DMA through one function (one device, one socket); Rx polled on every member";
+	if (p->steer != NULL)
+		return "each queue's Rx and Tx through the PF on its poller's socket";
+	return "Tx through the PF on the poller's socket (local); Rx polled where the NIC delivers it, local only there";
+}
+
 /* Whether a member named in devargs (or the nic=) is not resolved yet. */
 bool
 octopus_members_missing(const struct octopus_priv *p)
@@ -261,6 +389,8 @@ struct member_found {
 	bool found;		/**< its ethdev exists and passed the checks */
 	uint16_t port;
 	int socket;
+	int dev_socket;		/**< the node the device reports (socket_of= aside) */
+	const struct rte_device *dev;	/**< its rte_device */
 	uint16_t domain;	/**< switch domain */
 };
 
@@ -282,6 +412,8 @@ member_check(struct octopus_priv *p, uint16_t i, bool at_probe,
 	if (m->state >= OCTO_MEMBER_OWNED) {
 		f[i].port = m->port_id;
 		f[i].socket = m->socket;
+		f[i].dev = rte_eth_devices[m->port_id].device;
+		f[i].dev_socket = rte_eth_dev_socket_id(m->port_id);
 		ret = rte_eth_dev_info_get(m->port_id, &info);
 		if (ret < 0)
 			return ret;
@@ -330,8 +462,9 @@ member_check(struct octopus_priv *p, uint16_t i, bool at_probe,
 			m->name, m->socket_forced, m->socket_forced, rte_socket_count());
 		return -EINVAL;
 	}
-	f[i].socket = m->socket_forced >= 0 ? m->socket_forced :
-		rte_eth_dev_socket_id(f[i].port);
+	f[i].dev = rte_eth_devices[f[i].port].device;
+	f[i].dev_socket = rte_eth_dev_socket_id(f[i].port);
+	f[i].socket = m->socket_forced >= 0 ? m->socket_forced : f[i].dev_socket;
 	if (f[i].socket < 0) {
 		OCTO_LOG(ERR, "member %s: device reports no NUMA node; give socket_of=%s:<node>",
 			m->name, m->name);
@@ -342,8 +475,41 @@ member_check(struct octopus_priv *p, uint16_t i, bool at_probe,
 }
 
 /*
+ * Members that are ports of one rte_device reporting one NUMA node (mlx5's
+ * multiport e-switch: every uplink is spawned on the owner's PCI function,
+ * its queues made on the owner's context, facts T1, T3): their DMA goes
+ * through that one function, whatever socket_of= says. Such members are
+ * taken for what they are: each on the device's node (socket_of= ignored,
+ * said so), not refused as two members on one socket.
+ * @return whether some members are such.
+ */
+static bool
+members_one_function(const struct octopus_priv *p, struct member_found *f)
+{
+	bool any = false;
+	uint16_t i, j;
+
+	for (i = 0; i < p->nb_members; i++)
+		for (j = 0; j < i; j++) {
+			if (!f[i].found || !f[j].found || f[i].dev == NULL ||
+			    f[i].dev != f[j].dev || f[i].dev_socket != f[j].dev_socket ||
+			    f[i].dev_socket < 0)
+				continue;
+			any = true;
+			if (f[i].socket != f[i].dev_socket || f[j].socket != f[j].dev_socket)
+				OCTO_LOG(WARNING, "members %s and %s are ports of one device (%s): their queues DMA through its function on socket %d; socket_of= is ignored for them",
+					p->members[j].name, p->members[i].name, rte_dev_name(f[i].dev),
+					f[i].dev_socket);
+			f[i].socket = f[i].dev_socket;
+			f[j].socket = f[j].dev_socket;
+		}
+	return any;
+}
+
+/*
  * The checks between members found: one per socket (the home of a queue
- * is "the member on the poller's socket"), all on one NIC unless force=1.
+ * is "the member on the poller's socket") but ports of one function, all
+ * on one NIC unless force=1.
  */
 static int
 members_cross_check(const struct octopus_priv *p, const struct member_found *f)
@@ -352,7 +518,9 @@ members_cross_check(const struct octopus_priv *p, const struct member_found *f)
 
 	for (i = 0; i < p->nb_members; i++)
 		for (j = 0; j < i; j++)
-			if (f[i].found && f[j].found && f[i].socket == f[j].socket) {
+			if (f[i].found && f[j].found && f[i].socket == f[j].socket &&
+			    !(f[i].dev != NULL && f[i].dev == f[j].dev &&
+			      f[i].dev_socket == f[j].dev_socket)) {
 				OCTO_LOG(ERR, "members %s and %s are both on socket %d (one PF per socket; use socket_of= if a device misreports)",
 					p->members[j].name, p->members[i].name, f[i].socket);
 				return -EINVAL;
@@ -417,6 +585,7 @@ int
 octopus_members_init(struct octopus_priv *p, bool at_probe)
 {
 	struct member_found f[OCTOPUS_MAX_MEMBERS] = { { 0 } };
+	bool one_function;
 	uint16_t i;
 	int ret;
 
@@ -443,8 +612,12 @@ octopus_members_init(struct octopus_priv *p, bool at_probe)
 			return -ENODEV;
 		}
 	}
+	one_function = members_one_function(p, f);
 	ret = members_cross_check(p, f);
 	if (ret < 0)
 		return ret;
-	return members_own(p, f);
+	ret = members_own(p, f);
+	if (ret == 0)
+		p->one_function = one_function;
+	return ret;
 }

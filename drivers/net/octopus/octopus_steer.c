@@ -363,28 +363,73 @@ octopus_steer_common_proxy(const uint16_t *ports, unsigned int n, uint16_t *prox
 	return 0;
 }
 
-/* Probe one rule: validate, or where the PMD has no validate, create and
- * destroy it.  0 when the NIC takes it.
+/*
+ * A pattern of the shape of @p items (ETH first, or META first) that no
+ * frame matches: an all-zero destination MAC with ether type 0, or META
+ * all ones (neither a queue nor a tagged queue), for rules a probe
+ * creates while traffic may flow.
  */
+struct never_pattern {
+	struct rte_flow_item items[2];
+	struct rte_flow_item_eth eth, eth_mask;
+	struct rte_flow_item_meta meta, meta_mask;
+};
+
+static const struct rte_flow_item *
+never_pattern(const struct rte_flow_item *items, struct never_pattern *n)
+{
+	memset(n, 0, sizeof(*n));
+	n->items[1].type = RTE_FLOW_ITEM_TYPE_END;
+	if (items[0].type == RTE_FLOW_ITEM_TYPE_META) {
+		n->meta.data = UINT32_MAX;
+		n->meta_mask.data = UINT32_MAX;
+		n->items[0] = (struct rte_flow_item){ .type = RTE_FLOW_ITEM_TYPE_META,
+			.spec = &n->meta, .mask = &n->meta_mask };
+	} else {
+		memset(&n->eth_mask.hdr.dst_addr, 0xff, sizeof(n->eth_mask.hdr.dst_addr));
+		n->eth_mask.hdr.ether_type = RTE_BE16(0xffff);
+		n->items[0] = (struct rte_flow_item){ .type = RTE_FLOW_ITEM_TYPE_ETH,
+			.spec = &n->eth, .mask = &n->eth_mask };
+	}
+	return n->items;
+}
+
+int
+octopus_steer_probe(uint16_t port, const struct rte_flow_attr *attr,
+		const struct rte_flow_item items[], const struct rte_flow_action actions[],
+		bool by_create, struct rte_flow_error *err)
+{
+	struct never_pattern never;
+	struct rte_flow *f;
+	int ret;
+
+	memset(err, 0, sizeof(*err));
+	ret = rte_flow_validate(port, attr, items, actions, err);
+	if (ret == -ENOSYS)
+		by_create = true;	/* no validate: creating is the only answer */
+	else if (ret != 0 || !by_create)
+		return ret;
+	memset(err, 0, sizeof(*err));
+	f = rte_flow_create(port, attr, never_pattern(items, &never), actions, err);
+	if (f == NULL)
+		return rte_errno > 0 ? -rte_errno : -EIO;
+	ret = rte_flow_destroy(port, f, NULL);
+	if (ret != 0)
+		STEER_LOG(ERR, "port %u: removing a probe rule failed (%d)", port, ret);
+	return 0;
+}
+
+/* Probe one rule (octopus_steer_probe, creating it). 0 when the NIC takes it. */
 static int
 probe_rule(const struct octopus_steer *s, const struct octo_steer_rule *r,
 		char *why, size_t why_len)
 {
-	struct rte_flow_error err = { 0 };
+	struct rte_flow_error err;
 	struct flow_desc d;
-	struct rte_flow *f;
 	int ret;
 
 	build_flow(s, r, &d);
-	ret = rte_flow_validate(d.port, &d.attr, d.items, d.actions, &err);
-	if (ret == -ENOSYS) {
-		memset(&err, 0, sizeof(err));
-		f = rte_flow_create(d.port, &d.attr, d.items, d.actions, &err);
-		if (f == NULL)
-			ret = rte_errno > 0 ? -rte_errno : -EIO;
-		else
-			ret = rte_flow_destroy(d.port, f, NULL);
-	}
+	ret = octopus_steer_probe(d.port, &d.attr, d.items, d.actions, true, &err);
 	if (ret != 0)
 		snprintf(why, why_len, "port %u refused %s: %s", d.port,
 			kind_feature(s, r->kind), err_msg(&err, ret));
@@ -454,11 +499,12 @@ probe(struct octopus_steer *s, char *why, size_t why_len)
 }
 
 /*
- * The root jump "transfer group 0: ETH -> JUMP(@p group)": validated when
- * @p flow is NULL, else created.
+ * The root jump "transfer group 0: ETH -> JUMP(@p group)": probed when
+ * @p flow is NULL (by creating it with @p by_create), else created.
  */
 static int
-root_rule(uint16_t proxy, uint32_t group, struct rte_flow **flow, struct rte_flow_error *err)
+root_rule(uint16_t proxy, uint32_t group, struct rte_flow **flow, bool by_create,
+		struct rte_flow_error *err)
 {
 	struct rte_flow_attr attr = { .transfer = 1 };
 	struct rte_flow_item items[2] = {
@@ -473,7 +519,7 @@ root_rule(uint16_t proxy, uint32_t group, struct rte_flow **flow, struct rte_flo
 
 	memset(err, 0, sizeof(*err));
 	if (flow == NULL)
-		return rte_flow_validate(proxy, &attr, items, actions, err);
+		return octopus_steer_probe(proxy, &attr, items, actions, by_create, err);
 	*flow = rte_flow_create(proxy, &attr, items, actions, err);
 	return *flow != NULL ? 0 : rte_errno > 0 ? -rte_errno : -EIO;
 }
@@ -573,7 +619,8 @@ octopus_steer_install(struct octopus_steer **sp,
 	/* classification in a non-zero group where the root table refuses it
 	 * (refused everywhere: the probe below says why)
 	 */
-	if (octopus_steer_class_probe(s->proxy, &s->meta_how, &s->base, why, why_len) == 0 &&
+	if (octopus_steer_class_probe(s->proxy, true, &s->meta_how, &s->base, why,
+			why_len) == 0 &&
 			s->base != 0) {
 		octo_steer_plan_free(s->plan);
 		s->plan = NULL;
@@ -608,7 +655,7 @@ octopus_steer_install(struct octopus_steer **sp,
 	if (s->base != 0) {
 		struct rte_flow_error err;
 
-		ret = root_rule(s->proxy, s->base, &s->root, &err);
+		ret = root_rule(s->proxy, s->base, &s->root, false, &err);
 		if (ret != 0) {
 			snprintf(why, why_len, "port %u refused transfer rule group 0 ETH -> JUMP(%u): %s",
 				s->proxy, s->base, err_msg(&err, ret));
@@ -771,8 +818,8 @@ octopus_steer_class_group(const struct octopus_steer *s)
 }
 
 int
-octopus_steer_class_probe(uint16_t proxy, enum octopus_steer_meta_write *how, uint32_t *group,
-		char *why, size_t why_len)
+octopus_steer_class_probe(uint16_t proxy, bool by_create, enum octopus_steer_meta_write *how,
+		uint32_t *group, char *why, size_t why_len)
 {
 	struct rte_flow_attr attr = { .transfer = 1 };
 	struct rte_flow_item items[2] = {
@@ -797,17 +844,17 @@ octopus_steer_class_probe(uint16_t proxy, enum octopus_steer_meta_write *how, ui
 		for (i = 0; i < 2; i++) {
 			octopus_steer_meta_action((enum octopus_steer_meta_write)i, 0,
 				&actions[0], &set, &mod);
-			memset(&err[i], 0, sizeof(err[i]));
-			ret[i] = rte_flow_validate(proxy, &attr, items, actions, &err[i]);
+			ret[i] = octopus_steer_probe(proxy, &attr, items, actions, by_create,
+				&err[i]);
 			if (ret[i] == 0 && g != 0)
-				ret[i] = root_rule(proxy, g, NULL, &err[i]);
+				ret[i] = root_rule(proxy, g, NULL, by_create, &err[i]);
 			if (ret[i] == 0) {
 				*how = (enum octopus_steer_meta_write)i;
 				*group = g;
 				return 0;
 			}
 			if (!is_unsupported(ret[i])) {
-				snprintf(why, why_len, "port %u: validating a META write failed: %s",
+				snprintf(why, why_len, "port %u: probing a META write failed: %s",
 					proxy, err_msg(&err[i], ret[i]));
 				return ret[i];
 			}

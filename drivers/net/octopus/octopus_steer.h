@@ -82,16 +82,31 @@ octopus_steer_meta_value(enum octopus_steer_meta_write how, uint32_t v,
 }
 
 /**
+ * Whether @p port takes rule (@p attr, @p items, @p actions): validated,
+ * then, where validate takes it and @p by_create (or where the PMD has no
+ * validate), created and destroyed at once, with a pattern of the same
+ * first item that no frame matches. A PMD's validate may not look at the
+ * actions (mlx5's hardware steering checks patterns only, facts F1): only
+ * a create tells. @p by_create only where the port may take rules now
+ * (started, or keeping rules while stopped: FLOW_RULE_KEEP).
+ * @return 0, or the refusal's negative errno with @p err set.
+ */
+int octopus_steer_probe(uint16_t port, const struct rte_flow_attr *attr,
+		const struct rte_flow_item items[], const struct rte_flow_action actions[],
+		bool by_create, struct rte_flow_error *err);
+
+/**
  * Ask transfer proxy @p proxy where and how it takes the classification:
- * validate "ETH -> META := 0 + JUMP(home group)" with SET_META, then, refused,
- * with MODIFY_FIELD, in transfer group 0 (the root table); both refused
- * there, in group 1 with "group 0: ETH -> JUMP(1)" before it.
+ * "ETH -> META := 0 + JUMP(home group)" (octopus_steer_probe, creating it
+ * with @p by_create) with SET_META, then, refused, with MODIFY_FIELD, in
+ * transfer group 0 (the root table); both refused there, in group 1 with
+ * "group 0: ETH -> JUMP(1)" before it.
  * @return 0 with *@p how and *@p group (0 or 1; the home group is
  *         OCTO_STEER_HOME_GROUP + *@p group); -ENOTSUP when all are refused
  *         (@p why has the root table's causes); other negative errno.
  */
-int octopus_steer_class_probe(uint16_t proxy, enum octopus_steer_meta_write *how,
-		uint32_t *group, char *why, size_t why_len);
+int octopus_steer_class_probe(uint16_t proxy, bool by_create,
+		enum octopus_steer_meta_write *how, uint32_t *group, char *why, size_t why_len);
 
 /** The META write installed steering @p s uses. */
 enum octopus_steer_meta_write octopus_steer_meta_how(const struct octopus_steer *s);
@@ -113,9 +128,9 @@ uint32_t octopus_steer_class_group(const struct octopus_steer *s);
  * root jump where group 0 refuses it (octopus_steer_class_probe()).
  *
  * @param[out] s      the steering state, NULL when steering is not possible
- * Rule shapes are chosen by asking the NIC (rte_flow_validate, or create
- * and destroy where it has no validate): META is written with SET_META,
- * or with MODIFY_FIELD where the e-switch refuses SET_META.
+ * Rule shapes are chosen by asking the NIC (validate, then create and
+ * destroy: octopus_steer_probe): META is written with SET_META, or with
+ * MODIFY_FIELD where the e-switch refuses SET_META.
  *
  * @param why         on -ENOTSUP: which rte_flow feature a member refused,
  *                    in the NIC's words, after the capability it stands for

@@ -153,6 +153,8 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_atomic_load_explicit(&p->outage_lost_pkts, rte_memory_order_relaxed));
 	rte_tel_data_add_dict_string(d, "steering", p->steer != NULL ? "e-switch" :
 		(p->started ? "none: poll all members" : "stopped"));
+	rte_tel_data_add_dict_string(d, "locality", octopus_locality_name(p));
+	rte_tel_data_add_dict_string(d, "locality_detail", octopus_locality_says(p));
 	rte_tel_data_add_dict_uint(d, "steering_rules",
 		p->steer != NULL ? octopus_steer_rule_count(p->steer) : 0);
 	/* the application's synchronous rte_flow rules the port holds */

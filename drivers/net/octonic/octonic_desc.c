@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/*
+ * Descriptor rings kept the way DPDK's mlx5 driver keeps them, for the
+ * datapath realism devargs (README "Datapath"): the application side of
+ * them, what the driver does in its bursts.  The NIC side (writing frames
+ * into posted buffers, reading Tx descriptors) is in octonic_engine.c.
+ *
+ * Rx (rx_ring=mlx5).  Every slot holds a buffer from the start (mlx5
+ * allocates them all when the queue starts, and the start fails when the
+ * pool cannot); the NIC writes a frame only into a posted buffer, so a
+ * queue whose buffers are all full or unposted drops (imissed, mlx5's
+ * out-of-buffer).  A burst works as mlx5's vector Rx (mlx5_rxtx_vec.c,
+ * rxq_burst_v and mlx5_rx_burst_vec): in passes of at most 64, each
+ * first posting buffers again once a threshold of slots is free (4 kept
+ * back, never past the ring end; a dry pool counts rx_nombuf and posts
+ * nothing), then taking the request rounded down to the step, cut at the
+ * ring end and at the posted buffers rounded down to the step; passes go
+ * on until the request is met or a pass takes nothing.  A burst therefore
+ * comes back short while completions are pending: a request below the
+ * step, the step applied again past the wrap point, or completions beyond
+ * the posted limit's step.  With scatter over more than one segment mlx5
+ * uses its scalar Rx (mlx5_rx.c, mlx5_rx_burst): no steps; a buffer to
+ * replace each packet is taken from the pool before the packet is handed
+ * over, and none stops the burst (rx_nombuf), the packet staying in the
+ * ring.
+ *
+ * Tx (tx_comp_every = N > 1).  The driver keeps every mbuf it was given
+ * and asks for a completion once N descriptors were posted since the last
+ * request (mlx5_tx.h, mlx5_tx_request_completion: MLX5_TX_COMP_THRESH,
+ * 32); the NIC completes a request once it has read that far, and the
+ * driver frees the mbufs up to there the next time it looks (a burst, the
+ * descriptor status).  Until then their descriptors are in use.
+ */
+
+#include <string.h>
+
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "octonic_internal.h"
+
+/* mlx5_defs.h: MLX5_VPMD_RX_MAX_BURST, MLX5_VPMD_DESCS_PER_LOOP and
+ * MLX5_VPMD_RXQ_RPLNSH_THRESH(n) = min(64, n / 4) */
+#define RXD_PASS_MAX 64u
+#define RXD_KEPT_BACK 4u
+
+#define LOAD(p, mo) rte_atomic_load_explicit((p), rte_memory_order_ ## mo)
+#define STORE(p, v, mo) rte_atomic_store_explicit((p), (v), rte_memory_order_ ## mo)
+
+/* ---- Rx ---- */
+
+struct octonic_rxd *
+octonic_rxd_create(uint16_t nb_desc, uint16_t sges, int socket)
+{
+	uint32_t n = rte_align32pow2(nb_desc), size = n / sges;
+	struct octonic_rxd *d;
+
+	if (size == 0)
+		return NULL;
+	d = rte_zmalloc_socket("octonic_rxd",
+		sizeof(*d) + sizeof(d->elts[0]) * size, RTE_CACHE_LINE_SIZE,
+		socket);
+	if (d == NULL)
+		return NULL;
+	d->size = size;
+	d->mask = size - 1;
+	d->nb_desc = n;
+	d->sges = sges;
+	d->scalar = sges > 1;
+	d->repl_thresh = RTE_MIN(RXD_PASS_MAX, n / 4);
+	return d;
+}
+
+int
+octonic_rxd_start(struct octonic_rxq *rxq)
+{
+	struct octonic_rxd *d = rxq->desc;
+
+	octonic_rxd_stop(d);
+	if (rte_pktmbuf_alloc_bulk(rxq->mp, d->elts, d->size) != 0)
+		return -ENOMEM;
+	STORE(&d->rq_ci, d->size, release);
+	return 0;
+}
+
+void
+octonic_rxd_stop(struct octonic_rxd *d)
+{
+	uint32_t i, pi = LOAD(&d->rq_pi, relaxed), ci = LOAD(&d->rq_ci, relaxed);
+
+	for (i = pi; i != ci; i++) {
+		rte_pktmbuf_free(d->elts[i & d->mask]);
+		d->elts[i & d->mask] = NULL;
+	}
+	STORE(&d->rq_pi, 0, relaxed);
+	STORE(&d->rq_ci, 0, relaxed);
+	STORE(&d->hw_pi, 0, relaxed);
+}
+
+/* Post buffers into the free slots, as mlx5_rx_replenish_bulk_mbuf. */
+static void
+rxd_replenish(struct octonic_rxq *rxq, struct octonic_rxd *d)
+{
+	uint32_t ci = LOAD(&d->rq_ci, relaxed), pi = LOAD(&d->rq_pi, relaxed);
+	uint32_t free = d->size - (ci - pi), idx = ci & d->mask, n;
+
+	if (free < d->repl_thresh)
+		return;
+	n = RTE_MIN(free - RXD_KEPT_BACK, d->size - idx);
+	if (rte_pktmbuf_alloc_bulk(rxq->mp, &d->elts[idx], n) != 0) {
+		RELAXED_ADD(&rxq->poll.nombuf, n);
+		return;
+	}
+	STORE(&d->rq_ci, ci + n, release);
+}
+
+static uint16_t
+rxd_burst_vec(struct octonic_rxq *rxq, struct octonic_rxd *d,
+		struct rte_mbuf **pkts, uint16_t n, uint16_t max)
+{
+	uint32_t step = rxq->step, tn = 0, pi, req, posted, got, idx;
+
+	while (tn < n && tn < max) {
+		rxd_replenish(rxq, d);
+		pi = LOAD(&d->rq_pi, relaxed);
+		idx = pi & d->mask;
+		req = RTE_MIN(n - tn, RXD_PASS_MAX);
+		req -= req % step;
+		req = RTE_MIN(req, d->size - idx);		/* the ring end */
+		posted = LOAD(&d->rq_ci, relaxed) - pi;
+		req = RTE_MIN(req, posted - posted % step);	/* the posted limit */
+		req = RTE_MIN(req, max - tn);			/* the fault */
+		got = RTE_MIN(req, LOAD(&d->hw_pi, acquire) - pi);
+		if (got == 0)
+			break;
+		memcpy(&pkts[tn], &d->elts[idx], sizeof(pkts[0]) * got);
+		STORE(&d->rq_pi, pi + got, relaxed);
+		tn += got;
+	}
+	return tn;
+}
+
+static uint16_t
+rxd_burst_scalar(struct octonic_rxq *rxq, struct octonic_rxd *d,
+		struct rte_mbuf **pkts, uint16_t n)
+{
+	uint32_t pi = LOAD(&d->rq_pi, relaxed), tn = 0, idx;
+	struct rte_mbuf *rep;
+
+	while (tn < n) {
+		/* the replacement first, as mlx5_rx_burst: a dry pool stops
+		 * the burst even when completions are pending */
+		rep = rte_pktmbuf_alloc(rxq->mp);
+		if (rep == NULL) {
+			RELAXED_ADD(&rxq->poll.nombuf, 1);
+			break;
+		}
+		if (pi == LOAD(&d->hw_pi, acquire)) {
+			rte_pktmbuf_free(rep);
+			break;
+		}
+		idx = pi & d->mask;
+		pkts[tn++] = d->elts[idx];
+		d->elts[idx] = rep;
+		pi++;
+	}
+	if (tn > 0) {
+		STORE(&d->rq_pi, pi, relaxed);
+		/* each slot taken is posted again at once */
+		STORE(&d->rq_ci, pi + d->size, release);
+	}
+	return tn;
+}
+
+uint16_t
+octonic_rxd_burst(struct octonic_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+		uint16_t max)
+{
+	struct octonic_rxd *d = rxq->desc;
+
+	return d->scalar ? rxd_burst_scalar(rxq, d, pkts, RTE_MIN(n, max)) :
+		rxd_burst_vec(rxq, d, pkts, n, max);
+}
+
+/* mlx5_rx.c, rx_queue_count: completions times segments per packet. */
+int
+octonic_rxd_count(const struct octonic_rxd *d)
+{
+	uint32_t c = LOAD(&d->hw_pi, acquire) - LOAD(&d->rq_pi, relaxed);
+
+	return (int)RTE_MIN(c * d->sges, d->nb_desc);
+}
+
+/* ---- Tx ---- */
+
+struct octonic_txd *
+octonic_txd_create(uint16_t nb_desc, uint16_t every, int socket)
+{
+	uint32_t size = rte_align32pow2(nb_desc);
+	struct octonic_txd *d;
+
+	d = rte_zmalloc_socket("octonic_txd",
+		sizeof(*d) + sizeof(d->elts[0]) * size, RTE_CACHE_LINE_SIZE,
+		socket);
+	if (d == NULL)
+		return NULL;
+	d->req = rte_zmalloc_socket("octonic_txd_req", sizeof(d->req[0]) * size,
+		RTE_CACHE_LINE_SIZE, socket);
+	if (d->req == NULL) {
+		rte_free(d);
+		return NULL;
+	}
+	d->size = size;
+	d->mask = size - 1;
+	/* a request must come before the ring is full, or none ever would */
+	d->every = RTE_MIN((uint32_t)every, size);
+	return d;
+}
+
+void
+octonic_txd_free(struct octonic_txd *d)
+{
+	if (d == NULL)
+		return;
+	octonic_txd_stop(d);
+	rte_free(d->req);
+	rte_free(d);
+}
+
+void
+octonic_txd_stop(struct octonic_txd *d)
+{
+	uint32_t i, head = LOAD(&d->head, relaxed);
+
+	for (i = d->tail; i != head; i++)
+		rte_pktmbuf_free(d->elts[i & d->mask]);
+	STORE(&d->head, 0, relaxed);
+	STORE(&d->hw_ci, 0, relaxed);
+	d->tail = d->done = d->comp = 0;
+	d->req_pi = d->req_ci = 0;
+}
+
+/* Free elts[tail, tail + n) (it may wrap). */
+static void
+txd_free_elts(struct octonic_txd *d, uint32_t n)
+{
+	uint32_t idx = d->tail & d->mask, part = RTE_MIN(n, d->size - idx);
+
+	rte_pktmbuf_free_bulk(&d->elts[idx], part);
+	if (part < n)
+		rte_pktmbuf_free_bulk(&d->elts[0], n - part);
+	d->tail += n;
+}
+
+uint32_t
+octonic_txd_complete(struct octonic_txd *d, uint32_t max)
+{
+	uint32_t hw = LOAD(&d->hw_ci, acquire), n;
+
+	/* a completion exists for each request the NIC has read past */
+	while (d->req_ci != d->req_pi &&
+			(int32_t)(hw - d->req[d->req_ci & d->mask]) >= 0)
+		d->done = d->req[d->req_ci++ & d->mask];
+	n = d->done - d->tail;
+	if (max != 0 && n > max)
+		n = max;
+	if (n > 0)
+		txd_free_elts(d, n);
+	return n;
+}
+
+uint16_t
+octonic_txd_burst(struct octonic_txd *d, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint32_t head = LOAD(&d->head, relaxed), idx, part;
+
+	octonic_txd_complete(d, 0);
+	n = RTE_MIN((uint32_t)n, d->size - (head - d->tail));
+	if (n == 0)
+		return 0;
+	idx = head & d->mask;
+	part = RTE_MIN((uint32_t)n, d->size - idx);
+	memcpy(&d->elts[idx], pkts, sizeof(pkts[0]) * part);
+	if (part < n)
+		memcpy(&d->elts[0], pkts + part, sizeof(pkts[0]) * (n - part));
+	head += n;
+	if (head - d->comp >= d->every) {
+		/* on the burst's last descriptor, as mlx5 flags its last WQE */
+		d->req[d->req_pi++ & d->mask] = head;
+		d->comp = head;
+	}
+	STORE(&d->head, head, release);
+	return n;
+}
