@@ -25,7 +25,7 @@
  *             octopus_ctrl.c, octopus_caps.c, octopus_devargs.c
  *   datapath  octopus_rxtx.c, octopus_migrate.c (the requests it makes)
  *   gate      octopus_gate.c, octopus_steer.c
- *   members   octopus_members.c
+ *   members   octopus_members.c, octopus_names.c
  */
 
 #include <pthread.h>
@@ -427,6 +427,8 @@ octo_priv(const struct rte_eth_dev *dev)
 
 /* octopus_devargs.c */
 int octopus_args_parse(struct octopus_args *a, const char *params);
+
+/* octopus_names.c */
 int octopus_member_name_full(const char *name, char *out, size_t len);
 
 /* octopus_members.c */
