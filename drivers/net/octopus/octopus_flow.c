@@ -273,7 +273,7 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f, uint64_t qs,
 	for (i = 0; i < nb; i++) {
 		if (qs != HW_ALL && (hw_queue_bit(f, i) & qs) == 0)
 			continue;
-		ret = octopus_flow_hw_make(proxy, sh.meta_how, f->copy->pattern_ro, &e[i], 0,
+		ret = octopus_flow_hw_make(proxy, sh.meta_how, sh.wire_item, f->copy->pattern_ro, &e[i], 0,
 			&f->hw[i], error);
 		if (ret < 0) {
 			ret = octopus_flow_member_error(error, ret, proxy);
@@ -761,7 +761,7 @@ octopus_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	if (ret == 0 && sh.mark_ingress)
 		ret = octopus_flow_mark_validate(p, &parsed.app, e, nb, error);
 	for (i = 0; ret == 0 && i < nb; i++) {
-		ret = octopus_flow_hw_make(proxy, sh.meta_how, pattern, &e[i], 1, NULL, error);
+		ret = octopus_flow_hw_make(proxy, sh.meta_how, sh.wire_item, pattern, &e[i], 1, NULL, error);
 		if (ret < 0)
 			ret = octopus_flow_member_error(error, ret, proxy);
 		else
@@ -964,8 +964,10 @@ octopus_flow_query(struct rte_eth_dev *dev, struct rte_flow *handle,
 static int
 isolate_rule_make(struct octopus_priv *p, struct rte_flow_error *error)
 {
-	struct rte_flow_item items[2] = {
+	struct rte_flow_item_ethdev wire;
+	struct rte_flow_item items[3] = {
 		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
 		{ .type = RTE_FLOW_ITEM_TYPE_END },
 	};
 	struct rte_flow_action actions[2] = {
@@ -986,6 +988,11 @@ isolate_rule_make(struct octopus_priv *p, struct rte_flow_error *error)
 	if (ret != 0)
 		return ret;
 	attr.group = sh.base;	/* the classification's group */
+	if (sh.base == 0 && sh.wire_item) {
+		/* the wire's frames only, not what the members send (F9) */
+		octopus_steer_wire_item_set(&items[0], &wire, proxy);
+		items[1].type = RTE_FLOW_ITEM_TYPE_ETH;
+	}
 	fl->isolate_rule = rte_flow_create(proxy, &attr, items, actions, error);
 	if (fl->isolate_rule == NULL)
 		return octopus_flow_member_error(error, rte_errno > 0 ? -rte_errno : -EIO, proxy);

@@ -51,6 +51,8 @@ struct octopus_flow_shape {
 	enum octopus_steer_meta_write meta_how;	/* SET_META or MODIFY_FIELD */
 	uint32_t base;		/* transfer group of application group 0 */
 	uint8_t mark_ingress;	/* MARK or FLAG refused in transfer rules */
+	uint8_t wire_item;	/* transfer group 0's rules name the wire
+				 * (octopus_steer_wire_item_probe) */
 };
 
 /* Rows of octopus_flows.reach after the default buckets' reta_size rows. */
@@ -218,7 +220,7 @@ int octopus_flow_parse(const struct octopus_priv *p, const struct rte_flow_attr 
  * @return 0 and *flow set (create), 1 when the entry cannot match anything
  * the pattern matches (skipped, nothing created), or -errno with @p error set.
  */
-int octopus_flow_hw_make(uint16_t proxy, enum octopus_steer_meta_write how,
+int octopus_flow_hw_make(uint16_t proxy, enum octopus_steer_meta_write how, bool wire,
 		const struct rte_flow_item pattern[],
 		const struct octo_steer_app_entry *e,
 		int validate_only, struct rte_flow **flow, struct rte_flow_error *error);

@@ -411,11 +411,12 @@ narrow(struct rte_flow_item *items, unsigned int n, const struct octo_steer_app_
 }
 
 int
-octopus_flow_hw_make(uint16_t proxy, enum octopus_steer_meta_write how,
+octopus_flow_hw_make(uint16_t proxy, enum octopus_steer_meta_write how, bool wire,
 		const struct rte_flow_item pattern[], const struct octo_steer_app_entry *e,
 		int validate_only, struct rte_flow **flow, struct rte_flow_error *error)
 {
-	struct rte_flow_item items[FLOW_MAX_ITEMS + 1];
+	struct rte_flow_item items[FLOW_MAX_ITEMS + 2];
+	struct rte_flow_item_ethdev wire_spec;
 	struct rte_flow_action actions[6];
 	struct rte_flow_action_set_meta meta;
 	struct rte_flow_action_modify_field modify;
@@ -445,6 +446,11 @@ octopus_flow_hw_make(uint16_t proxy, enum octopus_steer_meta_write how,
 	attr.group = e->group;
 	attr.priority = e->priority;
 	attr.transfer = 1;
+	if (wire && attr.group == 0) {
+		/* the wire's frames only, not what the members send (F9) */
+		memmove(&items[1], &items[0], (n + 1) * sizeof(items[0]));
+		octopus_steer_wire_item_set(&items[0], &wire_spec, proxy);
+	}
 	memset(actions, 0, sizeof(actions));
 	if (e->has_count) {
 		memset(&count, 0, sizeof(count));

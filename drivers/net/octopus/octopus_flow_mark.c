@@ -93,7 +93,9 @@ octopus_flow_shape_get(struct octopus_priv *p, uint16_t proxy, bool may_create,
 	if (p->steer != NULL && octopus_steer_proxy(p->steer) == proxy) {
 		sh->meta_how = octopus_steer_meta_how(p->steer);
 		sh->base = octopus_steer_class_group(p->steer);
+		sh->wire_item = octopus_steer_wire_item(p->steer);
 	} else {
+		sh->wire_item = octopus_steer_wire_item_probe(proxy);
 		ret = octopus_steer_class_probe(proxy, by_create, &sh->meta_how, &sh->base, why,
 			sizeof(why));
 		if (ret != 0)

@@ -41,6 +41,7 @@ struct octopus_steer {
 	uint16_t member_port[OCTOPUS_STEER_MAX_MEMBERS];
 	uint16_t proxy;			/* transfer proxy port */
 	enum octopus_steer_meta_write meta_how;	/* found by the probe */
+	bool wire_item;			/* octopus_steer_wire_item_probe() */
 	uint32_t base;			/* transfer group of the classification */
 	struct rte_flow *root;		/* base != 0: group 0 ETH -> JUMP(base) */
 	struct octo_steer_plan *plan;
@@ -68,6 +69,7 @@ struct flow_desc {
 	struct rte_flow_attr attr;
 	struct rte_flow_item items[5];
 	struct rte_flow_action actions[3];
+	struct rte_flow_item_ethdev wire;
 	struct rte_flow_item_meta meta_spec, meta_mask;
 	struct rte_flow_item_ipv4 ip4_spec, ip4_mask;
 	struct rte_flow_item_ipv6 ip6_spec, ip6_mask;
@@ -207,6 +209,8 @@ build_flow(const struct octopus_steer *s, const struct octo_steer_rule *r,
 	if (r->domain == OCTO_STEER_DOM_TRANSFER) {
 		d->attr.transfer = 1;
 		d->port = s->proxy;
+		if (r->group == 0 && s->wire_item)
+			octopus_steer_wire_item_set(&d->items[ni++], &d->wire, s->proxy);
 	} else {
 		d->attr.ingress = 1;
 		d->port = s->member_port[r->member];
@@ -503,12 +507,14 @@ probe(struct octopus_steer *s, char *why, size_t why_len)
  * @p flow is NULL (by creating it with @p by_create), else created.
  */
 static int
-root_rule(uint16_t proxy, uint32_t group, struct rte_flow **flow, bool by_create,
-		struct rte_flow_error *err)
+root_rule(uint16_t proxy, uint32_t group, bool wire, struct rte_flow **flow,
+		bool by_create, struct rte_flow_error *err)
 {
 	struct rte_flow_attr attr = { .transfer = 1 };
-	struct rte_flow_item items[2] = {
+	struct rte_flow_item_ethdev wire_spec;
+	struct rte_flow_item items[3] = {
 		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
 		{ .type = RTE_FLOW_ITEM_TYPE_END },
 	};
 	struct rte_flow_action_jump jump = { .group = group };
@@ -517,6 +523,10 @@ root_rule(uint16_t proxy, uint32_t group, struct rte_flow **flow, bool by_create
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
 
+	if (wire) {
+		octopus_steer_wire_item_set(&items[0], &wire_spec, proxy);
+		items[1].type = RTE_FLOW_ITEM_TYPE_ETH;
+	}
 	memset(err, 0, sizeof(*err));
 	if (flow == NULL)
 		return octopus_steer_probe(proxy, &attr, items, actions, by_create, err);
@@ -616,6 +626,7 @@ octopus_steer_install(struct octopus_steer **sp,
 		why_len);
 	if (ret != 0)
 		goto fail;
+	s->wire_item = octopus_steer_wire_item_probe(s->proxy);
 	/* classification in a non-zero group where the root table refuses it
 	 * (refused everywhere: the probe below says why)
 	 */
@@ -655,7 +666,7 @@ octopus_steer_install(struct octopus_steer **sp,
 	if (s->base != 0) {
 		struct rte_flow_error err;
 
-		ret = root_rule(s->proxy, s->base, &s->root, false, &err);
+		ret = root_rule(s->proxy, s->base, s->wire_item, &s->root, false, &err);
 		if (ret != 0) {
 			snprintf(why, why_len, "port %u refused transfer rule group 0 ETH -> JUMP(%u): %s",
 				s->proxy, s->base, err_msg(&err, ret));
@@ -805,6 +816,50 @@ octopus_steer_abandon(struct octopus_steer *s)
 	steer_free(s);
 }
 
+void
+octopus_steer_wire_item_set(struct rte_flow_item *it, struct rte_flow_item_ethdev *spec,
+		uint16_t proxy)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->port_id = proxy;
+	memset(it, 0, sizeof(*it));
+	it->type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT;
+	it->spec = spec;
+	it->mask = &rte_flow_item_ethdev_mask;
+}
+
+bool
+octopus_steer_wire_item_probe(uint16_t proxy)
+{
+	struct rte_flow_attr attr = { .transfer = 1 };
+	struct rte_flow_item_ethdev wire;
+	struct rte_flow_item items[3] = {
+		[1] = { .type = RTE_FLOW_ITEM_TYPE_ETH },
+		[2] = { .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action actions[2] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error err;
+	bool take;
+
+	octopus_steer_wire_item_set(&items[0], &wire, proxy);
+	memset(&err, 0, sizeof(err));
+	/* a question about the pattern, which validate answers (facts F1) */
+	take = rte_flow_validate(proxy, &attr, items, actions, &err) == 0;
+	STEER_LOG(DEBUG, "port %u: transfer rules %s a REPRESENTED_PORT item for the wire%s%s",
+		proxy, take ? "take" : "refuse", take ? "" : ": ",
+		take ? "" : err_msg(&err, -EINVAL));
+	return take;
+}
+
+bool
+octopus_steer_wire_item(const struct octopus_steer *s)
+{
+	return s->wire_item;
+}
+
 enum octopus_steer_meta_write
 octopus_steer_meta_how(const struct octopus_steer *s)
 {
@@ -847,7 +902,7 @@ octopus_steer_class_probe(uint16_t proxy, bool by_create, enum octopus_steer_met
 			ret[i] = octopus_steer_probe(proxy, &attr, items, actions, by_create,
 				&err[i]);
 			if (ret[i] == 0 && g != 0)
-				ret[i] = root_rule(proxy, g, NULL, by_create, &err[i]);
+				ret[i] = root_rule(proxy, g, false, NULL, by_create, &err[i]);
 			if (ret[i] == 0) {
 				*how = (enum octopus_steer_meta_write)i;
 				*group = g;

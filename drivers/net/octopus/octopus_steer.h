@@ -109,6 +109,21 @@ int octopus_steer_class_probe(uint16_t proxy, bool by_create,
 		enum octopus_steer_meta_write *how, uint32_t *group, char *why, size_t why_len);
 
 /** The META write installed steering @p s uses. */
+/*
+ * Whether transfer rules through @p proxy take a REPRESENTED_PORT item
+ * naming @p proxy itself, that is the wire's frames only.  Where the
+ * e-switch's transfer rules also see what its ports transmit (mlx5 with
+ * hardware steering, facts F9), every rule that takes the wire's traffic
+ * in transfer group 0 says so, or the members' own Tx would be steered
+ * back into their Rx queues; where the item is refused, the transfer rules
+ * see the wire's frames alone.
+ */
+bool octopus_steer_wire_item_probe(uint16_t proxy);
+/* Item @p it: REPRESENTED_PORT of @p proxy, its spec in @p spec. */
+void octopus_steer_wire_item_set(struct rte_flow_item *it, struct rte_flow_item_ethdev *spec,
+		uint16_t proxy);
+/* What octopus_steer_wire_item_probe() said at install. */
+bool octopus_steer_wire_item(const struct octopus_steer *s);
 enum octopus_steer_meta_write octopus_steer_meta_how(const struct octopus_steer *s);
 
 /**
