@@ -68,6 +68,23 @@ probe_transfer(uint16_t proxy, const struct octopus_flow_shape *sh,
 	return octopus_steer_probe(proxy, &attr, items, actions, by_create, err);
 }
 
+/*
+ * Whether member port @p proxy runs: during the port's start, once the
+ * members run and before the port says it is started, the rules made
+ * again (replay) are made on the members, so a create answers then.
+ */
+static bool
+proxy_started(const struct octopus_priv *p, uint16_t proxy)
+{
+	const struct octopus_member *m;
+	uint16_t i;
+
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_STARTED)
+		if (m->port_id == proxy)
+			return true;
+	return false;
+}
+
 int
 octopus_flow_shape_get(struct octopus_priv *p, uint16_t proxy, bool may_create,
 		struct octopus_flow_shape *sh, struct rte_flow_error *error)
@@ -81,7 +98,8 @@ octopus_flow_shape_get(struct octopus_priv *p, uint16_t proxy, bool may_create,
 	 * members take no rules now, or the caller makes none (an
 	 * application's validate), validate's answer is used, not kept
 	 */
-	bool by_create = may_create && (p->started || octopus_members_keep_rules(p));
+	bool by_create = may_create && (p->started || proxy_started(p, proxy) ||
+		octopus_members_keep_rules(p));
 	char why[320];
 	int ret;
 
