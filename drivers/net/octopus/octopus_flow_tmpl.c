@@ -555,7 +555,8 @@ meta_mask(enum octopus_steer_meta_write how, bool masked, struct rte_flow_action
 {
 	octopus_steer_meta_action(how, UINT32_MAX, a, set, mod);
 	if (how == OCTOPUS_STEER_META_MODIFY) {
-		mod->dst.level = UINT8_MAX;
+		/* 8 bits wide in 25.11, 32 in 22.11 */
+		memset(&mod->dst.level, 0xff, sizeof(mod->dst.level));
 		mod->dst.offset = UINT32_MAX;
 		mod->width = UINT32_MAX;
 		memset(mod->src.value, masked ? 0xff : 0, sizeof(mod->src.value));
