@@ -268,9 +268,25 @@ rx_members(struct octopus_queue *q, unsigned int home, int sock,
 }
 
 /*
+ * Whether member @p m's hardware Rx queue is empty after a burst that
+ * returned @p nb packets of those asked for. A short burst alone does not
+ * say so: a real PMD returns short bursts with completions pending (mlx5:
+ * steps of 4, the ring's end, its replenish limit, an mbuf shortage). Its
+ * queue count does (compared with 0: mlx5 counts segments); where there is
+ * none, only an empty burst. Slow path only (a call into the member).
+ */
+static bool
+rx_member_empty(const struct octopus_queue *q, unsigned int m, uint16_t nb)
+{
+	int c = rte_eth_rx_queue_count(q->priv->members[m].port_id, q->qid);
+
+	return c < 0 ? nb == 0 : c == 0;
+}
+
+/*
  * DRAINING(home = new, old): the rule already points at the new member;
  * deliver what the old member's hardware queue still holds first, and
- * read the new one only once the old one came back short (empty).
+ * read the new one only once the old one is empty (rx_member_empty).
  */
 static __rte_noinline uint16_t
 rx_draining(struct octopus_queue *q, uint32_t r, int sock,
@@ -282,7 +298,7 @@ rx_draining(struct octopus_queue *q, uint32_t r, int sock,
 	nb = q->hw[old].rx(q->hw[old].queue, pkts, n);
 	count(q, old, sock, nb);
 	q->mig.drained_pkts += nb;
-	if (nb == n)
+	if (nb == n || !rx_member_empty(q, old, nb))
 		return nb;
 	migration_finish(q);
 	k = q->hw[home].rx(q->hw[home].queue, pkts + nb, n - nb);
@@ -314,6 +330,7 @@ gate_allowance(struct octopus_queue *q, uint64_t *room, uint64_t *covers)
 }
 
 static bool tx_member_completed(struct octopus_queue *q, unsigned int m);
+
 
 /* The Tx queue of this port the calling lcore sent through last. */
 static __thread struct octopus_queue *lcore_txq;
@@ -407,6 +424,27 @@ drain_pos_reached(const struct octopus_queue *q)
 	return true;
 }
 
+/*
+ * Whether every hardware queue a burst of @p q read (its home, or every
+ * member in service where it is not steered) is empty after it returned
+ * @p nb packets (rx_member_empty).
+ */
+static bool
+rx_polled_empty(const struct octopus_queue *q, unsigned int home, uint16_t nb)
+{
+	unsigned int m;
+
+	for (m = 0; m < q->nb_members; m++) {
+		if ((q->steered && m != home) ||
+		    rte_atomic_load_explicit(&q->hw[m].rx,
+			rte_memory_order_acquire) == octopus_burst_none)
+			continue;
+		if (!rx_member_empty(q, m, nb))
+			return false;
+	}
+	return true;
+}
+
 /* Anything but STEADY without flags: migration phases and gates. */
 static __rte_noinline uint16_t
 rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
@@ -450,7 +488,8 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 		/* short burst: every hardware queue polled was empty after
 		 * the request, so what it held then has been delivered
 		 */
-		if (want > 0 && nb < want && OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_DRAINING) {
+		if (want > 0 && nb < want && OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_DRAINING &&
+				rx_polled_empty(q, home, nb)) {
 			if (ack > q->mig.drain_ack)
 				drain_acked(q, ack, nb);
 		} else if (q->mig.drain_pos_req > q->mig.drain_ack &&
