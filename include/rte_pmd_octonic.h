@@ -132,6 +132,19 @@ __rte_experimental
 int rte_pmd_octonic_rx_burst_max(uint16_t port_id, uint16_t max);
 
 /**
+ * Make the Rx queue count of PF @p port_id (rte_eth_rx_queue_count, and
+ * the descriptor status built on it) answer 0 whatever its rings hold
+ * (@p on 1), as a PMD with a broken count would; 0 undoes it. With
+ * rte_pmd_octonic_rx_burst_max(), a caller that takes a short burst and a
+ * count of 0 for an empty ring then leaves frames behind: the negative
+ * control of a drain's test.
+ *
+ * @return 0, -ENODEV (not an octonic port).
+ */
+__rte_experimental
+int rte_pmd_octonic_rx_count_zero(uint16_t port_id, int on);
+
+/**
  * Make the rte_device of @p port_id fail, as a device-fatal event does
  * (mlx5's): every port of that device goes down at once, and each port
  * configured with intr_conf.rmv gets RTE_ETH_EVENT_INTR_RMV, once until it

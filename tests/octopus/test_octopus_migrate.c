@@ -20,9 +20,10 @@
  *       NIC counted a drop; after each move completes, the NIC's remote-DMA
  *       and remote-poll counters of that queue stop growing.
  *   test_octopus_migrate nodrain [N]  the same with PFs whose Rx bursts come
- *       back short while their rings hold more (rte_pmd_octonic_rx_burst_max),
- *       which the drain takes for empty: reordering is seen, so the first
- *       case can fail.
+ *       back short while their rings hold more (rte_pmd_octonic_rx_burst_max)
+ *       and whose queue counts say 0 (rte_pmd_octonic_rx_count_zero), which
+ *       the drain takes for empty: reordering is seen, so the first case can
+ *       fail.
  *   test_octopus_migrate nosteer      members without e-switch (net_null):
  *       a poller on the other socket moves Rx and Tx (migration=auto), the
  *       API moves them back; the API's refusals; bad devargs refused.
@@ -1035,12 +1036,18 @@ test_order_drain(struct rte_mempool *mp)
 	test_order(mp, moves, true);
 }
 
-/* The negative control: the port's moves with a drain that ends early. */
+/*
+ * The negative control: the port's moves with a drain that ends early (a
+ * short burst with a queue count of 0 is an empty ring to it).
+ */
 static void
 test_order_nodrain(struct rte_mempool *mp)
 {
 	CHECK(rte_pmd_octonic_rx_burst_max(pf[0], 1) == 0 &&
-		rte_pmd_octonic_rx_burst_max(pf[1], 1) == 0, "short Rx bursts");
+		rte_pmd_octonic_rx_burst_max(pf[1], 1) == 0 &&
+		rte_pmd_octonic_rx_count_zero(pf[0], 1) == 0 &&
+		rte_pmd_octonic_rx_count_zero(pf[1], 1) == 0,
+		"short Rx bursts, queue counts of 0");
 	test_order(mp, moves, false);
 }
 

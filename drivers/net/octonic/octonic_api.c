@@ -256,6 +256,18 @@ rte_pmd_octonic_rx_burst_max(uint16_t port_id, uint16_t max)
 }
 
 int
+rte_pmd_octonic_rx_count_zero(uint16_t port_id, int on)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+
+	if (pf == NULL)
+		return -ENODEV;
+	rte_atomic_store_explicit(&pf->rx_count_zero, on != 0,
+		rte_memory_order_relaxed);
+	return 0;
+}
+
+int
 rte_pmd_octonic_sink_stats_get(uint16_t port_id,
 		struct rte_pmd_octonic_sink_stats *st)
 {

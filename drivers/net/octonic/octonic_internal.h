@@ -196,6 +196,8 @@ struct octonic_pf {
 	 *  (rte_pmd_octonic_rx_burst_max)
 	 */
 	RTE_ATOMIC(uint16_t) rx_burst_max;
+	/** 1: its Rx queue count answers 0 (rte_pmd_octonic_rx_count_zero) */
+	RTE_ATOMIC(uint8_t) rx_count_zero;
 	/* engine counters of what never reached a queue */
 	uint64_t drop_flow;		/**< DROP verdicts for this PF */
 	uint64_t drop_down;		/**< arrived while unplugged or stopped */

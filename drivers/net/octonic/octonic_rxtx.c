@@ -102,6 +102,9 @@ octonic_rx_queue_count(void *q)
 {
 	struct octonic_rxq *rxq = q;
 
+	if (rte_atomic_load_explicit(&rxq->pf->rx_count_zero,
+			rte_memory_order_relaxed))
+		return 0;	/* the fault asked for */
 	if (rxq->desc != NULL)
 		return octonic_rxd_count(rxq->desc);
 	return (int)rte_ring_count(rxq->ring);
