@@ -278,8 +278,13 @@ rx_members(struct octopus_queue *q, unsigned int home, int sock,
 static bool
 rx_member_empty(const struct octopus_queue *q, unsigned int m, uint16_t nb)
 {
-	int c = rte_eth_rx_queue_count(q->priv->members[m].port_id, q->qid);
+	int c;
 
+	/* out of service: no burst reads it, what it held is lost with it */
+	if (rte_atomic_load_explicit(&q->hw[m].rx, rte_memory_order_acquire) ==
+			octopus_burst_none)
+		return true;
+	c = rte_eth_rx_queue_count(q->priv->members[m].port_id, q->qid);
 	return c < 0 ? nb == 0 : c == 0;
 }
 
