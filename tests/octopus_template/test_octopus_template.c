@@ -828,7 +828,7 @@ case_restart(struct rte_mempool *mp)
 	struct rte_flow_item_ipv4 src_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
 	struct rte_flow_item_udp sport_mask = { .hdr.src_port = RTE_BE16(0xffff) };
 	struct rte_flow_attr attr = { .ingress = 1 };
-	struct rte_flow_op_result res;
+	struct rte_flow_op_result res, two[2];
 	struct rte_flow_error err;
 	struct rte_flow *ra, *rb, *rc, *rd = NULL;
 	struct rule_spec c;
@@ -900,7 +900,8 @@ case_restart(struct rte_mempool *mp)
 		"destroy: %s", msg(&err));
 	CHECK(rd != NULL && rte_flow_async_destroy(port, 0, &now, rd, NULL, &err) == 0,
 		"destroy: %s", msg(&err));
-	CHECK(pull_n(0, &res, 2) == 2, "completions");
+	CHECK(pull_n(0, two, 2) == 2 && two[0].status == RTE_FLOW_OP_SUCCESS &&
+		two[1].status == RTE_FLOW_OP_SUCCESS, "completions");
 	CHECK(rc != NULL && rte_flow_destroy(port, rc, &err) == 0, "destroy: %s", msg(&err));
 	CHECK(rte_flow_template_table_destroy(port, tb, &err) == 0, "table destroy: %s",
 		msg(&err));
