@@ -43,6 +43,13 @@ fq=1
 noflush=()
 [ "$(printf '%s\n' 23.11 "$version" | sort -V | head -n 1)" = 23.11 ] &&
 	noflush=(--no-flow-flush)
+# testpmd 22.11 flushes its rule list at every stop, the template rule's
+# record with it (which the port refuses to destroy there: it is the
+# asynchronous API's), and frees at its exit neither the templates' nor the
+# table's records: three allocations of testpmd's own, which ASan's leak
+# check would report at the exit. The port's leaks on this path are
+# checked by octopus_template_restart (C, every rule and template removed).
+[ ${#noflush[@]} -gt 0 ] || export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
 # flows 0 and 1 of the generator (seed 1, lib/wire/octo_gen.c): source
 # address 10.0.0.0/8 + ((f + h) & 0xffffff), source port 0xc000 |
