@@ -14,7 +14,7 @@
 #      queues 0 and 1 only: ten times `port stop 2` / `port start 2`, and
 #      after each start both rules' flows reach their queues again.
 # testpmd itself flushes a port's rules (rte_flow_flush) at its stop: on
-# DPDK 22.11 always, from 23.11 unless given --no-flow-flush, which it is
+# DPDK 22.11 always, from 23.11 unless given --disable-flow-flush, which it is
 # here. On 22.11 the port keeps what testpmd leaves it: the template rules
 # (rte_flow_flush removes synchronous rules only), and none of the
 # synchronous ones: in case 1 the traffic is spread again after the
@@ -42,7 +42,7 @@ port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
 fq=1
 noflush=()
 [ "$(printf '%s\n' 23.11 "$version" | sort -V | head -n 1)" = 23.11 ] &&
-	noflush=(--no-flow-flush)
+	noflush=(--disable-flow-flush)
 # testpmd 22.11 flushes its rule list at every stop, the template rule's
 # record with it (which the port refuses to destroy there: it is the
 # asynchronous API's), and frees at its exit neither the templates' nor the
