@@ -186,15 +186,6 @@ enum octopus_route_phase {
 
 /* How long a gate waits for a source queue nobody polls. */
 #define OCTO_GATE_TIMEOUT_MS	50
-/*
- * How long a wait for a member's Tx completions lasts at most (a drain's
- * ack, a Tx queue leaving its old member): mlx5 asks for a completion only
- * every 32 descriptors and has no tx_done_cleanup, so the last ones of a
- * queue that sends little report nothing until it sends more. Under the
- * gate's timeout, so that a gate does not give up on it; each wait ended
- * by it is counted (tx_unconfirmed).
- */
-#define OCTO_TX_SETTLE_MS	10
 
 #define OCTO_MIG_MAX_QUEUES	64
 
@@ -245,13 +236,6 @@ struct octopus_qmig {
 	uint64_t gated_bursts;		/* poller only */
 	uint64_t gate_timeouts;		/* poller only */
 	uint64_t gate_settle_timeouts;	/* control only: see gates_settle() */
-	/* poller only: tsc since when a wait for a member's Tx completions
-	 * (its drain's ack, for an Rx queue; leaving its old member, for a Tx
-	 * queue) has lasted (0: none waits); and the waits OCTO_TX_SETTLE_MS
-	 * ended without them
-	 */
-	uint64_t tx_wait_since;
-	uint64_t tx_unconfirmed;
 	uint64_t gates;			/* control only */
 	/* failover: 1 + the member a sweep moved the queue off (0: none);
 	 * migration thread only

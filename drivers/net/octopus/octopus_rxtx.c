@@ -336,31 +336,6 @@ gate_allowance(struct octopus_queue *q, uint64_t *room, uint64_t *covers)
 
 static bool tx_member_completed(struct octopus_queue *q, unsigned int m);
 
-/*
- * A wait of @p q for Tx completions, @p done when they came: over when
- * they did, or OCTO_TX_SETTLE_MS after it began (counted).
- */
-static bool
-tx_wait_over(struct octopus_queue *q, bool done)
-{
-	uint64_t now;
-
-	if (done) {
-		q->mig.tx_wait_since = 0;
-		return true;
-	}
-	now = rte_rdtsc();
-	if (q->mig.tx_wait_since == 0) {
-		q->mig.tx_wait_since = now;
-		return false;
-	}
-	if (now - q->mig.tx_wait_since < rte_get_tsc_hz() / 1000 * OCTO_TX_SETTLE_MS)
-		return false;
-	q->mig.tx_wait_since = 0;
-	rte_atomic_store_explicit(&q->mig.tx_unconfirmed, q->mig.tx_unconfirmed + 1,
-		rte_memory_order_relaxed);
-	return true;
-}
 
 /* The Tx queue of this port the calling lcore sent through last. */
 static __thread struct octopus_queue *lcore_txq;
@@ -400,7 +375,7 @@ tx_settled(const struct octopus_queue *rxq)
 static inline void
 drain_acked(struct octopus_queue *q, uint64_t ack, uint16_t nb)
 {
-	if (nb == 0 && tx_wait_over(q, tx_settled(q))) {
+	if (nb == 0 && tx_settled(q)) {
 		rte_atomic_store_explicit(&q->mig.drain_ack, ack, rte_memory_order_release);
 		return;
 	}
@@ -614,7 +589,7 @@ octopus_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 	 * given has left, so that the wire sees the queue's packets in order
 	 */
 	if (unlikely(OCTO_ROUTE_PHASE(r) == OCTO_ROUTE_DRAINING)) {
-		if (tx_wait_over(q, tx_member_completed(q, OCTO_ROUTE_OTHER(r))))
+		if (tx_member_completed(q, OCTO_ROUTE_OTHER(r)))
 			migration_finish(q);
 		else
 			home = OCTO_ROUTE_OTHER(r);
