@@ -336,7 +336,6 @@ gate_allowance(struct octopus_queue *q, uint64_t *room, uint64_t *covers)
 
 static bool tx_member_completed(struct octopus_queue *q, unsigned int m);
 
-
 /* The Tx queue of this port the calling lcore sent through last. */
 static __thread struct octopus_queue *lcore_txq;
 
@@ -431,22 +430,17 @@ drain_pos_reached(const struct octopus_queue *q)
 
 /*
  * Whether every hardware queue a burst of @p q read (its home, or every
- * member in service where it is not steered) is empty after it returned
- * @p nb packets (rx_member_empty).
+ * member where it is not steered; one out of service counts as empty) is
+ * empty after it returned @p nb packets (rx_member_empty).
  */
 static bool
 rx_polled_empty(const struct octopus_queue *q, unsigned int home, uint16_t nb)
 {
 	unsigned int m;
 
-	for (m = 0; m < q->nb_members; m++) {
-		if ((q->steered && m != home) ||
-		    rte_atomic_load_explicit(&q->hw[m].rx,
-			rte_memory_order_acquire) == octopus_burst_none)
-			continue;
-		if (!rx_member_empty(q, m, nb))
+	for (m = 0; m < q->nb_members; m++)
+		if ((!q->steered || m == home) && !rx_member_empty(q, m, nb))
 			return false;
-	}
 	return true;
 }
 
