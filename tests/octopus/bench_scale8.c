@@ -307,7 +307,7 @@ port_scale(uint32_t nb_rules)
 int
 main(int argc, char **argv)
 {
-	char members[512], nic[128];
+	char members[512], nic[256];
 	char **args, **own_args;
 	uint32_t nb_rules;
 	int n, len, i;

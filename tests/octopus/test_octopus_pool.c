@@ -544,7 +544,7 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], nic[160];
+	char prefix[64], nic[256];
 	char *eal[] = {
 		argv[0], "-m", "512", "--no-pci",
 		"--lcores", "0@0,1@1", "--file-prefix", prefix,
