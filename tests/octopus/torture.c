@@ -25,6 +25,7 @@
  *   reconf     port stop, configure with another number of queues (rules
  *              destroyed first: they may name a queue that goes), start
  *
+ * --ops KIND,... applies only those kinds (all by default). *
  * --contend N starts N threads that spin on every CPU of the process for
  * the whole run (CPU contention).
  *
@@ -93,7 +94,27 @@ static const char *const op_name[OP_MAX] = {
 	"mig_api", "mig_auto", "auto", "reta", "rule", "member", "restart", "reconf",
 };
 /* relative frequency of each */
-static const unsigned int op_weight[OP_MAX] = { 20, 15, 3, 15, 25, 4, 2, 2 };
+static unsigned int op_weight[OP_MAX] = { 20, 15, 3, 15, 25, 4, 2, 2 };
+
+/* Keep only the kinds named in @p list (comma-separated); false if one is unknown. */
+static bool
+ops_only(const char *list)
+{
+	unsigned int keep[OP_MAX] = { 0 }, i;
+	char buf[256], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < OP_MAX && strcmp(tok, op_name[i]) != 0; i++)
+			;
+		if (i == OP_MAX)
+			return false;
+		keep[i] = 1;
+	}
+	for (i = 0; i < OP_MAX; i++)
+		op_weight[i] *= keep[i];
+	return true;
+}
 
 static unsigned int nb_pf;
 static uint16_t port, pf[OCTO_PFS_MAX], nb_q, nb_desc;
@@ -110,7 +131,7 @@ static rte_be16_t pin_sport[NB_PIN];
 static int pin_known[NB_PIN];
 static struct rte_flow *pin_rule[NB_PIN];
 
-static uint64_t op_ok[OP_MAX], op_refused[OP_MAX];
+static uint64_t op_ok[OP_MAX], op_refused[OP_MAX], op_max_cyc[OP_MAX];
 static int member_out = -1;	/* the PF unplugged, -1: none */
 static uint64_t rng;
 
@@ -648,7 +669,7 @@ torture(struct rte_mempool *mp, double duration)
 	uint64_t end, t0 = rte_get_timer_cycles(), ops = 0;
 	struct rte_pmd_octonic_sink_stats sink;
 	struct rte_flow_error err;
-	uint64_t gt, gt_last = 0, ro_last = 0;
+	uint64_t gt, gt_last = 0, ro_last = 0, t_op;
 	enum op o, hist[6];
 	int saved[MAX_Q], ret;
 	unsigned int i;
@@ -662,6 +683,7 @@ torture(struct rte_mempool *mp, double duration)
 	end = t0 + (uint64_t)(duration * rte_get_timer_hz());
 	while (rte_get_timer_cycles() < end) {
 		o = op_pick();
+		t_op = rte_get_timer_cycles();
 		switch (o) {
 		case OP_MIG_API:
 		case OP_MIG_AUTO:
@@ -688,6 +710,8 @@ torture(struct rte_mempool *mp, double duration)
 		default:
 			ret = -EINVAL;
 		}
+		t_op = rte_get_timer_cycles() - t_op;
+		op_max_cyc[o] = RTE_MAX(op_max_cyc[o], t_op);
 		if (ret == 0)
 			op_ok[o]++;
 		else if (ret < 0)
@@ -740,6 +764,9 @@ torture(struct rte_mempool *mp, double duration)
 		(double)(rte_get_timer_cycles() - t0) / rte_get_timer_hz(), ops);
 	for (i = 0; i < OP_MAX; i++)
 		printf(" %s %" PRIu64 "/%" PRIu64, op_name[i], op_ok[i], op_ok[i] + op_refused[i]);
+	printf("\ntorture: longest (ms):");
+	for (i = 0; i < OP_MAX; i++)
+		printf(" %s %.1f", op_name[i], (double)op_max_cyc[i] * 1000 / rte_get_timer_hz());
 	printf("\ntorture: %u epochs; generated %" PRIu64 " = delivered %" PRIu64
 		" + imissed %" PRIu64 " (ring full %" PRIu64 ", PF down %" PRIu64
 		", no queue %" PRIu64 ", DROP rule %" PRIu64 "; nombuf %" PRIu64 ")"
@@ -769,7 +796,7 @@ torture(struct rte_mempool *mp, double duration)
 	CHECK(total.gate_timeouts == 0, "%" PRIu64 " gate timeouts", total.gate_timeouts);
 	CHECK(total.received > 0, "nothing delivered");
 	for (i = 0; i < OP_MAX; i++)
-		CHECK(op_ok[i] > 0, "no %s applied (%" PRIu64 " refused)", op_name[i],
+		CHECK(op_weight[i] == 0 || op_ok[i] > 0, "no %s applied (%" PRIu64 " refused)", op_name[i],
 			op_refused[i]);
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	CHECK(rte_eth_dev_close(port) == 0, "close");
@@ -778,7 +805,8 @@ torture(struct rte_mempool *mp, double duration)
 static void
 usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s [--seed S] [--duration SEC] [--pfs 2..8] [--contend N]\n"
+	fprintf(stderr, "usage: %s [--seed S] [--duration SEC] [--pfs 2..8] [--contend N]"
+		" [--ops KIND,...]\n  kinds: mig_api mig_auto auto reta rule member restart reconf (default: all)\n"
 		"  (under tools/octopus-numa-emu --nodes <pfs>; OCTONIC_DIALECT for the model's"
 		" dialect)\n", prog);
 }
@@ -791,6 +819,7 @@ main(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "pfs", required_argument, NULL, 'p' },
 		{ "contend", required_argument, NULL, 'c' },
+		{ "ops", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char prefix[64], octo[512], gen[256];
@@ -822,6 +851,12 @@ main(int argc, char **argv)
 			break;
 		case 'c':
 			contend = (unsigned int)atoi(optarg);
+			break;
+		case 'o':
+			if (!ops_only(optarg)) {
+				usage(argv[0]);
+				return 2;
+			}
 			break;
 		default:
 			usage(argv[0]);
