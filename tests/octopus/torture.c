@@ -667,6 +667,7 @@ static void
 torture(struct rte_mempool *mp, double duration)
 {
 	uint64_t end, t0 = rte_get_timer_cycles(), ops = 0;
+	double up;
 	struct rte_pmd_octonic_sink_stats sink;
 	struct rte_flow_error err;
 	uint64_t gt, gt_last = 0, ro_last = 0, t_op;
@@ -680,6 +681,12 @@ torture(struct rte_mempool *mp, double duration)
 	rte_pmd_octonic_gen_enable(pf[0], 1);
 	stop = 0;
 	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
+	/* the duration counts from here: bringing 8 PFs up on a loaded host
+	 * takes seconds
+	 */
+	up = (double)(rte_get_timer_cycles() - t0) / rte_get_timer_hz();
+	printf("torture: port up in %.1f s\n", up);
+	t0 = rte_get_timer_cycles();
 	end = t0 + (uint64_t)(duration * rte_get_timer_hz());
 	while (rte_get_timer_cycles() < end) {
 		o = op_pick();
