@@ -521,9 +521,9 @@ rx_read(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
  * bursts: an idle queue pays for no call into the member.
  */
 static __rte_noinline void
-rx_step_probe(struct octopus_queue *q, unsigned int home)
+rx_step_probe(struct octopus_queue *q, unsigned int home, uint16_t n)
 {
-	if (home < q->nb_members &&
+	if (n < OCTO_RX_STASH && (q->cnt.polls & 63) == 0 && home < q->nb_members &&
 	    rte_atomic_load_explicit(&q->hw[home].rx, rte_memory_order_acquire) !=
 			octopus_burst_none &&
 	    rte_eth_rx_queue_count(q->priv->members[home].port_id, q->qid) > 0)
@@ -558,6 +558,17 @@ rx_stashed(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 	return k;
 }
 
+/* A burst of a queue whose member reads in steps: small requests (and
+ * any while the stash holds frames) through the stash. */
+static __rte_noinline uint16_t
+rx_small_read(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
+		struct rte_mbuf **pkts, uint16_t n)
+{
+	if (q->stash_n != 0 || n < OCTO_RX_STASH)
+		return rx_stashed(q, r, home, sock, pkts, n);
+	return rx_read(q, r, home, sock, pkts, n);
+}
+
 /* Frees what the stash holds: the queue is stopped or released. */
 void
 octopus_rx_stash_flush(struct octopus_queue *q)
@@ -581,12 +592,12 @@ octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 
 	if (unlikely(q->hw[home].socket != sock))
 		foreign_poll(q, r, sock);
-	if (unlikely(q->stash_n != 0 || (q->rx_small && n < OCTO_RX_STASH))) {
-		nb = rx_stashed(q, r, home, sock, pkts, n);
+	if (unlikely(q->rx_small != 0)) {
+		nb = rx_small_read(q, r, home, sock, pkts, n);
 	} else {
 		nb = rx_read(q, r, home, sock, pkts, n);
-		if (unlikely(nb == 0 && n < OCTO_RX_STASH && (q->cnt.polls & 63) == 0))
-			rx_step_probe(q, home);
+		if (unlikely(nb == 0))
+			rx_step_probe(q, home, n);
 	}
 	/* The one per-packet cost of the wrapper (mbuf->port is the virtual
 	 * port's): eight stores a step, so that the loop's own instructions
