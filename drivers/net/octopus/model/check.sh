@@ -8,6 +8,8 @@
 # negative: each bug variant (-DBUG_x) violates the property it breaks, and
 # spin finds it. A check that cannot fail is not a test. Exit 0 when every
 # run ended as expected; a line per run with its result and time.
+# the -D and pan options are word lists, split on purpose
+# shellcheck disable=SC2086
 set -eu
 what=${1:-all}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,7 +34,6 @@ run() {
 	shift
 	pargs="$*"
 	start=$(date +%s.%N)
-	# shellcheck disable=SC2086
 	(cd "$dir" && spin $sdefs -a octopus_order.pml >spin.log 2>&1 &&
 		$cc -O2 -w $cflags -DCOLLAPSE -DMEMLIM=2048 -o pan pan.c >cc.log 2>&1 &&
 		./pan -m200000 $pargs >pan.log 2>&1) || true
