@@ -40,6 +40,9 @@
  *  BUG_SHORT_EMPTY  the drain takes a short burst for an empty queue
  *                   (order: scenario 2)
  *  BUG_GATE_OPEN    the gate does not wait for the source's ack (order: 1)
+ *  BUG_REQUESTED_ACK a drain is acked while the queue is REQUESTED, its
+ *                   rule already at the target (order: 2; the C code
+ *                   before "no drain ack while a queue is REQUESTED")
  *  BUG_LOSS_UNCOUNTED failover does not count what a lost member's rings
  *                   held (stranded: 3)
  *  BUG_NO_REARM     a burst that did not ack does not set F_DRAIN_REQ
