@@ -15,7 +15,7 @@
  *  - F_DRAIN_REQ on a gate's source queue: set by the gate (RELEASE) after
  *    bumping drain_req. The poller clears it (ACQ_REL) BEFORE reading
  *    drain_req (ACQUIRE) and starting its burst; if that burst comes back
- *    short (not DRAINING), it stores drain_ack = the value read (RELEASE):
+ *    short (STEADY), it stores drain_ack = the value read (RELEASE):
  *    at once when the burst returned nothing and its lcore's Tx queue has
  *    completed, else (ack_next) at a later poll once that holds, the flag
  *    set again to bring that poll here; a burst that is not short sets the

@@ -462,7 +462,11 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 		acking = true;
 		if (q->mig.ack_next > q->mig.drain_ack)
 			drain_acked(q, q->mig.ack_next, 0);
-		if (ack > q->mig.drain_pos_req && ack > q->mig.drain_ack)
+		/* REQUESTED: the home rule may already send to the target,
+		 * which this queue reads only once DRAINING (model/README.md)
+		 */
+		if (ack > q->mig.drain_pos_req && ack > q->mig.drain_ack &&
+		    OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_REQUESTED)
 			drain_pos_take(q, r, home, ack);
 	}
 	if ((r & OCTO_ROUTE_F_GATED) && gate_holds(q)) {
@@ -486,9 +490,11 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 	}
 	if (acking) {
 		/* short burst: every hardware queue polled was empty after
-		 * the request, so what it held then has been delivered
+		 * the request, so what it held then has been delivered. Not
+		 * while the queue migrates: DRAINING reads the old member
+		 * first, and REQUESTED may already receive on the target
 		 */
-		if (want > 0 && nb < want && OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_DRAINING &&
+		if (want > 0 && nb < want && OCTO_ROUTE_PHASE(r) == OCTO_ROUTE_STEADY &&
 				rx_polled_empty(q, home, nb)) {
 			if (ack > q->mig.drain_ack)
 				drain_acked(q, ack, nb);
