@@ -32,6 +32,19 @@
  *       reaching q through PF0; PF1 stays out until the application
  *       resets and reconfigures the port, then serves q again with the
  *       rule in place.
+ *   test_octopus_failover fatal   a device-fatal error of the NIC
+ *       (rte_pmd_octonic_device_fatal) takes every member at once: under
+ *       mlx5-hws (OCTONIC_DIALECT) the uplinks of mlx5's multiport e-switch
+ *       (topology=mpesw, no steering, rules refused), else every PF of the
+ *       octoNIC (the rule to q=1 in place); RSS over the 4 queues, LSC
+ *       interrupts on. The port's link goes down with one LSC event, every
+ *       member out of service, nothing delivered while the NIC counts
+ *       what the wire brings (imissed), Rx and Tx bursts return 0 on every
+ *       queue, stats and xstats answer, a rule is refused with a message
+ *       or taken as the transfer proxy answers; no crash. Every PF plugged
+ *       back: link up with a second LSC event, every member back, every
+ *       queue delivers again, the rule's flow reaches q=1 through PF1
+ *       again and the steering holds as many rules as before.
  * Every case: nothing reordered or duplicated at Rx or on the wire, and
  * received + NIC drops + what sat in the lost PF's rings = generated.
  */
@@ -57,6 +70,7 @@
 
 #include "../common/octo_check.h"
 #include "../common/octo_cases.h"
+#include "../common/octo_dialect.h"
 #include "../common/octo_migration.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
@@ -83,6 +97,11 @@ static rte_be32_t watched_src;
 static rte_be16_t watched_sport;
 static int watched_known;
 static unsigned int reset_events;	/* INTR_RESET on the virtual port */
+static int lsc;			/* the port asks for LSC interrupts, and RSS */
+static unsigned int lsc_events;	/* INTR_LSC on the virtual port ... */
+static int lsc_status = -1;	/* ... and the link it reported at the last */
+static uint64_t tx_unsent;	/* freed by the pollers: the port's link down */
+static bool mpesw;		/* members: the uplinks of topology=mpesw */
 
 /* per flow, touched only by the poller of the flow's queue */
 OCTO_SEQ_CHECK_DEFINE(seq, MAX_FLOWS);
@@ -130,6 +149,28 @@ note(uint16_t q, struct rte_mbuf *m)
 	rte_atomic_store_explicit(&watched_known, 1, rte_memory_order_release);
 }
 
+/*
+ * Send what is left of @p pkts from *@p k. When the port took none and its
+ * link is down (no member serves it), the rest is freed and counted in
+ * tx_unsent, as an application drops what a dead port will not take.
+ */
+static void
+tx_some(uint16_t q, struct rte_mbuf **pkts, uint16_t n, uint16_t *k)
+{
+	struct rte_eth_link l;
+	uint16_t sent = rte_eth_tx_burst(port, q, pkts + *k, n - *k);
+
+	*k += sent;
+	if (sent > 0 || *k == n)
+		return;
+	memset(&l, 0, sizeof(l));
+	if (rte_eth_link_get_nowait(port, &l) != 0 || l.link_status == RTE_ETH_LINK_UP)
+		return;
+	rte_pktmbuf_free_bulk(pkts + *k, n - *k);
+	rte_atomic_fetch_add_explicit(&tx_unsent, n - *k, rte_memory_order_relaxed);
+	*k = n;
+}
+
 static int
 worker(void *arg)
 {
@@ -148,7 +189,7 @@ worker(void *arg)
 				note(q, pkts[k]);
 			}
 			for (k = 0; k < n; )
-				k += rte_eth_tx_burst(port, q, pkts + k, n - k);
+				tx_some(q, pkts, n, &k);
 			if (n == 0) {	/* lets a Tx migration finish */
 				rte_eth_tx_burst(port, q, pkts, 0);
 				/* beyond 2 PFs, N+1 pollers share 2 CPUs */
@@ -190,7 +231,8 @@ start_port(struct rte_mempool *mp)
 {
 	struct octo_port_conf c = {
 		.nb_rxq = nb_q, .nb_txq = nb_q, .nb_desc = nb_desc,
-		.socket = OCTO_SOCKET_SPREAD, .pool = mp,
+		.socket = OCTO_SOCKET_SPREAD, .pool = mp, .lsc = lsc,
+		.rss_hf = lsc ? RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP : 0,
 	};
 	uint16_t q;
 	int ret;
@@ -499,16 +541,18 @@ test_proxy(struct rte_mempool *mp)
 	unplug_and_back(mp, 0, 0);
 }
 
+/* What a rule must get: refused, or either way (with a message if refused). */
+enum rule_want { RULE_REFUSED, RULE_ANSWERED };
+
 /*
- * PF0, the transfer proxy, unplugged, then its port released (stopped and
- * closed): the rules went with it. The port forwards on through PF1,
- * without steering; the application's rules are refused; a restart of the
- * port on PF1 alone (no transfer proxy left) starts and forwards, in order.
+ * A rule to queue 0 for every frame, destroyed at once if taken: refused
+ * with the proxy released and under mpesw (no steering); with every
+ * member out, the port answers as its transfer proxy does (net_octonic's
+ * e-switch outlives its ports and takes it).
  */
 static void
-test_proxy_released(struct rte_mempool *mp)
+any_rule(const char *when, enum rule_want want)
 {
-	struct rte_flow_error err;
 	struct rte_flow_attr attr = { .ingress = 1 };
 	struct rte_flow_item items[] = {
 		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
@@ -519,10 +563,31 @@ test_proxy_released(struct rte_mempool *mp)
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qa },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
+	struct rte_flow_error err;
+	struct rte_flow *f;
+
+	memset(&err, 0, sizeof(err));
+	f = rte_flow_create(port, &attr, items, actions, &err);
+	printf("%s: a rule %s%s\n", when, f != NULL ? "taken" : "refused: ",
+		f != NULL ? "" : err.message != NULL ? err.message : "(no message)");
+	CHECK(f == NULL || want == RULE_ANSWERED, "%s: a rule taken", when);
+	CHECK(f != NULL || err.message != NULL, "%s: a rule refused with no message", when);
+	if (f != NULL)
+		CHECK(rte_flow_destroy(port, f, &err) == 0, "%s: destroy the rule", when);
+}
+
+/*
+ * PF0, the transfer proxy, unplugged, then its port released (stopped and
+ * closed): the rules went with it. The port forwards on through PF1,
+ * without steering; the application's rules are refused; a restart of the
+ * port on PF1 alone (no transfer proxy left) starts and forwards, in order.
+ */
+static void
+test_proxy_released(struct rte_mempool *mp)
+{
 	uint64_t elsewhere, gen0 = 0, rx0, base[MAX_Q], end, out0;
 	int other = stand_in(0);
 	struct rte_eth_stats st;
-	struct rte_flow *f;
 	uint16_t q;
 
 	if (!rule_in_place(mp, 0, &elsewhere)) {
@@ -546,10 +611,7 @@ test_proxy_released(struct rte_mempool *mp)
 			rte_delay_us_sleep(100);
 	for (q = 0; q < nb_q; q++)
 		CHECK(delivered_not_via(q, 0) > base[q], "proxy released: queue %u delivers nothing", q);
-	memset(&err, 0, sizeof(err));
-	f = rte_flow_create(port, &attr, items, actions, &err);
-	CHECK(f == NULL, "a rule created with the proxy released");
-	printf("proxy released: rule refused: %s\n", err.message ? err.message : "?");
+	any_rule("proxy released", RULE_REFUSED);
 	drain();
 	check_accounting("proxy released", 0, 0, 0, 0);
 
@@ -645,10 +707,246 @@ test_reset(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
+static int
+on_lsc(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *ret)
+{
+	struct rte_eth_link l;
+
+	RTE_SET_USED(arg);
+	RTE_SET_USED(ret);
+	if (port_id != port || type != RTE_ETH_EVENT_INTR_LSC)
+		return 0;
+	memset(&l, 0, sizeof(l));
+	rte_eth_link_get_nowait(port, &l);
+	lsc_status = l.link_status;
+	rte_atomic_fetch_add_explicit(&lsc_events, 1, rte_memory_order_relaxed);
+	return 0;
+}
+
+/* Wait (LIMIT_MS at most) until the port's link is @p status. */
+static bool
+wait_link(int status)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * LIMIT_MS;
+	struct rte_eth_link l;
+
+	do {
+		memset(&l, 0, sizeof(l));
+		if (rte_eth_link_get_nowait(port, &l) == 0 && l.link_status == status)
+			return true;
+		rte_delay_us_sleep(1000);
+	} while (rte_get_timer_cycles() < end);
+	return false;
+}
+
+/* Packets Rx queue @p q delivered, through any member. */
+static uint64_t
+delivered(uint16_t q)
+{
+	return delivered_not_via(q, -1);
+}
+
+/* The member xstat "member<m>_<what>", summed over the members. */
+static uint64_t
+members_xstat(const char *what)
+{
+	char name[64];
+	uint64_t t = 0;
+	unsigned int m;
+
+	for (m = 0; m < nb_pf; m++) {
+		snprintf(name, sizeof(name), "member%u_%s", m, what);
+		t += xstat(name);
+	}
+	return t;
+}
+
+/*
+ * With every member out of service and the pollers stopped: the port's
+ * bursts return 0 on every queue, and its statistics answer.
+ */
+static void
+dead_port_calls(struct rte_mempool *mp)
+{
+	struct rte_eth_stats st;
+	struct rte_mbuf *pkts[32];
+	uint16_t q, n, sent;
+
+	stop = 1;
+	rte_eal_mp_wait_lcore();
+	for (q = 0; q < nb_q; q++) {
+		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
+		CHECK(n == 0, "every member out: Rx queue %u returned %u", q, n);
+		rte_pktmbuf_free_bulk(pkts, n);
+		pkts[0] = rte_pktmbuf_alloc(mp);
+		REQUIRE(pkts[0] != NULL, "mbuf");
+		rte_pktmbuf_append(pkts[0], 64);
+		sent = rte_eth_tx_burst(port, q, pkts, 1);
+		CHECK(sent == 0, "every member out: Tx queue %u took %u", q, sent);
+		if (sent == 0)
+			rte_pktmbuf_free(pkts[0]);
+	}
+	memset(&st, 0, sizeof(st));
+	CHECK(rte_eth_stats_get(port, &st) == 0, "stats of a port with no member");
+	CHECK(xstat("member_losses") != UINT64_MAX, "xstats of a port with no member");
+	stop = 0;
+	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
+}
+
+/* Wait until every queue is polled by its worker again (not the main lcore). */
+static bool
+workers_polling(void)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * LIMIT_MS;
+	struct rte_pmd_octopus_queue_info qi;
+	uint16_t q, ok;
+
+	do {
+		for (q = 0, ok = 0; q < nb_q; q++)
+			ok += rte_pmd_octopus_queue_info_get(port, q, 0, &qi) == 0 &&
+				qi.poller_lcore == (int)poller_of(q);
+		if (ok == nb_q)
+			return true;
+		rte_delay_us_sleep(1000);
+	} while (rte_get_timer_cycles() < end);
+	return false;
+}
+
+/*
+ * Every member lost at once by a device-fatal error under load, then every
+ * PF plugged back (see the header).
+ */
+static void
+test_fatal(struct rte_mempool *mp)
+{
+	uint64_t elsewhere = 0, rx, missed, base[MAX_Q], end, rules0;
+	struct rte_eth_stats st;
+	double t_back = 0;
+	unsigned int m;
+	uint16_t q;
+
+	lsc = 1;
+	REQUIRE(rte_eth_dev_callback_register(port, RTE_ETH_EVENT_INTR_LSC, on_lsc,
+		NULL) == 0, "callback");
+	if (mpesw) {
+		if (!start_port(mp))
+			return;
+		forward();
+		any_rule("mpesw", RULE_REFUSED);
+	} else if (!rule_in_place(mp, 1, &elsewhere)) {
+		drain();
+		return;
+	}
+	CHECK(wait_for(&received, received + 2000), "nothing forwarded before the error");
+	end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * LIMIT_MS;
+	for (q = 0; q < nb_q; q++) {
+		while (delivered(q) == 0 && rte_get_timer_cycles() < end)
+			rte_delay_us_sleep(100);
+		CHECK(delivered(q) > 0, "before the error: queue %u delivers nothing", q);
+	}
+	CHECK(wait_link(RTE_ETH_LINK_UP), "link not up before the error");
+	rules0 = xstat("steering_rules");
+	CHECK(mpesw ? rules0 == 0 : rules0 > 0, "%" PRIu64 " steering rules", rules0);
+
+	/* the error: every member goes at once */
+	CHECK(rte_pmd_octonic_device_fatal(pf[0]) == 0, "device-fatal error");
+	CHECK(rte_pmd_octonic_device_fatal(pf[nb_pf - 1]) == -EALREADY,
+		"a second device-fatal error of a dead device");
+	CHECK(wait_link(RTE_ETH_LINK_DOWN), "link still up %d ms after every member left",
+		LIMIT_MS);
+	CHECK(lsc_events == 1 && lsc_status == RTE_ETH_LINK_DOWN,
+		"every member out: %u LSC event(s), the last with link %d", lsc_events,
+		lsc_status);
+	CHECK(xstat("member_losses") == nb_pf && members_xstat("in_service") == 0,
+		"every member out: %" PRIu64 " losses, %" PRIu64 " in service",
+		xstat("member_losses"), members_xstat("in_service"));
+	/* nothing delivered from here, while the wire brings more */
+	end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * LIMIT_MS;
+	do {
+		rx = received;
+		rte_delay_ms(50);
+	} while (received != rx && rte_get_timer_cycles() < end);
+	memset(&st, 0, sizeof(st));
+	rte_eth_stats_get(port, &st);
+	missed = st.imissed;
+	/* the model's wire moves when a PF is polled, and no burst of the
+	 * port polls one now: a burst of nothing on PF0 moves it, as frames
+	 * keep coming to a dead NIC
+	 */
+	end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * 300;
+	while (rte_get_timer_cycles() < end) {
+		rte_eth_tx_burst(pf[0], 0, NULL, 0);
+		rte_delay_us_sleep(500);
+	}
+	rte_eth_stats_get(port, &st);
+	CHECK(received == rx, "every member out: %" PRIu64 " packet(s) delivered",
+		received - rx);
+	CHECK(st.imissed > missed, "every member out: the NIC counted no drop");
+	printf("every member out: %" PRIu64 " NIC drops in 300 ms\n", st.imissed - missed);
+	dead_port_calls(mp);
+	CHECK(workers_polling(), "the workers do not poll again");
+	any_rule("every member out", mpesw ? RULE_REFUSED : RULE_ANSWERED);
+
+	/* the NIC recovers: every PF back */
+	for (q = 0; q < nb_q; q++)
+		base[q] = delivered(q);
+	for (m = 0; m < nb_pf; m++)
+		CHECK(rte_pmd_octonic_plug(pf[m]) == 0, "plug PF%u", m);
+	CHECK(wait_link(RTE_ETH_LINK_UP), "link not up %d ms after the members' return",
+		LIMIT_MS);
+	CHECK(lsc_events == 2 && lsc_status == RTE_ETH_LINK_UP,
+		"members back: %u LSC event(s), the last with link %d", lsc_events, lsc_status);
+	CHECK(xstat("member_returns") == nb_pf && members_xstat("in_service") == nb_pf,
+		"members back: %" PRIu64 " returns, %" PRIu64 " in service",
+		xstat("member_returns"), members_xstat("in_service"));
+	end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * LIMIT_MS;
+	for (q = 0; q < nb_q; q++) {
+		while (delivered(q) <= base[q] && rte_get_timer_cycles() < end)
+			rte_delay_us_sleep(100);
+		CHECK(delivered(q) > base[q], "members back: queue %u delivers nothing", q);
+	}
+	if (!mpesw) {
+		t_back = wait_served(1, 1, 1);
+		CHECK(t_back >= 0, "queue 1 not back on PF1 within %d ms", LIMIT_MS);
+		keeps_flowing("back", 1, 1);
+		CHECK(xstat("steering_rules") == rules0, "members back: %" PRIu64
+			" steering rules, %" PRIu64 " before", xstat("steering_rules"), rules0);
+	} else {
+		any_rule("members back", RULE_REFUSED);
+	}
+	drain();
+	printf("fatal (%s): %" PRIu64 " Tx packet(s) freed unsent; back in %.1f ms\n",
+		mpesw ? "mpesw" : "octonic", tx_unsent, t_back);
+	if (!mpesw)
+		check_only_on(1, elsewhere);
+	check_accounting("fatal", 0, 0, 0, 0);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
 static const struct octo_case cases[] = {
 	{ "flow", test_flow }, { "proxy", test_proxy }, { "reset", test_reset },
-	{ "proxy_released", test_proxy_released },
+	{ "proxy_released", test_proxy_released }, { "fatal", test_fatal },
 };
+
+/* The members of @p e as the uplinks of topology=mpesw, uplink k on socket k. */
+static int
+octo_mpesw_members(struct octo_pfs_eal *e, unsigned int n)
+{
+	size_t at = 0;
+	unsigned int i;
+	int w;
+
+	for (i = 0; i < n; i++) {
+		w = snprintf(e->members + at, sizeof(e->members) - at,
+			"%smember=net_octonic0_p%u,socket_of=net_octonic0_p%u:%u",
+			i ? "," : "", i, i, i);
+		if (w < 0 || (size_t)w >= sizeof(e->members) - at)
+			return -ENOSPC;
+		at += (size_t)w;
+	}
+	return 0;
+}
 
 int
 main(int argc, char **argv)
@@ -675,7 +973,17 @@ main(int argc, char **argv)
 	if (octo_pfs_eal_make(&e, nb_pf, nb_pf + 2) != 0)
 		return 2;
 	snprintf(prefix, sizeof(prefix), "octopus-failover-%s-%u", which, nb_pf);
-	snprintf(gen, sizeof(gen), "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000", e.nic);
+	/* the device-fatal error under mlx5-hws: of mlx5's multiport
+	 * e-switch, whose uplinks name no PF and report the owner's node
+	 * (socket_of= says each one's)
+	 */
+	mpesw = strcmp(which, "fatal") == 0 &&
+		strstr(octo_dialect_suffix(), "dialect=mlx5-hws") != NULL;
+	snprintf(gen, sizeof(gen), "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000%s%s",
+		e.nic, strcmp(which, "fatal") == 0 ? octo_dialect_suffix() : "",
+		mpesw ? ",topology=mpesw" : "");
+	if (mpesw && octo_mpesw_members(&e, nb_pf) != 0)
+		return 2;
 	/* beyond 2 PFs, rx_pool=app with a pool per socket: the port's own
 	 * pools (rx_pool=local) would mirror the application's on each of the
 	 * N members' sockets, N times the memory of the shared hugepages,
@@ -699,7 +1007,13 @@ main(int argc, char **argv)
 		}
 	}
 	port = port_of("net_octopus0");
-	if (octo_pfs_ports(pf, nb_pf) != 0)
+	for (i = 0; i < nb_pf && mpesw; i++) {
+		snprintf(name, sizeof(name), "net_octonic0_p%u", i);
+		pf[i] = port_of(name);
+		if (pf[i] >= RTE_MAX_ETHPORTS)
+			return 2;
+	}
+	if (!mpesw && octo_pfs_ports(pf, nb_pf) != 0)
 		return 2;
 	nic_pf = pf[0];
 	mp = nb_pf > 2 ? socket_pool[0] :
