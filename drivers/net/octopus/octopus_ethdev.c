@@ -53,7 +53,11 @@ members_attach(struct rte_eth_dev *dev, bool at_probe)
 
 /*
  * Members not found by now (all devices are probed once the application
- * asks) are an error naming them: the capabilities are the members'.
+ * asks) are an error naming them: the capabilities are the members'. A
+ * stopped port takes back the released members probed again: the
+ * application configures it for them, and ethdev checks that
+ * configuration against these capabilities before the port's configure
+ * could take them (with every member released, there are none).
  */
 static int
 octopus_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
@@ -61,7 +65,8 @@ octopus_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	struct octopus_priv *p = octo_priv(dev);
 	int ret;
 
-	if (rte_eal_process_type() == RTE_PROC_PRIMARY && octopus_members_missing(p)) {
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY && (octopus_members_missing(p) ||
+	    (!dev->data->dev_started && octopus_members_reprobed(p)))) {
 		ret = members_attach(dev, false);
 		if (ret < 0)
 			return ret;
