@@ -1036,6 +1036,8 @@ test_fatal_reprobe(struct rte_mempool *mp)
 	if (!start_port(mp))
 		return;
 	forward();
+	CHECK(xstat("member_returns") == nb_pf, "probed again: %" PRIu64 " returns",
+		xstat("member_returns"));
 	/* a start raises no LSC event: the application reads the link */
 	fatal_back("probed again", base, 1, elsewhere, rules0);
 }
