@@ -31,7 +31,8 @@
 
 static struct octonic_eswitch *sw;
 static const struct rte_flow_op_attr now = { .postpone = 0 };
-static const struct rte_flow_attr rattr = { .ingress = 1, .group = GROUP };
+/* the rules' attributes: ingress, or transfer (shape_transfer_port) */
+static struct rte_flow_attr rattr = { .ingress = 1, .group = GROUP };
 
 static int
 rules_same(const struct rte_flow *a, const struct rte_flow *b)
@@ -122,8 +123,12 @@ table_of(const char *what, const struct rte_flow_item pattern[],
 		struct rte_flow_pattern_template **pt,
 		struct rte_flow_actions_template **at)
 {
-	const struct rte_flow_pattern_template_attr pa = { .ingress = 1 };
-	const struct rte_flow_actions_template_attr aa = { .ingress = 1 };
+	const struct rte_flow_pattern_template_attr pa = {
+		.ingress = rattr.ingress, .transfer = rattr.transfer,
+	};
+	const struct rte_flow_actions_template_attr aa = {
+		.ingress = rattr.ingress, .transfer = rattr.transfer,
+	};
 	const struct rte_flow_template_table_attr ta = {
 		.flow_attr = rattr, .nb_flows = 16,
 	};
@@ -498,6 +503,83 @@ shape_actions(void)
 }
 
 /*
+ * mlx5-hws transfer rules that say where their frames come from (a
+ * REPRESENTED_PORT item, first or between others, as net_octopus names
+ * the wire): planned when the item's mask is whole, each rule's port
+ * looked up (the wire, a PF's Tx, the e-switch manager's, no such port).
+ */
+static void
+shape_transfer_port(void)
+{
+	static const struct rte_flow_item_ethdev whole = { .port_id = UINT16_MAX };
+	static const struct rte_flow_item_ipv4 im = { .hdr.src_addr = RTE_BE32(0xffffffff) };
+	static const struct rte_flow_item_udp um = { .hdr.dst_port = RTE_BE16(0xffff) };
+	static const struct rte_flow_action_jump any = { .group = 0 };
+	static const uint16_t ports[] = { 100, 101, UINT16_MAX, 55 };
+	struct rte_flow_item_ethdev ps;
+	struct rte_flow_item_ipv4 is = { .hdr.src_addr = RTE_BE32(0x0a000001) };
+	struct rte_flow_item_udp us = { .hdr.dst_port = RTE_BE16(4789) };
+	struct rte_flow_action_jump j = { .group = 7 };
+	struct rte_flow_item items[5], pattern[5];
+	const struct rte_flow_action acts[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &j },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	const struct rte_flow_action masks[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &any },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	const struct rte_flow_attr ingress = rattr;
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+	struct rte_flow_template_table *t;
+	uint32_t pi, i, k;
+	char what[64];
+
+	rattr = (struct rte_flow_attr){ .transfer = 1, .group = GROUP };
+	for (pi = 0; pi < 2; pi++) {
+		/* the port item first, then second */
+		const struct rte_flow_item_ethdev *pm = &whole;
+		uint32_t n = 0;
+
+		for (i = 0; i < 4; i++) {
+			if (i == pi) {
+				pattern[n] = (struct rte_flow_item){
+					.type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT, .mask = pm };
+				items[n++] = (struct rte_flow_item){
+					.type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT,
+					.spec = &ps, .mask = pm };
+				continue;
+			}
+			k = i - (i > pi);
+			pattern[n] = (struct rte_flow_item){ .type = k == 0 ?
+				RTE_FLOW_ITEM_TYPE_ETH : k == 1 ? RTE_FLOW_ITEM_TYPE_IPV4 :
+				RTE_FLOW_ITEM_TYPE_UDP,
+				.mask = k == 1 ? (const void *)&im : k == 2 ? (const void *)&um : NULL };
+			items[n] = pattern[n];
+			items[n++].spec = k == 1 ? (const void *)&is : k == 2 ? (const void *)&us : NULL;
+		}
+		pattern[n] = (struct rte_flow_item){ .type = RTE_FLOW_ITEM_TYPE_END };
+		items[n] = pattern[n];
+		snprintf(what, sizeof(what), "transfer, port item %u", pi);
+		t = table_of(what, pattern, acts, masks, 1, 1, &pt, &at);
+		if (t == NULL)
+			continue;
+		for (i = 0; i < RTE_DIM(ports); i++) {
+			ps = (struct rte_flow_item_ethdev){ .port_id = ports[i] };
+			snprintf(what, sizeof(what), "transfer, port item %u, port %u", pi,
+				ports[i]);
+			both_ways(t, what, items, n + 1, acts, RTE_DIM(acts));
+		}
+		items[pi].spec = NULL;
+		both_ways(t, "transfer, port item without spec", items, n + 1, acts,
+			RTE_DIM(acts));
+		table_done(t, pt, at);
+	}
+	rattr = ingress;
+}
+
+/*
  * A template table's rule room is its own: synchronous rules of the same
  * mask, made after it, grow the e-switch table themselves, and the
  * template rules then fill their room without a resize (a resize rehashes
@@ -598,6 +680,8 @@ plan_case(enum octonic_dialect dialect)
 	shape_meta_icmp();
 	shape_irregular();
 	shape_actions();
+	if (dialect == OCTONIC_DIALECT_MLX5_HWS)
+		shape_transfer_port();
 	room_kept();
 	octonic_eswitch_free(sw);
 	sw = NULL;

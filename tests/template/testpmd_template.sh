@@ -201,6 +201,17 @@ forward_rss 25600	# the flow's share: ~100 packets
 [ "$other" = 0 ] || fail "rules destroyed: queues 2 and 3 still got $other packets"
 echo "rule B destroyed: queues 2 and 3 +0 while queues 0 and 1 took 25600 more"
 
+# each frame the port received came once from the wire: the rules did not
+# take what the port forwarded back into its Rx (an e-switch whose transfer
+# rules see its ports' Tx, facts F9, needs them to name the wire); the port's
+# count first, the generator's after it
+rx=$(tp_rx $port)
+gen=$(octo_tel "/octonic/info,0" generated)
+[ -n "$rx" ] && [ -n "$gen" ] || fail "no Rx count ($rx) or generator count ($gen)"
+[ "$rx" -le "$gen" ] ||
+	fail "the port received $rx frames of $gen generated: its own Tx came back to its Rx"
+echo "the port received $rx frames of $gen generated"
+
 tp_cmd "show port xstats $port"
 tp_quit
 xs() { awk -v n="$1:" '$1==n{v=$2} END{print v}' "$out"; }

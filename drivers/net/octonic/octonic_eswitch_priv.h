@@ -433,6 +433,10 @@ sw_rule_place(uint16_t pf, const struct rte_flow_attr *attr, struct rte_flow *r)
 	r->group = attr->group;
 	r->prio = attr->priority;
 }
+/* The source a REPRESENTED_PORT item @p it names, into @p m's key and
+ * mask (nothing for an item that names none). */
+int sw_port_item_src(const struct octonic_eswitch *sw, const struct rte_flow_item *it,
+		struct octo_match *m, struct rte_flow_error *error);
 /* @p pattern's match (a REPRESENTED_PORT item under mlx5-hws in transfer
  * rules included: its source bits). */
 int sw_pattern_parse(const struct octonic_eswitch *sw,

@@ -568,6 +568,21 @@ represented_port_item(const struct octonic_eswitch *sw,
 }
 
 int
+sw_port_item_src(const struct octonic_eswitch *sw, const struct rte_flow_item *it,
+		struct octo_match *m, struct rte_flow_error *error)
+{
+	uint16_t src;
+	int ret;
+
+	ret = represented_port_item(sw, it, &src, error);
+	if (ret == 0 && src != 0) {
+		sw_src_set(&m->key, src);
+		m->mask.layers |= OCTO_L_IN_PORT;
+	}
+	return ret;
+}
+
+int
 sw_pattern_parse(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		struct octo_match *m, struct rte_flow_error *error)

@@ -380,6 +380,11 @@ rule_fill(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
 			sw_wire_orig_apply(&r->match);
 		return ret;
 	}
+	if (pt->plan.port_item != 0) {
+		ret = sw_port_item_src(sw, &items[pt->plan.port_item - 1], &r->match, error);
+		if (unlikely(ret != 0))
+			return ret;
+	}
 	if (t->wire_orig)
 		sw_wire_orig_apply(&r->match);
 	sw_rule_place(t->pf, &t->attr, r);

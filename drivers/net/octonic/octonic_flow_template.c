@@ -472,6 +472,58 @@ pplan_build(const struct rte_flow_pattern_template *pt, struct sw_pplan *p)
 	p->ok = 1;
 }
 
+/*
+ * The plan of @p pt where a transfer pattern of mlx5-hws says which port
+ * its frames come from (a REPRESENTED_PORT item, the e-switch's own
+ * vocabulary: sw_pattern_parse): the plan of the other items, their
+ * indices moved back to the template's, and the port's place, which each
+ * rule's spec names (its source is looked up per rule).
+ */
+static void
+pplan_build_ported(const struct rte_flow_pattern_template *pt, struct sw_pplan *p)
+{
+	struct rte_flow_pattern_template *sub;
+	uint32_t i, n = 0, port = UINT32_MAX;
+	uint32_t needed;
+	const struct rte_flow_item_ethdev *mask;
+
+	for (i = 0; i < pt->nb_items; i++)
+		if (pt->items[i].type == RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT) {
+			if (port != UINT32_MAX)
+				return;	/* refused by the parse */
+			port = i;
+		}
+	if (port == UINT32_MAX) {
+		pplan_build(pt, p);
+		return;
+	}
+	mask = pt->items[port].mask;
+	if (mask == NULL || mask->port_id != UINT16_MAX)
+		return;	/* partial or no port match: parsed */
+	sub = calloc(1, sizeof(*sub) + (pt->nb_items + 1) * sizeof(*sub->items));
+	if (sub == NULL)
+		return;
+	*sub = *pt;
+	sub->items = (struct rte_flow_item *)(sub + 1);
+	for (i = 0; i <= pt->nb_items; i++)
+		if (i != port)
+			sub->items[n++] = pt->items[i];
+	sub->nb_items = pt->nb_items - 1;
+	pplan_build(sub, p);
+	free(sub);
+	if (!p->ok)
+		return;
+	for (i = 0; i < p->nb_copies; i++)
+		p->copy[i].item += p->copy[i].item >= port;
+	for (i = 0; i < p->nb_bits; i++)
+		p->bit[i].item += p->bit[i].item >= port;
+	needed = p->spec_needed;
+	p->spec_needed = (needed & ((1u << port) - 1)) |
+		((needed >> port) << (port + 1)) | 1u << port;
+	p->mask.layers |= OCTO_L_IN_PORT;
+	p->port_item = (uint8_t)(port + 1);
+}
+
 struct rte_flow_pattern_template *
 octonic_eswitch_pattern_template_create(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_pattern_template_attr *attr,
@@ -528,7 +580,10 @@ octonic_eswitch_pattern_template_create(struct octonic_eswitch *sw, uint16_t pf,
 	pt->transfer = attr->transfer;
 	pt->relaxed = attr->relaxed_matching;
 	pt->nb_items = n;
-	pplan_build(pt, &pt->plan);
+	if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS && pt->transfer)
+		pplan_build_ported(pt, &pt->plan);
+	else
+		pplan_build(pt, &pt->plan);
 	TAILQ_INSERT_TAIL(&fp->pts, pt, next);
 	pthread_mutex_unlock(&sw->lock);
 	return pt;

@@ -89,6 +89,10 @@ struct sw_pbit {
 struct sw_pplan {
 	uint8_t ok;
 	uint8_t nb_copies, nb_bits;
+	/* 1 + the index of a REPRESENTED_PORT item (mlx5-hws transfer), 0:
+	 * none; the plan covers the other items, the port is looked up per
+	 * rule (sw_port_item_src) */
+	uint8_t port_item;
 	/* items whose spec the rule must give: without it the parse makes
 	 * another match (another table), so such a rule is parsed */
 	uint32_t spec_needed;

@@ -15,7 +15,8 @@
  *    for mlx5 use it (DPDK's flow_filtering example configures one queue and
  *    inserts on queue 1);
  *  - a pattern template: the same items as a transfer template (a rule's
- *    pattern array then goes to the proxy unchanged);
+ *    pattern array then goes to the proxy unchanged), behind an item that
+ *    names the wire where the NIC needs it (hw_items);
  *  - an actions template: QUEUE(q) becomes a write of META := q (SET_META,
  *    or MODIFY_FIELD where the e-switch refuses SET_META) + JUMP(home
  *    group), as a synchronous rule's does, so the rule follows queue q's
@@ -457,6 +458,34 @@ out:
 
 /* ---- templates --------------------------------------------------------- */
 
+/*
+ * The items of a pattern template or rule as the proxy takes them: the
+ * application's, behind a REPRESENTED_PORT item naming the wire where the
+ * members' e-switch also runs transfer rules on what its ports send
+ * (mlx5 with hardware steering, facts F9: octopus_steer_wire_item_probe()).
+ * Without it a rule in transfer group 0 would take the members' own Tx
+ * back to their Rx queues. In other groups it holds for every frame (they
+ * come there from group 0's rules, which name the wire).
+ */
+struct tmpl_hw_items {
+	struct rte_flow_item items[TMPL_MAX_ITEMS + 2];
+	struct rte_flow_item_ethdev wire;
+};
+
+/* @p pattern's @p n items (END excluded: a rule has its template's) */
+static const struct rte_flow_item *
+hw_items(const struct octopus_tmpl *t, const struct rte_flow_item *pattern, unsigned int n,
+		struct tmpl_hw_items *h)
+{
+	if (!t->shape.wire_item)
+		return pattern;
+	octopus_steer_wire_item_set(&h->items[0], &h->wire, t->proxy);
+	memcpy(&h->items[1], pattern, n * sizeof(*pattern));
+	memset(&h->items[n + 1], 0, sizeof(h->items[n + 1]));
+	h->items[n + 1].type = RTE_FLOW_ITEM_TYPE_END;
+	return h->items;
+}
+
 static struct rte_flow_pattern_template *
 tmpl_pattern_create(struct rte_eth_dev *dev, const struct rte_flow_pattern_template_attr *attr,
 		const struct rte_flow_item pattern[], struct rte_flow_error *error)
@@ -464,6 +493,7 @@ tmpl_pattern_create(struct rte_eth_dev *dev, const struct rte_flow_pattern_templ
 	struct rte_flow_pattern_template_attr hw_attr;
 	struct octopus_tmpl_pattern *pt = NULL;
 	const struct rte_flow_item *it;
+	struct tmpl_hw_items hw;
 	struct octopus_tmpl *t;
 
 	if (attr == NULL || pattern == NULL) {
@@ -515,7 +545,8 @@ tmpl_pattern_create(struct rte_eth_dev *dev, const struct rte_flow_pattern_templ
 	hw_attr = *attr;
 	hw_attr.ingress = 0;
 	hw_attr.transfer = 1;
-	pt->hw = rte_flow_pattern_template_create(t->proxy, &hw_attr, pattern, error);
+	pt->hw = rte_flow_pattern_template_create(t->proxy, &hw_attr,
+		hw_items(t, pattern, pt->nb_items, &hw), error);
 	if (pt->hw == NULL) {
 		octopus_flow_member_error(error, rte_errno > 0 ? -rte_errno : -EIO, t->proxy);
 		rte_free(pt);
@@ -1537,6 +1568,7 @@ tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
 	struct octopus_tmpl_rule *r;
 	struct octopus_tmpl_queue *q;
 	struct octopus_gate_set gates;
+	struct tmpl_hw_items hw;
 	struct octopus_tmpl *t;
 	struct tmpl_op *op;
 	uint32_t value;
@@ -1588,8 +1620,9 @@ tmpl_async_create(struct rte_eth_dev *dev, uint32_t queue_id,
 	op->user_data = user_data;
 	op->rule = r;
 	op->kind = TMPL_OP_CREATE;
-	r->hw = octo_dpdk_flow_fp_create(&t->fp, queue_id, op_attr, tb->hw, pattern, pt_index,
-		hw_actions, at_index, op, error);
+	r->hw = octo_dpdk_flow_fp_create(&t->fp, queue_id, op_attr, tb->hw,
+		hw_items(t, pattern, tb->pt[pt_index]->nb_items, &hw), pt_index, hw_actions,
+		at_index, op, error);
 	if (unlikely(r->hw == NULL)) {
 		ret = rte_errno > 0 ? -rte_errno : -EIO;
 		if (gates.dsts != 0)
@@ -1940,6 +1973,7 @@ octopus_tmpl_replay(struct octopus_priv *p)
 	const struct rte_flow_action *hw_actions;
 	struct octopus_tmpl_table *tb;
 	struct tmpl_rule_again g;
+	struct tmpl_hw_items hw;
 	struct octopus_tmpl_queue *q;
 	struct octopus_tmpl_rule *r;
 	struct rte_flow_error err;
@@ -1964,7 +1998,8 @@ octopus_tmpl_replay(struct octopus_priv *p)
 				&value, &err);
 			if (hw_actions != NULL)
 				r->hw = octo_dpdk_flow_fp_create(&t->fp, qid, &later, tb->hw,
-					g.items, r->pt, hw_actions, r->at, OWN_OP(r), &err);
+					hw_items(t, g.items, tb->pt[r->pt]->nb_items, &hw),
+					r->pt, hw_actions, r->at, OWN_OP(r), &err);
 			if (r->hw == NULL) {
 				OCTO_LOG(ERR, "port %u: making a template rule again failed: %s",
 					p->port_id, err.message != NULL ? err.message : "?");
