@@ -748,8 +748,7 @@ on_lsc(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *ret)
 	if (port_id != port || type != RTE_ETH_EVENT_INTR_LSC)
 		return 0;
 	memset(&l, 0, sizeof(l));
-	rte_eth_link_get_nowait(port, &l);
-	lsc_status = l.link_status;
+	lsc_status = rte_eth_link_get_nowait(port, &l) == 0 ? l.link_status : -1;
 	rte_atomic_fetch_add_explicit(&lsc_events, 1, rte_memory_order_relaxed);
 	return 0;
 }
