@@ -79,6 +79,7 @@
 #include "../common/octo_check.h"
 #include "../common/octo_cases.h"
 #include "../common/octo_dialect.h"
+#include "../common/octo_flow_rule.h"
 #include "../common/octo_migration.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
@@ -363,27 +364,9 @@ keeps_flowing(const char *when, uint16_t q, int via)
 static bool
 watched_rule(uint16_t q)
 {
-	struct rte_flow_attr attr = { .ingress = 1 };
-	struct rte_flow_item_ipv4 ip = { .hdr.src_addr = watched_src };
-	struct rte_flow_item_ipv4 ip_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
-	struct rte_flow_item_udp udp = { .hdr.src_port = watched_sport };
-	struct rte_flow_item_udp udp_mask = { .hdr.src_port = RTE_BE16(0xffff) };
-	struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip, .mask = &ip_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp, .mask = &udp_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
-	struct rte_flow_action_queue qa = { .index = q };
-	struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qa },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
 	struct rte_flow_error err;
-	struct rte_flow *f;
+	struct rte_flow *f = octo_flow_to_queue(port, watched_src, watched_sport, q, &err);
 
-	memset(&err, 0, sizeof(err));
-	f = rte_flow_create(port, &attr, items, actions, &err);
 	CHECK(f != NULL, "rule -> queue %u: %s", q, err.message ? err.message : "?");
 	return f != NULL;
 }
