@@ -115,7 +115,7 @@ if [ "$template" = 1 ]; then
 	check template ",dialect=mlx5-hws,xmeta=4"
 	grep -q "Configuring template port \[0\] Done" "$out" ||
 		fail "template API: rte_flow_configure not reported done on port 0"
-	check sync "" --non-template
+	check sync "$octo_dialect" --non-template
 else
-	check sync ""
+	check sync "$octo_dialect"
 fi

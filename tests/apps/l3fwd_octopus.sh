@@ -57,7 +57,7 @@ mem_opt=$("${OCTOPUS_EAL_MEM:?}" "$mem")
 "$l3fwd" "$mem_opt" -m "$mem" --no-pci --file-prefix "$prefix" \
 	--lcores '0@0,1@1,2@0,3@1' \
 	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
-	--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=200000,ipv6=$ipv6,pkt_len=128 \
+	--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=200000,ipv6=$ipv6,pkt_len=128$octo_dialect" \
 	--vdev "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1$octopus_args" \
 	-- -p 0x4 -P "${app_args[@]}" --lookup="$mode" --config "($port,0,0),($port,1,1),($port,2,2),($port,3,3)" \
 	>"$out" 2>&1 &

@@ -70,10 +70,10 @@ run() {
 }
 
 run one-pf "/octonic/latency,0 /ethdev/xstats,0" "" \
-	--vdev "net_octonic0,pfs=1,numa=0,wire=gen,flows=256,gen_rate=200000,$cost"
+	--vdev "net_octonic0,pfs=1,numa=0,wire=gen,flows=256,gen_rate=200000,$cost$octo_dialect"
 MOVE_PORT=2 run octopus-move \
 	"/octopus/migration,2 /octonic/latency,0 /ethdev/xstats,0 /ethdev/xstats,1" -n \
-	--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=200000,$cost" \
+	--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=200000,$cost$octo_dialect" \
 	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=auto,migrate_after=1500
 "$here/nudma_picture.py" --nudma-ns "$ns" "$work/p.svg" \
 	"one PF=$work/one-pf.jsonl" "net_octopus, queue 1 moves=$work/octopus-move.jsonl" \

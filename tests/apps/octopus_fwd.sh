@@ -32,7 +32,7 @@ mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
 "$app" "$mem_opt" -m 512 --no-pci --file-prefix "$prefix" \
 	--lcores '0@0,1@0,2@1,3@0,4@1' \
 	-d "${OCTONIC_PLUGIN:?}" \
-	--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=200000 \
+	--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=200000$octo_dialect" \
 	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1 \
 	-- ${route:+-r "$route"} >"$out" 2>&1 &
 pid=$!

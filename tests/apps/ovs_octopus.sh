@@ -25,7 +25,7 @@ set -euo pipefail
 
 . "$(dirname "$0")/ovs_common.sh"
 ovs_pick "${1:?system or built}"
-ovs_start ""
+ovs_start "$octo_dialect"
 ovs_bridge "0:0,1:1"
 
 # What the virtual port tells OVS about its socket, and where OVS put its pool.

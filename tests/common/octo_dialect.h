@@ -8,9 +8,12 @@
 /*
  * The NIC model's dialect of a test run.  tests/octopus/meson.build and
  * tests/steering/meson.build run the steering, flow, migration and RETA
- * tests once per dialect, with OCTONIC_DIALECT set to net_octonic devargs
- * ("dialect=mlx5-hws,xmeta=4"); a test adds them to every net_octonic it
- * makes.  Unset or empty: the model's own vocabulary (generic).
+ * tests once per dialect, and every test that makes a net_octonic once
+ * more under the strict model (octonic_strict, tests/meson.build), with
+ * OCTONIC_DIALECT set to net_octonic devargs ("dialect=mlx5-hws,xmeta=4");
+ * a test adds them to every net_octonic it makes (octo_pfs_nic_args() does
+ * for the NIC it describes; test.sh's octo_dialect for the scripts).
+ * Unset or empty: the model's own vocabulary (generic).
  */
 
 #include <stdio.h>

@@ -8,7 +8,8 @@
 /*
  * How many PFs (one per socket) an EAL test runs at: $OCTO_PFS, 2 when
  * unset, set by meson together with octopus-numa-emu --nodes. What follows
- * from the count: the NIC model's devargs (pfs=N, PF k on socket k), the
+ * from the count: the NIC model's devargs (pfs=N, PF k on socket k, and the
+ * dialect of the run, OCTONIC_DIALECT: octo_dialect.h), the
  * port's member list, an lcore list with lcore k on emulated CPU k mod N
  * (socket k mod N), a socket other than a given one, and the serving member
  * nearest to a socket by the machine's SLIT (sysfs nodeX/distance, the
@@ -23,6 +24,8 @@
 
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
+
+#include "octo_dialect.h"
 
 #define OCTO_PFS_MAX 8
 
@@ -61,7 +64,10 @@ octo_pfs_cat(char *buf, size_t len, size_t *at, const char *fmt, unsigned int a)
 	return true;
 }
 
-/* "pfs=N,numa=0:1:..:N-1" into @p buf; 0, or -ENOSPC. */
+/*
+ * "pfs=N,numa=0:1:..:N-1" and the run's dialect devargs (",dialect=...",
+ * none when OCTONIC_DIALECT is unset) into @p buf; 0, or -ENOSPC.
+ */
 static inline int
 octo_pfs_nic_args(char *buf, size_t len, unsigned int n)
 {
@@ -71,6 +77,10 @@ octo_pfs_nic_args(char *buf, size_t len, unsigned int n)
 
 	for (i = 1; i < n; i++)
 		ok = ok && octo_pfs_cat(buf, len, &at, ":%u", i);
+	if (ok && at + strlen(octo_dialect_suffix()) < len)
+		strcat(buf, octo_dialect_suffix());
+	else
+		ok = false;
 	return ok ? 0 : -ENOSPC;
 }
 
@@ -108,7 +118,7 @@ octo_pfs_lcores(char *buf, size_t len, unsigned int nb, unsigned int n)
 /* What EAL takes for a test over the N PFs of the NIC model net_octonic0. */
 struct octo_pfs_eal {
 	char lcores[64];	/* octo_pfs_lcores() */
-	char nic[64];		/* pfs=N,numa=0:1:..:N-1 */
+	char nic[128];		/* pfs=N,numa=0:1:..:N-1[,<OCTONIC_DIALECT>] */
 	char members[320];	/* member=net_octonic0_pf0,...,member=..._pf<N-1> */
 };
 

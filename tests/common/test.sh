@@ -12,6 +12,10 @@
 #   octo_until WHAT CMD...   run CMD until it succeeds, at most
 #                      OCTO_DEADLINE seconds (30), and while the testpmd
 #                      of testpmd.sh (tp_pid) runs; WHAT names it in errors
+#   octo_dialect       ",<devargs>" of the NIC model's dialect of the run
+#                      (OCTONIC_DIALECT, set by meson for the -mlx5_hws
+#                      variants; empty: generic), for the devargs of every
+#                      net_octonic a script makes
 # The trap kills the processes in octo_pids (and tp_pid), runs
 # octo_cleanup_more if the script defines it, then removes $octo_work (a
 # temporary directory), the runtime directories and hugepage files of the
@@ -24,6 +28,7 @@ octo_pids=()
 tp_pid=
 octo_lib=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 : "${OCTO_DEADLINE:=30}"
+octo_dialect=${OCTONIC_DIALECT:+,$OCTONIC_DIALECT}
 
 fail() {
 	local f

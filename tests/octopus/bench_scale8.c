@@ -44,6 +44,7 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_check.h"
+#include "../common/octo_dialect.h"
 #include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
@@ -306,8 +307,7 @@ port_scale(uint32_t nb_rules)
 int
 main(int argc, char **argv)
 {
-	char members[512];
-	char *nic = "net_octonic0,pfs=8,numa=0:1:2:3:4:5:6:7";
+	char members[512], nic[256];
 	char **args, **own_args;
 	uint32_t nb_rules;
 	int n, len, i;
@@ -320,6 +320,8 @@ main(int argc, char **argv)
 	own_args = args;
 	for (n = 0; n < argc && strcmp(argv[n], "--") != 0; n++)
 		args[n] = argv[n];
+	snprintf(nic, sizeof(nic), "net_octonic0,pfs=8,numa=0:1:2:3:4:5:6:7%s",
+		octo_dialect_suffix());
 	len = snprintf(members, sizeof(members), "net_octopus0");
 	for (i = 0; i < NB_PF; i++)
 		len += snprintf(members + len, sizeof(members) - len,

@@ -99,7 +99,7 @@ if [ "$old" = 1 ]; then
 	dropped=$(sed -n "s|^Packets received/dropped on interface 'net_null0': \([0-9]*\)/\([0-9]*\).*|\2|p" \
 		"$work/null-cap.out")
 	[ "${dropped:-0}" -gt 0 ] || fail "$version: net_null: no copies dropped"
-	primary octopus --vdev net_octonic0,pfs=2,numa=0:0,wire=gen,gen_rate=100000 \
+	primary octopus --vdev "net_octonic0,pfs=2,numa=0:0,wire=gen,gen_rate=100000$octo_dialect" \
 		--vdev net_octopus0,member=net_octonic0_pf0
 	capture octopus net_octopus0 -a duration:3
 	end_old_primary net_octopus
@@ -111,7 +111,7 @@ if [ "$old" = 1 ]; then
 	exit 77
 fi
 
-primary octopus --vdev net_octonic0,pfs=2,numa=0:0,wire=gen,gen_rate=100000 \
+primary octopus --vdev "net_octonic0,pfs=2,numa=0:0,wire=gen,gen_rate=100000$octo_dialect" \
 	--vdev net_octopus0,member=net_octonic0_pf0
 capture octopus net_octopus0 -c "$N"
 [ "$cap_st" = 0 ] || fail "dumpcap exited with status $cap_st"

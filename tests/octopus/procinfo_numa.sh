@@ -35,7 +35,7 @@ for ((k = 0; k < npf; k++)); do
 done
 tp_start "$out" "${tp_mem[@]}" -m 512 --no-pci --file-prefix "$prefix" --lcores "$lcores" \
 	"${plugins[@]}" \
-	--vdev "net_octonic0,pfs=$npf,numa=$numa,wire=gen,gen_rate=50000" \
+	--vdev "net_octonic0,pfs=$npf,numa=$numa,wire=gen,gen_rate=50000$octo_dialect" \
 	--vdev "net_octopus0$members" \
 	-- -i --rxq="$npf" --txq="$npf" --nb-cores="$npf" --total-num-mbufs=4096
 # forwarding until every queue has delivered something (the octopus port's

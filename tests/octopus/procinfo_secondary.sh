@@ -23,7 +23,7 @@ octo_logs=("$work/primary.out")
 
 tp_start "$work/primary.out" "${tp_mem[@]}" -m 512 --no-pci --file-prefix "$prefix" -l 0-1 \
 	"${plugins[@]}" \
-	--vdev net_octonic0,pfs=2,numa=0:0,wire=gen,gen_rate=100000 \
+	--vdev "net_octonic0,pfs=2,numa=0:0,wire=gen,gen_rate=100000$octo_dialect" \
 	--vdev net_octopus0,member=net_octonic0_pf0 \
 	-- -i --total-num-mbufs=16384
 # the octopus port is port 2 (PF0 = 0, owned; PF1 = 1, a port of its own)

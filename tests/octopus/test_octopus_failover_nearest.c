@@ -295,11 +295,10 @@ main(int argc, char **argv)
 	len = snprintf(lcores, sizeof(lcores), "0@0");
 	for (i = 0; i < nb_pf; i++)
 		len += snprintf(lcores + len, sizeof(lcores) - len, ",%u@%u", i + 1, i);
-	len = snprintf(nic, sizeof(nic), "net_octonic0,pfs=%u,numa=0", nb_pf);
-	for (i = 1; i < nb_pf; i++)
-		len += snprintf(nic + len, sizeof(nic) - len, ":%u", i);
-	snprintf(nic + len, sizeof(nic) - len, ",wire=gen,flows=%u,gen_rate=50000",
+	len = snprintf(nic, sizeof(nic), "net_octonic0,wire=gen,flows=%u,gen_rate=50000,",
 		NB_FLOWS);
+	if (octo_pfs_nic_args(nic + len, sizeof(nic) - len, nb_pf) != 0)
+		return 2;
 	len = snprintf(members, sizeof(members), "net_octopus0");
 	for (i = 0; i < nb_pf; i++)
 		len += snprintf(members + len, sizeof(members) - len,

@@ -1342,8 +1342,8 @@ main(int argc, char **argv)
 	 * poller shares the 2 CPUs with N others (ASan builds: slower)
 	 */
 	snprintf(gen, sizeof(gen),
-		"net_octonic0,%s,wire=gen,flows=%u,gen_rate=%u%s", e.nic, NB_FLOWS,
-		nb_pf > 2 ? 50000 : 200000, octo_dialect_suffix());
+		"net_octonic0,%s,wire=gen,flows=%u,gen_rate=%u", e.nic, NB_FLOWS,
+		nb_pf > 2 ? 50000 : 200000);
 	/* beyond 2 PFs rx_pool=app: the port's own pools (rx_pool=local)
 	 * mirror the application's on every member's socket, N times the
 	 * memory of the shared hugepages; locality is not what this tests

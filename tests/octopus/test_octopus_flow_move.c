@@ -850,8 +850,7 @@ main(int argc, char **argv)
 	strlcat(e.lcores, ",4@0", sizeof(e.lcores));
 	snprintf(prefix, sizeof(prefix), "octopus-flowmove-%s-%u", which, nb_pf);
 	snprintf(gen, sizeof(gen),
-		"net_octonic0,%s,wire=gen,flows=%u,gen_rate=%u%s", e.nic, NB_FLOWS, GEN_PPS,
-		octo_dialect_suffix());
+		"net_octonic0,%s,wire=gen,flows=%u,gen_rate=%u", e.nic, NB_FLOWS, GEN_PPS);
 	/* beyond 2 PFs rx_pool=app: the port's own pools (rx_pool=local)
 	 * mirror the application's on every member's socket, N times the
 	 * memory of the shared hugepages; locality is not what this tests

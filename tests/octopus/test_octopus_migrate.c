@@ -1087,8 +1087,8 @@ main(int argc, char **argv)
 	if (octo_pfs_eal_make(&e, nb_pf, nb_pf + 2) != 0)
 		return 2;
 	snprintf(prefix, sizeof(prefix), "octopus-migrate-%s-%u", which, nb_pf);
-	snprintf(gen, sizeof(gen), "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000%s",
-		e.nic, octo_dialect_suffix());
+	snprintf(gen, sizeof(gen), "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000",
+		e.nic);
 	snprintf(octo, sizeof(octo),
 		/* manual: the explicit moves come first, then the test turns
 		 * auto on for the automatic ones

@@ -1337,9 +1337,9 @@ main(int argc, char **argv)
 		return 2;
 	snprintf(prefix, sizeof(prefix), "octopus-octonic-%s-%u", which, nb_pf);
 	snprintf(gen, sizeof(gen),
-		"net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000,gen_limit=%u%s",
-		e.nic, LIMIT, octo_dialect_suffix());
-	snprintf(nic1, sizeof(nic1), "net_octonic1,%s,wire=loop%s", e.nic, octo_dialect_suffix());
+		"net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000,gen_limit=%u",
+		e.nic, LIMIT);
+	snprintf(nic1, sizeof(nic1), "net_octonic1,%s,wire=loop", e.nic);
 	snprintf(nic2, sizeof(nic2), "net_octonic2,pfs=2,numa=0:1,wire=loop%s", octo_dialect_suffix());
 	/* beyond 2 PFs rx_pool=app with a pool per socket: the port's own
 	 * pools (rx_pool=local) mirror the application's on every member's

@@ -55,6 +55,7 @@
 
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
+#include "../common/octo_dialect.h"
 #include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
@@ -543,11 +544,11 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64];
+	char prefix[64], nic[256];
 	char *eal[] = {
 		argv[0], "-m", "512", "--no-pci",
 		"--lcores", "0@0,1@1", "--file-prefix", prefix,
-		"--vdev", "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64,gen_rate=100000",
+		"--vdev", nic,
 		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual",
 	};
 	char *eal_sizes[RTE_DIM(eal) + 1];
@@ -555,6 +556,8 @@ main(int argc, char **argv)
 	int nb_eal = RTE_DIM(eal);
 	char **eal_argv = eal;
 
+	snprintf(nic, sizeof(nic), "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64,gen_rate=100000%s",
+		octo_dialect_suffix());
 	/* sizes: socket 0 holds one 64-queue pool, socket 1 not even that
 	 * (hugepages are otherwise taken as needed, past -m) */
 	if (strcmp(which, "sizes") == 0) {

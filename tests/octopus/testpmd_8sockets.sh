@@ -140,7 +140,7 @@ phase_order() {
 
 tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 1024)" -m 1024 --no-pci --file-prefix "$tp_prefix" \
 	--lcores "$lcores" -d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
-	--vdev "net_octonic0,pfs=$npf,numa=$numa,wire=gen,flows=512,gen_rate=5000" \
+	--vdev "net_octonic0,pfs=$npf,numa=$numa,wire=gen,flows=512,gen_rate=5000$octo_dialect" \
 	--vdev "net_octopus0$members" \
 	-- -i --rxq=$npf --txq=$npf --nb-cores=$npf --total-num-mbufs=4096 \
 	--forward-mode=io --no-flush-rx

@@ -70,7 +70,7 @@ grep -q "member net_null0 (socket 0) out of service (released)" "$out" ||
 [ "$(fwd_rx null 2)" -gt 0 ] 2>/dev/null || fail "null: nothing forwarded after the restart"
 
 # the whole NIC detached under traffic: the port's link goes down
-run octonic --vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64 \
+run octonic --vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64$octo_dialect" \
 	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1
 tp_cmd "start"
 rx_grows $port 1000

@@ -52,7 +52,7 @@ done
 tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
 	--lcores '0@0,1@0,2@1,3@0,4@1' \
 	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
-	--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=100000 \
+	--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=100000$octo_dialect" \
 	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=auto \
 	-- -i --rxq=4 --txq=4 --nb-cores=2 --total-num-mbufs=16384 --forward-mode=io --no-flush-rx
 

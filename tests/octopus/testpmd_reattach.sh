@@ -23,7 +23,7 @@ set -euo pipefail
 octo_prefix tpreatt
 out=$octo_work/out
 OCTO_FAIL_TAIL=80
-nic=net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64,gen_rate=100000
+nic=net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64,gen_rate=100000$octo_dialect
 octo=net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1
 rx=0
 own=0

@@ -26,7 +26,7 @@ eal() {
 	eal_args=("$mem_opt" -m 512 --no-pci --file-prefix "$tp_prefix" --lcores 0@0,1@0,2@1
 		-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}")
 }
-nic=(--vdev net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64)
+nic=(--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64$octo_dialect")
 octo=(--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1)
 
 # tpmd NAME PORT VDEVS...: port info, then forwarding until the octopus
@@ -63,7 +63,7 @@ tpmd last 2 "${nic[@]}" "${octo[@]}"
 check_tpmd last 2
 
 eal flowperf
-timeout 60 "$flowperf" "${eal_args[@]}" "${octo[@]}" --vdev net_octonic0,pfs=2,numa=0:1 \
+timeout 60 "$flowperf" "${eal_args[@]}" "${octo[@]}" --vdev "net_octonic0,pfs=2,numa=0:1$octo_dialect" \
 	-- --ingress --ether --ipv4 --queue --rules-count=4000 --rules-batch=2000 --deletion \
 	> "$octo_work/flowperf.out" 2>&1 || fail "flow-perf exited with status $?"
 grep -q "Port 0 :: Total flows insertion rate -> [0-9.]* K Rules/Sec" "$octo_work/flowperf.out" ||
@@ -84,7 +84,7 @@ grep -q "member net_nope0: no such ethdev" "$octo_work/missing.out" ||
 # octopus port, then by the bus in its turn; its error is printed once
 eal refused
 echo "quit" | timeout 60 "${TESTPMD:?}" "${eal_args[@]}" "${octo[@]}" \
-	--vdev net_octonic0,pfs=2,numa=0:1,wire=loop,gen_rate=1000 \
+	--vdev "net_octonic0,pfs=2,numa=0:1,wire=loop,gen_rate=1000$octo_dialect" \
 	-- -i --total-num-mbufs=16384 > "$octo_work/refused.out" 2>&1 || true
 n=$(grep -c "net_octonic0: devarg 'gen_rate' sets the generator" "$octo_work/refused.out" || true)
 [ "$n" = 1 ] || fail "refused: the NIC's devargs error printed $n times, not once"
