@@ -1082,9 +1082,8 @@ main(int argc, char **argv)
 	fatal = strncmp(which, "fatal", 5) == 0;
 	mpesw = fatal &&
 		strstr(octo_dialect_suffix(), "dialect=mlx5-hws") != NULL;
-	snprintf(gen, sizeof(nic_args), "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000%s%s",
-		e.nic, fatal ? octo_dialect_suffix() : "",
-		mpesw ? ",topology=mpesw" : "");
+	snprintf(gen, sizeof(nic_args), "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000%s",
+		e.nic, mpesw ? ",topology=mpesw" : "");
 	if (mpesw && octo_mpesw_members(&e, nb_pf) != 0)
 		return 2;
 	/* beyond 2 PFs, rx_pool=app with a pool per socket: the port's own
