@@ -33,47 +33,10 @@ sockets=${2:?1 or 2}
 rate=,gen_rate=100000
 [ "${3:-}" = full ] && rate=
 . "$(dirname "$0")/../common/testpmd.sh"
+. "$(dirname "$0")/../common/testpmd_changes.sh"
 port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
 # lcores 1, 3 on socket 0; 2, 4 on socket 1
 if [ "$sockets" = 1 ]; then a=1; b=3; else a=1; b=2; fi
-
-# RETA: bucket b to queue (b + $1) % 2, 16 entries per command (testpmd's
-# command line is short)
-reta() {
-	local k b r
-	for k in 0 16 32 48; do
-		r=""
-		for b in $(seq $k $((k + 15))); do
-			r+="${r:+,}($b,$(( (b + $1) % 2 )))"
-		done
-		tp_send "port config $port rss reta $r"
-	done
-}
-flow_n=0
-flow() {
-	if [ $((flow_n % 2)) = 0 ]; then
-		tp_send "flow create $port ingress pattern eth / ipv4 / udp / end actions queue index $(( (flow_n / 2) % 2 )) / end"
-	else
-		tp_send "flow destroy $port rule 0"
-	fi
-	flow_n=$((flow_n + 1))
-}
-rss_n=0
-rss() {
-	if [ $((rss_n % 2)) = 0 ]; then
-		tp_send "flow create $port ingress pattern eth / ipv4 / end actions rss queues $(( (rss_n / 2) % 2 )) $(( (rss_n / 2 + 1) % 2 )) end / end"
-	else
-		tp_send "flow destroy $port rule 0"
-	fi
-	rss_n=$((rss_n + 1))
-}
-swap_n=0
-swap() {
-	tp_send "stop"
-	if [ $((swap_n % 2)) = 0 ]; then tp_send "set corelist $b,$a"; else tp_send "set corelist $a,$b"; fi
-	tp_send "start"
-	swap_n=$((swap_n + 1))
-}
 
 # "<out of order at the sink> <gate timeouts> <packets at the sink>" now,
 # from telemetry (one query: this runs in polling loops)
@@ -125,8 +88,7 @@ run() {
 			sleep 0.1
 		done
 		# no rule left over
-		[ $((flow_n % 2)) = 1 ] && flow
-		[ $((rss_n % 2)) = 1 ] && rss
+		changes_end
 		# every change answered, then 20000 packets more (0.2 s of the
 		# throttled generator) through the queues as they are
 		tp_cmd

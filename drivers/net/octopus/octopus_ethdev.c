@@ -577,8 +577,11 @@ octopus_stop(struct rte_eth_dev *dev)
 		p->steer = NULL;
 	}
 	ret = members_stop(p);
-	for (i = 0; i < dev->data->nb_rx_queues; i++)
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		/* a stopped port holds no frame (nobody polls now) */
+		octopus_rx_stash_flush(dev->data->rx_queues[i]);
 		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	}
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
 	p->started = false;

@@ -189,6 +189,14 @@ enum octopus_route_phase {
 
 #define OCTO_MIG_MAX_QUEUES	64
 
+/*
+ * What the port asks a member for when its caller asks for less and the
+ * member reads in steps (rx_small): a PMD may round a request down to its
+ * step (mlx5's vector Rx: 4; up to 64 in the NIC model) and return nothing
+ * for a smaller one while frames wait.
+ */
+#define OCTO_RX_STASH		64
+
 /* Per virtual queue. */
 struct octopus_qmig {
 	/* automatic migration's candidate poller: the poller only */
@@ -296,7 +304,11 @@ struct __rte_cache_aligned octopus_queue {
 	uint8_t nb_members;
 	uint8_t steered;	/**< 1: only the home member receives q's traffic */
 	uint8_t is_tx;
-	uint8_t pad;
+	uint8_t stash_n;	/**< Rx: frames in stash[] (datapath only) */
+	uint8_t stash_head;	/**< Rx: the next one given out */
+	/** Rx: 1 once a member swallowed a request below OCTO_RX_STASH (a
+	 *  PMD that reads in steps): such requests then go through stash[] */
+	uint8_t rx_small;
 	int poller_lcore;	/**< lcore of the latest poll, -1 none yet */
 	int poller_socket;	/**< its socket */
 	int32_t poller_key;	/**< POLLER_KEY of both, -1 none (datapath only) */
@@ -316,6 +328,9 @@ struct __rte_cache_aligned octopus_queue {
 	struct octopus_priv *priv;
 	/** octopus_migrate.c, octopus_gate.c */
 	alignas(RTE_CACHE_LINE_SIZE) struct octopus_qmig mig;
+	/** Rx: what a burst read past its caller's request (octopus_rxtx.c,
+	 *  rx_stashed): older than anything still in the hardware queues */
+	alignas(RTE_CACHE_LINE_SIZE) struct rte_mbuf *stash[OCTO_RX_STASH];
 };
 
 /* Devargs keys; the string is what RTE_PMD_REGISTER_PARAM_STRING shows. */
@@ -475,6 +490,7 @@ int octopus_mtu_fits(struct rte_eth_dev *dev, uint16_t mtu,
 uint16_t octopus_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
 uint16_t octopus_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
 uint16_t octopus_burst_none(void *q, struct rte_mbuf **pkts, uint16_t n);
+void octopus_rx_stash_flush(struct octopus_queue *q);
 void octopus_queue_bind(struct octopus_queue *q);
 void octopus_queue_member_bind(struct octopus_queue *q, uint16_t m);
 

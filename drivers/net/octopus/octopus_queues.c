@@ -134,6 +134,7 @@ octopus_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 {
 	struct octopus_priv *p = octo_priv(dev);
 
+	octopus_rx_stash_flush(dev->data->rx_queues[qid]);
 	rte_free(dev->data->rx_queues[qid]);
 	dev->data->rx_queues[qid] = NULL;
 	if (qid < OCTOPUS_MAX_QUEUES)

@@ -15,6 +15,7 @@
  */
 
 #include <sched.h>
+#include <string.h>
 
 #include <numa.h>
 
@@ -503,6 +504,71 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 	return nb;
 }
 
+/* A member's burst: steady, or a migration phase or gate (rx_slow). */
+static __rte_always_inline uint16_t
+rx_read(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
+		struct rte_mbuf **pkts, uint16_t n)
+{
+	if (unlikely(OCTO_ROUTE_SLOW(r) != 0))
+		return rx_slow(q, r, home, sock, pkts, n);
+	return rx_members(q, home, sock, pkts, n);
+}
+
+/*
+ * A request below OCTO_RX_STASH came back empty: whether the home member
+ * swallowed it while its queue holds frames (a PMD reading in steps). Then
+ * such requests go through the stash from now on. Asked once in 64 such
+ * bursts: an idle queue pays for no call into the member.
+ */
+static __rte_noinline void
+rx_step_probe(struct octopus_queue *q, unsigned int home)
+{
+	if (home < q->nb_members &&
+	    rte_atomic_load_explicit(&q->hw[home].rx, rte_memory_order_acquire) !=
+			octopus_burst_none &&
+	    rte_eth_rx_queue_count(q->priv->members[home].port_id, q->qid) > 0)
+		q->rx_small = 1;
+}
+
+/*
+ * The stash: a request below OCTO_RX_STASH on a member that reads in
+ * steps is made as one of OCTO_RX_STASH into the stash, and the bursts
+ * that follow give its frames out, in order, before anything is read
+ * again. The drain and the gate see only the member reads, which all ask
+ * for OCTO_RX_STASH: a read that returned frames acks a drain request at
+ * the queue's next read (drain_acked), which comes once the stash is
+ * empty, so every frame older than the request has reached the
+ * application by then; what a gated read takes is older than the gate
+ * (its room), so giving it out later keeps the order too.
+ */
+static __rte_noinline uint16_t
+rx_stashed(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
+		struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t k;
+
+	if (q->stash_n == 0) {
+		q->stash_head = 0;
+		q->stash_n = (uint8_t)rx_read(q, r, home, sock, q->stash, OCTO_RX_STASH);
+	}
+	k = RTE_MIN(n, (uint16_t)q->stash_n);
+	memcpy(pkts, &q->stash[q->stash_head], k * sizeof(*pkts));
+	q->stash_head += k;
+	q->stash_n -= k;
+	return k;
+}
+
+/* Frees what the stash holds: the queue is stopped or released. */
+void
+octopus_rx_stash_flush(struct octopus_queue *q)
+{
+	if (q == NULL || q->stash_n == 0)
+		return;
+	rte_pktmbuf_free_bulk(&q->stash[q->stash_head], q->stash_n);
+	q->stash_n = 0;
+	q->stash_head = 0;
+}
+
 uint16_t
 octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -515,10 +581,13 @@ octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 
 	if (unlikely(q->hw[home].socket != sock))
 		foreign_poll(q, r, sock);
-	if (unlikely(OCTO_ROUTE_SLOW(r) != 0))
-		nb = rx_slow(q, r, home, sock, pkts, n);
-	else
-		nb = rx_members(q, home, sock, pkts, n);
+	if (unlikely(q->stash_n != 0 || (q->rx_small && n < OCTO_RX_STASH))) {
+		nb = rx_stashed(q, r, home, sock, pkts, n);
+	} else {
+		nb = rx_read(q, r, home, sock, pkts, n);
+		if (unlikely(nb == 0 && n < OCTO_RX_STASH && (q->cnt.polls & 63) == 0))
+			rx_step_probe(q, home);
+	}
 	/* The one per-packet cost of the wrapper (mbuf->port is the virtual
 	 * port's): eight stores a step, so that the loop's own instructions
 	 * are shared by eight packets
