@@ -52,8 +52,41 @@ members_attach(struct rte_eth_dev *dev, bool at_probe)
 }
 
 /*
+ * members_attach, and a released member taken back stays out of service
+ * (released) until the port's configure has configured it: a start
+ * without one would otherwise serve it with no queues.
+ */
+static int
+members_reattach(struct rte_eth_dev *dev)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	bool released[OCTOPUS_MAX_MEMBERS] = { false };
+	struct octopus_member *m;
+	uint16_t i;
+	int ret;
+
+	OCTO_FOREACH_MEMBER(p, i, m)
+		released[i] = m->state < OCTO_MEMBER_OWNED && m->loss == OCTO_LOSS_RELEASED;
+	ret = members_attach(dev, false);
+	if (ret < 0)
+		return ret;
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED)
+		if (released[i]) {
+			rte_atomic_store_explicit(&m->loss, OCTO_LOSS_RELEASED,
+				rte_memory_order_release);
+			OCTO_LOG(NOTICE, "port %u: member %s probed again: it serves from the port's next configure",
+				p->port_id, m->name);
+		}
+	return 0;
+}
+
+/*
  * Members not found by now (all devices are probed once the application
- * asks) are an error naming them: the capabilities are the members'.
+ * asks) are an error naming them: the capabilities are the members'. A
+ * stopped port takes back the released members probed again: the
+ * application configures it for them, and ethdev checks that
+ * configuration against these capabilities before the port's configure
+ * could take them (with every member released, there are none).
  */
 static int
 octopus_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
@@ -61,8 +94,9 @@ octopus_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	struct octopus_priv *p = octo_priv(dev);
 	int ret;
 
-	if (rte_eal_process_type() == RTE_PROC_PRIMARY && octopus_members_missing(p)) {
-		ret = members_attach(dev, false);
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY && (octopus_members_missing(p) ||
+	    (!dev->data->dev_started && octopus_members_reprobed(p)))) {
+		ret = members_reattach(dev);
 		if (ret < 0)
 			return ret;
 		if (!p->args.has_mac && p->members[0].state >= OCTO_MEMBER_OWNED)
@@ -156,6 +190,12 @@ octopus_configure(struct rte_eth_dev *dev)
 			return ret;
 		}
 		m->state = OCTO_MEMBER_CONFIGURED;
+		if (m->loss == OCTO_LOSS_RELEASED) {
+			/* taken back after its release (members_reattach) */
+			rte_atomic_store_explicit(&m->loss, OCTO_LOSS_NONE,
+				rte_memory_order_release);
+			p->member_returns++;
+		}
 		if (p->args.has_mac && (!macs_first || !mac_given)) {
 			mac_given = true;
 			ret = rte_eth_dev_default_mac_addr_set(m->port_id, &p->args.mac);

@@ -457,6 +457,7 @@ bool octopus_members_keep_rules(const struct octopus_priv *p);
 const char *octopus_locality_name(const struct octopus_priv *p);
 const char *octopus_locality_says(const struct octopus_priv *p);
 bool octopus_members_missing(const struct octopus_priv *p);
+bool octopus_members_reprobed(const struct octopus_priv *p);
 void octopus_members_probe_later(void);
 bool octopus_is_octopus(uint16_t port_id);
 int octopus_alloc_socket(int socket);

@@ -335,6 +335,23 @@ octopus_locality_says(const struct octopus_priv *p)
 	return "Tx through the PF on the poller's socket (local); Rx polled where the NIC delivers it, local only there";
 }
 
+/*
+ * Whether a member whose port was released has an ethdev of its name again
+ * (its device probed again, as after a device-fatal error and hotplug).
+ */
+bool
+octopus_members_reprobed(const struct octopus_priv *p)
+{
+	uint16_t i, port;
+
+	for (i = 0; i < p->nb_members; i++)
+		if (p->members[i].state < OCTO_MEMBER_OWNED &&
+		    p->members[i].loss == OCTO_LOSS_RELEASED &&
+		    lookup_port(p->members[i].name, &port) == 0)
+			return true;
+	return false;
+}
+
 /* Whether a member named in devargs (or the nic=) is not resolved yet. */
 bool
 octopus_members_missing(const struct octopus_priv *p)
