@@ -890,8 +890,9 @@ main(int argc, char **argv)
 	if (octo_pfs_eal_make(&e, nb_pf, nb_pf + 2) != 0)
 		return 2;
 	snprintf(prefix, sizeof(prefix), "octopus-torture-%u-%d", nb_pf, (int)getpid());
-	snprintf(gen, sizeof(gen), "net_octonic0,%s,wire=gen,flows=%u,gen_rate=200000%s",
-		e.nic, NB_FLOWS, octo_dialect_suffix());
+	/* e.nic has the dialect (octo_pfs_nic_args) */
+	snprintf(gen, sizeof(gen), "net_octonic0,%s,wire=gen,flows=%u,gen_rate=200000",
+		e.nic, NB_FLOWS);
 	/* migrate_after=1: automatic moves follow the pollers at once */
 	snprintf(octo, sizeof(octo), "net_octopus0,%s,migration=manual,migrate_after=1",
 		e.members);
