@@ -45,6 +45,7 @@
 
 #include "../common/octo_check.h"
 #include "../common/octo_dialect.h"
+#include "../common/octo_flow_rule.h"
 #include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
@@ -140,28 +141,8 @@ fstats(void)
 static struct rte_flow *
 app_rule(uint32_t i, struct rte_flow_error *err)
 {
-	struct rte_flow_attr attr = { .ingress = 1 };
-	struct rte_flow_item_ipv4 ip = {
-		.hdr.src_addr = rte_cpu_to_be_32(0x0a000000u + i / 50000),
-	};
-	struct rte_flow_item_ipv4 ip_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
-	struct rte_flow_item_udp udp = {
-		.hdr.src_port = rte_cpu_to_be_16((uint16_t)(i % 50000 + 1)),
-	};
-	struct rte_flow_item_udp udp_mask = { .hdr.src_port = RTE_BE16(0xffff) };
-	struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip, .mask = &ip_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp, .mask = &udp_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
-	struct rte_flow_action_queue qa = { .index = (uint16_t)(i % NB_Q) };
-	struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qa },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
-
-	return rte_flow_create(port, &attr, items, actions, err);
+	return octo_flow_to_queue(port, rte_cpu_to_be_32(0x0a000000u + i / 50000),
+		rte_cpu_to_be_16((uint16_t)(i % 50000 + 1)), (uint16_t)(i % NB_Q), err);
 }
 
 /* queue q on socket q mod 8 (the 8 emulated ones), its Rx buffers from
