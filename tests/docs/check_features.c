@@ -668,7 +668,7 @@ main(int argc, char **argv)
 	}
 	nb_eal = dd;
 	eal = argv;
-	if (octo_test_eal_init(&nb_eal, &eal, 512) < 0) {
+	if (octo_test_eal_init(&nb_eal, &eal, 1536) < 0) {
 		fprintf(stderr, "FAIL EAL init\n");
 		return 1;
 	}
@@ -681,7 +681,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "FAIL OCTOPUS_SRC (the source tree) is not set\n");
 		return 2;
 	}
-	mp = rte_pktmbuf_pool_create("features", 8192, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+	mp = rte_pktmbuf_pool_create("features", 4096, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 		SOCKET_ID_ANY);
 	if (mp == NULL) {
 		fprintf(stderr, "FAIL no mbuf pool\n");
