@@ -861,8 +861,9 @@ main(int argc, char **argv)
 	    !octo_pfs_sockets_ok(nb_pf))
 		return 2;
 	/* rx_pool=app: every queue's ring on every member, as a NIC that
-	 * fills its rings at start (mlx5) takes them */
-	mp = rte_pktmbuf_pool_create("app", nb_pf > 2 ? nb_pf * NB_Q * nb_desc + 8192 : 16384,
+	 * fills its rings at start (mlx5) takes them, the Tx rings and the
+	 * lcores' caches */
+	mp = rte_pktmbuf_pool_create("app", nb_pf > 2 ? (nb_pf + 1) * NB_Q * nb_desc + 8192 : 16384,
 		256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (mp == NULL)
 		return 2;
