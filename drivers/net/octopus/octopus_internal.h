@@ -241,6 +241,11 @@ struct octopus_qmig {
 	uint32_t gate_seq;
 	uint64_t gate_limit;
 	uint64_t gate_covers;
+	/* control only, under gate_lock: where the limit counted each
+	 * member's hardware queue to (its member_pkts position), so that a
+	 * member leaving service takes what it still held out of the limit
+	 */
+	uint64_t gate_pos[OCTOPUS_MAX_MEMBERS];
 	uint64_t gated_bursts;		/* poller only */
 	uint64_t gate_timeouts;		/* poller only */
 	uint64_t gate_settle_timeouts;	/* control only: see gates_settle() */

@@ -418,13 +418,20 @@ drain_pos_take(struct octopus_queue *q, uint32_t r, unsigned int home, uint64_t 
 	q->mig.drain_pos_req = ack;
 }
 
+/*
+ * Whether the position of the request is reached. A member that left
+ * service since the position was taken delivers nothing more: what it
+ * held is lost with it, not waited for.
+ */
 static inline bool
 drain_pos_reached(const struct octopus_queue *q)
 {
 	unsigned int m;
 
 	for (m = 0; m < q->nb_members; m++)
-		if (q->cnt.member_pkts[m] < q->mig.drain_pos[m])
+		if (q->cnt.member_pkts[m] < q->mig.drain_pos[m] &&
+		    rte_atomic_load_explicit(&q->hw[m].rx, rte_memory_order_acquire) !=
+				octopus_burst_none)
 			return false;
 	return true;
 }
