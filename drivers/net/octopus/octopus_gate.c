@@ -237,8 +237,11 @@ octopus_gate_pair(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
 	need = src->mig.drain_req + 1;
 	gate_limit_set(p, dst);	/* kept if prepared: the gate is open then */
 	gate_close(dst, q_from, need);
-	/* then ask the source for a drain observed after this point */
-	rte_atomic_store_explicit(&src->mig.drain_req, need, rte_memory_order_relaxed);
+	/* then ask the source for a drain observed after this point; RELEASE:
+	 * a poller that reads it then loads a route at least as new as the
+	 * one the rule change saw (rx_slow)
+	 */
+	rte_atomic_store_explicit(&src->mig.drain_req, need, rte_memory_order_release);
 	rte_atomic_fetch_or_explicit(&src->route, OCTO_ROUTE_F_DRAIN_REQ, rte_memory_order_release);
 	dst->mig.gates++;
 	rte_spinlock_unlock(&p->mig.gate_lock);

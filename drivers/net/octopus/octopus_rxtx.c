@@ -469,10 +469,21 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 		acking = true;
 		if (q->mig.ack_next > q->mig.drain_ack)
 			drain_acked(q, q->mig.ack_next, 0);
+		/* a request made after a migration moved the home rule, read
+		 * with the route loaded before it, would be served on the old
+		 * home alone while the moved rule's packets wait on the new
+		 * one: serve it at the next burst, with the route it loads
+		 */
+		if (((rte_atomic_load_explicit(&q->route, rte_memory_order_acquire) ^ r) &
+				~OCTO_ROUTE_FLAGS) != 0) {
+			acking = false;
+			rte_atomic_fetch_or_explicit(&q->route, OCTO_ROUTE_F_DRAIN_REQ,
+				rte_memory_order_release);
+		}
 		/* REQUESTED: the home rule may already send to the target,
 		 * which this queue reads only once DRAINING (model/README.md)
 		 */
-		if (ack > q->mig.drain_pos_req && ack > q->mig.drain_ack &&
+		if (acking && ack > q->mig.drain_pos_req && ack > q->mig.drain_ack &&
 		    OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_REQUESTED)
 			drain_pos_take(q, r, home, ack);
 	}
