@@ -47,6 +47,7 @@
 #include "octopus_internal.h"
 #include "octopus_flow.h"
 #include "octopus_flow_tmpl.h"
+#include "octopus_gate.h"
 #include "octopus_migrate.h"
 
 /* How long a loss waits for pollers to leave the member's code. A queue
@@ -265,6 +266,7 @@ octopus_member_lost(struct rte_eth_dev *dev, uint16_t m, enum octopus_member_los
 		rte_atomic_store_explicit(&mb->loss, why, rte_memory_order_release);
 		rebind_member(p, m);
 		quiesce(p);
+		octopus_gate_member_lost(p, m);
 		/* nobody reads its rings from here: what they hold is lost */
 		held = rx_held(p, m);
 		mb->held_at_loss = held;
