@@ -27,11 +27,12 @@
 
 #include "octonic_internal.h"
 
+/* @p t0: the burst's TSC as its NIC side starts */
 static inline void
-model_burst(struct octonic_pf *pf, struct octonic_poll_cnt *c)
+model_burst(struct octonic_pf *pf, struct octonic_poll_cnt *c, uint64_t t0)
 {
 	struct octonic_nic *nic = pf->nic;
-	uint64_t t0 = rte_rdtsc(), t, stall = 0;
+	uint64_t t, stall = 0;
 
 	RELAXED_ADD(&c->polls, 1);
 	if (octonic_thread_socket() != pf->socket) {
@@ -55,7 +56,7 @@ octonic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	uint16_t max = rte_atomic_load_explicit(&rxq->pf->rx_burst_max,
 		rte_memory_order_relaxed);
 
-	model_burst(rxq->pf, &rxq->poll);
+	model_burst(rxq->pf, &rxq->poll, rte_rdtsc());
 	if (max == 0)
 		max = n;
 	if (rxq->desc != NULL) {
@@ -76,7 +77,7 @@ uint16_t
 octonic_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct octonic_txq *txq = q;
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, t0;
 	unsigned int nb, i;
 
 	if (txq->desc != NULL)
@@ -88,7 +89,11 @@ octonic_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		bytes += pkts[i]->pkt_len;
 	RELAXED_ADD(&txq->poll.pkts, nb);
 	RELAXED_ADD(&txq->poll.bytes, bytes);
-	model_burst(txq->pf, &txq->poll);
+	/* the doorbell: the NIC reads the post from its time on */
+	t0 = rte_rdtsc();
+	if (nb > 0)
+		octonic_txorder_post(txq, nb, t0);
+	model_burst(txq->pf, &txq->poll, t0);
 	return nb;
 }
 
