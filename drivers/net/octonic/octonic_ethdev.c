@@ -1184,7 +1184,7 @@ RTE_PMD_REGISTER_PARAM_STRING(net_octonic,
 	"rx_ring=plain|mlx5 "
 	"tx_comp_every=<1-1024, mlx5-hws: 32> "
 	"tx_cleanup=0|1 "
-	"proto=udp|tcp "
+	"proto=udp|tcp|sctp|icmp|icmp6 "
 	"ipv6=0|1 "
 	"gen_rate=<pps, 0: as polled> "
 	"gen_limit=<packets, 0: none> "
