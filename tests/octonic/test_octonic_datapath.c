@@ -358,6 +358,92 @@ test_rx_start(struct rte_mempool *unused __rte_unused)
 	rte_mempool_free(mp);
 }
 
+static uint8_t
+rxq_state(uint16_t port)
+{
+	struct rte_eth_rxq_info qi;
+
+	memset(&qi, 0, sizeof(qi));
+	if (rte_eth_rx_queue_info_get(port, 0, &qi) != 0)
+		return UINT8_MAX;
+	return qi.queue_state;
+}
+
+/*
+ * rx_ring=mlx5 and queue start/stop, as mlx5_rxq.c and mlx5_trigger.c do:
+ * rx_deferred_start is taken and ignored (dev_start starts and fills every
+ * queue); stop is refused under the vector burst (rx_step=4); under the
+ * scalar one (rx_step=1) it frees the ring and drops what was written and
+ * not taken; start fills the ring again, and a pool short of a ring
+ * fails it with the queue left stopped and nothing taken.
+ */
+static void
+test_rx_queue_ctl(struct rte_mempool *unused __rte_unused)
+{
+	struct octo_port_conf c = {
+		.nb_desc = 64, .socket = OCTO_SOCKET_OF_PORT, .deferred_rxq = { 1 },
+	};
+	struct rte_mbuf *m[BURST], *held[BURST];
+	struct rte_mempool *mp;
+	uint16_t port, n;
+
+	mp = rte_pktmbuf_pool_create("dp_ctl", 127, 0, 0,
+		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	REQUIRE(mp != NULL, "pool");
+	c.pool = mp;
+	REQUIRE(rte_vdev_init("net_octonic90", "pfs=1,dialect=mlx5-hws,gen_limit=8") == 0,
+		"probe");
+	port = pf_port("net_octonic90", 0);
+	REQUIRE(octo_port_start(port, &c) == 0, "start");
+	CHECK(rxq_state(port) == RTE_ETH_QUEUE_STATE_STARTED,
+		"a deferred queue started with the port: state %u", rxq_state(port));
+	CHECK(rte_mempool_avail_count(mp) == 127 - 64, "its ring filled: %u free",
+		rte_mempool_avail_count(mp));
+	CHECK(rte_eth_dev_rx_queue_stop(port, 0) == -EINVAL,
+		"stop refused under the vector burst");
+	CHECK(rxq_state(port) == RTE_ETH_QUEUE_STATE_STARTED &&
+		rte_mempool_avail_count(mp) == 127 - 64, "and the queue kept");
+	generate(port, 8);
+	n = rx(port, m, 32);
+	CHECK(n == 8, "the queue still receives: %u of 8", n);
+	drop(m, n);
+	rte_eth_dev_stop(port);
+	rte_vdev_uninit("net_octonic90");
+
+	REQUIRE(rte_vdev_init("net_octonic91",
+		"pfs=1,dialect=mlx5-hws,rx_step=1,gen_limit=8") == 0, "probe scalar");
+	port = pf_port("net_octonic91", 0);
+	REQUIRE(octo_port_start(port, &c) == 0, "start scalar");
+	CHECK(rxq_state(port) == RTE_ETH_QUEUE_STATE_STARTED &&
+		rte_mempool_avail_count(mp) == 127 - 64,
+		"scalar: deferred ignored too, %u free", rte_mempool_avail_count(mp));
+	generate(port, 8);
+	CHECK(count(port) == 8, "8 written: %d", count(port));
+	CHECK(rte_eth_dev_rx_queue_stop(port, 0) == 0, "scalar: stop");
+	CHECK(rxq_state(port) == RTE_ETH_QUEUE_STATE_STOPPED &&
+		rte_mempool_avail_count(mp) == 127, "the ring freed, the 8 with it: %u free",
+		rte_mempool_avail_count(mp));
+	/* 64 held: the pool cannot fill the ring again */
+	n = (uint16_t)rte_pktmbuf_alloc_bulk(mp, held, 64);
+	REQUIRE(n == 0, "hold 64");
+	CHECK(rte_eth_dev_rx_queue_start(port, 0) == -ENOMEM, "63 for a ring of 64");
+	CHECK(rxq_state(port) == RTE_ETH_QUEUE_STATE_STOPPED &&
+		rte_mempool_avail_count(mp) == 63, "left stopped, nothing taken");
+	drop(held, 64);
+	CHECK(rte_eth_dev_rx_queue_start(port, 0) == 0, "start again");
+	CHECK(rxq_state(port) == RTE_ETH_QUEUE_STATE_STARTED &&
+		rte_mempool_avail_count(mp) == 127 - 64, "filled again");
+	CHECK(rx(port, m, 32) == 0, "what the stop dropped does not come back");
+	gen_more(port, 8);
+	n = rx(port, m, 32);
+	CHECK(n == 8, "receives after the restart: %u of 8", n);
+	drop(m, n);
+	rte_eth_dev_stop(port);
+	CHECK(rte_mempool_avail_count(mp) == 127, "stop frees the ring");
+	rte_vdev_uninit("net_octonic91");
+	rte_mempool_free(mp);
+}
+
 /*
  * Scatter over more than one buffer: mlx5's scalar Rx, no steps, and a
  * queue count of 8 descriptors per packet (9000-byte MTU over 2 KB
@@ -546,6 +632,7 @@ static const struct octo_case cases[] = {
 	{ "rx_posted", test_rx_posted },
 	{ "rx_nombuf", test_rx_nombuf },
 	{ "rx_start", test_rx_start },
+	{ "rx_queue_ctl", test_rx_queue_ctl },
 	{ "rx_scatter", test_rx_scatter },
 	{ "tx_comp", test_tx_comp },
 	{ "order", test_order },

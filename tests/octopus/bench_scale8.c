@@ -164,8 +164,12 @@ start_port(void)
 
 	for (s = 0; s < NB_PF; s++) {
 		snprintf(name, sizeof(name), "scale%u", s);
-		mp[s] = rte_pktmbuf_pool_create(name, 2048, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
-			(int)s);
+		/* the rings of the queues on this pool, on every member (a
+		 * NIC that fills its rings at start, mlx5, takes them all),
+		 * and their Tx rings */
+		mp[s] = rte_pktmbuf_pool_create(name,
+			(NB_PF + 1) * (NB_Q / NB_PF) * NB_DESC + 1024,
+			0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, (int)s);
 		if (mp[s] == NULL)
 			return -rte_errno;
 	}

@@ -1150,7 +1150,11 @@ main(int argc, char **argv)
 	for (i = 0; i < nb_pf; i++) {
 		snprintf(name, sizeof(name), "app%u", i);
 		if (nb_pf > 2) {
-			socket_pool[i] = rte_pktmbuf_pool_create(name, 4096, 256, 0,
+			/* a ring per member for each queue homed here (a NIC
+			 * that fills its rings at start, mlx5, takes them
+			 * all), its Tx ring and the lcores' caches */
+			socket_pool[i] = rte_pktmbuf_pool_create(name,
+				(nb_pf + 1) * nb_desc * ((nb_q + nb_pf - 1) / nb_pf) + 4096, 256, 0,
 				RTE_MBUF_DEFAULT_BUF_SIZE, (int)i);
 			if (socket_pool[i] == NULL) {
 				fprintf(stderr, "pool on socket %u: %s\n", i,

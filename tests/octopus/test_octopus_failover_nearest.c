@@ -329,8 +329,11 @@ main(int argc, char **argv)
 		if (rte_eth_dev_get_port_by_name(name, &pf[i]) != 0)
 			return 2;
 		snprintf(name, sizeof(name), "app%u", i);
-		pc.rx_pool[i] = rte_pktmbuf_pool_create(name, 4096, 256, 0,
-			RTE_MBUF_DEFAULT_BUF_SIZE, (int)i);
+		/* queue i's ring on every member (a NIC that fills its
+		 * rings at start, mlx5, takes them all), its Tx ring and
+		 * the lcores' caches */
+		pc.rx_pool[i] = rte_pktmbuf_pool_create(name, (nb_pf + 1) * NB_DESC + 4096,
+			256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, (int)i);
 		if (pc.rx_pool[i] == NULL) {
 			fprintf(stderr, "pool on socket %u: %s\n", i, rte_strerror(rte_errno));
 			return 2;

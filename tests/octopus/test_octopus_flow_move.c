@@ -860,7 +860,11 @@ main(int argc, char **argv)
 	if (octo_case_eal_init(&nb_eal, &eal_argv, 1024, NB_Q + 1) < 0 ||
 	    !octo_pfs_sockets_ok(nb_pf))
 		return 2;
-	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	/* rx_pool=app: every queue's ring on every member, as a NIC that
+	 * fills its rings at start (mlx5) takes them, the Tx rings and the
+	 * lcores' caches */
+	mp = rte_pktmbuf_pool_create("app", nb_pf > 2 ? (nb_pf + 1) * NB_Q * nb_desc + 8192 : 16384,
+		256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (mp == NULL)
 		return 2;
 	port = port_of("net_octopus0");

@@ -297,18 +297,23 @@ start_port(struct rte_mempool *mp)
 	CHECK(octo_port_start(port, &c) == 0, "configure, set up and start the port");
 }
 
-/* Stop the generator and poll until nothing more arrives. */
+/*
+ * Stop the generator and poll until nothing more arrives (100 ms calm),
+ * within a liveness bound: a port that keeps delivering fails the test.
+ */
 static void
 quiesce(void)
 {
 	uint64_t last = UINT64_MAX, now;
+	uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
 
 	rte_pmd_octonic_gen_enable(pf[0], 0);
 	do {
 		last = rte_atomic_load_explicit(&received, rte_memory_order_relaxed);
 		rte_delay_ms(100);
 		now = rte_atomic_load_explicit(&received, rte_memory_order_relaxed);
-	} while (now != last);
+	} while (now != last && rte_get_timer_cycles() < end);
+	CHECK(now == last, "frames still arriving 10 s after the generator stopped");
 }
 
 static void

@@ -1356,9 +1356,14 @@ main(int argc, char **argv)
 	mp = rte_pktmbuf_pool_create("app", 8192, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (mp == NULL)
 		return 2;
+	/* the queues homed on a socket fill a ring on every member at start
+	 * under a NIC that posts its rings then (mlx5: all of them, deferred
+	 * or not: the port's README, Rx pools), and their Tx rings and the
+	 * lcores' caches hold more */
 	for (s = 0; s < nb_pf && nb_pf > 2; s++) {
 		snprintf(name, sizeof(name), "app%u", s);
-		app_pool[s] = rte_pktmbuf_pool_create(name, 4096, 256, 0,
+		app_pool[s] = rte_pktmbuf_pool_create(name,
+			(nb_pf + 1) * nb_desc * ((nb_q + nb_pf - 1) / nb_pf) + 4096, 256, 0,
 			RTE_MBUF_DEFAULT_BUF_SIZE, (int)s);
 		if (app_pool[s] == NULL)
 			return 2;

@@ -535,9 +535,83 @@ test_mtu(struct rte_mempool *unused __rte_unused)
 	rte_mempool_free(big);
 }
 
+/* Start @p pid with its logs in *@p log (the caller frees it). */
+static int
+start_logged(uint16_t pid, const struct octo_port_conf *c, char **log)
+{
+	FILE *old = rte_log_get_stream(), *f;
+	size_t len = 0;
+	int ret;
+
+	*log = NULL;
+	f = open_memstream(log, &len);
+	if (f == NULL)
+		return -ENOMEM;
+	rte_openlog_stream(f);
+	ret = octo_port_start(pid, c);
+	rte_openlog_stream(old);
+	fclose(f);
+	return ret;
+}
+
+/*
+ * rx_pool=app on a NIC that fills its Rx rings at start (rx_ring=mlx5, as
+ * mlx5): a pool of one ring per queue fails the start, ENOMEM, with a log
+ * line saying what the members take from it, and every mbuf back in the
+ * pool; one of a ring per member for each queue starts.
+ */
+static void
+test_app_short(struct rte_mempool *unused __rte_unused)
+{
+	struct octo_port_conf c = {
+		.nb_rxq = NB_Q, .nb_txq = NB_Q, .nb_desc = NB_DESC, .socket = 0,
+	};
+	const unsigned int one = NB_Q * NB_DESC, all = 2 * NB_Q * NB_DESC;
+	struct rte_mempool *small, *big;
+	char *log = NULL, want[128];
+	uint16_t pid;
+	int ret;
+
+	REQUIRE(rte_vdev_init("net_octonic1",
+		"pfs=2,numa=0:1,wire=loop,rx_ring=mlx5") == 0, "NIC");
+	REQUIRE(rte_vdev_init("net_octopus1",
+		"member=net_octonic1_pf0,member=net_octonic1_pf1,rx_pool=app") == 0,
+		"port");
+	pid = port_of("net_octopus1");
+	small = rte_pktmbuf_pool_create("app_one", one + 64, 0, 0,
+		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	big = rte_pktmbuf_pool_create("app_all", all + 64, 0, 0,
+		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	REQUIRE(small != NULL && big != NULL, "pools");
+	c.pool = small;
+	ret = start_logged(pid, &c, &log);
+	CHECK(ret == -ENOMEM, "a ring per queue: start %d, want -ENOMEM", ret);
+	snprintf(want, sizeof(want), "take %u at its start, as on each of the 2 members",
+		one);
+	CHECK(log != NULL && strstr(log, "rx_pool=app: pool app_one") != NULL &&
+		strstr(log, want) != NULL && strstr(log, "rx_pool=local") != NULL,
+		"no log line saying what the members take (\"%s\"):\n%s", want,
+		log != NULL ? log : "");
+	free(log);
+	CHECK(rte_mempool_avail_count(small) == one + 64,
+		"the failed start kept %u mbufs", one + 64 - rte_mempool_avail_count(small));
+	c.pool = big;
+	ret = start_logged(pid, &c, &log);
+	free(log);
+	CHECK(ret == 0, "a ring per member for each queue: start %d", ret);
+	CHECK(rte_mempool_avail_count(big) == 64, "%u mbufs left, want 64",
+		rte_mempool_avail_count(big));
+	CHECK(rte_eth_dev_stop(pid) == 0 && rte_eth_dev_close(pid) == 0, "stop, close");
+	CHECK(rte_mempool_avail_count(big) == all + 64, "the rings given back");
+	rte_vdev_uninit("net_octopus1");
+	rte_vdev_uninit("net_octonic1");
+	rte_mempool_free(small);
+	rte_mempool_free(big);
+}
+
 static const struct octo_case cases[] = {
 	{ "mirror", test_mirror }, { "extbuf", test_extbuf }, { "sizes", test_sizes },
-	{ "mtu", test_mtu },
+	{ "mtu", test_mtu }, { "app_short", test_app_short },
 };
 
 int

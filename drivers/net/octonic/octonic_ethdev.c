@@ -260,6 +260,14 @@ octonic_rx_queue_stop(struct rte_eth_dev *dev, uint16_t qid)
 	struct octonic_pf *pf = octonic_pf_of(dev);
 	struct octonic_rxq *rxq = dev->data->rx_queues[qid];
 
+	/* mlx5 stops a queue only under its scalar burst: its vector burst
+	 * (the steps of 4) keeps indices that a restart would break */
+	if (rxq != NULL && rxq->desc != NULL && rxq->step > 1 &&
+	    !rxq->desc->scalar) {
+		OCTONIC_LOG(ERR, "%s: Rx queue %u: stop refused under rx_step=%u (mlx5 stops a queue only under its scalar burst, rx_step=1)",
+			dev->data->name, qid, rxq->step);
+		return -EINVAL;
+	}
 	rte_spinlock_lock(&pf->nic->engine_lock);
 	dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STOPPED;
 	/* mlx5 frees a stopped queue's buffers */
@@ -352,7 +360,9 @@ octonic_dev_start(struct rte_eth_dev *dev)
 	for (q = 0; q < dev->data->nb_rx_queues; q++) {
 		struct octonic_rxq *rxq = dev->data->rx_queues[q];
 
-		if (rxq == NULL || rxq->deferred)
+		/* rx_ring=mlx5 ignores rx_deferred_start: mlx5 starts and
+		 * fills every queue it has at dev_start */
+		if (rxq == NULL || (rxq->deferred && rxq->desc == NULL))
 			continue;
 		ret = rxq_post(dev, rxq);
 		if (ret != 0) {

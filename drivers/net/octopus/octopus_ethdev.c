@@ -252,6 +252,38 @@ members_stop(struct octopus_priv *p)
 	return first;
 }
 
+/*
+ * Why a member found the application's pool short (rx_pool=app): a NIC
+ * that fills every Rx queue's ring when it starts (mlx5 does, whatever
+ * rx_deferred_start says, and cannot stop a queue under its vector burst)
+ * takes a ring per queue on every member from that one pool.
+ */
+static void
+app_pool_short(const struct octopus_priv *p, const struct octopus_member *m)
+{
+	const struct rte_eth_dev_data *d = rte_eth_devices[p->port_id].data;
+	uint16_t nb = RTE_MIN(d->nb_rx_queues, OCTOPUS_MAX_QUEUES), i, j;
+	const struct rte_mempool *mp = NULL;
+	unsigned int mi = m - p->members;
+	uint32_t takes = 0, t;
+
+	/* the first pool that cannot give what the member's queues on it take */
+	for (i = 0; i < nb && p->rxq[i] != NULL; i++) {
+		mp = p->rxq[i]->mp[mi];
+		for (j = 0, t = 0; j < nb && p->rxq[j] != NULL; j++)
+			if (p->rxq[j]->mp[mi] == mp)
+				t += p->rxq[j]->nb_desc;
+		takes = t;
+		if (rte_mempool_avail_count(mp) < t)
+			break;
+	}
+	if (mp == NULL)
+		return;
+	OCTO_LOG(ERR, "port %u: rx_pool=app: pool %s had %u mbufs free (lcore caches included) for member %s, whose Rx queues on it take %u at its start, as on each of the %u members (a NIC that fills its rings at start: mlx5, rx_deferred_start or not): size the pool for them all, or use rx_pool=local",
+		p->port_id, mp->name, rte_mempool_avail_count(mp), m->name,
+		takes, p->nb_members);
+}
+
 /* Start member @p m; @p retry: its second try (see members_start). */
 static int
 member_start(struct octopus_priv *p, struct octopus_member *m, bool retry)
@@ -271,6 +303,8 @@ member_start(struct octopus_priv *p, struct octopus_member *m, bool retry)
 		rte_strerror(-ret), ret == -EAGAIN ?
 		" (again after every other member started: its e-switch's transfer proxy is not one of them, or not started)" :
 		"");
+	if (ret == -ENOMEM && p->args.rx_pool_app)
+		app_pool_short(p, m);
 	return ret;
 }
 

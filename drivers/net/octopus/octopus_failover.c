@@ -53,6 +53,7 @@
 #include "octopus_internal.h"
 #include "octopus_flow.h"
 #include "octopus_flow_tmpl.h"
+#include "octopus_gate.h"
 #include "octopus_migrate.h"
 
 /* How long a loss waits for a burst that runs the member's code to end:
@@ -277,6 +278,7 @@ octopus_member_lost(struct rte_eth_dev *dev, uint16_t m, enum octopus_member_los
 		rte_atomic_store_explicit(&mb->loss, why, rte_memory_order_release);
 		rebind_member(p, m);
 		quiesce(p, mb->name);
+		octopus_gate_member_lost(p, m);
 		/* nobody reads its rings from here: what they hold is lost */
 		held = rx_held(p, m);
 		mb->held_at_loss = held;

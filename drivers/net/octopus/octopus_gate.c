@@ -129,23 +129,48 @@ gate_limit_begin(struct octopus_priv *p, struct octopus_queue *dst)
 	return true;
 }
 
+/*
+ * Whether @p dst's bursts read member @p m's hardware queue (route @p r):
+ * one out of service is a stub, and a steered queue reads only its home
+ * and, while it migrates, the other member of its route (REQUESTED may
+ * become DRAINING before the gate opens). What the others hold is never
+ * delivered through @p dst (a lost member's rings are flushed when it
+ * returns): counted in the limit, it would let the destination deliver as
+ * many of the moved flows' new packets while the gate holds.
+ */
+static bool
+gate_reads(const struct octopus_queue *dst, uint32_t r, uint16_t m)
+{
+	if (m >= dst->nb_members ||
+	    rte_atomic_load_explicit(&dst->hw[m].rx, rte_memory_order_acquire) ==
+			octopus_burst_none)
+		return false;
+	return !dst->steered || m == OCTO_ROUTE_HOME(r) ||
+		(OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_STEADY && m == OCTO_ROUTE_OTHER(r));
+}
+
 static void
 gate_limit_end(struct octopus_priv *p, struct octopus_queue *dst)
 {
 	uint64_t covers = rte_atomic_load_explicit(&dst->mig.drain_req, rte_memory_order_acquire);
+	uint32_t r = rte_atomic_load_explicit(&dst->route, rte_memory_order_acquire);
 	uint64_t limit = delivered(dst);
 	uint16_t m;
 	int c;
 
 	for (m = 0; m < p->nb_members; m++) {
+		dst->mig.gate_pos[m] = 0;
 		/* a member lost or closed has no queues to count (25.11's
 		 * rte_eth_rx_queue_count does not check for a closed port)
 		 */
-		if (p->members[m].state < OCTO_MEMBER_STARTED)
+		if (p->members[m].state < OCTO_MEMBER_STARTED || !gate_reads(dst, r, m))
 			continue;
 		c = rte_eth_rx_queue_count(p->members[m].port_id, dst->qid);
-		if (c > 0)
+		if (c > 0) {
 			limit += (uint64_t)c;
+			dst->mig.gate_pos[m] = rte_atomic_load_explicit(&dst->cnt.member_pkts[m],
+				rte_memory_order_relaxed) + (uint64_t)c;
+		}
 	}
 	rte_atomic_store_explicit(&dst->mig.gate_limit, limit, rte_memory_order_relaxed);
 	rte_atomic_store_explicit(&dst->mig.gate_covers, covers, rte_memory_order_relaxed);
@@ -212,8 +237,11 @@ octopus_gate_pair(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
 	need = src->mig.drain_req + 1;
 	gate_limit_set(p, dst);	/* kept if prepared: the gate is open then */
 	gate_close(dst, q_from, need);
-	/* then ask the source for a drain observed after this point */
-	rte_atomic_store_explicit(&src->mig.drain_req, need, rte_memory_order_relaxed);
+	/* then ask the source for a drain observed after this point; RELEASE:
+	 * a poller that reads it then loads a route at least as new as the
+	 * one the rule change saw (rx_slow)
+	 */
+	rte_atomic_store_explicit(&src->mig.drain_req, need, rte_memory_order_release);
 	rte_atomic_fetch_or_explicit(&src->route, OCTO_ROUTE_F_DRAIN_REQ, rte_memory_order_release);
 	dst->mig.gates++;
 	rte_spinlock_unlock(&p->mig.gate_lock);
@@ -382,4 +410,34 @@ octopus_gate_finish(struct octopus_priv *p, const struct octopus_gate_set *s,
 				pair_cancel(p, f, d);
 		}
 	}
+}
+
+void
+octopus_gate_member_lost(struct octopus_priv *p, uint16_t m)
+{
+	struct octopus_queue *q;
+	uint64_t at, held, floor;
+	uint16_t i;
+
+	rte_spinlock_lock(&p->mig.gate_lock);
+	for (i = 0; i < OCTO_MIG_MAX_QUEUES; i++) {
+		q = p->rxq[i];
+		/* odd: a prepared limit not read yet, it will skip the member */
+		if (q == NULL || m >= q->nb_members || (q->mig.gate_seq & 1) != 0)
+			continue;
+		at = rte_atomic_load_explicit(&q->cnt.member_pkts[m], rte_memory_order_relaxed);
+		if (q->mig.gate_pos[m] <= at)
+			continue;
+		held = q->mig.gate_pos[m] - at;
+		q->mig.gate_pos[m] = at;
+		floor = delivered(q);
+		rte_atomic_store_explicit(&q->mig.gate_seq, q->mig.gate_seq + 1,
+			rte_memory_order_relaxed);
+		rte_atomic_thread_fence(rte_memory_order_release);
+		rte_atomic_store_explicit(&q->mig.gate_limit, q->mig.gate_limit > floor + held ?
+			q->mig.gate_limit - held : floor, rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&q->mig.gate_seq, q->mig.gate_seq + 1,
+			rte_memory_order_release);
+	}
+	rte_spinlock_unlock(&p->mig.gate_lock);
 }

@@ -72,4 +72,13 @@ int octopus_gate_pair(struct octopus_priv *p, uint16_t q_from, uint16_t q_to);
 bool octopus_gate_holds(const struct octopus_priv *p, struct octopus_queue *dst,
 		bool expire);
 
+/**
+ * Member @p m left service and no burst reads it any more: what its
+ * hardware queues still held of a gated destination's limit will never be
+ * delivered (it is lost with the member), so take it out of the limit.
+ * Else the destination would deliver as many of the moved flows' new
+ * packets, from another member, before the gate opens.
+ */
+void octopus_gate_member_lost(struct octopus_priv *p, uint16_t m);
+
 #endif /* OCTOPUS_GATE_H */

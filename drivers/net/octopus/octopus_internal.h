@@ -241,6 +241,11 @@ struct octopus_qmig {
 	uint32_t gate_seq;
 	uint64_t gate_limit;
 	uint64_t gate_covers;
+	/* control only, under gate_lock: where the limit counted each
+	 * member's hardware queue to (its member_pkts position), so that a
+	 * member leaving service takes what it still held out of the limit
+	 */
+	uint64_t gate_pos[OCTOPUS_MAX_MEMBERS];
 	uint64_t gated_bursts;		/* poller only */
 	uint64_t gate_timeouts;		/* poller only */
 	uint64_t gate_settle_timeouts;	/* control only: see gates_settle() */
@@ -313,6 +318,8 @@ struct __rte_cache_aligned octopus_queue {
 	/** Rx: 1 once a member swallowed a request below OCTO_RX_STASH (a
 	 *  PMD that reads in steps): such requests then go through stash[] */
 	uint8_t rx_small;
+	uint8_t held_n;		/**< Rx: frames in held[] (datapath only) */
+	uint8_t held_head;	/**< Rx: the next one given out */
 	int poller_lcore;	/**< lcore of the latest poll, -1 none yet */
 	int poller_socket;	/**< its socket */
 	int32_t poller_key;	/**< POLLER_KEY of both, -1 none (datapath only) */
@@ -335,6 +342,10 @@ struct __rte_cache_aligned octopus_queue {
 	/** Rx: what a burst read past its caller's request (octopus_rxtx.c,
 	 *  rx_stashed): older than anything still in the hardware queues */
 	alignas(RTE_CACHE_LINE_SIZE) struct rte_mbuf *stash[OCTO_RX_STASH];
+	/** Rx: what a gated read on a member reading in steps took past the
+	 *  gate's allowance (octopus_rxtx.c, rx_gated_step): newer than the
+	 *  gate, given out once it opens */
+	struct rte_mbuf *held[OCTO_RX_STASH];
 };
 
 /* Bursts of @p q ended so far (any thread; see burst_seq). */

@@ -437,13 +437,20 @@ drain_pos_take(struct octopus_queue *q, uint32_t r, unsigned int home, uint64_t 
 	q->mig.drain_pos_req = ack;
 }
 
+/*
+ * Whether the position of the request is reached. A member that left
+ * service since the position was taken delivers nothing more: what it
+ * held is lost with it, not waited for.
+ */
 static inline bool
 drain_pos_reached(const struct octopus_queue *q)
 {
 	unsigned int m;
 
 	for (m = 0; m < q->nb_members; m++)
-		if (q->cnt.member_pkts[m] < q->mig.drain_pos[m])
+		if (q->cnt.member_pkts[m] < q->mig.drain_pos[m] &&
+		    rte_atomic_load_explicit(&q->hw[m].rx, rte_memory_order_acquire) !=
+				octopus_burst_none)
 			return false;
 	return true;
 }
@@ -464,6 +471,38 @@ rx_polled_empty(const struct octopus_queue *q, unsigned int home, uint16_t nb)
 	return true;
 }
 
+/*
+ * A gated read of its allowance @p room came back empty while the queue
+ * holds frames: its member reads in steps (mlx5's vector Rx: 4) and
+ * swallowed a request below one. Read a full stash instead, give out the
+ * @p room oldest (older than the gate) and hold the rest in held[]: they
+ * may be the moved flows' new frames, given out only once the gate opens
+ * (rx_held_out). Without this the queue never delivers its last frames
+ * older than the gate, never acks the drain requests the gate covers, and
+ * a gate waiting on it (a flow moved back) opens on its timeout.
+ */
+static uint16_t
+rx_gated_step(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
+		struct rte_mbuf **pkts, uint16_t room)
+{
+	uint16_t k, give;
+
+	if (q->held_n != 0 || rx_polled_empty(q, home, 0))
+		return 0;
+	if (OCTO_ROUTE_PHASE(r) == OCTO_ROUTE_DRAINING && q->steered)
+		k = rx_draining(q, r, sock, q->held, OCTO_RX_STASH);
+	else
+		k = rx_members(q, home, sock, q->held, OCTO_RX_STASH);
+	give = RTE_MIN(k, room);
+	memcpy(pkts, q->held, give * sizeof(*pkts));
+	q->held_head = (uint8_t)give;
+	q->held_n = (uint8_t)(k - give);
+	/* bursts go through rx_small_read, which gives held[] out */
+	if (q->held_n != 0)
+		q->rx_small = 1;
+	return give;
+}
+
 /* Anything but STEADY without flags: migration phases and gates. */
 static __rte_noinline uint16_t
 rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
@@ -481,10 +520,21 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 		acking = true;
 		if (q->mig.ack_next > q->mig.drain_ack)
 			drain_acked(q, q->mig.ack_next, 0);
+		/* a request made after a migration moved the home rule, read
+		 * with the route loaded before it, would be served on the old
+		 * home alone while the moved rule's packets wait on the new
+		 * one: serve it at the next burst, with the route it loads
+		 */
+		if (((rte_atomic_load_explicit(&q->route, rte_memory_order_acquire) ^ r) &
+				~OCTO_ROUTE_FLAGS) != 0) {
+			acking = false;
+			rte_atomic_fetch_or_explicit(&q->route, OCTO_ROUTE_F_DRAIN_REQ,
+				rte_memory_order_release);
+		}
 		/* REQUESTED: the home rule may already send to the target,
 		 * which this queue reads only once DRAINING (model/README.md)
 		 */
-		if (ack > q->mig.drain_pos_req && ack > q->mig.drain_ack &&
+		if (acking && ack > q->mig.drain_pos_req && ack > q->mig.drain_ack &&
 		    OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_REQUESTED)
 			drain_pos_take(q, r, home, ack);
 	}
@@ -501,6 +551,8 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 		nb = rx_draining(q, r, sock, pkts, want);
 	else
 		nb = rx_members(q, home, sock, pkts, want);
+	if (gated && nb == 0 && want > 0)
+		nb = rx_gated_step(q, r, home, sock, pkts, want);
 	if (gated && nb == room && covers > q->mig.drain_ack) {
 		/* all it held at the gate is out: so is all it held at
 		 * any drain request made before
@@ -517,7 +569,7 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 				rx_polled_empty(q, home, nb)) {
 			if (ack > q->mig.drain_ack)
 				drain_acked(q, ack, nb);
-		} else if (q->mig.drain_pos_req > q->mig.drain_ack &&
+		} else if (q->held_n == 0 && q->mig.drain_pos_req > q->mig.drain_ack &&
 				q->mig.drain_pos_req > q->mig.ack_next && drain_pos_reached(q)) {
 			/* what it held at the request is out */
 			drain_acked(q, q->mig.drain_pos_req, nb);
@@ -583,12 +635,47 @@ rx_stashed(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 	return k;
 }
 
+/*
+ * held[] (rx_gated_step) is older than anything still in the hardware
+ * queues and newer than the gate that held it: nothing is read until it
+ * is out, and it goes out once no gate holds. Meanwhile a burst serves
+ * the queue's drain flags and gates without reading (rx_slow asked for
+ * nothing): the drain requests its gate covers are acked from here.
+ */
+static __rte_noinline uint16_t
+rx_held_out(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
+		struct rte_mbuf **pkts, uint16_t n)
+{
+	uint64_t room = 0, covers;
+	uint16_t k;
+
+	if (OCTO_ROUTE_SLOW(r) != 0) {
+		rx_slow(q, r, home, sock, pkts, 0);
+		/* a gate closed since counts held[] as delivered (its limit
+		 * is at or past it): only the one that held it keeps it
+		 */
+		if ((rte_atomic_load_explicit(&q->route, rte_memory_order_acquire) &
+				OCTO_ROUTE_F_GATED) &&
+		    (!gate_allowance(q, &room, &covers) ||
+		     rte_atomic_load_explicit(&q->mig.gate_limit, rte_memory_order_relaxed) <
+				q->cnt.pkts_local + q->cnt.pkts_remote))
+			return 0;
+	}
+	k = RTE_MIN(n, (uint16_t)q->held_n);
+	memcpy(pkts, &q->held[q->held_head], k * sizeof(*pkts));
+	q->held_head += k;
+	q->held_n -= k;
+	return k;
+}
+
 /* A burst of a queue whose member reads in steps: small requests (and
  * any while the stash holds frames) through the stash. */
 static __rte_noinline uint16_t
 rx_small_read(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 		struct rte_mbuf **pkts, uint16_t n)
 {
+	if (q->stash_n == 0 && q->held_n != 0)
+		return rx_held_out(q, r, home, sock, pkts, n);
 	if (q->stash_n != 0 || n < OCTO_RX_STASH)
 		return rx_stashed(q, r, home, sock, pkts, n);
 	return rx_read(q, r, home, sock, pkts, n);
@@ -598,7 +685,13 @@ rx_small_read(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 void
 octopus_rx_stash_flush(struct octopus_queue *q)
 {
-	if (q == NULL || q->stash_n == 0)
+	if (q == NULL)
+		return;
+	if (q->held_n != 0)
+		rte_pktmbuf_free_bulk(&q->held[q->held_head], q->held_n);
+	q->held_n = 0;
+	q->held_head = 0;
+	if (q->stash_n == 0)
 		return;
 	rte_pktmbuf_free_bulk(&q->stash[q->stash_head], q->stash_n);
 	q->stash_n = 0;
