@@ -33,7 +33,8 @@
  * mlx5-hws and xmeta=0..4 (the rules a real NIC would refuse, refused in
  * its terms; drivers/net/octonic/README.md, "Dialects"), topology=
  * octonic|mpesw|separate, and the datapath's realism: rx_step=,
- * rx_ring=plain|mlx5, tx_comp_every=, tx_cleanup=0|1 (mlx5-hws defaults
+ * rx_ring=plain|mlx5, tx_comp_every=, tx_cleanup=0|1, tx_read_ns= (the
+ * NIC reads a Tx post within this after its doorbell; mlx5-hws defaults
  * to mlx5's values; README "Datapath").
  *
  * @warning

@@ -131,6 +131,11 @@ struct rte_pmd_octopus_migration {
 	uint64_t latency_hist[RTE_PMD_OCTOPUS_MIG_HIST];
 	uint64_t last_switch_ns;	/**< last move: request to the switch (rule
 					 *  changed; the rest is the drain) */
+	uint64_t tx_settle_bound_acks;	/**< Rx: drains acked because what the
+					 *  poller's lcore sent before them was
+					 *  posted over the Tx settle bound ago
+					 *  (its descriptors not reported done:
+					 *  no completion due yet) */
 };
 
 /**

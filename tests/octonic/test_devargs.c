@@ -41,6 +41,7 @@ test_defaults(void **state)
 	assert_int_equal(da.rx_ring, OCTONIC_RX_RING_PLAIN);
 	assert_int_equal(da.tx_comp_every, 1);
 	assert_int_equal(da.tx_cleanup, 1);
+	assert_int_equal(da.tx_read_ns, 0);
 	assert_int_equal(octonic_devargs_parse("", &da, err, sizeof(err)), 0);
 	assert_int_equal(da.nb_pfs, 2);
 }
@@ -59,8 +60,18 @@ test_datapath(void **state)
 	assert_int_equal(da.rx_ring, OCTONIC_RX_RING_MLX5);
 	assert_int_equal(da.tx_comp_every, 32);
 	assert_int_equal(da.tx_cleanup, 0);
+	assert_int_equal(da.tx_read_ns, 2000);
+	assert_int_equal(octonic_devargs_parse("dialect=mlx5-hws,tx_read_ns=0", &da, err,
+		sizeof(err)), 0);
+	assert_int_equal(da.tx_read_ns, 0);
+	assert_int_equal(octonic_devargs_parse("tx_read_ns=100000000", &da, err,
+		sizeof(err)), 0);
+	assert_int_equal(da.tx_read_ns, 100000000);
+	assert_int_not_equal(octonic_devargs_parse("tx_read_ns=100000001", &da, err,
+		sizeof(err)), 0);
 	assert_int_equal(octonic_devargs_parse("dialect=mlx5-sws", &da, err,
 		sizeof(err)), 0);
+	assert_int_equal(da.tx_read_ns, 0);
 	assert_int_equal(da.rx_step, 1);
 	assert_int_equal(da.rx_ring, OCTONIC_RX_RING_PLAIN);
 	assert_int_equal(da.tx_comp_every, 1);

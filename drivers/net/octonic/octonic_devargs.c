@@ -26,7 +26,7 @@ const char *const octonic_devargs_keys[] = {
 	"pfs", "numa", "mac", "wire", "flows", "pkt_len", "proto", "ipv6",
 	"gen_rate", "gen_limit", "nudma_dma_ns", "nudma_poll_ns", "dialect",
 	"xmeta", "mlx5_dpdk", "fdb_mark", "topology", "rx_step", "rx_ring",
-	"tx_comp_every", "tx_cleanup", NULL,
+	"tx_comp_every", "tx_cleanup", "tx_read_ns", NULL,
 };
 
 /* Highest NUMA node a numa= entry may name (EAL checks the real count). */
@@ -289,6 +289,10 @@ apply(struct octonic_devargs *da, const char *key, const char *val,
 		if (parse_u64(val, 0, 1, &v) != 0)
 			return BAD();
 		da->tx_cleanup = v;
+	} else if (strcmp(key, "tx_read_ns") == 0) {
+		if (parse_u64(val, 0, OCTONIC_TX_READ_NS_MAX, &v) != 0)
+			return BAD();
+		da->tx_read_ns = v;
 	}
 #undef BAD
 	return 0;
@@ -297,7 +301,8 @@ apply(struct octonic_devargs *da, const char *key, const char *val,
 /*
  * The datapath keys not given take the dialect's values: mlx5-hws is a
  * ConnectX under DPDK's mlx5 (steps of 4, its descriptor ring, a Tx
- * completion every 32 descriptors, no tx_done_cleanup); the others keep
+ * completion every 32 descriptors, no tx_done_cleanup, Tx posts read
+ * within microseconds of their doorbell); the others keep
  * the lenient datapath.
  */
 static void
@@ -315,6 +320,8 @@ datapath_defaults(struct octonic_devargs *da, const struct rte_kvargs *kv)
 		da->tx_comp_every = OCTONIC_MLX5_TX_COMP_EVERY;
 	if (rte_kvargs_count(kv, "tx_cleanup") == 0)
 		da->tx_cleanup = 0;
+	if (rte_kvargs_count(kv, "tx_read_ns") == 0)
+		da->tx_read_ns = OCTONIC_MLX5_TX_READ_NS;
 }
 
 /* What topology= asks of the other keys; 0 or a refusal. */

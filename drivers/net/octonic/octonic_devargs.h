@@ -89,6 +89,11 @@ enum octonic_rx_ring {
  *  MLX5_VPMD_DESCS_PER_LOOP, MLX5_TX_COMP_THRESH). */
 #define OCTONIC_MLX5_RX_STEP 4
 #define OCTONIC_MLX5_TX_COMP_EVERY 32
+/** Largest tx_read_ns= (100 ms: far above any NIC's doorbell latency). */
+#define OCTONIC_TX_READ_NS_MAX 100000000u
+/** mlx5-hws default of tx_read_ns=: a ConnectX fetches a WQE within about
+ *  a microsecond of its doorbell; twice that. */
+#define OCTONIC_MLX5_TX_READ_NS 2000u
 
 /** Everything a --vdev net_octonicN,... line can set. */
 struct octonic_devargs {
@@ -137,6 +142,11 @@ struct octonic_devargs {
 					 *  mlx5-hws: 32) */
 	uint8_t tx_cleanup;		/**< tx_cleanup=0|1: tx_done_cleanup is
 					 *  offered (mlx5-hws: 0) */
+	uint32_t tx_read_ns;		/**< tx_read_ns=0..10^8: the NIC reads a
+					 *  Tx post within this after its
+					 *  doorbell, posts further apart leave
+					 *  in posting order (0: at once, in
+					 *  posting order; mlx5-hws: 2000) */
 };
 
 /** The devargs keys, NULL-terminated (also used for the param string). */

@@ -8,8 +8,9 @@
  * is polled (rx or tx burst), on whichever lcore wins a trylock, so that
  * exactly one runner moves packets at a time and nobody ever waits.  Each
  * run does bounded work:
- *   1. Tx: take what the PFs' Tx rings hold, "DMA-read" it (copy into a
- *      wire frame), free the mbuf (that is the completion; with
+ *   1. Tx: take what the PFs' Tx rings hold, across the rings in the
+ *      order the NIC read their posts (octonic_txorder.c), "DMA-read" it
+ *      (copy into a wire frame), free the mbuf (that is the completion; with
  *      tx_comp_every > 1 the driver frees it at a completion it asked
  *      for), apply the Tx offloads and put the frame on the wire;
  *   2. Rx: take frames from the wire, classify them in the e-switch (per
@@ -98,6 +99,7 @@ octonic_engine_setup(struct octonic_nic *nic)
 
 	nic->nudma_dma_cycles = nic->args.nudma_dma_ns * hz / 1000000000ull;
 	nic->nudma_poll_cycles = nic->args.nudma_poll_ns * hz / 1000000000ull;
+	nic->tx_read_cycles = nic->args.tx_read_ns * hz / 1000000000ull;
 	rte_spinlock_init(&nic->engine_lock);
 
 	snprintf(name, sizeof(name), "ocw_%u", nic->seq);
@@ -356,9 +358,11 @@ tx_one(struct octonic_nic *nic, struct octonic_pf *pf, struct octonic_txq *txq,
 	return w;
 }
 
+/* The NIC reads the next @p n frames (n <= OCTONIC_ENGINE_TX_PER_QUEUE)
+ * of @p txq and sends them. */
 static void
 tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
-		struct octonic_txq *txq)
+		struct octonic_txq *txq, unsigned int n)
 {
 	struct rte_mbuf *pkts[OCTONIC_ENGINE_TX_PER_QUEUE];
 	struct rte_mbuf *peer_out[OCTONIC_ENGINE_TX_PER_QUEUE];
@@ -366,19 +370,17 @@ tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
 	struct octonic_txd *d = txq->desc;
 	uint16_t nb_peer = 0, nb_out = 0, sent;
 	uint32_t ci = 0;
-	unsigned int n, i;
+	unsigned int i;
 	uint64_t now = 0;
 
 	if (d != NULL) {
-		/* the descriptors the driver posted; it frees their mbufs */
+		/* the descriptors the driver posted (the post log says how
+		 * many: it is written after them); it frees their mbufs */
 		ci = rte_atomic_load_explicit(&d->hw_ci, rte_memory_order_relaxed);
-		n = RTE_MIN(rte_atomic_load_explicit(&d->head,
-			rte_memory_order_acquire) - ci, RTE_DIM(pkts));
 		for (i = 0; i < n; i++)
 			pkts[i] = d->elts[(ci + i) & d->mask];
 	} else {
-		n = rte_ring_sc_dequeue_burst(txq->ring, (void **)pkts,
-			RTE_DIM(pkts), NULL);
+		n = rte_ring_sc_dequeue_burst(txq->ring, (void **)pkts, n, NULL);
 	}
 	if (n > 0 && nic->args.wire == OCTONIC_WIRE_GEN)
 		now = rte_rdtsc();
@@ -405,21 +407,35 @@ tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
 	}
 }
 
+/*
+ * What the PFs' Tx rings were given, in the order the NIC read it
+ * (octonic_txorder.c), as much of it as OCTONIC_ENGINE_TX_PER_QUEUE per
+ * ring holding some allows in one run.
+ */
 static void
 tx_drain(struct octonic_nic *nic)
 {
-	struct rte_eth_dev_data *data;
-	struct octonic_pf *pf;
-	uint16_t p, q;
+	/* ordered after the loads that follow: a post logged before this
+	 * time is seen by them */
+	uint64_t now = rte_rdtsc_precise(), until;
+	unsigned int budget = 0, rings, n;
+	struct octonic_txq *txq;
+	bool first = true;
 
-	for (p = 0; p < nic->nb_pfs; p++) {
-		pf = nic->pf[p];
-		if (pf == NULL)
-			continue;
-		data = pf->dev->data;
-		for (q = 0; q < data->nb_tx_queues; q++)
-			if (data->tx_queues[q] != NULL)
-				tx_drain_queue(nic, pf, data->tx_queues[q]);
+	for (;;) {
+		txq = octonic_txorder_first(nic, now, &until, &rings);
+		if (txq == NULL)
+			break;
+		if (first)
+			budget = rings * OCTONIC_ENGINE_TX_PER_QUEUE;
+		first = false;
+		n = octonic_txorder_count(txq, until,
+			RTE_MIN(budget, (unsigned int)OCTONIC_ENGINE_TX_PER_QUEUE));
+		tx_drain_queue(nic, txq->pf, txq, n);
+		octonic_txorder_taken(txq, n);
+		budget -= n;
+		if (budget == 0)
+			break;
 	}
 }
 

@@ -61,6 +61,7 @@ txq_free(struct octonic_txq *txq)
 	octonic_ring_flush(txq->ring);
 	rte_ring_free(txq->ring);
 	octonic_txd_free(txq->desc);
+	octonic_txorder_free(txq);
 	rte_free(txq);
 }
 
@@ -83,6 +84,7 @@ txq_flush(struct octonic_txq *txq)
 	octonic_ring_flush(txq->ring);
 	if (txq->desc != NULL)
 		octonic_txd_stop(txq->desc);
+	octonic_txorder_reset(txq);
 }
 
 /*
@@ -219,6 +221,11 @@ octonic_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	txq->qid = qid;
 	txq->nb_desc = nb_desc;
 	txq->deferred = conf != NULL && conf->tx_deferred_start;
+	if (octonic_txorder_setup(txq, nb_desc, pf->socket) != 0) {
+		OCTONIC_LOG(ERR, "%s: Tx ring %u: no memory", dev->data->name, qid);
+		txq_free(txq);
+		return -ENOMEM;
+	}
 	rte_spinlock_lock(&pf->nic->engine_lock);
 	dev->data->tx_queues[qid] = txq;
 	rte_spinlock_unlock(&pf->nic->engine_lock);
@@ -1194,6 +1201,7 @@ RTE_PMD_REGISTER_PARAM_STRING(net_octonic,
 	"rx_ring=plain|mlx5 "
 	"tx_comp_every=<1-1024, mlx5-hws: 32> "
 	"tx_cleanup=0|1 "
+	"tx_read_ns=<0-100000000, mlx5-hws: 2000> "
 	"proto=udp|tcp|sctp|icmp|icmp6 "
 	"ipv6=0|1 "
 	"gen_rate=<pps, 0: as polled> "

@@ -157,6 +157,12 @@ struct octonic_rxq {
 	struct octonic_engine_cnt eng_base;
 };
 
+/** One post of a Tx burst, as the NIC sees its doorbell (octonic_txorder.c). */
+struct octonic_txpost {
+	uint32_t end;			/**< frames posted up to it, included */
+	uint64_t read;			/**< TSC from which the NIC has read it */
+};
+
 struct octonic_txq {
 	struct rte_ring *ring;		/**< tx_comp_every=1 ... */
 	struct octonic_txd *desc;	/**< ... or this */
@@ -168,6 +174,16 @@ struct octonic_txq {
 	struct octonic_engine_cnt eng;
 	struct octonic_poll_cnt poll_base;
 	struct octonic_engine_cnt eng_base;
+	/* Posting order (octonic_txorder.c): the driver logs each post, the
+	 * NIC takes the posts of every ring in the order it read them. */
+	struct octonic_txpost *log;	/**< a power of 2, >= the ring's size */
+	uint32_t log_mask;
+	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint32_t) log_pi; /**< driver */
+	uint32_t posted;		/**< driver: frames posted */
+	uint32_t rnd;			/**< driver: read latency draws */
+	uint64_t last_read;		/**< driver: read time of the last post */
+	alignas(RTE_CACHE_LINE_SIZE) uint32_t log_ci;	/**< NIC: posts taken */
+	uint32_t taken;			/**< NIC: frames taken */
 };
 
 struct octonic_nic;
@@ -258,6 +274,8 @@ struct octonic_nic {
 	 * nudma_dma_ns and nudma_poll_ns.  0 (default) turns it off. */
 	uint64_t nudma_dma_cycles;	/**< busy-wait per remote DMA */
 	uint64_t nudma_poll_cycles;	/**< busy-wait per remote poll */
+	uint64_t tx_read_cycles;	/**< tx_read_ns: the NIC reads a Tx
+					 *  post within this after its doorbell */
 
 	/* wire */
 	struct rte_mempool *wire_mp;	/**< frames in flight on the wire */
@@ -353,6 +371,45 @@ octonic_txd_used(const struct octonic_txd *d)
 {
 	return rte_atomic_load_explicit(&d->head, rte_memory_order_relaxed) -
 		d->tail;
+}
+
+/* octonic_txorder.c: the order in which the NIC reads Tx posts */
+int octonic_txorder_setup(struct octonic_txq *txq, uint32_t size, int socket);
+void octonic_txorder_free(struct octonic_txq *txq);
+void octonic_txorder_reset(struct octonic_txq *txq);
+struct octonic_txq *octonic_txorder_first(struct octonic_nic *nic, uint64_t now,
+		uint64_t *until, unsigned int *rings);
+uint32_t octonic_txorder_count(const struct octonic_txq *txq, uint64_t until,
+		uint32_t max);
+void octonic_txorder_taken(struct octonic_txq *txq, uint32_t n);
+
+/*
+ * The doorbell of a Tx burst that posted @p n frames at TSC @p now: the
+ * NIC reads them at a time drawn in [now, now + tx_read_cycles], never
+ * before an earlier post of the ring.  Single writer (the ring's sender).
+ */
+static inline void
+octonic_txorder_post(struct octonic_txq *txq, uint32_t n, uint64_t now)
+{
+	uint64_t w = txq->pf->nic->tx_read_cycles, read = now;
+	uint32_t pi = rte_atomic_load_explicit(&txq->log_pi, rte_memory_order_relaxed);
+	struct octonic_txpost *e;
+
+	if (w != 0) {
+		/* xorshift32: a draw, no call */
+		txq->rnd ^= txq->rnd << 13;
+		txq->rnd ^= txq->rnd >> 17;
+		txq->rnd ^= txq->rnd << 5;
+		read += ((uint64_t)txq->rnd * (w + 1)) >> 32;
+	}
+	if (read < txq->last_read)
+		read = txq->last_read;
+	txq->last_read = read;
+	txq->posted += n;
+	e = &txq->log[pi & txq->log_mask];
+	e->end = txq->posted;
+	e->read = read;
+	rte_atomic_store_explicit(&txq->log_pi, pi + 1, rte_memory_order_release);
 }
 
 /* octonic_rxtx.c */

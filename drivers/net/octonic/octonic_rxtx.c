@@ -28,11 +28,12 @@
 #include "octonic_internal.h"
 #include "rte_pmd_octonic.h"
 
+/* @p t0: the burst's TSC as its NIC side starts */
 static inline void
-model_burst(struct octonic_pf *pf, struct octonic_poll_cnt *c)
+model_burst(struct octonic_pf *pf, struct octonic_poll_cnt *c, uint64_t t0)
 {
 	struct octonic_nic *nic = pf->nic;
-	uint64_t t0 = rte_rdtsc(), t, stall = 0;
+	uint64_t t, stall = 0;
 
 	RELAXED_ADD(&c->polls, 1);
 	if (octonic_thread_socket() != pf->socket) {
@@ -72,7 +73,7 @@ octonic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	uint16_t max = rte_atomic_load_explicit(&rxq->pf->rx_burst_max,
 		rte_memory_order_relaxed);
 
-	model_burst(rxq->pf, &rxq->poll);
+	model_burst(rxq->pf, &rxq->poll, rte_rdtsc());
 	if (unlikely(rte_atomic_load_explicit(&rxq->pf->rx_stall_us,
 			rte_memory_order_relaxed) != 0))
 		rx_stall(rxq->pf);
@@ -96,7 +97,7 @@ uint16_t
 octonic_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct octonic_txq *txq = q;
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, t0;
 	unsigned int nb, i;
 
 	if (txq->desc != NULL)
@@ -108,7 +109,11 @@ octonic_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		bytes += pkts[i]->pkt_len;
 	RELAXED_ADD(&txq->poll.pkts, nb);
 	RELAXED_ADD(&txq->poll.bytes, bytes);
-	model_burst(txq->pf, &txq->poll);
+	/* the doorbell: the NIC reads the post from its time on */
+	t0 = rte_rdtsc();
+	if (nb > 0)
+		octonic_txorder_post(txq, nb, t0);
+	model_burst(txq->pf, &txq->poll, t0);
 	return nb;
 }
 

@@ -187,6 +187,17 @@ enum octopus_route_phase {
 /* How long a gate waits for a source queue nobody polls. */
 #define OCTO_GATE_TIMEOUT_MS	50
 
+/*
+ * The Tx settle bound: a NIC reads a Tx ring's descriptors within
+ * microseconds of its doorbell, so what an lcore posted this long ago is
+ * ahead, on the wire, of anything posted from now on, even when the PMD
+ * reports no completion for it (mlx5 asks for one every 32 descriptors).
+ * A drain whose lcore's Tx queues do not all report done is acked once
+ * this much has passed since every packet it covers was posted
+ * (octopus_rxtx.c, tx_settled). Far below OCTO_GATE_TIMEOUT_MS.
+ */
+#define OCTO_TX_SETTLE_US	200
+
 #define OCTO_MIG_MAX_QUEUES	64
 
 /*
@@ -228,6 +239,12 @@ struct octopus_qmig {
 	 * when it changes
 	 */
 	void *tx_owner;
+	/* poller only: drain ack tx_mark_ack waits for its lcore's Tx since
+	 * tx_mark_tsc (0: none); drains acked by the bound (tx_settled)
+	 */
+	uint64_t tx_mark_ack;
+	uint64_t tx_mark_tsc;
+	uint64_t tx_settle_bound_acks;
 	/* gate, destination side: control writes, the poller reads */
 	uint64_t gate_mask;			/* sources with a gate */
 	uint64_t gate_need[OCTO_MIG_MAX_QUEUES];	/* drain_ack needed */

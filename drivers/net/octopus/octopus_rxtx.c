@@ -360,27 +360,78 @@ static bool tx_member_completed(struct octopus_queue *q, unsigned int m);
 static __thread struct octopus_queue *lcore_txq;
 
 /*
- * Whether what this lcore handed to its Tx queue has left: the home member
- * (and, while it drains, the old one) reports every descriptor completed.
- * Only while this lcore is still the one sending through it (the
- * application may have given that Tx queue to another lcore since): the
- * check cleans the queue up.
+ * Whether every Tx queue of @p p the calling lcore sends through (each
+ * queue records its sending thread) reports all it was given completed:
+ * the home member, and while it drains, the old one. Every one, not only
+ * the last sent through: an lcore forwarding two queues may have sent a
+ * drained flow's packets through either. The check cleans the queues up.
  */
 static bool
-tx_settled(const struct octopus_queue *rxq)
+lcore_tx_completed(struct octopus_priv *p)
 {
-	struct octopus_queue *t = lcore_txq;
+	struct octopus_queue *t;
 	uint32_t r;
+	uint16_t i;
 
-	if (t == NULL || t->priv != rxq->priv ||
-	    rte_atomic_load_explicit(&t->mig.tx_owner, rte_memory_order_relaxed) != &lcore_txq)
-		return true;
-	r = rte_atomic_load_explicit(&t->route, rte_memory_order_acquire);
-	if (OCTO_ROUTE_HOME(r) < t->nb_members &&
-	    !tx_member_completed(t, OCTO_ROUTE_HOME(r)))
-		return false;
-	return OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_DRAINING ||
-		tx_member_completed(t, OCTO_ROUTE_OTHER(r));
+	for (i = 0; i < rte_eth_devices[p->port_id].data->nb_tx_queues &&
+			i < OCTOPUS_MAX_QUEUES; i++) {
+		t = p->txq[i];
+		if (t == NULL || rte_atomic_load_explicit(&t->mig.tx_owner,
+				rte_memory_order_relaxed) != &lcore_txq)
+			continue;
+		r = rte_atomic_load_explicit(&t->route, rte_memory_order_acquire);
+		if (OCTO_ROUTE_HOME(r) < t->nb_members &&
+		    !tx_member_completed(t, OCTO_ROUTE_HOME(r)))
+			return false;
+		if (OCTO_ROUTE_PHASE(r) == OCTO_ROUTE_DRAINING &&
+		    !tx_member_completed(t, OCTO_ROUTE_OTHER(r)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Drain request @p ack of @p rxq is served on the Rx side, and every packet
+ * it covers has been handed to this lcore's Tx queues by now (the caller
+ * is a later poll than the burst that returned the last of them). Returns
+ * the highest request that may be acked now, 0 for none: all of @p ack when
+ * every Tx queue of the lcore reports its descriptors done; else the
+ * request marked at an earlier call, once OCTO_TX_SETTLE_US has passed
+ * since that call (its packets were all posted before it, and a NIC has
+ * read them by then: they leave ahead of anything the moved flows' new
+ * queue sends; counted), @p ack being marked then in its place. A PMD that
+ * asks for completions only now and then (mlx5: every 32 descriptors) may
+ * never report a quiet queue done: the bound keeps its gates from timing
+ * out, and never waits longer than it.
+ */
+static uint64_t
+tx_settled(struct octopus_queue *rxq, uint64_t ack)
+{
+	struct octopus_qmig *m = &rxq->mig;
+	uint64_t now, done;
+
+	if (lcore_txq == NULL || lcore_tx_completed(rxq->priv)) {
+		m->tx_mark_ack = 0;
+		return ack;
+	}
+	now = rte_get_tsc_cycles();
+	if (m->tx_mark_ack == 0) {
+		m->tx_mark_ack = ack;
+		m->tx_mark_tsc = now;
+		return 0;
+	}
+	if (now - m->tx_mark_tsc < rte_get_tsc_hz() / 1000000 * OCTO_TX_SETTLE_US)
+		return 0;
+	done = m->tx_mark_ack;
+	rte_atomic_store_explicit(&m->tx_settle_bound_acks, m->tx_settle_bound_acks + 1,
+		rte_memory_order_relaxed);
+	if (ack > done) {
+		m->tx_mark_ack = ack;
+		m->tx_mark_tsc = now;
+	} else {
+		m->tx_mark_ack = 0;
+	}
+	return done;
 }
 
 /*
@@ -388,15 +439,23 @@ tx_settled(const struct octopus_queue *rxq)
  * acked once those packets are on the wire as far as this lcore can tell:
  * at the queue's next poll when @p nb > 0 (a forwarding loop has then passed
  * them to tx_burst; F_DRAIN_REQ brings that poll to rx_slow), and once the
- * lcore's Tx queue has completed them, so that the queue gated on this one
- * cannot send the moved flow's first packets before them.
+ * lcore's Tx queues have completed them or the Tx settle bound has passed
+ * (tx_settled), so that the queue gated on this one cannot send the moved
+ * flow's first packets before them.
  */
 static inline void
 drain_acked(struct octopus_queue *q, uint64_t ack, uint16_t nb)
 {
-	if (nb == 0 && tx_settled(q)) {
-		rte_atomic_store_explicit(&q->mig.drain_ack, ack, rte_memory_order_release);
-		return;
+	uint64_t done;
+
+	if (nb == 0) {
+		done = tx_settled(q, ack);
+		if (done > rte_atomic_load_explicit(&q->mig.drain_ack,
+				rte_memory_order_relaxed))
+			rte_atomic_store_explicit(&q->mig.drain_ack, done,
+				rte_memory_order_release);
+		if (done >= ack)
+			return;
 	}
 	if (ack > q->mig.ack_next)
 		q->mig.ack_next = ack;

@@ -300,6 +300,11 @@ qx_gate_tmo(const struct octopus_queue *q)
 	return LOAD(q, mig.gate_timeouts) + LOAD(q, mig.gate_settle_timeouts);
 }
 static uint64_t
+qx_tx_bound(const struct octopus_queue *q)
+{
+	return LOAD(q, mig.tx_settle_bound_acks);
+}
+static uint64_t
 qx_lcore(const struct octopus_queue *q)
 {
 	return (uint64_t)(int64_t)rte_atomic_load_explicit(&q->poller_lcore,
@@ -326,6 +331,8 @@ static const struct {
 	{ "migration_max_ns", qx_max_ns, 0 },	/* latency of the longest move */
 	{ "migration_drained_packets", qx_drained, 0 }, /* Rx: read from the old member after the switch */
 	{ "gate_timeouts", qx_gate_tmo, 0 },	/* flow gates given up on: order not kept */
+	/* Rx: drains acked on the Tx settle bound, descriptors not reported done */
+	{ "tx_settle_bound_acks", qx_tx_bound, 0 },
 	{ "poller_lcore", qx_lcore, UINT64_MAX },	/* lcore that polls it now (-1: none yet) */
 	{ "poller_socket", qx_socket, UINT64_MAX },	/* that lcore's socket (likewise) */
 };
