@@ -489,6 +489,8 @@ int octopus_member_name_full(const char *name, char *out, size_t len);
 int octopus_members_init(struct octopus_priv *p, bool at_probe);
 int octopus_member_by_socket(const struct octopus_priv *p, int socket);
 bool octopus_member_serving(const struct octopus_priv *p, unsigned int m);
+/** What a queue calls for a member out of service: returns 0. */
+uint16_t octopus_burst_none(void *q, struct rte_mbuf **pkts, uint16_t n);
 int octopus_member_nearest(const struct octopus_priv *p, int socket);
 int octopus_member_proxy(const struct octopus_priv *p);
 unsigned int octopus_members_order(const struct octopus_priv *p, uint16_t *order);
@@ -528,7 +530,6 @@ int octopus_mtu_fits(struct rte_eth_dev *dev, uint16_t mtu,
 /* octopus_rxtx.c */
 uint16_t octopus_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
 uint16_t octopus_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
-uint16_t octopus_burst_none(void *q, struct rte_mbuf **pkts, uint16_t n);
 void octopus_rx_stash_flush(struct octopus_queue *q);
 void octopus_queue_bind(struct octopus_queue *q);
 void octopus_queue_member_bind(struct octopus_queue *q, uint16_t m);

@@ -865,22 +865,6 @@ octopus_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /*
- * A burst that does nothing, for Rx and Tx (same type): what a virtual
- * queue calls for a member out of service (the queue pointer next to it is
- * left as it was and never dereferenced, so a poller that reads the pair
- * while it changes is safe either way), and the port's bursts in a
- * secondary process.
- */
-uint16_t
-octopus_burst_none(void *queue, struct rte_mbuf **pkts, uint16_t n)
-{
-	RTE_SET_USED(queue);
-	RTE_SET_USED(pkts);
-	RTE_SET_USED(n);
-	return 0;
-}
-
-/*
  * Point @p q's entry for member @p m at the member's burst function and
  * queue when it serves and is started, else at the absent stubs. The
  * function pointer is stored atomically: pollers may be running.
