@@ -264,7 +264,7 @@ struct octopus_qmig {
 	 */
 	uint64_t gate_pos[OCTOPUS_MAX_MEMBERS];
 	uint64_t gated_bursts;		/* poller only */
-	uint64_t gate_timeouts;		/* poller only */
+	uint64_t gate_timeouts;		/* poller, and control under gate_lock */
 	uint64_t gate_settle_timeouts;	/* control only: see gates_settle() */
 	uint64_t gates;			/* control only */
 	/* failover: 1 + the member a sweep moved the queue off (0: none);
