@@ -459,6 +459,9 @@ struct octopus_priv {
 	uint64_t member_losses;		/**< members taken out of service */
 	uint64_t member_returns;	/**< members back in service */
 	uint64_t outage_lost_pkts;	/**< held by lost members' Rx rings then */
+	/** read from a member (counted received) but still in an Rx queue's
+	 * stash or held[] when the queue was stopped or released: freed */
+	uint64_t stop_freed_pkts;
 	struct octopus_totals gone_stats;	/**< released members' last totals */
 };
 
