@@ -136,6 +136,12 @@ struct rte_pmd_octopus_migration {
 					 *  posted over the Tx settle bound ago
 					 *  (its descriptors not reported done:
 					 *  no completion due yet) */
+	uint64_t tx_settle_bound_moves;	/**< Tx: moves ended because the
+					 *  queue's first burst after the switch
+					 *  was the Tx settle bound ago (the old
+					 *  member's descriptors not reported
+					 *  done); nothing was posted to the
+					 *  old member since */
 };
 
 /**
@@ -143,7 +149,8 @@ struct rte_pmd_octopus_migration {
  * not a Tx queue pinned by rte_eth_dev_map_aggr_tx_affinity()) to
  * the member on @p socket. Returns at once: a control thread changes the
  * queue's home rule; the datapath drains the old member (Rx) or waits for
- * its Tx completions, then uses the new one. Watch the progress with
+ * its Tx completions or the Tx settle bound (200 us, counted in
+ * tx_settle_bound_moves), then uses the new one. Watch the progress with
  * rte_pmd_octopus_migration_get().
  *
  * @return 0 requested (for at least one direction); -EALREADY the queue's

@@ -36,6 +36,11 @@
  *       accounted; back home, remote counters flat.
  *   test_octopus_migrate idle         2 s of steady forwarding, migration=auto:
  *       the control thread is not on a CPU (no spin, no timer).
+ *   test_octopus_migrate tx           Tx queue moves under load and quiet
+ *       (test_tx): each ends in time, the wire in order, none lost; under
+ *       sparse Tx completions some end on the settle bound.
+ *   test_octopus_migrate tx_late      the same with the NIC reading Tx
+ *       posts up to 5 ms late, above the bound: must reorder on the wire.
  *   test_octopus_migrate follow       automatic migration follows a poller:
  *       a 50 ms drain and one-off polls from the other socket move nothing;
  *       a new poller moves the queue after migrate_after (default), not before.
@@ -1083,6 +1088,109 @@ test_follow(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
+/* Tx moves of test_tx under load: ten per queue */
+#define TX_MOVES_LOADED 40
+
+/*
+ * Tx queue moves (the Rx queue moves with each, as the API does it) under
+ * the generator's continuous traffic, small posts on every Tx queue
+ * (200 kpps over 4 queues), then once more with the traffic stopped (the
+ * old member's ring left with what it last got: under mlx5-hws, likely
+ * fewer than 32 descriptors with no completion asked for). Each batch of
+ * moves must end within move_queues' liveness bound; the wire sees every
+ * frame the port took, in order. Under a dialect whose Tx completions are
+ * sparse (tx_comp_every > 1) some moves must have ended on the settle
+ * bound; where every descriptor completes, most end by status. @p late:
+ * the negative control, the NIC reading Tx posts up to 5 ms late
+ * (tx_read_ns, far above the bound): the sink must then see reordering.
+ */
+static void
+test_tx(struct rte_mempool *mp, bool late)
+{
+	struct rte_pmd_octonic_sink_stats sink;
+	struct rte_pmd_octonic_datapath dp;
+	struct rte_pmd_octopus_migration ms;
+	struct rte_eth_stats st;
+	uint64_t lat[TX_MOVES_LOADED];
+	uint64_t gen = 0, txm = 0, bound = 0, max_ns = 0;
+	unsigned int nb = TX_MOVES_LOADED + nb_q;
+	uint16_t q;
+
+	CHECK(rte_pmd_octonic_datapath_get(pf[0], &dp) == 0, "datapath");
+	start_port(mp);
+	CHECK(rte_pmd_octonic_gen_enable(pf[0], 1) == 0, "generator on");
+	stop = 0;
+	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
+	wait_all_polls(4);
+	move_queues(TX_MOVES_LOADED, nb_q, TX_MOVES_LOADED, lat, false);
+	quiesce();
+	/* quiet: the pollers go on with empty bursts (octo_seq_forward) */
+	move_queues(nb_q, nb_q, nb_q, lat, false);
+	stop = 1;
+	rte_eal_mp_wait_lcore();
+
+	rte_pmd_octonic_gen_count(pf[0], &gen);
+	memset(&st, 0, sizeof(st));
+	rte_eth_stats_get(port, &st);
+	for (q = 0; q < nb_q; q++) {
+		uint64_t id, v = UINT64_MAX;
+		char name[64];
+
+		rte_pmd_octopus_migration_get(port, q, 1, &ms);
+		txm += ms.migrations;
+		bound += ms.tx_settle_bound_moves;
+		max_ns = RTE_MAX(max_ns, ms.max_latency_ns);
+		snprintf(name, sizeof(name), "tx_q%u_tx_settle_bound_moves", q);
+		if (rte_eth_xstats_get_id_by_name(port, name, &id) == 0)
+			rte_eth_xstats_get_by_id(port, &id, &v, 1);
+		CHECK(v == ms.tx_settle_bound_moves, "txq %u: xstat %" PRIu64 ", API %" PRIu64,
+			q, v, ms.tx_settle_bound_moves);
+	}
+	CHECK(rte_pmd_octonic_sink_stats_get(pf[0], &sink) == 0, "sink");
+	printf("tx%s: tx_comp_every %u, %u moves, %" PRIu64 " Tx migrations (%" PRIu64
+		" ended on the settle bound), longest %.1f us; %" PRIu64 " generated, %" PRIu64
+		" received, %" PRIu64 " NIC drops; Rx: %" PRIu64 " reordered %" PRIu64 " dup;"
+		" sink: %" PRIu64 " pkts %" PRIu64 " out of order %" PRIu64 " dup %" PRIu64
+		" lost\n", late ? "_late" : "", dp.tx_comp_every, nb, txm, bound, max_ns / 1e3,
+		gen, received, st.imissed, seq.reordered, seq.duplicated, sink.pkts,
+		sink.out_of_order, sink.duplicates, sink.lost);
+	CHECK(txm >= nb, "only %" PRIu64 " Tx migrations of %u", txm, nb);
+	CHECK(seq.foreign == 0 && sink.foreign == 0, "foreign frames %" PRIu64, seq.foreign);
+	/* every frame received was sent (octo_seq_forward retries) */
+	CHECK(received + st.imissed == gen, "received %" PRIu64 " + NIC drops %" PRIu64
+		" != generated %" PRIu64, received, st.imissed, gen);
+	CHECK(seq.reordered == 0 && seq.duplicated == 0, "Rx: %" PRIu64 " reordered, %"
+		PRIu64 " duplicated", seq.reordered, seq.duplicated);
+	CHECK(sink.pkts == received && sink.duplicates == 0 && sink.lost <= st.imissed,
+		"sink: %" PRIu64 " of %" PRIu64 ", %" PRIu64 " dup, %" PRIu64 " lost",
+		sink.pkts, received, sink.duplicates, sink.lost);
+	if (dp.tx_comp_every > 1)
+		CHECK(bound > 0, "sparse completions, yet no move ended on the bound");
+	else
+		CHECK(bound < txm, "every completion reported, yet all %" PRIu64
+			" moves ended on the bound", txm);
+	if (late)
+		CHECK(sink.out_of_order > 0, "Tx read %s late, no reordering on the wire",
+			"5 ms");
+	else
+		CHECK(sink.out_of_order == 0, "sink: %" PRIu64 " out of order",
+			sink.out_of_order);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
+static void
+test_tx_moves(struct rte_mempool *mp)
+{
+	test_tx(mp, false);
+}
+
+static void
+test_tx_late(struct rte_mempool *mp)
+{
+	test_tx(mp, true);
+}
+
 static unsigned int moves;	/* order, nodrain: how many (argv[2]) */
 
 static void
@@ -1110,6 +1218,7 @@ static const struct octo_case cases[] = {
 	{ "order", test_order_drain }, { "nodrain", test_order_nodrain },
 	{ "nosteer", test_nosteer }, { "gate", test_gate }, { "failover", test_failover },
 	{ "follow", test_follow }, { "idle", test_idle },
+	{ "tx", test_tx_moves }, { "tx_late", test_tx_late },
 };
 
 int
@@ -1142,8 +1251,9 @@ main(int argc, char **argv)
 	if (octo_pfs_eal_make(&e, nb_pf, nb_pf + 2) != 0)
 		return 2;
 	snprintf(prefix, sizeof(prefix), "octopus-migrate-%s-%u", which, nb_pf);
-	snprintf(gen, sizeof(gen), "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000",
-		e.nic);
+	/* tx_late: the NIC reads Tx posts up to 5 ms after their doorbell */
+	snprintf(gen, sizeof(gen), "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000%s",
+		e.nic, strcmp(which, "tx_late") == 0 ? ",tx_read_ns=5000000" : "");
 	snprintf(octo, sizeof(octo),
 		/* manual: the explicit moves come first, then the test turns
 		 * auto on for the automatic ones

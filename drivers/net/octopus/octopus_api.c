@@ -179,6 +179,8 @@ rte_pmd_octopus_migration_get(uint16_t port_id, uint16_t queue_id, int tx,
 		rte_atomic_load_explicit(&m->gate_settle_timeouts, rte_memory_order_relaxed);
 	st->tx_settle_bound_acks = rte_atomic_load_explicit(&m->tx_settle_bound_acks,
 		rte_memory_order_relaxed);
+	st->tx_settle_bound_moves = rte_atomic_load_explicit(&m->tx_settle_bound_moves,
+		rte_memory_order_relaxed);
 	for (i = 0; i < OCTO_MIG_HIST; i++)
 		st->latency_hist[i] = rte_atomic_load_explicit(&m->hist[i],
 			rte_memory_order_relaxed);

@@ -194,7 +194,8 @@ enum octopus_route_phase {
  * reports no completion for it (mlx5 asks for one every 32 descriptors).
  * A drain whose lcore's Tx queues do not all report done is acked once
  * this much has passed since every packet it covers was posted
- * (octopus_rxtx.c, tx_settled). Far below OCTO_GATE_TIMEOUT_MS.
+ * (octopus_rxtx.c, tx_settled). A Tx queue's move to another member
+ * ends the same way (tx_draining). Far below OCTO_GATE_TIMEOUT_MS.
  */
 #define OCTO_TX_SETTLE_US	200
 
@@ -245,6 +246,12 @@ struct octopus_qmig {
 	uint64_t tx_mark_ack;
 	uint64_t tx_mark_tsc;
 	uint64_t tx_settle_bound_acks;
+	/* Tx, the sending thread only: tsc of the queue's first burst in
+	 * DRAINING (0: none yet), after which nothing is posted to the old
+	 * member; moves ended on the Tx settle bound (tx_draining)
+	 */
+	uint64_t tx_drain_tsc;
+	uint64_t tx_settle_bound_moves;
 	/* gate, destination side: control writes, the poller reads */
 	uint64_t gate_mask;			/* sources with a gate */
 	uint64_t gate_need[OCTO_MIG_MAX_QUEUES];	/* drain_ack needed */

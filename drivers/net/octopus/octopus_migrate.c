@@ -35,9 +35,12 @@
  *    transition. Rx: it reads only h until a burst of h returns fewer than
  *    asked (h's hardware queue was empty after the switch: every packet
  *    that went there before the switch has been delivered), then t, in the
- *    same burst after h's last packets. Tx: it keeps sending through h until
- *    h reports every descriptor completed (tx_done_cleanup, then
- *    tx_descriptor_status), then sends through t. It writes the counters
+ *    same burst after h's last packets. Tx: it sends nothing more through
+ *    h, and through t once h reports every descriptor completed
+ *    (tx_done_cleanup, then tx_descriptor_status) or the Tx settle bound
+ *    has passed since its first burst in DRAINING (octopus_rxtx.c,
+ *    tx_draining: a burst with packets waits that long at most, once per
+ *    move). It writes the counters
  *    (octopus_migrate_done) and then CASes to STEADY with RELEASE; the next
  *    request's CAS reads STEADY (ACQUIRE) and so the next counter writer
  *    is ordered after this one.
@@ -346,6 +349,7 @@ queue_reset(struct octopus_queue *q)
 	q->mig.drain_ack = 0;
 	q->mig.ack_next = 0;
 	q->mig.drain_pos_req = 0;
+	q->mig.tx_drain_tsc = 0;
 }
 
 int

@@ -22,6 +22,7 @@
 
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_pause.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -840,6 +841,42 @@ tx_member_completed(struct octopus_queue *q, unsigned int m)
 	return true;
 }
 
+/*
+ * DRAINING(home = new, old), Tx: nothing is sent through the old member
+ * any more, and nothing through the new one before what the old one was
+ * given has left ahead of it: once the old member reports every
+ * descriptor completed, or once OCTO_TX_SETTLE_US has passed since the
+ * queue's first burst in DRAINING (every post to the old member was made
+ * before it: a NIC has read them by then; counted). A PMD that asks for
+ * completions only now and then (mlx5: every 32 descriptors) may never
+ * report done, under load or quiet. A burst with packets waits for either
+ * (at most the bound, once per move); an empty one only looks. Returns
+ * true once the queue is STEADY on the new member.
+ */
+static __rte_noinline bool
+tx_draining(struct octopus_queue *q, uint32_t r, uint16_t n)
+{
+	const uint64_t bound = rte_get_tsc_hz() / 1000000 * OCTO_TX_SETTLE_US;
+	struct octopus_qmig *m = &q->mig;
+	unsigned int old = OCTO_ROUTE_OTHER(r);
+
+	if (m->tx_drain_tsc == 0)
+		m->tx_drain_tsc = rte_get_tsc_cycles();
+	while (!tx_member_completed(q, old)) {
+		if (rte_get_tsc_cycles() - m->tx_drain_tsc >= bound) {
+			rte_atomic_store_explicit(&m->tx_settle_bound_moves,
+				m->tx_settle_bound_moves + 1, rte_memory_order_relaxed);
+			break;
+		}
+		if (n == 0)
+			return false;
+		rte_pause();
+	}
+	m->tx_drain_tsc = 0;
+	migration_finish(q);
+	return true;
+}
+
 uint16_t
 octopus_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -856,17 +893,14 @@ octopus_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 
 	if (unlikely(q->hw[home].socket != sock))
 		foreign_poll(q, r, sock);
-	/* DRAINING: keep sending through the old member until all it was
-	 * given has left, so that the wire sees the queue's packets in order
-	 */
-	if (unlikely(OCTO_ROUTE_PHASE(r) == OCTO_ROUTE_DRAINING)) {
-		if (tx_member_completed(q, OCTO_ROUTE_OTHER(r)))
-			migration_finish(q);
-		else
-			home = OCTO_ROUTE_OTHER(r);
+	if (unlikely(OCTO_ROUTE_PHASE(r) == OCTO_ROUTE_DRAINING) &&
+	    !tx_draining(q, r, n)) {
+		nb = 0;
+		goto out;
 	}
 	nb = q->hw[home].tx(q->hw[home].queue, pkts, n);
 	count(q, home, sock, nb);
+out:
 	lcore_txq = q;
 	if (unlikely(q->mig.tx_owner != &lcore_txq))
 		rte_atomic_store_explicit(&q->mig.tx_owner, &lcore_txq, rte_memory_order_relaxed);

@@ -305,6 +305,11 @@ qx_tx_bound(const struct octopus_queue *q)
 	return LOAD(q, mig.tx_settle_bound_acks);
 }
 static uint64_t
+qx_tx_bound_moves(const struct octopus_queue *q)
+{
+	return LOAD(q, mig.tx_settle_bound_moves);
+}
+static uint64_t
 qx_lcore(const struct octopus_queue *q)
 {
 	return (uint64_t)(int64_t)rte_atomic_load_explicit(&q->poller_lcore,
@@ -333,6 +338,8 @@ static const struct {
 	{ "gate_timeouts", qx_gate_tmo, 0 },	/* flow gates given up on: order not kept */
 	/* Rx: drains acked on the Tx settle bound, descriptors not reported done */
 	{ "tx_settle_bound_acks", qx_tx_bound, 0 },
+	/* Tx: moves ended on the Tx settle bound, old member not reported done */
+	{ "tx_settle_bound_moves", qx_tx_bound_moves, 0 },
 	{ "poller_lcore", qx_lcore, UINT64_MAX },	/* lcore that polls it now (-1: none yet) */
 	{ "poller_socket", qx_socket, UINT64_MAX },	/* that lcore's socket (likewise) */
 };

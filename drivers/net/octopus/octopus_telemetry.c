@@ -198,6 +198,7 @@ add_migration_queue(struct rte_tel_data *d, uint16_t port, uint16_t q, int tx)
 	rte_tel_data_add_dict_uint(c, "gated_bursts", st.gated_bursts);
 	rte_tel_data_add_dict_uint(c, "gate_timeouts", st.gate_timeouts);
 	rte_tel_data_add_dict_uint(c, "tx_settle_bound_acks", st.tx_settle_bound_acks);
+	rte_tel_data_add_dict_uint(c, "tx_settle_bound_moves", st.tx_settle_bound_moves);
 	if (tx)
 		add_affinity(c, port, q);
 	h = rte_tel_data_alloc();
