@@ -145,6 +145,33 @@ int rte_pmd_octonic_rx_burst_max(uint16_t port_id, uint16_t max);
 __rte_experimental
 int rte_pmd_octonic_rx_count_zero(uint16_t port_id, int on);
 
+/** Progress of an Rx stall (rte_pmd_octonic_rx_stall). */
+enum rte_pmd_octonic_stall {
+	RTE_PMD_OCTONIC_STALL_NONE = 0,	/**< none asked */
+	RTE_PMD_OCTONIC_STALL_ARMED,	/**< asked, no Rx burst since */
+	RTE_PMD_OCTONIC_STALL_INSIDE,	/**< a burst sleeps inside the PMD */
+	RTE_PMD_OCTONIC_STALL_DONE,	/**< that burst went on and returned */
+};
+
+/**
+ * Make the next Rx burst of PF @p port_id (any queue) sleep @p us
+ * microseconds inside the PMD, after its first access to the queue and
+ * before it reads the ring: a poller preempted in the middle of a burst,
+ * on demand. Whoever frees the queue meanwhile (a removal) must wait for
+ * it. @p us 0 disarms a stall not begun.
+ *
+ * @return 0, -ENODEV (not an octonic port).
+ */
+__rte_experimental
+int rte_pmd_octonic_rx_stall(uint16_t port_id, uint32_t us);
+
+/**
+ * @return the progress of PF @p port_id's last Rx stall
+ * (enum rte_pmd_octonic_stall), -ENODEV (not an octonic port).
+ */
+__rte_experimental
+int rte_pmd_octonic_rx_stall_state(uint16_t port_id);
+
 /**
  * Make the rte_device of @p port_id fail, as a device-fatal event does
  * (mlx5's): every port of that device goes down at once, and each port

@@ -52,6 +52,9 @@
  *       stopped, configured as before and started, takes the new ports as
  *       its members: every queue delivers, the rule's flow at q=1 through
  *       PF1, the steering re-made; the counts of the removed NIC kept.
+ *   test_octopus_failover stalled   PF1 unplugged while queue 1's poller
+ *       sleeps 1 s inside PF1's Rx burst (rte_pmd_octonic_rx_stall): the
+ *       loss returns only after that burst ended, then PF1 comes back.
  * Every case: nothing reordered or duplicated at Rx or on the wire, and
  * received + NIC drops + what sat in the lost PF's rings = generated.
  */
@@ -1024,10 +1027,58 @@ test_fatal_reprobe(struct rte_mempool *mp)
 	fatal_back("probed again", base, 1, elsewhere, rules0);
 }
 
+/*
+ * PF1 unplugged while its queue's poller sleeps inside PF1's Rx burst (the
+ * NIC model's stall: a poller preempted there for 1 s, longer than any
+ * guess of idleness): the loss returns only once that burst has ended, as
+ * the member's PMD may free the queue under it from then on. Then PF1
+ * comes back and the balance holds.
+ */
+static void
+test_stalled(struct rte_mempool *mp)
+{
+	uint64_t hz = rte_get_timer_hz(), t0, t1, end;
+	int st = RTE_PMD_OCTONIC_STALL_NONE;
+
+	if (!start_port(mp))
+		return;
+	forward();
+	end = rte_get_timer_cycles() + hz / 1000 * LIMIT_MS;
+	while (rte_atomic_load_explicit(&received, rte_memory_order_relaxed) < 1000 &&
+	       rte_get_timer_cycles() < end)
+		rte_delay_us_sleep(1000);
+	CHECK(rte_pmd_octonic_rx_stall(pf[1], 1000 * 1000) == 0, "PF1's Rx stall");
+	/* a liveness bound: a poller may spend seconds retrying a full Tx
+	 * queue (the strict model completes Tx every 32) on a loaded host
+	 */
+	end = rte_get_timer_cycles() + hz / 1000 * 4 * LIMIT_MS;
+	while (rte_get_timer_cycles() < end &&
+	       (st = rte_pmd_octonic_rx_stall_state(pf[1])) != RTE_PMD_OCTONIC_STALL_INSIDE)
+		rte_delay_us_sleep(100);
+	CHECK(st == RTE_PMD_OCTONIC_STALL_INSIDE, "no Rx burst of PF1 stalled within %d ms (%d)",
+		4 * LIMIT_MS, st);
+	t0 = rte_get_timer_cycles();
+	CHECK(rte_pmd_octonic_unplug(pf[1]) == 0, "unplug PF1");
+	t1 = rte_get_timer_cycles();
+	st = rte_pmd_octonic_rx_stall_state(pf[1]);
+	CHECK(st == RTE_PMD_OCTONIC_STALL_DONE,
+		"the loss of PF1 returned after %.1f ms while a burst was still inside PF1's code (%d)",
+		(double)(t1 - t0) * 1000 / hz, st);
+	CHECK(xstat("member1_in_service") == 0, "PF1 still in service");
+	if (st == RTE_PMD_OCTONIC_STALL_DONE)
+		printf("PF1 out while a burst slept inside it: the loss returned after %.1f ms, once the burst ended\n",
+			(double)(t1 - t0) * 1000 / hz);
+	CHECK(rte_pmd_octonic_plug(pf[1]) == 0, "plug PF1");
+	drain();
+	check_accounting("stalled", 0, 0, 0, 0);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
 static const struct octo_case cases[] = {
 	{ "flow", test_flow }, { "proxy", test_proxy }, { "reset", test_reset },
 	{ "proxy_released", test_proxy_released }, { "fatal", test_fatal },
-	{ "fatal_reprobe", test_fatal_reprobe },
+	{ "fatal_reprobe", test_fatal_reprobe }, { "stalled", test_stalled },
 };
 
 /* The members of @p e as the uplinks of topology=mpesw, uplink k on socket k. */

@@ -256,6 +256,31 @@ rte_pmd_octonic_rx_burst_max(uint16_t port_id, uint16_t max)
 }
 
 int
+rte_pmd_octonic_rx_stall(uint16_t port_id, uint32_t us)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+
+	if (pf == NULL)
+		return -ENODEV;
+	/* the state before the request: the burst that takes it sets INSIDE */
+	rte_atomic_store_explicit(&pf->rx_stall_state,
+		us != 0 ? RTE_PMD_OCTONIC_STALL_ARMED : RTE_PMD_OCTONIC_STALL_NONE,
+		rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&pf->rx_stall_us, us, rte_memory_order_release);
+	return 0;
+}
+
+int
+rte_pmd_octonic_rx_stall_state(uint16_t port_id)
+{
+	struct octonic_pf *pf = pf_get(port_id);
+
+	if (pf == NULL)
+		return -ENODEV;
+	return rte_atomic_load_explicit(&pf->rx_stall_state, rte_memory_order_acquire);
+}
+
+int
 rte_pmd_octonic_rx_count_zero(uint16_t port_id, int on)
 {
 	struct octonic_pf *pf = pf_get(port_id);

@@ -214,6 +214,10 @@ struct octonic_pf {
 	RTE_ATOMIC(uint16_t) rx_burst_max;
 	/** 1: its Rx queue count answers 0 (rte_pmd_octonic_rx_count_zero) */
 	RTE_ATOMIC(uint8_t) rx_count_zero;
+	/** us its next Rx burst sleeps inside, 0: none (rte_pmd_octonic_rx_stall) */
+	RTE_ATOMIC(uint32_t) rx_stall_us;
+	/** that stall's progress (enum rte_pmd_octonic_stall) */
+	RTE_ATOMIC(uint8_t) rx_stall_state;
 	/* engine counters of what never reached a queue */
 	uint64_t drop_flow;		/**< DROP verdicts for this PF */
 	uint64_t drop_down;		/**< arrived while unplugged or stopped */

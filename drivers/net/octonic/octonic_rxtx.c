@@ -26,6 +26,7 @@
 #include <rte_ethdev.h>
 
 #include "octonic_internal.h"
+#include "rte_pmd_octonic.h"
 
 /* @p t0: the burst's TSC as its NIC side starts */
 static inline void
@@ -46,6 +47,22 @@ model_burst(struct octonic_pf *pf, struct octonic_poll_cnt *c, uint64_t t0)
 	RELAXED_ADD(&c->emu_cycles, t > stall ? t - stall : 0);
 }
 
+/* rte_pmd_octonic_rx_stall: this burst takes the stall, if still asked. */
+static __rte_noinline void
+rx_stall(struct octonic_pf *pf)
+{
+	uint32_t us = rte_atomic_exchange_explicit(&pf->rx_stall_us, 0,
+		rte_memory_order_acquire);
+
+	if (us == 0)
+		return;		/* another queue's burst took it */
+	rte_atomic_store_explicit(&pf->rx_stall_state, RTE_PMD_OCTONIC_STALL_INSIDE,
+		rte_memory_order_release);
+	rte_delay_us_sleep(us);
+	rte_atomic_store_explicit(&pf->rx_stall_state, RTE_PMD_OCTONIC_STALL_DONE,
+		rte_memory_order_release);
+}
+
 uint16_t
 octonic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -57,6 +74,9 @@ octonic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		rte_memory_order_relaxed);
 
 	model_burst(rxq->pf, &rxq->poll, rte_rdtsc());
+	if (unlikely(rte_atomic_load_explicit(&rxq->pf->rx_stall_us,
+			rte_memory_order_relaxed) != 0))
+		rx_stall(rxq->pf);
 	if (max == 0)
 		max = n;
 	if (rxq->desc != NULL) {

@@ -95,7 +95,7 @@ rte_pmd_octopus_locality_get(uint16_t port_id, uint16_t queue_id, int tx,
 	memset(loc, 0, sizeof(*loc));
 	loc->local_pkts = q->cnt.pkts_local;
 	loc->remote_pkts = q->cnt.pkts_remote;
-	loc->polls = q->cnt.polls;
+	loc->polls = octopus_queue_polls(q);
 	loc->foreign_polls = q->cnt.foreign_polls;
 	for (i = 0; i < OCTOPUS_MAX_MEMBERS; i++)
 		loc->member_pkts[i] = q->cnt.member_pkts[i];

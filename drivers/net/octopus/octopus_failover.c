@@ -15,15 +15,18 @@
  *     octopus_member_by_socket);
  *  2. every virtual queue's entry for it is pointed at a stub burst
  *     function that returns 0 (octopus_queue_member_bind);
- *  3. the caller waits until every queue's poller has finished a burst
- *     begun before step 2 (its poll count moves: the count is stored with
- *     RELEASE after the burst's last use of the member), so that when the
- *     event handler returns, and the member's PMD frees its queues, no
- *     burst of the virtual port runs the member's code or touches its
- *     queues. (rte_rcu_qsbr would need the application's lcores
- *     registered, and an lcore that stops polling without going offline
- *     would hold a grace period forever; the count per queue needs
- *     nothing from the application, and an lcore in WAIT is not in one.)
+ *  3. the caller waits until every burst that was running at step 2 has
+ *     ended (quiesce): each queue's burst_seq is odd inside a burst (a
+ *     plain store at its entry; the control side forces the store-load
+ *     order with membarrier) and moves, stored with RELEASE, after the
+ *     burst's last use of the member. Queues between bursts, polled or
+ *     not, are not waited for; one still inside after OCTO_QUIESCE_MS is
+ *     logged as an error. When the event handler returns, and the
+ *     member's PMD frees its queues, no burst of the virtual port runs
+ *     the member's code or touches its queues. (rte_rcu_qsbr would need
+ *     the application's lcores registered, and an lcore that stops
+ *     polling without going offline would hold a grace period forever;
+ *     the count per queue needs nothing from the application.)
  *  4. the migration thread moves the queues homed on it to a serving
  *     member (failover_sweep in octopus_migrate.c: the usual migration,
  *     whose drain of the old member reads the stub and so ends at once).
@@ -39,6 +42,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/membarrier.h>
 
 #include <rte_cycles.h>
 #include <rte_lcore.h>
@@ -50,10 +56,12 @@
 #include "octopus_gate.h"
 #include "octopus_migrate.h"
 
-/* How long a loss waits for pollers to leave the member's code. A queue
- * that none polls that long is taken as idle (logged).
+/* How long a loss waits for a burst that runs the member's code to end:
+ * past it the member's PMD may free what that burst uses (logged as an
+ * error). A poller preempted inside a burst comes back in milliseconds
+ * even on a loaded host.
  */
-#define OCTO_QUIESCE_MS	200
+#define OCTO_QUIESCE_MS	5000
 
 const char *
 octopus_loss_name(enum octopus_member_loss why)
@@ -74,91 +82,95 @@ queue_at(struct octopus_priv *p, int tx, uint16_t qid)
 	return tx ? p->txq[qid] : p->rxq[qid];
 }
 
-/* Whether @p q may be inside a burst now, as far as we can tell cheaply. */
-static bool
-poller_may_run(const struct octopus_queue *q)
+/*
+ * A full barrier on every CPU that runs a thread of this process, so that
+ * a burst's entry store (burst_seq odd, octopus_rxtx.c, a plain store) is
+ * seen here whenever that burst may have read the member's old entry: the
+ * pollers pay no fence. Where the kernel has no membarrier, a fence here
+ * and a pause long enough for any store to leave a CPU's store buffer.
+ */
+static void
+pollers_barrier(void)
 {
-	int lc = rte_atomic_load_explicit(&q->poller_lcore, rte_memory_order_acquire);
+	static int registered;
+	const struct timespec pause = { .tv_sec = 0, .tv_nsec = 1000000 };
 
-	if (lc < 0)
-		return false;	/* never polled */
-	if (lc < RTE_MAX_LCORE && lc != (int)rte_get_main_lcore() &&
-	    rte_eal_get_lcore_state(lc) == WAIT)
-		return false;	/* a worker lcore running no function */
-	return true;
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
+#ifdef __NR_membarrier
+	if (registered == 0)
+		registered = syscall(__NR_membarrier,
+			MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0) == 0 ? 1 : -1;
+	if (registered > 0 &&
+	    syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) == 0)
+		return;
+#endif
+	nanosleep(&pause, NULL);
 }
 
 /*
- * A burst of @p lcore ended after the stubs were in place: bursts run one
- * at a time on an lcore, so none it began before is still running, whatever
- * queue it was for (an application may call a Tx burst only when its Rx
- * burst brought packets).
+ * Step 3 of the header comment: wait until no burst that may have read an
+ * old entry runs. Those are the bursts inside when the entries changed
+ * (burst_seq odd then); a queue between bursts, polled or not, is not
+ * waited for. Returns -ETIMEDOUT (logged) when one is still inside after
+ * OCTO_QUIESCE_MS.
  */
-static void
-lcore_done(struct octopus_priv *p, bool (*wait)[OCTOPUS_MAX_QUEUES], int lcore)
-{
-	struct octopus_queue *q;
-	unsigned int t, i;
-
-	for (t = 0; t < 2; t++)
-		for (i = 0; i < OCTOPUS_MAX_QUEUES; i++) {
-			q = queue_at(p, t, i);
-			if (wait[t][i] && q != NULL &&
-			    rte_atomic_load_explicit(&q->poller_lcore,
-				rte_memory_order_acquire) == lcore)
-				wait[t][i] = false;
-		}
-}
-
-/* Step 3 of the header comment: wait until no burst runs old entries. */
-static void
-quiesce(struct octopus_priv *p)
+static int
+quiesce(struct octopus_priv *p, const char *member)
 {
 	uint64_t seen[2][OCTOPUS_MAX_QUEUES];
 	bool wait[2][OCTOPUS_MAX_QUEUES];
 	const struct timespec nap = { .tv_sec = 0, .tv_nsec = 20000 };
-	uint64_t deadline = rte_get_tsc_cycles() +
-		rte_get_tsc_hz() / 1000 * OCTO_QUIESCE_MS;
+	uint64_t start = rte_get_tsc_cycles(), now;
+	uint64_t deadline = start + rte_get_tsc_hz() / 1000 * OCTO_QUIESCE_MS;
 	struct octopus_queue *q;
 	unsigned int t, i, left;
+	int ret = 0;
 
 	/* the stores of the stubs before the loads of the counts */
-	rte_atomic_thread_fence(rte_memory_order_seq_cst);
+	pollers_barrier();
 	for (t = 0; t < 2; t++)
 		for (i = 0; i < OCTOPUS_MAX_QUEUES; i++) {
 			q = queue_at(p, t, i);
-			wait[t][i] = q != NULL && poller_may_run(q);
-			seen[t][i] = wait[t][i] ?
-				rte_atomic_load_explicit(&q->cnt.polls,
-					rte_memory_order_acquire) : 0;
+			seen[t][i] = q == NULL ? 0 :
+				rte_atomic_load_explicit(&q->cnt.burst_seq,
+					rte_memory_order_acquire);
+			wait[t][i] = (seen[t][i] & 1) != 0;
 		}
 	for (;;) {
+		left = 0;
 		for (t = 0; t < 2; t++)
 			for (i = 0; i < OCTOPUS_MAX_QUEUES; i++) {
 				if (!wait[t][i])
 					continue;
 				q = queue_at(p, t, i);
-				if (q == NULL || !poller_may_run(q) ||
-				    rte_atomic_load_explicit(&q->cnt.polls,
-					rte_memory_order_acquire) != seen[t][i]) {
+				if (q == NULL || rte_atomic_load_explicit(&q->cnt.burst_seq,
+						rte_memory_order_acquire) != seen[t][i])
 					wait[t][i] = false;
-					if (q != NULL)
-						lcore_done(p, wait, q->poller_lcore);
-				}
+				else
+					left++;
 			}
-		left = 0;
-		for (t = 0; t < 2; t++)
-			for (i = 0; i < OCTOPUS_MAX_QUEUES; i++)
-				left += wait[t][i];
 		if (left == 0)
-			return;
-		if (rte_get_tsc_cycles() > deadline)
 			break;
+		now = rte_get_tsc_cycles();
+		if (now > deadline) {
+			ret = -ETIMEDOUT;
+			break;
+		}
 		/* sleep, not spin: this thread may share a CPU with a poller */
 		nanosleep(&nap, NULL);
 	}
-	OCTO_LOG(WARNING, "port %u: %u queue(s) not polled for %d ms while a member left service: taken as idle",
-		p->port_id, left, OCTO_QUIESCE_MS);
+	now = rte_get_tsc_cycles();
+	for (t = 0; t < 2; t++)
+		for (i = 0; i < OCTOPUS_MAX_QUEUES; i++)
+			if (wait[t][i])
+				OCTO_LOG(ERR, "port %u: %s queue %u still inside a burst of lcore %d after %d ms while member %s left service: its PMD may free what that burst uses",
+					p->port_id, t ? "Tx" : "Rx", i,
+					rte_atomic_load_explicit(&queue_at(p, t, i)->poller_lcore,
+						rte_memory_order_relaxed),
+					OCTO_QUIESCE_MS, member);
+	OCTO_LOG(DEBUG, "port %u: member %s out: bursts inside ended after %" PRIu64 " us",
+		p->port_id, member, (now - start) * 1000000 / rte_get_tsc_hz());
+	return ret;
 }
 
 /* Point every virtual queue's entry for member @p m at what it is now. */
@@ -265,7 +277,7 @@ octopus_member_lost(struct rte_eth_dev *dev, uint16_t m, enum octopus_member_los
 	if (was == OCTO_LOSS_NONE) {
 		rte_atomic_store_explicit(&mb->loss, why, rte_memory_order_release);
 		rebind_member(p, m);
-		quiesce(p);
+		quiesce(p, mb->name);
 		octopus_gate_member_lost(p, m);
 		/* nobody reads its rings from here: what they hold is lost */
 		held = rx_held(p, m);

@@ -309,16 +309,14 @@ gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 		d = (uint16_t)rte_ctz64(ds);
 		q = octopus_queue_get(p, d, 0);
 		if (q != NULL)
-			polls[d] = rte_atomic_load_explicit(&q->cnt.polls,
-				rte_memory_order_acquire);
+			polls[d] = octopus_queue_polls(q);
 	}
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
 		d = (uint16_t)rte_ctz64(ds);
 		q = octopus_queue_get(p, d, 0);
 		if (!polled(p, d))
 			continue;
-		while (rte_atomic_load_explicit(&q->cnt.polls,
-			rte_memory_order_acquire) < polls[d] + 2) {
+		while (octopus_queue_polls(q) < polls[d] + 2) {
 			now = rte_get_tsc_cycles();
 			if (now > deadline) {
 				rte_atomic_store_explicit(&q->mig.gate_settle_timeouts,

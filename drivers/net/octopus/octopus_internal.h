@@ -310,7 +310,11 @@ struct octopus_hwq {
 struct octopus_qcounters {
 	uint64_t pkts_local;	/**< through the member on the poller's socket */
 	uint64_t pkts_remote;	/**< through a member on another socket */
-	uint64_t polls;		/**< bursts */
+	/** 2 x the bursts ended, + 1 while a burst runs (odd: inside one).
+	 *  Written at a burst's entry and at its end: octopus_rxtx.c
+	 *  (burst_enter, burst_done), read by octopus_failover.c (quiesce);
+	 *  octopus_queue_polls() gives the bursts */
+	uint64_t burst_seq;
 	uint64_t foreign_polls;	/**< bursts from an lcore not on the home socket */
 	uint64_t member_pkts[OCTOPUS_MAX_MEMBERS];
 };
@@ -360,6 +364,13 @@ struct __rte_cache_aligned octopus_queue {
 	 *  gate, given out once it opens */
 	struct rte_mbuf *held[OCTO_RX_STASH];
 };
+
+/* Bursts of @p q ended so far (any thread; see burst_seq). */
+static inline uint64_t
+octopus_queue_polls(const struct octopus_queue *q)
+{
+	return rte_atomic_load_explicit(&q->cnt.burst_seq, rte_memory_order_acquire) >> 1;
+}
 
 /* Devargs keys; the string is what RTE_PMD_REGISTER_PARAM_STRING shows. */
 #define ARG_MEMBER	"member"
@@ -478,6 +489,8 @@ int octopus_member_name_full(const char *name, char *out, size_t len);
 int octopus_members_init(struct octopus_priv *p, bool at_probe);
 int octopus_member_by_socket(const struct octopus_priv *p, int socket);
 bool octopus_member_serving(const struct octopus_priv *p, unsigned int m);
+/** What a queue calls for a member out of service: returns 0. */
+uint16_t octopus_burst_none(void *q, struct rte_mbuf **pkts, uint16_t n);
 int octopus_member_nearest(const struct octopus_priv *p, int socket);
 int octopus_member_proxy(const struct octopus_priv *p);
 unsigned int octopus_members_order(const struct octopus_priv *p, uint16_t *order);
@@ -517,7 +530,6 @@ int octopus_mtu_fits(struct rte_eth_dev *dev, uint16_t mtu,
 /* octopus_rxtx.c */
 uint16_t octopus_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
 uint16_t octopus_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
-uint16_t octopus_burst_none(void *q, struct rte_mbuf **pkts, uint16_t n);
 void octopus_rx_stash_flush(struct octopus_queue *q);
 void octopus_queue_bind(struct octopus_queue *q);
 void octopus_queue_member_bind(struct octopus_queue *q, uint16_t m);

@@ -10,7 +10,8 @@
  * Steady state per burst: one acquire load of the route, one TLS read of
  * the caller's socket (rte_socket_id), one member burst through the
  * member's own function and queue pointers resolved at start (no ethdev
- * port lookups), and plain counter updates: the queue has one poller.
+ * port lookups), and plain counter updates: the queue has one poller
+ * (its burst count twice, at entry and end: see burst_enter).
  * No locks, atomics, allocation or syscalls.
  */
 
@@ -39,13 +40,16 @@ caller_lcore(void)
 }
 
 /*
- * The calling thread's socket, as last looked up (-2: not yet), and the
- * bursts left before it is looked up again.
+ * What a burst needs of its calling thread, in one thread-local object: in
+ * a plugin every thread-local access is a call (__tls_get_addr), so a burst
+ * takes its address once.
  */
-static __thread int thread_socket = -2;
-static __thread uint32_t thread_socket_ttl;
-/* The caller as a queue records its poller: POLLER_KEY(lcore, socket). */
-static __thread int32_t thread_poller = -1;
+struct octo_thread {
+	int socket;		/* as last looked up (-2: not yet) */
+	uint32_t socket_ttl;	/* bursts left before it is looked up again */
+	int32_t poller;		/* POLLER_KEY(lcore, socket): as queues record it */
+};
+static __thread struct octo_thread thread_ctx = { .socket = -2, .poller = -1 };
 
 /* Look the caller's socket up again after this many of its bursts. */
 #define SOCKET_LOOKUP_BURSTS 1024
@@ -60,7 +64,7 @@ static __thread int32_t thread_poller = -1;
  * or with a cpuset spanning sockets): then where the thread runs.
  */
 static __rte_noinline int
-thread_socket_lookup(void)
+thread_socket_lookup(struct octo_thread *t)
 {
 	int s = (int)rte_socket_id();
 	int cpu;
@@ -69,19 +73,19 @@ thread_socket_lookup(void)
 		cpu = sched_getcpu();
 		s = cpu >= 0 && numa_available() >= 0 ? numa_node_of_cpu(cpu) : -1;
 	}
-	thread_socket = s;
-	thread_socket_ttl = SOCKET_LOOKUP_BURSTS;
-	thread_poller = POLLER_KEY(caller_lcore(), s);
+	t->socket = s;
+	t->socket_ttl = SOCKET_LOOKUP_BURSTS;
+	t->poller = POLLER_KEY(caller_lcore(), s);
 	return s;
 }
 
 /* The caller's socket: two TLS accesses in the common case. */
 static __rte_always_inline int
-caller_socket(void)
+caller_socket(struct octo_thread *t)
 {
-	if (likely(thread_socket_ttl-- != 0))
-		return thread_socket;
-	return thread_socket_lookup();
+	if (likely(t->socket_ttl-- != 0))
+		return t->socket;
+	return thread_socket_lookup(t);
 }
 
 /*
@@ -114,9 +118,9 @@ bind_home(struct octopus_queue *q, int sock)
  * -1: whoever waits for the first poll still sees it.
  */
 static __rte_noinline void
-note_poller(struct octopus_queue *q, int sock)
+note_poller(struct octopus_queue *q, int32_t key, int sock)
 {
-	q->poller_key = thread_poller;
+	q->poller_key = key;
 	if (!q->is_tx)
 		rte_atomic_fetch_or_explicit(&q->priv->rxq_polled,
 			UINT64_C(1) << (q->qid % OCTOPUS_MAX_QUEUES), rte_memory_order_relaxed);
@@ -129,7 +133,7 @@ note_poller(struct octopus_queue *q, int sock)
  * CAS, see octopus_migrate.c) and its home.
  */
 static __rte_always_inline unsigned int
-queue_home(struct octopus_queue *q, int sock, uint32_t *route)
+queue_home(struct octopus_queue *q, const struct octo_thread *t, int sock, uint32_t *route)
 {
 	uint32_t r = rte_atomic_load_explicit(&q->route, rte_memory_order_acquire);
 	unsigned int home = OCTO_ROUTE_HOME(r);
@@ -142,23 +146,38 @@ queue_home(struct octopus_queue *q, int sock, uint32_t *route)
 		r = rte_atomic_load_explicit(&q->route, rte_memory_order_acquire);
 	}
 	/* one compare: the caller's (lcore, socket) as one word */
-	if (unlikely(q->poller_key != thread_poller))
-		note_poller(q, sock);
+	if (unlikely(q->poller_key != t->poller))
+		note_poller(q, t->poller, sock);
 	*route = r;
 	return home;
 }
 
 /*
- * End of a burst: count it. The count is also the poller's quiescent
- * report: a RELEASE store after every load of q->hw in the burst, so that
- * a control thread that swapped a member's burst function and then sees
- * the count move knows no burst still runs the old one (octopus_failover.c).
- * On x86 this is a plain store.
+ * Entry of a burst: burst_seq odd, before any load of the route or of
+ * q->hw (the compiler keeps the order; the CPU's store-load order is the
+ * control thread's to force, with membarrier: octopus_failover.c). Whoever
+ * swapped a member's burst function then knows which queues may still run
+ * the old one: those whose count is odd. The queue's poller is its only
+ * writer: a plain increment (one instruction on x86; the control thread's
+ * atomic loads see the old or the new word).
+ */
+static __rte_always_inline void
+burst_enter(struct octopus_queue *q)
+{
+	q->cnt.burst_seq++;
+	rte_compiler_barrier();
+}
+
+/*
+ * End of a burst: counted (even again), and out of the member's code: the
+ * release fence orders every load of q->hw in the burst, and the member's
+ * use of its queue, before the store (on x86 only the compiler's order).
  */
 static __rte_always_inline void
 burst_done(struct octopus_queue *q)
 {
-	rte_atomic_store_explicit(&q->cnt.polls, q->cnt.polls + 1, rte_memory_order_release);
+	rte_atomic_thread_fence(rte_memory_order_release);
+	q->cnt.burst_seq++;
 }
 
 /*
@@ -185,15 +204,15 @@ foreign_poll(struct octopus_queue *q, uint32_t r, int sock)
 	 */
 	now = rte_get_tsc_cycles();
 	if (m->cand_lcore != q->poller_lcore || m->cand_socket != sock ||
-	    m->cand_next_poll != q->cnt.polls) {
+	    m->cand_next_poll != q->cnt.burst_seq) {
 		m->cand_lcore = q->poller_lcore;
 		m->cand_socket = sock;
 		m->cand_start = now;
 		m->cand_polls = 0;
 	}
 	m->cand_polls++;
-	/* polls counts this burst at its end */
-	m->cand_next_poll = q->cnt.polls + 1;
+	/* burst_seq of the next burst, inside it (odd) */
+	m->cand_next_poll = q->cnt.burst_seq + 2;
 	if (m->cand_polls >= OCTO_MIG_MIN_POLLS && now - m->cand_start >= pm->after_tsc)
 		octopus_migrate_request(q->priv, q->qid, q->is_tx, sock, true);
 }
@@ -640,7 +659,7 @@ rx_read(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 static __rte_noinline void
 rx_step_probe(struct octopus_queue *q, unsigned int home, uint16_t n)
 {
-	if (n < OCTO_RX_STASH && (q->cnt.polls & 63) == 0 && home < q->nb_members &&
+	if (n < OCTO_RX_STASH && ((q->cnt.burst_seq >> 1) & 63) == 0 && home < q->nb_members &&
 	    rte_atomic_load_explicit(&q->hw[home].rx, rte_memory_order_acquire) !=
 			octopus_burst_none &&
 	    rte_eth_rx_queue_count(q->priv->members[home].port_id, q->qid) > 0)
@@ -742,11 +761,16 @@ uint16_t
 octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct octopus_queue *q = qp;
-	int sock = caller_socket();
+	struct octo_thread *t = &thread_ctx;
+	int sock;
 	uint32_t r;
-	unsigned int home = queue_home(q, sock, &r);
+	unsigned int home;
 	const uint16_t vport = q->vport;
 	uint16_t nb, i;
+
+	burst_enter(q);
+	sock = caller_socket(t);
+	home = queue_home(q, t, sock, &r);
 
 	if (unlikely(q->hw[home].socket != sock))
 		foreign_poll(q, r, sock);
@@ -810,10 +834,15 @@ uint16_t
 octopus_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct octopus_queue *q = qp;
-	int sock = caller_socket();
+	struct octo_thread *t = &thread_ctx;
+	int sock;
 	uint32_t r;
-	unsigned int home = queue_home(q, sock, &r);
+	unsigned int home;
 	uint16_t nb;
+
+	burst_enter(q);
+	sock = caller_socket(t);
+	home = queue_home(q, t, sock, &r);
 
 	if (unlikely(q->hw[home].socket != sock))
 		foreign_poll(q, r, sock);
@@ -833,22 +862,6 @@ octopus_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 		rte_atomic_store_explicit(&q->mig.tx_owner, &lcore_txq, rte_memory_order_relaxed);
 	burst_done(q);
 	return nb;
-}
-
-/*
- * A burst that does nothing, for Rx and Tx (same type): what a virtual
- * queue calls for a member out of service (the queue pointer next to it is
- * left as it was and never dereferenced, so a poller that reads the pair
- * while it changes is safe either way), and the port's bursts in a
- * secondary process.
- */
-uint16_t
-octopus_burst_none(void *queue, struct rte_mbuf **pkts, uint16_t n)
-{
-	RTE_SET_USED(queue);
-	RTE_SET_USED(pkts);
-	RTE_SET_USED(n);
-	return 0;
 }
 
 /*

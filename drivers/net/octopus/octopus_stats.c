@@ -267,7 +267,7 @@ qx_remote(const struct octopus_queue *q)
 static uint64_t
 qx_polls(const struct octopus_queue *q)
 {
-	return q->cnt.polls;
+	return octopus_queue_polls(q);
 }
 static uint64_t
 qx_foreign(const struct octopus_queue *q)

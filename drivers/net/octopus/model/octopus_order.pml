@@ -22,7 +22,7 @@
  *    change something, so a protocol that waits for ever blocks);
  *  - no livelock: no cycle without progress (-DNP, weak fairness).
  * The C code's timeouts (the gate's 50 ms, gates_settle's and the prepare
- * wait's 50 ms, quiesce's 200 ms) never pass here: the claim is what holds
+ * wait's 50 ms, quiesce's 5 s) never pass here: the claim is what holds
  * while none passes, and that no wait needs one to end.
  * Memory is sequentially consistent; each atomic step is one of the C
  * code's atomic accesses or a section whose accesses the others cannot
