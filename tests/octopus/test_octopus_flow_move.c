@@ -57,6 +57,7 @@
 
 #include <rte_byteorder.h>
 #include <rte_cycles.h>
+#include <rte_alarm.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_flow.h>
@@ -101,6 +102,9 @@ static uint64_t marked_q[NB_Q];		/* its packets with MARK_ID, per queue */
 static uint64_t unmarked_late;		/* its packets without, after a marked one */
 static rte_be32_t flow_src[NB_FLOWS];
 static rte_be16_t flow_sport[NB_FLOWS];
+
+/* 1: queue q's poller stops polling (test_stall); parked: it has */
+static int paused[NB_Q], parked[NB_Q];
 
 static void
 account(uint16_t q, struct rte_mbuf *m)
@@ -158,6 +162,12 @@ poll_queue(void *arg)
 	if (q >= NB_Q || rte_lcore_id() == rte_get_main_lcore())
 		return 0;
 	while (!stop) {
+		if (rte_atomic_load_explicit(&paused[q], rte_memory_order_acquire)) {
+			rte_atomic_store_explicit(&parked[q], 1, rte_memory_order_release);
+			rte_pause();
+			continue;
+		}
+		rte_atomic_store_explicit(&parked[q], 0, rte_memory_order_relaxed);
 		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
 		for (k = 0; k < n; k++) {
 			account(q, pkts[k]);
@@ -817,9 +827,93 @@ test_order(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
+/* Stop queue @p q's poller out of its burst (10 s at most). */
+static void
+poller_pause(uint16_t q)
+{
+	uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+
+	rte_atomic_store_explicit(&parked[q], 0, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&paused[q], 1, rte_memory_order_release);
+	while (!rte_atomic_load_explicit(&parked[q], rte_memory_order_acquire) &&
+			rte_get_timer_cycles() < end)
+		rte_delay_us_sleep(100);
+	CHECK(parked[q], "queue %u's poller did not stop", q);
+}
+
+static void
+poller_resume(void *arg)
+{
+	rte_atomic_store_explicit(&paused[(uintptr_t)arg], 0, rte_memory_order_release);
+}
+
+/* Half @p half (0, 1) of queue @p from's default buckets to queue @p to. */
+static void
+reta_move_half(uint16_t from, uint16_t to, int half, uint16_t size)
+{
+	struct rte_eth_rss_reta_entry64 conf[OCTOPUS_TEST_RETA / RTE_ETH_RETA_GROUP_SIZE];
+	uint16_t b;
+
+	memset(conf, 0, sizeof(conf));
+	for (b = 0; b < size; b++)
+		if (b % NB_Q == from && (b < size / 2) == (half == 0)) {
+			conf[b / RTE_ETH_RETA_GROUP_SIZE].mask |=
+				UINT64_C(1) << (b % RTE_ETH_RETA_GROUP_SIZE);
+			conf[b / RTE_ETH_RETA_GROUP_SIZE].reta[b % RTE_ETH_RETA_GROUP_SIZE] = to;
+		}
+	CHECK(rte_eth_dev_rss_reta_update(port, conf, size) == 0, "reta update");
+}
+
+/*
+ * Issue 31 item 1, on demand: the pollers of a moved flow's old and new
+ * queue starved past the gate's timeout, then the control thread moves
+ * more of the same buckets while only the new queue's poller is back. The
+ * first gate expired with no poller to see it; the second change's limit
+ * goes past it (the moved flows' new frames are delivered ahead of the
+ * old queue's). Reordering is then allowed, but only with the expired
+ * gate counted: a reorder with no gate timeout is the flake of
+ * octopus_testpmd_order_{mac_1,io_2_full} (RETA phase, loaded host).
+ */
+static void
+test_stall(struct rte_mempool *mp)
+{
+	const uint16_t a = 1, b = 2;
+	struct rte_pmd_octopus_migration g0[NB_Q];
+	struct rte_eth_dev_info info;
+	uint64_t tmo, gates, r0, r;
+
+	traffic_start(mp, 0, g0);
+	CHECK(rte_eth_dev_info_get(port, &info) == 0 && info.reta_size <= OCTOPUS_TEST_RETA,
+		"reta size %u", info.reta_size);
+	traffic_flows(20);
+	r0 = rte_atomic_load_explicit(&reordered, rte_memory_order_relaxed);
+	/* the old queue starved: its drain is not acked */
+	poller_pause(a);
+	reta_move_half(a, b, 0, info.reta_size);
+	/* the new queue starved too, past the gate's timeout */
+	poller_pause(b);
+	rte_delay_us_sleep(2 * 50 * 1000);
+	/* the new queue's poller comes back as the next change settles */
+	CHECK(rte_eal_alarm_set(2000, poller_resume, (void *)(uintptr_t)b) == 0, "alarm");
+	reta_move_half(a, b, 1, info.reta_size);
+	rte_delay_us_sleep(20 * 1000);
+	poller_resume((void *)(uintptr_t)a);
+	traffic_stop();
+	r = rte_atomic_load_explicit(&reordered, rte_memory_order_relaxed) - r0;
+	gate_counts(g0, &tmo, &gates);
+	printf("stall: %" PRIu64 " out of order at Rx, %" PRIu64 " gates, %" PRIu64
+		" gate timeouts\n", r, gates, tmo);
+	CHECK(gates == 2, "%" PRIu64 " gates, want 2", gates);
+	/* the first gate expired (its source never polled within it) */
+	CHECK(tmo >= 1, "a gate expired and was replaced uncounted (%" PRIu64
+		" out of order with no gate timeout)", r);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+}
+
 static const struct octo_case cases[] = {
 	{ "pinned", test_pinned }, { "flow", test_flow }, { "wide", test_wide },
-	{ "order", test_order }, { "mark", test_mark },
+	{ "order", test_order }, { "mark", test_mark }, { "stall", test_stall },
 };
 
 int

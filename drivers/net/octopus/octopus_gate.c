@@ -61,7 +61,8 @@ delivered(struct octopus_queue *q)
 /*
  * Not F_GATED: the poller clears that flag for a moment in every check.
  * The poller calls it with @p expire, the control path without (a gate
- * past its deadline is open for it: its poller may not be there to notice).
+ * past its deadline is open for it: its poller may not be there to notice)
+ * except where it sets a new limit over the gate (gate_limit_begin).
  */
 bool
 octopus_gate_holds(const struct octopus_priv *p, struct octopus_queue *dst, bool expire)
@@ -91,7 +92,8 @@ octopus_gate_holds(const struct octopus_priv *p, struct octopus_queue *dst, bool
 			if (rte_atomic_compare_exchange_strong_explicit(&dst->mig.gate_need[f],
 					&need, 0, rte_memory_order_relaxed,
 					rte_memory_order_relaxed)) {
-				dst->mig.gate_timeouts++;
+				rte_atomic_fetch_add_explicit(&dst->mig.gate_timeouts, 1,
+					rte_memory_order_relaxed);
 				continue;
 			}
 		}
@@ -121,7 +123,14 @@ octopus_gate_holds(const struct octopus_priv *p, struct octopus_queue *dst, bool
 static bool
 gate_limit_begin(struct octopus_priv *p, struct octopus_queue *dst)
 {
-	if (octopus_gate_holds(p, dst, false))
+	/*
+	 * A gate past its deadline that its poller has not seen yet (starved
+	 * for OCTO_GATE_TIMEOUT_MS) is opened and counted here: the new limit
+	 * goes past the old one, so the old gate's order is given up now, and
+	 * a gate closed anew on the same source would otherwise replace it
+	 * uncounted (a reorder with no gate timeout).
+	 */
+	if (octopus_gate_holds(p, dst, true))
 		return false;
 	rte_atomic_store_explicit(&dst->mig.gate_seq, dst->mig.gate_seq + 1,
 		rte_memory_order_relaxed);

@@ -264,7 +264,7 @@ struct octopus_qmig {
 	 */
 	uint64_t gate_pos[OCTOPUS_MAX_MEMBERS];
 	uint64_t gated_bursts;		/* poller only */
-	uint64_t gate_timeouts;		/* poller only */
+	uint64_t gate_timeouts;		/* poller, and control under gate_lock */
 	uint64_t gate_settle_timeouts;	/* control only: see gates_settle() */
 	uint64_t gates;			/* control only */
 	/* failover: 1 + the member a sweep moved the queue off (0: none);
@@ -470,6 +470,9 @@ struct octopus_priv {
 	uint64_t member_losses;		/**< members taken out of service */
 	uint64_t member_returns;	/**< members back in service */
 	uint64_t outage_lost_pkts;	/**< held by lost members' Rx rings then */
+	/** read from a member (counted received) but still in an Rx queue's
+	 * stash or held[] when the queue was stopped or released: freed */
+	uint64_t stop_freed_pkts;
 	struct octopus_totals gone_stats;	/**< released members' last totals */
 };
 

@@ -740,21 +740,31 @@ rx_small_read(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 	return rx_read(q, r, home, sock, pkts, n);
 }
 
-/* Frees what the stash holds: the queue is stopped or released. */
+/*
+ * Frees what the stash and held[] hold: the queue is stopped or released.
+ * Those frames were counted received when read from their member but no
+ * burst gave them out: counted (stop_freed_packets) so that the port's
+ * balance still adds up.
+ */
 void
 octopus_rx_stash_flush(struct octopus_queue *q)
 {
+	uint32_t n;
+
 	if (q == NULL)
 		return;
+	n = (uint32_t)q->held_n + q->stash_n;
 	if (q->held_n != 0)
 		rte_pktmbuf_free_bulk(&q->held[q->held_head], q->held_n);
 	q->held_n = 0;
 	q->held_head = 0;
-	if (q->stash_n == 0)
-		return;
-	rte_pktmbuf_free_bulk(&q->stash[q->stash_head], q->stash_n);
+	if (q->stash_n != 0)
+		rte_pktmbuf_free_bulk(&q->stash[q->stash_head], q->stash_n);
 	q->stash_n = 0;
 	q->stash_head = 0;
+	if (n != 0)
+		rte_atomic_fetch_add_explicit(&q->priv->stop_freed_pkts, n,
+			rte_memory_order_relaxed);
 }
 
 uint16_t

@@ -358,6 +358,11 @@ px_lost(const struct octopus_priv *p)
 {
 	return LOAD(p, outage_lost_pkts);
 }
+static uint64_t
+px_stop_freed(const struct octopus_priv *p)
+{
+	return LOAD(p, stop_freed_pkts);
+}
 
 static const struct {
 	const char *name;
@@ -367,6 +372,7 @@ static const struct {
 	{ "member_losses", px_losses },		/* members taken out of service */
 	{ "member_returns", px_returns },	/* members back in service */
 	{ "outage_lost_packets", px_lost },	/* in a lost member's Rx rings, never delivered */
+	{ "stop_freed_packets", px_stop_freed },	/* read, not given out before a stop */
 };
 
 static unsigned int
