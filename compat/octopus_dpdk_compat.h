@@ -103,12 +103,18 @@ typedef int rte_memory_order;
 #define RTE_ICMP6_ECHO_REPLY 129
 #endif
 
-/* Bit scans (23.07): rte_ctz64 and friends, where 22.11 has rte_bsf64. */
+/* Bit scans (23.07): rte_ctz64 and rte_ctz32, where 22.11 has rte_bsf*. */
 #if !OCTO_DPDK_AT_LEAST(23, 7)
 static inline unsigned int
 rte_ctz64(uint64_t v)
 {
 	return rte_bsf64(v);
+}
+
+static inline unsigned int
+rte_ctz32(uint32_t v)
+{
+	return rte_bsf32(v);
 }
 #endif
 

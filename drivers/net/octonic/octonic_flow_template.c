@@ -351,7 +351,7 @@ probe_bit(const struct rte_flow_pattern_template *pt, sw_probe_specs spec,
 			continue;
 		if ((b[d] & ~k[d]) != 0 || pos >= 0 || (x & (x - 1)) != 0)
 			return -2;
-		pos = (int)(d * 8) + __builtin_ctz(x);
+		pos = (int)(d * 8) + rte_ctz32(x);
 	}
 	return pos;
 }

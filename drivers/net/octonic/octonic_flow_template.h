@@ -124,7 +124,7 @@ sw_pplan_apply(const struct sw_pplan *p, const struct rte_flow_item items[],
 	uint32_t need = p->spec_needed, i;
 
 	for (; need != 0; need &= need - 1)
-		if (items[__builtin_ctz(need)].spec == NULL)
+		if (items[rte_ctz32(need)].spec == NULL)
 			return -1;
 	/* whole bytes into the key, then what the mask does not keep out */
 	for (i = 0; i < p->nb_copies; i++) {
