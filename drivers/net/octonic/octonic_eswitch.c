@@ -267,9 +267,9 @@ sw_wait_step(struct octonic_eswitch *sw, struct sw_wait_state *w,
  * The wait is for readers inside their section when it began, and it
  * does not hold a CPU while one of them is off its CPU (descheduled in
  * the middle of a pass, for instance by this very thread when both share
- * a CPU): after SW_SPIN_NS it sleeps until the reader leaves. Spinning
- * there made a rule change wait for the scheduler's time slice, up to
- * 14 ms with two lcores and the control thread on 2 CPUs (bench_migrate).
+ * a CPU): after SW_SPIN_NS it sleeps until the reader leaves. A writer
+ * that kept spinning there would hold the CPU its reader needs to leave,
+ * so a rule change would wait for the scheduler's time slice.
  * Called with sw->lock held (the statistics are under it).
  */
 void

@@ -94,9 +94,9 @@ struct sw_rss_action {
  * (struct octonic_eswitch::hot_chunks) so that 100k rules span 3 MB of
  * contiguous memory instead of 100k scattered pages: at that size TLB and
  * cache misses dominate a lookup, and the footprint of these records
- * shows directly in the rate (tests/classifier/bench_eswitch, 100k rules
- * vs 10: ratio 1.33 with 128-byte records, 1.13 with 64-byte ones, 1.10
- * with these).  A rule whose fate is QUEUE, PORT, JUMP or
+ * shows directly in the rate (tests/classifier/bench_eswitch compares
+ * 100k rules with 10: the smaller the record, the closer the two).  A
+ * rule whose fate is QUEUE, PORT, JUMP or
  * DROP is decided from this record alone; the rest (SET_META and MARK
  * values, counters, RSS, and the creation order that breaks ties between
  * tables) is read from the rule itself.

@@ -11,10 +11,10 @@
  * indexed pool of a table, as mlx5's hardware steering has one).
  *
  * Why not a mempool: a mempool object carries its header, so each record
- * took a cache line of its own, and after a few rounds of inserts and
- * deletes its free objects come back in no useful order. A rule's destroy
- * then began with a miss on its record, about a third of what the port
- * adds to a deletion. Here records are adjacent, two to a line at 32
+ * would take a cache line of its own, and after a few rounds of inserts
+ * and deletes its free objects come back in no useful order: a rule's
+ * destroy, which begins by reading its record, would begin with a cache
+ * miss. Here records are adjacent, two to a line at 32
  * bytes, and a flow queue takes them in index order from a fresh table
  * and in reverse order of their return after, which the CPU's prefetcher
  * follows when rules come and go in runs.
