@@ -321,27 +321,38 @@ qx_socket(const struct octopus_queue *q)
 	return (uint64_t)(int64_t)LOAD(q, poller_socket);
 }
 
+/* Which queues a per-queue xstat is listed for. */
+#define QX_RX	1u
+#define QX_TX	2u
+#define QX_ALL	(QX_RX | QX_TX)
+
+/*
+ * A counter is listed only for the direction it can count in: ethdev's
+ * telemetry (/ethdev/xstats) takes at most 256 of a port's xstats, and
+ * a port of 8 queues over 8 members is near that already.
+ */
 static const struct {
 	const char *name;
 	uint64_t (*get)(const struct octopus_queue *q);
 	uint64_t none;		/* for a queue not set up */
+	unsigned int dirs;	/* QX_RX, QX_TX */
 } queue_xstats[] = {
-	{ "local_packets", qx_local, 0 },	/* through the member on the poller's socket */
-	{ "remote_packets", qx_remote, 0 },	/* through a member on another socket */
-	{ "polls", qx_polls, 0 },		/* bursts */
-	{ "foreign_polls", qx_foreign, 0 },	/* bursts from an lcore not on the home's socket */
+	{ "local_packets", qx_local, 0, QX_ALL },	/* through the member on the poller's socket */
+	{ "remote_packets", qx_remote, 0, QX_ALL },	/* through a member on another socket */
+	{ "polls", qx_polls, 0, QX_ALL },		/* bursts */
+	{ "foreign_polls", qx_foreign, 0, QX_ALL },	/* bursts from an lcore not on the home's socket */
 	/* migration (octopus_migrate.c) */
-	{ "migrations", qx_moves, 0 },		/* moves completed, request to steady */
-	{ "migration_last_ns", qx_last_ns, 0 },	/* latency of the last move */
-	{ "migration_max_ns", qx_max_ns, 0 },	/* latency of the longest move */
-	{ "migration_drained_packets", qx_drained, 0 }, /* Rx: read from the old member after the switch */
-	{ "gate_timeouts", qx_gate_tmo, 0 },	/* flow gates given up on: order not kept */
+	{ "migrations", qx_moves, 0, QX_ALL },		/* moves completed, request to steady */
+	{ "migration_last_ns", qx_last_ns, 0, QX_ALL },	/* latency of the last move */
+	{ "migration_max_ns", qx_max_ns, 0, QX_ALL },	/* latency of the longest move */
+	{ "migration_drained_packets", qx_drained, 0, QX_RX }, /* Rx: read from the old member after the switch */
+	{ "gate_timeouts", qx_gate_tmo, 0, QX_ALL },	/* flow gates given up on: order not kept */
 	/* Rx: drains acked on the Tx settle bound, descriptors not reported done */
-	{ "tx_settle_bound_acks", qx_tx_bound, 0 },
+	{ "tx_settle_bound_acks", qx_tx_bound, 0, QX_RX },
 	/* Tx: moves ended on the Tx settle bound, old member not reported done */
-	{ "tx_settle_bound_moves", qx_tx_bound_moves, 0 },
-	{ "poller_lcore", qx_lcore, UINT64_MAX },	/* lcore that polls it now (-1: none yet) */
-	{ "poller_socket", qx_socket, UINT64_MAX },	/* that lcore's socket (likewise) */
+	{ "tx_settle_bound_moves", qx_tx_bound_moves, 0, QX_TX },
+	{ "poller_lcore", qx_lcore, UINT64_MAX, QX_ALL },	/* lcore that polls it now (-1: none yet) */
+	{ "poller_socket", qx_socket, UINT64_MAX, QX_ALL },	/* that lcore's socket (likewise) */
 };
 
 /* Per port, last. */
@@ -382,14 +393,26 @@ static const struct {
 	{ "stop_freed_packets", px_stop_freed },	/* read, not given out before a stop */
 };
 
+/* How many per-queue xstats a queue of direction @p dir lists. */
+static unsigned int
+queue_xstats_of(unsigned int dir)
+{
+	unsigned int j, n = 0;
+
+	for (j = 0; j < RTE_DIM(queue_xstats); j++)
+		n += (queue_xstats[j].dirs & dir) != 0;
+	return n;
+}
+
 static unsigned int
 xstats_count(struct rte_eth_dev *dev)
 {
 	struct octopus_priv *p = octo_priv(dev);
 
 	return p->nb_members * RTE_DIM(member_xstats) +
-		(dev->data->nb_rx_queues + dev->data->nb_tx_queues) *
-		(RTE_DIM(queue_xstats) + p->nb_members) + RTE_DIM(port_xstats);
+		dev->data->nb_rx_queues * (queue_xstats_of(QX_RX) + p->nb_members) +
+		dev->data->nb_tx_queues * (queue_xstats_of(QX_TX) + p->nb_members) +
+		RTE_DIM(port_xstats);
 }
 
 int
@@ -411,8 +434,9 @@ octopus_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *nam
 
 		for (q = 0; q < nb; q++) {
 			for (j = 0; j < RTE_DIM(queue_xstats); j++)
-				snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE,
-					"%s_q%u_%s", dir, q, queue_xstats[j].name);
+				if (queue_xstats[j].dirs & (t ? QX_TX : QX_RX))
+					snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE,
+						"%s_q%u_%s", dir, q, queue_xstats[j].name);
 			for (i = 0; i < p->nb_members; i++)
 				snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE,
 					"%s_q%u_member%u_packets", dir, q, i);
@@ -448,8 +472,9 @@ octopus_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs, unsigned i
 				(t ? p->txq[q] : p->rxq[q]) : NULL;
 
 			for (j = 0; j < RTE_DIM(queue_xstats); j++)
-				xs[k++].value = vq != NULL ? queue_xstats[j].get(vq) :
-					queue_xstats[j].none;
+				if (queue_xstats[j].dirs & (t ? QX_TX : QX_RX))
+					xs[k++].value = vq != NULL ? queue_xstats[j].get(vq) :
+						queue_xstats[j].none;
 			for (i = 0; i < p->nb_members; i++)
 				xs[k++].value = vq != NULL ? vq->cnt.member_pkts[i] : 0;
 		}
