@@ -38,13 +38,16 @@ tp_start "$out" "${tp_mem[@]}" -m 512 --no-pci --file-prefix "$prefix" --lcores 
 	--vdev "net_octonic0,pfs=$npf,numa=$numa,wire=gen,gen_rate=50000$octo_dialect" \
 	--vdev "net_octopus0$members" \
 	-- -i --rxq="$npf" --txq="$npf" --nb-cores="$npf" --total-num-mbufs=4096
-# forwarding until every queue has delivered something (the octopus port's
-# xstats, from telemetry), then still; how many did, for fail
+# forwarding until every queue has delivered something (the port's own
+# telemetry: ethdev's /ethdev/xstats keeps only the first 256 of a port's
+# xstats, fewer than 8 queues over 8 members have), then still; how many
+# did, for fail
 octo_logs+=("$work/delivered")
 delivered() {
 	local got
-	got=$(tp_xstats "$port" |
-		awk '$1 ~ /^rx_q[0-9]+_local_packets$/ && $2 > 0 {n++} END {print n + 0}')
+	got=$("$octo_lib/apps/telemetry_query.py" --flat "$tp_prefix" "/octopus/info,$port" |
+		sed 's/^[^:]*://' |
+		awk '$1 ~ /^rxq[0-9]+\.local_packets$/ && $2 > 0 {n++} END {print n + 0}')
 	echo "$got of $npf queues delivered" >"$work/delivered"
 	[ "$got" -ge "$npf" ]
 }
