@@ -391,6 +391,13 @@ lcore_tx_completed(struct octopus_priv *p)
 	return true;
 }
 
+/* OCTO_TX_SETTLE_US in TSC cycles: the one bound both Tx waits use. */
+static inline uint64_t
+tx_settle_cycles(void)
+{
+	return rte_get_tsc_hz() / 1000000 * OCTO_TX_SETTLE_US;
+}
+
 /*
  * Drain request @p ack of @p rxq is served on the Rx side, and every packet
  * it covers has been handed to this lcore's Tx queues by now (the caller
@@ -421,7 +428,7 @@ tx_settled(struct octopus_queue *rxq, uint64_t ack)
 		m->tx_mark_tsc = now;
 		return 0;
 	}
-	if (now - m->tx_mark_tsc < rte_get_tsc_hz() / 1000000 * OCTO_TX_SETTLE_US)
+	if (now - m->tx_mark_tsc < tx_settle_cycles())
 		return 0;
 	done = m->tx_mark_ack;
 	rte_atomic_store_explicit(&m->tx_settle_bound_acks, m->tx_settle_bound_acks + 1,
@@ -856,7 +863,7 @@ tx_member_completed(struct octopus_queue *q, unsigned int m)
 static __rte_noinline bool
 tx_draining(struct octopus_queue *q, uint32_t r, uint16_t n)
 {
-	const uint64_t bound = rte_get_tsc_hz() / 1000000 * OCTO_TX_SETTLE_US;
+	const uint64_t bound = tx_settle_cycles();
 	struct octopus_qmig *m = &q->mig;
 	unsigned int old = OCTO_ROUTE_OTHER(r);
 
