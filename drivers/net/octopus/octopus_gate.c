@@ -44,6 +44,10 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_pause.h>
@@ -58,17 +62,129 @@ delivered(struct octopus_queue *q)
 		rte_atomic_load_explicit(&q->cnt.pkts_remote, rte_memory_order_relaxed);
 }
 
+/* /proc/self/task/<tid>/<file> into @p buf (a string); false if unread. */
+static bool
+task_file(int tid, const char *file, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", tid, file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
+/*
+ * CPU time thread @p tid of this process has run so far (ns; the first
+ * field of its schedstat), 0 when unknown; @p runnable: whether it is
+ * running or waiting for a CPU now (state R), not sleeping or blocked.
+ * A slow path only: six system calls.
+ */
+static uint64_t
+thread_run_ns(int tid, bool *runnable)
+{
+	char buf[256], *st;
+	uint64_t run;
+
+	*runnable = false;
+	if (tid <= 0 || !task_file(tid, "schedstat", buf, sizeof(buf)))
+		return 0;
+	run = strtoull(buf, NULL, 10);
+	if (!task_file(tid, "stat", buf, sizeof(buf)))
+		return 0;
+	/* "pid (comm) S ...": the state follows the last ')' */
+	st = strrchr(buf, ')');
+	*runnable = st != NULL && st[1] == ' ' && st[2] == 'R';
+	return run;
+}
+
+/* OCTO_GATE_TIMEOUT_MS less the CPU time a poller ran since @p run0 (ns),
+ * in TSC cycles; 0 once it has run that long (or is not runnable). */
+static uint64_t
+poller_time_left(int tid, uint64_t run0)
+{
+	const uint64_t limit = (uint64_t)OCTO_GATE_TIMEOUT_MS * 1000000;
+	bool runnable;
+	uint64_t run;
+
+	if (run0 == 0)
+		return 0;
+	run = thread_run_ns(tid, &runnable);
+	if (!runnable || run < run0 || run - run0 >= limit)
+		return 0;
+	return (limit - (run - run0)) * (rte_get_tsc_hz() / 1000000) / 1000;
+}
+
+static bool gate_holds_at(const struct octopus_priv *p, struct octopus_queue *dst,
+		bool expire, unsigned int depth);
+
+/*
+ * Gate @p f of @p dst is past its deadline at @p now: whether to wait
+ * longer. Its source waits on a gate of its own that still holds (a chain
+ * of moves, looked at one step deep), or for the migration thread to
+ * switch its requested move: it acks once that is done. Or its
+ * poller is runnable (running or waiting for a CPU) and has not yet run
+ * OCTO_GATE_TIMEOUT_MS of CPU time since the gate closed: it was
+ * descheduled (a loaded host), comes back and drains; giving its gate up
+ * would let the moved flows' new packets out first. One that sleeps or
+ * blocks (polling no more), or ran that long without draining, times its
+ * gates out as before. The poller's verdict is kept as a later deadline
+ * (gate_defer): the earliest time it can have run that long.
+ */
+static bool
+gate_deferred(const struct octopus_priv *p, struct octopus_queue *dst, unsigned int f,
+		uint64_t now, unsigned int depth)
+{
+	struct octopus_queue *src = p->rxq[f];
+	uint64_t until = rte_atomic_load_explicit(&dst->mig.gate_defer[f],
+		rte_memory_order_relaxed);
+	uint64_t left;
+	int tid;
+
+	if (now <= until)
+		return true;
+	if (src != NULL && depth == 0 && src != dst && gate_holds_at(p, src, false, depth + 1))
+		return true;
+	/* a migration asked for and not switched yet: the source acks once
+	 * the migration thread has switched it (it may be waiting for the
+	 * flow mutex a RETA update holds while it waits for this gate)
+	 */
+	if (src != NULL && p->mig.running &&
+	    OCTO_ROUTE_PHASE(rte_atomic_load_explicit(&src->route, rte_memory_order_acquire)) ==
+			OCTO_ROUTE_REQUESTED)
+		return true;
+	tid = rte_atomic_load_explicit(&dst->mig.gate_tid[f], rte_memory_order_relaxed);
+	if (src == NULL || tid <= 0 ||
+	    tid != rte_atomic_load_explicit(&src->poller_tid, rte_memory_order_relaxed))
+		return false;
+	left = poller_time_left(tid, rte_atomic_load_explicit(&dst->mig.gate_run0[f],
+		rte_memory_order_relaxed));
+	if (left == 0)
+		return false;
+	rte_atomic_store_explicit(&dst->mig.gate_defer[f], now + left, rte_memory_order_relaxed);
+	return true;
+}
+
 /*
  * Not F_GATED: the poller clears that flag for a moment in every check.
  * The poller calls it with @p expire, the control path without (a gate
  * past its deadline is open for it: its poller may not be there to notice)
  * except where it sets a new limit over the gate (gate_limit_begin).
  */
-bool
-octopus_gate_holds(const struct octopus_priv *p, struct octopus_queue *dst, bool expire)
+static bool
+gate_holds_at(const struct octopus_priv *p, struct octopus_queue *dst, bool expire,
+		unsigned int depth)
 {
 	uint64_t mask = rte_atomic_load_explicit(&dst->mig.gate_mask, rte_memory_order_acquire);
-	uint64_t now = 0, need;
+	uint64_t now = 0, need, deadline;
 	bool holds = false;
 	unsigned int f;
 
@@ -82,8 +198,9 @@ octopus_gate_holds(const struct octopus_priv *p, struct octopus_queue *dst, bool
 			continue;
 		if (now == 0)
 			now = rte_get_tsc_cycles();
-		if (now > rte_atomic_load_explicit(&dst->mig.gate_deadline[f],
-			rte_memory_order_relaxed)) {
+		deadline = rte_atomic_load_explicit(&dst->mig.gate_deadline[f],
+			rte_memory_order_relaxed);
+		if (now > deadline && !gate_deferred(p, dst, f, now, depth)) {
 			if (!expire)
 				continue;
 			/* nobody drained the source: open, counted; a CAS, so
@@ -100,6 +217,12 @@ octopus_gate_holds(const struct octopus_priv *p, struct octopus_queue *dst, bool
 		holds = true;
 	}
 	return holds;
+}
+
+bool
+octopus_gate_holds(const struct octopus_priv *p, struct octopus_queue *dst, bool expire)
+{
+	return gate_holds_at(p, dst, expire, 0);
 }
 
 /*
@@ -196,12 +319,15 @@ gate_limit_set(struct octopus_priv *p, struct octopus_queue *dst)
 
 /* Close @p dst to traffic moved from @p q_from until @p need is acked. */
 static void
-gate_close(struct octopus_queue *dst, uint16_t q_from, uint64_t need)
+gate_close(struct octopus_queue *dst, uint16_t q_from, uint64_t need, int tid, uint64_t run0)
 {
 	/* a prepared gate waits for its rule change, however long that takes */
 	uint64_t deadline = need == UINT64_MAX ? UINT64_MAX : rte_get_tsc_cycles() +
 		rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
 
+	rte_atomic_store_explicit(&dst->mig.gate_tid[q_from], tid, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&dst->mig.gate_run0[q_from], run0, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&dst->mig.gate_defer[q_from], 0, rte_memory_order_relaxed);
 	rte_atomic_store_explicit(&dst->mig.gate_deadline[q_from], deadline,
 		rte_memory_order_relaxed);
 	rte_atomic_store_explicit(&dst->mig.gate_need[q_from], need, rte_memory_order_release);
@@ -228,7 +354,7 @@ pair_prepare(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
 	 * queue's bursts settled
 	 */
 	gate_limit_begin(p, dst);
-	gate_close(dst, q_from, UINT64_MAX);
+	gate_close(dst, q_from, UINT64_MAX, 0, 0);
 	rte_spinlock_unlock(&p->mig.gate_lock);
 }
 
@@ -237,15 +363,22 @@ octopus_gate_pair(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
 {
 	struct octopus_queue *src = octopus_queue_get(p, q_from, 0);
 	struct octopus_queue *dst = octopus_queue_get(p, q_to, 0);
-	uint64_t need;
+	uint64_t need, run0;
+	bool runnable;
+	int tid;
 
 	if (src == NULL || dst == NULL || q_from == q_to)
 		return -EINVAL;
+	/* where the source's poller stands now (outside the lock: a read of
+	 * the kernel's), for its deadline (gate_deferred)
+	 */
+	tid = rte_atomic_load_explicit(&src->poller_tid, rte_memory_order_relaxed);
+	run0 = thread_run_ns(tid, &runnable);
 	rte_spinlock_lock(&p->mig.gate_lock);
 	/* destination first: it must hold from now on */
 	need = src->mig.drain_req + 1;
 	gate_limit_set(p, dst);	/* kept if prepared: the gate is open then */
-	gate_close(dst, q_from, need);
+	gate_close(dst, q_from, need, run0 != 0 ? tid : 0, run0);
 	/* then ask the source for a drain observed after this point; RELEASE:
 	 * a poller that reads it then loads a route at least as new as the
 	 * one the rule change saw (rx_slow)
@@ -307,19 +440,25 @@ polled(struct octopus_priv *p, uint16_t qid)
 static void
 gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 {
-	uint64_t polls[OCTO_MIG_MAX_QUEUES], start = rte_get_tsc_cycles(), now;
-	uint64_t deadline = start + rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
+	uint64_t polls[OCTO_MIG_MAX_QUEUES], run0[OCTO_MIG_MAX_QUEUES];
+	uint64_t start = rte_get_tsc_cycles(), now, left;
 	uint64_t spin = start + rte_get_tsc_hz() / 20000;	/* 50 us */
-	uint64_t ds;
+	uint64_t ds, deadline;
 	struct octopus_queue *q;
+	int tid[OCTO_MIG_MAX_QUEUES];
+	bool runnable;
 	uint16_t d;
 
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
 		d = (uint16_t)rte_ctz64(ds);
 		q = octopus_queue_get(p, d, 0);
-		if (q != NULL)
-			polls[d] = octopus_queue_polls(q);
+		if (q == NULL)
+			continue;
+		polls[d] = octopus_queue_polls(q);
+		tid[d] = rte_atomic_load_explicit(&q->poller_tid, rte_memory_order_relaxed);
+		run0[d] = thread_run_ns(tid[d], &runnable);
 	}
+	deadline = start + rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
 		d = (uint16_t)rte_ctz64(ds);
 		q = octopus_queue_get(p, d, 0);
@@ -327,6 +466,11 @@ gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 			continue;
 		while (octopus_queue_polls(q) < polls[d] + 2) {
 			now = rte_get_tsc_cycles();
+			/* a poller descheduled is waited for until it has run
+			 * OCTO_GATE_TIMEOUT_MS (gate_deferred)
+			 */
+			if (now > deadline && (left = poller_time_left(tid[d], run0[d])) != 0)
+				deadline = now + left;
 			if (now > deadline) {
 				rte_atomic_store_explicit(&q->mig.gate_settle_timeouts,
 					q->mig.gate_settle_timeouts + 1, rte_memory_order_relaxed);

@@ -56,7 +56,9 @@ void octopus_gate_finish(struct octopus_priv *p, const struct octopus_gate_set *
  * q_to counts as drained for gates waiting on it, so gates in both
  * directions (a flow moved a -> b -> a quickly) do not wait on each other.
  * A gate whose source is not polled for OCTO_GATE_TIMEOUT_MS opens anyway
- * (counted in gate_timeouts). Lock-free for the datapath; callers on
+ * (counted in gate_timeouts); a source whose poller is descheduled (a
+ * loaded host: runnable, less than that much CPU time run since) or that
+ * waits on a gate of its own is waited for. Lock-free for the datapath; callers on
  * control threads are serialised by a spinlock.
  *
  * @return 0; -EINVAL when a queue is not set up or q_from == q_to.

@@ -184,7 +184,8 @@ enum octopus_route_phase {
 #define OCTO_MIG_AFTER_MS	200
 #define OCTO_MIG_MIN_POLLS	32
 
-/* How long a gate waits for a source queue nobody polls. */
+/* How long a gate waits for a source queue nobody polls (in its poller's
+ * CPU time while it is runnable: octopus_gate.c, gate_deferred). */
 #define OCTO_GATE_TIMEOUT_MS	50
 
 /*
@@ -256,6 +257,13 @@ struct octopus_qmig {
 	uint64_t gate_mask;			/* sources with a gate */
 	uint64_t gate_need[OCTO_MIG_MAX_QUEUES];	/* drain_ack needed */
 	uint64_t gate_deadline[OCTO_MIG_MAX_QUEUES];	/* tsc */
+	/* the source's poller thread when the gate closed, and the CPU time
+	 * it had run by then (ns, octopus_gate.c: thread_run_ns); until when
+	 * the deadline is deferred while it is descheduled (tsc, a hint)
+	 */
+	int gate_tid[OCTO_MIG_MAX_QUEUES];
+	uint64_t gate_run0[OCTO_MIG_MAX_QUEUES];
+	uint64_t gate_defer[OCTO_MIG_MAX_QUEUES];
 	/* what the queue may still deliver while gated: packets that were in
 	 * its hardware queues at the first open gate (older than any moved
 	 * flow's), as a position in its delivered count; and the drain
@@ -347,6 +355,7 @@ struct __rte_cache_aligned octopus_queue {
 	int poller_lcore;	/**< lcore of the latest poll, -1 none yet */
 	int poller_socket;	/**< its socket */
 	int32_t poller_key;	/**< POLLER_KEY of both, -1 none (datapath only) */
+	int poller_tid;		/**< its thread (rte_gettid), 0: none yet */
 	struct octopus_hwq hw[OCTOPUS_MAX_MEMBERS];
 	alignas(RTE_CACHE_LINE_SIZE) struct octopus_qcounters cnt;
 	/* Control path only. */

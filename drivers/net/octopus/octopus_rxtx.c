@@ -126,6 +126,7 @@ note_poller(struct octopus_queue *q, int32_t key, int sock)
 		rte_atomic_fetch_or_explicit(&q->priv->rxq_polled,
 			UINT64_C(1) << (q->qid % OCTOPUS_MAX_QUEUES), rte_memory_order_relaxed);
 	rte_atomic_store_explicit(&q->poller_socket, sock, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&q->poller_tid, rte_gettid(), rte_memory_order_relaxed);
 	rte_atomic_store_explicit(&q->poller_lcore, caller_lcore(), rte_memory_order_release);
 }
 
