@@ -299,10 +299,15 @@ member_start(struct octopus_priv *p, struct octopus_member *m, bool retry)
 			p->port_id, m->name);
 		return ret;
 	}
-	OCTO_LOG(ERR, "port %u: member %s refused start: %s%s", p->port_id, m->name,
-		rte_strerror(-ret), ret == -EAGAIN ?
-		" (again after every other member started: its e-switch's transfer proxy is not one of them, or not started)" :
-		"");
+	rte_atomic_fetch_add_explicit(&p->start_refusals, 1, rte_memory_order_relaxed);
+	if (p->proxy_gone[0] != '\0')
+		OCTO_LOG(ERR, "port %u: member %s refused start: %s: its e-switch's transfer proxy, member %s, was released (its NIC starts no other port of that e-switch without it: probe it again, then start the port)",
+			p->port_id, m->name, rte_strerror(-ret), p->proxy_gone);
+	else
+		OCTO_LOG(ERR, "port %u: member %s refused start: %s%s", p->port_id, m->name,
+			rte_strerror(-ret), ret == -EAGAIN ?
+			" (again after every other member started: its e-switch's transfer proxy is not one of them, or not started)" :
+			"");
 	if (ret == -ENOMEM && p->args.rx_pool_app)
 		app_pool_short(p, m);
 	return ret;
@@ -322,6 +327,10 @@ members_start(struct octopus_priv *p)
 	struct octopus_member *m;
 	int ret;
 
+	/* the proxy now: a member probed again (or taken back) may be it */
+	p->proxy_member = octopus_member_proxy(p);
+	if (p->proxy_member >= 0)
+		p->proxy_gone[0] = '\0';
 	for (k = 0; k < n; k++) {
 		m = &p->members[order[k]];
 		if (m->state != OCTO_MEMBER_CONFIGURED)
@@ -793,6 +802,7 @@ octopus_probe(struct rte_vdev_device *vdev)
 		return -ENOMEM;
 	p = dev->data->dev_private;
 	p->port_id = dev->data->port_id;
+	p->proxy_member = -1;
 	p->args = args;
 	p->mig = mig;
 	ret = rte_eth_dev_owner_new(&p->owner_id);

@@ -264,6 +264,24 @@ steer_forget(struct octopus_priv *p, uint16_t m)
 	pthread_mutex_unlock(mx);
 }
 
+/*
+ * Member @p m, the members' transfer proxy, is released: its e-switch has
+ * no manager until that port is probed again. Whatever it would deliver
+ * through a rule goes by the NIC's default, past every member (counted by
+ * the NIC, not here: no member sees those frames), and a NIC may refuse to
+ * start its other ports (mlx5: ENODEV, "transfer proxy port is not
+ * available"): said once here, again by a start that fails for it.
+ */
+static void
+proxy_released(struct octopus_priv *p, uint16_t m)
+{
+	snprintf(p->proxy_gone, sizeof(p->proxy_gone), "%s", p->members[m].name);
+	p->proxy_member = -1;
+	rte_atomic_fetch_add_explicit(&p->proxy_releases, 1, rte_memory_order_relaxed);
+	OCTO_LOG(WARNING, "port %u: member %s, the members' transfer proxy, released: its e-switch delivers to no member by rule until it is probed again; Rx only of what the NIC delivers by default, and a restart may be refused by the NIC",
+		p->port_id, p->members[m].name);
+}
+
 void
 octopus_member_lost(struct rte_eth_dev *dev, uint16_t m, enum octopus_member_loss why)
 {
@@ -302,6 +320,8 @@ octopus_member_lost(struct rte_eth_dev *dev, uint16_t m, enum octopus_member_los
 		/* its port id may name another device from now on */
 		octopus_stats_keep(p, m);
 		steer_forget(p, m);
+		if (p->proxy_member == (int)m)
+			proxy_released(p, m);
 		mb->state = OCTO_MEMBER_PARSED;
 	}
 }

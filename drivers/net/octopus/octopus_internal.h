@@ -466,6 +466,13 @@ struct octopus_priv {
 	 */
 	bool one_function;
 	struct octopus_steer *steer;	/**< NULL: fallback (no e-switch steering) */
+	/* the members' transfer proxy when the port last started its members
+	 * (-1: none), and the name of that member once its port was released
+	 * ("": not released, or back): its e-switch then steers nothing, and a
+	 * NIC may refuse to start its other ports (mlx5, facts F8)
+	 */
+	int proxy_member;
+	char proxy_gone[RTE_ETH_NAME_MAX_LEN];
 	bool steer_refused_logged;
 	char steer_why[512];	/* a member's refusal in full: mlx5-like messages run long,
 				 * and a refused META write names both forms' causes */
@@ -486,6 +493,8 @@ struct octopus_priv {
 	uint64_t member_losses;		/**< members taken out of service */
 	uint64_t member_returns;	/**< members back in service */
 	uint64_t outage_lost_pkts;	/**< held by lost members' Rx rings then */
+	uint64_t proxy_releases;	/**< the transfer proxy's port released */
+	uint64_t start_refusals;	/**< starts a member's NIC refused */
 	/** read from a member (counted received) but still in an Rx queue's
 	 * stash or held[] when the queue was stopped or released: freed */
 	uint64_t stop_freed_pkts;

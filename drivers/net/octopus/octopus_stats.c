@@ -381,6 +381,16 @@ px_stop_freed(const struct octopus_priv *p)
 {
 	return LOAD(p, stop_freed_pkts);
 }
+static uint64_t
+px_proxy_releases(const struct octopus_priv *p)
+{
+	return LOAD(p, proxy_releases);
+}
+static uint64_t
+px_start_refusals(const struct octopus_priv *p)
+{
+	return LOAD(p, start_refusals);
+}
 
 static const struct {
 	const char *name;
@@ -391,6 +401,9 @@ static const struct {
 	{ "member_returns", px_returns },	/* members back in service */
 	{ "outage_lost_packets", px_lost },	/* in a lost member's Rx rings, never delivered */
 	{ "stop_freed_packets", px_stop_freed },	/* read, not given out before a stop */
+	/* the members' transfer proxy released: no rule delivers to a member */
+	{ "proxy_releases", px_proxy_releases },
+	{ "start_refusals", px_start_refusals },	/* member starts the NIC refused */
 };
 
 /* How many per-queue xstats a queue of direction @p dir lists. */

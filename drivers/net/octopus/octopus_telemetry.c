@@ -152,7 +152,12 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_uint(d, "outage_lost_packets",
 		rte_atomic_load_explicit(&p->outage_lost_pkts, rte_memory_order_relaxed));
 	rte_tel_data_add_dict_string(d, "steering", p->steer != NULL ? "e-switch" :
+		p->proxy_gone[0] != '\0' ? "none: the transfer proxy was released" :
 		(p->started ? "none: poll all members" : "stopped"));
+	/* the released proxy member ("" when none): rules deliver nothing */
+	rte_tel_data_add_dict_string(d, "transfer_proxy_released", p->proxy_gone);
+	rte_tel_data_add_dict_uint(d, "start_refusals",
+		rte_atomic_load_explicit(&p->start_refusals, rte_memory_order_relaxed));
 	rte_tel_data_add_dict_string(d, "locality", octopus_locality_name(p));
 	rte_tel_data_add_dict_string(d, "locality_detail", octopus_locality_says(p));
 	rte_tel_data_add_dict_uint(d, "steering_rules",
