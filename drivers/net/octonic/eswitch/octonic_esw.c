@@ -21,9 +21,9 @@
 #include <rte_malloc.h>
 #include <rte_pause.h>
 
-#include "octonic_eswitch_priv.h"
+#include "octonic_esw_internal.h"
 
-RTE_LOG_REGISTER_SUFFIX(octonic_flow_logtype, flow, NOTICE);
+RTE_LOG_REGISTER_SUFFIX(octonic_esw_logtype, flow, NOTICE);
 
 static RTE_ATOMIC(uint32_t) sw_next_id;
 
@@ -32,7 +32,7 @@ static RTE_ATOMIC(uint32_t) sw_next_id;
 static __thread int sw_anon_slot = -1;
 
 void
-sw_error(struct rte_flow_error *error, int code, enum rte_flow_error_type type,
+octonic_esw_error(struct rte_flow_error *error, int code, enum rte_flow_error_type type,
 		const void *cause, const char *fmt, ...)
 {
 	/* rte_flow_error keeps a pointer to the message: give it storage that
@@ -83,7 +83,7 @@ octonic_eswitch_create(const char *name, uint16_t nb_pfs, int socket)
 			sizeof(*sw->pf[i].rss), 0, socket);
 		if (sw->pf[i].rss == NULL)
 			goto fail;
-		sw_rss_default_key(sw->pf[i].rss->key);
+		octonic_esw_rss_default_key(sw->pf[i].rss->key);
 	}
 	return sw;
 fail:
@@ -104,8 +104,8 @@ octonic_eswitch_free(struct octonic_eswitch *sw)
 		return;
 	pthread_mutex_lock(&sw->lock);
 	for (i = 0; i < sw->nb_pfs; i++)
-		sw_fport_free(sw, i);
-	sw_rules_free_all(sw);
+		octonic_esw_fport_free(sw, i);
+	octonic_esw_rules_free_all(sw);
 	pthread_mutex_unlock(&sw->lock);
 	for (i = 0; i < sw->nb_pfs; i++)
 		rte_free(sw->pf[i].rss);
@@ -133,7 +133,7 @@ octonic_eswitch_forget_pf_port(struct octonic_eswitch *sw, uint16_t pf)
 		return;
 	pthread_mutex_lock(&sw->lock);
 	/* Its template rules, tables, templates and flow queues go with it. */
-	sw_fport_free(sw, pf);
+	octonic_esw_fport_free(sw, pf);
 	sw->pf[pf].port_set = 0;
 	sw->flow_ctx[pf] = 0;
 	pthread_mutex_unlock(&sw->lock);
@@ -273,7 +273,7 @@ sw_wait_step(struct octonic_eswitch *sw, struct sw_wait_state *w,
  * Called with sw->lock held (the statistics are under it).
  */
 void
-sw_synchronize(struct octonic_eswitch *sw)
+octonic_esw_synchronize(struct octonic_eswitch *sw)
 {
 	uint64_t start = rte_get_tsc_cycles(), ns, token;
 	struct sw_wait_state w = {

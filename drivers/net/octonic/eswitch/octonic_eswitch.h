@@ -9,7 +9,7 @@
  * @file
  * The NIC model's e-switch: the contract between the ethdev glue
  * (octonic_ethdev.c, octonic_rxtx.c: ports, queues, the DMA engine) and the
- * flow engine (octonic_eswitch.c, octonic_flow.c: rte_flow rules, the
+ * flow engine (eswitch/, octonic_flow.c: rte_flow rules, the
  * classifier, RSS).
  *
  * One e-switch per NIC.  It holds the transfer-domain rules (wire -> PF) and
