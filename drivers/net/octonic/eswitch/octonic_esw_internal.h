@@ -419,6 +419,11 @@ int octonic_esw_dialect_check_actions_template(const struct octonic_eswitch *sw,
 
 /* octonic_esw_rules.c */
 void octonic_esw_rules_free_all(struct octonic_eswitch *sw);
+/* Remove the rules of domain @p dom made by rte_flow_create (or every
+ * rule of all domains when dom < 0); with @p keep their handles stay, in
+ * sw->flushed.  Rules of template tables stay (octonic_esw_fport_flush_rules
+ * takes those).  @return the number of rules removed or -ENOMEM. */
+int octonic_esw_rules_flush_domain(struct octonic_eswitch *sw, int dom, int keep);
 /* The steps of rte_flow_create and _destroy, for template rules; all under
  * sw->lock. */
 int octonic_esw_check_attr(struct octonic_eswitch *sw, uint16_t pf,

@@ -1218,12 +1218,8 @@ octonic_eswitch_flow_destroy(struct octonic_eswitch *sw, uint16_t pf,
 	return 0;
 }
 
-/* Remove the rules of domain @p dom made by rte_flow_create (or every
- * rule of all domains when dom < 0); with @p keep their handles stay, in
- * sw->flushed.  Rules of template tables stay (octonic_esw_fport_flush_rules
- * takes those).  @return the number of rules removed or -ENOMEM. */
-static int
-flush_domain(struct octonic_eswitch *sw, int dom, int keep)
+int
+octonic_esw_rules_flush_domain(struct octonic_eswitch *sw, int dom, int keep)
 {
 	struct rte_flow **rs, *r;
 	uint32_t n = 0, i;
@@ -1249,58 +1245,6 @@ flush_domain(struct octonic_eswitch *sw, int dom, int keep)
 	}
 	free(rs);
 	return (int)n;
-}
-
-int
-octonic_eswitch_flow_flush(struct octonic_eswitch *sw, uint16_t pf,
-		struct rte_flow_error *error)
-{
-	int ret;
-
-	if (sw == NULL)
-		return -ENODEV;
-	if (pf >= sw->nb_pfs) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"PF %u does not exist", pf);
-		return -EINVAL;
-	}
-	pthread_mutex_lock(&sw->lock);
-	/* mlx5's hardware steering flushes the template rules of the
-	 * port's tables too (mlx5_flow_list_flush: flow_hw_q_flow_flush,
-	 * after pulling every queue's completions for itself) */
-	if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS)
-		octonic_esw_fport_flush_rules(sw, pf);
-	ret = flush_domain(sw, 1 + pf, 0);
-	if (ret >= 0 && pf == 0)
-		ret = flush_domain(sw, SW_DOM_TRANSFER, 0);
-	pthread_mutex_unlock(&sw->lock);
-	if (ret < 0) {
-		octonic_esw_error(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"out of memory");
-		return ret;
-	}
-	return 0;
-}
-
-void
-octonic_eswitch_port_stopped(struct octonic_eswitch *sw, uint16_t pf)
-{
-	int n, nt = 0;
-
-	if (sw == NULL || pf >= sw->nb_pfs)
-		return;
-	pthread_mutex_lock(&sw->lock);
-	octonic_esw_fport_flush_rules(sw, pf);
-	n = flush_domain(sw, 1 + pf, 1);
-	if (pf == 0)
-		nt = flush_domain(sw, SW_DOM_TRANSFER, 1);
-	pthread_mutex_unlock(&sw->lock);
-	if (n < 0 || nt < 0)
-		SW_LOG(ERR, "%s: PF %u: out of memory flushing its rules at stop: some stay",
-			sw->name, pf);
-	else
-		SW_LOG(INFO, "%s: PF %u: %d flows flushed before stopping",
-			sw->name, pf, n + nt);
 }
 
 void
@@ -1339,7 +1283,7 @@ octonic_esw_rules_free_all(struct octonic_eswitch *sw)
 	uint32_t i;
 
 	while (!TAILQ_EMPTY(&sw->rules))
-		if (flush_domain(sw, -1, 0) <= 0)
+		if (octonic_esw_rules_flush_domain(sw, -1, 0) <= 0)
 			break;
 	while ((r = TAILQ_FIRST(&sw->flushed)) != NULL) {
 		TAILQ_REMOVE(&sw->flushed, r, next);
