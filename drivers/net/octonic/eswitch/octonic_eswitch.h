@@ -196,14 +196,6 @@ void octonic_eswitch_stats_get(const struct octonic_eswitch *sw,
  */
 int octonic_eswitch_dump(const struct octonic_eswitch *sw, FILE *f);
 
-/**
- * Implemented by the ethdev glue: the e-switch and PF index behind an
- * octonic port, or NULL when @p dev is not an octonic PF.
- */
-struct rte_eth_dev;
-struct octonic_eswitch *octonic_dev_eswitch(const struct rte_eth_dev *dev,
-		uint16_t *pf);
-
 /*
  * Additions by the flow engine (declarations only added, none changed).
  *
