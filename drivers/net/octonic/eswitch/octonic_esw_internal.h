@@ -2,11 +2,17 @@
  * Copyright(c) 2026 Octopus authors
  */
 
-#ifndef OCTONIC_ESWITCH_PRIV_H
-#define OCTONIC_ESWITCH_PRIV_H
+#ifndef OCTONIC_ESW_INTERNAL_H
+#define OCTONIC_ESW_INTERNAL_H
 
 /*
- * Inside the e-switch.  Shared by octonic_eswitch*.c only.
+ * Inside the e-switch.  Shared by eswitch/octonic_esw*.c only.
+ *
+ * Layers, top first (eswitch/meson.build lists the files so; a file calls
+ * only files below it, the octonic_eswitch_layers test fails on a call
+ * back up or a global without the octonic_esw prefix): esw (lifetime,
+ * flush, a port's stop), template, queue, slot, rules, actions, dialect,
+ * classify, cache, rss, dump, rcu (readers, grace periods), log.
  *
  * Lookup structure (tuple-space search): one rte_hash per distinct match
  * mask ("table"), shared by all domains and groups; its key is the compact
@@ -477,4 +483,4 @@ void octonic_esw_fport_free(struct octonic_eswitch *sw, uint16_t pf);
  * templates and queues stay. */
 void octonic_esw_fport_flush_rules(struct octonic_eswitch *sw, uint16_t pf);
 
-#endif /* OCTONIC_ESWITCH_PRIV_H */
+#endif /* OCTONIC_ESW_INTERNAL_H */

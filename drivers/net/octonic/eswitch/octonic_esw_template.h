@@ -2,8 +2,8 @@
  * Copyright(c) 2026 Octopus authors
  */
 
-#ifndef OCTONIC_FLOW_TEMPLATE_H
-#define OCTONIC_FLOW_TEMPLATE_H
+#ifndef OCTONIC_ESW_TEMPLATE_H
+#define OCTONIC_ESW_TEMPLATE_H
 
 /*
  * rte_flow's template and asynchronous API on the e-switch (README
@@ -330,4 +330,4 @@ int octonic_eswitch_pull(struct octonic_eswitch *sw, uint16_t pf,
 /* Complete every operation of @p fp's queues (configure, close). */
 void octonic_esw_fport_drain_all(struct octonic_eswitch *sw, struct sw_fport *fp);
 
-#endif /* OCTONIC_FLOW_TEMPLATE_H */
+#endif /* OCTONIC_ESW_TEMPLATE_H */
