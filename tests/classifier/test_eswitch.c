@@ -31,8 +31,8 @@
 #include <octopus_dpdk_compat.h>
 
 #include "octonic_eswitch.h"
-#include "octonic_eswitch_priv.h"
-#include "octonic_flow_template.h"
+#include "octonic_esw_internal.h"
+#include "octonic_esw_template.h"
 #include "eswitch_test_util.h"
 #include "../common/octo_test_eal.h"
 

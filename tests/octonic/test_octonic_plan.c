@@ -24,7 +24,7 @@
 #include <rte_flow.h>
 
 #include "../common/octo_cases.h"
-#include "octonic_flow_template.h"
+#include "octonic_esw_template.h"
 
 #define NB_RXQ_PLAN 4
 #define GROUP 1

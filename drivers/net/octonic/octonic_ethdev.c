@@ -34,8 +34,6 @@
 
 #include "octonic_internal.h"
 
-RTE_LOG_REGISTER_DEFAULT(octonic_logtype, NOTICE);
-
 static RTE_ATOMIC(uint32_t) nic_seq;
 
 /* ---- queues ---- */
@@ -722,24 +720,10 @@ secondary_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	return 0;
 }
 
-int
-octonic_is_octonic(const struct rte_eth_dev *dev)
+/* The layers below tell the model's ports by these ops. */
+RTE_INIT(octonic_port_ops_init)
 {
-	return dev != NULL && (dev->dev_ops == &octonic_ops ||
-		dev->dev_ops == &octonic_secondary_ops);
-}
-
-struct octonic_eswitch *
-octonic_dev_eswitch(const struct rte_eth_dev *dev, uint16_t *pf)
-{
-	const struct octonic_pf *p;
-
-	if (!octonic_is_octonic(dev) || dev->data->dev_private == NULL)
-		return NULL;
-	p = dev->data->dev_private;
-	if (pf != NULL)
-		*pf = p->sw_pf;
-	return p->dom->sw;
+	octonic_port_ops_set(&octonic_ops, &octonic_secondary_ops);
 }
 
 /* ---- vdev ---- */

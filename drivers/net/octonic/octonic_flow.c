@@ -12,7 +12,7 @@
 #include <ethdev_driver.h>
 #include <rte_flow_driver.h>
 
-#include "octonic_flow_template.h"
+#include "octonic_esw_template.h"
 #include "octonic_internal.h"
 
 static struct octonic_eswitch *
@@ -134,7 +134,7 @@ flow_pick_transfer_proxy(struct rte_eth_dev *dev, uint16_t *proxy_port_id,
 	return 0;
 }
 
-/* ---- template API (octonic_flow_template.c, octonic_flow_async.c) ---- */
+/* ---- template API (octonic_esw_template.c, octonic_esw_queue.c) ---- */
 
 static int
 flow_info_get(struct rte_eth_dev *dev, struct rte_flow_port_info *port_info,

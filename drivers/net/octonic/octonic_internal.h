@@ -17,6 +17,14 @@
  * trylock.  Counters therefore have a single writer each: the poller
  * (polls, packets handed to the app) or the engine (DMA, drops); readers
  * use relaxed atomic loads.
+ *
+ * Layers, top first (meson.build lists the files so; a file calls only
+ * files below it, the octonic_layers test fails on a call back up):
+ * telemetry, api, ethdev, flow, dialect_port, xstats, rxtx, desc, engine,
+ * txorder, port, devargs, then the e-switch (eswitch/, its own layers in
+ * eswitch/meson.build, every global octonic_esw*).  A layer below the
+ * ethdev glue that must tell the model's ports asks octonic_port.c, to
+ * which the glue hands its ops at load.
  */
 
 #include <stdalign.h>
@@ -307,7 +315,19 @@ octonic_pf_of(const struct rte_eth_dev *dev)
 
 /* octonic_ethdev.c */
 extern const struct eth_dev_ops octonic_ops;
+
+/* octonic_port.c: which ports are the model's PFs */
+/** The ethdev glue's ops (primary, secondary), set once at load. */
+void octonic_port_ops_set(const struct eth_dev_ops *primary,
+		const struct eth_dev_ops *secondary);
+/** Whether @p dev is a PF of the model (its ops are the glue's). */
 int octonic_is_octonic(const struct rte_eth_dev *dev);
+/**
+ * The e-switch and PF index behind an octonic port, or NULL when @p dev
+ * is not an octonic PF.
+ */
+struct octonic_eswitch *octonic_dev_eswitch(const struct rte_eth_dev *dev,
+		uint16_t *pf);
 
 /* octonic_dialect_port.c: the mlx5 dialects' start and stop (F7, F8) */
 /** dev_capa's flow flags: FLOW_RULE_KEEP, or mlx5's SHARED_OBJECT_KEEP. */

@@ -3,7 +3,7 @@
  */
 
 /* The control path: rte_flow validate/create/destroy/flush/query/isolate
- * on the tuple-space tables (see octonic_eswitch_priv.h for the layout and
+ * on the tuple-space tables (see octonic_esw_internal.h for the layout and
  * the generation/RCU protocol).  All of it runs under sw->lock.
  */
 
@@ -16,7 +16,7 @@
 #include <rte_hash_crc.h>
 #include <rte_malloc.h>
 
-#include "octonic_eswitch_priv.h"
+#include "octonic_esw_internal.h"
 
 /* What a change unlinked, freed after the grace period. */
 struct sw_garbage {
@@ -235,7 +235,7 @@ table_find(struct octonic_eswitch *sw, const struct octo_flow_key *mask)
 }
 
 int
-sw_table_index(struct octonic_eswitch *sw, const struct octo_flow_key *mask)
+octonic_esw_table_index(struct octonic_eswitch *sw, const struct octo_flow_key *mask)
 {
 	return table_find(sw, mask);
 }
@@ -426,7 +426,7 @@ table_grow(struct octonic_eswitch *sw, uint32_t idx, struct sw_garbage *g)
 }
 
 int
-sw_table_reserve(struct octonic_eswitch *sw, const struct octo_flow_key *mask,
+octonic_esw_table_reserve(struct octonic_eswitch *sw, const struct octo_flow_key *mask,
 		int64_t n)
 {
 	struct sw_garbage g = { 0 };
@@ -456,7 +456,7 @@ sw_table_reserve(struct octonic_eswitch *sw, const struct octo_flow_key *mask,
 			table_put(sw, (uint32_t)idx, &g);
 	}
 	if (g.nb_ptrs != 0 || g.nb_hashes != 0)
-		sw_synchronize(sw);
+		octonic_esw_synchronize(sw);
 	gc_run(sw, &g);
 	return ret;
 }
@@ -468,27 +468,27 @@ check_attr(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *
 		struct rte_flow_error *error)
 {
 	if (attr == NULL) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
 			"attributes missing");
 		return -EINVAL;
 	}
 	if (pf >= sw->nb_pfs) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"PF %u does not exist", pf);
 		return -EINVAL;
 	}
 	if (attr->egress) {
-		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS, attr,
+		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS, attr,
 			"egress rules are not supported");
 		return -ENOTSUP;
 	}
 	if (attr->ingress == attr->transfer) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, attr,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, attr,
 			"exactly one of ingress and transfer must be set");
 		return -EINVAL;
 	}
 	if (attr->priority > SW_MAX_PRIO) {
-		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY, attr,
+		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY, attr,
 			"priority %u above the highest supported, %u",
 			attr->priority, SW_MAX_PRIO);
 		return -ENOTSUP;
@@ -497,20 +497,20 @@ check_attr(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *
 			sw->dialect == OCTONIC_DIALECT_MLX5_HWS) {
 		/* transfer group g is hardware group g + 1 (fdb_def_rule_en=1,
 		 * mlx5_flow_hw.c, __translate_group) */
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_GROUP, attr,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_GROUP, attr,
 			"%s: group index not supported (transfer group %u is hardware group %u + 1)",
-			sw_dialect_name(sw), attr->group, attr->group);
+			octonic_esw_dialect_name(sw), attr->group, attr->group);
 		return -EINVAL;
 	}
 	if (attr->transfer && pf != 0 && sw->dialect != OCTONIC_DIALECT_GENERIC) {
 		/* mlx5: only the e-switch manager takes transfer rules */
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
 			"%s: transfer rules only through the transfer proxy (e-switch manager) port %u, see rte_flow_pick_transfer_proxy",
-			sw_dialect_name(sw), sw->pf[0].port_id);
+			octonic_esw_dialect_name(sw), sw->pf[0].port_id);
 		return -EINVAL;
 	}
 	if (attr->transfer && pf != 0) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
 			"transfer rules must be created on the transfer proxy port %u (PF0)",
 			sw->pf[0].port_id);
 		return -EINVAL;
@@ -519,7 +519,7 @@ check_attr(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *
 }
 
 int
-sw_check_attr(struct octonic_eswitch *sw, uint16_t pf,
+octonic_esw_check_attr(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, struct rte_flow_error *error)
 {
 	return check_attr(sw, pf, attr, error);
@@ -546,7 +546,7 @@ represented_port_item(const struct octonic_eswitch *sw,
 
 	*src = 0;
 	if (it->last != NULL) {
-		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST, it,
+		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST, it,
 			"represented_port: range matching (last) is not supported");
 		return -ENOTSUP;
 	}
@@ -556,9 +556,9 @@ represented_port_item(const struct octonic_eswitch *sw,
 		*src = SW_SRC_PF(0);
 		return 0;
 	}
-	p = sw_pf_of_port(sw, spec->port_id);
+	p = octonic_esw_pf_of_port(sw, spec->port_id);
 	if (p < 0) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, it,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, it,
 			"represented_port: port %u is not a port of this e-switch",
 			spec->port_id);
 		return -EINVAL;
@@ -568,7 +568,7 @@ represented_port_item(const struct octonic_eswitch *sw,
 }
 
 int
-sw_port_item_src(const struct octonic_eswitch *sw, const struct rte_flow_item *it,
+octonic_esw_port_item_src(const struct octonic_eswitch *sw, const struct rte_flow_item *it,
 		struct octo_match *m, struct rte_flow_error *error)
 {
 	uint16_t src;
@@ -583,7 +583,7 @@ sw_port_item_src(const struct octonic_eswitch *sw, const struct rte_flow_item *i
 }
 
 int
-sw_pattern_parse(const struct octonic_eswitch *sw,
+octonic_esw_pattern_parse(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		struct octo_match *m, struct rte_flow_error *error)
 {
@@ -601,7 +601,7 @@ sw_pattern_parse(const struct octonic_eswitch *sw,
 			pattern[i].type != RTE_FLOW_ITEM_TYPE_END; i++) {
 		if (pattern[i].type != RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT) {
 			if (n == SW_PATTERN_MAX) {
-				sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_NUM,
+				octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_NUM,
 					NULL, "more than %u items", SW_PATTERN_MAX);
 				return -ENOTSUP;
 			}
@@ -609,7 +609,7 @@ sw_pattern_parse(const struct octonic_eswitch *sw,
 			continue;
 		}
 		if (port_item != NULL) {
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM,
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM,
 				&pattern[i], "represented_port: one item per pattern");
 			return -EINVAL;
 		}
@@ -630,7 +630,7 @@ sw_pattern_parse(const struct octonic_eswitch *sw,
 		if (port_item != NULL && cerr.item >= 0 &&
 				&pattern[i] >= port_item)
 			i++;
-		sw_error(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM,
+		octonic_esw_error(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM,
 			cerr.item >= 0 ? &pattern[i] : NULL,
 			"pattern item %d: %s", cerr.item >= 0 ? (int)i : -1,
 			cerr.msg);
@@ -644,18 +644,18 @@ sw_pattern_parse(const struct octonic_eswitch *sw,
 }
 
 int
-sw_rule_parse(struct octonic_eswitch *sw, uint16_t pf,
+octonic_esw_rule_parse(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		const struct rte_flow_action actions[], struct rte_flow *r,
 		struct rte_flow_error *error)
 {
 	int ret;
 
-	ret = sw_pattern_parse(sw, attr, pattern, &r->match, error);
+	ret = octonic_esw_pattern_parse(sw, attr, pattern, &r->match, error);
 	if (ret != 0)
 		return ret;
 	sw_rule_place(pf, attr, r);
-	return sw_actions_parse(sw, pf, attr, actions, r, error);
+	return octonic_esw_actions_parse(sw, pf, attr, actions, r, error);
 }
 
 /*
@@ -676,15 +676,15 @@ prepare(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *att
 	ret = check_attr(sw, pf, attr, error);
 	if (ret != 0)
 		return ret;
-	ret = sw_dialect_check_pattern(sw, attr, pattern, error);
+	ret = octonic_esw_dialect_check_pattern(sw, attr, pattern, error);
 	if (ret != 0)
 		return ret;
 	if (validate && sw->dialect == OCTONIC_DIALECT_MLX5_HWS)
-		return sw_pattern_parse(sw, attr, pattern, &r->match, error);
-	ret = sw_dialect_check_actions(sw, attr, actions, 0, error);
+		return octonic_esw_pattern_parse(sw, attr, pattern, &r->match, error);
+	ret = octonic_esw_dialect_check_actions(sw, attr, actions, 0, error);
 	if (ret != 0)
 		return ret;
-	return sw_rule_parse(sw, pf, attr, pattern, actions, r, error);
+	return octonic_esw_rule_parse(sw, pf, attr, pattern, actions, r, error);
 }
 
 int
@@ -957,7 +957,7 @@ undo_table:
 	if (new_table && tidx >= 0)
 		table_put(sw, (uint32_t)tidx, g);
 nomem:
-	sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_HANDLE, NULL,
+	octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_HANDLE, NULL,
 		"out of memory for the rule tables");
 	return -ENOMEM;
 }
@@ -982,14 +982,14 @@ octonic_eswitch_room_set(struct octonic_eswitch *sw, uint32_t rules)
 }
 
 int
-sw_rule_add(struct octonic_eswitch *sw, struct rte_flow *r, uint64_t seq,
+octonic_esw_rule_add(struct octonic_eswitch *sw, struct rte_flow *r, uint64_t seq,
 		struct rte_flow_error *error)
 {
 	struct sw_garbage g = { 0 };
 	int ret;
 
 	if (sw->room != 0 && rules_held(sw) >= sw->room) {
-		sw_error(error, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no room: the e-switch's tables hold their %u rules", sw->room);
 		return -ENOSPC;
 	}
@@ -1005,7 +1005,7 @@ sw_rule_add(struct octonic_eswitch *sw, struct rte_flow *r, uint64_t seq,
 	 * grew leave garbage; the grace period the caller owes for the rule
 	 * itself is its own to batch. */
 	if (g.nb_ptrs != 0 || g.nb_keys != 0 || g.nb_hashes != 0 || g.nb_hots != 0)
-		sw_synchronize(sw);
+		octonic_esw_synchronize(sw);
 	/* most adds record nothing: no arrays to free either */
 	if (g.ptrs != NULL || g.keys != NULL || g.hashes != NULL ||
 			g.hots != NULL || g.oom)
@@ -1029,13 +1029,13 @@ octonic_eswitch_flow_create(struct octonic_eswitch *sw, uint16_t pf,
 	r = rte_zmalloc_socket("octonic_rule", sizeof(*r), RTE_CACHE_LINE_SIZE,
 		sw->socket);
 	if (r == NULL) {
-		sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_HANDLE, NULL,
+		octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_HANDLE, NULL,
 			"out of memory for the rule");
 		return NULL;
 	}
 	pthread_mutex_lock(&sw->lock);
 	if (sw->room != 0 && rules_held(sw) >= sw->room) {
-		sw_error(error, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no room: the e-switch's tables hold their %u rules", sw->room);
 		ret = -ENOSPC;
 	} else {
@@ -1063,7 +1063,7 @@ octonic_eswitch_flow_create(struct octonic_eswitch *sw, uint16_t pf,
 	 * (net_octopus's flow gates) relies on it.
 	 */
 	if (r != NULL || g.nb_ptrs != 0 || g.nb_keys != 0 || g.nb_hashes != 0)
-		sw_synchronize(sw);
+		octonic_esw_synchronize(sw);
 	gc_run(sw, &g);
 	pthread_mutex_unlock(&sw->lock);
 	if (r == NULL)
@@ -1074,7 +1074,7 @@ octonic_eswitch_flow_create(struct octonic_eswitch *sw, uint16_t pf,
 /* ---- removal ---- */
 
 void
-sw_rules_kill(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
+octonic_esw_rules_kill(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 {
 	uint32_t i;
 
@@ -1086,7 +1086,7 @@ sw_rules_kill(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 }
 
 void
-sw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
+octonic_esw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 {
 	struct sw_garbage g = { 0 };
 	int need_view = 0;
@@ -1094,7 +1094,7 @@ sw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 
 	if (n == 0)
 		return;
-	sw_synchronize(sw);
+	octonic_esw_synchronize(sw);
 	/* No reader sees these rules any more: unlink them. */
 	for (i = 0; i < n; i++) {
 		struct rte_flow *r = rs[i];
@@ -1153,7 +1153,7 @@ sw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 			for (i = 0; i < sw->nb_tables; i++)
 				table_put(sw, i, &g);
 	}
-	sw_synchronize(sw);
+	octonic_esw_synchronize(sw);
 	gc_run(sw, &g);
 }
 
@@ -1163,8 +1163,8 @@ sw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 static void
 remove_rules(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 {
-	sw_rules_kill(sw, rs, n);
-	sw_rules_unlink(sw, rs, n);
+	octonic_esw_rules_kill(sw, rs, n);
+	octonic_esw_rules_unlink(sw, rs, n);
 }
 
 static int
@@ -1203,13 +1203,13 @@ octonic_eswitch_flow_destroy(struct octonic_eswitch *sw, uint16_t pf,
 	}
 	if (flow == NULL || !owns(sw, pf, flow)) {
 		pthread_mutex_unlock(&sw->lock);
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 			"not a rule of this port");
 		return -EINVAL;
 	}
 	if (flow->ttable != NULL) {
 		pthread_mutex_unlock(&sw->lock);
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 			"rule made in a template table: destroy it with rte_flow_async_destroy");
 		return -EINVAL;
 	}
@@ -1218,12 +1218,8 @@ octonic_eswitch_flow_destroy(struct octonic_eswitch *sw, uint16_t pf,
 	return 0;
 }
 
-/* Remove the rules of domain @p dom made by rte_flow_create (or every
- * rule of all domains when dom < 0); with @p keep their handles stay, in
- * sw->flushed.  Rules of template tables stay (sw_fport_flush_rules
- * takes those).  @return the number of rules removed or -ENOMEM. */
-static int
-flush_domain(struct octonic_eswitch *sw, int dom, int keep)
+int
+octonic_esw_rules_flush_domain(struct octonic_eswitch *sw, int dom, int keep)
 {
 	struct rte_flow **rs, *r;
 	uint32_t n = 0, i;
@@ -1249,58 +1245,6 @@ flush_domain(struct octonic_eswitch *sw, int dom, int keep)
 	}
 	free(rs);
 	return (int)n;
-}
-
-int
-octonic_eswitch_flow_flush(struct octonic_eswitch *sw, uint16_t pf,
-		struct rte_flow_error *error)
-{
-	int ret;
-
-	if (sw == NULL)
-		return -ENODEV;
-	if (pf >= sw->nb_pfs) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"PF %u does not exist", pf);
-		return -EINVAL;
-	}
-	pthread_mutex_lock(&sw->lock);
-	/* mlx5's hardware steering flushes the template rules of the
-	 * port's tables too (mlx5_flow_list_flush: flow_hw_q_flow_flush,
-	 * after pulling every queue's completions for itself) */
-	if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS)
-		sw_fport_flush_rules(sw, pf);
-	ret = flush_domain(sw, 1 + pf, 0);
-	if (ret >= 0 && pf == 0)
-		ret = flush_domain(sw, SW_DOM_TRANSFER, 0);
-	pthread_mutex_unlock(&sw->lock);
-	if (ret < 0) {
-		sw_error(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"out of memory");
-		return ret;
-	}
-	return 0;
-}
-
-void
-octonic_eswitch_port_stopped(struct octonic_eswitch *sw, uint16_t pf)
-{
-	int n, nt = 0;
-
-	if (sw == NULL || pf >= sw->nb_pfs)
-		return;
-	pthread_mutex_lock(&sw->lock);
-	sw_fport_flush_rules(sw, pf);
-	n = flush_domain(sw, 1 + pf, 1);
-	if (pf == 0)
-		nt = flush_domain(sw, SW_DOM_TRANSFER, 1);
-	pthread_mutex_unlock(&sw->lock);
-	if (n < 0 || nt < 0)
-		SW_LOG(ERR, "%s: PF %u: out of memory flushing its rules at stop: some stay",
-			sw->name, pf);
-	else
-		SW_LOG(INFO, "%s: PF %u: %d flows flushed before stopping",
-			sw->name, pf, n + nt);
 }
 
 void
@@ -1332,14 +1276,14 @@ octonic_eswitch_flow_ctx(struct octonic_eswitch *sw, uint16_t pf)
 }
 
 void
-sw_rules_free_all(struct octonic_eswitch *sw)
+octonic_esw_rules_free_all(struct octonic_eswitch *sw)
 {
 	struct sw_garbage g = { 0 };
 	struct rte_flow *r;
 	uint32_t i;
 
 	while (!TAILQ_EMPTY(&sw->rules))
-		if (flush_domain(sw, -1, 0) <= 0)
+		if (octonic_esw_rules_flush_domain(sw, -1, 0) <= 0)
 			break;
 	while ((r = TAILQ_FIRST(&sw->flushed)) != NULL) {
 		TAILQ_REMOVE(&sw->flushed, r, next);
@@ -1379,14 +1323,14 @@ octonic_eswitch_flow_query(struct octonic_eswitch *sw, uint16_t pf,
 	pthread_mutex_lock(&sw->lock);
 	if (flow == NULL || !owns(sw, pf, flow)) {
 		pthread_mutex_unlock(&sw->lock);
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 			"not a rule of this port");
 		return -EINVAL;
 	}
 	if (action == NULL || action->type != RTE_FLOW_ACTION_TYPE_COUNT ||
 			!flow->has_count || c == NULL) {
 		pthread_mutex_unlock(&sw->lock);
-		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
+		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
 			"only COUNT can be queried, on a rule with a COUNT action");
 		return -ENOTSUP;
 	}
@@ -1410,7 +1354,7 @@ octonic_eswitch_flow_isolate(struct octonic_eswitch *sw, uint16_t pf, int set,
 	if (sw == NULL)
 		return -ENODEV;
 	if (pf >= sw->nb_pfs) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"PF %u does not exist", pf);
 		return -EINVAL;
 	}

@@ -2,11 +2,17 @@
  * Copyright(c) 2026 Octopus authors
  */
 
-#ifndef OCTONIC_ESWITCH_PRIV_H
-#define OCTONIC_ESWITCH_PRIV_H
+#ifndef OCTONIC_ESW_INTERNAL_H
+#define OCTONIC_ESW_INTERNAL_H
 
 /*
- * Inside the e-switch.  Shared by octonic_eswitch*.c only.
+ * Inside the e-switch.  Shared by eswitch/octonic_esw*.c only.
+ *
+ * Layers, top first (eswitch/meson.build lists the files so; a file calls
+ * only files below it, the octonic_eswitch_layers test fails on a call
+ * back up or a global without the octonic_esw prefix): esw (lifetime,
+ * flush, a port's stop), template, queue, slot, rules, actions, dialect,
+ * classify, cache, rss, dump, rcu (readers, grace periods), log.
  *
  * Lookup structure (tuple-space search): one rte_hash per distinct match
  * mask ("table"), shared by all domains and groups; its key is the compact
@@ -42,8 +48,8 @@
 #include "octo_classifier.h"
 #include "octonic_eswitch.h"
 
-extern int octonic_flow_logtype;
-#define RTE_LOGTYPE_NET_OCTONIC_FLOW octonic_flow_logtype
+extern int octonic_esw_logtype;
+#define RTE_LOGTYPE_NET_OCTONIC_FLOW octonic_esw_logtype
 #define SW_LOG(level, ...) \
 	RTE_LOG_LINE(level, NET_OCTONIC_FLOW, "octonic_flow: " __VA_ARGS__)
 
@@ -152,7 +158,7 @@ struct rte_flow {
 	uint32_t dgt_id;	/* first word of its hash key */
 	struct octo_match match;
 	TAILQ_ENTRY(rte_flow) next;
-	/* Rules of template tables (octonic_flow_template.h); NULL, 0 for
+	/* Rules of template tables (octonic_esw_template.h); NULL, 0 for
 	 * rules of rte_flow_create. */
 	struct rte_flow_template_table *ttable;	/* whose slot this is */
 	struct rte_flow *live;	/* the handle's rule in the tables: itself,
@@ -165,10 +171,10 @@ TAILQ_HEAD(sw_rule_list, rte_flow);
 #define SW_APLAN_MAX 16
 
 /**
- * An actions template's rules in a table, parsed once (sw_aplan_build):
+ * An actions template's rules in a table, parsed once (octonic_esw_aplan_build):
  * the decision fields of the actions every rule has alike, and the
  * actions each rule's parse still reads (its own conf, or the PF's state).
- * ok 0: the template's rules are parsed whole (sw_actions_parse).
+ * ok 0: the template's rules are parsed whole (octonic_esw_actions_parse).
  */
 struct sw_aplan {
 	uint8_t ok;
@@ -316,18 +322,17 @@ struct octonic_eswitch {
 	char name[32];
 };
 
-/* octonic_eswitch.c */
-void sw_synchronize(struct octonic_eswitch *sw);
-void sw_error(struct rte_flow_error *error, int code,
+/* octonic_esw.c */
+void octonic_esw_synchronize(struct octonic_eswitch *sw);
+void octonic_esw_error(struct rte_flow_error *error, int code,
 		enum rte_flow_error_type type, const void *cause, const char *fmt, ...)
 	__rte_format_printf(5, 6);
 
-/* octonic_eswitch_rss.c */
-void sw_rss_default_key(uint8_t key[OCTONIC_RSS_KEY_LEN]);
+/* octonic_esw_rss.c */
+void octonic_esw_rss_default_key(uint8_t key[OCTONIC_RSS_KEY_LEN]);
 /* @p key: OCTONIC_RSS_KEY_LEN bytes, 4-byte aligned (read as words) */
-int sw_rss_hash(const struct octo_flow_key *k, uint64_t types,
+int octonic_esw_rss_hash(const struct octo_flow_key *k, uint64_t types,
 		const uint8_t *key, uint32_t *hash);
-void sw_rss_free_all(struct octonic_eswitch *sw);
 
 /*
  * Where a frame entered the e-switch (octo_flow_key.layers'
@@ -356,59 +361,59 @@ sw_src_of(const struct octo_flow_key *k)
 	return (k->layers & OCTO_L_IN_PORT) >> OCTO_L_IN_PORT_SHIFT;
 }
 
-/* octonic_eswitch_actions.c */
+/* octonic_esw_actions.c */
 /* The PF whose port is @p port_id, -1 if none. */
-int sw_pf_of_port(const struct octonic_eswitch *sw, uint16_t port_id);
-int sw_actions_parse(struct octonic_eswitch *sw, uint16_t pf,
+int octonic_esw_pf_of_port(const struct octonic_eswitch *sw, uint16_t port_id);
+int octonic_esw_actions_parse(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_action actions[],
 		struct rte_flow *r, struct rte_flow_error *error);
 
 /* Plan the rules of actions template @p tmpl (@p n actions, @p fixed: the
  * template fixes action i's conf) in a table of @p attr. */
-void sw_aplan_build(struct octonic_eswitch *sw, uint16_t pf,
+void octonic_esw_aplan_build(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_action tmpl[],
 		const uint8_t fixed[], uint32_t n, struct sw_aplan *p);
-/* What sw_actions_parse makes of the template's actions with the rule's
+/* What octonic_esw_actions_parse makes of the template's actions with the rule's
  * confs (@p actions) where the template leaves them open, through plan
  * @p p (ok) on a zeroed @p r: the same fields, the same refusals. */
-int sw_aplan_apply(struct octonic_eswitch *sw, uint16_t pf,
+int octonic_esw_aplan_apply(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct sw_aplan *p,
 		const struct rte_flow_action tmpl[], const uint8_t fixed[],
 		const struct rte_flow_action actions[], struct rte_flow *r,
 		struct rte_flow_error *error);
 
-/* octonic_eswitch_cache.c: verdicts remembered per flow key */
-uint32_t sw_cache_hash(const struct octo_flow_key *k);
-int sw_cache_get(const struct octonic_eswitch_cache *c,
+/* octonic_esw_cache.c: verdicts remembered per flow key */
+uint32_t octonic_esw_cache_hash(const struct octo_flow_key *k);
+int octonic_esw_cache_get(const struct octonic_eswitch_cache *c,
 		const struct octo_flow_key *k, uint32_t hash, uint64_t gen,
 		uint32_t cfg, struct octonic_verdict *v);
-void sw_cache_put(struct octonic_eswitch_cache *c, const struct octo_flow_key *k,
+void octonic_esw_cache_put(struct octonic_eswitch_cache *c, const struct octo_flow_key *k,
 		uint32_t hash, uint64_t gen, uint32_t cfg,
 		const struct octonic_verdict *v);
 
-/* octonic_eswitch_dialect.c: what a real NIC refuses (README "Dialects") */
-const char *sw_dialect_name(const struct octonic_eswitch *sw);
+/* octonic_esw_dialect.c: what a real NIC refuses (README "Dialects") */
+const char *octonic_esw_dialect_name(const struct octonic_eswitch *sw);
 /* Where actions are checked (@p where of the checks below): 0 a rule of
  * rte_flow_create, or a template table, specialised for frames from the
  * wire or not. */
 #define SW_CHK_TABLE 0x1
 #define SW_CHK_WIRE_ORIG 0x2
-int sw_dialect_check(const struct octonic_eswitch *sw,
+int octonic_esw_dialect_check(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		const struct rte_flow_action actions[], unsigned int where,
 		struct rte_flow_error *error);
 /* Its two halves: what the attributes and pattern must be, what the
  * actions must be (under mlx5-hws rte_flow_validate checks the first only). */
-int sw_dialect_check_pattern(const struct octonic_eswitch *sw,
+int octonic_esw_dialect_check_pattern(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		struct rte_flow_error *error);
-int sw_dialect_check_actions(const struct octonic_eswitch *sw,
+int octonic_esw_dialect_check_actions(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr,
 		const struct rte_flow_action actions[], unsigned int where,
 		struct rte_flow_error *error);
 /* What an actions template must be (mlx5-hws: no SET_META, MODIFY_FIELD
  * masks full); @p masks has the actions' types (checked before). */
-int sw_dialect_check_actions_template(const struct octonic_eswitch *sw,
+int octonic_esw_dialect_check_actions_template(const struct octonic_eswitch *sw,
 		const struct rte_flow_action actions[],
 		const struct rte_flow_action masks[], struct rte_flow_error *error);
 /** fate_arg of a REPRESENTED_PORT to an uplink (sw->uplinks): the PF
@@ -418,11 +423,16 @@ int sw_dialect_check_actions_template(const struct octonic_eswitch *sw,
 /** PORT_REPRESENTOR's port_id for the e-switch manager (mlx5-hws). */
 #define SW_ESW_MANAGER_PORT UINT16_MAX
 
-/* octonic_eswitch_rules.c */
-void sw_rules_free_all(struct octonic_eswitch *sw);
+/* octonic_esw_rules.c */
+void octonic_esw_rules_free_all(struct octonic_eswitch *sw);
+/* Remove the rules of domain @p dom made by rte_flow_create (or every
+ * rule of all domains when dom < 0); with @p keep their handles stay, in
+ * sw->flushed.  Rules of template tables stay (octonic_esw_fport_flush_rules
+ * takes those).  @return the number of rules removed or -ENOMEM. */
+int octonic_esw_rules_flush_domain(struct octonic_eswitch *sw, int dom, int keep);
 /* The steps of rte_flow_create and _destroy, for template rules; all under
  * sw->lock. */
-int sw_check_attr(struct octonic_eswitch *sw, uint16_t pf,
+int octonic_esw_check_attr(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, struct rte_flow_error *error);
 /* Match and actions of @p r (no attr or dialect check). */
 /* The rule's place: domain, group and priority (from @p attr). */
@@ -435,42 +445,42 @@ sw_rule_place(uint16_t pf, const struct rte_flow_attr *attr, struct rte_flow *r)
 }
 /* The source a REPRESENTED_PORT item @p it names, into @p m's key and
  * mask (nothing for an item that names none). */
-int sw_port_item_src(const struct octonic_eswitch *sw, const struct rte_flow_item *it,
+int octonic_esw_port_item_src(const struct octonic_eswitch *sw, const struct rte_flow_item *it,
 		struct octo_match *m, struct rte_flow_error *error);
 /* @p pattern's match (a REPRESENTED_PORT item under mlx5-hws in transfer
  * rules included: its source bits). */
-int sw_pattern_parse(const struct octonic_eswitch *sw,
+int octonic_esw_pattern_parse(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		struct octo_match *m, struct rte_flow_error *error);
-int sw_rule_parse(struct octonic_eswitch *sw, uint16_t pf,
+int octonic_esw_rule_parse(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		const struct rte_flow_action actions[], struct rte_flow *r,
 		struct rte_flow_error *error);
 /* Put a parsed @p r in the tables: readers see it from the next
- * generation on; the caller owes a grace period (sw_synchronize) before it
+ * generation on; the caller owes a grace period (octonic_esw_synchronize) before it
  * reports the rule made (see octonic_eswitch_flow_create).  @p seq: its
  * place among rules of equal priority (that of a rule it replaces), or
  * UINT64_MAX: after every rule so far. */
-int sw_rule_add(struct octonic_eswitch *sw, struct rte_flow *r, uint64_t seq,
+int octonic_esw_rule_add(struct octonic_eswitch *sw, struct rte_flow *r, uint64_t seq,
 		struct rte_flow_error *error);
 /* Rules stop matching from the next generation on (still in the tables). */
-void sw_rules_kill(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n);
+void octonic_esw_rules_kill(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n);
 /* Room for @p n more keys of @p mask (n < 0: release it), as a NIC
  * sizes a template table's matcher at its creation: template rules then
  * never wait for a table to grow. */
-int sw_table_reserve(struct octonic_eswitch *sw, const struct octo_flow_key *mask,
+int octonic_esw_table_reserve(struct octonic_eswitch *sw, const struct octo_flow_key *mask,
 		int64_t n);
 /* The index in sw->tables of @p mask's table, -1 if none. */
-int sw_table_index(struct octonic_eswitch *sw, const struct octo_flow_key *mask);
+int octonic_esw_table_index(struct octonic_eswitch *sw, const struct octo_flow_key *mask);
 /* Killed rules leave the tables once no reader sees them; on return their
  * memory is no reader's (template slots are the caller's to reuse). */
-void sw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n);
-/* octonic_flow_template.c: a PF's template API state goes at its close */
+void octonic_esw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n);
+/* octonic_esw_template.c: a PF's template API state goes at its close */
 struct sw_fport;
-void sw_fport_free(struct octonic_eswitch *sw, uint16_t pf);
+void octonic_esw_fport_free(struct octonic_eswitch *sw, uint16_t pf);
 /* Under sw->lock: every rule of the PF's template tables goes (its
  * queues' operations completed first, their results dropped); tables,
  * templates and queues stay. */
-void sw_fport_flush_rules(struct octonic_eswitch *sw, uint16_t pf);
+void octonic_esw_fport_flush_rules(struct octonic_eswitch *sw, uint16_t pf);
 
-#endif /* OCTONIC_ESWITCH_PRIV_H */
+#endif /* OCTONIC_ESW_INTERNAL_H */

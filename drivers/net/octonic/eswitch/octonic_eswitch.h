@@ -9,7 +9,7 @@
  * @file
  * The NIC model's e-switch: the contract between the ethdev glue
  * (octonic_ethdev.c, octonic_rxtx.c: ports, queues, the DMA engine) and the
- * flow engine (octonic_eswitch.c, octonic_flow.c: rte_flow rules, the
+ * flow engine (eswitch/, octonic_flow.c: rte_flow rules, the
  * classifier, RSS).
  *
  * One e-switch per NIC.  It holds the transfer-domain rules (wire -> PF) and
@@ -195,14 +195,6 @@ void octonic_eswitch_stats_get(const struct octonic_eswitch *sw,
  * text form to @p f, one rule per line; used by tests and telemetry.
  */
 int octonic_eswitch_dump(const struct octonic_eswitch *sw, FILE *f);
-
-/**
- * Implemented by the ethdev glue: the e-switch and PF index behind an
- * octonic port, or NULL when @p dev is not an octonic PF.
- */
-struct rte_eth_dev;
-struct octonic_eswitch *octonic_dev_eswitch(const struct rte_eth_dev *dev,
-		uint16_t *pf);
 
 /*
  * Additions by the flow engine (declarations only added, none changed).

@@ -12,14 +12,14 @@
 
 #include <rte_malloc.h>
 
-#include "octonic_eswitch_priv.h"
+#include "octonic_esw_internal.h"
 
 static int
 set_fate(struct rte_flow *r, enum sw_fate f, const struct rte_flow_action *a,
 		struct rte_flow_error *error)
 {
 	if (r->fate != SW_FATE_NONE) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
 			"only one fate action allowed (action %d)", a->type);
 		return -EINVAL;
 	}
@@ -38,40 +38,40 @@ parse_rss(struct octonic_eswitch *sw, uint16_t pf,
 	uint32_t i;
 
 	if (c == NULL) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"rss: configuration missing");
 		return -EINVAL;
 	}
 	if (c->func != RTE_ETH_HASH_FUNCTION_DEFAULT &&
 			c->func != RTE_ETH_HASH_FUNCTION_TOEPLITZ) {
-		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"rss: only the Toeplitz hash function is supported");
 		return -ENOTSUP;
 	}
 	if (c->level > 1) {
-		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"rss: only the outermost level is supported");
 		return -ENOTSUP;
 	}
 	if ((c->types & ~OCTONIC_RSS_OFFLOAD_ALL) != 0) {
-		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"rss: unsupported hash types 0x%" PRIx64,
 			c->types & ~OCTONIC_RSS_OFFLOAD_ALL);
 		return -ENOTSUP;
 	}
 	if (c->key_len != 0 && (c->key_len != OCTONIC_RSS_KEY_LEN || c->key == NULL)) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"rss: key length must be 0 or %d", OCTONIC_RSS_KEY_LEN);
 		return -EINVAL;
 	}
 	if (c->queue_num == 0 || c->queue == NULL) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"rss: no queues");
 		return -EINVAL;
 	}
 	for (i = 0; i < c->queue_num; i++) {
 		if (c->queue[i] >= prss->nb_rxq) {
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 				"rss: queue %u >= the PF's %u Rx queues",
 				c->queue[i], prss->nb_rxq);
 			return -EINVAL;
@@ -80,7 +80,7 @@ parse_rss(struct octonic_eswitch *sw, uint16_t pf,
 	ra = rte_zmalloc_socket("octonic_rss_action",
 		sizeof(*ra) + c->queue_num * sizeof(ra->queues[0]), 0, sw->socket);
 	if (ra == NULL) {
-		sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_ACTION, a, "rss: no memory");
+		octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_ACTION, a, "rss: no memory");
 		return -ENOMEM;
 	}
 	/* types 0: the PF's hash types, as for the default RSS. */
@@ -99,7 +99,7 @@ parse_rss(struct octonic_eswitch *sw, uint16_t pf,
 }
 
 int
-sw_pf_of_port(const struct octonic_eswitch *sw, uint16_t port_id)
+octonic_esw_pf_of_port(const struct octonic_eswitch *sw, uint16_t port_id)
 {
 	uint16_t i;
 
@@ -125,20 +125,20 @@ parse_modify_meta(const struct rte_flow_action *a, struct rte_flow *r,
 	uint32_t v, mask;
 
 	if (m == NULL) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"modify_field: configuration missing");
 		return -EINVAL;
 	}
 	if (m->operation != RTE_FLOW_MODIFY_SET ||
 			m->dst.field != RTE_FLOW_FIELD_META ||
 			m->src.field != RTE_FLOW_FIELD_VALUE) {
-		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"modify_field: only SET of META from an immediate value is supported");
 		return -ENOTSUP;
 	}
 	if (m->width == 0 || m->dst.level != 0 || m->dst.offset >= 32 ||
 			m->width > 32 - m->dst.offset) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"modify_field: META bits [%u, %u + %u) are not within its 32 bits",
 			m->dst.offset, m->dst.offset, m->width);
 		return -EINVAL;
@@ -171,7 +171,7 @@ parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 		const struct rte_flow_action_mark *m = a->conf;
 
 		if (m == NULL) {
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 				"mark: configuration missing");
 			return -EINVAL;
 		}
@@ -188,13 +188,13 @@ parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 		const struct rte_flow_action_jump *j = a->conf;
 
 		if (j == NULL) {
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 				"jump: configuration missing");
 			return -EINVAL;
 		}
 		/* Groups only go up: JUMP loops cannot be built. */
 		if (j->group <= attr->group) {
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 				"jump: target group %u must be higher than the rule's group %u",
 				j->group, attr->group);
 			return -EINVAL;
@@ -211,7 +211,7 @@ parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 			const struct rte_flow_action_set_meta *m = a->conf;
 
 			if (m == NULL) {
-				sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+				octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
 					a, "set_meta: configuration missing");
 				return -EINVAL;
 			}
@@ -233,7 +233,7 @@ parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 			if (sw->dialect != OCTONIC_DIALECT_MLX5_HWS)
 				break;
 			if (e == NULL) {
-				sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+				octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
 					a, "port_representor: configuration missing");
 				return -EINVAL;
 			}
@@ -249,13 +249,13 @@ parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 			int p;
 
 			if (e == NULL) {
-				sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+				octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
 					a, "represented_port: configuration missing");
 				return -EINVAL;
 			}
-			p = sw_pf_of_port(sw, e->port_id);
+			p = octonic_esw_pf_of_port(sw, e->port_id);
 			if (p < 0) {
-				sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+				octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
 					a, "represented_port: port %u is not a PF of this NIC",
 					e->port_id);
 				return -EINVAL;
@@ -277,12 +277,12 @@ parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 			const struct rte_flow_action_queue *q = a->conf;
 
 			if (q == NULL) {
-				sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+				octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
 					a, "queue: configuration missing");
 				return -EINVAL;
 			}
 			if (q->index >= sw->pf[pf].rss->nb_rxq) {
-				sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+				octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
 					a, "queue: index %u >= the PF's %u Rx queues",
 					q->index, sw->pf[pf].rss->nb_rxq);
 				return -EINVAL;
@@ -301,13 +301,13 @@ parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 			break;
 		}
 	}
-	sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+	octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
 		"action type %d not supported in the %s domain", a->type, dom);
 	return -ENOTSUP;
 }
 
 int
-sw_actions_parse(struct octonic_eswitch *sw, uint16_t pf,
+octonic_esw_actions_parse(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_action actions[],
 		struct rte_flow *r, struct rte_flow_error *error)
 {
@@ -315,7 +315,7 @@ sw_actions_parse(struct octonic_eswitch *sw, uint16_t pf,
 	int ret;
 
 	if (actions == NULL) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
 			"actions missing");
 		return -EINVAL;
 	}
@@ -325,7 +325,7 @@ sw_actions_parse(struct octonic_eswitch *sw, uint16_t pf,
 			goto fail;
 	}
 	if (r->fate == SW_FATE_NONE) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, actions,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, actions,
 			attr->transfer ?
 			"transfer rules need one of jump, represented_port, drop" :
 			"ingress rules need one of queue, rss, drop, jump");
@@ -396,7 +396,7 @@ action_field(enum rte_flow_action_type type)
 }
 
 void
-sw_aplan_build(struct octonic_eswitch *sw, uint16_t pf,
+octonic_esw_aplan_build(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_action tmpl[],
 		const uint8_t fixed[], uint32_t n, struct sw_aplan *p)
 {
@@ -432,7 +432,7 @@ sw_aplan_build(struct octonic_eswitch *sw, uint16_t pf,
 }
 
 int
-sw_aplan_apply(struct octonic_eswitch *sw, uint16_t pf,
+octonic_esw_aplan_apply(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct sw_aplan *p,
 		const struct rte_flow_action tmpl[], const uint8_t fixed[],
 		const struct rte_flow_action actions[], struct rte_flow *r,

@@ -2,152 +2,26 @@
  * Copyright(c) 2026 Octopus authors
  */
 
-/* E-switch lifetime, PF bookkeeping, the read-side protocol and the grace
- * period that lets the control path free what readers may still hold.
+/* The read-side protocol (readers with and without an lcore id) and the
+ * grace period that lets the control path free what readers may still
+ * hold.
  */
 
-#include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
+#include <stdbool.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 
 #include <rte_cycles.h>
-#include <rte_errno.h>
-#include <rte_malloc.h>
 #include <rte_pause.h>
 
-#include "octonic_eswitch_priv.h"
-
-RTE_LOG_REGISTER_SUFFIX(octonic_flow_logtype, flow, NOTICE);
-
-static RTE_ATOMIC(uint32_t) sw_next_id;
+#include "octonic_esw_internal.h"
 
 /* Which anonymous epoch counter this thread incremented (-1: none).  A
  * thread is inside at most one e-switch's read section at a time. */
 static __thread int sw_anon_slot = -1;
-
-void
-sw_error(struct rte_flow_error *error, int code, enum rte_flow_error_type type,
-		const void *cause, const char *fmt, ...)
-{
-	/* rte_flow_error keeps a pointer to the message: give it storage that
-	 * outlives the call, one buffer per thread. */
-	static __thread char msg[160];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	SW_LOG(DEBUG, "refused: %s", msg);
-	rte_flow_error_set(error, code, type, cause, msg);
-}
-
-struct octonic_eswitch *
-octonic_eswitch_create(const char *name, uint16_t nb_pfs, int socket)
-{
-	struct octonic_eswitch *sw;
-	size_t qsz;
-	uint16_t i;
-
-	if (nb_pfs == 0 || nb_pfs > SW_MAX_PFS) {
-		rte_errno = EINVAL;
-		return NULL;
-	}
-	sw = rte_zmalloc_socket("octonic_eswitch", sizeof(*sw), RTE_CACHE_LINE_SIZE,
-		socket);
-	if (sw == NULL) {
-		rte_errno = ENOMEM;
-		return NULL;
-	}
-	qsz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
-	sw->qsbr = rte_zmalloc_socket("octonic_eswitch_qsbr", qsz,
-		RTE_CACHE_LINE_SIZE, socket);
-	if (sw->qsbr == NULL || rte_rcu_qsbr_init(sw->qsbr, RTE_MAX_LCORE) != 0)
-		goto fail;
-	sw->nb_pfs = nb_pfs;
-	sw->socket = socket;
-	sw->id = rte_atomic_fetch_add_explicit(&sw_next_id, 1, rte_memory_order_relaxed);
-	snprintf(sw->name, sizeof(sw->name), "%s", name != NULL ? name : "octonic");
-	pthread_mutex_init(&sw->lock, NULL);
-	TAILQ_INIT(&sw->rules);
-	TAILQ_INIT(&sw->flushed);
-	sw->gen = 1;
-	sw->mlx5_dpdk = OCTO_DPDK_MLX5_MODEL;
-	for (i = 0; i < nb_pfs; i++) {
-		sw->pf[i].rss = rte_zmalloc_socket("octonic_pf_rss",
-			sizeof(*sw->pf[i].rss), 0, socket);
-		if (sw->pf[i].rss == NULL)
-			goto fail;
-		sw_rss_default_key(sw->pf[i].rss->key);
-	}
-	return sw;
-fail:
-	for (i = 0; i < nb_pfs; i++)
-		rte_free(sw->pf[i].rss);
-	rte_free(sw->qsbr);
-	rte_free(sw);
-	rte_errno = ENOMEM;
-	return NULL;
-}
-
-void
-octonic_eswitch_free(struct octonic_eswitch *sw)
-{
-	uint16_t i;
-
-	if (sw == NULL)
-		return;
-	pthread_mutex_lock(&sw->lock);
-	for (i = 0; i < sw->nb_pfs; i++)
-		sw_fport_free(sw, i);
-	sw_rules_free_all(sw);
-	pthread_mutex_unlock(&sw->lock);
-	for (i = 0; i < sw->nb_pfs; i++)
-		rte_free(sw->pf[i].rss);
-	pthread_mutex_destroy(&sw->lock);
-	rte_free(sw->qsbr);
-	rte_free(sw);
-}
-
-void
-octonic_eswitch_set_pf_port(struct octonic_eswitch *sw, uint16_t pf,
-		uint16_t port_id)
-{
-	if (sw == NULL || pf >= sw->nb_pfs)
-		return;
-	pthread_mutex_lock(&sw->lock);
-	sw->pf[pf].port_id = port_id;
-	sw->pf[pf].port_set = 1;
-	pthread_mutex_unlock(&sw->lock);
-}
-
-void
-octonic_eswitch_forget_pf_port(struct octonic_eswitch *sw, uint16_t pf)
-{
-	if (sw == NULL || pf >= sw->nb_pfs)
-		return;
-	pthread_mutex_lock(&sw->lock);
-	/* Its template rules, tables, templates and flow queues go with it. */
-	sw_fport_free(sw, pf);
-	sw->pf[pf].port_set = 0;
-	sw->flow_ctx[pf] = 0;
-	pthread_mutex_unlock(&sw->lock);
-}
-
-int
-octonic_eswitch_transfer_proxy(const struct octonic_eswitch *sw,
-		uint16_t *port_id)
-{
-	if (sw == NULL || port_id == NULL || !sw->pf[0].port_set)
-		return -ENODEV;
-	*port_id = sw->pf[0].port_id;
-	return 0;
-}
 
 void
 octonic_eswitch_reader_enter(struct octonic_eswitch *sw)
@@ -273,7 +147,7 @@ sw_wait_step(struct octonic_eswitch *sw, struct sw_wait_state *w,
  * Called with sw->lock held (the statistics are under it).
  */
 void
-sw_synchronize(struct octonic_eswitch *sw)
+octonic_esw_synchronize(struct octonic_eswitch *sw)
 {
 	uint64_t start = rte_get_tsc_cycles(), ns, token;
 	struct sw_wait_state w = {
@@ -298,18 +172,4 @@ sw_synchronize(struct octonic_eswitch *sw)
 	if (ns > sw->stats.grace_wait_max_ns)
 		sw->stats.grace_wait_max_ns = ns;
 	sw->stats.grace_sleeps += w.sleeps != 0;
-}
-
-void
-octonic_eswitch_stats_get(const struct octonic_eswitch *sw,
-		struct octonic_eswitch_stats *st)
-{
-	struct octonic_eswitch *w = (struct octonic_eswitch *)(uintptr_t)sw;
-
-	memset(st, 0, sizeof(*st));
-	if (sw == NULL)
-		return;
-	pthread_mutex_lock(&w->lock);
-	*st = sw->stats;
-	pthread_mutex_unlock(&w->lock);
 }

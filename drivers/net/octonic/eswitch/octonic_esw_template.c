@@ -3,10 +3,9 @@
  */
 
 /* The template API's control path: info_get, configure, pattern and
- * actions templates, template tables and their rule slots (the layout is
- * in octonic_flow_template.h).  Everything here runs under sw->lock
- * except the slot stack, which has a lock of its own: the queues' threads
- * take and return slots.
+ * actions templates, template tables (the layout is in
+ * octonic_esw_template.h; their rule slots: octonic_esw_slot.c).
+ * Everything here runs under sw->lock.
  */
 
 #include <errno.h>
@@ -17,18 +16,18 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
-#include "octonic_flow_template.h"
+#include "octonic_esw_template.h"
 
 static struct sw_fport *
 fport_of(struct octonic_eswitch *sw, uint16_t pf, struct rte_flow_error *error)
 {
 	if (pf >= sw->nb_pfs) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"PF %u does not exist", pf);
 		return NULL;
 	}
 	if (sw->fport[pf] == NULL)
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"the flow engine of PF %u is not configured: call rte_flow_configure first",
 			pf);
 	return sw->fport[pf];
@@ -40,10 +39,10 @@ octonic_eswitch_flow_info_get(struct octonic_eswitch *sw, uint16_t pf,
 		struct rte_flow_queue_info *queue_info, struct rte_flow_error *error)
 {
 	if (pf >= sw->nb_pfs)
-		return sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 			NULL, "PF %u does not exist", pf), -EINVAL;
 	if (port_info == NULL || queue_info == NULL) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"port_info and queue_info are needed");
 		return -EINVAL;
 	}
@@ -145,20 +144,20 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 	int ret = 0;
 
 	if (pf >= sw->nb_pfs)
-		return sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 			NULL, "PF %u does not exist", pf), -EINVAL;
 	if (started) {
-		sw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"the port is started: configure the flow engine while it is stopped");
 		return -EBUSY;
 	}
 	if (port_attr == NULL || (nb_queue != 0 && queue_attr == NULL)) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"port and queue attributes are needed");
 		return -EINVAL;
 	}
 	if (nb_queue == 0 || nb_queue > SW_TMPL_MAX_QUEUES) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"%u flow queues: the port has 1 to %u (rte_flow_info_get)",
 			nb_queue, SW_TMPL_MAX_QUEUES);
 		return -EINVAL;
@@ -166,7 +165,7 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 	for (i = 0; i < nb_queue; i++) {
 		if (queue_attr[i] == NULL || queue_attr[i]->size == 0 ||
 				queue_attr[i]->size > SW_TMPL_MAX_QUEUE_SIZE) {
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 				"flow queue %u: size must be 1 to %u (rte_flow_info_get)",
 				i, SW_TMPL_MAX_QUEUE_SIZE);
 			return -EINVAL;
@@ -175,15 +174,15 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 	for (i = 1; i < nb_queue && sw->dialect == OCTONIC_DIALECT_MLX5_HWS; i++)
 		if (queue_attr[i]->size != queue_attr[0]->size) {
 			/* mlx5_flow_hw.c, flow_hw_validate_attributes */
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 				"%s: All flow queues must have the same size",
-				sw_dialect_name(sw));
+				octonic_esw_dialect_name(sw));
 			return -EINVAL;
 		}
 	if (port_attr->nb_aging_objects != 0 || port_attr->nb_meters != 0 ||
 			port_attr->nb_conn_tracks != 0) {
 		/* (25.11's nb_quotas needs no check: no QUOTA action parses) */
-		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"aging, meters and connection tracking are not supported (rte_flow_info_get: 0)");
 		return -ENOTSUP;
 	}
@@ -192,7 +191,7 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 	if (old != NULL) {
 		for (i = 0; i < old->nb_q; i++)
 			if (old->q[i].n != 0) {
-				ret = (sw_error(error, EBUSY,
+				ret = (octonic_esw_error(error, EBUSY,
 					RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					"flow queue %u holds operations: pull them first", i), -EBUSY);
 				goto out;
@@ -202,9 +201,9 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 		if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS &&
 				sw->mlx5_dpdk >= OCTONIC_MLX5_DPDK_25_11) {
 			/* mlx5_flow_hw.c, __flow_hw_configure */
-			ret = (sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+			ret = (octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 				NULL, "%s: Changing HWS configuration attributes is not supported",
-				sw_dialect_name(sw)), -ENOTSUP);
+				octonic_esw_dialect_name(sw)), -ENOTSUP);
 			goto out;
 		}
 		if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS) {
@@ -213,12 +212,12 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 			 * (flow_hw_resource_release): their handles are then
 			 * dangling, as there */
 			SW_LOG(WARNING, "%s: PF %u configured again: its tables and templates are released",
-				sw_dialect_name(sw), pf);
-			sw_fport_free(sw, pf);
+				octonic_esw_dialect_name(sw), pf);
+			octonic_esw_fport_free(sw, pf);
 			old = NULL;
 		} else if (!TAILQ_EMPTY(&old->tables) || !TAILQ_EMPTY(&old->pts) ||
 				!TAILQ_EMPTY(&old->ats)) {
-			ret = (sw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+			ret = (octonic_esw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 				NULL, "templates or tables exist: destroy them before configuring again"),
 				-EBUSY);
 			goto out;
@@ -226,7 +225,7 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 	}
 	fp = fport_new(sw, pf, port_attr, nb_queue, queue_attr);
 	if (fp == NULL) {
-		ret = (sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		ret = (octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"out of memory for the flow queues"), -ENOMEM);
 		goto out;
 	}
@@ -252,7 +251,7 @@ conv_dup(struct octonic_eswitch *sw, enum rte_flow_conv_op op, const void *src,
 	dst = rte_zmalloc_socket("octonic_tmpl", len, RTE_CACHE_LINE_SIZE,
 		sw->socket);
 	if (dst == NULL) {
-		sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"out of memory for the template");
 		return NULL;
 	}
@@ -270,20 +269,20 @@ check_dir(struct octonic_eswitch *sw, uint16_t pf, uint8_t ingress,
 		uint8_t egress, uint8_t transfer, struct rte_flow_error *error)
 {
 	if (egress) {
-		sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS, NULL,
+		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS, NULL,
 			"egress rules are not supported");
 		return -ENOTSUP;
 	}
 	if (ingress == transfer) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
 			"exactly one of ingress and transfer must be set");
 		return -EINVAL;
 	}
 	if (transfer && pf != 0) {
 		/* mlx5_flow_hw.c, flow_hw_pattern_validate / flow_hw_actions_validate */
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, NULL,
 			"%s: transfer templates only on the transfer proxy port %u (PF0), see rte_flow_pick_transfer_proxy",
-			sw_dialect_name(sw), sw->pf[0].port_id);
+			octonic_esw_dialect_name(sw), sw->pf[0].port_id);
 		return -EINVAL;
 	}
 	return 0;
@@ -475,7 +474,7 @@ pplan_build(const struct rte_flow_pattern_template *pt, struct sw_pplan *p)
 /*
  * The plan of @p pt where a transfer pattern of mlx5-hws says which port
  * its frames come from (a REPRESENTED_PORT item, the e-switch's own
- * vocabulary: sw_pattern_parse): the plan of the other items, their
+ * vocabulary: octonic_esw_pattern_parse): the plan of the other items, their
  * indices moved back to the template's, and the port's place, which each
  * rule's spec names (its source is looked up per rule).
  */
@@ -539,7 +538,7 @@ octonic_eswitch_pattern_template_create(struct octonic_eswitch *sw, uint16_t pf,
 	if (fp == NULL)
 		goto fail;
 	if (attr == NULL || pattern == NULL) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
 			"attributes and pattern are needed");
 		goto fail;
 	}
@@ -549,13 +548,13 @@ octonic_eswitch_pattern_template_create(struct octonic_eswitch *sw, uint16_t pf,
 	while (pattern[n].type != RTE_FLOW_ITEM_TYPE_END) {
 		if (++n > SW_TMPL_MAX_ITEMS) {
 			ret = -ENOTSUP;
-			sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_NUM, NULL,
+			octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_NUM, NULL,
 				"more than %u items", SW_TMPL_MAX_ITEMS);
 			goto fail;
 		}
 		if (pattern[n - 1].last != NULL) {
 			ret = -ENOTSUP;
-			sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST,
+			octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST,
 				&pattern[n - 1], "range matching (last) is not supported");
 			goto fail;
 		}
@@ -563,7 +562,7 @@ octonic_eswitch_pattern_template_create(struct octonic_eswitch *sw, uint16_t pf,
 	pt = calloc(1, sizeof(*pt));
 	if (pt == NULL) {
 		ret = -ENOMEM;
-		sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"out of memory for the template");
 		goto fail;
 	}
@@ -605,12 +604,12 @@ may_destroy(struct octonic_eswitch *sw, uint16_t pf, int ok, uint32_t refcnt,
 	if (fport_of(sw, pf, error) == NULL)
 		return -EINVAL;
 	if (!ok) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"not %s of this port", what);
 		return -EINVAL;
 	}
 	if (refcnt != 0) {
-		sw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"%s is in use (by %u tables)", mlx5_name, refcnt);
 		return -EBUSY;
 	}
@@ -721,7 +720,7 @@ octonic_eswitch_actions_template_create(struct octonic_eswitch *sw,
 	if (fp == NULL)
 		goto fail;
 	if (attr == NULL || actions == NULL || masks == NULL) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
 			"attributes, actions and masks are needed");
 		goto fail;
 	}
@@ -738,7 +737,7 @@ octonic_eswitch_actions_template_create(struct octonic_eswitch *sw,
 	for (n = 0; actions[n].type != RTE_FLOW_ACTION_TYPE_END; n++) {
 		if (n >= SW_TMPL_MAX_ACTIONS) {
 			ret = -ENOTSUP;
-			sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
+			octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
 				"more than %u actions", SW_TMPL_MAX_ACTIONS);
 			goto fail;
 		}
@@ -746,18 +745,18 @@ octonic_eswitch_actions_template_create(struct octonic_eswitch *sw,
 	for (i = 0; i <= n; i++)
 		if (masks[i].type != actions[i].type) {
 			/* mlx5_flow_hw.c, mlx5_flow_hw_actions_validate */
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, &masks[i],
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, &masks[i],
 				"mask type does not match action type");
 			goto fail;
 		}
-	ret = sw_dialect_check_actions_template(sw, actions, masks, error);
+	ret = octonic_esw_dialect_check_actions_template(sw, actions, masks, error);
 	if (ret != 0)
 		goto fail;
 	ret = -EINVAL;
 	at = calloc(1, sizeof(*at));
 	if (at == NULL) {
 		ret = -ENOMEM;
-		sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"out of memory for the template");
 		goto fail;
 	}
@@ -808,52 +807,6 @@ octonic_eswitch_actions_template_destroy(struct octonic_eswitch *sw,
 
 /* ---- tables ---- */
 
-struct rte_flow *
-sw_tbl_slot_get(struct octonic_eswitch *sw, struct rte_flow_template_table *t)
-{
-	struct rte_flow *r = NULL;
-
-	rte_spinlock_lock(&t->slot_lock);
-	if (t->nb_used >= t->nb_flows)
-		goto out;
-	if (t->nb_free == 0) {
-		struct rte_flow *chunk;
-		void **nc;
-		uint32_t i, left = t->nb_flows - t->nb_chunks * SW_TBL_CHUNK;
-		uint32_t nb = RTE_MIN(left, (uint32_t)SW_TBL_CHUNK);
-
-		nc = realloc(t->chunks, (t->nb_chunks + 1) * sizeof(*nc));
-		if (nc == NULL)
-			goto out;
-		t->chunks = nc;
-		chunk = rte_zmalloc_socket("octonic_tbl_rules", nb * sizeof(*chunk),
-			RTE_CACHE_LINE_SIZE, sw->socket);
-		if (chunk == NULL)
-			goto out;
-		t->chunks[t->nb_chunks++] = chunk;
-		for (i = 0; i < nb; i++)
-			t->free[t->nb_free++] = &chunk[nb - 1 - i];
-	}
-	r = t->free[--t->nb_free];
-	t->nb_used++;
-out:
-	rte_spinlock_unlock(&t->slot_lock);
-	return r;
-}
-
-void
-sw_tbl_slot_put(struct rte_flow_template_table *t, struct rte_flow *r)
-{
-	struct rte_flow_template_table *owner = r->ttable;
-
-	memset(r, 0, sizeof(*r));
-	r->ttable = owner;
-	rte_spinlock_lock(&t->slot_lock);
-	t->free[t->nb_free++] = r;
-	t->nb_used--;
-	rte_spinlock_unlock(&t->slot_lock);
-}
-
 static void
 table_release(struct rte_flow_template_table *t)
 {
@@ -896,48 +849,48 @@ table_check(struct octonic_eswitch *sw, uint16_t pf,
 	int ret;
 
 	if (attr == NULL) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
 			"table attributes are needed");
 		return -EINVAL;
 	}
 	fa = &attr->flow_attr;
 	if (attr->nb_flows == 0) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, attr,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, attr,
 			"a table holds at least one rule (nb_flows)");
 		return -EINVAL;
 	}
 	if (nb_pt == 0 || nb_pt > SW_TMPL_MAX_PER_TABLE || nb_at == 0 ||
 			nb_at > SW_TMPL_MAX_PER_TABLE || pts == NULL || ats == NULL) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"a table has 1 to %u pattern and 1 to %u actions templates",
 			SW_TMPL_MAX_PER_TABLE, SW_TMPL_MAX_PER_TABLE);
 		return -EINVAL;
 	}
-	ret = sw_check_attr(sw, pf, fa, error);
+	ret = octonic_esw_check_attr(sw, pf, fa, error);
 	if (ret != 0)
 		return ret;
 	for (i = 0; i < nb_pt; i++) {
 		if (pts[i] == NULL || pts[i]->magic != SW_PT_MAGIC || pts[i]->pf != pf) {
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, pts[i],
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, pts[i],
 				"pattern template %u is not one of this port", i);
 			return -EINVAL;
 		}
 		if (pts[i]->ingress != fa->ingress || pts[i]->transfer != fa->transfer) {
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, fa,
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, fa,
 				"pattern template %u was made for another domain than the table's", i);
 			return -EINVAL;
 		}
 	}
 	for (j = 0; j < nb_at; j++) {
 		if (ats[j] == NULL || ats[j]->magic != SW_AT_MAGIC || ats[j]->pf != pf) {
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, ats[j],
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, ats[j],
 				"actions template %u is not one of this port", j);
 			return -EINVAL;
 		}
 		if ((ats[j]->ingress || ats[j]->transfer) &&
 				(ats[j]->ingress != fa->ingress ||
 				 ats[j]->transfer != fa->transfer)) {
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, fa,
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, fa,
 				"actions template %u was made for another domain than the table's", j);
 			return -EINVAL;
 		}
@@ -947,7 +900,7 @@ table_check(struct octonic_eswitch *sw, uint16_t pf,
 	where = SW_CHK_TABLE | (table_wire_orig(attr) ? SW_CHK_WIRE_ORIG : 0);
 	for (i = 0; i < nb_pt; i++)
 		for (j = 0; j < nb_at; j++) {
-			ret = sw_dialect_check(sw, fa, pts[i]->items,
+			ret = octonic_esw_dialect_check(sw, fa, pts[i]->items,
 				ats[j]->actions, where, error);
 			if (ret != 0)
 				return ret;
@@ -972,7 +925,7 @@ pt_mask(const struct octonic_eswitch *sw, const struct rte_flow_template_table *
 		it[i] = pt->items[i];
 		it[i].spec = it[i].mask;
 	}
-	ret = sw_pattern_parse(sw, &t->attr, it, &m, error);
+	ret = octonic_esw_pattern_parse(sw, &t->attr, it, &m, error);
 	if (ret != 0) {
 		/* the template's item, not the probe's */
 		if (error != NULL)
@@ -989,7 +942,7 @@ static void
 table_unreserve(struct octonic_eswitch *sw, struct rte_flow_template_table *t)
 {
 	while (t->nb_reserved > 0)
-		sw_table_reserve(sw, &t->mask[--t->nb_reserved],
+		octonic_esw_table_reserve(sw, &t->mask[--t->nb_reserved],
 			-(int64_t)t->nb_flows);
 }
 
@@ -1004,10 +957,10 @@ table_reserve(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
 		ret = pt_mask(sw, t, t->pt[t->nb_reserved],
 			&t->mask[t->nb_reserved], error);
 		if (ret == 0) {
-			ret = sw_table_reserve(sw, &t->mask[t->nb_reserved],
+			ret = octonic_esw_table_reserve(sw, &t->mask[t->nb_reserved],
 				t->nb_flows);
 			if (ret != 0)
-				sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+				octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 					NULL, "no memory for a table of %u rules",
 					t->nb_flows);
 		}
@@ -1066,7 +1019,7 @@ octonic_eswitch_template_table_create(struct octonic_eswitch *sw, uint16_t pf,
 	}
 	RTE_BUILD_BUG_ON(SW_TMPL_MAX_ACTIONS > SW_APLAN_MAX);
 	for (i = 0; i < nb_at; i++)
-		sw_aplan_build(sw, pf, &t->attr, ats[i]->actions, ats[i]->fixed,
+		octonic_esw_aplan_build(sw, pf, &t->attr, ats[i]->actions, ats[i]->fixed,
 			ats[i]->nb_actions, &t->aplan[i]);
 	for (i = 0; i < nb_pt; i++) {
 		struct octo_match pm = { .mask = pts[i]->plan.mask };
@@ -1075,7 +1028,7 @@ octonic_eswitch_template_table_create(struct octonic_eswitch *sw, uint16_t pf,
 			sw_wire_orig_apply(&pm);
 		t->sw_table[i] = pts[i]->plan.ok &&
 			octo_flow_key_equal(&pm.mask, &t->mask[i]) ?
-			sw_table_index(sw, &t->mask[i]) : -1;
+			octonic_esw_table_index(sw, &t->mask[i]) : -1;
 	}
 	for (i = 0; i < nb_pt; i++)
 		pts[i]->refcnt++;
@@ -1085,7 +1038,7 @@ octonic_eswitch_template_table_create(struct octonic_eswitch *sw, uint16_t pf,
 	pthread_mutex_unlock(&sw->lock);
 	return t;
 nomem:
-	sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+	octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 		"out of memory for the table");
 	if (t != NULL)
 		free(t);
@@ -1118,12 +1071,12 @@ octonic_eswitch_template_table_destroy(struct octonic_eswitch *sw, uint16_t pf,
 	if (fp == NULL) {
 		ret = -EINVAL;
 	} else if (t == NULL || t->magic != SW_TBL_MAGIC || t->pf != pf) {
-		ret = (sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, t,
+		ret = (octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, t,
 			"not a template table of this port"), -EINVAL);
 	} else if (t->nb_used != 0) {
 		/* mlx5_flow_hw.c, flow_hw_table_destroy: rules not yet
 		 * destroyed, or whose destroy was not pushed, hold the table */
-		ret = (sw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		ret = (octonic_esw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"table is in use (%u rules)", t->nb_used), -EBUSY);
 	} else {
 		TAILQ_REMOVE(&fp->tables, t, next);
@@ -1173,8 +1126,8 @@ table_flush(struct octonic_eswitch *sw, struct rte_flow_template_table *t)
 		return -ENOMEM;
 	/* Every slot of a drained table is free or in the tables. */
 	n = table_live(t, rs, 0);
-	sw_rules_kill(sw, rs, n);
-	sw_rules_unlink(sw, rs, n);
+	octonic_esw_rules_kill(sw, rs, n);
+	octonic_esw_rules_unlink(sw, rs, n);
 	/* what actions updates made live outside the slots */
 	n = table_live(t, rs, 1);
 	for (i = 0; i < n; i++)
@@ -1187,20 +1140,20 @@ table_flush(struct octonic_eswitch *sw, struct rte_flow_template_table *t)
 
 		for (i = 0; i < nb; i++)
 			if (chunk[i].tstate == SW_TS_IN)
-				sw_tbl_slot_put(t, &chunk[i]);
+				octonic_esw_tbl_slot_put(t, &chunk[i]);
 	}
 	return 0;
 }
 
 void
-sw_fport_flush_rules(struct octonic_eswitch *sw, uint16_t pf)
+octonic_esw_fport_flush_rules(struct octonic_eswitch *sw, uint16_t pf)
 {
 	struct sw_fport *fp = pf < SW_MAX_PFS ? sw->fport[pf] : NULL;
 	struct rte_flow_template_table *t;
 
 	if (fp == NULL)
 		return;
-	sw_fport_drain_all(sw, fp);
+	octonic_esw_fport_drain_all(sw, fp);
 	TAILQ_FOREACH(t, &fp->tables, next)
 		if (table_flush(sw, t) != 0)
 			SW_LOG(ERR, "out of memory flushing a template table: its rules stay");
@@ -1209,7 +1162,7 @@ sw_fport_flush_rules(struct octonic_eswitch *sw, uint16_t pf)
 /* Under sw->lock: the PF's port closes, its template rules, tables,
  * templates and queues go. */
 void
-sw_fport_free(struct octonic_eswitch *sw, uint16_t pf)
+octonic_esw_fport_free(struct octonic_eswitch *sw, uint16_t pf)
 {
 	struct sw_fport *fp = pf < SW_MAX_PFS ? sw->fport[pf] : NULL;
 	struct rte_flow_template_table *t;
@@ -1218,7 +1171,7 @@ sw_fport_free(struct octonic_eswitch *sw, uint16_t pf)
 
 	if (fp == NULL)
 		return;
-	sw_fport_drain_all(sw, fp);
+	octonic_esw_fport_drain_all(sw, fp);
 	while ((t = TAILQ_FIRST(&fp->tables)) != NULL) {
 		if (table_flush(sw, t) != 0)
 			SW_LOG(ERR, "out of memory freeing a template table: its rules stay");

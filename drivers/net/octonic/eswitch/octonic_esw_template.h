@@ -2,13 +2,13 @@
  * Copyright(c) 2026 Octopus authors
  */
 
-#ifndef OCTONIC_FLOW_TEMPLATE_H
-#define OCTONIC_FLOW_TEMPLATE_H
+#ifndef OCTONIC_ESW_TEMPLATE_H
+#define OCTONIC_ESW_TEMPLATE_H
 
 /*
  * rte_flow's template and asynchronous API on the e-switch (README
- * "Template API").  Shared by octonic_flow_template.c (info, configure,
- * templates, tables), octonic_flow_async.c (flow queues, async operations,
+ * "Template API").  Shared by octonic_esw_template.c (info, configure,
+ * templates, tables), octonic_esw_queue.c (flow queues, async operations,
  * push, pull) and octonic_flow.c (the ethdev glue).
  *
  * A template rule is an e-switch rule like any other (struct rte_flow in
@@ -32,7 +32,7 @@
 #include <rte_flow.h>
 #include <rte_spinlock.h>
 
-#include "octonic_eswitch_priv.h"
+#include "octonic_esw_internal.h"
 
 #define SW_PT_MAGIC 0x6f637074u
 #define SW_AT_MAGIC 0x6f636174u
@@ -79,7 +79,7 @@ struct sw_pbit {
 
 /**
  * What octo_match_from_pattern makes of a pattern template's rules,
- * worked out once (octonic_flow_template.c, pplan_build): the match is
+ * worked out once (octonic_esw_template.c, pplan_build): the match is
  * the template's mask and, in the key, the constant bits (layers) plus
  * the rule's spec bits the mask keeps, each at a place found by parsing
  * the template with that one bit set.  ok 0: the template's rules are
@@ -91,7 +91,7 @@ struct sw_pplan {
 	uint8_t nb_copies, nb_bits;
 	/* 1 + the index of a REPRESENTED_PORT item (mlx5-hws transfer), 0:
 	 * none; the plan covers the other items, the port is looked up per
-	 * rule (sw_port_item_src) */
+	 * rule (octonic_esw_port_item_src) */
 	uint8_t port_item;
 	/* items whose spec the rule must give: without it the parse makes
 	 * another match (another table), so such a rule is parsed */
@@ -271,7 +271,7 @@ struct sw_fport {
 	TAILQ_HEAD(, rte_flow_template_table) tables;
 };
 
-/* octonic_flow_template.c */
+/* octonic_esw_template.c */
 int octonic_eswitch_flow_info_get(struct octonic_eswitch *sw, uint16_t pf,
 		struct rte_flow_port_info *port_info,
 		struct rte_flow_queue_info *queue_info, struct rte_flow_error *error);
@@ -305,11 +305,11 @@ int octonic_eswitch_template_table_destroy(struct octonic_eswitch *sw,
 		uint16_t pf, struct rte_flow_template_table *t,
 		struct rte_flow_error *error);
 /* A rule slot of @p t (NULL: the table holds nb_flows rules), and back. */
-struct rte_flow *sw_tbl_slot_get(struct octonic_eswitch *sw,
+struct rte_flow *octonic_esw_tbl_slot_get(struct octonic_eswitch *sw,
 		struct rte_flow_template_table *t);
-void sw_tbl_slot_put(struct rte_flow_template_table *t, struct rte_flow *r);
+void octonic_esw_tbl_slot_put(struct rte_flow_template_table *t, struct rte_flow *r);
 
-/* octonic_flow_async.c */
+/* octonic_esw_queue.c */
 struct rte_flow *octonic_eswitch_async_create(struct octonic_eswitch *sw,
 		uint16_t pf, uint32_t queue, const struct rte_flow_op_attr *op_attr,
 		struct rte_flow_template_table *t, const struct rte_flow_item items[],
@@ -328,6 +328,6 @@ int octonic_eswitch_pull(struct octonic_eswitch *sw, uint16_t pf,
 		uint32_t queue, struct rte_flow_op_result res[], uint16_t n_res,
 		struct rte_flow_error *error);
 /* Complete every operation of @p fp's queues (configure, close). */
-void sw_fport_drain_all(struct octonic_eswitch *sw, struct sw_fport *fp);
+void octonic_esw_fport_drain_all(struct octonic_eswitch *sw, struct sw_fport *fp);
 
-#endif /* OCTONIC_FLOW_TEMPLATE_H */
+#endif /* OCTONIC_ESW_TEMPLATE_H */

@@ -12,9 +12,9 @@
  * hardware steering (dv_flow_en=2, mlx5_flow_hw.c) in its default
  * configuration (fdb_def_rule_en aside, see below), with the cause in
  * mlx5's terms.  rte_flow_validate and rte_flow_create both go through
- * prepare() in octonic_eswitch_rules.c: under mlx5-sws validate answers
+ * prepare() in octonic_esw_rules.c: under mlx5-sws validate answers
  * what create would; under mlx5-hws validate checks the attributes and
- * the pattern only (sw_dialect_check_pattern), as mlx5's does, and the
+ * the pattern only (octonic_esw_dialect_check_pattern), as mlx5's does, and the
  * actions are refused by create alone.  Template API: templates and
  * tables are checked here at their creation.
  * xmeta is mlx5's dv_xmeta_en.  The README's "Dialects" table lists each
@@ -34,7 +34,7 @@
 
 #include <rte_ip.h>
 
-#include "octonic_eswitch_priv.h"
+#include "octonic_esw_internal.h"
 
 void
 octonic_eswitch_dialect_set(struct octonic_eswitch *sw,
@@ -59,7 +59,7 @@ octonic_eswitch_uplinks_set(struct octonic_eswitch *sw, int on)
 }
 
 const char *
-sw_dialect_name(const struct octonic_eswitch *sw)
+octonic_esw_dialect_name(const struct octonic_eswitch *sw)
 {
 	switch (sw->dialect) {
 	case OCTONIC_DIALECT_MLX5_SWS:
@@ -72,7 +72,7 @@ sw_dialect_name(const struct octonic_eswitch *sw)
 }
 
 #define REFUSE(type, cause, ...) do { \
-	sw_error(error, ENOTSUP, type, cause, __VA_ARGS__); \
+	octonic_esw_error(error, ENOTSUP, type, cause, __VA_ARGS__); \
 	return -ENOTSUP; \
 } while (0)
 
@@ -87,7 +87,7 @@ static int
 check_l4_item(const struct octonic_eswitch *sw, const struct rte_flow_item *it,
 		enum rte_flow_item_type l3, struct rte_flow_error *error)
 {
-	const char *d = sw_dialect_name(sw);
+	const char *d = octonic_esw_dialect_name(sw);
 	int hws_2511 = sw->dialect == OCTONIC_DIALECT_MLX5_HWS &&
 		sw->mlx5_dpdk >= OCTONIC_MLX5_DPDK_25_11;
 
@@ -125,7 +125,7 @@ check_ipv4_frag(const struct octonic_eswitch *sw, const struct rte_flow_item *it
 {
 	const uint16_t full = RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK;
 	const struct rte_flow_item_ipv4 *s = it->spec, *l = it->last, *k = it->mask;
-	const char *d = sw_dialect_name(sw);
+	const char *d = octonic_esw_dialect_name(sw);
 	uint16_t m, v, last;
 
 	if (s == NULL || k == NULL)
@@ -135,7 +135,7 @@ check_ipv4_frag(const struct octonic_eswitch *sw, const struct rte_flow_item *it
 	if (v == 0)
 		return 0;
 	if ((m & full) != full) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_MASK, it,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_MASK, it,
 			"%s: must use full mask for fragment_offset", d);
 		return -EINVAL;
 	}
@@ -163,7 +163,7 @@ check_item(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 		const struct rte_flow_item *it, enum rte_flow_item_type l3,
 		struct rte_flow_error *error)
 {
-	const char *d = sw_dialect_name(sw);
+	const char *d = octonic_esw_dialect_name(sw);
 	int sws = sw->dialect == OCTONIC_DIALECT_MLX5_SWS;
 
 	if (it->type == RTE_FLOW_ITEM_TYPE_IPV4)
@@ -191,7 +191,7 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 		struct rte_flow_error *error)
 {
 	const struct rte_flow_action_ethdev *e;
-	const char *d = sw_dialect_name(sw);
+	const char *d = octonic_esw_dialect_name(sw);
 	int sws = sw->dialect == OCTONIC_DIALECT_MLX5_SWS;
 	int hws_2511 = !sws && sw->mlx5_dpdk >= OCTONIC_MLX5_DPDK_25_11;
 	const char *name;
@@ -235,7 +235,7 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 		if (!sws && attr->transfer && a->conf != NULL &&
 				((const struct rte_flow_action_jump *)a->conf)->group ==
 				UINT32_MAX) {
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 				"%s: group index not supported (transfer group %u is hardware group %u + 1)",
 				d, UINT32_MAX, UINT32_MAX);
 			return -EINVAL;
@@ -253,7 +253,7 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 		 * "invalid flow action" (mlx5 25.11 then carries on without
 		 * it, what the rule does is not determined: refused here) */
 		if (!sws) {
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: invalid flow action: SET_META has no hardware-steering implementation, write META with MODIFY_FIELD",
 				d);
 			return -EINVAL;
@@ -292,7 +292,7 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 }
 
 int
-sw_dialect_check_pattern(const struct octonic_eswitch *sw,
+octonic_esw_dialect_check_pattern(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		struct rte_flow_error *error)
 {
@@ -314,7 +314,7 @@ sw_dialect_check_pattern(const struct octonic_eswitch *sw,
 }
 
 int
-sw_dialect_check_actions(const struct octonic_eswitch *sw,
+octonic_esw_dialect_check_actions(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr,
 		const struct rte_flow_action actions[], unsigned int where,
 		struct rte_flow_error *error)
@@ -333,15 +333,15 @@ sw_dialect_check_actions(const struct octonic_eswitch *sw,
 }
 
 int
-sw_dialect_check(const struct octonic_eswitch *sw,
+octonic_esw_dialect_check(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		const struct rte_flow_action actions[], unsigned int where,
 		struct rte_flow_error *error)
 {
-	int ret = sw_dialect_check_pattern(sw, attr, pattern, error);
+	int ret = octonic_esw_dialect_check_pattern(sw, attr, pattern, error);
 
 	return ret != 0 ? ret :
-		sw_dialect_check_actions(sw, attr, actions, where, error);
+		octonic_esw_dialect_check_actions(sw, attr, actions, where, error);
 }
 
 /*
@@ -350,7 +350,7 @@ sw_dialect_check(const struct octonic_eswitch *sw,
  * offset and the width (mlx5_flow_hw.c,
  * flow_hw_validate_action_modify_field; DPDK 22.11 reads a NULL mask
  * without checking it, refused here as 25.11 does).  What the value mask
- * leaves open each rule gives (octonic_flow_template.c, action_fixed).
+ * leaves open each rule gives (octonic_esw_template.c, action_fixed).
  */
 static int
 check_modify_mask(const struct octonic_eswitch *sw,
@@ -360,7 +360,7 @@ check_modify_mask(const struct octonic_eswitch *sw,
 	const struct rte_flow_action_modify_field *ac = a->conf, *mc = m->conf;
 	/* 22.11's level is 32 bits wide, 25.11's 8 */
 	const uint32_t full_level = (typeof(mc->dst.level))UINT32_MAX;
-	const char *d = sw_dialect_name(sw);
+	const char *d = octonic_esw_dialect_name(sw);
 	const char *why = NULL;
 
 	if (ac == NULL)
@@ -381,16 +381,16 @@ check_modify_mask(const struct octonic_eswitch *sw,
 		why = "modify_field width field must be fully masked";
 	if (why == NULL)
 		return 0;
-	sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a, "%s: %s", d, why);
+	octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a, "%s: %s", d, why);
 	return -EINVAL;
 }
 
 int
-sw_dialect_check_actions_template(const struct octonic_eswitch *sw,
+octonic_esw_dialect_check_actions_template(const struct octonic_eswitch *sw,
 		const struct rte_flow_action actions[],
 		const struct rte_flow_action masks[], struct rte_flow_error *error)
 {
-	const char *d = sw_dialect_name(sw);
+	const char *d = octonic_esw_dialect_name(sw);
 	uint32_t i;
 	int ret;
 
@@ -400,7 +400,7 @@ sw_dialect_check_actions_template(const struct octonic_eswitch *sw,
 		switch (actions[i].type) {
 		case RTE_FLOW_ACTION_TYPE_SET_META:
 			/* mlx5_flow_hw.c, mlx5_flow_hw_actions_validate */
-			sw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION,
+			octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION,
 				&actions[i],
 				"%s: action not supported in template API: SET_META (write META with MODIFY_FIELD)",
 				d);

@@ -14,7 +14,7 @@
 #include <rte_malloc.h>
 #include <rte_thash.h>
 
-#include "octonic_eswitch_priv.h"
+#include "octonic_esw_internal.h"
 
 /* The Toeplitz key most NICs and DPDK apps default to. */
 static const uint8_t sw_default_key[OCTONIC_RSS_KEY_LEN] = {
@@ -36,7 +36,7 @@ static const uint8_t sw_default_key[OCTONIC_RSS_KEY_LEN] = {
 #define SW_RSS_V6_UDP (RTE_ETH_RSS_NONFRAG_IPV6_UDP | RTE_ETH_RSS_IPV6_UDP_EX)
 
 void
-sw_rss_default_key(uint8_t key[OCTONIC_RSS_KEY_LEN])
+octonic_esw_rss_default_key(uint8_t key[OCTONIC_RSS_KEY_LEN])
 {
 	memcpy(key, sw_default_key, OCTONIC_RSS_KEY_LEN);
 }
@@ -57,7 +57,7 @@ load_v6(const uint8_t *a, uint32_t *w)
 /* The 4-tuple when the packet's L4 type is in @p types, else the 2-tuple
  * when its L3 type is, else no hash (returns 0). */
 int
-sw_rss_hash(const struct octo_flow_key *k, uint64_t types, const uint8_t *key,
+octonic_esw_rss_hash(const struct octo_flow_key *k, uint64_t types, const uint8_t *key,
 		uint32_t *hash)
 {
 	uint32_t t[RTE_THASH_V6_L4_LEN];
@@ -107,7 +107,7 @@ publish(struct octonic_eswitch *sw, uint16_t pf, struct sw_pf_rss *nrss)
 
 	rte_atomic_store_explicit(&sw->pf[pf].rss, nrss, rte_memory_order_release);
 	rte_atomic_fetch_add_explicit(&sw->cfg_epoch, 1, rte_memory_order_release);
-	sw_synchronize(sw);
+	octonic_esw_synchronize(sw);
 	rte_free(old);
 }
 
@@ -146,7 +146,7 @@ octonic_eswitch_pf_configure(struct octonic_eswitch *sw, uint16_t pf,
 	if (key != NULL)
 		memcpy(n->key, key, OCTONIC_RSS_KEY_LEN);
 	else
-		sw_rss_default_key(n->key);
+		octonic_esw_rss_default_key(n->key);
 	for (i = 0; i < OCTONIC_RETA_SIZE; i++)
 		n->reta[i] = nb_rxq != 0 ? (uint16_t)(i % nb_rxq) : 0;
 	publish(sw, pf, n);

@@ -3,7 +3,7 @@
  */
 
 /* Flow queues: rte_flow_async_create/_destroy/_actions_update, push, pull
- * (the ring is described in octonic_flow_template.h).
+ * (the ring is described in octonic_esw_template.h).
  *
  * An operation enqueued without postpone is carried out at once: its rule
  * matches packets from then on, pushed or pulled or neither (DPDK's
@@ -24,7 +24,7 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
-#include "octonic_flow_template.h"
+#include "octonic_esw_template.h"
 
 static struct sw_fq *
 queue_of(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue,
@@ -33,19 +33,19 @@ queue_of(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue,
 	struct sw_fport *fp = pf < sw->nb_pfs ? sw->fport[pf] : NULL;
 
 	if (fp == NULL) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"the flow engine of PF %u is not configured: call rte_flow_configure first",
 			pf);
 		return NULL;
 	}
 	if (unlikely(queue >= fp->nb_q)) {
 		if (fp->nb_q != fp->nb_queue)
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 				NULL, "%s: flow queue %u does not exist: %u configured, and the control queue %u",
-				sw_dialect_name(sw), queue, fp->nb_queue,
+				octonic_esw_dialect_name(sw), queue, fp->nb_queue,
 				fp->nb_queue);
 		else
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 				NULL, "flow queue %u does not exist: %u configured (0 to %u)",
 				queue, fp->nb_queue, fp->nb_queue - 1);
 		return NULL;
@@ -100,7 +100,7 @@ queue_room(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue, int *ret,
 	if (likely(q->n < q->size))
 		return q;
 	/* mlx5dr_rule.c, mlx5dr_rule_create_hws: "No room in queue", EBUSY */
-	sw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+	octonic_esw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 		"flow queue %u is full: %u operations enqueued or not pulled",
 		queue, q->size);
 	*ret = -EBUSY;
@@ -135,7 +135,7 @@ update_exec(struct octonic_eswitch *sw, struct sw_op *op)
 	}
 	rte_atomic_store_explicit(&cur->hot->dead, sw->gen + 1,
 		rte_memory_order_relaxed);
-	if (sw_rule_add(sw, nr, cur->seq, NULL) != 0) {
+	if (octonic_esw_rule_add(sw, nr, cur->seq, NULL) != 0) {
 		rte_atomic_store_explicit(&cur->hot->dead, SW_GEN_INF,
 			rte_memory_order_relaxed);
 		op->failed = 1;
@@ -154,7 +154,7 @@ op_exec(struct octonic_eswitch *sw, struct sw_op *op)
 
 	switch (op->type) {
 	case SW_OP_CREATE:
-		if (sw_rule_add(sw, r, UINT64_MAX, NULL) != 0) {
+		if (octonic_esw_rule_add(sw, r, UINT64_MAX, NULL) != 0) {
 			op->failed = 1;
 		} else {
 			r->live = r;
@@ -166,7 +166,7 @@ op_exec(struct octonic_eswitch *sw, struct sw_op *op)
 		/* A rule whose create failed is not in the tables. */
 		op->old = live_rule(r);
 		if (op->old != NULL) {
-			sw_rules_kill(sw, &op->old, 1);
+			octonic_esw_rules_kill(sw, &op->old, 1);
 		} else {
 			op->failed = 1;
 		}
@@ -206,9 +206,9 @@ drain(struct octonic_eswitch *sw, struct sw_fq *q)
 			q->dead[nb_dead++] = op->old;
 	}
 	if (nb_dead != 0)
-		sw_rules_unlink(sw, q->dead, nb_dead);	/* waits for readers */
+		octonic_esw_rules_unlink(sw, q->dead, nb_dead);	/* waits for readers */
 	else
-		sw_synchronize(sw);
+		octonic_esw_synchronize(sw);
 	for (i = q->n_ready; i < q->n_done; i++) {
 		struct sw_op *op = op_at(q, i);
 
@@ -216,7 +216,7 @@ drain(struct octonic_eswitch *sw, struct sw_fq *q)
 		case SW_OP_CREATE:
 			if (op->failed) {
 				rte_free(op->flow->rss);
-				sw_tbl_slot_put(op->flow->ttable, op->flow);
+				octonic_esw_tbl_slot_put(op->flow->ttable, op->flow);
 			}
 			break;
 		case SW_OP_DESTROY:
@@ -224,7 +224,7 @@ drain(struct octonic_eswitch *sw, struct sw_fq *q)
 				break;
 			if (op->old != op->flow)
 				rte_free(op->old);	/* an update's rule */
-			sw_tbl_slot_put(op->flow->ttable, op->flow);
+			octonic_esw_tbl_slot_put(op->flow->ttable, op->flow);
 			break;
 		case SW_OP_UPDATE:
 			/* failed: the rule not made; else: the one replaced,
@@ -240,7 +240,7 @@ drain(struct octonic_eswitch *sw, struct sw_fq *q)
 }
 
 void
-sw_fport_drain_all(struct octonic_eswitch *sw, struct sw_fport *fp)
+octonic_esw_fport_drain_all(struct octonic_eswitch *sw, struct sw_fport *fp)
 {
 	uint32_t i;
 
@@ -262,7 +262,7 @@ actions_typed(const struct rte_flow_actions_template *at,
 
 	for (i = 0; i < at->nb_actions; i++)
 		if (unlikely(actions[i].type != at->actions[i].type)) {
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION,
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION,
 				&actions[i],
 				"action %u is not of the actions template's type", i);
 			return -EINVAL;
@@ -331,7 +331,7 @@ rule_parse(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
 	memset(&it[i], 0, sizeof(it[i]));
 	it[i].type = RTE_FLOW_ITEM_TYPE_END;
 	actions_fill(at, actions, ac);
-	ret = sw_rule_parse(sw, t->pf, &t->attr, it, ac, r, error);
+	ret = octonic_esw_rule_parse(sw, t->pf, &t->attr, it, ac, r, error);
 	if (ret != 0)
 		cause_of_caller(error, it, pt->nb_items + 1, items, ac,
 			at->nb_actions + 1, actions);
@@ -360,13 +360,13 @@ rule_fill(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
 	int ret;
 
 	if (unlikely(items == NULL || actions == NULL)) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"pattern and actions are needed");
 		return -EINVAL;
 	}
 	for (i = 0; i < pt->nb_items; i++)
 		if (unlikely(items[i].type != pt->items[i].type)) {
-			sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, &items[i],
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, &items[i],
 				"item %u is not of the pattern template's type", i);
 			return -EINVAL;
 		}
@@ -381,7 +381,7 @@ rule_fill(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
 		return ret;
 	}
 	if (pt->plan.port_item != 0) {
-		ret = sw_port_item_src(sw, &items[pt->plan.port_item - 1], &r->match, error);
+		ret = octonic_esw_port_item_src(sw, &items[pt->plan.port_item - 1], &r->match, error);
 		if (unlikely(ret != 0))
 			return ret;
 	}
@@ -393,10 +393,10 @@ rule_fill(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
 		r->table_known = 1;
 	}
 	if (likely(ap->ok))
-		return sw_aplan_apply(sw, t->pf, &t->attr, ap, at->actions,
+		return octonic_esw_aplan_apply(sw, t->pf, &t->attr, ap, at->actions,
 			at->fixed, actions, r, error);
 	actions_fill(at, actions, ac);
-	ret = sw_actions_parse(sw, t->pf, &t->attr, ac, r, error);
+	ret = octonic_esw_actions_parse(sw, t->pf, &t->attr, ac, r, error);
 	if (ret != 0)
 		cause_of_caller(error, NULL, 0, items, ac, at->nb_actions + 1,
 			actions);
@@ -420,16 +420,16 @@ octonic_eswitch_async_create(struct octonic_eswitch *sw, uint16_t pf,
 	}
 	if (unlikely(t == NULL || t->magic != SW_TBL_MAGIC || t->pf != pf ||
 			pt_idx >= t->nb_pt || at_idx >= t->nb_at)) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, t,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, t,
 			"not a template table of this port, or no such template index in it");
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	r = sw_tbl_slot_get(sw, t);
+	r = octonic_esw_tbl_slot_get(sw, t);
 	if (unlikely(r == NULL)) {
 		/* mlx5_flow_hw.c, flow_hw_async_flow_create_generic: the
 		 * table's flow pool (nb_flows) is empty, ENOMEM */
-		sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"table full: it holds %u rules (nb_flows)", t->nb_flows);
 		rte_errno = ENOMEM;
 		return NULL;
@@ -441,7 +441,7 @@ octonic_eswitch_async_create(struct octonic_eswitch *sw, uint16_t pf,
 		sw->stats.validate_fail++;
 		pthread_mutex_unlock(&sw->lock);
 		rte_free(r->rss);
-		sw_tbl_slot_put(t, r);
+		octonic_esw_tbl_slot_put(t, r);
 		rte_errno = -ret;
 		return NULL;
 	}
@@ -464,7 +464,7 @@ octonic_eswitch_async_destroy(struct octonic_eswitch *sw, uint16_t pf,
 	if (unlikely(q == NULL))
 		return ret;
 	if (unlikely(!handle_live(flow, pf))) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 			"not a rule of a template table of this port, or its destroy is already enqueued");
 		return -EINVAL;
 	}
@@ -509,7 +509,7 @@ octonic_eswitch_pull(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue,
 	uint16_t k;
 
 	if (unlikely(res == NULL && n_res != 0)) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no room for the results");
 		return -EINVAL;
 	}
@@ -547,7 +547,7 @@ octonic_eswitch_async_actions_update(struct octonic_eswitch *sw, uint16_t pf,
 		return ret;
 	if (unlikely(!handle_live(flow, pf) || at_idx >= flow->ttable->nb_at ||
 			actions == NULL)) {
-		sw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 			"not a live rule of a template table of this port, or no such actions template");
 		return -EINVAL;
 	}
@@ -561,7 +561,7 @@ octonic_eswitch_async_actions_update(struct octonic_eswitch *sw, uint16_t pf,
 	nr = rte_zmalloc_socket("octonic_rule", sizeof(*nr), RTE_CACHE_LINE_SIZE,
 		sw->socket);
 	if (nr == NULL) {
-		sw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_HANDLE, NULL,
+		octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_HANDLE, NULL,
 			"out of memory for the rule");
 		return -ENOMEM;
 	}
@@ -571,7 +571,7 @@ octonic_eswitch_async_actions_update(struct octonic_eswitch *sw, uint16_t pf,
 	nr->domain = flow->domain;
 	nr->group = flow->group;
 	nr->prio = flow->prio;
-	ret = sw_actions_parse(sw, pf, &t->attr, ac, nr, error);
+	ret = octonic_esw_actions_parse(sw, pf, &t->attr, ac, nr, error);
 	if (unlikely(ret != 0)) {
 		sw->stats.validate_fail++;
 		pthread_mutex_unlock(&sw->lock);

@@ -16,7 +16,7 @@
 #include <rte_hash_crc.h>
 #include <rte_malloc.h>
 
-#include "octonic_eswitch_priv.h"
+#include "octonic_esw_internal.h"
 
 #define SW_CACHE_SETS 2048	/* power of 2; two ways each */
 #define SW_CACHE_STALE UINT64_MAX	/* no generation is this */
@@ -55,7 +55,7 @@ octonic_eswitch_cache_free(struct octonic_eswitch_cache *c)
 }
 
 uint32_t
-sw_cache_hash(const struct octo_flow_key *k)
+octonic_esw_cache_hash(const struct octo_flow_key *k)
 {
 	RTE_BUILD_BUG_ON(sizeof(*k) % 8 != 0);
 	return rte_hash_crc(k, sizeof(*k), 0);
@@ -82,7 +82,7 @@ entry_holds(const struct sw_cache_entry *e, const struct octo_flow_key *k,
 }
 
 int
-sw_cache_get(const struct octonic_eswitch_cache *c, const struct octo_flow_key *k,
+octonic_esw_cache_get(const struct octonic_eswitch_cache *c, const struct octo_flow_key *k,
 		uint32_t hash, uint64_t gen, uint32_t cfg, struct octonic_verdict *v)
 {
 	const struct sw_cache_entry *set = c->e[hash & (SW_CACHE_SETS - 1)];
@@ -97,7 +97,7 @@ sw_cache_get(const struct octonic_eswitch_cache *c, const struct octo_flow_key *
 }
 
 void
-sw_cache_put(struct octonic_eswitch_cache *c, const struct octo_flow_key *k,
+octonic_esw_cache_put(struct octonic_eswitch_cache *c, const struct octo_flow_key *k,
 		uint32_t hash, uint64_t gen, uint32_t cfg,
 		const struct octonic_verdict *v)
 {

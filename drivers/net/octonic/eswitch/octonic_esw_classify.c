@@ -15,7 +15,7 @@
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
 
-#include "octonic_eswitch_priv.h"
+#include "octonic_esw_internal.h"
 
 /* Packets resolved together (rte_hash bulk lookups take at most 64). */
 #define SW_CHUNK 64
@@ -142,7 +142,7 @@ pf_default(struct octonic_eswitch *sw, struct sw_pkt *s, struct octonic_verdict 
 	}
 	rss = rte_atomic_load_explicit(&pf->rss, rte_memory_order_acquire);
 	if (rss->nb_rxq != 0 && rss->hf != 0 &&
-			sw_rss_hash(&s->key, rss->hf, rss->key, &h)) {
+			octonic_esw_rss_hash(&s->key, rss->hf, rss->key, &h)) {
 		v->has_rss = 1;
 		v->rss_hash = h;
 		v->queue = rss->reta[h % OCTONIC_RETA_SIZE];
@@ -222,7 +222,7 @@ apply(struct octonic_eswitch *sw, struct sw_hot *r, struct sw_pkt *s,
 	case SW_FATE_RSS: {
 		const struct sw_rss_action *ra = r->cold->rss;
 
-		if (sw_rss_hash(&s->key, ra->types, ra->key, &h)) {
+		if (octonic_esw_rss_hash(&s->key, ra->types, ra->key, &h)) {
 			v->has_rss = 1;
 			v->rss_hash = h;
 			v->queue = ra->queues[h % ra->nb_queues];
@@ -320,8 +320,8 @@ classify_chunk_cached(struct octonic_eswitch *sw, struct octonic_eswitch_cache *
 
 	for (i = 0; i < n; i++) {
 		parse_one(sw, pkts[i], &st[i], SW_SRC_WIRE);
-		hash[i] = sw_cache_hash(&st[i].key);
-		if (sw_cache_get(c, &st[i].key, hash[i], gen, cfg, &v[i]))
+		hash[i] = octonic_esw_cache_hash(&st[i].key);
+		if (octonic_esw_cache_get(c, &st[i].key, hash[i], gen, cfg, &v[i]))
 			continue;
 		ms[nm] = st[i];
 		miss[nm++] = i;
@@ -332,7 +332,7 @@ classify_chunk_cached(struct octonic_eswitch *sw, struct octonic_eswitch_cache *
 	for (i = 0; i < nm; i++) {
 		v[miss[i]] = mv[i];
 		if (!ms[i].nocache)
-			sw_cache_put(c, &st[miss[i]].key, hash[miss[i]], gen, cfg,
+			octonic_esw_cache_put(c, &st[miss[i]].key, hash[miss[i]], gen, cfg,
 				&mv[i]);
 	}
 }
