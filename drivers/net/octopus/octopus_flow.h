@@ -141,10 +141,10 @@ struct octopus_flow_parsed {
 	uint16_t rss_queues[OCTO_STEER_APP_MAX_RSS];
 };
 
-/* eth_dev_ops.flow_ops_get (octopus_flow_tmpl.c) */
+/* eth_dev_ops.flow_ops_get (octopus_flow_ops.c) */
 int octopus_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops);
 
-/* The synchronous flow ops (octopus_flow.c), in octopus_flow_tmpl.c's ops table. */
+/* The synchronous flow ops (octopus_flow.c), in octopus_flow_ops.c's ops table. */
 int octopus_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
 		struct rte_flow_error *error);
