@@ -26,6 +26,7 @@
 
 #include "octopus_internal.h"
 #include "octopus_flow.h"
+#include "octopus_flow_mark.h"
 #include "octopus_flow_tmpl.h"
 #include "octopus_flow_tmpl_priv.h"
 
