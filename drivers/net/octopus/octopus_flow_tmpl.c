@@ -181,6 +181,194 @@ action_conf_size(enum rte_flow_action_type t)
 	}
 }
 
+/* An actions template in the making: the port's record, and the proxy's
+ * actions and masks with the confs they point to.
+ */
+struct tmpl_actions_build {
+	const struct octopus_tmpl *t;
+	uint16_t nb_rxq;
+	unsigned int n;		/* proxy actions so far */
+	int fates;
+	struct octopus_tmpl_actions a;
+	struct rte_flow_action hw[TMPL_MAX_ACTIONS + 1], hw_mask[TMPL_MAX_ACTIONS + 1];
+	struct rte_flow_action_set_meta set, set_m;
+	struct rte_flow_action_modify_field mod, mod_m;
+	struct rte_flow_action_jump home, home_m, jump, jump_m;
+};
+
+/* The application's QUEUE, action @p i: META := q + JUMP(home). */
+static int
+actions_queue(struct tmpl_actions_build *b, unsigned int i, const struct rte_flow_action *ac,
+		bool masked, struct rte_flow_error *error)
+{
+	enum octopus_steer_meta_write how = b->a.meta_how;
+	unsigned int n = b->n;
+
+	if (masked && (ac->conf == NULL ||
+	    ((const struct rte_flow_action_queue *)ac->conf)->index >= b->nb_rxq))
+		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, ac,
+			"actions template: queue index %u: the port has %u Rx queues",
+			ac->conf == NULL ? UINT16_MAX :
+			((const struct rte_flow_action_queue *)ac->conf)->index, b->nb_rxq);
+	b->a.fate = TMPL_FATE_QUEUE;
+	b->a.app_fate = (int8_t)i;
+	b->a.masked = masked;
+	b->a.value = masked ? ((const struct rte_flow_action_queue *)ac->conf)->index : 0;
+	queue_actions(b->t, how, (uint16_t)b->a.value, &b->hw[n], &b->set, &b->mod, &b->home);
+	meta_mask(how, masked, &b->hw_mask[n], &b->set_m, &b->mod_m);
+	b->home_m.group = UINT32_MAX;
+	b->hw_mask[n + 1].type = RTE_FLOW_ACTION_TYPE_JUMP;
+	b->hw_mask[n + 1].conf = &b->home_m;
+	b->a.meta_pos = (int8_t)n;
+	b->a.act[n].type = b->hw[n].type;
+	b->a.act[n++].from = -1;
+	b->a.act[n].type = RTE_FLOW_ACTION_TYPE_JUMP;
+	b->a.act[n++].from = -1;
+	b->n = n;
+	return 0;
+}
+
+/* The application's JUMP, action @p i: JUMP(base + group). */
+static int
+actions_jump(struct tmpl_actions_build *b, unsigned int i, const struct rte_flow_action *ac,
+		bool masked, struct rte_flow_error *error)
+{
+	unsigned int n = b->n;
+
+	if (masked && (ac->conf == NULL ||
+	    ((const struct rte_flow_action_jump *)ac->conf)->group == 0 ||
+	    ((const struct rte_flow_action_jump *)ac->conf)->group >=
+			OCTO_STEER_HOME_GROUP))
+		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, ac,
+			"actions template: jump: groups 1..%u", OCTO_STEER_HOME_GROUP - 1);
+	b->a.fate = TMPL_FATE_JUMP;
+	b->a.app_fate = (int8_t)i;
+	b->a.masked = masked;
+	b->a.value = masked ? ((const struct rte_flow_action_jump *)ac->conf)->group : 0;
+	b->jump.group = b->t->shape.base + b->a.value;
+	b->jump_m.group = UINT32_MAX;
+	b->hw[n].type = RTE_FLOW_ACTION_TYPE_JUMP;
+	b->hw[n].conf = &b->jump;
+	b->hw_mask[n].type = RTE_FLOW_ACTION_TYPE_JUMP;
+	b->hw_mask[n].conf = masked ? &b->jump_m : NULL;
+	b->a.jump_pos = (int8_t)n;
+	b->a.act[n].type = RTE_FLOW_ACTION_TYPE_JUMP;
+	b->a.act[n++].from = -1;
+	b->n = n;
+	return 0;
+}
+
+/* Application action @p i (mask @p mk) to the proxy's. */
+static int
+actions_one(struct tmpl_actions_build *b, unsigned int i, const struct rte_flow_action *ac,
+		const struct rte_flow_action *mk, struct rte_flow_error *error)
+{
+	bool masked = tmpl_action_masked(mk);
+
+	/* the proxy's actions: at most two for one of the application's */
+	if (i + 1 >= TMPL_MAX_ACTIONS || b->n + 2 >= TMPL_MAX_ACTIONS)
+		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, ac,
+			"actions template: more than %u actions", TMPL_MAX_ACTIONS - 2);
+	if (mk->type != ac->type)
+		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, mk,
+			"actions template: mask %u is of another type than its action", i);
+	switch (ac->type) {
+	case RTE_FLOW_ACTION_TYPE_QUEUE:
+		if (b->fates++ != 0)
+			break;
+		return actions_queue(b, i, ac, masked, error);
+	case RTE_FLOW_ACTION_TYPE_JUMP:
+		if (b->fates++ != 0)
+			break;
+		return actions_jump(b, i, ac, masked, error);
+	case RTE_FLOW_ACTION_TYPE_DROP:
+		if (b->fates++ != 0)
+			break;
+		b->a.fate = TMPL_FATE_DROP;
+		break;
+	case RTE_FLOW_ACTION_TYPE_MARK:
+	case RTE_FLOW_ACTION_TYPE_FLAG:
+		if (b->t->shape.mark_ingress)
+			return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, ac,
+				"actions template: the members' e-switch refuses MARK and FLAG in transfer rules, and net_octopus's ingress MARK/FLAG rules exist for synchronous rules only (use rte_flow_create)");
+		break;
+	case RTE_FLOW_ACTION_TYPE_COUNT:
+	case RTE_FLOW_ACTION_TYPE_VOID:
+		break;
+	default:
+		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, ac,
+			"actions template: action type %d not supported on net_octopus (queue, drop, jump, mark, flag, count, void; rss is a synchronous rule's only: it becomes several e-switch rules)",
+			(int)ac->type);
+	}
+	if (b->fates > 1)
+		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, ac,
+			"actions template: only one of queue, drop, jump per rule");
+	b->hw[b->n] = *ac;
+	b->hw_mask[b->n] = *mk;
+	b->a.act[b->n].type = ac->type;
+	b->a.act[b->n++].from = (int8_t)i;
+	return 0;
+}
+
+/* Where a rule's confs go: in the proxy's actions, and in its copy (Restart). */
+static void
+actions_rule_layout(struct octopus_tmpl_actions *a, const struct rte_flow_action actions[])
+{
+	unsigned int i;
+
+	for (i = 0; i + 1 < a->nb; i++)
+		if (a->act[i].from >= 0)
+			a->from_pos[a->nb_from++] = (uint8_t)i;
+	for (i = 0; i + 1 < a->nb_app; i++) {
+		size_t sz = action_conf_size(actions[i].type);
+
+		a->app_type[i] = actions[i].type;
+		if (sz != 0) {
+			a->conf_act[a->nb_conf] = (uint8_t)i;
+			a->conf_size[a->nb_conf] = (uint8_t)sz;
+			a->conf_off[a->nb_conf++] = a->copy_size;
+			a->copy_size += (uint16_t)RTE_ALIGN(sz, sizeof(uint64_t));
+		}
+	}
+}
+
+/* The application's actions and masks to the proxy's, META written the way @p how says. */
+static int
+actions_translate(struct tmpl_actions_build *b, enum octopus_steer_meta_write how,
+		const struct rte_flow_action actions[], const struct rte_flow_action masks[],
+		struct rte_flow_error *error)
+{
+	unsigned int i;
+	int ret;
+
+	b->n = 0;
+	b->fates = 0;
+	memset(&b->a, 0, sizeof(b->a));
+	memset(b->hw, 0, sizeof(b->hw));
+	memset(b->hw_mask, 0, sizeof(b->hw_mask));
+	b->a.meta_how = how;
+	b->a.meta_pos = -1;
+	b->a.jump_pos = -1;
+	b->a.app_fate = -1;
+	for (i = 0; actions[i].type != RTE_FLOW_ACTION_TYPE_END; i++) {
+		ret = actions_one(b, i, &actions[i], &masks[i], error);
+		if (ret != 0)
+			return ret;
+	}
+	if (b->fates > 1 || b->fates == 0)
+		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, actions,
+			b->fates ? "actions template: only one of queue, drop, jump per rule" :
+			"actions template: a rule needs one of queue, drop, jump");
+	b->hw[b->n].type = RTE_FLOW_ACTION_TYPE_END;
+	b->hw_mask[b->n].type = RTE_FLOW_ACTION_TYPE_END;
+	b->a.act[b->n].type = RTE_FLOW_ACTION_TYPE_END;
+	b->a.act[b->n].from = -1;
+	b->a.nb = (uint8_t)(b->n + 1);
+	b->a.nb_app = (uint8_t)(i + 1);
+	actions_rule_layout(&b->a, actions);
+	return 0;
+}
+
 /*
  * Numbers of the actions templates of every port, never one twice: a
  * flow queue's actions laid out for one (actions_lay_out) are never taken
@@ -193,17 +381,12 @@ octopus_tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actio
 		const struct rte_flow_action actions[], const struct rte_flow_action masks[],
 		struct rte_flow_error *error)
 {
-	uint16_t nb_rxq = dev->data->nb_rx_queues;
-	struct rte_flow_action hw[TMPL_MAX_ACTIONS + 1], hw_mask[TMPL_MAX_ACTIONS + 1];
-	struct rte_flow_action_set_meta set, set_m;
-	struct rte_flow_action_modify_field mod, mod_m;
-	struct rte_flow_action_jump home, home_m, jump, jump_m;
 	struct rte_flow_actions_template_attr hw_attr;
-	struct octopus_tmpl_actions *at = NULL, a;
+	struct octopus_tmpl_actions *at = NULL;
 	enum octopus_steer_meta_write how;
+	struct tmpl_actions_build b;
 	struct octopus_tmpl *t;
-	unsigned int i, n;
-	int fates, ret;
+	int ret;
 
 	if (attr == NULL || actions == NULL || masks == NULL) {
 		tmpl_error(error, EINVAL, "actions template: attributes, actions or masks missing");
@@ -218,154 +401,24 @@ octopus_tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actio
 	t = tmpl_of(dev, error);
 	if (t == NULL)
 		goto out;
+	b.t = t;
+	b.nb_rxq = dev->data->nb_rx_queues;
 	how = t->shape.meta_how;
 again:
-	n = 0;
-	fates = 0;
-	memset(&a, 0, sizeof(a));
-	memset(hw, 0, sizeof(hw));
-	memset(hw_mask, 0, sizeof(hw_mask));
-	a.meta_how = how;
-	a.meta_pos = -1;
-	a.jump_pos = -1;
-	a.app_fate = -1;
-	for (i = 0; actions[i].type != RTE_FLOW_ACTION_TYPE_END; i++) {
-		const struct rte_flow_action *ac = &actions[i], *mk = &masks[i];
-		bool masked = tmpl_action_masked(mk);
-
-		/* the proxy's actions: at most two for one of the application's */
-		if (i + 1 >= TMPL_MAX_ACTIONS || n + 2 >= TMPL_MAX_ACTIONS) {
-			octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, ac,
-				"actions template: more than %u actions", TMPL_MAX_ACTIONS - 2);
-			goto out;
-		}
-		if (mk->type != ac->type) {
-			octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, mk,
-				"actions template: mask %u is of another type than its action", i);
-			goto out;
-		}
-		switch (ac->type) {
-		case RTE_FLOW_ACTION_TYPE_QUEUE:
-			if (fates++ != 0)
-				break;
-			if (masked && (ac->conf == NULL ||
-			    ((const struct rte_flow_action_queue *)ac->conf)->index >= nb_rxq)) {
-				octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, ac,
-					"actions template: queue index %u: the port has %u Rx queues",
-					ac->conf == NULL ? UINT16_MAX :
-					((const struct rte_flow_action_queue *)ac->conf)->index, nb_rxq);
-				goto out;
-			}
-			a.fate = TMPL_FATE_QUEUE;
-			a.app_fate = (int8_t)i;
-			a.masked = masked;
-			a.value = masked ? ((const struct rte_flow_action_queue *)ac->conf)->index : 0;
-			queue_actions(t, how, (uint16_t)a.value, &hw[n], &set, &mod, &home);
-			meta_mask(how, masked, &hw_mask[n], &set_m, &mod_m);
-			home_m.group = UINT32_MAX;
-			hw_mask[n + 1].type = RTE_FLOW_ACTION_TYPE_JUMP;
-			hw_mask[n + 1].conf = &home_m;
-			a.meta_pos = (int8_t)n;
-			a.act[n].type = hw[n].type;
-			a.act[n++].from = -1;
-			a.act[n].type = RTE_FLOW_ACTION_TYPE_JUMP;
-			a.act[n++].from = -1;
-			continue;
-		case RTE_FLOW_ACTION_TYPE_JUMP:
-			if (fates++ != 0)
-				break;
-			if (masked && (ac->conf == NULL ||
-			    ((const struct rte_flow_action_jump *)ac->conf)->group == 0 ||
-			    ((const struct rte_flow_action_jump *)ac->conf)->group >=
-					OCTO_STEER_HOME_GROUP)) {
-				octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, ac,
-					"actions template: jump: groups 1..%u", OCTO_STEER_HOME_GROUP - 1);
-				goto out;
-			}
-			a.fate = TMPL_FATE_JUMP;
-			a.app_fate = (int8_t)i;
-			a.masked = masked;
-			a.value = masked ? ((const struct rte_flow_action_jump *)ac->conf)->group : 0;
-			jump.group = t->shape.base + a.value;
-			jump_m.group = UINT32_MAX;
-			hw[n].type = RTE_FLOW_ACTION_TYPE_JUMP;
-			hw[n].conf = &jump;
-			hw_mask[n].type = RTE_FLOW_ACTION_TYPE_JUMP;
-			hw_mask[n].conf = masked ? &jump_m : NULL;
-			a.jump_pos = (int8_t)n;
-			a.act[n].type = RTE_FLOW_ACTION_TYPE_JUMP;
-			a.act[n++].from = -1;
-			continue;
-		case RTE_FLOW_ACTION_TYPE_DROP:
-			if (fates++ != 0)
-				break;
-			a.fate = TMPL_FATE_DROP;
-			break;
-		case RTE_FLOW_ACTION_TYPE_MARK:
-		case RTE_FLOW_ACTION_TYPE_FLAG:
-			if (t->shape.mark_ingress) {
-				octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, ac,
-					"actions template: the members' e-switch refuses MARK and FLAG in transfer rules, and net_octopus's ingress MARK/FLAG rules exist for synchronous rules only (use rte_flow_create)");
-				goto out;
-			}
-			break;
-		case RTE_FLOW_ACTION_TYPE_COUNT:
-		case RTE_FLOW_ACTION_TYPE_VOID:
-			break;
-		default:
-			octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, ac,
-				"actions template: action type %d not supported on net_octopus (queue, drop, jump, mark, flag, count, void; rss is a synchronous rule's only: it becomes several e-switch rules)",
-				(int)ac->type);
-			goto out;
-		}
-		if (fates > 1) {
-			octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, ac,
-				"actions template: only one of queue, drop, jump per rule");
-			goto out;
-		}
-		hw[n] = *ac;
-		hw_mask[n] = *mk;
-		a.act[n].type = ac->type;
-		a.act[n++].from = (int8_t)i;
-	}
-	if (fates > 1 || fates == 0) {
-		octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, actions,
-			fates ? "actions template: only one of queue, drop, jump per rule" :
-			"actions template: a rule needs one of queue, drop, jump");
+	if (actions_translate(&b, how, actions, masks, error) != 0)
 		goto out;
-	}
-	hw[n].type = RTE_FLOW_ACTION_TYPE_END;
-	hw_mask[n].type = RTE_FLOW_ACTION_TYPE_END;
-	a.act[n].type = RTE_FLOW_ACTION_TYPE_END;
-	a.act[n].from = -1;
-	a.nb = (uint8_t)(n + 1);
-	a.nb_app = (uint8_t)(i + 1);
-	for (i = 0; i < n; i++)
-		if (a.act[i].from >= 0)
-			a.from_pos[a.nb_from++] = (uint8_t)i;
-	for (i = 0; i + 1 < a.nb_app; i++) {
-		size_t sz = action_conf_size(actions[i].type);
-
-		a.app_type[i] = actions[i].type;
-		if (sz != 0) {
-			a.conf_act[a.nb_conf] = (uint8_t)i;
-			a.conf_size[a.nb_conf] = (uint8_t)sz;
-			a.conf_off[a.nb_conf++] = a.copy_size;
-			a.copy_size += (uint16_t)RTE_ALIGN(sz, sizeof(uint64_t));
-		}
-	}
 	at = rte_zmalloc("octopus_tmpl_actions", sizeof(*at), 0);
 	if (at == NULL) {
 		tmpl_error(error, ENOMEM, "no memory");
 		goto out;
 	}
-	*at = a;
+	*at = b.a;
 	hw_attr = *attr;
 	hw_attr.ingress = 0;
 	hw_attr.transfer = 1;
-	at->hw = rte_flow_actions_template_create(t->proxy, &hw_attr, hw, hw_mask, error);
+	at->hw = rte_flow_actions_template_create(t->proxy, &hw_attr, b.hw, b.hw_mask, error);
 	ret = at->hw != NULL ? 0 : rte_errno > 0 ? -rte_errno : -EIO;
-	if (ret != 0 && a.meta_pos >= 0 && how == OCTOPUS_STEER_META_SET &&
+	if (ret != 0 && b.a.meta_pos >= 0 && how == OCTOPUS_STEER_META_SET &&
 	    (ret == -ENOTSUP || ret == -EINVAL || ret == -ENOSYS)) {
 		/* the proxy takes no SET_META here (mlx5's hardware steering
 		 * has none, facts F2): MODIFY_FIELD, for the next templates too
@@ -412,6 +465,33 @@ copies_alloc(const struct octopus_priv *p, struct octopus_tmpl_table *tb)
 	return tb->copies != NULL ? 0 : -ENOMEM;
 }
 
+/* The table's attributes as the port takes them; -errno with @p error set. */
+static int
+table_attr_check(const struct rte_flow_template_table_attr *attr,
+		struct rte_flow_pattern_template *pts[], uint8_t nb_pt,
+		struct rte_flow_actions_template *ats[], uint8_t nb_at,
+		struct rte_flow_error *error)
+{
+	if (attr == NULL || pts == NULL || ats == NULL || nb_pt == 0 || nb_at == 0)
+		return tmpl_error(error, EINVAL, "table: attributes or templates missing");
+	if (nb_pt > TMPL_MAX_PER_TABLE || nb_at > TMPL_MAX_PER_TABLE)
+		return tmpl_error(error, ENOTSUP, "table: more than 32 pattern or actions templates");
+	if (attr->flow_attr.egress || attr->flow_attr.transfer || !attr->flow_attr.ingress)
+		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR, attr,
+			"table: ingress only on net_octopus (the members' e-switch carries its steering)");
+	if (attr->flow_attr.group >= OCTO_STEER_HOME_GROUP)
+		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_GROUP, attr,
+			"table: group %u: net_octopus offers groups 0..%u (the others carry its steering)",
+			attr->flow_attr.group, OCTO_STEER_HOME_GROUP - 1);
+	if (attr->flow_attr.priority >= OCTO_STEER_APP_MAX_PRIO)
+		return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY, attr,
+			"table: priority %u: net_octopus offers priorities 0..%u",
+			attr->flow_attr.priority, OCTO_STEER_APP_MAX_PRIO - 1);
+	if (attr->nb_flows == 0)
+		return tmpl_error(error, EINVAL, "table: nb_flows 0");
+	return 0;
+}
+
 struct rte_flow_template_table *
 octopus_tmpl_table_create(struct rte_eth_dev *dev, const struct rte_flow_template_table_attr *attr,
 		struct rte_flow_pattern_template *pts[], uint8_t nb_pt,
@@ -425,35 +505,8 @@ octopus_tmpl_table_create(struct rte_eth_dev *dev, const struct rte_flow_templat
 	struct octopus_tmpl *t;
 	unsigned int i;
 
-	if (attr == NULL || pts == NULL || ats == NULL || nb_pt == 0 || nb_at == 0) {
-		tmpl_error(error, EINVAL, "table: attributes or templates missing");
+	if (table_attr_check(attr, pts, nb_pt, ats, nb_at, error) != 0)
 		return NULL;
-	}
-	if (nb_pt > TMPL_MAX_PER_TABLE || nb_at > TMPL_MAX_PER_TABLE) {
-		tmpl_error(error, ENOTSUP, "table: more than 32 pattern or actions templates");
-		return NULL;
-	}
-	if (attr->flow_attr.egress || attr->flow_attr.transfer || !attr->flow_attr.ingress) {
-		octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR, attr,
-			"table: ingress only on net_octopus (the members' e-switch carries its steering)");
-		return NULL;
-	}
-	if (attr->flow_attr.group >= OCTO_STEER_HOME_GROUP) {
-		octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_GROUP, attr,
-			"table: group %u: net_octopus offers groups 0..%u (the others carry its steering)",
-			attr->flow_attr.group, OCTO_STEER_HOME_GROUP - 1);
-		return NULL;
-	}
-	if (attr->flow_attr.priority >= OCTO_STEER_APP_MAX_PRIO) {
-		octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY, attr,
-			"table: priority %u: net_octopus offers priorities 0..%u",
-			attr->flow_attr.priority, OCTO_STEER_APP_MAX_PRIO - 1);
-		return NULL;
-	}
-	if (attr->nb_flows == 0) {
-		tmpl_error(error, EINVAL, "table: nb_flows 0");
-		return NULL;
-	}
 	flow_lock(dev);
 	t = tmpl_of(dev, error);
 	if (t == NULL)
