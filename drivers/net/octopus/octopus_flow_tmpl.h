@@ -7,8 +7,7 @@
 
 /*
  * rte_flow's template and asynchronous API on the virtual port, as the
- * rest of the port calls it, and the port's flow ops (its files:
- * octopus_flow_tmpl_priv.h): flow queues, pattern and actions templates,
+ * rest of the port calls it (its files: octopus_flow_tmpl_priv.h): flow queues, pattern and actions templates,
  * template tables, rules made and destroyed on a flow queue. Every
  * template, table and rule of the application is one on the members'
  * transfer proxy, translated once per template where the template fixes a
@@ -21,9 +20,6 @@
 struct octopus_priv;
 struct rte_eth_dev;
 struct rte_flow_ops;
-
-/* eth_dev_ops.flow_ops_get (octopus_flow_ops.c) */
-int octopus_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops);
 
 /* The port's template state (priv->tmpl), NULL before rte_flow_configure. */
 struct octopus_tmpl;
