@@ -5,7 +5,7 @@
 /*
  * net_octopus ethdev glue: probe/remove, configure, start/stop/close/reset
  * and the ops table. Settings in lockstep with rollback are in
- * octopus_ctrl.c, queues in octopus_queues.c, link in octopus_link.c, RETA
+ * octopus_lockstep.c, queues in octopus_queues.c, link in octopus_link.c, RETA
  * in octopus_reta.c.
  */
 

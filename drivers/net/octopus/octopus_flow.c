@@ -24,6 +24,8 @@
 
 #include "octopus_internal.h"
 #include "octopus_flow.h"
+#include "octopus_flow_build.h"
+#include "octopus_flow_mark.h"
 #include "octopus_gate.h"
 
 struct octopus_flows *

@@ -14,7 +14,9 @@
  * (lib/steering/octo_steer_app.h says what each action becomes).  Every
  * rule is kept as a deep copy (rte_flow_conv) so that it can be installed
  * again from the copy: octopus_flows_replay() after the e-switch lost its
- * rules (a member came back, a restart that removed them).
+ * rules (a member came back, a restart that removed them). This header
+ * declares octopus_flow.c's functions; each file below has its own, and
+ * the records they share are octopus_flow_types.h's.
  *
  *   octopus_flow.c        ops: validate, create, destroy, flush, query,
  *                         isolate; the rule list; replay
@@ -25,126 +27,17 @@
  *                         e-switch refuses them in transfer rules
  */
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/queue.h>
 
-#include <rte_byteorder.h>
 #include <rte_flow.h>
-#include <rte_flow_driver.h>
-#include <rte_spinlock.h>
-#include <octopus_dpdk_compat.h>
 
-#include "octo_steer_app.h"
-#include "octopus_flow_slab.h"
-#include "octopus_steer.h"
+#include "octopus_flow_types.h"
 
 struct octopus_priv;
 struct rte_eth_dev;
-struct octopus_flow_mark;
 
-/* What the members' e-switch takes, asked of its transfer proxy. */
-struct octopus_flow_shape {
-	enum octopus_steer_meta_write meta_how;	/* SET_META or MODIFY_FIELD */
-	uint32_t base;		/* transfer group of application group 0 */
-	uint8_t mark_ingress;	/* MARK or FLAG refused in transfer rules */
-	uint8_t wire_item;	/* transfer group 0's rules name the wire
-				 * (octopus_steer_wire_item_probe) */
-};
-
-/* Rows of octopus_flows.reach after the default buckets' reta_size rows. */
-enum octopus_reach_row {
-	OCTO_REACH_WIDE,	/* rules whose pattern spans several buckets */
-	OCTO_REACH_ALL,		/* any rule: per queue, the rows above counting it */
-	OCTO_REACH_ROWS,	/* how many */
-};
-
-/* One application rule. */
-struct octopus_flow {
-	TAILQ_ENTRY(octopus_flow) next;
-	uint32_t handle;			/* its slot in octopus_flows.slot + 1 */
-	struct rte_flow_conv_rule *copy;	/* deep copy, in the same allocation */
-	struct octo_steer_app_rule app;		/* rss_queues point into copy */
-	uint32_t key;				/* hash of attr + pattern */
-	uint32_t nb_hw;				/* planner entries */
-	struct rte_flow **hw;			/* [nb_hw] member rules, NULL: none */
-	struct rte_flow *hw_one;		/* hw when nb_hw is 1 (most rules) */
-	uint16_t proxy;				/* port the member rules live on */
-	uint8_t installed;
-	uint8_t slab_class;			/* of its memory (octopus_flow_slab) */
-	int32_t bucket;				/* default bucket it hits, -1: several */
-	uint64_t queues;			/* queues it delivers to (bit q) */
-	uint64_t hits_gone, bytes_gone;		/* counts of member rules removed */
-	struct octopus_flow_mark *mark;		/* its ingress MARK/FLAG rules, NULL: none */
-};
-
-TAILQ_HEAD(octopus_flow_list, octopus_flow);
-
-/* The port's application rules (priv->flows, allocated at first use). */
-struct octopus_flows {
-	struct octopus_flow_list list;
-	uint32_t nb;
-	/*
-	 * The rules by key, so that a create (is there a rule for the same
-	 * traffic?) does not walk every rule: open addressing with linear
-	 * probing over (key, handle) pairs, at most half full. A lookup reads
-	 * one line of the table, not the records (a chained table's walk
-	 * would miss the cache at every record); it grows by rehashing the
-	 * pairs alone.
-	 */
-	uint32_t nb_buckets;			/* power of 2, 0 before the first rule */
-	struct octopus_flow_key_slot {
-		uint32_t key;
-		uint32_t handle;		/* 0: empty */
-	} *by_key;
-	/*
-	 * The rules by handle: a handle is a slot number + 1, not an address,
-	 * so that a destroy checks it in one load, never dereferencing what
-	 * the application passed. A free slot holds the next free one + 1,
-	 * shifted left and tagged with bit 0.
-	 */
-	struct octopus_flow **slot;
-	uint32_t nb_slots;			/* allocated */
-	uint32_t slots_used;			/* slots ever used: [0, slots_used) */
-	uint32_t slot_free;			/* first free slot + 1, 0: none */
-	int isolated;
-	struct rte_flow *isolate_rule;		/* ETH -> DROP at the isolate priority */
-	uint16_t isolate_proxy;
-	/*
-	 * QUEUE/RSS rules per (row, queue): rows 0 .. reta_size - 1 for the
-	 * rules whose pattern fixes that default bucket, then the rows of
-	 * enum octopus_reach_row (octopus_flow.c).
-	 */
-	RTE_ATOMIC(uint32_t) *reach;
-	uint64_t *reach_mask;	/* per row: the queues counted non-zero there */
-	/* a count's change to or from 0 and its mask bit, and the gates'
-	 * reads of the masks (octopus_flow.c, reach_add): template rules
-	 * count from every flow queue
-	 */
-	rte_spinlock_t reach_lock;
-	size_t copy_room;	/* size of the last rule's copy (flow_alloc) */
-	struct octopus_flow_slab slab;	/* the records' memory */
-	/* the proxy's answers (octopus_flow_mark.c), asked once per proxy */
-	uint8_t shape_known;
-	uint16_t shape_proxy;
-	struct octopus_flow_shape shape;
-	uint64_t *tag_used;	/* bitmap of the ingress MARK/FLAG tags in use */
-	uint32_t tag_next;	/* where the next tag search starts */
-};
-
-/* Application rule parsed for the planner. */
-struct octopus_flow_parsed {
-	struct octo_steer_app_rule app;
-	uint16_t rss_queues[OCTO_STEER_APP_MAX_RSS];
-};
-
-/* eth_dev_ops.flow_ops_get (octopus_flow_tmpl.c) */
-int octopus_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops);
-
-/* The synchronous flow ops (octopus_flow.c), in octopus_flow_tmpl.c's ops table. */
+/* The synchronous flow ops (octopus_flow.c), in octopus_flow_ops.c's ops table. */
 int octopus_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
 		struct rte_flow_error *error);
@@ -209,118 +102,10 @@ void octopus_flows_forget_hw(struct octopus_priv *p, uint16_t port);
 /* Remove every rule from the members and forget it (close). */
 void octopus_flows_free(struct octopus_priv *p);
 
-/* octopus_flow_build.c */
-int octopus_flow_parse(const struct octopus_priv *p, const struct rte_flow_attr *attr,
-		const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
-		struct octopus_flow_parsed *out, struct rte_flow_error *error);
-/*
- * Create (validate_only == 0) or validate the member rule of planner entry
- * @p e for an application rule of pattern @p pattern on port @p proxy,
- * writing META the way @p how says (the proxy's answer).
- * @return 0 and *flow set (create), 1 when the entry cannot match anything
- * the pattern matches (skipped, nothing created), or -errno with @p error set.
- */
-int octopus_flow_hw_make(uint16_t proxy, enum octopus_steer_meta_write how, bool wire,
-		const struct rte_flow_item pattern[],
-		const struct octo_steer_app_entry *e,
-		int validate_only, struct rte_flow **flow, struct rte_flow_error *error);
-/*
- * octopus_flow_mark.c: what the e-switch behind @p proxy takes, asked by
- * creating probe rules (octopus_steer_probe) where @p may_create and the
- * members take rules now, and kept; otherwise by validate alone, not kept.
- */
-int octopus_flow_shape_get(struct octopus_priv *p, uint16_t proxy, bool may_create,
-		struct octopus_flow_shape *sh, struct rte_flow_error *error);
 /*
  * Ask it at start (the steering installed): an application's validate
  * then finds the answer and creates no probe rule.
  */
 void octopus_flows_shape_probe(struct octopus_priv *p, uint16_t proxy);
-/* Give @p f a tag when its MARK/FLAG goes to the ingress stage (@p sh). */
-int octopus_flow_mark_tag(struct octopus_priv *p, struct octopus_flow *f,
-		const struct octopus_flow_shape *sh, struct rte_flow_error *error);
-/* Create @p f's ingress MARK/FLAG rules for its entries @p e (none without a tag). */
-int octopus_flow_mark_install(struct octopus_priv *p, struct octopus_flow *f,
-		const struct octo_steer_app_entry *e, uint32_t nb, struct rte_flow_error *error);
-/* Validate the ingress MARK/FLAG rules rule @p a (with a tag) would have. */
-int octopus_flow_mark_validate(struct octopus_priv *p, const struct octo_steer_app_rule *a,
-		const struct octo_steer_app_entry *e, uint32_t nb, struct rte_flow_error *error);
-/* Remove @p f's ingress MARK/FLAG rules and free its tag. */
-void octopus_flow_mark_remove(struct octopus_priv *p, struct octopus_flow *f);
-/* Create those of @p f missing on a member (one that came back). */
-int octopus_flow_mark_fill(struct octopus_priv *p, struct octopus_flow *f,
-		struct rte_flow_error *error);
-/* Port @p port was released: @p f's rules on it went with it. */
-void octopus_flow_mark_forget(struct octopus_priv *p, struct octopus_flow *f, uint16_t port);
-/* Free the tag map (close). */
-void octopus_flow_mark_release(struct octopus_flows *fl);
-
-/* Spec/mask size of the items the port takes, 0 for the others (VOID too). */
-size_t octopus_flow_item_size(enum rte_flow_item_type t);
-/* Default bucket of a pattern's traffic, -1 when it spans several. */
-int octopus_flow_bucket_of(enum octo_steer_field spread, uint16_t reta_size,
-		const struct rte_flow_item pattern[]);
-/*
- * The default bucket of the rules of one pattern template: its item types
- * and masks decide all but the spec bytes of the spreading field, which
- * octopus_flow_bucket_run() reads from a rule's pattern. The same as
- * octopus_flow_bucket_of() on the rule's specs under the template's masks
- * (an item the template leaves unmasked: no spec): where the masks cover
- * the bucket bits, those bits of the field are the bucket, the masks take
- * none of them away.
- */
-struct octopus_flow_bucket_prog {
-	int16_t item;		/* the item holding the field, -1: every rule -1 */
-	uint8_t off;		/* the field's place in that item's spec */
-	uint8_t width;		/* its bytes (big endian): 2 or 4 */
-	uint32_t need;		/* the bucket bits: reta_size - 1 */
-};
-
-/* The program of a template of items @p tmpl (types and masks). */
-void octopus_flow_bucket_prog_make(enum octo_steer_field spread, uint16_t reta_size,
-		const struct rte_flow_item tmpl[], struct octopus_flow_bucket_prog *bp);
-
-/* Default bucket of a rule of pattern @p pattern (specs) under @p bp; -1: several. */
-static inline int
-octopus_flow_bucket_run(const struct octopus_flow_bucket_prog *bp,
-		const struct rte_flow_item pattern[])
-{
-	const uint8_t *spec;
-	uint32_t v32;
-	uint16_t v16;
-
-	if (bp->item < 0)
-		return -1;
-	spec = pattern[bp->item].spec;
-	if (spec == NULL)
-		return -1;
-	if (bp->width == 2) {
-		memcpy(&v16, spec + bp->off, sizeof(v16));
-		return (int)(rte_be_to_cpu_16(v16) & bp->need);
-	}
-	memcpy(&v32, spec + bp->off, sizeof(v32));
-	return (int)(rte_be_to_cpu_32(v32) & bp->need);
-}
-
-/* Hash of attr and pattern (same rule matching the same traffic). */
-uint32_t octopus_flow_key(const struct rte_flow_attr *attr,
-		const struct rte_flow_item pattern[]);
-/*
- * Set @p error to @p code with a formatted message; what every flow file
- * reports with. rte_flow_error keeps a pointer to the message: a buffer per
- * thread (and per file including this) outlives the call, as the API needs.
- */
-static inline int __rte_format_printf(5, 6)
-octopus_flow_error(struct rte_flow_error *error, int code,
-		enum rte_flow_error_type type, const void *cause, const char *fmt, ...)
-{
-	static __thread char msg[384];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return rte_flow_error_set(error, code, type, cause, msg);
-}
 
 #endif /* OCTOPUS_FLOW_H */

@@ -16,7 +16,7 @@
 #include <rte_hash_crc.h>
 
 #include "octopus_internal.h"
-#include "octopus_flow.h"
+#include "octopus_flow_build.h"
 
 /* Longest application pattern, END excluded. */
 #define FLOW_MAX_ITEMS 32
@@ -133,6 +133,43 @@ set_fate(struct octo_steer_app_rule *r, int *has_fate, enum octo_steer_app_fate 
 	return 0;
 }
 
+/* An RSS action: its queues, the rule's fate. */
+static int
+parse_rss(uint16_t nb_rxq, const struct rte_flow_action *a, struct octopus_flow_parsed *out,
+		int *has_fate, struct rte_flow_error *error)
+{
+	const struct rte_flow_action_rss *c = a->conf;
+	struct octo_steer_app_rule *r = &out->app;
+	uint32_t i;
+	int ret;
+
+	if (c == NULL)
+		return octopus_flow_error(error, EINVAL,
+			RTE_FLOW_ERROR_TYPE_ACTION_CONF, a, "rss: configuration missing");
+	if (c->level > 1)
+		return octopus_flow_error(error, ENOTSUP,
+			RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			"rss: level %u: only the outermost headers spread", c->level);
+	if (c->queue_num == 0 || c->queue == NULL ||
+			c->queue_num > OCTO_STEER_APP_MAX_RSS)
+		return octopus_flow_error(error, EINVAL,
+			RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			"rss: %u queues, need 1..%u", c->queue_num,
+			OCTO_STEER_APP_MAX_RSS);
+	for (i = 0; i < c->queue_num; i++) {
+		if (c->queue[i] >= nb_rxq)
+			return octopus_flow_error(error, EINVAL,
+				RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+				"rss: queue %u: the port has %u Rx queues",
+				c->queue[i], nb_rxq);
+		out->rss_queues[i] = c->queue[i];
+	}
+	ret = set_fate(r, has_fate, OCTO_STEER_APP_RSS, a, error);
+	r->rss_queues = out->rss_queues;
+	r->rss_num = c->queue_num;
+	return ret;
+}
+
 static int
 parse_actions(uint16_t nb_rxq, const struct rte_flow_action actions[],
 		struct octopus_flow_parsed *out, struct rte_flow_error *error)
@@ -140,7 +177,6 @@ parse_actions(uint16_t nb_rxq, const struct rte_flow_action actions[],
 	struct octo_steer_app_rule *r = &out->app;
 	const struct rte_flow_action *a;
 	int has_fate = 0, ret;
-	uint32_t i;
 
 	if (actions == NULL)
 		return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
@@ -164,35 +200,9 @@ parse_actions(uint16_t nb_rxq, const struct rte_flow_action actions[],
 			r->queue = q->index;
 			break;
 		}
-		case RTE_FLOW_ACTION_TYPE_RSS: {
-			const struct rte_flow_action_rss *c = a->conf;
-
-			if (c == NULL)
-				return octopus_flow_error(error, EINVAL,
-					RTE_FLOW_ERROR_TYPE_ACTION_CONF, a, "rss: configuration missing");
-			if (c->level > 1)
-				return octopus_flow_error(error, ENOTSUP,
-					RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
-					"rss: level %u: only the outermost headers spread", c->level);
-			if (c->queue_num == 0 || c->queue == NULL ||
-					c->queue_num > OCTO_STEER_APP_MAX_RSS)
-				return octopus_flow_error(error, EINVAL,
-					RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
-					"rss: %u queues, need 1..%u", c->queue_num,
-					OCTO_STEER_APP_MAX_RSS);
-			for (i = 0; i < c->queue_num; i++) {
-				if (c->queue[i] >= nb_rxq)
-					return octopus_flow_error(error, EINVAL,
-						RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
-						"rss: queue %u: the port has %u Rx queues",
-						c->queue[i], nb_rxq);
-				out->rss_queues[i] = c->queue[i];
-			}
-			ret = set_fate(r, &has_fate, OCTO_STEER_APP_RSS, a, error);
-			r->rss_queues = out->rss_queues;
-			r->rss_num = c->queue_num;
+		case RTE_FLOW_ACTION_TYPE_RSS:
+			ret = parse_rss(nb_rxq, a, out, &has_fate, error);
 			break;
-		}
 		case RTE_FLOW_ACTION_TYPE_DROP:
 			ret = set_fate(r, &has_fate, OCTO_STEER_APP_DROP, a, error);
 			break;

@@ -19,10 +19,12 @@
  *   port      octopus_ethdev.c
  *   entries   octopus_events.c, octopus_telemetry.c, octopus_api.c
  *   failover  octopus_failover.c
- *   control   octopus_flow_tmpl.c, octopus_flow.c, octopus_flow_build.c, octopus_flow_mark.c,
- *             octopus_flow_slab.c, octopus_aggr.c, octopus_reta.c, octopus_queues.c,
- *             octopus_pool.c, octopus_stats.c, octopus_link.c,
- *             octopus_ctrl.c, octopus_caps.c, octopus_devargs.c
+ *   control   octopus_flow_ops.c, octopus_flow_tmpl.c, octopus_flow_tmpl_restart.c,
+ *             octopus_flow_queue.c, octopus_flow_tmpl_recs.c, octopus_flow.c,
+ *             octopus_flow_build.c, octopus_flow_mark.c, octopus_flow_slab.c,
+ *             octopus_aggr.c, octopus_reta.c, octopus_queues.c, octopus_pool.c,
+ *             octopus_stats.c, octopus_link.c, octopus_lockstep.c, octopus_mtu.c,
+ *             octopus_caps.c, octopus_devargs.c
  *   datapath  octopus_rxtx.c, octopus_migrate.c (the requests it makes)
  *   gate      octopus_gate.c, octopus_steer.c
  *   members   octopus_members.c, octopus_names.c
@@ -478,7 +480,7 @@ struct octopus_priv {
 				 * and a refused META write names both forms' causes */
 	/* The application's rte_flow rules (octopus_flow.c); NULL: none yet. */
 	struct octopus_flows *flows;
-	/* The template API's state (octopus_flow_tmpl.c); NULL: not configured. */
+	/* The template API's state (octopus_flow_ops.c); NULL: not configured. */
 	struct octopus_tmpl *tmpl;
 
 	uint16_t nb_pools;
@@ -574,7 +576,7 @@ int octopus_xstats_reset(struct rte_eth_dev *dev);
 void octopus_stats_snapshot(struct octopus_priv *p, uint16_t m);
 void octopus_stats_keep(struct octopus_priv *p, uint16_t m);
 
-/* octopus_ctrl.c (lockstep settings) */
+/* octopus_lockstep.c (lockstep settings) */
 int octopus_promisc_enable(struct rte_eth_dev *dev);
 int octopus_promisc_disable(struct rte_eth_dev *dev);
 int octopus_allmulti_enable(struct rte_eth_dev *dev);
@@ -638,7 +640,7 @@ void octopus_events_register(struct rte_eth_dev *dev, struct octopus_member *m);
 void octopus_events_unregister(struct rte_eth_dev *dev, struct octopus_member *m);
 bool octopus_member_has_lsc(uint16_t port);
 
-/* octopus_flow_tmpl.c (flow ops; the rest in octopus_flow.h) */
+/* octopus_flow_ops.c (flow ops; the rest in octopus_flow.h, octopus_flow_tmpl.h) */
 struct rte_flow_ops;
 int octopus_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops);
 

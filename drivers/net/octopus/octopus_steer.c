@@ -32,7 +32,7 @@ RTE_LOG_REGISTER_SUFFIX(octopus_steer_logtype, steer, NOTICE);
 #define RTE_LOGTYPE_octopus_steer octopus_steer_logtype
 #define STEER_LOG(level, ...) RTE_LOG_LINE(level, octopus_steer, __VA_ARGS__)
 
-/* The two enums are one list: the driver's public one and the planner's. */
+/* The planner keeps a rule slot for every member the driver may have. */
 static_assert(OCTOPUS_STEER_MAX_MEMBERS <= OCTO_STEER_MAX_MEMBERS,
 	"planner holds fewer members than the driver");
 
@@ -564,6 +564,47 @@ steer_free(struct octopus_steer *s)
 	rte_free(s);
 }
 
+/* Create every planned rule, then the root jump; none left on a failure. */
+static int
+rules_create(struct octopus_steer *s, char *why, size_t why_len)
+{
+	uint32_t i;
+	int ret;
+
+	/* slots are in install order: downstream rules first */
+	for (i = 0; i < s->nb_slots; i++) {
+		const struct octo_steer_rule *r = octo_steer_plan_rule(s->plan, i);
+
+		s->flows[i] = create_rule(s, r, &ret);
+		if (s->flows[i] == NULL) {
+			snprintf(why, why_len, "creating %s rule %u of %u failed: %s",
+				kind_name(r->kind), i, s->nb_slots, rte_strerror(-ret));
+			/* the probe passed, so a refusal here is a limit (table
+			 * size, ...) of this NIC: still "cannot steer"
+			 */
+			if (ret == -ENOSYS)
+				ret = -ENOTSUP;
+			remove_all(s);
+			return ret;
+		}
+	}
+	/* last: traffic enters the classification once it is all there */
+	if (s->base != 0) {
+		struct rte_flow_error err;
+
+		ret = root_rule(s->proxy, s->base, s->wire_item, &s->root, false, &err);
+		if (ret != 0) {
+			snprintf(why, why_len, "port %u refused transfer rule group 0 ETH -> JUMP(%u): %s",
+				s->proxy, s->base, err_msg(&err, ret));
+			if (is_unsupported(ret))
+				ret = -ENOTSUP;
+			remove_all(s);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 int
 octopus_steer_install(struct octopus_steer **sp,
 		const struct octopus_steer_conf *conf, char *why, size_t why_len)
@@ -645,37 +686,9 @@ octopus_steer_install(struct octopus_steer **sp,
 	if (ret != 0)
 		goto fail;
 
-	/* slots are in install order: downstream rules first */
-	for (i = 0; i < s->nb_slots; i++) {
-		const struct octo_steer_rule *r = octo_steer_plan_rule(s->plan, i);
-
-		s->flows[i] = create_rule(s, r, &ret);
-		if (s->flows[i] == NULL) {
-			snprintf(why, why_len, "creating %s rule %u of %u failed: %s",
-				kind_name(r->kind), i, s->nb_slots, rte_strerror(-ret));
-			/* the probe passed, so a refusal here is a limit (table
-			 * size, ...) of this NIC: still "cannot steer"
-			 */
-			if (ret == -ENOSYS)
-				ret = -ENOTSUP;
-			remove_all(s);
-			goto fail;
-		}
-	}
-	/* last: traffic enters the classification once it is all there */
-	if (s->base != 0) {
-		struct rte_flow_error err;
-
-		ret = root_rule(s->proxy, s->base, s->wire_item, &s->root, false, &err);
-		if (ret != 0) {
-			snprintf(why, why_len, "port %u refused transfer rule group 0 ETH -> JUMP(%u): %s",
-				s->proxy, s->base, err_msg(&err, ret));
-			if (is_unsupported(ret))
-				ret = -ENOTSUP;
-			remove_all(s);
-			goto fail;
-		}
-	}
+	ret = rules_create(s, why, why_len);
+	if (ret != 0)
+		goto fail;
 	STEER_LOG(INFO, "installed %u rules on %u members (proxy port %u, classification in transfer group %u)",
 		s->nb_slots + (s->root != NULL), s->nb_members, s->proxy, s->base);
 	*sp = s;
