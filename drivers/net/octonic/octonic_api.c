@@ -398,6 +398,7 @@ rte_pmd_octonic_gen_set(uint16_t port_id, const struct rte_pmd_octonic_gen_conf 
 	nic->gen_count = 0;
 	nic->gen_credit = 0;
 	nic->gen_last_tsc = 0;
+	rte_atomic_store_explicit(&nic->gen_overflow, 0, rte_memory_order_relaxed);
 	rte_spinlock_unlock(&nic->engine_lock);
 	return 0;
 }
@@ -416,6 +417,10 @@ rte_pmd_octonic_gen_enable(uint16_t port_id, int on)
 	 * pause returns, so the generated count is final from then on */
 	rte_spinlock_lock(&pf->nic->engine_lock);
 	pf->nic->gen_on = on != 0;
+	/* a paced schedule restarts at the resume: the pause is not an
+	 * overflow */
+	pf->nic->gen_credit = 0;
+	pf->nic->gen_last_tsc = 0;
 	rte_spinlock_unlock(&pf->nic->engine_lock);
 	return 0;
 }

@@ -441,11 +441,24 @@ tx_drain(struct octonic_nic *nic)
 
 /* ---- Rx: wire -> classification -> PF rings ---- */
 
+/*
+ * Frames the generator may produce now, at most @p want.  With gen_rate=
+ * the k-th frame of the schedule is due at a fixed time; *first_due gets
+ * the due time of the first frame granted and *period the cycles between
+ * two (0, 0 when unpaced), so that their latency counts from when they
+ * were due on the wire, as a tester stamps a frame when it sends it, and
+ * not from the engine pass that happened to take them.  What the
+ * schedule offered past the credit's cap (no pass came in time) is lost
+ * as a NIC's full Rx buffer loses it, and counted in gen_overflow.
+ */
 static uint16_t
-gen_budget(struct octonic_nic *nic, uint16_t want)
+gen_budget(struct octonic_nic *nic, uint16_t want, uint64_t *first_due,
+		uint64_t *period)
 {
-	uint64_t now, hz, add;
+	uint64_t now, hz, add, gap;
 
+	*first_due = 0;
+	*period = 0;
 	if (!nic->gen_on)
 		return 0;
 	if (nic->gen_limit != 0) {
@@ -458,17 +471,30 @@ gen_budget(struct octonic_nic *nic, uint16_t want)
 		return want;
 	now = rte_get_tsc_cycles();
 	hz = rte_get_tsc_hz();
-	if (nic->gen_last_tsc == 0 || now - nic->gen_last_tsc > hz)
+	/* the schedule starts at the first pass (a pause restarts it) */
+	if (nic->gen_last_tsc == 0)
 		nic->gen_last_tsc = now - hz / 1000;
-	add = (now - nic->gen_last_tsc) * nic->gen_rate / hz;
+	gap = now - nic->gen_last_tsc;
+	/* in two parts: gap * rate alone overflows after minutes */
+	add = gap / hz * nic->gen_rate + gap % hz * nic->gen_rate / hz;
 	if (add > 0) {
-		nic->gen_last_tsc += add * hz / nic->gen_rate;
+		nic->gen_last_tsc += add / nic->gen_rate * hz +
+			add % nic->gen_rate * hz / nic->gen_rate;
 		nic->gen_credit += add;
-		if (nic->gen_credit > OCTONIC_GEN_MAX_CREDIT)
+		if (nic->gen_credit > OCTONIC_GEN_MAX_CREDIT) {
+			RELAXED_ADD(&nic->gen_overflow,
+				nic->gen_credit - OCTONIC_GEN_MAX_CREDIT);
 			nic->gen_credit = OCTONIC_GEN_MAX_CREDIT;
+		}
 	}
 	if (nic->gen_credit < want)
 		want = nic->gen_credit;
+	if (want == 0)
+		return 0;
+	/* the credit's frames, oldest first, were due up to gen_last_tsc */
+	*period = hz / nic->gen_rate;
+	*first_due = nic->gen_last_tsc -
+		(nic->gen_credit - 1) * hz / nic->gen_rate;
 	nic->gen_credit -= want;
 	return want;
 }
@@ -476,12 +502,13 @@ gen_budget(struct octonic_nic *nic, uint16_t want)
 static uint16_t
 wire_fetch(struct octonic_nic *nic, struct rte_mbuf **frames)
 {
+	uint64_t due, period;
 	uint16_t n = 0, len;
 	struct rte_mbuf *m;
 
 	switch (nic->args.wire) {
 	case OCTONIC_WIRE_GEN:
-		n = gen_budget(nic, OCTONIC_BURST);
+		n = gen_budget(nic, OCTONIC_BURST, &due, &period);
 		for (uint16_t i = 0; i < n; i++) {
 			m = nic->stage[i];
 			len = octo_gen_next(nic->gen, rte_pktmbuf_mtod(m, uint8_t *),
@@ -492,7 +519,11 @@ wire_fetch(struct octonic_nic *nic, struct rte_mbuf **frames)
 			m->packet_type = 0;
 			frames[i] = m;
 		}
-		if (n > 0)
+		if (period != 0)
+			for (uint16_t i = 0; i < n; i++)
+				octo_latency_stamp(nic->lat, nic->gen_count + i,
+					1, due + i * period);
+		else if (n > 0)
 			octo_latency_stamp(nic->lat, nic->gen_count, n, rte_rdtsc());
 		nic->gen_count += n;
 		return n;

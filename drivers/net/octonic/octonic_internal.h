@@ -300,6 +300,8 @@ struct octonic_nic {
 	uint64_t gen_limit;		/**< 0: no limit */
 	uint64_t gen_last_tsc;
 	uint64_t gen_credit;		/**< packets the rate allows now */
+	uint64_t gen_overflow;		/**< offered by the rate past the
+					 *  credit's cap: never generated */
 	uint64_t wire_drops;		/**< frames the wire could not take */
 	uint64_t mac_drops;		/**< topology=separate: unicast frames
 					 *  for a MAC no PF has */

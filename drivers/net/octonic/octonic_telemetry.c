@@ -21,7 +21,9 @@
  *                          the sink and waits behind the pollers (sampled
  *                          side by side at 0.1 s in unthrottled runs, it
  *                          got 32, 49, 18 replies in 6 s where this and
- *                          /ethdev/xstats got 60, 62, 24)
+ *                          /ethdev/xstats got 60, 62, 24); also the
+ *                          generated count and the paced generator's
+ *                          overflow (frames offered and never generated)
  */
 
 #include <stdio.h>
@@ -146,8 +148,12 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_string(d, "owner",
 			owner.id != RTE_ETH_DEV_NO_OWNER ? owner.name : "");
 	rte_tel_data_add_dict_uint(d, "tsc_hz", rte_get_tsc_hz());
-	if (rte_pmd_octonic_gen_count(port, &gen) == 0)
+	if (rte_pmd_octonic_gen_count(port, &gen) == 0) {
 		rte_tel_data_add_dict_uint(d, "generated", gen);
+		rte_tel_data_add_dict_uint(d, "gen_overflow",
+			rte_atomic_load_explicit(&pf->nic->gen_overflow,
+				rte_memory_order_relaxed));
+	}
 	if (rte_pmd_octonic_sink_stats_get(port, &ss) == 0) {
 		rte_tel_data_add_dict_uint(d, "sink_packets", ss.pkts);
 		rte_tel_data_add_dict_uint(d, "sink_out_of_order", ss.out_of_order);
@@ -224,6 +230,12 @@ tel_latency(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_uint(d, "tsc_hz", rte_get_tsc_hz());
 	rte_tel_data_add_dict_uint(d, "samples", samples);
 	rte_tel_data_add_dict_uint(d, "stale", stale);
+	/* relaxed reads, no lock: a benchmark waits on these for the end of
+	 * a gen_limit= run without stalling the pollers */
+	rte_tel_data_add_dict_uint(d, "generated",
+		rte_atomic_load_explicit(&nic->gen_count, rte_memory_order_relaxed));
+	rte_tel_data_add_dict_uint(d, "gen_overflow",
+		rte_atomic_load_explicit(&nic->gen_overflow, rte_memory_order_relaxed));
 	arr[0] = h->low;
 	arr[1] = h->high;
 	arr[2] = h->count;

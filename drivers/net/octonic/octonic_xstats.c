@@ -106,7 +106,7 @@ octonic_stats_reset(struct rte_eth_dev *dev)
 
 /* ---- xstats: PF counters, then per Rx queue, then per Tx queue ---- */
 
-#define PF_XSTATS 9
+#define PF_XSTATS 10
 static const char *const pf_names[PF_XSTATS] = {
 	"rx_flow_drop_packets",		/* DROP action in the e-switch */
 	"rx_port_down_drop_packets",	/* arrived while unplugged or stopped */
@@ -122,6 +122,10 @@ static const char *const pf_names[PF_XSTATS] = {
 	 * (re)configured; 0 before any frame came back */
 	"wire_latency_p50_ns",
 	"wire_latency_p99_ns",
+	/* wire=gen with gen_rate=, NIC-wide: frames the rate offered while
+	 * no engine pass came for longer than the generator's credit lasts,
+	 * never generated (a NIC's Rx buffer overflow) */
+	"wire_gen_overflow_packets",
 };
 
 /* emulation_cycles: TSC cycles the queue's poller spent emulating the
@@ -193,6 +197,7 @@ octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	v[6] = G(pf->nic->mac_drops);
 	v[7] = octonic_latency_ns(pf->nic, 0.50);
 	v[8] = octonic_latency_ns(pf->nic, 0.99);
+	v[9] = G(pf->nic->gen_overflow);
 	for (i = 0; i < PF_XSTATS; i++, k++) {
 		xs[k].id = k;
 		xs[k].value = v[i];
