@@ -134,11 +134,14 @@ rte_ctz32(uint32_t v)
  * Control threads (23.11): rte_ctrl_thread_create (pthread, void *
  * result) is gone for rte_thread_create_control (rte_thread_t, uint32_t
  * result), joined with rte_thread_join.  22.11 has rte_thread_t and
- * rte_thread_join already; its rte_thread_t holds the pthread_t.
+ * rte_thread_join already; its rte_thread_t holds the pthread_t.  A
+ * driver's own threads (rte_thread_create_internal_control) are named
+ * with the "dpdk-" prefix.
  */
 #include <rte_thread.h>
 #if !OCTO_DPDK_AT_LEAST(23, 11)
 #include <pthread.h>
+#include <stdio.h>
 #include <rte_lcore.h>
 
 struct octo_compat_thread_start {
@@ -174,6 +177,17 @@ rte_thread_create_control(rte_thread_t *thread, const char *name,
 	}
 	thread->opaque_id = (uintptr_t)tid;
 	return 0;
+}
+
+/* A driver's control thread: "dpdk-" before its name, as 23.11 does. */
+static inline int
+rte_thread_create_internal_control(rte_thread_t *thread, const char *name,
+		rte_thread_func thread_func, void *arg)
+{
+	char prefixed[RTE_MAX_THREAD_NAME_LEN];
+
+	snprintf(prefixed, sizeof(prefixed), "dpdk-%s", name);
+	return rte_thread_create_control(thread, prefixed, thread_func, arg);
 }
 #endif
 

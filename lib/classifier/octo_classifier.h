@@ -141,7 +141,7 @@ octo_flow_key_apply_mask(const struct octo_flow_key *in,
 {
 	/* may_alias: the key is written field by field elsewhere; without
 	 * it the compiler may reorder those stores after these loads. */
-	typedef uint64_t __attribute__((__may_alias__)) word_t;
+	typedef uint64_t __rte_may_alias word_t;
 	const word_t *a = (const word_t *)in;
 	const word_t *b = (const word_t *)mask;
 	word_t *o = (word_t *)out;

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include <rte_bitops.h>
 #include <rte_common.h>
 #include <octopus_dpdk_compat.h>
 
@@ -88,7 +89,7 @@ bucket_of(uint64_t v)
 
 	if (v < LAT_SUB)
 		return (unsigned int)v;
-	msb = 63 - (unsigned int)__builtin_clzll(v);
+	msb = rte_fls_u64(v) - 1;
 	return (msb - LAT_SUB_BITS + 1) * LAT_SUB +
 		(unsigned int)((v >> (msb - LAT_SUB_BITS)) & (LAT_SUB - 1));
 }

@@ -338,7 +338,7 @@ run(uint32_t flows, unsigned int nb, uint64_t rate)
 			"received + NIC drops != generated");
 }
 
-/* CPUs the port's control thread may run on (its name starts "octo-mig"). */
+/* CPUs the port's control thread may run on (its name starts "dpdk-omig"). */
 static void
 print_control_cpus(void)
 {
@@ -357,7 +357,7 @@ print_control_cpus(void)
 		if (fgets(comm, sizeof(comm), f) == NULL)
 			comm[0] = '\0';
 		fclose(f);
-		if (strncmp(comm, "octo-mig", 8) != 0)
+		if (strncmp(comm, "dpdk-omig", 9) != 0)
 			continue;
 		control_tid = atoi(e->d_name);
 		snprintf(path, sizeof(path), "/proc/self/task/%s/status", e->d_name);

@@ -977,7 +977,7 @@ poll_alone(uint16_t q, unsigned int ms)
 /*
  * Nothing of the port spins or wakes on a timer while no move is asked:
  * 2 s of steady forwarding with migration=auto, every queue polled from
- * its home's socket, cost the port's control thread (octo-mig) under 2 ms
+ * its home's socket, cost the port's control thread (dpdk-omig) under 2 ms
  * of CPU and at most 20 times on a CPU (a thread woken by a timer every
  * 5 us, as it once was, is on a CPU 400,000 times in 2 s).
  */
@@ -997,8 +997,8 @@ test_idle(struct rte_mempool *mp)
 	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
 	for (q = 0; q < nb_q; q++)
 		CHECK(wait_polls(q, 100), "queue %u not polled", q);
-	tid = octo_thread_named("octo-mig");
-	CHECK(tid > 0, "no control thread named octo-mig");
+	tid = octo_thread_named("dpdk-omig");
+	CHECK(tid > 0, "no control thread named dpdk-omig");
 	/* schedstat readable: this thread has run */
 	CHECK(octo_sched_of(rte_sys_gettid()).run_ns > 0, "no schedstat for this thread");
 	r0 = rte_atomic_load_explicit(&received, rte_memory_order_relaxed);

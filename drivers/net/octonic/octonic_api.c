@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 
+#include <eal_export.h>
 #include <rte_ethdev.h>
 
 #include "octo_wire.h"
@@ -30,6 +31,7 @@ pf_get(uint16_t port_id)
 	return dev->data->dev_private;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_pf_info, 0.1)
 int
 rte_pmd_octonic_pf_info(uint16_t port_id, struct rte_pmd_octonic_pf_info *info)
 {
@@ -52,6 +54,7 @@ rte_pmd_octonic_pf_info(uint16_t port_id, struct rte_pmd_octonic_pf_info *info)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_locality_get, 0.1)
 int
 rte_pmd_octonic_locality_get(uint16_t port_id, uint16_t queue_id, int tx,
 		struct rte_pmd_octonic_locality *loc)
@@ -109,6 +112,7 @@ link_changed(struct octonic_pf *pf)
 		rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_unplug, 0.1)
 int
 rte_pmd_octonic_unplug(uint16_t port_id)
 {
@@ -129,6 +133,7 @@ rte_pmd_octonic_unplug(uint16_t port_id)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_plug, 0.1)
 int
 rte_pmd_octonic_plug(uint16_t port_id)
 {
@@ -153,6 +158,7 @@ rte_pmd_octonic_plug(uint16_t port_id)
  * (intr_conf.rmv) hears it, once.  Under topology=mpesw or octonic that
  * is every PF of the NIC, under separate the one PF.
  */
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_device_fatal, 0.1)
 int
 rte_pmd_octonic_device_fatal(uint16_t port_id)
 {
@@ -194,6 +200,7 @@ rte_pmd_octonic_device_fatal(uint16_t port_id)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_datapath_get, 0.1)
 int
 rte_pmd_octonic_datapath_get(uint16_t port_id,
 		struct rte_pmd_octonic_datapath *dp)
@@ -221,6 +228,7 @@ rte_pmd_octonic_datapath_get(uint16_t port_id,
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_reset_raise, 0.1)
 int
 rte_pmd_octonic_reset_raise(uint16_t port_id)
 {
@@ -243,6 +251,7 @@ rte_pmd_octonic_reset_raise(uint16_t port_id)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_rx_burst_max, 0.1)
 int
 rte_pmd_octonic_rx_burst_max(uint16_t port_id, uint16_t max)
 {
@@ -255,6 +264,7 @@ rte_pmd_octonic_rx_burst_max(uint16_t port_id, uint16_t max)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_rx_stall, 0.1)
 int
 rte_pmd_octonic_rx_stall(uint16_t port_id, uint32_t us)
 {
@@ -270,6 +280,7 @@ rte_pmd_octonic_rx_stall(uint16_t port_id, uint32_t us)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_rx_stall_state, 0.1)
 int
 rte_pmd_octonic_rx_stall_state(uint16_t port_id)
 {
@@ -280,6 +291,7 @@ rte_pmd_octonic_rx_stall_state(uint16_t port_id)
 	return rte_atomic_load_explicit(&pf->rx_stall_state, rte_memory_order_acquire);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_rx_count_zero, 0.1)
 int
 rte_pmd_octonic_rx_count_zero(uint16_t port_id, int on)
 {
@@ -292,6 +304,7 @@ rte_pmd_octonic_rx_count_zero(uint16_t port_id, int on)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_sink_stats_get, 0.1)
 int
 rte_pmd_octonic_sink_stats_get(uint16_t port_id,
 		struct rte_pmd_octonic_sink_stats *st)
@@ -317,6 +330,7 @@ rte_pmd_octonic_sink_stats_get(uint16_t port_id,
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_gen_get, 0.1)
 int
 rte_pmd_octonic_gen_get(uint16_t port_id, struct rte_pmd_octonic_gen_conf *c)
 {
@@ -340,6 +354,7 @@ rte_pmd_octonic_gen_get(uint16_t port_id, struct rte_pmd_octonic_gen_conf *c)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_gen_set, 0.1)
 int
 rte_pmd_octonic_gen_set(uint16_t port_id, const struct rte_pmd_octonic_gen_conf *c)
 {
@@ -403,6 +418,7 @@ rte_pmd_octonic_gen_set(uint16_t port_id, const struct rte_pmd_octonic_gen_conf 
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_gen_enable, 0.1)
 int
 rte_pmd_octonic_gen_enable(uint16_t port_id, int on)
 {
@@ -425,6 +441,7 @@ rte_pmd_octonic_gen_enable(uint16_t port_id, int on)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_gen_count, 0.1)
 int
 rte_pmd_octonic_gen_count(uint16_t port_id, uint64_t *generated)
 {
@@ -440,6 +457,7 @@ rte_pmd_octonic_gen_count(uint16_t port_id, uint64_t *generated)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_flow_stats_get, 0.1)
 int
 rte_pmd_octonic_flow_stats_get(uint16_t port_id,
 		struct rte_pmd_octonic_flow_stats *st)
@@ -464,6 +482,7 @@ rte_pmd_octonic_flow_stats_get(uint16_t port_id,
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_flow_room_set, 0.1)
 int
 rte_pmd_octonic_flow_room_set(uint16_t port_id, uint32_t rules)
 {
@@ -475,6 +494,7 @@ rte_pmd_octonic_flow_room_set(uint16_t port_id, uint32_t rules)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_flow_dump, 0.1)
 int
 rte_pmd_octonic_flow_dump(uint16_t port_id, FILE *f)
 {

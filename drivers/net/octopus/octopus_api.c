@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <eal_export.h>
 #include <rte_lcore.h>
 
 #include "rte_pmd_octopus.h"
@@ -26,12 +27,14 @@ priv_of(uint16_t port_id)
 	return rte_eth_devices[port_id].data->dev_private;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octopus_is_octopus, 0.1)
 int
 rte_pmd_octopus_is_octopus(uint16_t port_id)
 {
 	return octopus_is_octopus(port_id) ? 1 : 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octopus_members_get, 0.1)
 int
 rte_pmd_octopus_members_get(uint16_t port_id, struct rte_pmd_octopus_member *members,
 		uint16_t size)
@@ -52,6 +55,7 @@ rte_pmd_octopus_members_get(uint16_t port_id, struct rte_pmd_octopus_member *mem
 	return n;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octopus_queue_info_get, 0.1)
 int
 rte_pmd_octopus_queue_info_get(uint16_t port_id, uint16_t queue_id, int tx,
 		struct rte_pmd_octopus_queue_info *info)
@@ -79,6 +83,7 @@ rte_pmd_octopus_queue_info_get(uint16_t port_id, uint16_t queue_id, int tx,
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octopus_locality_get, 0.1)
 int
 rte_pmd_octopus_locality_get(uint16_t port_id, uint16_t queue_id, int tx,
 		struct rte_pmd_octopus_locality *loc)
@@ -109,6 +114,7 @@ static_assert(RTE_PMD_OCTOPUS_MIG_HIST == OCTO_MIG_HIST,
 static_assert((int)RTE_PMD_OCTOPUS_MIG_DRAINING == (int)OCTO_ROUTE_DRAINING,
 	"public phases differ from the route's");
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octopus_queue_migrate, 0.1)
 int
 rte_pmd_octopus_queue_migrate(uint16_t port_id, uint16_t queue_id, int socket)
 {
@@ -132,6 +138,7 @@ rte_pmd_octopus_queue_migrate(uint16_t port_id, uint16_t queue_id, int socket)
 	return rx;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octopus_queue_migrate_lcore, 0.1)
 int
 rte_pmd_octopus_queue_migrate_lcore(uint16_t port_id, uint16_t queue_id,
 		unsigned int lcore_id)
@@ -142,6 +149,7 @@ rte_pmd_octopus_queue_migrate_lcore(uint16_t port_id, uint16_t queue_id,
 		(int)rte_lcore_to_socket_id(lcore_id));
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octopus_migration_get, 0.1)
 int
 rte_pmd_octopus_migration_get(uint16_t port_id, uint16_t queue_id, int tx,
 		struct rte_pmd_octopus_migration *st)
@@ -187,6 +195,7 @@ rte_pmd_octopus_migration_get(uint16_t port_id, uint16_t queue_id, int tx,
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octopus_migration_auto_set, 0.1)
 int
 rte_pmd_octopus_migration_auto_set(uint16_t port_id, int on)
 {
@@ -199,6 +208,7 @@ rte_pmd_octopus_migration_auto_set(uint16_t port_id, int on)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octopus_migration_auto_get, 0.1)
 int
 rte_pmd_octopus_migration_auto_get(uint16_t port_id)
 {

@@ -368,8 +368,9 @@ octopus_migrate_start(struct octopus_priv *p)
 	p->mig.failover = 0;
 	sem_init(&p->mig.wake, 0, 0);
 	p->mig.stop = 0;
-	snprintf(name, sizeof(name), "octo-mig-%u", p->port_id);
-	ret = rte_thread_create_control(&p->mig.thread, name, migrate_thread, p);
+	/* "dpdk-omig-<port>": the prefix comes with an internal thread */
+	snprintf(name, sizeof(name), "omig-%u", p->port_id);
+	ret = rte_thread_create_internal_control(&p->mig.thread, name, migrate_thread, p);
 	if (ret != 0) {
 		OCTO_LOG(ERR, "port %u: cannot start the migration thread (%d)",
 			p->port_id, ret);
