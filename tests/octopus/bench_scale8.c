@@ -47,6 +47,7 @@
 #include "../common/octo_dialect.h"
 #include "../common/octo_flow_rule.h"
 #include "../common/octo_port.h"
+#include "../common/octo_steer_conf.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_PF 8
@@ -91,17 +92,9 @@ planner(void)
 	uint64_t t0;
 	double ns;
 
-	for (q = 0; q < NB_Q; q++)
-		home[q] = q % NB_PF;
-	for (q = 0; q < RETA; q++)
-		reta[q] = q % NB_Q;
-	memset(&conf, 0, sizeof(conf));
-	conf.nb_members = NB_PF;
-	conf.nb_queues = NB_Q;
-	conf.home = home;
-	conf.reta_size = RETA;
-	conf.reta = reta;
-	conf.field = OCTO_STEER_FIELD_L4_SRC;
+	octo_homes_spread(home, NB_Q, NB_PF);
+	octo_reta_spread(reta, RETA, NB_Q);
+	octo_steer_plan_conf_fill(&conf, NB_PF, NB_Q, home, reta, RETA, OCTO_STEER_FIELD_L4_SRC);
 	t0 = rte_get_timer_cycles();
 	if (octo_steer_plan_create(&plan, &conf, why, sizeof(why)) != 0) {
 		CHECK(0, "plan: %s", why);

@@ -44,6 +44,7 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_cases.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
@@ -196,24 +197,19 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64];
-	char *eal[] = {
-		argv[0], "-m", "512", "--no-pci", "--lcores", "0@0,1@0",
-		"--file-prefix", prefix,
-		"--vdev", "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64,gen_rate=100000",
-		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migrate_after=20",
-	};
 	struct rte_mempool *mp;
-	int nb_eal = RTE_DIM(eal);
-	char **eal_argv = eal;
+	struct octo_eal a;
 
-	snprintf(prefix, sizeof(prefix), "octopus-aggr-%s", which);
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, 2) < 0)
+	octo_eal_begin(&a, argv[0], 512, "0@0,1@0", "octopus-aggr-%s", which);
+	octo_eal_vdev(&a, "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64,gen_rate=100000");
+	octo_eal_vdev(&a, "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,"
+		"migrate_after=20");
+	if (octo_eal_start(&a, 2) < 0)
 		return 2;
 	port = port_of("net_octopus0");
 	pf[0] = port_of("net_octonic0_pf0");
 	pf[1] = port_of("net_octonic0_pf1");
-	mp = rte_pktmbuf_pool_create("app", 8192, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("app", 8192, 0);
 	if (mp == NULL || port >= RTE_MAX_ETHPORTS || pf[1] >= RTE_MAX_ETHPORTS)
 		return 2;
 	rte_pmd_octonic_gen_enable(pf[0], 0);

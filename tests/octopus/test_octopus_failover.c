@@ -84,6 +84,7 @@
 
 #include "../common/octo_check.h"
 #include "../common/octo_cases.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_dialect.h"
 #include "../common/octo_flow_rule.h"
 #include "../common/octo_migration.h"
@@ -1295,18 +1296,12 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], octo[512], name[32], *gen = nic_args;
 	struct octo_pfs_eal e;
-	char *eal[] = {
-		argv[0], "-m", "512", "--no-pci",
-		"--lcores", e.lcores, "--file-prefix", prefix,
-		"--vdev", gen, "--vdev", octo,
-	};
 	struct rte_mempool *mp;
-	bool fatal;
-	int nb_eal = RTE_DIM(eal);
-	char **eal_argv = eal;
+	struct octo_eal a;
+	char name[32];
 	unsigned int i;
+	bool fatal;
 
 	nb_pf = octo_pfs();
 	if (nb_pf == 0)
@@ -1316,7 +1311,7 @@ main(int argc, char **argv)
 	/* main lcore, and lcores 1..N+1 on socket k mod N (poller_of) */
 	if (octo_pfs_eal_make(&e, nb_pf, nb_pf + 2) != 0)
 		return 2;
-	snprintf(prefix, sizeof(prefix), "octopus-failover-%s-%u", which, nb_pf);
+	octo_eal_begin(&a, argv[0], 512, e.lcores, "octopus-failover-%s-%u", which, nb_pf);
 	/* the device-fatal error under mlx5-hws: of mlx5's multiport
 	 * e-switch, whose uplinks name no PF and report the owner's node
 	 * (socket_of= says each one's)
@@ -1324,8 +1319,9 @@ main(int argc, char **argv)
 	fatal = strncmp(which, "fatal", 5) == 0;
 	mpesw = fatal &&
 		strstr(octo_dialect_suffix(), "dialect=mlx5-hws") != NULL;
-	snprintf(gen, sizeof(nic_args), "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000%s",
+	snprintf(nic_args, sizeof(nic_args), "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000%s",
 		e.nic, mpesw ? ",topology=mpesw" : "");
+	octo_eal_vdev(&a, "%s", nic_args);
 	if (mpesw && octo_mpesw_members(&e, nb_pf) != 0)
 		return 2;
 	/* beyond 2 PFs, rx_pool=app with a pool per socket: the port's own
@@ -1333,10 +1329,9 @@ main(int argc, char **argv)
 	 * N members' sockets, N times the memory of the shared hugepages,
 	 * while a queue's pool on its home socket keeps its DMA local there
 	 */
-	snprintf(octo, sizeof(octo), "net_octopus0,%s,migration=manual%s", e.members,
+	octo_eal_vdev(&a, "net_octopus0,%s,migration=manual%s", e.members,
 		nb_pf > 2 ? ",rx_pool=app" : "");
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, nb_pf + 2) < 0 ||
-	    !octo_pfs_sockets_ok(nb_pf))
+	if (octo_eal_start(&a, nb_pf + 2) < 0 || !octo_pfs_sockets_ok(nb_pf))
 		return 2;
 	for (i = 0; i < nb_pf; i++) {
 		snprintf(name, sizeof(name), "app%u", i);
@@ -1344,9 +1339,8 @@ main(int argc, char **argv)
 			/* a ring per member for each queue homed here (a NIC
 			 * that fills its rings at start, mlx5, takes them
 			 * all), its Tx ring and the lcores' caches */
-			socket_pool[i] = rte_pktmbuf_pool_create(name,
-				(nb_pf + 1) * nb_desc * ((nb_q + nb_pf - 1) / nb_pf) + 4096, 256, 0,
-				RTE_MBUF_DEFAULT_BUF_SIZE, (int)i);
+			socket_pool[i] = octo_app_pool(name,
+				(nb_pf + 1) * nb_desc * ((nb_q + nb_pf - 1) / nb_pf) + 4096, (int)i);
 			if (socket_pool[i] == NULL) {
 				fprintf(stderr, "pool on socket %u: %s\n", i,
 					rte_strerror(rte_errno));
@@ -1358,8 +1352,7 @@ main(int argc, char **argv)
 	if (nic_ports() != 0)
 		return 2;
 	nic_pf = pf[0];
-	mp = nb_pf > 2 ? socket_pool[0] :
-		rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = nb_pf > 2 ? socket_pool[0] : octo_app_pool("app", 16384, 0);
 	if (mp == NULL || port >= RTE_MAX_ETHPORTS)
 		return 2;
 	rte_pmd_octonic_gen_enable(nic_pf, 0);

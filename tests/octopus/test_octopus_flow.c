@@ -52,6 +52,7 @@
  *       stopped; where they do, the rules stay there.
  */
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,8 @@
 #include "octopus_flow.h"
 
 #include "../common/octo_cases.h"
+#include "../common/octo_eal.h"
+#include "../common/octo_poll.h"
 #include "../common/octo_check.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
@@ -99,70 +102,25 @@ static unsigned int nb_pf;	/* OCTO_PFS: PF k on socket k */
 static uint16_t nb_q;
 static uint16_t port, nic_port;
 /* per queue, per flow: written by the queue's poller only */
-static uint32_t cnt[MAX_Q][NB_FLOWS];
 static uint32_t marked[MAX_Q][NB_FLOWS];	/* with FDIR_ID */
 static uint32_t mark_val[NB_FLOWS];
 static uint32_t fdir_any[MAX_Q];		/* any FDIR flag */
-/* what the generator's flows look like (learnt from the first phase) */
-static rte_be32_t flow_src[NB_FLOWS];
-static rte_be16_t flow_sport[NB_FLOWS];
-static uint64_t received;
-static uint64_t last_rx_tsc;
-static uint64_t deadline;
-static uint64_t expected;	/* packets the phase must deliver */
-static volatile int stop;
+/* where each flow's packets arrived, what the flows look like */
+static struct octo_phase ph;
+static_assert(MAX_Q <= OCTO_PHASE_MAXQ && NB_FLOWS <= OCTO_PHASE_MAXFLOWS,
+	"octo_phase holds the counts");
 
-static int
-poll_queue(void *arg)
+/* The marks of each packet, besides the phase's counts. */
+static void
+count_marks(struct octo_phase *p, uint16_t q, struct rte_mbuf *m, int f)
 {
-	uint16_t q = (uint16_t)rte_lcore_id();
-	struct rte_mbuf *pkts[32];
-	uint16_t n, k;
-
-	RTE_SET_USED(arg);
-	if (q >= nb_q)
-		return 0;
-	while (!stop) {
-		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
-		for (k = 0; k < n; k++) {
-			struct rte_mbuf *m = pkts[k];
-			rte_be32_t src;
-			rte_be16_t sport;
-			int f = octo_gen_flow_of(m, NB_FLOWS, &src, &sport);
-
-			if (m->ol_flags & RTE_MBUF_F_RX_FDIR)
-				fdir_any[q]++;
-			if (f >= 0) {
-				cnt[q][f]++;
-				flow_src[f] = src;
-				flow_sport[f] = sport;
-				if (m->ol_flags & RTE_MBUF_F_RX_FDIR_ID) {
-					marked[q][f]++;
-					mark_val[f] = m->hash.fdir.hi;
-				}
-			}
-			rte_pktmbuf_free(m);
-		}
-		/* beyond 2 PFs, more pollers than this 2-CPU machine's CPUs */
-		if (n == 0 && nb_pf > 2 && q != 0)
-			rte_delay_us_sleep(50);
-		if (n > 0) {
-			rte_atomic_fetch_add_explicit(&received, n, rte_memory_order_relaxed);
-			rte_atomic_store_explicit(&last_rx_tsc, rte_get_timer_cycles(), rte_memory_order_relaxed);
-		}
-		if (q == 0 && n == 0) {
-			uint64_t now = rte_get_timer_cycles();
-
-			/* everything that should arrive did, and 50 ms more
-			 * passed without a packet (so a wrong extra shows too)
-			 */
-			if ((rte_atomic_load_explicit(&received, rte_memory_order_relaxed) >= expected &&
-					now - rte_atomic_load_explicit(&last_rx_tsc, rte_memory_order_relaxed) >
-					rte_get_timer_hz() / 20) || now > deadline)
-				stop = 1;
-		}
+	RTE_SET_USED(p);
+	if (m->ol_flags & RTE_MBUF_F_RX_FDIR)
+		fdir_any[q]++;
+	if (f >= 0 && (m->ol_flags & RTE_MBUF_F_RX_FDIR_ID)) {
+		marked[q][f]++;
+		mark_val[f] = m->hash.fdir.hi;
 	}
-	return 0;
 }
 
 /*
@@ -173,24 +131,10 @@ poll_queue(void *arg)
 static void
 run_phase_drop(unsigned int dropped_flows)
 {
-	struct rte_pmd_octonic_gen_conf gc;
-
-	memset(cnt, 0, sizeof(cnt));
 	memset(marked, 0, sizeof(marked));
 	memset(fdir_any, 0, sizeof(fdir_any));
-	received = 0;
-	CHECK(rte_pmd_octonic_gen_get(nic_port, &gc) == 0, "gen_get");
-	gc.limit = PHASE_PKTS;
-	CHECK(rte_pmd_octonic_gen_set(nic_port, &gc) == 0, "gen_set");
-	expected = (uint64_t)(NB_FLOWS - dropped_flows) * PER_FLOW;
-	last_rx_tsc = rte_get_timer_cycles();
-	deadline = last_rx_tsc + 20 * rte_get_timer_hz();
-	stop = 0;
-	rte_pmd_octonic_gen_enable(nic_port, 1);
-	rte_eal_mp_remote_launch(poll_queue, NULL, SKIP_MAIN);
-	poll_queue(NULL);	/* the main lcore polls queue 0 and decides the end */
-	rte_eal_mp_wait_lcore();
-	rte_pmd_octonic_gen_enable(nic_port, 0);
+	CHECK(octo_phase_run(&ph, PHASE_PKTS, (uint64_t)(NB_FLOWS - dropped_flows) * PER_FLOW) == 0,
+		"generator: gen_get, gen_set");
 	if (getenv("FLOW_TEST_DEBUG") != NULL) {
 		uint64_t gen = 0;
 		struct rte_eth_stats st;
@@ -199,7 +143,7 @@ run_phase_drop(unsigned int dropped_flows)
 		rte_eth_stats_get(port, &st);
 		fprintf(stderr, "phase: generated %" PRIu64 " received %" PRIu64
 			" imissed %" PRIu64 " q %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-			gen, received, st.imissed, octo_xstat(port, "rx_q0_packets"),
+			gen, ph.received, st.imissed, octo_xstat(port, "rx_q0_packets"),
 			octo_xstat(port, "rx_q1_packets"), octo_xstat(port, "rx_q2_packets"),
 			octo_xstat(port, "rx_q3_packets"));
 	}
@@ -214,28 +158,14 @@ run_phase(void)
 static uint32_t
 flow_total(int f)
 {
-	uint32_t t = 0;
-	int q;
-
-	for (q = 0; q < nb_q; q++)
-		t += cnt[q][f];
-	return t;
+	return octo_phase_flow_total(&ph, f);
 }
 
 /* The queue every packet of flow f reached, -1: none or several. */
 static int
 flow_queue(int f)
 {
-	int q, found = -1;
-
-	for (q = 0; q < nb_q; q++) {
-		if (cnt[q][f] == 0)
-			continue;
-		if (found >= 0)
-			return -1;
-		found = q;
-	}
-	return found;
+	return octo_phase_flow_queue(&ph, f);
 }
 
 static uint64_t
@@ -288,9 +218,9 @@ five_tuple(struct five_tuple_rule *r, int f)
 {
 	memset(r, 0, sizeof(*r));
 	r->attr.ingress = 1;
-	r->ip.hdr.src_addr = flow_src[f];
+	r->ip.hdr.src_addr = ph.flow_src[f];
 	r->ip_mask.hdr.src_addr = RTE_BE32(0xffffffff);
-	r->udp.hdr.src_port = flow_sport[f];
+	r->udp.hdr.src_port = ph.flow_sport[f];
 	r->udp_mask.hdr.src_port = RTE_BE16(0xffff);
 	r->items[0].type = RTE_FLOW_ITEM_TYPE_ETH;
 	r->items[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
@@ -373,8 +303,8 @@ test_queue(struct rte_mempool *mp)
 	/* the default buckets use queues 0 and 1 only: 2 and 3 get nothing */
 	CHECK(reta_set_all(to_01) == 0, "reta 0/1");
 	run_phase();
-	CHECK(received == PHASE_PKTS && imissed() == 0, "learning phase: %" PRIu64
-		" of %u, missed %" PRIu64, received, PHASE_PKTS, imissed());
+	CHECK(ph.received == PHASE_PKTS && imissed() == 0, "learning phase: %" PRIu64
+		" of %u, missed %" PRIu64, ph.received, PHASE_PKTS, imissed());
 	for (f = 0; f < NB_FLOWS; f++)
 		CHECK(flow_total(f) == PER_FLOW && (flow_queue(f) == 0 || flow_queue(f) == 1),
 			"flow %d: %u packets, queue %d", f, flow_total(f), flow_queue(f));
@@ -440,22 +370,22 @@ test_queue(struct rte_mempool *mp)
 
 	for (i = 0; i < 2; i++) {
 		run_phase_drop(1);
-		CHECK(cnt[3][X] == PER_FLOW && flow_queue(X) == 3,
+		CHECK(ph.cnt[3][X] == PER_FLOW && flow_queue(X) == 3,
 			"round %d: flow %d: %u of %u packets at queue 3 (queue %d)", i, X,
-			cnt[3][X], PER_FLOW, flow_queue(X));
+			ph.cnt[3][X], PER_FLOW, flow_queue(X));
 		CHECK(marked[3][X] == PER_FLOW && mark_val[X] == 0xabc,
 			"round %d: %u of %u marked, mark 0x%x", i, marked[3][X], PER_FLOW,
 			mark_val[X]);
-		CHECK(cnt[2][Z] == PER_FLOW && flow_queue(Z) == 2 &&
+		CHECK(ph.cnt[2][Z] == PER_FLOW && flow_queue(Z) == 2 &&
 			fdir_any[2] == PER_FLOW && marked[2][Z] == 0,
 			"round %d: flagged flow %d: %u of %u at queue 2, %u flagged, %u with an id",
-			i, Z, cnt[2][Z], PER_FLOW, fdir_any[2], marked[2][Z]);
+			i, Z, ph.cnt[2][Z], PER_FLOW, fdir_any[2], marked[2][Z]);
 		for (f = 0; f < NB_FLOWS; f++) {
 			if (f == X || f == Z)
 				continue;
-			CHECK(cnt[3][f] == 0 && cnt[2][f] == 0,
+			CHECK(ph.cnt[3][f] == 0 && ph.cnt[2][f] == 0,
 				"round %d: flow %d reached queue 3 (%u) or 2 (%u)", i, f,
-				cnt[3][f], cnt[2][f]);
+				ph.cnt[3][f], ph.cnt[2][f]);
 			CHECK(f == Y || flow_total(f) == PER_FLOW,
 				"round %d: flow %d: %u packets", i, f, flow_total(f));
 			CHECK(marked[0][f] + marked[1][f] == 0, "flow %d marked", f);
@@ -495,7 +425,7 @@ test_queue(struct rte_mempool *mp)
 	CHECK(fs.transfer_rules == fs0.transfer_rules + 2, "after destroy: %u transfer rules, want %u",
 		fs.transfer_rules, fs0.transfer_rules + 2);
 	run_phase_drop(1);
-	CHECK(flow_queue(X) == 0 && cnt[0][X] == PER_FLOW && marked[0][X] == 0,
+	CHECK(flow_queue(X) == 0 && ph.cnt[0][X] == PER_FLOW && marked[0][X] == 0,
 		"destroyed rule still steers: flow %d at queue %d", X, flow_queue(X));
 	/* flush removes the rest */
 	flow = rte_flow_create(port, &r.attr, r.items, r.actions, &err);
@@ -573,8 +503,8 @@ test_rss(struct rte_mempool *mp)
 
 		memset(&qc, 0, sizeof(qc));
 		CHECK(rte_flow_query(port, flow, count_action, &qc, &err) == 0 &&
-			qc.hits == received && received == PHASE_PKTS,
-			"rss count %" PRIu64 ", received %" PRIu64, qc.hits, received);
+			qc.hits == ph.received && ph.received == PHASE_PKTS,
+			"rss count %" PRIu64 ", received %" PRIu64, qc.hits, ph.received);
 	}
 	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
 
@@ -623,7 +553,7 @@ test_isolate(struct rte_mempool *mp)
 
 	setup_port(mp, 0);
 	run_phase();	/* learn the tuples */
-	CHECK(received == PHASE_PKTS, "learning: %" PRIu64, received);
+	CHECK(ph.received == PHASE_PKTS, "learning: %" PRIu64, ph.received);
 	fs0 = fstats();
 	memset(&err, 0, sizeof(err));
 	CHECK(rte_flow_isolate(port, 1, &err) == 0, "isolate: %s",
@@ -1315,19 +1245,9 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], gen[256], octo[512];
 	struct octo_pfs_eal e;
-	char *eal[] = {
-		argv[0], "-m", "512", "--no-pci",
-		"--lcores", e.lcores, "--file-prefix", prefix,
-		"--vdev", gen,
-		"--vdev", octo,
-		"--vdev", "net_null0", "--vdev", "net_null1",
-		"--vdev", "net_octopus1,member=net_null0,member=net_null1,socket_of=net_null0:0,socket_of=net_null1:1",
-	};
+	struct octo_eal a;
 	struct rte_mempool *mp;
-	int nb_eal = RTE_DIM(eal);
-	char **eal_argv = eal;
 
 	nb_pf = octo_pfs();
 	if (nb_pf == 0)
@@ -1336,29 +1256,36 @@ main(int argc, char **argv)
 	/* lcore q polls queue q: on socket q mod N */
 	if (octo_pfs_eal_make(&e, nb_pf, nb_q) != 0)
 		return 2;
-	snprintf(prefix, sizeof(prefix), "octopus-flow-%s-%u", which, nb_pf);
+	octo_eal_begin(&a, argv[0], 512, e.lcores, "octopus-flow-%s-%u", which, nb_pf);
 	/* beyond 2 PFs a quarter of the rate: a queue's 1024 descriptors
 	 * hold half of what one queue may get in a phase (2048), and its
 	 * poller shares the 2 CPUs with N others (ASan builds: slower)
 	 */
-	snprintf(gen, sizeof(gen),
-		"net_octonic0,%s,wire=gen,flows=%u,gen_rate=%u", e.nic, NB_FLOWS,
+	octo_eal_vdev(&a, "net_octonic0,%s,wire=gen,flows=%u,gen_rate=%u", e.nic, NB_FLOWS,
 		nb_pf > 2 ? 50000 : 200000);
 	/* beyond 2 PFs rx_pool=app: the port's own pools (rx_pool=local)
 	 * mirror the application's on every member's socket, N times the
 	 * memory of the shared hugepages; locality is not what this tests
 	 */
-	snprintf(octo, sizeof(octo), "net_octopus0,%s%s", e.members,
-		nb_pf > 2 ? ",rx_pool=app" : "");
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, nb_q) < 0 ||
-	    !octo_pfs_sockets_ok(nb_pf))
+	octo_eal_vdev(&a, "net_octopus0,%s%s", e.members, nb_pf > 2 ? ",rx_pool=app" : "");
+	octo_eal_vdev(&a, "net_null0");
+	octo_eal_vdev(&a, "net_null1");
+	octo_eal_vdev(&a, "net_octopus1,member=net_null0,member=net_null1,"
+		"socket_of=net_null0:0,socket_of=net_null1:1");
+	if (octo_eal_start(&a, nb_q) < 0 || !octo_pfs_sockets_ok(nb_pf))
 		return 2;
-	mp = rte_pktmbuf_pool_create("app", nb_pf > 2 ? nb_pf * nb_q * NB_DESC_MANY + 8192 : 16384,
-		256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("app", nb_pf > 2 ? nb_pf * nb_q * NB_DESC_MANY + 8192 : 16384, 0);
 	if (mp == NULL)
 		return 2;
 	port = port_of("net_octopus0");
 	nic_port = port_of("net_octonic0_pf0");
 	rte_pmd_octonic_gen_enable(nic_port, 0);
+	ph.poll.port = port;
+	ph.poll.nb_q = nb_q;
+	/* beyond 2 PFs, more pollers than this 2-CPU machine's CPUs */
+	ph.poll.idle_sleep = nb_pf > 2;
+	ph.gen_port = nic_port;
+	ph.nb_flows = NB_FLOWS;
+	ph.each = count_marks;
 	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], mp);
 }

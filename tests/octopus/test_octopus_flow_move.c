@@ -74,6 +74,7 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_cases.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_check.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
@@ -920,17 +921,9 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], gen[256], octo[400];
 	struct octo_pfs_eal e;
-	char *eal[] = {
-		argv[0], "-m", "1024", "--no-pci",
-		"--lcores", e.lcores, "--file-prefix", prefix,
-		"--vdev", gen,
-		"--vdev", octo,
-	};
 	struct rte_mempool *mp;
-	int nb_eal = RTE_DIM(eal);
-	char **eal_argv = eal;
+	struct octo_eal a;
 
 	nb_pf = octo_pfs();
 	if (nb_pf == 0)
@@ -942,23 +935,21 @@ main(int argc, char **argv)
 	 * queue 0 (the main lcore runs the test)
 	 */
 	strlcat(e.lcores, ",4@0", sizeof(e.lcores));
-	snprintf(prefix, sizeof(prefix), "octopus-flowmove-%s-%u", which, nb_pf);
-	snprintf(gen, sizeof(gen),
-		"net_octonic0,%s,wire=gen,flows=%u,gen_rate=%u", e.nic, NB_FLOWS, GEN_PPS);
+	octo_eal_begin(&a, argv[0], 1024, e.lcores, "octopus-flowmove-%s-%u", which, nb_pf);
+	octo_eal_vdev(&a, "net_octonic0,%s,wire=gen,flows=%u,gen_rate=%u", e.nic, NB_FLOWS,
+		GEN_PPS);
 	/* beyond 2 PFs rx_pool=app: the port's own pools (rx_pool=local)
 	 * mirror the application's on every member's socket, N times the
 	 * memory of the shared hugepages; locality is not what this tests
 	 */
-	snprintf(octo, sizeof(octo), "net_octopus0,%s,migration=manual%s", e.members,
+	octo_eal_vdev(&a, "net_octopus0,%s,migration=manual%s", e.members,
 		nb_pf > 2 ? ",rx_pool=app" : "");
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 1024, NB_Q + 1) < 0 ||
-	    !octo_pfs_sockets_ok(nb_pf))
+	if (octo_eal_start(&a, NB_Q + 1) < 0 || !octo_pfs_sockets_ok(nb_pf))
 		return 2;
 	/* rx_pool=app: every queue's ring on every member, as a NIC that
 	 * fills its rings at start (mlx5) takes them, the Tx rings and the
 	 * lcores' caches */
-	mp = rte_pktmbuf_pool_create("app", nb_pf > 2 ? (nb_pf + 1) * NB_Q * nb_desc + 8192 : 16384,
-		256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("app", nb_pf > 2 ? (nb_pf + 1) * NB_Q * nb_desc + 8192 : 16384, 0);
 	if (mp == NULL)
 		return 2;
 	port = port_of("net_octopus0");

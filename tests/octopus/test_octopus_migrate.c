@@ -73,6 +73,7 @@
 
 #include "../common/octo_check.h"
 #include "../common/octo_cases.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_migration.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
@@ -1240,17 +1241,9 @@ main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
 	unsigned int nb = argc > 2 ? (unsigned int)atoi(argv[2]) : 1000;
-	char prefix[64], octo[512], gen[256];
 	struct octo_pfs_eal e;
-	char *eal[] = {
-		argv[0], "-m", "512", "--no-pci",
-		"--lcores", e.lcores, "--file-prefix", prefix,
-		"--vdev", gen,
-		"--vdev", octo,
-	};
 	struct rte_mempool *mp;
-	int nb_eal = RTE_DIM(eal);
-	char **eal_argv = eal;
+	struct octo_eal a;
 
 	nb_pf = octo_pfs();
 	if (nb_pf == 0)
@@ -1264,25 +1257,21 @@ main(int argc, char **argv)
 	/* main lcore, and lcores 1..N+1 on socket k mod N (lcore_on) */
 	if (octo_pfs_eal_make(&e, nb_pf, nb_pf + 2) != 0)
 		return 2;
-	snprintf(prefix, sizeof(prefix), "octopus-migrate-%s-%u", which, nb_pf);
+	octo_eal_begin(&a, argv[0], 512, e.lcores, "octopus-migrate-%s-%u", which, nb_pf);
 	/* tx_late: the NIC reads Tx posts up to 5 ms after their doorbell */
-	snprintf(gen, sizeof(gen), "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000%s",
+	octo_eal_vdev(&a, "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000%s",
 		e.nic, strcmp(which, "tx_late") == 0 ? ",tx_read_ns=5000000" : "");
-	snprintf(octo, sizeof(octo),
-		/* manual: the explicit moves come first, then the test turns
-		 * auto on for the automatic ones
-		 */
-		/* migrate_after=1: the automatic moves follow the test's
-		 * pollers within a millisecond (the default, 200, is for
-		 * the ones an application makes: testpmd_migrate.sh)
-		 */
-		"net_octopus0,%s,migration=manual%s", e.members,
+	/* manual: the explicit moves come first, then the test turns auto on
+	 * for the automatic ones; migrate_after=1: the automatic moves follow
+	 * the test's pollers within a millisecond (the default, 200, is for
+	 * the ones an application makes: testpmd_migrate.sh)
+	 */
+	octo_eal_vdev(&a, "net_octopus0,%s,migration=manual%s", e.members,
 		strcmp(which, "follow") == 0 ? "" : ",migrate_after=1");
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, nb_pf + 2) < 0 ||
-	    !octo_pfs_sockets_ok(nb_pf))
+	if (octo_eal_start(&a, nb_pf + 2) < 0 || !octo_pfs_sockets_ok(nb_pf))
 		return 2;
 	port = port_of("net_octopus0");
-	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("app", 16384, 0);
 	if (mp == NULL || port >= RTE_MAX_ETHPORTS || octo_pfs_ports(pf, nb_pf) != 0)
 		return 2;
 	rte_pmd_octonic_gen_enable(pf[0], 0);

@@ -93,6 +93,7 @@
 #include "octo_steering.h"
 
 #include "../common/octo_cases.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_check.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
@@ -1312,19 +1313,10 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], gen[256], nic1[160], nic2[96], octo[400], name[32];
 	struct octo_pfs_eal e;
-	char *eal[] = {
-		argv[0], "-m", "512", "--no-pci",
-		"--lcores", e.lcores, "--file-prefix", prefix,
-		"--vdev", gen,
-		"--vdev", nic1,
-		"--vdev", nic2,
-		"--vdev", octo,
-	};
 	struct rte_mempool *mp;
-	int nb_eal = RTE_DIM(eal);
-	char **eal_argv = eal;
+	struct octo_eal a;
+	char name[32];
 	unsigned int s;
 
 	nb_pf = octo_pfs();
@@ -1335,25 +1327,25 @@ main(int argc, char **argv)
 	/* lcore q polls queue q: on socket q mod N */
 	if (octo_pfs_eal_make(&e, nb_pf, nb_q) != 0)
 		return 2;
-	snprintf(prefix, sizeof(prefix), "octopus-octonic-%s-%u", which, nb_pf);
-	snprintf(gen, sizeof(gen),
-		"net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000,gen_limit=%u",
+	octo_eal_begin(&a, argv[0], 512, e.lcores, "octopus-octonic-%s-%u", which, nb_pf);
+	octo_eal_vdev(&a, "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000,gen_limit=%u",
 		e.nic, LIMIT);
-	snprintf(nic1, sizeof(nic1), "net_octonic1,%s,wire=loop", e.nic);
-	snprintf(nic2, sizeof(nic2), "net_octonic2,pfs=2,numa=0:1,wire=loop%s", octo_dialect_suffix());
-	/* beyond 2 PFs rx_pool=app with a pool per socket: the port's own
-	 * pools (rx_pool=local) mirror the application's on every member's
-	 * socket, N times the memory of the shared hugepages, while queue q's
-	 * pool on its home socket keeps its DMA local (what "octopus" checks)
-	 */
-	snprintf(octo, sizeof(octo), "net_octopus0,%s%s", e.members,
-		nb_pf > 2 ? ",rx_pool=app" : "");
-	if (strcmp(which, "single") == 0)
-		nb_eal -= 2;	/* no octopus port */
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, nb_q) < 0 ||
-	    !octo_pfs_sockets_ok(nb_pf))
+	octo_eal_vdev(&a, "net_octonic1,%s,wire=loop", e.nic);
+	octo_eal_vdev(&a, "net_octonic2,pfs=2,numa=0:1,wire=loop%s", octo_dialect_suffix());
+	/* single: no octopus port */
+	if (strcmp(which, "single") != 0) {
+		/* beyond 2 PFs rx_pool=app with a pool per socket: the port's
+		 * own pools (rx_pool=local) mirror the application's on every
+		 * member's socket, N times the memory of the shared hugepages,
+		 * while queue q's pool on its home socket keeps its DMA local
+		 * (what "octopus" checks)
+		 */
+		octo_eal_vdev(&a, "net_octopus0,%s%s", e.members,
+			nb_pf > 2 ? ",rx_pool=app" : "");
+	}
+	if (octo_eal_start(&a, nb_q) < 0 || !octo_pfs_sockets_ok(nb_pf))
 		return 2;
-	mp = rte_pktmbuf_pool_create("app", 8192, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("app", 8192, 0);
 	if (mp == NULL)
 		return 2;
 	/* the queues homed on a socket fill a ring on every member at start
@@ -1362,9 +1354,8 @@ main(int argc, char **argv)
 	 * lcores' caches hold more */
 	for (s = 0; s < nb_pf && nb_pf > 2; s++) {
 		snprintf(name, sizeof(name), "app%u", s);
-		app_pool[s] = rte_pktmbuf_pool_create(name,
-			(nb_pf + 1) * nb_desc * ((nb_q + nb_pf - 1) / nb_pf) + 4096, 256, 0,
-			RTE_MBUF_DEFAULT_BUF_SIZE, (int)s);
+		app_pool[s] = octo_app_pool(name,
+			(nb_pf + 1) * nb_desc * ((nb_q + nb_pf - 1) / nb_pf) + 4096, (int)s);
 		if (app_pool[s] == NULL)
 			return 2;
 	}

@@ -54,6 +54,7 @@
 #include "rte_pmd_octonic.h"
 
 #include "../common/octo_cases.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_check.h"
 #include "../common/octo_dialect.h"
 #include "../common/octo_port.h"
@@ -618,29 +619,18 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], nic[256];
-	char *eal[] = {
-		argv[0], "-m", "512", "--no-pci",
-		"--lcores", "0@0,1@1", "--file-prefix", prefix,
-		"--vdev", nic,
-		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual",
-	};
-	char *eal_sizes[RTE_DIM(eal) + 1];
-	static char socket_limit[] = "--socket-limit=512,256";
-	int nb_eal = RTE_DIM(eal);
-	char **eal_argv = eal;
+	struct octo_eal a;
 
-	snprintf(nic, sizeof(nic), "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64,gen_rate=100000%s",
+	octo_eal_begin(&a, argv[0], 512, "0@0,1@1", "octopus-pool-%s", which);
+	octo_eal_vdev(&a, "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64,gen_rate=100000%s",
 		octo_dialect_suffix());
+	octo_eal_vdev(&a, "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,"
+		"migration=manual");
 	/* sizes: socket 0 holds one 64-queue pool, socket 1 not even that
 	 * (hugepages are otherwise taken as needed, past -m) */
-	if (strcmp(which, "sizes") == 0) {
-		memcpy(eal_sizes, eal, sizeof(eal));
-		eal_sizes[nb_eal++] = socket_limit;	/* EAL splits it in place */
-		eal_argv = eal_sizes;
-	}
-	snprintf(prefix, sizeof(prefix), "octopus-pool-%s", which);
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, NB_Q) < 0)
+	if (strcmp(which, "sizes") == 0)
+		octo_eal_arg(&a, "--socket-limit=512,256");
+	if (octo_eal_start(&a, NB_Q) < 0)
 		return 2;
 	port = port_of("net_octopus0");
 	rte_pmd_octonic_gen_enable(port_of("net_octonic0_pf0"), 0);
