@@ -225,20 +225,6 @@ worker(void *arg)
 	return 0;
 }
 
-/* The port's xstat @p name (octo_xstat). */
-static uint64_t
-xstat(const char *name)
-{
-	return octo_xstat(port, name);
-}
-
-/* Packets Rx queue @p q has delivered through member @p m. */
-static uint64_t
-delivered_via(uint16_t q, int m)
-{
-	return octo_delivered_via(port, q, m);
-}
-
 static uint64_t
 watched_total(void)
 {
@@ -332,9 +318,9 @@ wait_served(uint16_t q, int sock, int via)
 			rte_pmd_octopus_migration_get(port, q, 0, &r);
 			homed = r.phase == RTE_PMD_OCTOPUS_MIG_STEADY && r.home_socket == sock;
 			w = rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed);
-			d = delivered_via(q, via);
+			d = octo_delivered_via(port, q, via);
 		} else if (rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed) > w &&
-			   delivered_via(q, via) > d) {
+			   octo_delivered_via(port, q, via) > d) {
 			return (double)(rte_get_timer_cycles() - t0) * 1000 / rte_get_timer_hz();
 		}
 		rte_delay_us_sleep(100);
@@ -364,7 +350,7 @@ delivered_not_via(uint16_t q, int via)
 	unsigned int m;
 
 	for (m = 0; m < nb_pf; m++)
-		t += (int)m == via ? 0 : delivered_via(q, (int)m);
+		t += (int)m == via ? 0 : octo_delivered_via(port, q, (int)m);
 	return t;
 }
 
@@ -377,13 +363,13 @@ static void
 keeps_flowing(const char *when, uint16_t q, int via)
 {
 	uint64_t w = rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed);
-	uint64_t d = delivered_via(q, via), other = delivered_not_via(q, via);
+	uint64_t d = octo_delivered_via(port, q, via), other = delivered_not_via(q, via);
 
 	CHECK(wait_for(&watched_on[q], w + MIN_PKTS),
 		"%s: the rule's flow reached queue %u %" PRIu64 " time(s) in %d ms, not %d",
 		when, q, rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed) - w, LIMIT_MS,
 		MIN_PKTS);
-	CHECK(delivered_via(q, via) > d, "%s: queue %u delivered nothing through PF%d",
+	CHECK(octo_delivered_via(port, q, via) > d, "%s: queue %u delivered nothing through PF%d",
 		when, q, via);
 	CHECK(delivered_not_via(q, via) == other, "%s: queue %u delivered %" PRIu64
 		" packet(s) through PFs other than PF%d", when, q,
@@ -472,7 +458,7 @@ check_accounting(const char *what, uint64_t gen0, uint64_t rx0, uint64_t missed0
 	gen += gen_gone - gen0;
 	rx = received - rx0;
 	missed = st.imissed - missed0;
-	outage = xstat("outage_lost_packets") - outage0;
+	outage = octo_xstat(port, "outage_lost_packets") - outage0;
 	memset(&sink, 0, sizeof(sink));
 	CHECK(rte_pmd_octonic_sink_stats_get(nic_pf, &sink) == 0, "sink");
 	sink.out_of_order += sink_gone_ooo;
@@ -536,13 +522,14 @@ unplug_and_back(struct rte_mempool *mp, int lost, uint16_t q)
 	CHECK(t_out >= 0, "queue %u: the rule's flow not served by PF%d within %d ms",
 		q, other, LIMIT_MS);
 	snprintf(in_service, sizeof(in_service), "member%d_in_service", lost);
-	CHECK(xstat(in_service) == 0, "PF%d still in service", lost);
+	CHECK(octo_xstat(port, in_service) == 0, "PF%d still in service", lost);
 	keeps_flowing("outage", q, other);
 	CHECK(rte_pmd_octonic_plug(pf[lost]) == 0, "plug PF%d", lost);
 	t_back = wait_served(q, lost, lost);
 	CHECK(t_back >= 0, "queue %u not back on PF%d within %d ms", q, lost, LIMIT_MS);
 	keeps_flowing("back", q, lost);
-	CHECK(xstat("member_returns") == 1, "member_returns %" PRIu64, xstat("member_returns"));
+	CHECK(octo_xstat(port, "member_returns") == 1, "member_returns %" PRIu64,
+		octo_xstat(port, "member_returns"));
 	printf("PF%d out: queue %u served by PF%d %.1f ms after, back %.1f ms after the plug\n",
 		lost, q, other, t_out, t_back);
 	drain();
@@ -687,12 +674,12 @@ proxy_back(struct rte_mempool *mp)
 	memset(&st, 0, sizeof(st));
 	rte_eth_stats_get(port, &st);
 	missed0 = st.imissed;
-	outage0 = xstat("outage_lost_packets");
+	outage0 = octo_xstat(port, "outage_lost_packets");
 	wire_base = nic_wire_drops();
 	printf("PF0 back: %" PRIu64 " generated before the start\n", gen);
 	if (!start_port(mp))
 		return;
-	CHECK(xstat("steering_rules") > 0, "PF0 back: no steering rule");
+	CHECK(octo_xstat(port, "steering_rules") > 0, "PF0 back: no steering rule");
 	forward();
 	end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * LIMIT_MS;
 	for (q = 0; q < nb_q; q++) {
@@ -757,12 +744,13 @@ test_proxy_released(struct rte_mempool *mp)
 	CHECK(ret == 0, "stop PF0: %d", ret);
 	CHECK(rte_eth_dev_close(pf[0]) == 0, "close PF0");
 	nic_pf = pf[other];
-	CHECK(xstat("proxy_releases") == 1, "%" PRIu64 " proxy releases counted",
-		xstat("proxy_releases"));
-	CHECK(xstat("steering_rules") == 0, "%" PRIu64 " steering rules after the proxy's release",
-		xstat("steering_rules"));
+	CHECK(octo_xstat(port, "proxy_releases") == 1, "%" PRIu64 " proxy releases counted",
+		octo_xstat(port, "proxy_releases"));
+	CHECK(octo_xstat(port, "steering_rules") == 0,
+		"%" PRIu64 " steering rules after the proxy's release",
+		octo_xstat(port, "steering_rules"));
 	if (running) {
-		CHECK(xstat("member1_in_service") == 1, "PF1 out of service");
+		CHECK(octo_xstat(port, "member1_in_service") == 1, "PF1 out of service");
 		for (q = 0; q < nb_q; q++)
 			base[q] = delivered_not_via(q, 0);
 		wire0 = nic_wire_drops();
@@ -798,7 +786,7 @@ test_proxy_released(struct rte_mempool *mp)
 	if (!keeps) {
 		/* the NIC refuses PF1 without its proxy: so does the port */
 		CHECK(ret == -ENODEV, "restart without the transfer proxy: %d, not -ENODEV", ret);
-		CHECK(xstat("start_refusals") >= 1, "the refused start not counted");
+		CHECK(octo_xstat(port, "start_refusals") >= 1, "the refused start not counted");
 		if (ret == 0)
 			CHECK(rte_eth_dev_stop(port) == 0, "stop");
 		proxy_back(mp);
@@ -813,12 +801,12 @@ test_proxy_released(struct rte_mempool *mp)
 	rx0 = received;
 	memset(&st, 0, sizeof(st));
 	rte_eth_stats_get(port, &st);
-	out0 = xstat("outage_lost_packets");
+	out0 = octo_xstat(port, "outage_lost_packets");
 	wire_base = nic_wire_drops();
 	forward();
 	CHECK(wait_for(&received, rx0 + 1000), "nothing forwarded after the restart");
-	CHECK(xstat("steering_rules") == 0, "%" PRIu64 " steering rules without a proxy",
-		xstat("steering_rules"));
+	CHECK(octo_xstat(port, "steering_rules") == 0, "%" PRIu64 " steering rules without a proxy",
+		octo_xstat(port, "steering_rules"));
 	drain();
 	check_accounting("proxy released, restarted", gen0, rx0, st.imissed, out0);
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
@@ -859,12 +847,12 @@ test_reset(struct rte_mempool *mp)
 	t_out = wait_served(1, other, other);
 	CHECK(t_out >= 0, "queue 1: the rule's flow not served by PF%d within %d ms", other,
 		LIMIT_MS);
-	CHECK(xstat("member1_in_service") == 0, "PF1 still in service");
+	CHECK(octo_xstat(port, "member1_in_service") == 0, "PF1 still in service");
 	CHECK(rte_atomic_load_explicit(&reset_events, rte_memory_order_relaxed) == 1,
 		"%u INTR_RESET event(s) on the port", reset_events);
 	/* PF1's link does not come back by itself, nor does the member */
 	keeps_flowing("outage", 1, other);
-	CHECK(xstat("member1_in_service") == 0, "PF1 served again without a reset");
+	CHECK(octo_xstat(port, "member1_in_service") == 0, "PF1 served again without a reset");
 	drain();
 	check_only_on(1, elsewhere);
 	check_accounting("reset, outage", 0, 0, 0, 0);
@@ -879,15 +867,15 @@ test_reset(struct rte_mempool *mp)
 	memset(&st, 0, sizeof(st));
 	rte_eth_stats_get(port, &st);
 	missed0 = st.imissed;
-	outage0 = xstat("outage_lost_packets");
+	outage0 = octo_xstat(port, "outage_lost_packets");
 	wire_base = nic_wire_drops();
 	forward();
 	t_back = wait_served(1, 1, 1);
 	CHECK(t_back >= 0, "after the reset, queue 1 not served by PF1 within %d ms", LIMIT_MS);
 	keeps_flowing("after the reset", 1, 1);
-	CHECK(xstat("member1_in_service") == 1 && xstat("member_returns") == 1,
+	CHECK(octo_xstat(port, "member1_in_service") == 1 && octo_xstat(port, "member_returns") == 1,
 		"after the reset: in service %" PRIu64 ", returns %" PRIu64,
-		xstat("member1_in_service"), xstat("member_returns"));
+		octo_xstat(port, "member1_in_service"), octo_xstat(port, "member_returns"));
 	printf("reset: queue 1 served by PF%d %.1f ms after the request, by PF1 %.1f ms after the restart\n",
 		other, t_out, t_back);
 	drain();
@@ -963,7 +951,7 @@ members_xstat(const char *what)
 
 	for (m = 0; m < nb_pf; m++) {
 		snprintf(name, sizeof(name), "member%u_%s", m, what);
-		t += xstat(name);
+		t += octo_xstat(port, name);
 	}
 	return t;
 }
@@ -995,7 +983,7 @@ dead_port_calls(struct rte_mempool *mp)
 	}
 	memset(&st, 0, sizeof(st));
 	CHECK(rte_eth_stats_get(port, &st) == 0, "stats of a port with no member");
-	CHECK(xstat("member_losses") != UINT64_MAX, "xstats of a port with no member");
+	CHECK(octo_xstat(port, "member_losses") != UINT64_MAX, "xstats of a port with no member");
 	stop = 0;
 	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
 }
@@ -1052,7 +1040,7 @@ fatal_error(struct rte_mempool *mp, uint64_t *elsewhere, uint64_t *rules0)
 		CHECK(delivered(q) > 0, "before the error: queue %u delivers nothing", q);
 	}
 	CHECK(wait_link(RTE_ETH_LINK_UP), "link not up before the error");
-	*rules0 = xstat("steering_rules");
+	*rules0 = octo_xstat(port, "steering_rules");
 	CHECK(mpesw ? *rules0 == 0 : *rules0 > 0, "%" PRIu64 " steering rules", *rules0);
 
 	/* the error: every member goes at once */
@@ -1064,9 +1052,9 @@ fatal_error(struct rte_mempool *mp, uint64_t *elsewhere, uint64_t *rules0)
 	CHECK(lsc_events == 1 && lsc_status == RTE_ETH_LINK_DOWN,
 		"every member out: %u LSC event(s), the last with link %d", lsc_events,
 		lsc_status);
-	CHECK(xstat("member_losses") == nb_pf && members_xstat("in_service") == 0,
+	CHECK(octo_xstat(port, "member_losses") == nb_pf && members_xstat("in_service") == 0,
 		"every member out: %" PRIu64 " losses, %" PRIu64 " in service",
-		xstat("member_losses"), members_xstat("in_service"));
+		octo_xstat(port, "member_losses"), members_xstat("in_service"));
 	/* nothing delivered from here, while the wire brings more */
 	end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * LIMIT_MS;
 	do {
@@ -1125,8 +1113,9 @@ fatal_back(const char *what, const uint64_t *base, unsigned int lsc_want,
 		t_back = wait_served(1, 1, 1);
 		CHECK(t_back >= 0, "%s: queue 1 not back on PF1 within %d ms", what, LIMIT_MS);
 		keeps_flowing(what, 1, 1);
-		CHECK(xstat("steering_rules") == rules0, "%s: %" PRIu64 " steering rules, %"
-			PRIu64 " before", what, xstat("steering_rules"), rules0);
+		CHECK(octo_xstat(port, "steering_rules") == rules0,
+			"%s: %" PRIu64 " steering rules, %"
+			PRIu64 " before", what, octo_xstat(port, "steering_rules"), rules0);
 	} else {
 		any_rule(what, RULE_REFUSED);
 	}
@@ -1154,8 +1143,8 @@ test_fatal(struct rte_mempool *mp)
 		base[q] = delivered(q);
 	for (m = 0; m < nb_pf; m++)
 		CHECK(rte_pmd_octonic_plug(pf[m]) == 0, "plug PF%u", m);
-	CHECK(xstat("member_returns") == nb_pf, "members back: %" PRIu64 " returns",
-		xstat("member_returns"));
+	CHECK(octo_xstat(port, "member_returns") == nb_pf, "members back: %" PRIu64 " returns",
+		octo_xstat(port, "member_returns"));
 	fatal_back("members back", base, 2, elsewhere, rules0);
 }
 
@@ -1213,8 +1202,8 @@ test_fatal_reprobe(struct rte_mempool *mp)
 	if (!start_port(mp))
 		return;
 	forward();
-	CHECK(xstat("member_returns") == nb_pf, "probed again: %" PRIu64 " returns",
-		xstat("member_returns"));
+	CHECK(octo_xstat(port, "member_returns") == nb_pf, "probed again: %" PRIu64 " returns",
+		octo_xstat(port, "member_returns"));
 	/* a start raises no LSC event: the application reads the link */
 	fatal_back("probed again", base, 1, elsewhere, rules0);
 }
@@ -1256,7 +1245,7 @@ test_stalled(struct rte_mempool *mp)
 	CHECK(st == RTE_PMD_OCTONIC_STALL_DONE,
 		"the loss of PF1 returned after %.1f ms while a burst was still inside PF1's code (%d)",
 		(double)(t1 - t0) * 1000 / hz, st);
-	CHECK(xstat("member1_in_service") == 0, "PF1 still in service");
+	CHECK(octo_xstat(port, "member1_in_service") == 0, "PF1 still in service");
 	if (st == RTE_PMD_OCTONIC_STALL_DONE)
 		printf("PF1 out while a burst slept inside it: the loss returned after %.1f ms, once the burst ended\n",
 			(double)(t1 - t0) * 1000 / hz);

@@ -75,6 +75,7 @@
 
 #include "../common/octo_cases.h"
 #include "../common/octo_eal.h"
+#include "../common/octo_flow_rule.h"
 #include "../common/octo_check.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
@@ -234,21 +235,6 @@ setup_port(struct rte_mempool *mp)
 	CHECK(rte_pmd_octopus_migration_auto_get(port) == 0, "migration is not manual");
 }
 
-/* An ingress rule: @p items -> QUEUE @p queue. */
-static struct rte_flow *
-queue_rule(const struct rte_flow_item items[], uint16_t queue, struct rte_flow_error *err)
-{
-	struct rte_flow_attr attr = { .ingress = 1 };
-	struct rte_flow_action_queue qa = { .index = queue };
-	struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qa },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
-
-	memset(err, 0, sizeof(*err));
-	return rte_flow_create(port, &attr, items, actions, err);
-}
-
 /*
  * A QUEUE rule for the packets from source address @p src and, when
  * @p sport is not NULL, source port *sport: the port pins the flow's
@@ -270,7 +256,7 @@ src_rule(rte_be32_t src, const rte_be16_t *sport, uint16_t queue,
 		{ .type = RTE_FLOW_ITEM_TYPE_END },
 	};
 
-	return queue_rule(items, queue, err);
+	return octo_items_to_queue(port, items, queue, err);
 }
 
 static struct rte_flow *
@@ -735,7 +721,7 @@ all_udp(uint16_t queue, struct rte_flow_error *err)
 		{ .type = RTE_FLOW_ITEM_TYPE_END },
 	};
 
-	return queue_rule(items, queue, err);
+	return octo_items_to_queue(port, items, queue, err);
 }
 
 /*

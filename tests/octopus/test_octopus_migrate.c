@@ -718,20 +718,6 @@ test_gate(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 }
 
-/* The port's xstat @p name (octo_xstat). */
-static uint64_t
-xstat(const char *name)
-{
-	return octo_xstat(port, name);
-}
-
-/* Packets Rx queue @p q has delivered through member @p m. */
-static uint64_t
-delivered_via(uint16_t q, int m)
-{
-	return octo_delivered_via(port, q, m);
-}
-
 /* Whether every queue, Rx and Tx, is steady at home on @p sock[q]. */
 static bool
 homes_are(const int *sock)
@@ -766,11 +752,11 @@ wait_served(const int *sock, const int *via, unsigned int limit_ms)
 		if (!homed && homes_are(sock)) {
 			homed = true;
 			for (q = 0; q < nb_q; q++)
-				base[q] = delivered_via(q, via[q]);
+				base[q] = octo_delivered_via(port, q, via[q]);
 		}
 		all = homed;
 		for (q = 0; all && q < nb_q; q++)
-			all = delivered_via(q, via[q]) > base[q];
+			all = octo_delivered_via(port, q, via[q]) > base[q];
 		if (all)
 			return (double)(rte_get_timer_cycles() - t0) * 1000 / rte_get_timer_hz();
 		rte_delay_us_sleep(50);
@@ -785,7 +771,7 @@ rx_remote(uint16_t q)
 	char name[RTE_ETH_XSTATS_NAME_SIZE];
 
 	snprintf(name, sizeof(name), "rx_q%u_remote_packets", q);
-	return xstat(name);
+	return octo_xstat(port, name);
 }
 
 /*
@@ -861,9 +847,11 @@ test_failover(struct rte_mempool *mp)
 	t_out = wait_served(out, out, 5000);
 	CHECK(t_out >= 0, "PF%d's queues not served by PF%d within 5 s of the unplug", gone,
 		near);
-	CHECK(xstat(in_gone) == 0 && xstat(in_near) == 1, "%s %" PRIu64 ", %s %" PRIu64,
-		in_gone, xstat(in_gone), in_near, xstat(in_near));
-	CHECK(xstat("member_losses") == 1, "member_losses %" PRIu64, xstat("member_losses"));
+	CHECK(octo_xstat(port, in_gone) == 0 && octo_xstat(port, in_near) == 1,
+		"%s %" PRIu64 ", %s %" PRIu64,
+		in_gone, octo_xstat(port, in_gone), in_near, octo_xstat(port, in_near));
+	CHECK(octo_xstat(port, "member_losses") == 1, "member_losses %" PRIu64,
+		octo_xstat(port, "member_losses"));
 	/* the lost PF's socket's pollers' traffic now comes from PF<near>:
 	 * remote, and counted so in xstats; the other queues' stays local
 	 */
@@ -886,9 +874,9 @@ test_failover(struct rte_mempool *mp)
 	CHECK(rte_pmd_octonic_plug(pf[gone]) == 0, "plug PF%d", gone);
 	t_back = wait_served(split, split, 5000);
 	CHECK(t_back >= 0, "queues not back on PF%d within 5 s of the plug", gone);
-	CHECK(xstat(in_gone) == 1 && xstat("member_returns") == 1,
+	CHECK(octo_xstat(port, in_gone) == 1 && octo_xstat(port, "member_returns") == 1,
 		"after the plug: in service %" PRIu64 ", returns %" PRIu64,
-		xstat(in_gone), xstat("member_returns"));
+		octo_xstat(port, in_gone), octo_xstat(port, "member_returns"));
 	CHECK(remote_at_rest(), "remote DMA/polls still grow 2 s after the return");
 
 	/* the pollers starved as the generator stops (a loaded host): the
@@ -901,7 +889,7 @@ test_failover(struct rte_mempool *mp)
 	rte_pmd_octonic_gen_count(pf[0], &gen);
 	memset(&st, 0, sizeof(st));
 	rte_eth_stats_get(port, &st);
-	outage = xstat("outage_lost_packets");
+	outage = octo_xstat(port, "outage_lost_packets");
 	lost = octo_seq_lost(&seq, MAX_FLOWS);
 	CHECK(rte_pmd_octonic_sink_stats_get(pf[0], &sink) == 0, "sink");
 	printf("failover: %u PFs, PF%d's queues served by PF%d %.1f ms after the unplug,"
