@@ -87,8 +87,8 @@ nic_test_main(int argc, char **argv, const struct octo_case *cases,
 	if (rte_eth_dev_count_total() == 0)
 		rte_mempool_free(pool);
 	rte_eal_cleanup();
-	printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
-	return failures ? 1 : 0;
+	printf("%s: %d failure(s)\n", octo_failures ? "FAILED" : "PASSED", octo_failures);
+	return octo_failures ? 1 : 0;
 }
 
 #endif /* OCTONIC_NIC_H */

@@ -1677,6 +1677,6 @@ main(int argc, char **argv)
 	rte_mempool_free(pool[0]);
 	rte_mempool_free(pool[1]);
 	rte_eal_cleanup();
-	printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
-	return failures ? 1 : 0;
+	printf("%s: %d failure(s)\n", octo_failures ? "FAILED" : "PASSED", octo_failures);
+	return octo_failures ? 1 : 0;
 }

@@ -215,7 +215,7 @@ port_scale(uint32_t nb_rules)
 	int to;
 
 	CHECK(start_port() == 0, "configure, set up and start the port");
-	if (failures)
+	if (octo_failures)
 		return;
 	f0 = fstats();
 	mem_used(&d0, &l0);
@@ -336,6 +336,6 @@ main(int argc, char **argv)
 	port_scale(nb_rules);
 	rte_eal_cleanup();
 	free(own_args);
-	printf("%s: %u failure(s)\n", failures ? "FAIL" : "done", (unsigned int)failures);
-	return failures ? 1 : 0;
+	printf("%s: %u failure(s)\n", octo_failures ? "FAIL" : "done", (unsigned int)octo_failures);
+	return octo_failures ? 1 : 0;
 }

@@ -646,8 +646,8 @@ main(int argc, char **argv)
 	if (octo_case_run(cases, RTE_DIM(cases), which, argv[0], mp) < 0)
 		return 2;
 	rte_openlog_stream(stderr);
-	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
-		failures);
+	fprintf(stderr, "%s: %s (%d failure(s))\n", which, octo_failures ? "FAILED" : "ok",
+		octo_failures);
 	octo_test_eal_cleanup();
-	return failures ? 1 : 0;
+	return octo_failures ? 1 : 0;
 }

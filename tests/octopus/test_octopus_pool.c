@@ -232,7 +232,7 @@ poll_queue(void *arg)
 			checked[q]++;
 		}
 		rte_pktmbuf_free_bulk(pkts, n);
-		if (failures > 20 || rte_get_timer_cycles() > deadline ||
+		if (octo_failures > 20 || rte_get_timer_cycles() > deadline ||
 		    (rte_atomic_load_explicit(&checked[0], rte_memory_order_relaxed) >= WANT &&
 		     rte_atomic_load_explicit(&checked[1], rte_memory_order_relaxed) >= WANT))
 			stop = 1;

@@ -941,7 +941,7 @@ main(int argc, char **argv)
 	for (i = 0; i < contend; i++)
 		pthread_join(cth[i], NULL);
 	fprintf(stderr, "torture (seed %" PRIu64 "): %s (%d failure(s))\n", seed,
-		failures ? "FAILED" : "ok", failures);
+		octo_failures ? "FAILED" : "ok", octo_failures);
 	octo_test_eal_cleanup();
-	return failures ? 1 : 0;
+	return octo_failures ? 1 : 0;
 }

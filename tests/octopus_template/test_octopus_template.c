@@ -706,7 +706,7 @@ case_update(struct rte_mempool *mp)
 		run_phase();
 		CHECK(flow_queue(17) == 2, "refused update: flow 17 at queue %d",
 			flow_queue(17));
-		skipped = failures == 0;
+		skipped = octo_failures == 0;
 		rte_eth_dev_stop(port);
 		return;
 	}

@@ -308,7 +308,7 @@ check_tables(uint16_t proxy, const uint16_t *ports, const uint16_t *homes,
 	CHECK(count_lines(&ls, "transfer", b, c2, NULL) +
 		count_lines(&ls, "transfer", c3, c2, NULL) == 1,
 		"catch-all to queue %u", catchall);
-	if (failures != 0)
+	if (octo_failures != 0)
 		for (q = 0; q < ls.n; q++)
 			fprintf(stderr, "  %s\n", ls.l[q]);
 	lines_free(&ls);
@@ -790,7 +790,7 @@ run_octonic(struct rte_mempool *unused __rte_unused)
 		nb_pf);
 	CHECK(nic_ports("net_octonic1", lports, OCTO_PFS_MAX) == nb_pf, "loop NIC: not %u PFs",
 		nb_pf);
-	if (failures != 0)
+	if (octo_failures != 0)
 		return;
 	/* every Rx ring of both NICs full, and the generator's bursts */
 	mp = rte_pktmbuf_pool_create("steer_mp", RTE_MAX(8191u, 2 * nb_pf * nb_q * 256 + 4095),
@@ -800,7 +800,7 @@ run_octonic(struct rte_mempool *unused __rte_unused)
 		CHECK(start_port(gports[i], mp) == 0, "start gen port %u", gports[i]);
 		CHECK(start_port(lports[i], mp) == 0, "start loop port %u", lports[i]);
 	}
-	if (failures != 0)
+	if (octo_failures != 0)
 		return;
 	for (i = 0; i < RETA; i++)
 		reta[i] = (uint16_t)((i * 3 + 1) % nb_q);
@@ -935,8 +935,8 @@ main(int argc, char **argv)
 	mode = argc > 1 ? argv[1] : "null";
 	ret = octo_case_run(cases, RTE_DIM(cases), mode, argv[0], NULL);
 	rte_eal_cleanup();
-	if (ret < 0 || failures != 0) {
-		fprintf(stderr, "%s: %d failure(s)\n", mode, failures);
+	if (ret < 0 || octo_failures != 0) {
+		fprintf(stderr, "%s: %d failure(s)\n", mode, octo_failures);
 		return 1;
 	}
 	printf("%s: all checks passed\n", mode);

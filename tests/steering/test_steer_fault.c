@@ -552,8 +552,8 @@ main(int argc, char **argv)
 	rte_eth_dev_release_port(&rte_eth_devices[p1]);
 	rte_eth_dev_release_port(&rte_eth_devices[p0]);
 	rte_eal_cleanup();
-	if (failures != 0) {
-		fprintf(stderr, "%d failure(s)\n", failures);
+	if (octo_failures != 0) {
+		fprintf(stderr, "%d failure(s)\n", octo_failures);
 		return 1;
 	}
 	printf("fault: all checks passed\n");
