@@ -6,7 +6,7 @@
  * Asynchronous rule insertion and deletion (rte_flow's template API)
  * through the virtual port next to a bare PF of the same NIC model, and the
  * virtual port's synchronous rate, interleaved in one process as
- * tests/octopus/bench_flow_insert.c does: chunks of rules that alternate
+ * tests/bench/bench_flow_insert.c does: chunks of rules that alternate
  * between the sides meet the same load of a shared host.
  *
  *   bench_flow_async [EAL args] -- [RULES [CHUNKS]] [check ATTEMPTS | only SIDE | ir]
@@ -509,7 +509,7 @@ command_save(int argc, char **argv)
 	if (d != NULL && d[0] != '\0')
 		len += (size_t)snprintf(command, sizeof(command), "OCTONIC_DIALECT=%s ", d);
 	len += (size_t)snprintf(command + len, sizeof(command) - len,
-		"tools/octopus-numa-emu --nodes 2 -- <build>/tests/template/bench_flow_async");
+		"tools/octopus-numa-emu --nodes 2 -- <build>/tests/bench/bench_flow_async");
 	for (i = 1; i < argc && len < sizeof(command); i++)
 		len += (size_t)snprintf(command + len, sizeof(command) - len, " %s", argv[i]);
 }

@@ -32,7 +32,7 @@
 #include <rte_random.h>
 
 #include "octonic_eswitch.h"
-#include "eswitch_test_util.h"
+#include "../classifier/eswitch_test_util.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_PKTS 8192
