@@ -83,6 +83,7 @@
 #include <rte_mbuf.h>
 
 #include "../common/octo_dialect.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_test_eal.h"
 #include "../common/octo_port.h"
 
@@ -530,14 +531,8 @@ main(int argc, char **argv)
 	};
 
 	command_save(argc, argv);
-	ret = octo_test_eal_init(&nb, &eal, 3072);
-	if (ret < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	if (octo_eal_init_args(&nb, &eal, 3072) < 0)
 		return 2;
-	}
-	/* the arguments EAL did not take ("--" then ours) */
-	nb -= ret;
-	eal += ret;
 	if (nb > 1 && isdigit((unsigned char)eal[1][0])) {
 		n = (uint32_t)strtoul(eal[1], NULL, 0);
 		eal++;
@@ -581,7 +576,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	sides[OCT_SYNC].port = sides[OCT_ASYNC].port;
-	mp = rte_pktmbuf_pool_create("bench", 4096, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("bench", 4096, 0);
 	if (mp == NULL) {
 		fprintf(stderr, "no mbuf pool: %s\n", rte_strerror(rte_errno));
 		return 2;

@@ -35,6 +35,7 @@
 #include "octonic_esw_template.h"
 #include "eswitch_test_util.h"
 #include "../common/octo_check.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_test_eal.h"
 
 
@@ -2068,19 +2069,14 @@ main(int argc, char **argv)
 {
 	const char *only = NULL;
 	size_t i;
-	int ret, ran = 0;
+	int ran = 0;
 
 	/* line by line: a sanitizer that ends the process at exit (a leak)
 	 * must not take the test's own output with it
 	 */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ret = octo_test_eal_init(&argc, &argv, 512);
-	if (ret < 0) {
-		printf("EAL init failed\n");
+	if (octo_eal_init_args(&argc, &argv, 512) < 0)
 		return 1;
-	}
-	argc -= ret;
-	argv += ret;
 	if (argc > 1)
 		only = argv[1];
 	mp = rte_pktmbuf_pool_create("t_mbufs", 1024, 0, 0,

@@ -126,11 +126,9 @@ octo_case_main(const struct octo_case *cases, unsigned int n, const char *which,
 
 	if (i < 0)
 		return 2;
-	fprintf(stderr, "%s: %s (%d failure(s))\n", which, octo_failures ? "FAILED" : "ok",
-		octo_failures);
 	if (!cases[i].ends_eal)
 		octo_test_eal_cleanup();
-	return octo_failures ? 1 : 0;
+	return octo_check_verdict(which);
 }
 
 #endif /* OCTO_CASES_H */

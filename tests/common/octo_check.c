@@ -5,3 +5,11 @@
 #include "octo_check.h"
 
 int octo_failures;
+
+int
+octo_check_verdict(const char *what)
+{
+	fprintf(stderr, "%s: %s (%d failure(s))\n", what, octo_failures ? "FAILED" : "ok",
+		octo_failures);
+	return octo_failures ? 1 : 0;
+}

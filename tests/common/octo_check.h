@@ -20,6 +20,12 @@
 /* CHECKs failed so far in this process */
 extern int octo_failures;
 
+/*
+ * The end of a test program: "<@p what>: ok|FAILED (<n> failure(s))" on
+ * stderr; the exit status, 0 when every CHECK held, else 1.
+ */
+int octo_check_verdict(const char *what);
+
 #define CHECK(cond, ...) do { \
 	if (!(cond)) { \
 		octo_failures++; \

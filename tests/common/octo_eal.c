@@ -103,6 +103,20 @@ octo_eal_start(struct octo_eal *a, unsigned int nb_lcores)
 	return 0;
 }
 
+int
+octo_eal_init_args(int *argc, char ***argv, unsigned int default_mb)
+{
+	int ret = octo_test_eal_init(argc, argv, default_mb);
+
+	if (ret < 0) {
+		fprintf(stderr, "EAL init failed\n");
+		return -1;
+	}
+	*argc -= ret;
+	*argv += ret;
+	return 0;
+}
+
 struct rte_mempool *
 octo_app_pool(const char *name, unsigned int n, int socket)
 {

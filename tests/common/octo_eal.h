@@ -50,6 +50,14 @@ void octo_eal_arg(struct octo_eal *a, const char *arg);
  */
 int octo_eal_start(struct octo_eal *a, unsigned int nb_lcores);
 
+/*
+ * EAL from the program's own command line (octo_test_eal_init): on
+ * success *@p argc and *@p argv are moved past what EAL took, so that
+ * (*@p argv)[1] is the program's first argument. 0, or -1 with
+ * "EAL init failed" on stderr.
+ */
+int octo_eal_init_args(int *argc, char ***argv, unsigned int default_mb);
+
 /* A pool of @p n mbufs of the default size, a cache of 256, on @p socket. */
 struct rte_mempool *octo_app_pool(const char *name, unsigned int n, int socket);
 

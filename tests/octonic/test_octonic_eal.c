@@ -35,6 +35,7 @@
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_test_eal.h"
 
 #define MAXQ 8
@@ -1650,23 +1651,14 @@ static const struct octo_case tests[] = {
 int
 main(int argc, char **argv)
 {
-	int ret;
-
-	ret = octo_test_eal_init(&argc, &argv, 512);
-	if (ret < 0) {
-		printf("EAL init failed\n");
+	if (octo_eal_init_args(&argc, &argv, 512) < 0)
 		return 1;
-	}
-	argc -= ret;
-	argv += ret;
 	if (rte_socket_count() < 2) {
 		printf("needs 2 sockets (run under octopus-numa-emu --nodes 2)\n");
 		return 1;
 	}
-	pool[0] = rte_pktmbuf_pool_create("pool_s0", 8191, 256, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	pool[1] = rte_pktmbuf_pool_create("pool_s1", 8191, 256, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, 1);
+	pool[0] = octo_app_pool("pool_s0", 8191, 0);
+	pool[1] = octo_app_pool("pool_s1", 8191, 1);
 	if (pool[0] == NULL || pool[1] == NULL || pool[1]->socket_id != 1) {
 		printf("cannot create the pools\n");
 		return 1;
@@ -1677,6 +1669,5 @@ main(int argc, char **argv)
 	rte_mempool_free(pool[0]);
 	rte_mempool_free(pool[1]);
 	rte_eal_cleanup();
-	printf("%s: %d failure(s)\n", octo_failures ? "FAILED" : "PASSED", octo_failures);
-	return octo_failures ? 1 : 0;
+	return octo_check_verdict(argv[0]);
 }

@@ -352,8 +352,8 @@ test_single(struct rte_mempool *unused __rte_unused)
 
 	port = port_of("net_octonic0_pf0");
 	nic_port = port;
-	mps[0] = rte_pktmbuf_pool_create("s0", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	mps[1] = rte_pktmbuf_pool_create("s1", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 1);
+	mps[0] = octo_app_pool("s0", 16384, 0);
+	mps[1] = octo_app_pool("s1", 16384, 1);
 	CHECK(mps[0] != NULL && mps[1] != NULL, "pools");
 	start_port(port, RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP, mps[0], mps[1]);
 	rte_pmd_octonic_gen_enable(nic_port, 1);

@@ -402,8 +402,7 @@ cycle(uint16_t nb, struct rte_mempool *mp)
 static void
 test_sizes(struct rte_mempool *unused __rte_unused)
 {
-	struct rte_mempool *mp = rte_pktmbuf_pool_create("sizes", 4096, 256, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	struct rte_mempool *mp = octo_app_pool("sizes", 4096, 0);
 	struct local_pools lp16, lp2, lp;
 	struct rte_eth_conf conf;
 	size_t h16, h2, h_conf, h_fail, elt;
@@ -481,8 +480,7 @@ receive_frames(uint16_t nic, uint16_t len, uint32_t n, uint16_t segs)
 static void
 test_mtu(struct rte_mempool *unused __rte_unused)
 {
-	struct rte_mempool *mp = rte_pktmbuf_pool_create("mtu2k", 4096, 256, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	struct rte_mempool *mp = octo_app_pool("mtu2k", 4096, 0);
 	struct rte_mempool *big = rte_pktmbuf_pool_create("mtu4k", 4096, 256, 0,
 		RTE_PKTMBUF_HEADROOM + 4096, 0);
 	uint16_t nic = port_of("net_octonic0_pf0"), limit, overhead;
