@@ -47,6 +47,7 @@
 #include "../common/octo_dialect.h"
 #include "../common/octo_flow_rule.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_steer_conf.h"
 #include "../common/octo_test_eal.h"
 
@@ -278,8 +279,7 @@ port_scale(uint32_t nb_rules)
 	printf("port: %u rules flushed in %.2f s\n", made, ns_since(t0) / 1e9);
 	CHECK(fstats().transfer_rules == f0.transfer_rules, "after flush %u rules, want %u",
 		fstats().transfer_rules, f0.transfer_rules);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 int

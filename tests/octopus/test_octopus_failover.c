@@ -90,6 +90,7 @@
 #include "../common/octo_migration.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_seq_check.h"
 #include "../common/octo_test_eal.h"
 
@@ -223,17 +224,6 @@ worker(void *arg)
 			rte_atomic_fetch_add_explicit(&received, n, rte_memory_order_relaxed);
 		}
 	return 0;
-}
-
-static uint64_t
-watched_total(void)
-{
-	uint64_t t = 0;
-	uint16_t q;
-
-	for (q = 0; q < nb_q; q++)
-		t += rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed);
-	return t;
 }
 
 static bool
@@ -411,7 +401,7 @@ rule_in_place(struct rte_mempool *mp, uint16_t q, uint64_t *elsewhere)
 	CHECK(wait_for(&watched_on[q],
 			rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed) + 1),
 		"the rule's flow did not reach queue %u within %d ms", q, LIMIT_MS);
-	*elsewhere = watched_total() -
+	*elsewhere = octo_sum(watched_on, nb_q) -
 		rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed);
 	return true;
 }
@@ -420,7 +410,7 @@ rule_in_place(struct rte_mempool *mp, uint16_t q, uint64_t *elsewhere)
 static void
 check_only_on(uint16_t q, uint64_t elsewhere)
 {
-	uint64_t now = watched_total() -
+	uint64_t now = octo_sum(watched_on, nb_q) -
 		rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed);
 
 	CHECK(now == elsewhere, "the rule's flow reached other queues than %u: %" PRIu64
@@ -535,8 +525,7 @@ unplug_and_back(struct rte_mempool *mp, int lost, uint16_t q)
 	drain();
 	check_only_on(q, elsewhere);
 	check_accounting(lost ? "flow" : "proxy", 0, 0, 0, 0);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /*
@@ -695,8 +684,7 @@ proxy_back(struct rte_mempool *mp)
 	CHECK(catchall_validate() == 0, "PF0 back: a rule refused");
 	drain();
 	check_accounting("PF0 back", gen_gone + gen, rx0, missed0, outage0);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /*
@@ -881,8 +869,7 @@ test_reset(struct rte_mempool *mp)
 	drain();
 	check_only_on(1, elsewhere);
 	check_accounting("reset, after", gen0, rx0, missed0, outage0);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /* The port ids of the NIC's PFs (or uplinks) into pf[]. 0, or -ENODEV. */
@@ -1125,8 +1112,7 @@ fatal_back(const char *what, const uint64_t *base, unsigned int lsc_want,
 	if (!mpesw)
 		check_only_on(1, elsewhere);
 	check_accounting(what, 0, 0, 0, 0);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /* Every member lost at once, then every PF plugged back (see the header). */
@@ -1252,8 +1238,7 @@ test_stalled(struct rte_mempool *mp)
 	CHECK(rte_pmd_octonic_plug(pf[1]) == 0, "plug PF1");
 	drain();
 	check_accounting("stalled", 0, 0, 0, 0);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static const struct octo_case cases[] = {

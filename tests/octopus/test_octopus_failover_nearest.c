@@ -50,6 +50,7 @@
 #include "../common/octo_check.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_test_eal.h"
 
 #define MAX_PF OCTO_PFS_MAX
@@ -359,8 +360,7 @@ main(int argc, char **argv)
 	change("PF1 back", 1, 1, serving, at);
 	drain();
 	check_accounting();
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 	rte_eal_cleanup();
 	printf("%s: %u failure(s)\n", octo_failures ? "FAIL" : "ok", (unsigned int)octo_failures);
 	return octo_failures ? 1 : 0;

@@ -83,6 +83,7 @@
 #include "../common/octo_check.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_dialect.h"
 #include "../common/octo_gen_flow.h"
 #include "../common/octo_test_eal.h"
@@ -189,16 +190,6 @@ setup_port(struct rte_mempool *mp, int rss_mode)
 	};
 
 	CHECK(octo_port_start(port, &c) == 0, "configure, set up and start the port");
-}
-
-static struct rte_pmd_octonic_flow_stats
-fstats(void)
-{
-	struct rte_pmd_octonic_flow_stats fs;
-
-	memset(&fs, 0, sizeof(fs));
-	CHECK(rte_pmd_octonic_flow_stats_get(nic_port, &fs) == 0, "flow stats");
-	return fs;
 }
 
 /* A rule for exactly flow f's source address and port. */
@@ -329,18 +320,18 @@ test_queue(struct rte_mempool *mp)
 	g.actions[2].type = RTE_FLOW_ACTION_TYPE_END;
 	/* the mark's place: the transfer rule, or one ingress rule per member */
 	ingress_marks = nic_takes_transfer_mark() ? 0 : (int)nb_pf;
-	fs0 = fstats();
+	fs0 = octo_fstats(nic_port);
 	memset(&pf1_0, 0, sizeof(pf1_0));
 	rte_pmd_octonic_flow_stats_get(port_of("net_octonic0_pf1"), &pf1_0);
 	memset(&err, 0, sizeof(err));
 	CHECK(rte_flow_validate(port, &r.attr, r.items, r.actions, &err) == 0,
 		"validate: %s", err.message ? err.message : "?");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.creates == fs0.creates && fs.transfer_rules == fs0.transfer_rules,
 		"validate created rules (%" PRIu64 " -> %" PRIu64 ")", fs0.creates, fs.creates);
 	flow = rte_flow_create(port, &r.attr, r.items, r.actions, &err);
 	CHECK(flow != NULL, "create: %s", err.message ? err.message : "?");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	/* rules made and kept: the port may probe a shape by creating and
 	 * destroying a rule at its first create
 	 */
@@ -421,7 +412,7 @@ test_queue(struct rte_mempool *mp)
 	}
 	/* destroy: back to the buckets, member rule gone */
 	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules + 2, "after destroy: %u transfer rules, want %u",
 		fs.transfer_rules, fs0.transfer_rules + 2);
 	run_phase_drop(1);
@@ -431,7 +422,7 @@ test_queue(struct rte_mempool *mp)
 	flow = rte_flow_create(port, &r.attr, r.items, r.actions, &err);
 	CHECK(flow != NULL, "create again: %s", err.message ? err.message : "?");
 	CHECK(rte_flow_flush(port, &err) == 0, "flush");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
 		"after flush: %u transfer rules, %u PF0 ingress rules, want %u, %u",
 		fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules, fs0.ingress_rules);
@@ -439,8 +430,7 @@ test_queue(struct rte_mempool *mp)
 	run_phase();
 	CHECK(flow_total(Y) == PER_FLOW && flow_queue(X) == 0, "after flush: Y %u, X at %d",
 		flow_total(Y), flow_queue(X));
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static void
@@ -477,9 +467,9 @@ test_rss(struct rte_mempool *mp)
 	int f, q;
 
 	setup_port(mp, 0);
-	fs0 = fstats();
+	fs0 = octo_fstats(nic_port);
 	rss_rule(q23, 2, &flow);
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules + 2, "rss over 2 queues: %u member rules",
 		fs.transfer_rules - fs0.transfer_rules);
 	run_phase();
@@ -509,7 +499,7 @@ test_rss(struct rte_mempool *mp)
 	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
 
 	rss_rule(q023, 3, &flow);
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules + 64,
 		"rss over 3 queues: %u member rules (the port's 64 buckets)",
 		fs.transfer_rules - fs0.transfer_rules);
@@ -525,7 +515,7 @@ test_rss(struct rte_mempool *mp)
 		per_q[3] >= NB_FLOWS / 5, "rss {0,2,3}: flows per queue %u %u %u %u",
 		per_q[0], per_q[1], per_q[2], per_q[3]);
 	CHECK(rte_flow_flush(port, &err) == 0, "flush");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules, "after flush %u, want %u",
 		fs.transfer_rules, fs0.transfer_rules);
 	/* a rule created while the port is stopped steers once it starts */
@@ -536,8 +526,7 @@ test_rss(struct rte_mempool *mp)
 	for (f = 0; f < NB_FLOWS; f++)
 		CHECK(flow_queue(f) == 1 && flow_total(f) == PER_FLOW,
 			"rule made while stopped: flow %d at queue %d", f, flow_queue(f));
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /* isolate: only the application's rules deliver; off again: all do. */
@@ -554,11 +543,11 @@ test_isolate(struct rte_mempool *mp)
 	setup_port(mp, 0);
 	run_phase();	/* learn the tuples */
 	CHECK(ph.received == PHASE_PKTS, "learning: %" PRIu64, ph.received);
-	fs0 = fstats();
+	fs0 = octo_fstats(nic_port);
 	memset(&err, 0, sizeof(err));
 	CHECK(rte_flow_isolate(port, 1, &err) == 0, "isolate: %s",
 		err.message ? err.message : "?");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules + 1, "isolate rule: %u -> %u",
 		fs0.transfer_rules, fs.transfer_rules);
 	five_tuple(&r, X);
@@ -580,11 +569,10 @@ test_isolate(struct rte_mempool *mp)
 			"not isolated: flow %d: %u packets at queue %d", f, flow_total(f),
 			flow_queue(f));
 	CHECK(rte_flow_flush(port, &err) == 0, "flush");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules, "after: %u, want %u",
 		fs.transfer_rules, fs0.transfer_rules);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /* Whether every PF of the generating NIC keeps rules across its stop. */
@@ -678,7 +666,7 @@ test_restart(struct rte_mempool *mp)
 			"the rule made before the first start: flow %d at queue %d (%u packets)", f,
 			flow_queue(f), flow_total(f));
 	CHECK(w != NULL && rte_flow_destroy(port, w, &err) == 0, "destroy");
-	fs_steer = fstats();
+	fs_steer = octo_fstats(nic_port);
 
 	fa = restart_rule(&ra, A, 0, RTE_FLOW_ACTION_TYPE_COUNT, RTE_FLOW_ACTION_TYPE_QUEUE, 2);
 	fb = restart_rule(&rb, B, 0, RTE_FLOW_ACTION_TYPE_MARK, RTE_FLOW_ACTION_TYPE_QUEUE, 1);
@@ -705,7 +693,7 @@ test_restart(struct rte_mempool *mp)
 			ff = restart_rule(&rf, F, 0, RTE_FLOW_ACTION_TYPE_QUEUE,
 				RTE_FLOW_ACTION_TYPE_END, 1);
 		}
-		fs = fstats();
+		fs = octo_fstats(nic_port);
 		if (keep)
 			CHECK(fs.transfer_rules > 0, "stopped %d: the members keep rules, but the e-switch holds none",
 				k);
@@ -718,7 +706,7 @@ test_restart(struct rte_mempool *mp)
 				err.message ? err.message : "?");
 		}
 		REQUIRE(rte_eth_dev_start(port) == 0, "start %d", k);
-		fs = fstats();
+		fs = octo_fstats(nic_port);
 		CHECK(fs.transfer_rules > fs_steer.transfer_rules,
 			"started %d: %u transfer rules, the steering alone had %u", k,
 			fs.transfer_rules, fs_steer.transfer_rules);
@@ -762,11 +750,10 @@ test_restart(struct rte_mempool *mp)
 	RTE_SET_USED(fd);
 	RTE_SET_USED(ff);
 	CHECK(rte_flow_flush(port, &err) == 0, "flush");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs_steer.transfer_rules, "after flush: %u, want %u",
 		fs.transfer_rules, fs_steer.transfer_rules);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /*
@@ -821,7 +808,7 @@ test_rollback(struct rte_mempool *mp)
 	setup_port(mp, 0);
 	p = rte_eth_devices[port].data->dev_private;
 	CHECK(rte_flow_pick_transfer_proxy(nic_port, &proxy, NULL) == 0, "transfer proxy");
-	fs0 = fstats();
+	fs0 = octo_fstats(nic_port);
 	held = fs0.transfer_rules + fs0.ingress_rules;
 	CHECK(rte_eth_dev_get_port_by_name("net_octonic0_pf1", &pf1) == 0 &&
 		rte_pmd_octonic_flow_stats_get(pf1, &fs) == 0, "PF1's rules");
@@ -830,7 +817,7 @@ test_rollback(struct rte_mempool *mp)
 	memset(&err, 0, sizeof(err));
 	flow = rte_flow_create(port, &attr, items, actions, &err);
 	CHECK(rte_pmd_octonic_flow_room_set(nic_port, 0) == 0, "room");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(flow == NULL && err.message != NULL && strstr(err.message, "no room") != NULL &&
 		rte_errno == ENOSPC,
 		"half-made rule: %p, %s (%d)", (void *)flow, err.message ? err.message : "?",
@@ -847,11 +834,11 @@ test_rollback(struct rte_mempool *mp)
 	flow = rte_flow_create(port, &attr, items, actions, &err);
 	CHECK(flow != NULL, "create: %s", err.message ? err.message : "?");
 	member_rules_lost(p, proxy);
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules, "lost: %u, want %u",
 		fs.transfer_rules, fs0.transfer_rules);
 	CHECK(octopus_flows_replay(p) == 0, "replay");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules + 64, "replayed: %u, want %u",
 		fs.transfer_rules, fs0.transfer_rules + 64);
 	run_phase();
@@ -862,10 +849,9 @@ test_rollback(struct rte_mempool *mp)
 			"after replay: flow %d at queue %d", f, q);
 	}
 	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules, "after destroy %u", fs.transfer_rules);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /* A rule that must be refused: by validate and create, with a message
@@ -876,7 +862,7 @@ refused(const char *what, const struct rte_flow_attr *attr,
 		const struct rte_flow_item *items, const struct rte_flow_action *actions,
 		const char *text)
 {
-	struct rte_pmd_octonic_flow_stats fs0 = fstats(), fs;
+	struct rte_pmd_octonic_flow_stats fs0 = octo_fstats(nic_port), fs;
 	struct rte_flow_error err;
 	struct rte_flow *flow;
 
@@ -891,7 +877,7 @@ refused(const char *what, const struct rte_flow_attr *attr,
 	CHECK(err.message != NULL && strstr(err.message, text) != NULL,
 		"%s: create says \"%s\", want \"%s\"", what,
 		err.message ? err.message : "(none)", text);
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	/* nothing left: a probe's rule is destroyed as soon as made */
 	CHECK(fs.creates - fs0.creates == fs.destroys - fs0.destroys &&
 		fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
@@ -1028,8 +1014,7 @@ test_bad(struct rte_mempool *mp)
 		CHECK(rte_flow_destroy(port, h[1], &err) == -EINVAL, "h[1] again");
 	}
 
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 
 	/* members without an e-switch */
 	null_port = port_of("net_octopus1");
@@ -1171,7 +1156,7 @@ test_ovs(struct rte_mempool *mp)
 	for (q = 0; q < nb_q; q++)
 		queues[q] = (uint16_t)q;
 	setup_port(mp, 0);
-	fs0 = fstats();
+	fs0 = octo_fstats(nic_port);
 
 	/* partial offload: MARK + RSS */
 	memset(&err, 0, sizeof(err));
@@ -1190,7 +1175,7 @@ test_ovs(struct rte_mempool *mp)
 	}
 	CHECK(used >= 2, "OVS's RSS spread its flows over %d queue(s)", used);
 	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
 		"rules after destroy: %u transfer, %u ingress; before: %u, %u",
 		fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules, fs0.ingress_rules);
@@ -1227,12 +1212,11 @@ test_ovs(struct rte_mempool *mp)
 		err.message != NULL && strstr(err.message, "transfer") != NULL,
 		"OVS's full offload: %s (type %d)",
 		err.message != NULL ? err.message : "(no message)", err.type);
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
 		"rules left: %u transfer, %u ingress; before: %u, %u",
 		fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules, fs0.ingress_rules);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static const struct octo_case cases[] = {

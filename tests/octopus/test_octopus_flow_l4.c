@@ -39,6 +39,7 @@
 #include "../common/octo_eal.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 4
@@ -243,8 +244,7 @@ test_items(struct rte_mempool *mp)
 		err.message ? err.message : "?");
 	for (i = 0; i < RTE_DIM(cases); i++)
 		run_case(&cases[i]);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static const struct octo_case cases[] = {

@@ -79,6 +79,7 @@
 #include "../common/octo_check.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_dialect.h"
 #include "../common/octo_test_eal.h"
 
@@ -179,18 +180,6 @@ poll_queue(void *arg)
 	return 0;
 }
 
-/* Frames of the generator's flows received so far, on any queue. */
-static uint64_t
-received(void)
-{
-	uint64_t total = 0;
-	int f;
-
-	for (f = 0; f < NB_FLOWS; f++)
-		total += rte_atomic_load_explicit(&seen[f], rte_memory_order_relaxed);
-	return total;
-}
-
 /*
  * Let the traffic flow: wait until the pollers have received what the
  * generator makes in @p ms (10 s at most), so that every step of a test
@@ -199,12 +188,12 @@ received(void)
 static void
 traffic_flows(unsigned int ms)
 {
-	uint64_t want = received() + (uint64_t)GEN_PPS * ms / 1000;
+	uint64_t want = octo_sum(seen, NB_FLOWS) + (uint64_t)GEN_PPS * ms / 1000;
 	uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
 
-	while (received() < want && rte_get_timer_cycles() < end)
+	while (octo_sum(seen, NB_FLOWS) < want && rte_get_timer_cycles() < end)
 		rte_delay_us_sleep(1000);
-	CHECK(received() >= want, "under %u ms of traffic received in 10 s", ms);
+	CHECK(octo_sum(seen, NB_FLOWS) >= want, "under %u ms of traffic received in 10 s", ms);
 }
 
 /* Wait until the watched flow has more than @p since packets on queue @p q
@@ -271,46 +260,26 @@ wide(rte_be32_t src, uint16_t queue, struct rte_flow_error *err)
 	return src_rule(src, NULL, queue, err);
 }
 
-static struct rte_pmd_octonic_flow_stats
-fstats(void)
-{
-	struct rte_pmd_octonic_flow_stats fs;
-
-	memset(&fs, 0, sizeof(fs));
-	CHECK(rte_pmd_octonic_flow_stats_get(nic_port, &fs) == 0, "flow stats");
-	return fs;
-}
-
-static struct rte_pmd_octopus_migration
-mig(uint16_t q)
-{
-	struct rte_pmd_octopus_migration st;
-
-	memset(&st, 0, sizeof(st));
-	CHECK(rte_pmd_octopus_migration_get(port, q, 0, &st) == 0, "migration_get %u", q);
-	return st;
-}
-
 /* Move queue q to @p socket and wait until it is steady there. */
 static void
 move_queue(uint16_t q, int socket, uint64_t *creates, uint64_t *destroys,
 		uint64_t *lat_ns)
 {
 	struct rte_pmd_octonic_flow_stats a, b;
-	struct rte_pmd_octopus_migration st = mig(q);
+	struct rte_pmd_octopus_migration st = octo_migration(port, 0, q);
 	uint64_t before = st.migrations;
 	uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
 	int ret;
 
-	a = fstats();
+	a = octo_fstats(nic_port);
 	ret = rte_pmd_octopus_queue_migrate(port, q, socket);
 	CHECK(ret == 0, "migrate queue %u to socket %d: %d", q, socket, ret);
 	do {
 		rte_delay_us_sleep(1000);
-		st = mig(q);
+		st = octo_migration(port, 0, q);
 	} while ((st.migrations == before || st.phase != RTE_PMD_OCTOPUS_MIG_STEADY) &&
 		rte_get_timer_cycles() < end);
-	b = fstats();
+	b = octo_fstats(nic_port);
 	CHECK(st.migrations == before + 1 && st.home_socket == socket,
 		"queue %u: %" PRIu64 " migrations, home socket %d", q, st.migrations,
 		st.home_socket);
@@ -336,7 +305,7 @@ test_pinned(struct rte_mempool *mp)
 	uint32_t i, made = 0;
 
 	setup_port(mp);
-	fs0 = fstats();
+	fs0 = octo_fstats(nic_port);
 	/* queue 1: one pinned flow; queue 3: PINNED of them (both on socket 1
 	 * at 2 PFs, on sockets 1 and 3 beyond)
 	 */
@@ -353,7 +322,7 @@ test_pinned(struct rte_mempool *mp)
 		made++;
 	}
 	t_create = rte_get_timer_cycles() - t0;
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(made == PINNED && fs.transfer_rules == fs0.transfer_rules + PINNED + 1,
 		"%u pinned flows, transfer rules %u -> %u", made, fs0.transfer_rules,
 		fs.transfer_rules);
@@ -380,12 +349,11 @@ test_pinned(struct rte_mempool *mp)
 	t0 = rte_get_timer_cycles();
 	CHECK(rte_flow_flush(port, &err) == 0, "flush");
 	t_flush = rte_get_timer_cycles() - t0;
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules, "after flush %u, want %u",
 		fs.transfer_rules, fs0.transfer_rules);
 	printf("flushed in %.2f s\n", (double)t_flush / rte_get_timer_hz());
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /*
@@ -411,7 +379,7 @@ traffic_start(struct rte_mempool *mp, int flow, struct rte_pmd_octopus_migration
 	watched = flow;
 	CHECK(seen[watched] > 0, "flow %d not seen", watched);
 	for (q = 0; q < NB_Q; q++)
-		g0[q] = mig(q);
+		g0[q] = octo_migration(port, 0, q);
 }
 
 /* Wait until queue @p q has more than @p since marked packets of the flow (10 s). */
@@ -494,7 +462,7 @@ traffic_stop(void)
 	end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
 	do {
 		rte_delay_us_sleep(1000);
-		total = received();
+		total = octo_sum(seen, NB_FLOWS);
 		memset(&st, 0, sizeof(st));
 		rte_eth_stats_get(port, &st);
 	} while (total + st.imissed < gen && rte_get_timer_cycles() < end);
@@ -551,7 +519,7 @@ test_flow(struct rte_mempool *mp)
 			/* the make-before-break phase starts: its own order count */
 			reord_mid = rte_atomic_load_explicit(&reordered, rte_memory_order_relaxed);
 			for (q = 0; q < NB_Q; q++)
-				gm[q] = mig(q);
+				gm[q] = octo_migration(port, 0, q);
 		}
 		if (i < 20) {
 			/* destroy + create: the port sees the same traffic go elsewhere */
@@ -578,7 +546,7 @@ test_flow(struct rte_mempool *mp)
 		want[2]++;
 	traffic_stop();
 	for (q = 0; q < NB_Q; q++)
-		g1[q] = mig(q);
+		g1[q] = octo_migration(port, 0, q);
 	rte_pmd_octonic_gen_count(nic_port, &gen);
 	for (f = 0; f < NB_FLOWS; f++)
 		total += seen[f];
@@ -618,8 +586,7 @@ test_flow(struct rte_mempool *mp)
 			reordered);
 	CHECK(total + dropped_by_nic == gen, "generated %" PRIu64 ", received %" PRIu64
 		" + missed %" PRIu64, gen, total, dropped_by_nic);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static void
@@ -661,7 +628,7 @@ test_wide(struct rte_mempool *mp)
 	}
 	traffic_stop();
 	for (q = 0; q < NB_Q; q++) {
-		g1[q] = mig(q);
+		g1[q] = octo_migration(port, 0, q);
 		tmo += g1[q].gate_timeouts - g0[q].gate_timeouts;
 	}
 	rte_pmd_octonic_gen_count(nic_port, &gen);
@@ -684,8 +651,7 @@ test_wide(struct rte_mempool *mp)
 			reordered);
 	CHECK(total + st.imissed == gen, "generated %" PRIu64 ", received %" PRIu64
 		" + missed %" PRIu64, gen, total, st.imissed);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /* Every RETA bucket b to queue (b + shift) % NB_Q; the call's duration. */
@@ -742,7 +708,7 @@ gate_counts(const struct rte_pmd_octopus_migration *g0, uint64_t *tmo, uint64_t 
 	*tmo = 0;
 	*gates = 0;
 	for (q = 0; q < NB_Q; q++) {
-		g = mig(q);
+		g = octo_migration(port, 0, q);
 		*tmo += g.gate_timeouts - g0[q].gate_timeouts;
 		*gates += g.gates - g0[q].gates;
 	}
@@ -810,8 +776,7 @@ test_order(struct rte_mempool *mp)
 	}
 	CHECK(total + st.imissed == gen, "generated %" PRIu64 ", received %" PRIu64
 		" + missed %" PRIu64, gen, total, st.imissed);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /* Stop queue @p q's poller out of its burst (10 s at most). */
@@ -894,8 +859,7 @@ test_stall(struct rte_mempool *mp)
 	/* the first gate expired (its source never polled within it) */
 	CHECK(tmo >= 1, "a gate expired and was replaced uncounted (%" PRIu64
 		" out of order with no gate timeout)", r);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static const struct octo_case cases[] = {

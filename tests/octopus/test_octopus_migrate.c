@@ -77,6 +77,7 @@
 #include "../common/octo_migration.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_sched.h"
 #include "../common/octo_seq_check.h"
 #include "../common/octo_dialect.h"
@@ -458,8 +459,7 @@ test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 			"no drain but no reordering seen (Rx %" PRIu64 ", sink %" PRIu64 ")",
 			seq.reordered, sink.out_of_order);
 	}
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 	free(lat);
 }
 
@@ -714,8 +714,7 @@ test_gate(struct rte_mempool *mp)
 			CHECK(seq.reordered > 0, "no gate, yet no reordering: the test cannot fail");
 	}
 	rte_pmd_octonic_gen_enable(pf[0], 0);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /* Whether every queue, Rx and Tx, is steady at home on @p sock[q]. */
@@ -1010,8 +1009,7 @@ test_idle(struct rte_mempool *mp)
 	quiesce();
 	stop = 1;
 	rte_eal_mp_wait_lcore();
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /*
@@ -1073,8 +1071,7 @@ test_follow(struct rte_mempool *mp)
 	rte_eal_mp_wait_lcore();
 	CHECK(seq.reordered == 0 && seq.duplicated == 0, "Rx: %" PRIu64 " reordered, %" PRIu64 " dup",
 		seq.reordered, seq.duplicated);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /* Tx moves of test_tx under load: ten per queue */
@@ -1178,8 +1175,7 @@ test_tx(struct rte_mempool *mp, bool late)
 	else
 		CHECK(sink.out_of_order == 0, "sink: %" PRIu64 " out of order",
 			sink.out_of_order);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static void

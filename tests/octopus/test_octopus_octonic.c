@@ -97,6 +97,7 @@
 #include "../common/octo_check.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_dialect.h"
 #include "../common/octo_test_eal.h"
 
@@ -114,17 +115,6 @@ static uint64_t received[MAX_Q];
 static uint64_t sent[MAX_Q];
 static volatile int stop;
 static uint64_t deadline;
-
-static uint64_t
-total_received(void)
-{
-	uint64_t t = 0;
-	int q;
-
-	for (q = 0; q < nb_q; q++)
-		t += rte_atomic_load_explicit(&received[q], rte_memory_order_relaxed);
-	return t;
-}
 
 /* lcore q polls queue q and returns every packet through its Tx queue q. */
 static int
@@ -154,7 +144,7 @@ poll_queue(void *arg)
 			rte_pmd_octonic_gen_count(nic_port, &gen);
 			rte_eth_stats_get(port, &st);
 			/* all in, or dropped by the NIC (counted as missed) */
-			if ((gen >= LIMIT && total_received() + st.imissed >= gen) ||
+			if ((gen >= LIMIT && octo_sum(received, nb_q) + st.imissed >= gen) ||
 					rte_get_timer_cycles() > deadline)
 				stop = 1;
 		}
@@ -282,8 +272,8 @@ test_octopus(struct rte_mempool *mp)
 
 	rte_pmd_octonic_gen_count(nic_port, &gen);
 	CHECK(gen == LIMIT, "generated %" PRIu64, gen);
-	CHECK(total_received() == gen, "received %" PRIu64 " of %" PRIu64,
-		total_received(), gen);
+	CHECK(octo_sum(received, nb_q) == gen, "received %" PRIu64 " of %" PRIu64,
+		octo_sum(received, nb_q), gen);
 	for (q = 0; q < nb_q; q++) {
 		sock = (int)rte_lcore_to_socket_id(q);
 		CHECK(received[q] > 0, "queue %u received nothing", q);
@@ -359,8 +349,8 @@ test_single(struct rte_mempool *unused __rte_unused)
 	rte_pmd_octonic_gen_enable(nic_port, 1);
 	run_traffic();
 	rte_pmd_octonic_gen_count(nic_port, &gen);
-	CHECK(gen == LIMIT && total_received() == gen, "received %" PRIu64 " of %"
-		PRIu64, total_received(), gen);
+	CHECK(gen == LIMIT && octo_sum(received, nb_q) == gen, "received %" PRIu64 " of %"
+		PRIu64, octo_sum(received, nb_q), gen);
 	for (q = 0; q < nb_q; q++) {
 		nic_locality(port, q, 0, &nl);
 		if (rte_lcore_to_socket_id(q) == 1) {
@@ -486,8 +476,7 @@ test_reta(struct rte_mempool *mp)
 		for (b = 0; b < size; b++)
 			CHECK(reta[b / 64].reta[b % 64] == last, "bucket %u lost after restarts", b);
 	}
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 struct thread_arg {
@@ -599,8 +588,8 @@ topology_run(struct rte_mempool *mp, const char *nic, const char *args, const ch
 	rte_pmd_octonic_gen_count(nic_port, &gen);
 	memset(&st, 0, sizeof(st));
 	rte_eth_stats_get(port, &st);
-	CHECK(gen == LIMIT && total_received() == gen, "received %" PRIu64 " of %" PRIu64
-		" (missed %" PRIu64 ")", total_received(), gen, st.imissed);
+	CHECK(gen == LIMIT && octo_sum(received, nb_q) == gen, "received %" PRIu64 " of %" PRIu64
+		" (missed %" PRIu64 ")", octo_sum(received, nb_q), gen, st.imissed);
 }
 
 static void
@@ -1138,8 +1127,7 @@ test_thread(struct rte_mempool *mp)
 		qi.poller_lcore == (int)rte_lcore_id() && qi.poller_socket == 0,
 		"after a poll from lcore %u: poller %d socket %d", rte_lcore_id(),
 		qi.poller_lcore, qi.poller_socket);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static int lsc_events;
@@ -1228,8 +1216,7 @@ test_link(struct rte_mempool *mp)
 			CHECK(found == 0, "pf%d kept the removed MAC", k);
 		}
 	}
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /*

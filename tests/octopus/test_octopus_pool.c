@@ -58,6 +58,7 @@
 #include "../common/octo_check.h"
 #include "../common/octo_dialect.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 2

@@ -73,6 +73,7 @@
 #include "../common/octo_poll.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_dialect.h"
 #include "../common/octo_gen_flow.h"
 #include "../common/octo_test_eal.h"
