@@ -18,3 +18,15 @@ octo_fstats(uint16_t port)
 	CHECK(rte_pmd_octonic_flow_stats_get(port, &fs) == 0, "flow stats of port %u", port);
 	return fs;
 }
+
+int
+octo_gen_limit(uint16_t port, uint64_t n)
+{
+	struct rte_pmd_octonic_gen_conf gc;
+	int ret = rte_pmd_octonic_gen_get(port, &gc);
+
+	if (ret != 0)
+		return ret;
+	gc.limit = n;
+	return rte_pmd_octonic_gen_set(port, &gc);
+}

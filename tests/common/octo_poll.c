@@ -13,6 +13,7 @@
 
 #include "octo_gen_flow.h"
 #include "octo_poll.h"
+#include "octo_state.h"
 
 static int
 poll_lcore(void *arg)
@@ -90,16 +91,11 @@ phase_done(struct octo_poll *p)
 int
 octo_phase_run(struct octo_phase *ph, uint32_t limit, uint64_t expected)
 {
-	struct rte_pmd_octonic_gen_conf gc;
 	int ret;
 
 	memset(ph->cnt, 0, sizeof(ph->cnt));
 	ph->received = 0;
-	ret = rte_pmd_octonic_gen_get(ph->gen_port, &gc);
-	if (ret != 0)
-		return ret;
-	gc.limit = limit;
-	ret = rte_pmd_octonic_gen_set(ph->gen_port, &gc);
+	ret = octo_gen_limit(ph->gen_port, limit);
 	if (ret != 0)
 		return ret;
 	ph->expected = expected;

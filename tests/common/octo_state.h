@@ -22,6 +22,9 @@ struct rte_pmd_octonic_flow_stats octo_fstats(uint16_t port);
 /* The migration state of Rx (@p tx 0) or Tx queue @p q of @p port. */
 struct rte_pmd_octopus_migration octo_migration(uint16_t port, int tx, uint16_t q);
 
+/* Set the NIC model's generator on PF @p port to stop after @p n packets. 0, or its error. */
+int octo_gen_limit(uint16_t port, uint64_t n);
+
 /* The sum of @p n counters that pollers add to (relaxed loads). */
 uint64_t octo_sum(const uint64_t *v, unsigned int n);
 

@@ -35,6 +35,7 @@
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_eal.h"
 #include "../common/octo_test_eal.h"
 
@@ -769,11 +770,7 @@ test_locality(struct rte_mempool *unused __rte_unused)
 	REQUIRE(t != NULL, "transfer");
 	rte_pmd_octonic_gen_enable(ports[0], 1);
 	{
-		struct rte_pmd_octonic_gen_conf gc;
-
-		rte_pmd_octonic_gen_get(ports[0], &gc);
-		gc.limit = N;
-		CHECK(rte_pmd_octonic_gen_set(ports[0], &gc) == 0, "gen_set");
+		CHECK(octo_gen_limit(ports[0], N) == 0, "gen_set");
 	}
 	CHECK(poll_until(&ports[1], 1, 2, N, cnt, NULL, NULL) == N, "all to PF1");
 	rte_pmd_octonic_locality_get(ports[1], 0, 0, &l0);
@@ -1041,11 +1038,7 @@ test_queue_not_started(struct rte_mempool *unused __rte_unused)
 	/* once started, it receives */
 	rte_pmd_octonic_gen_enable(port, 1);
 	{
-		struct rte_pmd_octonic_gen_conf gc;
-
-		rte_pmd_octonic_gen_get(port, &gc);
-		gc.limit = N;
-		rte_pmd_octonic_gen_set(port, &gc);
+		octo_gen_limit(port, N);
 	}
 	REQUIRE(rte_eth_dev_rx_queue_start(port, 1) == 0, "queue start");
 	CHECK(poll_until(&port, 1, 2, N, cnt, NULL, NULL) == N, "received once started");
@@ -1299,11 +1292,7 @@ test_nudma(struct rte_mempool *unused __rte_unused)
 static void
 gen_more(uint16_t port, uint64_t n)
 {
-	struct rte_pmd_octonic_gen_conf gc;
-
-	rte_pmd_octonic_gen_get(port, &gc);
-	gc.limit = n;
-	CHECK(rte_pmd_octonic_gen_set(port, &gc) == 0, "gen_set");
+	CHECK(octo_gen_limit(port, n) == 0, "gen_set");
 	rte_pmd_octonic_gen_enable(port, 1);
 }
 
