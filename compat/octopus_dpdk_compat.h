@@ -141,8 +141,8 @@ rte_ctz32(uint32_t v)
 #include <rte_thread.h>
 #if !OCTO_DPDK_AT_LEAST(23, 11)
 #include <pthread.h>
-#include <stdio.h>
 #include <rte_lcore.h>
+#include <rte_string_fns.h>
 
 struct octo_compat_thread_start {
 	rte_thread_func func;
@@ -184,9 +184,10 @@ static inline int
 rte_thread_create_internal_control(rte_thread_t *thread, const char *name,
 		rte_thread_func thread_func, void *arg)
 {
-	char prefixed[RTE_MAX_THREAD_NAME_LEN];
+	char prefixed[RTE_MAX_THREAD_NAME_LEN] = "dpdk-";
 
-	snprintf(prefixed, sizeof(prefixed), "dpdk-%s", name);
+	/* cut to the thread name limit, as 23.11 does */
+	rte_strlcat(prefixed, name, sizeof(prefixed));
 	return rte_thread_create_control(thread, prefixed, thread_func, arg);
 }
 #endif

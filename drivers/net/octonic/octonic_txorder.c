@@ -83,8 +83,9 @@ octonic_txorder_first(struct octonic_nic *nic, uint64_t now, uint64_t *until,
 		data = nic->pf[p]->dev->data;
 		for (q = 0; q < data->nb_tx_queues; q++) {
 			txq = data->tx_queues[q];
-			if (txq == NULL || txq->log_ci == rte_atomic_load_explicit(
-					&txq->log_pi, rte_memory_order_acquire))
+			if (txq == NULL || txq->log_ci ==
+					rte_atomic_load_explicit(&txq->log_pi,
+						rte_memory_order_acquire))
 				continue;
 			t = txq->log[txq->log_ci & txq->log_mask].read;
 			if (t > now)
