@@ -35,7 +35,7 @@
  * octonic|mpesw|separate, and the datapath's realism: rx_step=,
  * rx_ring=plain|mlx5, tx_comp_every=, tx_cleanup=0|1, tx_read_ns= (the
  * NIC reads a Tx post within this after its doorbell; mlx5-hws defaults
- * to mlx5's values; README "Datapath").
+ * to mlx5's values; octonic.rst "Datapath").
  *
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
@@ -191,7 +191,7 @@ enum rte_pmd_octonic_topology {
 	RTE_PMD_OCTONIC_TOPOLOGY_SEPARATE,	/**< a device and e-switch per PF */
 };
 
-/** The datapath rules a PF follows (README "Datapath"). */
+/** The datapath rules a PF follows (octonic.rst "Datapath"). */
 struct rte_pmd_octonic_datapath {
 	enum rte_pmd_octonic_topology topology;
 	uint16_t rx_step;	/**< Rx bursts in steps of this (1: none) */
