@@ -279,7 +279,7 @@ fn##_octo_compat(void *rxq) \
 
 /*
  * The release of DPDK's mlx5 PMD the NIC model's mlx5 dialects follow by
- * default (drivers/net/octonic/README.md, "Dialects"), year * 100 + month:
+ * default (doc/guides/nics/octonic.rst, "Dialects"), year * 100 + month:
  * that of the DPDK built against; 22.11 for the releases between.
  */
 #define OCTO_DPDK_MLX5_MODEL (OCTO_DPDK_AT_LEAST(25, 11) ? 2511 : 2211)

@@ -21,7 +21,7 @@
  * one switch domain (rte_eth_dev_info.switch_info.port_id is the PF index).
  * topology=mpesw names them "net_octonicN_p<i>" as mlx5 names the uplinks
  * of its multiport e-switch; topology=separate makes each PF a device and
- * a switch domain of its own (drivers/net/octonic/README.md, "Ports").
+ * a switch domain of its own (doc/guides/nics/octonic.rst, "Topologies").
  *
  * Devargs: pfs=1..8, numa=n0:n1:... (node of each PF; default PF i on
  * socket i % sockets), mac=shared|per-pf, wire=gen|loop|<ethdev name>,
@@ -31,11 +31,11 @@
  * remote DMA / remote poll; 107 ns, a published PCIe remote-read penalty,
  * is the suggested value; 0 = off, the default), dialect=generic|mlx5-sws|
  * mlx5-hws and xmeta=0..4 (the rules a real NIC would refuse, refused in
- * its terms; drivers/net/octonic/README.md, "Dialects"), topology=
+ * its terms; doc/guides/nics/octonic.rst, "Dialects"), topology=
  * octonic|mpesw|separate, and the datapath's realism: rx_step=,
  * rx_ring=plain|mlx5, tx_comp_every=, tx_cleanup=0|1, tx_read_ns= (the
  * NIC reads a Tx post within this after its doorbell; mlx5-hws defaults
- * to mlx5's values; README "Datapath").
+ * to mlx5's values; octonic.rst "Datapath").
  *
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
@@ -197,7 +197,7 @@ enum rte_pmd_octonic_topology {
 	RTE_PMD_OCTONIC_TOPOLOGY_SEPARATE,	/**< a device and e-switch per PF */
 };
 
-/** The datapath rules a PF follows (README "Datapath"). */
+/** The datapath rules a PF follows (octonic.rst "Datapath"). */
 struct rte_pmd_octonic_datapath {
 	enum rte_pmd_octonic_topology topology;
 	uint16_t rx_step;	/**< Rx bursts in steps of this (1: none) */

@@ -865,7 +865,7 @@ reta_move_half(uint16_t from, uint16_t to, int half, uint16_t size)
 }
 
 /*
- * Issue 31 item 1, on demand: the pollers of a moved flow's old and new
+ * On demand: the pollers of a moved flow's old and new
  * queue starved past the gate's timeout, then the control thread moves
  * more of the same buckets while only the new queue's poller is back. The
  * first gate expired with no poller to see it; the second change's limit

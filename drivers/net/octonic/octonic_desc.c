@@ -4,7 +4,7 @@
 
 /*
  * Descriptor rings kept the way DPDK's mlx5 driver keeps them, for the
- * datapath realism devargs (README "Datapath"): the application side of
+ * datapath realism devargs (octonic.rst "Datapath"): the application side of
  * them, what the driver does in its bursts.  The NIC side (writing frames
  * into posted buffers, reading Tx descriptors) is in octonic_engine.c.
  *

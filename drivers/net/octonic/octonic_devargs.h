@@ -36,7 +36,7 @@ enum octonic_mac_mode {
  * Which NIC's rule vocabulary the e-switch speaks (dialect=).  Generic
  * accepts everything the model implements; the mlx5 dialects refuse what
  * DPDK's mlx5 PMD refuses with software (dv_flow_en=1) or hardware
- * (dv_flow_en=2) steering (README "Dialects").
+ * (dv_flow_en=2) steering (octonic.rst "Dialects").
  */
 enum octonic_dialect {
 	OCTONIC_DIALECT_GENERIC,	/**< dialect=generic (default) */
@@ -56,7 +56,7 @@ enum octonic_dialect {
 #define OCTONIC_XMETA_MAX 4
 
 /**
- * How the PFs of one NIC appear to DPDK (topology=; README "Ports").
+ * How the PFs of one NIC appear to DPDK (topology=; octonic.rst "Topologies").
  */
 enum octonic_topology {
 	/** One rte_device and one e-switch for every PF, each PF DMA-ing on
@@ -74,7 +74,7 @@ enum octonic_topology {
 	OCTONIC_TOPO_SEPARATE,
 };
 
-/** How an Rx queue's descriptors are kept (rx_ring=; README "Datapath"). */
+/** How an Rx queue's descriptors are kept (rx_ring=; octonic.rst "Datapath"). */
 enum octonic_rx_ring {
 	/** The NIC takes an mbuf from the pool per frame; a burst returns
 	 *  what the ring holds, up to what was asked (default).

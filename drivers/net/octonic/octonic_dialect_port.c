@@ -3,7 +3,7 @@
  */
 
 /*
- * What the mlx5 dialects do to a port's start and stop (README "Dialects",
+ * What the mlx5 dialects do to a port's start and stop (octonic.rst "Dialects",
  * rows F7 and F8 of the reference):
  * - mlx5 keeps no rule across a stop: mlx5_dev_stop flushes every rule
  *   made on the port (mlx5_trigger.c, mlx5_flow_list_flush; under

@@ -7,7 +7,7 @@
  * "--vdev net_octonicN,pfs=K,..." into K ethdev ports, one per PF, and the
  * eth_dev_ops of a PF.
  *
- * Naming and devices follow topology= (README "Ports"):
+ * Naming and devices follow topology= (octonic.rst "Topologies"):
  * - octonic (default): every PF port is named "<vdev name>_pf<i>"
  *   (net_octonic0_pf0, net_octonic0_pf1, ...), the first one included, so
  *   that a PF's name says which NIC and which PF it is.  All of them share
@@ -748,7 +748,7 @@ pf_mac(const struct octonic_nic *nic, uint16_t idx, struct rte_ether_addr *a)
 	a->addr_bytes[5] = nic->args.mac == OCTONIC_MAC_PER_PF ? idx : 0;
 }
 
-/* The port name of PF @p idx (README "Ports"); -1 when too long. */
+/* The port name of PF @p idx (octonic.rst "Topologies"); -1 when too long. */
 static int
 pf_port_name(const struct octonic_nic *nic, uint16_t idx, char *buf, size_t len)
 {

@@ -11,7 +11,7 @@
  * different ring could still leave first, and elapsed time would prove
  * nothing about what the NIC has read.  So every post (one Tx burst) is
  * logged with the time the NIC reads it: its doorbell plus a draw in
- * [0, tx_read_ns] (README "Datapath": D5), never before an earlier post of
+ * [0, tx_read_ns] (octonic.rst "Datapath": D5), never before an earlier post of
  * the same ring.  A run of the engine takes posts from all rings in the
  * order of those times, and only those read by the time it started.  Two
  * posts further apart than tx_read_ns therefore reach the wire in posting

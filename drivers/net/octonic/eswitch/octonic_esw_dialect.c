@@ -17,7 +17,7 @@
  * the pattern only (octonic_esw_dialect_check_pattern), as mlx5's does, and the
  * actions are refused by create alone.  Template API: templates and
  * tables are checked here at their creation.
- * xmeta is mlx5's dv_xmeta_en.  The README's "Dialects" table lists each
+ * xmeta is mlx5's dv_xmeta_en.  The guide's (octonic.rst) "Dialects" table lists each
  * refusal with the DPDK release and source file it comes from.
  *
  * Root tables: the model treats group 0 of every domain as the root table

@@ -411,7 +411,7 @@ void octonic_esw_cache_put(struct octonic_eswitch_cache *c, const struct octo_fl
 		uint32_t hash, uint64_t gen, uint32_t cfg,
 		const struct octonic_verdict *v);
 
-/* octonic_esw_dialect.c: what a real NIC refuses (README "Dialects") */
+/* octonic_esw_dialect.c: what a real NIC refuses (octonic.rst "Dialects") */
 const char *octonic_esw_dialect_name(const struct octonic_eswitch *sw);
 /* Where actions are checked (@p where of the checks below): 0 a rule of
  * rte_flow_create, or a template table, specialised for frames from the

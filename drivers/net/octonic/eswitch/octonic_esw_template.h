@@ -6,7 +6,7 @@
 #define OCTONIC_ESW_TEMPLATE_H
 
 /*
- * rte_flow's template and asynchronous API on the e-switch (README
+ * rte_flow's template and asynchronous API on the e-switch (octonic.rst
  * "Template API").  Shared by octonic_esw_template.c (info, configure,
  * templates, tables), octonic_esw_queue.c (flow queues, async operations,
  * push, pull) and octonic_flow.c (the ethdev glue).

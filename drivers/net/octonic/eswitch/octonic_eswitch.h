@@ -82,7 +82,7 @@ struct octonic_eswitch *octonic_eswitch_create(const char *name, uint16_t nb_pfs
 /**
  * Choose the rule vocabulary (devargs dialect= and xmeta=), before the
  * first rule: under an mlx5 dialect, validate and create refuse what that
- * NIC refuses (README "Dialects"), and accept MODIFY_FIELD (META from an
+ * NIC refuses (octonic.rst "Dialects"), and accept MODIFY_FIELD (META from an
  * immediate value) and, with mlx5-hws, PORT_REPRESENTOR to the e-switch
  * manager.  OCTONIC_DIALECT_GENERIC (the default) is the model's own
  * vocabulary.
