@@ -34,16 +34,10 @@
 #include "octonic_esw_internal.h"
 #include "octonic_esw_template.h"
 #include "eswitch_test_util.h"
+#include "../common/octo_check.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_test_eal.h"
 
-static int failures;
-#define CHECK(c) do { \
-	if (!(c)) { \
-		printf("  FAIL %s:%d: %s\n", __func__, __LINE__, #c); \
-		failures++; \
-		return -1; \
-	} \
-} while (0)
 
 #define PORT0 10	/* ethdev port ids given to the PFs */
 #define PORT1 11
@@ -175,19 +169,19 @@ t_transfer_ingress_chain(void)
 	struct octonic_verdict v;
 	uint16_t proxy;
 
-	CHECK(sw != NULL);
-	CHECK(octonic_eswitch_transfer_proxy(sw, &proxy) == 0 && proxy == PORT0);
-	CHECK(mk(sw, 0, &A_TRANSFER, udp_dst(53), a_t) != NULL);
-	CHECK(mk(sw, 1, &A_INGRESS, udp_dst(53), a_i) != NULL);
+	REQUIRE_OR(-1, sw != NULL);
+	REQUIRE_OR(-1, octonic_eswitch_transfer_proxy(sw, &proxy) == 0 && proxy == PORT0);
+	REQUIRE_OR(-1, mk(sw, 0, &A_TRANSFER, udp_dst(53), a_t) != NULL);
+	REQUIRE_OR(-1, mk(sw, 1, &A_INGRESS, udp_dst(53), a_i) != NULL);
 	v = run_udp(sw, 0x0a000001, 0x0a000002, 1000, 53);
-	CHECK(!v.drop && v.pf == 1 && v.queue == 5 && !v.has_rss);
-	CHECK(v.has_flag && !v.has_mark);	/* FLAG set in the transfer domain */
+	REQUIRE_OR(-1, !v.drop && v.pf == 1 && v.queue == 5 && !v.has_rss);
+	REQUIRE_OR(-1, v.has_flag && !v.has_mark);	/* FLAG set in the transfer domain */
 	/* Not matching the transfer rule: PF0, whose RSS picks the queue. */
 	v = run_udp(sw, 0x0a000001, 0x0a000002, 1000, 54);
-	CHECK(!v.drop && v.pf == 0 && v.has_rss && !v.has_flag);
-	CHECK(v.rss_hash == ref_hash4(0x0a000001, 0x0a000002, 1000, 54,
+	REQUIRE_OR(-1, !v.drop && v.pf == 0 && v.has_rss && !v.has_flag);
+	REQUIRE_OR(-1, v.rss_hash == ref_hash4(0x0a000001, 0x0a000002, 1000, 54,
 		default_key, 1));
-	CHECK(v.queue == (v.rss_hash % OCTONIC_RETA_SIZE) % NBQ);
+	REQUIRE_OR(-1, v.queue == (v.rss_hash % OCTONIC_RETA_SIZE) % NBQ);
 	octonic_eswitch_free(sw);
 	return 0;
 }
@@ -217,17 +211,17 @@ t_meta_drives_ingress(void)
 	struct rte_flow_attr g1 = { .transfer = 1, .group = 1 };
 	struct octonic_verdict v;
 
-	CHECK(sw != NULL);
-	CHECK(mk(sw, 0, &A_TRANSFER, udp_dst(53), a_g0) != NULL);
-	CHECK(mk(sw, 0, &g1, pat_any, a_g1) != NULL);
-	CHECK(mk(sw, 1, &A_INGRESS, pat_meta, a_i) != NULL);
+	REQUIRE_OR(-1, sw != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &A_TRANSFER, udp_dst(53), a_g0) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &g1, pat_any, a_g1) != NULL);
+	REQUIRE_OR(-1, mk(sw, 1, &A_INGRESS, pat_meta, a_i) != NULL);
 	v = run_udp(sw, 1, 2, 3, 53);
-	CHECK(v.pf == 1 && v.queue == 7 && v.has_meta && v.meta == 7 && !v.drop);
+	REQUIRE_OR(-1, v.pf == 1 && v.queue == 7 && v.has_meta && v.meta == 7 && !v.drop);
 	/* Without the metadata the ingress rule does not match: RSS. */
 	meta.data = 8;
-	CHECK(mk(sw, 0, &A_INGRESS, pat_meta, a_i) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &A_INGRESS, pat_meta, a_i) != NULL);
 	v = run_udp(sw, 1, 2, 3, 54);	/* no SET_META: meta 0 */
-	CHECK(v.pf == 0 && !v.has_meta && v.has_rss);
+	REQUIRE_OR(-1, v.pf == 0 && !v.has_meta && v.has_rss);
 	octonic_eswitch_free(sw);
 	return 0;
 }
@@ -251,14 +245,14 @@ t_group_miss_falls_back(void)
 	struct rte_flow_attr g3 = { .transfer = 1, .group = 3 };
 	struct octonic_verdict v;
 
-	CHECK(sw != NULL);
-	CHECK(mk(sw, 0, &A_TRANSFER, pat_any, a_g0) != NULL);
-	CHECK(mk(sw, 0, &g3, udp_dst(80), a_g3) != NULL);
+	REQUIRE_OR(-1, sw != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &A_TRANSFER, pat_any, a_g0) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &g3, udp_dst(80), a_g3) != NULL);
 	v = run_udp(sw, 1, 2, 3, 80);
-	CHECK(v.pf == 1 && v.meta == 5 && v.has_mark && v.mark == 9);
+	REQUIRE_OR(-1, v.pf == 1 && v.meta == 5 && v.has_mark && v.mark == 9);
 	/* Miss in group 3: the transfer default (PF0), earlier actions kept. */
 	v = run_udp(sw, 1, 2, 3, 81);
-	CHECK(v.pf == 0 && v.meta == 5 && v.has_mark && v.mark == 9 && !v.drop);
+	REQUIRE_OR(-1, v.pf == 0 && v.meta == 5 && v.has_mark && v.mark == 9 && !v.drop);
 	octonic_eswitch_free(sw);
 	return 0;
 }
@@ -285,35 +279,35 @@ t_priorities(void)
 	struct rte_flow_error err;
 	struct octonic_verdict v;
 
-	CHECK(sw != NULL);
+	REQUIRE_OR(-1, sw != NULL);
 	/* Different masks (tables): the lower priority value wins. */
 	f1 = mk(sw, 0, &p5, udp_dst(53), a1);
 	f2 = mk(sw, 0, &p2, pat_any, a2);
-	CHECK(f1 != NULL && f2 != NULL);
-	CHECK(run_udp(sw, 1, 2, 3, 53).queue == 2);
+	REQUIRE_OR(-1, f1 != NULL && f2 != NULL);
+	REQUIRE_OR(-1, run_udp(sw, 1, 2, 3, 53).queue == 2);
 	/* Same priority and same match as f2: the earlier (f2) wins. */
 	f3 = mk(sw, 0, &p2, pat_any, a3);
-	CHECK(f3 != NULL);
-	CHECK(run_udp(sw, 1, 2, 3, 53).queue == 2);
-	CHECK(octonic_eswitch_flow_destroy(sw, 0, f2, &err) == 0);
-	CHECK(run_udp(sw, 1, 2, 3, 53).queue == 3);
-	CHECK(octonic_eswitch_flow_destroy(sw, 0, f3, &err) == 0);
+	REQUIRE_OR(-1, f3 != NULL);
+	REQUIRE_OR(-1, run_udp(sw, 1, 2, 3, 53).queue == 2);
+	REQUIRE_OR(-1, octonic_eswitch_flow_destroy(sw, 0, f2, &err) == 0);
+	REQUIRE_OR(-1, run_udp(sw, 1, 2, 3, 53).queue == 3);
+	REQUIRE_OR(-1, octonic_eswitch_flow_destroy(sw, 0, f3, &err) == 0);
 	v = run_udp(sw, 1, 2, 3, 53);
-	CHECK(v.queue == 1 && !v.has_rss);
+	REQUIRE_OR(-1, v.queue == 1 && !v.has_rss);
 	/* Same priority, different tables: the earlier wins too. */
 	f2 = mk(sw, 0, &p5, pat_any, a2);
-	CHECK(f2 != NULL);
-	CHECK(run_udp(sw, 1, 2, 3, 53).queue == 1);
+	REQUIRE_OR(-1, f2 != NULL);
+	REQUIRE_OR(-1, run_udp(sw, 1, 2, 3, 53).queue == 1);
 	/* Destroying twice / on the wrong PF is refused. */
-	CHECK(octonic_eswitch_flow_destroy(sw, 1, f1, &err) == -EINVAL);
-	CHECK(octonic_eswitch_flow_destroy(sw, 0, f1, &err) == 0);
-	CHECK(run_udp(sw, 1, 2, 3, 53).queue == 2);
+	REQUIRE_OR(-1, octonic_eswitch_flow_destroy(sw, 1, f1, &err) == -EINVAL);
+	REQUIRE_OR(-1, octonic_eswitch_flow_destroy(sw, 0, f1, &err) == 0);
+	REQUIRE_OR(-1, run_udp(sw, 1, 2, 3, 53).queue == 2);
 	/* The mirror case: now the older rule is in the other table. */
-	CHECK(mk(sw, 0, &p5, udp_dst(53), a3) != NULL);
-	CHECK(run_udp(sw, 1, 2, 3, 53).queue == 2);
+	REQUIRE_OR(-1, mk(sw, 0, &p5, udp_dst(53), a3) != NULL);
+	REQUIRE_OR(-1, run_udp(sw, 1, 2, 3, 53).queue == 2);
 	/* The highest priority value is accepted, and loses to the others. */
-	CHECK(mk(sw, 0, &pmax, udp_dst(53), a1) != NULL);
-	CHECK(run_udp(sw, 1, 2, 3, 53).queue == 2);
+	REQUIRE_OR(-1, mk(sw, 0, &pmax, udp_dst(53), a1) != NULL);
+	REQUIRE_OR(-1, run_udp(sw, 1, 2, 3, 53).queue == 2);
 	octonic_eswitch_free(sw);
 	return 0;
 }
@@ -341,20 +335,20 @@ t_ingress_jump(void)
 	struct rte_flow_error err;
 	struct octonic_verdict v;
 
-	CHECK(sw != NULL);
-	CHECK(mk(sw, 0, &A_INGRESS, pat_any, a_j) != NULL);
-	CHECK(mk(sw, 0, &g2, udp_dst(53), a_q) != NULL);
+	REQUIRE_OR(-1, sw != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &A_INGRESS, pat_any, a_j) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &g2, udp_dst(53), a_q) != NULL);
 	v = run_udp(sw, 1, 2, 3, 53);
-	CHECK(v.queue == 4 && v.has_flag && v.has_mark && v.mark == 3);
+	REQUIRE_OR(-1, v.queue == 4 && v.has_flag && v.has_mark && v.mark == 3);
 	v = run_udp(sw, 1, 2, 3, 99);	/* miss in group 2: RSS, flag kept */
-	CHECK(v.has_rss && v.has_flag && !v.has_mark);
+	REQUIRE_OR(-1, v.has_rss && v.has_flag && !v.has_mark);
 	/* A JUMP back (or to the same group) would allow loops: refused. */
 	octonic_eswitch_stats_get(sw, &st0);
-	CHECK(octonic_eswitch_flow_create(sw, 0, &g2, pat_any, a_back, &err) == NULL);
-	CHECK(err.type == RTE_FLOW_ERROR_TYPE_ACTION_CONF);
-	CHECK(strstr(err.message, "higher") != NULL);
+	REQUIRE_OR(-1, octonic_eswitch_flow_create(sw, 0, &g2, pat_any, a_back, &err) == NULL);
+	REQUIRE_OR(-1, err.type == RTE_FLOW_ERROR_TYPE_ACTION_CONF);
+	REQUIRE_OR(-1, strstr(err.message, "higher") != NULL);
 	octonic_eswitch_stats_get(sw, &st1);
-	CHECK(st1.creates == st0.creates && st1.ingress_rules[0] == 2);
+	REQUIRE_OR(-1, st1.creates == st0.creates && st1.ingress_rules[0] == 2);
 	octonic_eswitch_free(sw);
 	return 0;
 }
@@ -376,24 +370,24 @@ t_jump_cap(void)
 	struct octonic_verdict v;
 	uint32_t g;
 
-	CHECK(sw != NULL);
+	REQUIRE_OR(-1, sw != NULL);
 	/* Groups 0..15 jump to the next; group 16 queues, reached by 16 jumps. */
 	for (g = 0; g < 16; g++) {
 		at.group = g;
 		j.group = g + 1;
-		CHECK(mk(sw, 0, &at, pat_any, a_j) != NULL);
+		REQUIRE_OR(-1, mk(sw, 0, &at, pat_any, a_j) != NULL);
 	}
 	at.group = 16;
-	CHECK(mk(sw, 0, &at, udp_dst(53), a_q) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &at, udp_dst(53), a_q) != NULL);
 	v = run_udp(sw, 1, 2, 3, 53);
-	CHECK(v.queue == 5 && !v.has_rss);
+	REQUIRE_OR(-1, v.queue == 5 && !v.has_rss);
 	/* Group 16 jumps on once more for udp 54, to group 17 (never reached). */
 	j.group = 17;
-	CHECK(mk(sw, 0, &at, udp_dst(54), a_j) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &at, udp_dst(54), a_j) != NULL);
 	at.group = 17;
-	CHECK(mk(sw, 0, &at, pat_any, a_q) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &at, pat_any, a_q) != NULL);
 	v = run_udp(sw, 1, 2, 3, 54);
-	CHECK(v.has_rss && !v.drop);
+	REQUIRE_OR(-1, v.has_rss && !v.drop);
 	octonic_eswitch_free(sw);
 	return 0;
 }
@@ -416,7 +410,7 @@ t_rss(void)
 	struct octonic_verdict v;
 	uint32_t seen = 0, i, h;
 
-	CHECK(sw != NULL);
+	REQUIRE_OR(-1, sw != NULL);
 	for (i = 0; i < 40; i++)
 		key2[i] = (uint8_t)(i * 37 + 1);
 	/* Default RETA spreads over all 8 queues. */
@@ -424,18 +418,18 @@ t_rss(void)
 		v = run_udp(sw, 0x0a000000 + i, 0x0b000001, 1000 + i, 2000);
 		h = ref_hash4(0x0a000000 + i, 0x0b000001, 1000 + i, 2000,
 			default_key, 1);
-		CHECK(v.has_rss && v.rss_hash == h);
-		CHECK(v.queue == (h % 128) % NBQ);
+		REQUIRE_OR(-1, v.has_rss && v.rss_hash == h);
+		REQUIRE_OR(-1, v.queue == (h % 128) % NBQ);
 		seen |= 1u << v.queue;
 	}
-	CHECK(seen == 0xff);
+	REQUIRE_OR(-1, seen == 0xff);
 	/* IPv6/UDP: the 4-tuple over the 128-bit addresses. */
 	for (i = 0; i < 16; i++) {
 		struct rte_mbuf *m = mk_udp6(mp, (uint8_t)i, 9, 4000 + i, 53);
 		const struct rte_ipv6_hdr *ip6;
 		union rte_thash_tuple t;
 
-		CHECK(m != NULL);
+		REQUIRE_OR(-1, m != NULL);
 		ip6 = rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *,
 			sizeof(struct rte_ether_hdr));
 		memset(&t, 0, sizeof(t));
@@ -445,7 +439,7 @@ t_rss(void)
 		h = rte_softrss((uint32_t *)&t, RTE_THASH_V6_L4_LEN, default_key);
 		v = run1(sw, m);
 		rte_pktmbuf_free(m);
-		CHECK(v.has_rss && v.rss_hash == h && v.queue == (h % 128) % NBQ);
+		REQUIRE_OR(-1, v.has_rss && v.rss_hash == h && v.queue == (h % 128) % NBQ);
 	}
 	/* RETA all to queue 3. */
 	memset(reta, 0, sizeof(reta));
@@ -453,26 +447,26 @@ t_rss(void)
 		reta[i / 64].mask |= 1ull << (i % 64);
 		reta[i / 64].reta[i % 64] = 3;
 	}
-	CHECK(octonic_eswitch_reta_update(sw, 0, reta, 128) == 0);
+	REQUIRE_OR(-1, octonic_eswitch_reta_update(sw, 0, reta, 128) == 0);
 	for (i = 0; i < 32; i++)
-		CHECK(run_udp(sw, 0x0a000000 + i, 2, 5, 6).queue == 3);
+		REQUIRE_OR(-1, run_udp(sw, 0x0a000000 + i, 2, 5, 6).queue == 3);
 	reta[0].reta[0] = NBQ;	/* beyond the Rx queues */
-	CHECK(octonic_eswitch_reta_update(sw, 0, reta, 128) == -EINVAL);
+	REQUIRE_OR(-1, octonic_eswitch_reta_update(sw, 0, reta, 128) == -EINVAL);
 	memset(reta, 0, sizeof(reta));
 	reta[0].mask = 1;
-	CHECK(octonic_eswitch_reta_query(sw, 0, reta, 128) == 0 &&
+	REQUIRE_OR(-1, octonic_eswitch_reta_query(sw, 0, reta, 128) == 0 &&
 		reta[0].reta[0] == 3);
 	/* New key and IPv4-only types: 2-tuple hash with that key. */
-	CHECK(octonic_eswitch_rss_hash_update(sw, 0, &rc) == 0);
+	REQUIRE_OR(-1, octonic_eswitch_rss_hash_update(sw, 0, &rc) == 0);
 	v = run_udp(sw, 0x01020304, 0x05060708, 77, 88);
-	CHECK(v.has_rss && v.rss_hash == ref_hash4(0x01020304, 0x05060708, 0, 0,
+	REQUIRE_OR(-1, v.has_rss && v.rss_hash == ref_hash4(0x01020304, 0x05060708, 0, 0,
 		key2, 0));
 	memset(key2, 0, sizeof(key2));
 	rc.rss_key = key2;
-	CHECK(octonic_eswitch_rss_hash_conf_get(sw, 0, &rc) == 0);
-	CHECK(rc.rss_hf == RTE_ETH_RSS_IPV4 && key2[1] == 38);
+	REQUIRE_OR(-1, octonic_eswitch_rss_hash_conf_get(sw, 0, &rc) == 0);
+	REQUIRE_OR(-1, rc.rss_hf == RTE_ETH_RSS_IPV4 && key2[1] == 38);
 	/* RSS action with its own key and queues. */
-	CHECK(mk(sw, 1, &A_INGRESS, udp_dst(2000), a_rss) != NULL);
+	REQUIRE_OR(-1, mk(sw, 1, &A_INGRESS, udp_dst(2000), a_rss) != NULL);
 	seen = 0;
 	/* Everything to PF1, whose ingress has the RSS rule. */
 	{
@@ -481,23 +475,23 @@ t_rss(void)
 			{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to1 },
 			{ .type = RTE_FLOW_ACTION_TYPE_END } };
 
-		CHECK(mk(sw, 0, &A_TRANSFER, pat_any, a_t) != NULL);
+		REQUIRE_OR(-1, mk(sw, 0, &A_TRANSFER, pat_any, a_t) != NULL);
 	}
 	for (i = 0; i < 64; i++) {
 		v = run_udp(sw, 0x0a000000 + i, 0x0b000001, 1000 + i, 2000);
 		h = ref_hash4(0x0a000000 + i, 0x0b000001, 1000 + i, 2000, key2, 1);
-		CHECK(v.pf == 1 && v.has_rss && v.rss_hash == h);
-		CHECK(v.queue == qs[h % 2]);
+		REQUIRE_OR(-1, v.pf == 1 && v.has_rss && v.rss_hash == h);
+		REQUIRE_OR(-1, v.queue == qs[h % 2]);
 		seen |= 1u << v.queue;
 	}
-	CHECK(seen == (1u << 4 | 1u << 6));
+	REQUIRE_OR(-1, seen == (1u << 4 | 1u << 6));
 	/* Bad RSS actions are refused. */
 	ra.func = RTE_ETH_HASH_FUNCTION_SIMPLE_XOR;
-	CHECK(octonic_eswitch_flow_validate(sw, 1, &A_INGRESS, pat_any, a_rss, NULL)
+	REQUIRE_OR(-1, octonic_eswitch_flow_validate(sw, 1, &A_INGRESS, pat_any, a_rss, NULL)
 		== -ENOTSUP);
 	ra.func = RTE_ETH_HASH_FUNCTION_DEFAULT;
 	qs[1] = NBQ;
-	CHECK(octonic_eswitch_flow_validate(sw, 1, &A_INGRESS, pat_any, a_rss, NULL)
+	REQUIRE_OR(-1, octonic_eswitch_flow_validate(sw, 1, &A_INGRESS, pat_any, a_rss, NULL)
 		== -EINVAL);
 	octonic_eswitch_free(sw);
 	return 0;
@@ -557,7 +551,7 @@ t_key_layouts(void)
 		{ .type = RTE_FLOW_ACTION_TYPE_END } };
 	struct octonic_verdict v;
 
-	CHECK(sw != NULL);
+	REQUIRE_OR(-1, sw != NULL);
 	/* 56 bytes: IPv6 5-tuple (id + 11 words).  Queue 1 for dport 53,
 	 * queue 2 for dport 54 (last word), queue 3 for source ::2 (first
 	 * address word differs only in its last byte). */
@@ -572,52 +566,52 @@ t_key_layouts(void)
 	udpm.hdr.src_port = RTE_BE16(0xffff);
 	udpm.hdr.dst_port = RTE_BE16(0xffff);
 	q.index = 1;
-	CHECK(mk(sw, 0, &lo, pat, a_q) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &lo, pat, a_q) != NULL);
 	udp.hdr.dst_port = RTE_BE16(54);
 	q.index = 2;
-	CHECK(mk(sw, 0, &lo, pat, a_q) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &lo, pat, a_q) != NULL);
 	udp.hdr.dst_port = RTE_BE16(53);
 	OCTO_IPV6_BYTES(ip.hdr.src_addr)[15] = 2;
 	q.index = 3;
-	CHECK(mk(sw, 0, &lo, pat, a_q) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &lo, pat, a_q) != NULL);
 	v = run_udp6(sw, 1, 53, 0);
-	CHECK(v.pf == 0 && v.queue == 1 && !v.has_rss);
+	REQUIRE_OR(-1, v.pf == 0 && v.queue == 1 && !v.has_rss);
 	v = run_udp6(sw, 1, 54, 0);
-	CHECK(v.queue == 2 && !v.has_rss);
+	REQUIRE_OR(-1, v.queue == 2 && !v.has_rss);
 	v = run_udp6(sw, 2, 53, 0);
-	CHECK(v.queue == 3 && !v.has_rss);
+	REQUIRE_OR(-1, v.queue == 3 && !v.has_rss);
 	v = run_udp6(sw, 2, 54, 0);	/* no rule: RSS */
-	CHECK(v.has_rss);
+	REQUIRE_OR(-1, v.has_rss);
 	/* 120 bytes: the same plus both MAC addresses (id + 14 words), at a
 	 * better priority: queue 4 for Ethernet source ...:00, 5 for ...:01. */
 	memset(ethm.hdr.dst_addr.addr_bytes, 0xff, RTE_ETHER_ADDR_LEN);
 	memset(ethm.hdr.src_addr.addr_bytes, 0xff, RTE_ETHER_ADDR_LEN);
 	OCTO_IPV6_BYTES(ip.hdr.src_addr)[15] = 1;
 	q.index = 4;
-	CHECK(mk(sw, 0, &A_INGRESS, pat, a_q) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &A_INGRESS, pat, a_q) != NULL);
 	eth.hdr.src_addr.addr_bytes[5] = 1;
 	q.index = 5;
-	CHECK(mk(sw, 0, &A_INGRESS, pat, a_q) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &A_INGRESS, pat, a_q) != NULL);
 	v = run_udp6(sw, 1, 53, 0);
-	CHECK(v.queue == 4);
+	REQUIRE_OR(-1, v.queue == 4);
 	v = run_udp6(sw, 1, 53, 1);
-	CHECK(v.queue == 5);
+	REQUIRE_OR(-1, v.queue == 5);
 	v = run_udp6(sw, 1, 53, 2);	/* only the 5-tuple rule matches */
-	CHECK(v.queue == 1);
+	REQUIRE_OR(-1, v.queue == 1);
 	/* 8 bytes (no word: match all) and 24 (udp dst): the same match in
 	 * ingress group 2 of PF0 and of PF1, and in the transfer domain,
 	 * each with its own fate.  PF0's rule comes first: were the keys
 	 * alike, it would win the tie in PF1's group 2. */
 	q.index = 7;
-	CHECK(mk(sw, 0, &g2, udp_dst(7), a_q) != NULL);
-	CHECK(mk(sw, 0, &A_TRANSFER, udp_dst(7), a_t) != NULL);
-	CHECK(mk(sw, 1, &A_INGRESS, pat_any, a_j2) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &g2, udp_dst(7), a_q) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &A_TRANSFER, udp_dst(7), a_t) != NULL);
+	REQUIRE_OR(-1, mk(sw, 1, &A_INGRESS, pat_any, a_j2) != NULL);
 	q.index = 6;
-	CHECK(mk(sw, 1, &g2, udp_dst(7), a_q) != NULL);
+	REQUIRE_OR(-1, mk(sw, 1, &g2, udp_dst(7), a_q) != NULL);
 	v = run_udp(sw, 1, 2, 3, 7);	/* transfer -> PF1 -> group 2 */
-	CHECK(v.pf == 1 && v.queue == 6 && !v.has_rss);
+	REQUIRE_OR(-1, v.pf == 1 && v.queue == 6 && !v.has_rss);
 	v = run_udp(sw, 1, 2, 3, 8);	/* PF0 group 0: no rule, RSS */
-	CHECK(v.pf == 0 && v.has_rss);
+	REQUIRE_OR(-1, v.pf == 0 && v.has_rss);
 	octonic_eswitch_free(sw);
 	return 0;
 }
@@ -637,29 +631,29 @@ t_drop_count(void)
 	struct octonic_verdict v;
 	int i;
 
-	CHECK(sw != NULL);
+	REQUIRE_OR(-1, sw != NULL);
 	f = mk(sw, 0, &A_TRANSFER, udp_dst(666), a_drop);
-	CHECK(f != NULL);
+	REQUIRE_OR(-1, f != NULL);
 	for (i = 0; i < 3; i++) {
 		v = run_udp(sw, 1, 2, 3, 666);
-		CHECK(v.drop);
+		REQUIRE_OR(-1, v.drop);
 	}
 	v = run_udp(sw, 1, 2, 3, 667);
-	CHECK(!v.drop);
+	REQUIRE_OR(-1, !v.drop);
 	memset(&qc, 0, sizeof(qc));
-	CHECK(octonic_eswitch_flow_query(sw, 0, f, &q_count, &qc, &err) == 0);
-	CHECK(qc.hits_set && qc.bytes_set && qc.hits == 3 && qc.bytes == 3 * 64);
+	REQUIRE_OR(-1, octonic_eswitch_flow_query(sw, 0, f, &q_count, &qc, &err) == 0);
+	REQUIRE_OR(-1, qc.hits_set && qc.bytes_set && qc.hits == 3 && qc.bytes == 3 * 64);
 	qc.reset = 1;
-	CHECK(octonic_eswitch_flow_query(sw, 0, f, &q_count, &qc, &err) == 0);
-	CHECK(qc.hits == 3);
+	REQUIRE_OR(-1, octonic_eswitch_flow_query(sw, 0, f, &q_count, &qc, &err) == 0);
+	REQUIRE_OR(-1, qc.hits == 3);
 	run_udp(sw, 1, 2, 3, 666);
 	memset(&qc, 0, sizeof(qc));
-	CHECK(octonic_eswitch_flow_query(sw, 0, f, &q_count, &qc, &err) == 0);
-	CHECK(qc.hits == 1 && qc.bytes == 64);
+	REQUIRE_OR(-1, octonic_eswitch_flow_query(sw, 0, f, &q_count, &qc, &err) == 0);
+	REQUIRE_OR(-1, qc.hits == 1 && qc.bytes == 64);
 	/* Ingress DROP. */
-	CHECK(mk(sw, 0, &A_INGRESS, udp_dst(667), a_drop) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &A_INGRESS, udp_dst(667), a_drop) != NULL);
 	v = run_udp(sw, 1, 2, 3, 667);
-	CHECK(v.drop && v.pf == 0);
+	REQUIRE_OR(-1, v.drop && v.pf == 0);
 	octonic_eswitch_free(sw);
 	return 0;
 }
@@ -747,9 +741,9 @@ t_refusals_leave_nothing(void)
 	FILE *f;
 	size_t i;
 
-	CHECK(sw != NULL);
+	REQUIRE_OR(-1, sw != NULL);
 	/* One valid rule, so "nothing left" is checked against a non-empty set. */
-	CHECK(mk(sw, 0, &A_INGRESS, udp_dst(1), a_q) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &A_INGRESS, udp_dst(1), a_q) != NULL);
 	octonic_eswitch_stats_get(sw, &st0);
 	rte_malloc_get_socket_stats(0, &ms0);
 	for (i = 0; i < RTE_DIM(cases); i++) {
@@ -759,29 +753,29 @@ t_refusals_leave_nothing(void)
 		if (octonic_eswitch_flow_create(sw, cases[i].pf, cases[i].attr,
 				cases[i].pat, cases[i].act, &err) != NULL) {
 			printf("  case %zu accepted\n", i);
-			CHECK(0);
+			REQUIRE_OR(-1, 0);
 		}
 		if (err.type != cases[i].type || err.message == NULL ||
 				strstr(err.message, cases[i].needle) == NULL) {
 			printf("  case %zu: type %d message '%s'\n", i, err.type,
 				err.message ? err.message : "(null)");
-			CHECK(0);
+			REQUIRE_OR(-1, 0);
 		}
-		CHECK(octonic_eswitch_flow_validate(sw, cases[i].pf, cases[i].attr,
+		REQUIRE_OR(-1, octonic_eswitch_flow_validate(sw, cases[i].pf, cases[i].attr,
 			cases[i].pat, cases[i].act, &err) < 0);
 	}
 	octonic_eswitch_stats_get(sw, &st1);
 	rte_malloc_get_socket_stats(0, &ms1);
-	CHECK(st1.creates == st0.creates && st1.destroys == st0.destroys);
-	CHECK(st1.validate_fail == st0.validate_fail + 2 * RTE_DIM(cases));
-	CHECK(st1.transfer_rules == 0 && st1.ingress_rules[0] == 1 &&
+	REQUIRE_OR(-1, st1.creates == st0.creates && st1.destroys == st0.destroys);
+	REQUIRE_OR(-1, st1.validate_fail == st0.validate_fail + 2 * RTE_DIM(cases));
+	REQUIRE_OR(-1, st1.transfer_rules == 0 && st1.ingress_rules[0] == 1 &&
 		st1.masks == st0.masks);
-	CHECK(ms1.heap_allocsz_bytes == ms0.heap_allocsz_bytes);
+	REQUIRE_OR(-1, ms1.heap_allocsz_bytes == ms0.heap_allocsz_bytes);
 	f = fmemopen(buf, sizeof(buf), "w");
-	CHECK(f != NULL);
+	REQUIRE_OR(-1, f != NULL);
 	octonic_eswitch_dump(sw, f);
 	fclose(f);
-	CHECK(strchr(buf, '\n') == strrchr(buf, '\n'));	/* one line */
+	REQUIRE_OR(-1, strchr(buf, '\n') == strrchr(buf, '\n'));	/* one line */
 	octonic_eswitch_free(sw);
 	return 0;
 }
@@ -831,7 +825,7 @@ t_mlx5_release(void)
 		struct rte_flow *f;
 		int valid;
 
-		CHECK(sw != NULL);
+		REQUIRE_OR(-1, sw != NULL);
 		octonic_eswitch_dialect_set(sw, OCTONIC_DIALECT_MLX5_HWS, 4);
 		octonic_eswitch_mlx5_model_set(sw, cases[i].release, cases[i].fdb_mark);
 		memset(&err, 0, sizeof(err));
@@ -844,7 +838,7 @@ t_mlx5_release(void)
 				strstr(err.message, cases[i].needle) == NULL) {
 			printf("  case %zu: validate %d, created %d, message '%s'\n", i, valid,
 				f != NULL, err.message != NULL ? err.message : "(null)");
-			CHECK(0);
+			REQUIRE_OR(-1, 0);
 		}
 	}
 	return 0;
@@ -897,33 +891,33 @@ t_mlx5_wire_mark(void)
 	struct rte_mbuf *m;
 	struct rte_flow *f;
 
-	CHECK(sw != NULL);
+	REQUIRE_OR(-1, sw != NULL);
 	octonic_eswitch_dialect_set(sw, OCTONIC_DIALECT_MLX5_HWS, 4);
 	octonic_eswitch_mlx5_model_set(sw, OCTONIC_MLX5_DPDK_25_11, 1);
-	CHECK(octonic_eswitch_flow_configure(sw, 0, 0, &port_attr, 1, qas,
+	REQUIRE_OR(-1, octonic_eswitch_flow_configure(sw, 0, 0, &port_attr, 1, qas,
 		&err) == 0);
 	memset(&err, 0, sizeof(err));
-	CHECK(mark_table(sw, 0, &err) == NULL && err.message != NULL &&
+	REQUIRE_OR(-1, mark_table(sw, 0, &err) == NULL && err.message != NULL &&
 		strstr(err.message, "only in template tables specialised for the wire's frames") != NULL);
 	t = mark_table(sw, RTE_FLOW_TABLE_SPECIALIZE_TRANSFER_WIRE_ORIG, &err);
-	CHECK(t != NULL);
+	REQUIRE_OR(-1, t != NULL);
 	f = octonic_eswitch_async_create(sw, 0, 0, &now, t, pat_any, 0,
 		(const struct rte_flow_action[]){
 			{ .type = RTE_FLOW_ACTION_TYPE_MARK },
 			{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT },
 			{ .type = RTE_FLOW_ACTION_TYPE_END } }, 0, NULL, &err);
-	CHECK(f != NULL && octonic_eswitch_pull(sw, 0, 0, &res, 1, &err) == 1 &&
+	REQUIRE_OR(-1, f != NULL && octonic_eswitch_pull(sw, 0, 0, &res, 1, &err) == 1 &&
 		res.status == RTE_FLOW_OP_SUCCESS);
 	v = run_udp(sw, 1, 2, 3, 4);
-	CHECK(v.pf == 1 && v.has_mark && v.mark == 0x55);
+	REQUIRE_OR(-1, v.pf == 1 && v.has_mark && v.mark == 0x55);
 	/* what PF0 sends does not meet the table: out on the wire */
 	m = mk_udp4(mp, 1, 2, 3, 4);
-	CHECK(m != NULL);
+	REQUIRE_OR(-1, m != NULL);
 	octonic_eswitch_reader_enter(sw);
 	octonic_eswitch_classify_tx(sw, 0, &m, 1, &v);
 	octonic_eswitch_reader_leave(sw);
 	rte_pktmbuf_free(m);
-	CHECK(v.to_wire && !v.has_mark);
+	REQUIRE_OR(-1, v.to_wire && !v.has_mark);
 	octonic_eswitch_free(sw);
 	return 0;
 }
@@ -986,40 +980,40 @@ t_tx_from_pf(void)
 
 	/* no item: every source */
 	sw = new_sw();
-	CHECK(sw != NULL);
+	REQUIRE_OR(-1, sw != NULL);
 	octonic_eswitch_dialect_set(sw, OCTONIC_DIALECT_MLX5_HWS, 4);
-	CHECK(mk(sw, 0, &A_TRANSFER, udp_dst(53), a_pf1) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &A_TRANSFER, udp_dst(53), a_pf1) != NULL);
 	v = run_udp(sw, 1, 2, 3, 53);
-	CHECK(v.pf == 1 && !v.to_wire);
+	REQUIRE_OR(-1, v.pf == 1 && !v.to_wire);
 	v = run_tx_udp(sw, 0, 53);
-	CHECK(!v.to_wire && v.pf == 1 && v.has_rss);
+	REQUIRE_OR(-1, !v.to_wire && v.pf == 1 && v.has_rss);
 	v = run_tx_udp(sw, 1, 53);
-	CHECK(!v.to_wire && v.pf == 1);
+	REQUIRE_OR(-1, !v.to_wire && v.pf == 1);
 	v = run_tx_udp(sw, 0, 54);	/* no rule: the wire */
-	CHECK(v.to_wire && !v.drop);
+	REQUIRE_OR(-1, v.to_wire && !v.drop);
 	octonic_eswitch_free(sw);
 
 	for (i = 0; i < RTE_DIM(cases); i++) {
 		sw = new_sw();
-		CHECK(sw != NULL);
+		REQUIRE_OR(-1, sw != NULL);
 		octonic_eswitch_dialect_set(sw, OCTONIC_DIALECT_MLX5_HWS, 4);
 		from.port_id = cases[i].port;
 		udp_dst(53);
-		CHECK(octonic_eswitch_flow_validate(sw, 0, &A_TRANSFER, pat_from,
+		REQUIRE_OR(-1, octonic_eswitch_flow_validate(sw, 0, &A_TRANSFER, pat_from,
 			a_pf1, &err) == 0);
-		CHECK(mk(sw, 0, &A_TRANSFER, pat_from, a_pf1) != NULL);
+		REQUIRE_OR(-1, mk(sw, 0, &A_TRANSFER, pat_from, a_pf1) != NULL);
 		v = run_udp(sw, 1, 2, 3, 53);
-		CHECK((v.pf == 1) == cases[i].wire);
+		REQUIRE_OR(-1, (v.pf == 1) == cases[i].wire);
 		v = run_tx_udp(sw, 0, 53);
-		CHECK(v.to_wire == !cases[i].tx0 && (v.pf == 1) == cases[i].tx0);
+		REQUIRE_OR(-1, v.to_wire == !cases[i].tx0 && (v.pf == 1) == cases[i].tx0);
 		v = run_tx_udp(sw, 1, 53);
-		CHECK(v.to_wire == !cases[i].tx1 && (v.pf == 1) == cases[i].tx1);
+		REQUIRE_OR(-1, v.to_wire == !cases[i].tx1 && (v.pf == 1) == cases[i].tx1);
 		mf = open_memstream(&buf, &len);
-		CHECK(mf != NULL);
-		CHECK(octonic_eswitch_dump(sw, mf) == 0);
+		REQUIRE_OR(-1, mf != NULL);
+		REQUIRE_OR(-1, octonic_eswitch_dump(sw, mf) == 0);
 		fclose(mf);
 		printf("  %s", buf);
-		CHECK(strstr(buf, cases[i].port == PORT0 ? "represented_port(10)/eth" :
+		REQUIRE_OR(-1, strstr(buf, cases[i].port == PORT0 ? "represented_port(10)/eth" :
 			cases[i].port == PORT1 ? "represented_port(11)/eth" :
 			"represented_port(65535)/eth") != NULL);
 		free(buf);
@@ -1029,21 +1023,21 @@ t_tx_from_pf(void)
 
 	/* a port of no PF: refused, by validate too (a pattern's) */
 	sw = new_sw();
-	CHECK(sw != NULL);
+	REQUIRE_OR(-1, sw != NULL);
 	octonic_eswitch_dialect_set(sw, OCTONIC_DIALECT_MLX5_HWS, 4);
 	from.port_id = 99;
 	memset(&err, 0, sizeof(err));
-	CHECK(octonic_eswitch_flow_validate(sw, 0, &A_TRANSFER, pat_from, a_pf1,
+	REQUIRE_OR(-1, octonic_eswitch_flow_validate(sw, 0, &A_TRANSFER, pat_from, a_pf1,
 		&err) == -EINVAL && strstr(err.message, "port 99 is not a port") != NULL);
 	octonic_eswitch_free(sw);
 	/* generic and mlx5-sws have no such item */
 	for (i = 0; i < 2; i++) {
 		sw = new_sw();
-		CHECK(sw != NULL);
+		REQUIRE_OR(-1, sw != NULL);
 		if (i == 1)
 			octonic_eswitch_dialect_set(sw, OCTONIC_DIALECT_MLX5_SWS, 1);
 		from.port_id = PORT0;
-		CHECK(octonic_eswitch_flow_validate(sw, 0, &A_TRANSFER, pat_from,
+		REQUIRE_OR(-1, octonic_eswitch_flow_validate(sw, 0, &A_TRANSFER, pat_from,
 			a_pf1, &err) == -ENOTSUP);
 		octonic_eswitch_free(sw);
 	}
@@ -1096,38 +1090,39 @@ t_newest_wins(void)
 			/* the newer rule's match: the older's, or a wider one */
 			const struct rte_flow_item *p2 = shared ? NULL : pat_any;
 
-			CHECK(sw != NULL);
+			REQUIRE_OR(-1, sw != NULL);
 			hws = dialects[d] == OCTONIC_DIALECT_MLX5_HWS;
 			if (dialects[d] != OCTONIC_DIALECT_GENERIC)
 				octonic_eswitch_dialect_set(sw, dialects[d], 4 * hws + !hws);
 			/* transfer group 0: older to PF1, newer DROP */
-			CHECK(mk(sw, 0, &t0, udp_dst(53), a_pf1) != NULL);
+			REQUIRE_OR(-1, mk(sw, 0, &t0, udp_dst(53), a_pf1) != NULL);
 			newer = mk(sw, 0, &t0, p2 != NULL ? p2 : udp_dst(53), a_drop);
-			CHECK(newer != NULL);
+			REQUIRE_OR(-1, newer != NULL);
 			v = run_udp(sw, 1, 2, 3, 53);
-			CHECK(hws ? v.drop : (!v.drop && v.pf == 1));
+			REQUIRE_OR(-1, hws ? v.drop : (!v.drop && v.pf == 1));
 			/* gone: the other one takes the frames */
-			CHECK(octonic_eswitch_flow_destroy(sw, 0, newer, &err) == 0);
+			REQUIRE_OR(-1, octonic_eswitch_flow_destroy(sw, 0, newer, &err) == 0);
 			v = run_udp(sw, 1, 2, 3, 53);
-			CHECK(!v.drop && v.pf == 1);
+			REQUIRE_OR(-1, !v.drop && v.pf == 1);
 			/* transfer group 1, reached from PF1's frames? no: a
 			 * second chain in group 1 for frames to port 54 */
-			CHECK(mk(sw, 0, &t0, udp_dst(54), a_j1) != NULL);
-			CHECK(mk(sw, 0, &t1, udp_dst(54), a_pf1) != NULL);
-			CHECK(mk(sw, 0, &t1, p2 != NULL ? p2 : udp_dst(54), a_drop) != NULL);
+			REQUIRE_OR(-1, mk(sw, 0, &t0, udp_dst(54), a_j1) != NULL);
+			REQUIRE_OR(-1, mk(sw, 0, &t1, udp_dst(54), a_pf1) != NULL);
+			REQUIRE_OR(-1,
+				mk(sw, 0, &t1, p2 != NULL ? p2 : udp_dst(54), a_drop) != NULL);
 			v = run_udp(sw, 1, 2, 3, 54);
-			CHECK(hws ? v.drop : (!v.drop && v.pf == 1));
+			REQUIRE_OR(-1, hws ? v.drop : (!v.drop && v.pf == 1));
 			/* ingress group 0 (the root table): the older everywhere */
-			CHECK(mk(sw, 0, &i0, udp_dst(55), a_q1) != NULL);
-			CHECK(mk(sw, 0, &i0, p2 != NULL ? p2 : udp_dst(55), a_q2) != NULL);
+			REQUIRE_OR(-1, mk(sw, 0, &i0, udp_dst(55), a_q1) != NULL);
+			REQUIRE_OR(-1, mk(sw, 0, &i0, p2 != NULL ? p2 : udp_dst(55), a_q2) != NULL);
 			v = run_udp(sw, 1, 2, 3, 55);
-			CHECK(v.pf == 0 && v.queue == 1);
+			REQUIRE_OR(-1, v.pf == 0 && v.queue == 1);
 			/* ingress group 1: the newer under mlx5-hws */
-			CHECK(mk(sw, 0, &i0_jump, udp_dst(56), a_j1) != NULL);
-			CHECK(mk(sw, 0, &i1, udp_dst(56), a_q1) != NULL);
-			CHECK(mk(sw, 0, &i1, p2 != NULL ? p2 : udp_dst(56), a_q2) != NULL);
+			REQUIRE_OR(-1, mk(sw, 0, &i0_jump, udp_dst(56), a_j1) != NULL);
+			REQUIRE_OR(-1, mk(sw, 0, &i1, udp_dst(56), a_q1) != NULL);
+			REQUIRE_OR(-1, mk(sw, 0, &i1, p2 != NULL ? p2 : udp_dst(56), a_q2) != NULL);
 			v = run_udp(sw, 1, 2, 3, 56);
-			CHECK(v.pf == 0 && v.queue == (hws ? 2 : 1));
+			REQUIRE_OR(-1, v.pf == 0 && v.queue == (hws ? 2 : 1));
 			octonic_eswitch_free(sw);
 		}
 	return 0;
@@ -1194,9 +1189,9 @@ t_modify_field_masks(void)
 	uint32_t val, i;
 
 	sw = new_sw();
-	CHECK(sw != NULL);
+	REQUIRE_OR(-1, sw != NULL);
 	octonic_eswitch_dialect_set(sw, OCTONIC_DIALECT_MLX5_HWS, 4);
-	CHECK(octonic_eswitch_flow_configure(sw, 0, 0, &port_attr, 1, qas,
+	REQUIRE_OR(-1, octonic_eswitch_flow_configure(sw, 0, 0, &port_attr, 1, qas,
 		&err) == 0);
 	for (i = 0; i < RTE_DIM(why); i++) {
 		memset(&mm, 0, sizeof(mm));
@@ -1223,7 +1218,7 @@ t_modify_field_masks(void)
 		if (at != NULL || err.message == NULL || strstr(err.message, why[i]) == NULL) {
 			printf("  mask %u: %s\n", i, err.message != NULL ? err.message :
 				"accepted");
-			CHECK(0);
+			REQUIRE_OR(-1, 0);
 		}
 	}
 	/* full, the value open: each rule writes its own */
@@ -1231,38 +1226,38 @@ t_modify_field_masks(void)
 	mm.width = UINT32_MAX;
 	pt = octonic_eswitch_pattern_template_create(sw, 0, &pa, udp_dst(0), &err);
 	at = octonic_eswitch_actions_template_create(sw, 0, &aa, acts, masks, &err);
-	CHECK(pt != NULL && at != NULL);
+	REQUIRE_OR(-1, pt != NULL && at != NULL);
 	t = octonic_eswitch_template_table_create(sw, 0, &ta, &pt, 1, &at, 1, &err);
-	CHECK(t != NULL);
-	CHECK(mk(sw, 0, &g0, pat_any, a_j1) != NULL);
+	REQUIRE_OR(-1, t != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &g0, pat_any, a_j1) != NULL);
 	for (i = 0; i < 2; i++) {
 		val = 5 + i;
 		memcpy(rule_mf.src.value, &val, sizeof(val));
-		CHECK(octonic_eswitch_async_create(sw, 0, 0, &now, t,
+		REQUIRE_OR(-1, octonic_eswitch_async_create(sw, 0, 0, &now, t,
 			udp_dst(60 + i), 0, rule_acts, 0, NULL, &err) != NULL);
-		CHECK(octonic_eswitch_pull(sw, 0, 0, &res, 1, &err) == 1 &&
+		REQUIRE_OR(-1, octonic_eswitch_pull(sw, 0, 0, &res, 1, &err) == 1 &&
 			res.status == RTE_FLOW_OP_SUCCESS);
 	}
 	for (i = 0; i < 2; i++) {
 		v = run_udp(sw, 1, 2, 3, 60 + i);
-		CHECK(v.pf == 1 && v.has_meta && v.meta == 5 + i);
+		REQUIRE_OR(-1, v.pf == 1 && v.has_meta && v.meta == 5 + i);
 	}
 	octonic_eswitch_free(sw);
 
 	/* generic: no MODIFY_FIELD at all, whatever the mask: its rules are
 	 * refused */
 	sw = new_sw();
-	CHECK(sw != NULL);
-	CHECK(octonic_eswitch_flow_configure(sw, 0, 0, &port_attr, 1, qas,
+	REQUIRE_OR(-1, sw != NULL);
+	REQUIRE_OR(-1, octonic_eswitch_flow_configure(sw, 0, 0, &port_attr, 1, qas,
 		&err) == 0);
 	masks[0].conf = NULL;
 	at = octonic_eswitch_actions_template_create(sw, 0, &aa, acts, masks, &err);
 	pt = octonic_eswitch_pattern_template_create(sw, 0, &pa, udp_dst(0), &err);
-	CHECK(at != NULL && pt != NULL);
+	REQUIRE_OR(-1, at != NULL && pt != NULL);
 	t = octonic_eswitch_template_table_create(sw, 0, &ta, &pt, 1, &at, 1, &err);
-	CHECK(t != NULL);
+	REQUIRE_OR(-1, t != NULL);
 	memset(&err, 0, sizeof(err));
-	CHECK(octonic_eswitch_async_create(sw, 0, 0, &now, t, udp_dst(60), 0,
+	REQUIRE_OR(-1, octonic_eswitch_async_create(sw, 0, 0, &now, t, udp_dst(60), 0,
 		rule_acts, 0, NULL, &err) == NULL && err.message != NULL &&
 		strstr(err.message, "not supported in the transfer domain") != NULL);
 	octonic_eswitch_free(sw);
@@ -1311,72 +1306,72 @@ t_port_stop_flush(void)
 	rte_malloc_get_socket_stats(0, &ms0);
 	for (round = 0; round < 2; round++) {
 		sw = new_sw();
-		CHECK(sw != NULL);
+		REQUIRE_OR(-1, sw != NULL);
 		octonic_eswitch_dialect_set(sw, round == 0 ?
 			OCTONIC_DIALECT_MLX5_HWS : OCTONIC_DIALECT_MLX5_SWS,
 			round == 0 ? 4 : 1);
-		CHECK(octonic_eswitch_flow_configure(sw, 0, 0, &port_attr, 1, qas,
+		REQUIRE_OR(-1, octonic_eswitch_flow_configure(sw, 0, 0, &port_attr, 1, qas,
 			&err) == 0);
 		pt = octonic_eswitch_pattern_template_create(sw, 0, &pa,
 			udp_dst(57), &err);
 		at = octonic_eswitch_actions_template_create(sw, 0, &aa, a_q1,
 			a_q1, &err);
-		CHECK(pt != NULL && at != NULL);
+		REQUIRE_OR(-1, pt != NULL && at != NULL);
 		t = octonic_eswitch_template_table_create(sw, 0, &ta, &pt, 1, &at,
 			1, &err);
-		CHECK(t != NULL);
+		REQUIRE_OR(-1, t != NULL);
 		tr = mk(sw, 0, &A_TRANSFER, udp_dst(53), a_pf1);
 		in0 = mk(sw, 0, &A_INGRESS, udp_dst(54), a_q1);
 		in1 = mk(sw, 1, &A_INGRESS, udp_dst(53), a_q1);
 		tmpl = octonic_eswitch_async_create(sw, 0, 0, &now, t, udp_dst(57),
 			0, a_q1, 0, NULL, &err);
-		CHECK(tr != NULL && in0 != NULL && in1 != NULL && tmpl != NULL);
-		CHECK(octonic_eswitch_pull(sw, 0, 0, &res, 1, &err) == 1);
+		REQUIRE_OR(-1, tr != NULL && in0 != NULL && in1 != NULL && tmpl != NULL);
+		REQUIRE_OR(-1, octonic_eswitch_pull(sw, 0, 0, &res, 1, &err) == 1);
 		/* PF1 stops: its ingress rule goes, the transfer rule stays */
 		octonic_eswitch_port_stopped(sw, 1);
 		{
 			struct octonic_verdict v = run_udp(sw, 1, 2, 3, 53);
 
-			CHECK(v.pf == 1 && v.has_rss);	/* PF1's RSS now */
+			REQUIRE_OR(-1, v.pf == 1 && v.has_rss);	/* PF1's RSS now */
 			v = run_udp(sw, 1, 2, 3, 57);
-			CHECK(v.pf == 0 && v.queue == 1 && !v.has_rss);
+			REQUIRE_OR(-1, v.pf == 0 && v.queue == 1 && !v.has_rss);
 		}
 		octonic_eswitch_stats_get(sw, &st);
-		CHECK(st.transfer_rules == 1 && st.ingress_rules[0] == 2 &&
+		REQUIRE_OR(-1, st.transfer_rules == 1 && st.ingress_rules[0] == 2 &&
 			st.ingress_rules[1] == 0);
-		CHECK(octonic_eswitch_flow_destroy(sw, 1, in1, &err) == 0);
+		REQUIRE_OR(-1, octonic_eswitch_flow_destroy(sw, 1, in1, &err) == 0);
 		/* PF0 stops: everything made through it goes */
 		octonic_eswitch_port_stopped(sw, 0);
 		octonic_eswitch_stats_get(sw, &st);
-		CHECK(st.transfer_rules == 0 && st.ingress_rules[0] == 0);
+		REQUIRE_OR(-1, st.transfer_rules == 0 && st.ingress_rules[0] == 0);
 		{
 			struct octonic_verdict v = run_udp(sw, 1, 2, 3, 57);
 
-			CHECK(v.pf == 0 && v.has_rss);
+			REQUIRE_OR(-1, v.pf == 0 && v.has_rss);
 		}
-		CHECK(octonic_eswitch_flow_destroy(sw, 0, tr, &err) == 0);
-		CHECK(octonic_eswitch_async_destroy(sw, 0, 0, &now, tmpl, NULL,
+		REQUIRE_OR(-1, octonic_eswitch_flow_destroy(sw, 0, tr, &err) == 0);
+		REQUIRE_OR(-1, octonic_eswitch_async_destroy(sw, 0, 0, &now, tmpl, NULL,
 			&err) == -EINVAL);
 		/* the table is empty, and takes rules again */
 		stale = octonic_eswitch_async_create(sw, 0, 0, &now, t,
 			udp_dst(57), 0, a_q1, 0, NULL, &err);
-		CHECK(stale != NULL &&
+		REQUIRE_OR(-1, stale != NULL &&
 			octonic_eswitch_pull(sw, 0, 0, &res, 1, &err) == 1);
 		if (round == 0) {
 			/* mlx5-hws's rte_flow_flush takes template rules */
-			CHECK(octonic_eswitch_flow_flush(sw, 0, &err) == 0);
-			CHECK(octonic_eswitch_template_table_destroy(sw, 0, t,
+			REQUIRE_OR(-1, octonic_eswitch_flow_flush(sw, 0, &err) == 0);
+			REQUIRE_OR(-1, octonic_eswitch_template_table_destroy(sw, 0, t,
 				&err) == 0);
 		} else {
-			CHECK(octonic_eswitch_flow_flush(sw, 0, &err) == 0);
-			CHECK(octonic_eswitch_template_table_destroy(sw, 0, t,
+			REQUIRE_OR(-1, octonic_eswitch_flow_flush(sw, 0, &err) == 0);
+			REQUIRE_OR(-1, octonic_eswitch_template_table_destroy(sw, 0, t,
 				&err) == -EBUSY);
 		}
 		/* in0's handle never destroyed: freed with the e-switch */
 		octonic_eswitch_free(sw);
 	}
 	rte_malloc_get_socket_stats(0, &ms1);
-	CHECK(ms1.heap_allocsz_bytes == ms0.heap_allocsz_bytes);
+	REQUIRE_OR(-1, ms1.heap_allocsz_bytes == ms0.heap_allocsz_bytes);
 	return 0;
 }
 
@@ -1395,35 +1390,35 @@ t_isolate_flush_stats(void)
 	struct rte_flow_error err;
 	struct octonic_verdict v;
 
-	CHECK(sw != NULL);
-	CHECK(mk(sw, 0, &A_INGRESS, udp_dst(53), a_q) != NULL);
-	CHECK(octonic_eswitch_flow_isolate(sw, 0, 1, &err) == 0);
+	REQUIRE_OR(-1, sw != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &A_INGRESS, udp_dst(53), a_q) != NULL);
+	REQUIRE_OR(-1, octonic_eswitch_flow_isolate(sw, 0, 1, &err) == 0);
 	v = run_udp(sw, 1, 2, 3, 53);
-	CHECK(!v.drop && v.queue == 2);
+	REQUIRE_OR(-1, !v.drop && v.queue == 2);
 	v = run_udp(sw, 1, 2, 3, 54);
-	CHECK(v.drop);
-	CHECK(octonic_eswitch_flow_isolate(sw, 0, 0, &err) == 0);
-	CHECK(!run_udp(sw, 1, 2, 3, 54).drop);
-	CHECK(mk(sw, 0, &A_TRANSFER, udp_dst(99), a_drop) != NULL);
-	CHECK(mk(sw, 1, &A_INGRESS, udp_dst(53), a_q) != NULL);
-	CHECK(mk(sw, 1, &A_INGRESS, udp_dst(54), a_q) != NULL);
+	REQUIRE_OR(-1, v.drop);
+	REQUIRE_OR(-1, octonic_eswitch_flow_isolate(sw, 0, 0, &err) == 0);
+	REQUIRE_OR(-1, !run_udp(sw, 1, 2, 3, 54).drop);
+	REQUIRE_OR(-1, mk(sw, 0, &A_TRANSFER, udp_dst(99), a_drop) != NULL);
+	REQUIRE_OR(-1, mk(sw, 1, &A_INGRESS, udp_dst(53), a_q) != NULL);
+	REQUIRE_OR(-1, mk(sw, 1, &A_INGRESS, udp_dst(54), a_q) != NULL);
 	octonic_eswitch_stats_get(sw, &st);
-	CHECK(st.creates == 4 && st.transfer_rules == 1 &&
+	REQUIRE_OR(-1, st.creates == 4 && st.transfer_rules == 1 &&
 		st.ingress_rules[0] == 1 && st.ingress_rules[1] == 2);
-	CHECK(st.masks == 1);	/* all four match on udp dst: one table */
+	REQUIRE_OR(-1, st.masks == 1);	/* all four match on udp dst: one table */
 	/* PF1's flush leaves PF0's ingress and the transfer rules. */
-	CHECK(octonic_eswitch_flow_flush(sw, 1, &err) == 0);
+	REQUIRE_OR(-1, octonic_eswitch_flow_flush(sw, 1, &err) == 0);
 	octonic_eswitch_stats_get(sw, &st);
-	CHECK(st.destroys == 2 && st.transfer_rules == 1 &&
+	REQUIRE_OR(-1, st.destroys == 2 && st.transfer_rules == 1 &&
 		st.ingress_rules[0] == 1 && st.ingress_rules[1] == 0);
-	CHECK(run_udp(sw, 1, 2, 3, 99).drop);
+	REQUIRE_OR(-1, run_udp(sw, 1, 2, 3, 99).drop);
 	/* The proxy's flush takes the transfer rules too. */
-	CHECK(octonic_eswitch_flow_flush(sw, 0, &err) == 0);
+	REQUIRE_OR(-1, octonic_eswitch_flow_flush(sw, 0, &err) == 0);
 	octonic_eswitch_stats_get(sw, &st);
-	CHECK(st.destroys == 4 && st.transfer_rules == 0 &&
+	REQUIRE_OR(-1, st.destroys == 4 && st.transfer_rules == 0 &&
 		st.ingress_rules[0] == 0 && st.masks == 0);
 	v = run_udp(sw, 1, 2, 3, 99);
-	CHECK(!v.drop && v.pf == 0 && v.has_rss);
+	REQUIRE_OR(-1, !v.drop && v.pf == 0 && v.has_rss);
 	octonic_eswitch_free(sw);
 	return 0;
 }
@@ -1469,19 +1464,19 @@ t_dump(void)
 	char buf[1024];
 	FILE *f;
 
-	CHECK(sw != NULL);
+	REQUIRE_OR(-1, sw != NULL);
 	/* Created out of order: the dump sorts. */
-	CHECK(mk(sw, 1, &A_INGRESS, pat_meta, a3) != NULL);
-	CHECK(mk(sw, 0, &t1, pat_any, a2) != NULL);
-	CHECK(mk(sw, 0, &t3, pat1, a1) != NULL);
+	REQUIRE_OR(-1, mk(sw, 1, &A_INGRESS, pat_meta, a3) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &t1, pat_any, a2) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &t3, pat1, a1) != NULL);
 	memset(buf, 0, sizeof(buf));
 	f = fmemopen(buf, sizeof(buf), "w");
-	CHECK(f != NULL);
-	CHECK(octonic_eswitch_dump(sw, f) == 0);
+	REQUIRE_OR(-1, f != NULL);
+	REQUIRE_OR(-1, octonic_eswitch_dump(sw, f) == 0);
 	fclose(f);
 	if (strcmp(buf, expect) != 0)
 		printf("  got:\n%s  expected:\n%s", buf, expect);
-	CHECK(strcmp(buf, expect) == 0);
+	REQUIRE_OR(-1, strcmp(buf, expect) == 0);
 	octonic_eswitch_free(sw);
 	return 0;
 }
@@ -1612,14 +1607,14 @@ t_concurrent(void)
 	uint64_t end;
 	int i, s, loops = 0;
 
-	CHECK(c != NULL);
+	REQUIRE_OR(-1, c != NULL);
 	c->sw = new_sw();
-	CHECK(c->sw != NULL);
+	REQUIRE_OR(-1, c->sw != NULL);
 	cc_rules_init(&r);
 	for (i = 0; i < CC_PKTS; i++) {
 		c->pkts[i] = mk_udp4(mp, 0x0a000000 + i, 0x0b000000, 100 + i,
 			i % 2 == 0 ? 53 : 80);
-		CHECK(c->pkts[i] != NULL);
+		REQUIRE_OR(-1, c->pkts[i] != NULL);
 	}
 	/* R matches udp dst 53 only (half the packets). */
 #define CC_APPLY(st) do { \
@@ -1629,31 +1624,31 @@ t_concurrent(void)
 } while (0)
 	CC_APPLY(0);
 	fr = mk(c->sw, 0, &A_TRANSFER, udp_dst(53), r.a_r);
-	CHECK(fr != NULL);
+	REQUIRE_OR(-1, fr != NULL);
 	CC_APPLY(1);
-	CHECK(mk(c->sw, 1, &r.prio0, r.pat_meta, r.a_i1) != NULL);
+	REQUIRE_OR(-1, mk(c->sw, 1, &r.prio0, r.pat_meta, r.a_i1) != NULL);
 	CC_APPLY(2);
-	CHECK(mk(c->sw, 1, &r.prio1, r.pat_meta, r.a_i2) != NULL);
+	REQUIRE_OR(-1, mk(c->sw, 1, &r.prio1, r.pat_meta, r.a_i2) != NULL);
 	CC_APPLY(3);
 	/* The states differ where the test needs them to. */
-	CHECK(c->allowed[0][0].pf == 0 && c->allowed[1][0].pf == 1 &&
+	REQUIRE_OR(-1, c->allowed[0][0].pf == 0 && c->allowed[1][0].pf == 1 &&
 		c->allowed[2][0].queue == 1 && c->allowed[3][0].queue == 1);
-	CHECK(c->allowed[1][0].has_rss && !c->allowed[2][0].has_rss);
-	CHECK(octonic_eswitch_flow_flush(c->sw, 1, &err) == 0);
-	CHECK(octonic_eswitch_flow_destroy(c->sw, 0, fr, &err) == 0);
+	REQUIRE_OR(-1, c->allowed[1][0].has_rss && !c->allowed[2][0].has_rss);
+	REQUIRE_OR(-1, octonic_eswitch_flow_flush(c->sw, 1, &err) == 0);
+	REQUIRE_OR(-1, octonic_eswitch_flow_destroy(c->sw, 0, fr, &err) == 0);
 
 	if (worker < RTE_MAX_LCORE)
-		CHECK(rte_eal_remote_launch(cc_reader_lcore, c, worker) == 0);
-	CHECK(pthread_create(&th, NULL, cc_reader_thread, c) == 0);
+		REQUIRE_OR(-1, rte_eal_remote_launch(cc_reader_lcore, c, worker) == 0);
+	REQUIRE_OR(-1, pthread_create(&th, NULL, cc_reader_thread, c) == 0);
 	end = rte_get_timer_cycles() + rte_get_timer_hz() * 2;
 	while (rte_get_timer_cycles() < end) {
 		fr = mk(c->sw, 0, &A_TRANSFER, udp_dst(53), r.a_r);
-		CHECK(fr != NULL);
-		CHECK(mk(c->sw, 1, &r.prio0, r.pat_meta, r.a_i1) != NULL);
-		CHECK(mk(c->sw, 1, &r.prio1, r.pat_meta, r.a_i2) != NULL);
+		REQUIRE_OR(-1, fr != NULL);
+		REQUIRE_OR(-1, mk(c->sw, 1, &r.prio0, r.pat_meta, r.a_i1) != NULL);
+		REQUIRE_OR(-1, mk(c->sw, 1, &r.prio1, r.pat_meta, r.a_i2) != NULL);
 		usleep(100);
-		CHECK(octonic_eswitch_flow_flush(c->sw, 1, &err) == 0);
-		CHECK(octonic_eswitch_flow_destroy(c->sw, 0, fr, &err) == 0);
+		REQUIRE_OR(-1, octonic_eswitch_flow_flush(c->sw, 1, &err) == 0);
+		REQUIRE_OR(-1, octonic_eswitch_flow_destroy(c->sw, 0, fr, &err) == 0);
 		loops++;
 	}
 	c->stop = 1;
@@ -1662,10 +1657,10 @@ t_concurrent(void)
 	pthread_join(th, NULL);
 	printf("  %d change loops, %" PRIu64 " classify rounds, %" PRIu64
 		" bad verdicts, states seen 0x%x\n", loops, c->rounds, c->bad, c->seen);
-	CHECK(c->bad == 0);
-	CHECK(c->rounds > 100);
+	REQUIRE_OR(-1, c->bad == 0);
+	REQUIRE_OR(-1, c->rounds > 100);
 	/* The readers did run across changes: several states observed. */
-	CHECK(__builtin_popcount(c->seen) >= 2);
+	REQUIRE_OR(-1, __builtin_popcount(c->seen) >= 2);
 	for (i = 0; i < CC_PKTS; i++)
 		rte_pktmbuf_free(c->pkts[i]);
 	octonic_eswitch_free(c->sw);
@@ -1743,9 +1738,9 @@ held_create(struct octonic_eswitch *sw, unsigned int worker, uint16_t dport)
 	pthread_t th;
 
 	if (worker < RTE_MAX_LCORE)
-		CHECK(rte_eal_remote_launch(held_lcore, &h, worker) == 0);
+		REQUIRE_OR(-1, rte_eal_remote_launch(held_lcore, &h, worker) == 0);
 	else
-		CHECK(pthread_create(&th, NULL, held_thread, &h) == 0);
+		REQUIRE_OR(-1, pthread_create(&th, NULL, held_thread, &h) == 0);
 	while (!rte_atomic_load_explicit(&h.inside, rte_memory_order_acquire))
 		sched_yield();
 	octonic_eswitch_stats_get(sw, &st0);
@@ -1764,12 +1759,12 @@ held_create(struct octonic_eswitch *sw, unsigned int worker, uint16_t dport)
 		worker < RTE_MAX_LCORE ? "lcore" : "thread", HELD_MS,
 		left != 0 ? (double)(t1 - left) * 1e3 / rte_get_timer_hz() : -1.0,
 		cpu / 1e6, st1.grace_sleeps - st0.grace_sleeps);
-	CHECK(f != NULL);
+	REQUIRE_OR(-1, f != NULL);
 	/* the acknowledgement: not before the reader left its section */
-	CHECK(left != 0);
+	REQUIRE_OR(-1, left != 0);
 	/* without spinning through the reader's absence (it did: ~HELD_MS) */
-	CHECK(cpu < 5000000);
-	CHECK(st1.grace_sleeps > st0.grace_sleeps);
+	REQUIRE_OR(-1, cpu < 5000000);
+	REQUIRE_OR(-1, st1.grace_sleeps > st0.grace_sleeps);
 	/* woken by the reader's leave (a bound for a loaded machine); the
 	 * caller measures again when it was not, since a runnable thread can
 	 * be kept off both CPUs for a second by the rest of the suite */
@@ -1791,7 +1786,7 @@ held_create_timed(struct octonic_eswitch *sw, unsigned int worker, uint16_t dpor
 
 	for (attempt = 0; attempt < HELD_ATTEMPTS && rc == 1; attempt++)
 		rc = held_create(sw, worker, dport + attempt * 100);
-	CHECK(rc == 0);
+	REQUIRE_OR(-1, rc == 0);
 	return 0;
 }
 
@@ -1808,9 +1803,9 @@ t_reader_off_cpu(void)
 	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
 	struct octonic_eswitch *sw = new_sw();
 
-	CHECK(sw != NULL);
+	REQUIRE_OR(-1, sw != NULL);
 	/* the mask's table exists before: the creates below add a key */
-	CHECK(mk(sw, 0, &A_INGRESS, udp_dst(1), a) != NULL);
+	REQUIRE_OR(-1, mk(sw, 0, &A_INGRESS, udp_dst(1), a) != NULL);
 	if ((worker < RTE_MAX_LCORE && held_create_timed(sw, worker, 2) != 0) ||
 	    held_create_timed(sw, RTE_MAX_LCORE, 3) != 0) {
 		octonic_eswitch_free(sw);
@@ -1844,35 +1839,35 @@ t_no_leak(void)
 
 	rte_malloc_get_socket_stats(0, &ms0);
 	sw = new_sw();
-	CHECK(sw != NULL);
+	REQUIRE_OR(-1, sw != NULL);
 	/* Enough rules to grow the table twice. */
 	for (i = 0; i < 5000; i++) {
 		mk_5tuple_pat(&p, i, 2, 3, 4);
-		CHECK(mk(sw, 0, &A_INGRESS, p.items, a) != NULL);
+		REQUIRE_OR(-1, mk(sw, 0, &A_INGRESS, p.items, a) != NULL);
 	}
 	for (i = 0; i < 100; i++) {
 		mk_5tuple_pat(&p, i, 3, 3, 4);
 		fl[i] = mk(sw, 1, &A_INGRESS, p.items, a_rss);
-		CHECK(fl[i] != NULL);
+		REQUIRE_OR(-1, fl[i] != NULL);
 	}
-	CHECK(run_udp(sw, 4999, 2, 3, 4).queue == 1);
+	REQUIRE_OR(-1, run_udp(sw, 4999, 2, 3, 4).queue == 1);
 	for (i = 0; i < 100; i++)
-		CHECK(octonic_eswitch_flow_destroy(sw, 1, fl[i], &err) == 0);
+		REQUIRE_OR(-1, octonic_eswitch_flow_destroy(sw, 1, fl[i], &err) == 0);
 	octonic_eswitch_stats_get(sw, &st);
-	CHECK(st.ingress_rules[0] == 5000 && st.ingress_rules[1] == 0 &&
+	REQUIRE_OR(-1, st.ingress_rules[0] == 5000 && st.ingress_rules[1] == 0 &&
 		st.masks == 1);
-	CHECK(octonic_eswitch_flow_flush(sw, 0, &err) == 0);
-	CHECK(run_udp(sw, 4999, 2, 3, 4).has_rss);
+	REQUIRE_OR(-1, octonic_eswitch_flow_flush(sw, 0, &err) == 0);
+	REQUIRE_OR(-1, run_udp(sw, 4999, 2, 3, 4).has_rss);
 	for (i = 0; i < 10; i++) {	/* rules left at free time go too */
 		mk_5tuple_pat(&p, i, 2, 3, 4);
-		CHECK(mk(sw, 0, &A_INGRESS, p.items, a) != NULL);
+		REQUIRE_OR(-1, mk(sw, 0, &A_INGRESS, p.items, a) != NULL);
 	}
 	octonic_eswitch_free(sw);
 	rte_malloc_get_socket_stats(0, &ms1);
 	if (ms1.heap_allocsz_bytes != ms0.heap_allocsz_bytes)
 		printf("  heap allocated %zu -> %zu\n", ms0.heap_allocsz_bytes,
 			ms1.heap_allocsz_bytes);
-	CHECK(ms1.heap_allocsz_bytes == ms0.heap_allocsz_bytes);
+	REQUIRE_OR(-1, ms1.heap_allocsz_bytes == ms0.heap_allocsz_bytes);
 	return 0;
 }
 
@@ -1940,7 +1935,7 @@ t_l4_items_dialects(void)
 			struct rte_flow *f;
 			int valid;
 
-			CHECK(sw != NULL);
+			REQUIRE_OR(-1, sw != NULL);
 			octonic_eswitch_dialect_set(sw, cases[i].d,
 				cases[i].d == OCTONIC_DIALECT_GENERIC ? 0 : 1);
 			octonic_eswitch_mlx5_model_set(sw, cases[i].release, 0);
@@ -1956,7 +1951,7 @@ t_l4_items_dialects(void)
 				printf("  case %zu pattern %zu: validate %d, created %d, message '%s'\n",
 					i, j, valid, f != NULL,
 					err.message != NULL ? err.message : "(null)");
-				CHECK(0);
+				REQUIRE_OR(-1, 0);
 			}
 		}
 	}
@@ -2011,7 +2006,7 @@ t_ipv4_frag_dialects(void)
 			struct rte_flow *f;
 			int valid;
 
-			CHECK(sw != NULL);
+			REQUIRE_OR(-1, sw != NULL);
 			memset(&ip, 0, sizeof(ip));
 			memset(&ipm, 0, sizeof(ipm));
 			memset(&ipl, 0, sizeof(ipl));
@@ -2031,7 +2026,7 @@ t_ipv4_frag_dialects(void)
 				printf("  dialect %zu fragment_offset case %zu: validate %d, created %d, message '%s'\n",
 					i, j, valid, f != NULL,
 					err.message != NULL ? err.message : "(null)");
-				CHECK(0);
+				REQUIRE_OR(-1, 0);
 			}
 		}
 	}
@@ -2074,19 +2069,14 @@ main(int argc, char **argv)
 {
 	const char *only = NULL;
 	size_t i;
-	int ret, ran = 0;
+	int ran = 0;
 
 	/* line by line: a sanitizer that ends the process at exit (a leak)
 	 * must not take the test's own output with it
 	 */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ret = octo_test_eal_init(&argc, &argv, 512);
-	if (ret < 0) {
-		printf("EAL init failed\n");
+	if (octo_eal_init_args(&argc, &argv, 512) < 0)
 		return 1;
-	}
-	argc -= ret;
-	argv += ret;
 	if (argc > 1)
 		only = argv[1];
 	mp = rte_pktmbuf_pool_create("t_mbufs", 1024, 0, 0,
@@ -2096,17 +2086,17 @@ main(int argc, char **argv)
 		return 1;
 	}
 	for (i = 0; i < RTE_DIM(tests); i++) {
-		int before = failures;
+		int before = octo_failures;
 
 		if (only != NULL && strcmp(only, tests[i].name) != 0)
 			continue;
 		printf("%s\n", tests[i].name);
 		tests[i].fn();
-		printf("  %s\n", failures == before ? "ok" : "FAILED");
+		printf("  %s\n", octo_failures == before ? "ok" : "FAILED");
 		ran++;
 	}
 	rte_mempool_free(mp);
 	rte_eal_cleanup();
-	printf("%d test(s), %d failure(s)\n", ran, failures);
-	return failures != 0 || ran == 0;
+	printf("%d test(s), %d failure(s)\n", ran, octo_failures);
+	return octo_failures != 0 || ran == 0;
 }

@@ -18,16 +18,9 @@
 #include <rte_flow.h>
 
 #include <rte_pmd_octonic.h>
+#include "../common/octo_check.h"
 #include "../common/octo_test_eal.h"
 
-static int failures;
-#define CHECK(c) do { \
-	if (!(c)) { \
-		printf("FAIL %s:%d: %s\n", __func__, __LINE__, #c); \
-		failures++; \
-		return; \
-	} \
-} while (0)
 
 #define NIC "net_octonic_flowt"
 
@@ -75,34 +68,34 @@ run(void)
 	char buf[1024], want[512];
 	FILE *f;
 
-	CHECK(rte_vdev_init(NIC, "pfs=2") == 0);
-	CHECK(rte_eth_dev_get_port_by_name(NIC "_pf0", &p0) == 0);
-	CHECK(rte_eth_dev_get_port_by_name(NIC "_pf1", &p1) == 0);
-	CHECK(configure(p0, 4) == 0 && configure(p1, 4) == 0);
+	REQUIRE(rte_vdev_init(NIC, "pfs=2") == 0);
+	REQUIRE(rte_eth_dev_get_port_by_name(NIC "_pf0", &p0) == 0);
+	REQUIRE(rte_eth_dev_get_port_by_name(NIC "_pf1", &p1) == 0);
+	REQUIRE(configure(p0, 4) == 0 && configure(p1, 4) == 0);
 	to1.port_id = p1;
 
 	/* Both PFs name PF0 as the transfer proxy. */
-	CHECK(rte_flow_pick_transfer_proxy(p1, &proxy, &err) == 0 && proxy == p0);
-	CHECK(rte_flow_pick_transfer_proxy(p0, &proxy, &err) == 0 && proxy == p0);
+	REQUIRE(rte_flow_pick_transfer_proxy(p1, &proxy, &err) == 0 && proxy == p0);
+	REQUIRE(rte_flow_pick_transfer_proxy(p0, &proxy, &err) == 0 && proxy == p0);
 	/* A transfer rule on PF1 is refused, naming the proxy. */
 	memset(&err, 0, sizeof(err));
-	CHECK(rte_flow_create(p1, &transfer, pat, a_t, &err) == NULL);
+	REQUIRE(rte_flow_create(p1, &transfer, pat, a_t, &err) == NULL);
 	snprintf(want, sizeof(want), "proxy port %u", p0);
-	CHECK(err.message != NULL && strstr(err.message, want) != NULL);
+	REQUIRE(err.message != NULL && strstr(err.message, want) != NULL);
 	/* Valid rules on their ports; a queue beyond PF1's 4 is refused. */
 	ft = rte_flow_create(p0, &transfer, pat, a_t, &err);
-	CHECK(ft != NULL);
+	REQUIRE(ft != NULL);
 	fi = rte_flow_create(p1, &ingress, pat, a_q3, &err);
-	CHECK(fi != NULL);
-	CHECK(rte_flow_validate(p1, &ingress, pat, a_q4, &err) != 0);
-	CHECK(rte_flow_create(p1, &ingress, pat, a_q4, &err) == NULL);
-	CHECK(err.type == RTE_FLOW_ERROR_TYPE_ACTION_CONF);
+	REQUIRE(fi != NULL);
+	REQUIRE(rte_flow_validate(p1, &ingress, pat, a_q4, &err) != 0);
+	REQUIRE(rte_flow_create(p1, &ingress, pat, a_q4, &err) == NULL);
+	REQUIRE(err.type == RTE_FLOW_ERROR_TYPE_ACTION_CONF);
 	/* A rule belongs to its port. */
-	CHECK(rte_flow_destroy(p0, fi, &err) != 0);
+	REQUIRE(rte_flow_destroy(p0, fi, &err) != 0);
 
 	f = fmemopen(buf, sizeof(buf), "w");
-	CHECK(f != NULL);
-	CHECK(rte_pmd_octonic_flow_dump(p1, f) == 0);
+	REQUIRE(f != NULL);
+	REQUIRE(rte_pmd_octonic_flow_dump(p1, f) == 0);
 	fclose(f);
 	snprintf(want, sizeof(want),
 		"transfer group=0 prio=0 pattern=eth/ipv4/udp(dst=0x0035/0xffff) actions=count,represented_port(%u)\n"
@@ -110,25 +103,25 @@ run(void)
 		p1);
 	if (strcmp(buf, want) != 0)
 		printf("got:\n%swant:\n%s", buf, want);
-	CHECK(strcmp(buf, want) == 0);
+	REQUIRE(strcmp(buf, want) == 0);
 
 	memset(&qc, 0, sizeof(qc));
-	CHECK(rte_flow_query(p0, ft, &q_count, &qc, &err) == 0);
-	CHECK(qc.hits_set && qc.hits == 0);
-	CHECK(rte_pmd_octonic_flow_stats_get(p1, &st) == 0);
-	CHECK(st.creates == 2 && st.transfer_rules == 1 && st.ingress_rules == 1);
+	REQUIRE(rte_flow_query(p0, ft, &q_count, &qc, &err) == 0);
+	REQUIRE(qc.hits_set && qc.hits == 0);
+	REQUIRE(rte_pmd_octonic_flow_stats_get(p1, &st) == 0);
+	REQUIRE(st.creates == 2 && st.transfer_rules == 1 && st.ingress_rules == 1);
 
 	/* PF1's flush keeps the transfer rule; PF0's (the proxy) takes it. */
-	CHECK(rte_flow_flush(p1, &err) == 0);
-	CHECK(rte_pmd_octonic_flow_stats_get(p0, &st) == 0);
-	CHECK(st.destroys == 1 && st.transfer_rules == 1);
-	CHECK(rte_flow_flush(p0, &err) == 0);
-	CHECK(rte_pmd_octonic_flow_stats_get(p0, &st) == 0);
-	CHECK(st.destroys == 2 && st.transfer_rules == 0);
-	CHECK(rte_flow_isolate(p1, 1, &err) == 0);
-	CHECK(rte_flow_isolate(p1, 0, &err) == 0);
-	CHECK(rte_eth_dev_close(p0) == 0 && rte_eth_dev_close(p1) == 0);
-	CHECK(rte_vdev_uninit(NIC) == 0);
+	REQUIRE(rte_flow_flush(p1, &err) == 0);
+	REQUIRE(rte_pmd_octonic_flow_stats_get(p0, &st) == 0);
+	REQUIRE(st.destroys == 1 && st.transfer_rules == 1);
+	REQUIRE(rte_flow_flush(p0, &err) == 0);
+	REQUIRE(rte_pmd_octonic_flow_stats_get(p0, &st) == 0);
+	REQUIRE(st.destroys == 2 && st.transfer_rules == 0);
+	REQUIRE(rte_flow_isolate(p1, 1, &err) == 0);
+	REQUIRE(rte_flow_isolate(p1, 0, &err) == 0);
+	REQUIRE(rte_eth_dev_close(p0) == 0 && rte_eth_dev_close(p1) == 0);
+	REQUIRE(rte_vdev_uninit(NIC) == 0);
 }
 
 int
@@ -138,6 +131,6 @@ main(int argc, char **argv)
 		return 1;
 	run();
 	rte_eal_cleanup();
-	printf("%s\n", failures == 0 ? "ok" : "FAILED");
-	return failures != 0;
+	printf("%s\n", octo_failures == 0 ? "ok" : "FAILED");
+	return octo_failures != 0;
 }

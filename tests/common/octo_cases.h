@@ -7,8 +7,9 @@
 
 /*
  * The cases of an EAL test binary: main() sets up EAL and the application's
- * pool, then runs the one its first argument names (one binary, one test
- * per case in meson, each its own EAL), or each of those it names.
+ * pool (octo_eal.h), then runs the one its first argument names (one
+ * binary, one test per case in meson, each its own EAL), or each of those
+ * it names.
  */
 
 #include <stdbool.h>
@@ -27,26 +28,6 @@ struct octo_case {
 	void (*run)(struct rte_mempool *mp);
 	bool ends_eal;	/**< the case ends EAL itself (it checks what that logs) */
 };
-
-/*
- * Start EAL (octo_test_eal_init) for a test that needs two sockets and
- * @p nb_lcores lcores (octopus-numa-emu gives them). 0, or -1 with the
- * reason on stderr.
- */
-static inline int
-octo_case_eal_init(int *argc, char ***argv, unsigned int default_mb, unsigned int nb_lcores)
-{
-	if (octo_test_eal_init(argc, argv, default_mb) < 0) {
-		fprintf(stderr, "EAL init failed\n");
-		return -1;
-	}
-	if (rte_socket_count() < 2 || rte_lcore_count() < nb_lcores) {
-		fprintf(stderr, "needs 2 sockets and %u lcores (run under octopus-numa-emu)\n",
-			nb_lcores);
-		return -1;
-	}
-	return 0;
-}
 
 /*
  * EAL for a binary run as "<prog> <EAL args> -- <case>" on two sockets:
@@ -145,11 +126,9 @@ octo_case_main(const struct octo_case *cases, unsigned int n, const char *which,
 
 	if (i < 0)
 		return 2;
-	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
-		failures);
 	if (!cases[i].ends_eal)
 		octo_test_eal_cleanup();
-	return failures ? 1 : 0;
+	return octo_check_verdict(which);
 }
 
 #endif /* OCTO_CASES_H */

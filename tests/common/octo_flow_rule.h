@@ -12,6 +12,22 @@
 #include <rte_byteorder.h>
 #include <rte_flow.h>
 
+/* An ingress rule on @p port: @p items -> QUEUE @p queue; NULL and @p err set if refused. */
+static inline struct rte_flow *
+octo_items_to_queue(uint16_t port, const struct rte_flow_item items[], uint16_t queue,
+		struct rte_flow_error *err)
+{
+	struct rte_flow_attr attr = { .ingress = 1 };
+	struct rte_flow_action_queue qa = { .index = queue };
+	struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qa },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+
+	memset(err, 0, sizeof(*err));
+	return rte_flow_create(port, &attr, items, actions, err);
+}
+
 /*
  * An ingress rule on @p port: IPv4 source @p src and UDP source port
  * @p sport (one generated flow) -> QUEUE @p queue. NULL and @p err set
@@ -21,7 +37,6 @@ static inline struct rte_flow *
 octo_flow_to_queue(uint16_t port, rte_be32_t src, rte_be16_t sport, uint16_t queue,
 		struct rte_flow_error *err)
 {
-	struct rte_flow_attr attr = { .ingress = 1 };
 	struct rte_flow_item_ipv4 ip = { .hdr.src_addr = src };
 	struct rte_flow_item_ipv4 ip_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
 	struct rte_flow_item_udp udp = { .hdr.src_port = sport };
@@ -32,14 +47,8 @@ octo_flow_to_queue(uint16_t port, rte_be32_t src, rte_be16_t sport, uint16_t que
 		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp, .mask = &udp_mask },
 		{ .type = RTE_FLOW_ITEM_TYPE_END },
 	};
-	struct rte_flow_action_queue qa = { .index = queue };
-	struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qa },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
 
-	memset(err, 0, sizeof(*err));
-	return rte_flow_create(port, &attr, items, actions, err);
+	return octo_items_to_queue(port, items, queue, err);
 }
 
 #endif /* OCTO_FLOW_RULE_H */

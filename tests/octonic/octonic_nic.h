@@ -21,6 +21,7 @@
 
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
@@ -63,19 +64,11 @@ static int
 nic_test_main(int argc, char **argv, const struct octo_case *cases,
 		unsigned int nb_cases)
 {
-	int ret;
-
-	ret = octo_test_eal_init(&argc, &argv, 512);
-	if (ret < 0) {
-		printf("EAL init failed\n");
+	if (octo_eal_init_args(&argc, &argv, 512) < 0)
 		return 1;
-	}
-	argc -= ret;
-	argv += ret;
 	/* mlx5-hws posts every Rx descriptor when a queue starts, as mlx5
 	 * does (rx_ring=mlx5): 2 PFs x NB_RXQ x 1024, and room for traffic */
-	pool = rte_pktmbuf_pool_create("nic_test_pool", 16383, 256, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	pool = octo_app_pool("nic_test_pool", 16383, SOCKET_ID_ANY);
 	if (pool == NULL) {
 		printf("cannot create the pool\n");
 		return 1;
@@ -87,8 +80,7 @@ nic_test_main(int argc, char **argv, const struct octo_case *cases,
 	if (rte_eth_dev_count_total() == 0)
 		rte_mempool_free(pool);
 	rte_eal_cleanup();
-	printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
-	return failures ? 1 : 0;
+	return octo_check_verdict(argv[0]);
 }
 
 #endif /* OCTONIC_NIC_H */

@@ -27,6 +27,7 @@
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 
 #define BURST 64
 
@@ -95,11 +96,7 @@ generate(uint16_t port, uint64_t gen)
 static void
 gen_more(uint16_t port, uint64_t n)
 {
-	struct rte_pmd_octonic_gen_conf gc;
-
-	rte_pmd_octonic_gen_get(port, &gc);
-	gc.limit = n;
-	CHECK(rte_pmd_octonic_gen_set(port, &gc) == 0, "gen_set");
+	CHECK(octo_gen_limit(port, n) == 0, "gen_set");
 	generate(port, n);
 }
 

@@ -36,6 +36,7 @@
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_test_eal.h"
 #include "octonic_nic.h"
 
@@ -347,7 +348,6 @@ static void
 expect_traffic(const char *what, struct shape *rules, unsigned int nb_rules,
 		const struct nic *n, uint64_t nb_frames)
 {
-	struct rte_pmd_octonic_gen_conf gc;
 	uint64_t good, bad;
 	unsigned int i;
 
@@ -358,10 +358,8 @@ expect_traffic(const char *what, struct shape *rules, unsigned int nb_rules,
 	for (i = 0; i < nb_rules; i++)
 		if (expect_accepted(what, &rules[i], n) == NULL)
 			return;
-	REQUIRE(rte_pmd_octonic_gen_get(n->port[0], &gc) == 0, "gen get");
-	gc.limit = nb_frames;
-	REQUIRE(rte_pmd_octonic_gen_set(n->port[0], &gc) == 0 &&
-		rte_pmd_octonic_gen_enable(n->port[0], 1) == 0, "gen start");
+	REQUIRE(octo_gen_limit(n->port[0], nb_frames) == 0 &&
+		rte_pmd_octonic_gen_enable(n->port[0], 1) == 0, "gen get, set and start");
 	poll_marked(n, nb_frames, &good, &bad);
 	CHECK(good == nb_frames && bad == 0,
 		"%s: %" PRIu64 " of %" PRIu64 " frames on PF1 q3 with the mark, %" PRIu64 " elsewhere",
@@ -649,13 +647,10 @@ steer_rules(struct shape rules[2], const struct nic *n, int hws)
 static void
 regenerate(const struct nic *n, uint64_t nb, uint64_t *good, uint64_t *bad)
 {
-	struct rte_pmd_octonic_gen_conf gc;
 
 	*good = *bad = 0;
-	REQUIRE(rte_pmd_octonic_gen_get(n->port[0], &gc) == 0, "gen get");
-	gc.limit = nb;
-	REQUIRE(rte_pmd_octonic_gen_set(n->port[0], &gc) == 0 &&
-		rte_pmd_octonic_gen_enable(n->port[0], 1) == 0, "gen start");
+	REQUIRE(octo_gen_limit(n->port[0], nb) == 0 &&
+		rte_pmd_octonic_gen_enable(n->port[0], 1) == 0, "gen get, set and start");
 	poll_marked(n, nb, good, bad);
 }
 

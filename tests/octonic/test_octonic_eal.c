@@ -35,6 +35,8 @@
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_test_eal.h"
 
 #define MAXQ 8
@@ -768,11 +770,7 @@ test_locality(struct rte_mempool *unused __rte_unused)
 	REQUIRE(t != NULL, "transfer");
 	rte_pmd_octonic_gen_enable(ports[0], 1);
 	{
-		struct rte_pmd_octonic_gen_conf gc;
-
-		rte_pmd_octonic_gen_get(ports[0], &gc);
-		gc.limit = N;
-		CHECK(rte_pmd_octonic_gen_set(ports[0], &gc) == 0, "gen_set");
+		CHECK(octo_gen_limit(ports[0], N) == 0, "gen_set");
 	}
 	CHECK(poll_until(&ports[1], 1, 2, N, cnt, NULL, NULL) == N, "all to PF1");
 	rte_pmd_octonic_locality_get(ports[1], 0, 0, &l0);
@@ -1040,11 +1038,7 @@ test_queue_not_started(struct rte_mempool *unused __rte_unused)
 	/* once started, it receives */
 	rte_pmd_octonic_gen_enable(port, 1);
 	{
-		struct rte_pmd_octonic_gen_conf gc;
-
-		rte_pmd_octonic_gen_get(port, &gc);
-		gc.limit = N;
-		rte_pmd_octonic_gen_set(port, &gc);
+		octo_gen_limit(port, N);
 	}
 	REQUIRE(rte_eth_dev_rx_queue_start(port, 1) == 0, "queue start");
 	CHECK(poll_until(&port, 1, 2, N, cnt, NULL, NULL) == N, "received once started");
@@ -1298,11 +1292,7 @@ test_nudma(struct rte_mempool *unused __rte_unused)
 static void
 gen_more(uint16_t port, uint64_t n)
 {
-	struct rte_pmd_octonic_gen_conf gc;
-
-	rte_pmd_octonic_gen_get(port, &gc);
-	gc.limit = n;
-	CHECK(rte_pmd_octonic_gen_set(port, &gc) == 0, "gen_set");
+	CHECK(octo_gen_limit(port, n) == 0, "gen_set");
 	rte_pmd_octonic_gen_enable(port, 1);
 }
 
@@ -1650,23 +1640,14 @@ static const struct octo_case tests[] = {
 int
 main(int argc, char **argv)
 {
-	int ret;
-
-	ret = octo_test_eal_init(&argc, &argv, 512);
-	if (ret < 0) {
-		printf("EAL init failed\n");
+	if (octo_eal_init_args(&argc, &argv, 512) < 0)
 		return 1;
-	}
-	argc -= ret;
-	argv += ret;
 	if (rte_socket_count() < 2) {
 		printf("needs 2 sockets (run under octopus-numa-emu --nodes 2)\n");
 		return 1;
 	}
-	pool[0] = rte_pktmbuf_pool_create("pool_s0", 8191, 256, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	pool[1] = rte_pktmbuf_pool_create("pool_s1", 8191, 256, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, 1);
+	pool[0] = octo_app_pool("pool_s0", 8191, 0);
+	pool[1] = octo_app_pool("pool_s1", 8191, 1);
 	if (pool[0] == NULL || pool[1] == NULL || pool[1]->socket_id != 1) {
 		printf("cannot create the pools\n");
 		return 1;
@@ -1677,6 +1658,5 @@ main(int argc, char **argv)
 	rte_mempool_free(pool[0]);
 	rte_mempool_free(pool[1]);
 	rte_eal_cleanup();
-	printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
-	return failures ? 1 : 0;
+	return octo_check_verdict(argv[0]);
 }

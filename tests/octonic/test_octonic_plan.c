@@ -24,6 +24,7 @@
 #include <rte_flow.h>
 
 #include "../common/octo_cases.h"
+#include "../common/octo_eal.h"
 #include "octonic_esw_template.h"
 
 #define NB_RXQ_PLAN 4
@@ -707,18 +708,11 @@ static const struct octo_case tests[] = {
 int
 main(int argc, char **argv)
 {
-	int ret = octo_test_eal_init(&argc, &argv, 256);
-
-	if (ret < 0) {
-		printf("EAL init failed\n");
+	if (octo_eal_init_args(&argc, &argv, 256) < 0)
 		return 1;
-	}
-	argc -= ret;
-	argv += ret;
 	if (octo_cases_run(tests, RTE_DIM(tests), argv + 1, argc - 1, argv[0],
 			NULL) < 0)
 		return 1;
 	rte_eal_cleanup();
-	printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
-	return failures ? 1 : 0;
+	return octo_check_verdict(argv[0]);
 }

@@ -37,6 +37,7 @@
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_test_eal.h"
 #include "octonic_nic.h"
 
@@ -124,7 +125,6 @@ missed(const struct nic *n, uint16_t q)
 static void
 traffic(const struct nic *n, struct counts *c)
 {
-	struct rte_pmd_octonic_gen_conf gc;
 	uint64_t m0[NB_RXQ];
 	uint16_t q;
 
@@ -132,10 +132,8 @@ traffic(const struct nic *n, struct counts *c)
 	poll_counts(n, UINT64_MAX, c);
 	for (q = 0; q < NB_RXQ; q++)
 		m0[q] = missed(n, q);
-	REQUIRE(rte_pmd_octonic_gen_get(n->port[0], &gc) == 0, "gen get");
-	gc.limit = FRAMES;
-	REQUIRE(rte_pmd_octonic_gen_set(n->port[0], &gc) == 0 &&
-		rte_pmd_octonic_gen_enable(n->port[0], 1) == 0, "gen start");
+	REQUIRE(octo_gen_limit(n->port[0], FRAMES) == 0 &&
+		rte_pmd_octonic_gen_enable(n->port[0], 1) == 0, "gen get, set and start");
 	poll_counts(n, FRAMES, c);
 	for (q = 0; q < NB_RXQ; q++) {
 		c->missed[q] = missed(n, q) - m0[q];

@@ -25,6 +25,7 @@
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 
 #define BURST 32
 /* the devargs mpesw needs */
@@ -292,7 +293,6 @@ test_mpesw_uplink(struct rte_mempool *unused __rte_unused)
 {
 	const uint64_t N = 64;
 	struct rte_pmd_octonic_sink_stats ss;
-	struct rte_pmd_octonic_gen_conf gc;
 	struct rte_flow_error err;
 	struct rte_flow *f;
 	unsigned int got0, got1;
@@ -317,9 +317,7 @@ test_mpesw_uplink(struct rte_mempool *unused __rte_unused)
 		"PORT_REPRESENTOR to p1 refused");
 	f = transfer_rule(p0, RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR, UINT16_MAX);
 	REQUIRE(f != NULL, "PORT_REPRESENTOR 0xffff");
-	rte_pmd_octonic_gen_get(p0, &gc);
-	gc.limit = N;
-	CHECK(rte_pmd_octonic_gen_set(p0, &gc) == 0, "gen_set");
+	CHECK(octo_gen_limit(p0, N) == 0, "gen_set");
 	poll_gen(p0, p1, N, &got0, &got1);
 	CHECK(got0 == N && got1 == 0, "to the manager, p0: %u %u", got0, got1);
 	rte_eth_dev_stop(p0);

@@ -44,8 +44,10 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_cases.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_test_eal.h"
 
 static uint16_t port, pf[2];
@@ -68,16 +70,6 @@ forwarder(void *arg)
 	return 0;
 }
 
-static struct rte_pmd_octopus_migration
-tx_state(uint16_t q)
-{
-	struct rte_pmd_octopus_migration st;
-
-	memset(&st, 0, sizeof(st));
-	CHECK(rte_pmd_octopus_migration_get(port, q, 1, &st) == 0, "migration_get tx %u", q);
-	return st;
-}
-
 /* Wait up to 5 s until Tx queue @p q is steady on member @p m. */
 static int
 tx_home_becomes(uint16_t q, int m)
@@ -86,7 +78,7 @@ tx_home_becomes(uint16_t q, int m)
 	struct rte_pmd_octopus_migration st;
 
 	do {
-		st = tx_state(q);
+		st = octo_migration(port, 1, q);
 		if (st.phase == RTE_PMD_OCTOPUS_MIG_STEADY && st.home_member == m)
 			return 1;
 		rte_delay_us_sleep(1000);
@@ -132,14 +124,14 @@ test_pin(struct rte_mempool *mp)
 	/* pinned: Tx 0 to member 1 */
 	CHECK(rte_eth_dev_map_aggr_tx_affinity(port, 0, 2) == 0, "affinity 2");
 	REQUIRE(rte_eth_dev_start(port) == 0, "start");
-	st = tx_state(0);
+	st = octo_migration(port, 1, 0);
 	CHECK(st.home_member == 1, "pinned Tx 0 homed on member %u", st.home_member);
 	run(1);
 	CHECK(tx_home_becomes(1, 0), "Tx 1 (unpinned) did not follow its poller to member 0");
 	CHECK(rte_pmd_octopus_locality_get(port, 0, 1, &l0) == 0, "locality");
 	rte_delay_us_sleep(300 * 1000);	/* 15 times migrate_after */
 	CHECK(rte_pmd_octopus_locality_get(port, 0, 1, &l1) == 0, "locality");
-	st = tx_state(0);
+	st = octo_migration(port, 1, 0);
 	CHECK(st.home_member == 1 && st.migrations == 0,
 		"pinned Tx 0: home member %u, %" PRIu64 " migrations", st.home_member,
 		st.migrations);
@@ -154,7 +146,7 @@ test_pin(struct rte_mempool *mp)
 	ret = rte_pmd_octopus_queue_migrate(port, 0, 1);
 	CHECK(ret == 0, "queue_migrate 0 to socket 1: %d", ret);
 	rte_delay_us_sleep(100 * 1000);
-	st = tx_state(0);
+	st = octo_migration(port, 1, 0);
 	CHECK(st.home_member == 1 && st.migrations == 0,
 		"the API moved pinned Tx 0: home member %u, %" PRIu64 " migrations",
 		st.home_member, st.migrations);
@@ -165,7 +157,7 @@ test_pin(struct rte_mempool *mp)
 	CHECK(rte_pmd_octonic_plug(pf[1]) == 0, "plug PF1");
 	CHECK(tx_home_becomes(0, 1), "PF1 back: pinned Tx 0 not back on member 1");
 	rte_delay_us_sleep(300 * 1000);
-	st = tx_state(0);
+	st = octo_migration(port, 1, 0);
 	CHECK(st.home_member == 1, "pinned Tx 0 left member 1 after PF1 came back");
 	printf("pin: PF1 out and back: Tx 0 on member 0 meanwhile, then member 1 again (%" PRIu64 " moves)\n",
 		st.migrations);
@@ -175,7 +167,7 @@ test_pin(struct rte_mempool *mp)
 	REQUIRE(rte_eth_dev_stop(port) == 0, "stop");
 	CHECK(rte_eth_dev_map_aggr_tx_affinity(port, 0, 0) == 0, "affinity 0");
 	REQUIRE(rte_eth_dev_start(port) == 0, "start");
-	st = tx_state(0);
+	st = octo_migration(port, 1, 0);
 	CHECK(st.home_member == 0, "Tx 0 without affinity homed on member %u (its setup: 0)",
 		st.home_member);
 	run(1);
@@ -184,8 +176,7 @@ test_pin(struct rte_mempool *mp)
 	CHECK(tx_home_becomes(0, 1), "Tx 0 without affinity: the API did not move it");
 	CHECK(tx_home_becomes(0, 0), "Tx 0 without affinity did not follow its poller back");
 	run(0);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static const struct octo_case cases[] = {
@@ -196,24 +187,19 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64];
-	char *eal[] = {
-		argv[0], "-m", "512", "--no-pci", "--lcores", "0@0,1@0",
-		"--file-prefix", prefix,
-		"--vdev", "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64,gen_rate=100000",
-		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migrate_after=20",
-	};
 	struct rte_mempool *mp;
-	int nb_eal = RTE_DIM(eal);
-	char **eal_argv = eal;
+	struct octo_eal a;
 
-	snprintf(prefix, sizeof(prefix), "octopus-aggr-%s", which);
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, 2) < 0)
+	octo_eal_begin(&a, argv[0], 512, "0@0,1@0", "octopus-aggr-%s", which);
+	octo_eal_vdev(&a, "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64,gen_rate=100000");
+	octo_eal_vdev(&a, "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,"
+		"migrate_after=20");
+	if (octo_eal_start(&a, 2) < 0)
 		return 2;
 	port = port_of("net_octopus0");
 	pf[0] = port_of("net_octonic0_pf0");
 	pf[1] = port_of("net_octonic0_pf1");
-	mp = rte_pktmbuf_pool_create("app", 8192, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("app", 8192, 0);
 	if (mp == NULL || port >= RTE_MAX_ETHPORTS || pf[1] >= RTE_MAX_ETHPORTS)
 		return 2;
 	rte_pmd_octonic_gen_enable(pf[0], 0);

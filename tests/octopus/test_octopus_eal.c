@@ -38,6 +38,7 @@
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_test_eal.h"
 
 /* ---- log capture: what the driver said about a refusal ---- */
@@ -509,8 +510,7 @@ test_datapath(struct rte_mempool *mp)
 	CHECK(n == 32 && rte_eth_tx_burst(port, 0, pkts, n) == n, "burst after reconfigure");
 	CHECK(rte_eth_xstats_get_names(port, NULL, 0) > 0 &&
 		xstat(port, "rx_q1_polls") == UINT64_MAX, "xstats of a removed queue");
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 	CHECK(!rte_eth_dev_is_valid_port(port), "port still there");
 	CHECK(port_of("net_null0") == RTE_MAX_ETHPORTS, "members outlived the port");
 
@@ -646,8 +646,8 @@ main(int argc, char **argv)
 	if (octo_case_run(cases, RTE_DIM(cases), which, argv[0], mp) < 0)
 		return 2;
 	rte_openlog_stream(stderr);
-	fprintf(stderr, "%s: %s (%d failure(s))\n", which, failures ? "FAILED" : "ok",
-		failures);
+	fprintf(stderr, "%s: %s (%d failure(s))\n", which, octo_failures ? "FAILED" : "ok",
+		octo_failures);
 	octo_test_eal_cleanup();
-	return failures ? 1 : 0;
+	return octo_failures ? 1 : 0;
 }

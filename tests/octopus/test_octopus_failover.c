@@ -84,11 +84,13 @@
 
 #include "../common/octo_check.h"
 #include "../common/octo_cases.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_dialect.h"
 #include "../common/octo_flow_rule.h"
 #include "../common/octo_migration.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_seq_check.h"
 #include "../common/octo_test_eal.h"
 
@@ -224,31 +226,6 @@ worker(void *arg)
 	return 0;
 }
 
-/* The port's xstat @p name (octo_xstat). */
-static uint64_t
-xstat(const char *name)
-{
-	return octo_xstat(port, name);
-}
-
-/* Packets Rx queue @p q has delivered through member @p m. */
-static uint64_t
-delivered_via(uint16_t q, int m)
-{
-	return octo_delivered_via(port, q, m);
-}
-
-static uint64_t
-watched_total(void)
-{
-	uint64_t t = 0;
-	uint16_t q;
-
-	for (q = 0; q < nb_q; q++)
-		t += rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed);
-	return t;
-}
-
 static bool
 start_port(struct rte_mempool *mp)
 {
@@ -331,9 +308,9 @@ wait_served(uint16_t q, int sock, int via)
 			rte_pmd_octopus_migration_get(port, q, 0, &r);
 			homed = r.phase == RTE_PMD_OCTOPUS_MIG_STEADY && r.home_socket == sock;
 			w = rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed);
-			d = delivered_via(q, via);
+			d = octo_delivered_via(port, q, via);
 		} else if (rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed) > w &&
-			   delivered_via(q, via) > d) {
+			   octo_delivered_via(port, q, via) > d) {
 			return (double)(rte_get_timer_cycles() - t0) * 1000 / rte_get_timer_hz();
 		}
 		rte_delay_us_sleep(100);
@@ -363,7 +340,7 @@ delivered_not_via(uint16_t q, int via)
 	unsigned int m;
 
 	for (m = 0; m < nb_pf; m++)
-		t += (int)m == via ? 0 : delivered_via(q, (int)m);
+		t += (int)m == via ? 0 : octo_delivered_via(port, q, (int)m);
 	return t;
 }
 
@@ -376,13 +353,13 @@ static void
 keeps_flowing(const char *when, uint16_t q, int via)
 {
 	uint64_t w = rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed);
-	uint64_t d = delivered_via(q, via), other = delivered_not_via(q, via);
+	uint64_t d = octo_delivered_via(port, q, via), other = delivered_not_via(q, via);
 
 	CHECK(wait_for(&watched_on[q], w + MIN_PKTS),
 		"%s: the rule's flow reached queue %u %" PRIu64 " time(s) in %d ms, not %d",
 		when, q, rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed) - w, LIMIT_MS,
 		MIN_PKTS);
-	CHECK(delivered_via(q, via) > d, "%s: queue %u delivered nothing through PF%d",
+	CHECK(octo_delivered_via(port, q, via) > d, "%s: queue %u delivered nothing through PF%d",
 		when, q, via);
 	CHECK(delivered_not_via(q, via) == other, "%s: queue %u delivered %" PRIu64
 		" packet(s) through PFs other than PF%d", when, q,
@@ -424,7 +401,7 @@ rule_in_place(struct rte_mempool *mp, uint16_t q, uint64_t *elsewhere)
 	CHECK(wait_for(&watched_on[q],
 			rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed) + 1),
 		"the rule's flow did not reach queue %u within %d ms", q, LIMIT_MS);
-	*elsewhere = watched_total() -
+	*elsewhere = octo_sum(watched_on, nb_q) -
 		rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed);
 	return true;
 }
@@ -433,7 +410,7 @@ rule_in_place(struct rte_mempool *mp, uint16_t q, uint64_t *elsewhere)
 static void
 check_only_on(uint16_t q, uint64_t elsewhere)
 {
-	uint64_t now = watched_total() -
+	uint64_t now = octo_sum(watched_on, nb_q) -
 		rte_atomic_load_explicit(&watched_on[q], rte_memory_order_relaxed);
 
 	CHECK(now == elsewhere, "the rule's flow reached other queues than %u: %" PRIu64
@@ -471,7 +448,7 @@ check_accounting(const char *what, uint64_t gen0, uint64_t rx0, uint64_t missed0
 	gen += gen_gone - gen0;
 	rx = received - rx0;
 	missed = st.imissed - missed0;
-	outage = xstat("outage_lost_packets") - outage0;
+	outage = octo_xstat(port, "outage_lost_packets") - outage0;
 	memset(&sink, 0, sizeof(sink));
 	CHECK(rte_pmd_octonic_sink_stats_get(nic_pf, &sink) == 0, "sink");
 	sink.out_of_order += sink_gone_ooo;
@@ -535,20 +512,20 @@ unplug_and_back(struct rte_mempool *mp, int lost, uint16_t q)
 	CHECK(t_out >= 0, "queue %u: the rule's flow not served by PF%d within %d ms",
 		q, other, LIMIT_MS);
 	snprintf(in_service, sizeof(in_service), "member%d_in_service", lost);
-	CHECK(xstat(in_service) == 0, "PF%d still in service", lost);
+	CHECK(octo_xstat(port, in_service) == 0, "PF%d still in service", lost);
 	keeps_flowing("outage", q, other);
 	CHECK(rte_pmd_octonic_plug(pf[lost]) == 0, "plug PF%d", lost);
 	t_back = wait_served(q, lost, lost);
 	CHECK(t_back >= 0, "queue %u not back on PF%d within %d ms", q, lost, LIMIT_MS);
 	keeps_flowing("back", q, lost);
-	CHECK(xstat("member_returns") == 1, "member_returns %" PRIu64, xstat("member_returns"));
+	CHECK(octo_xstat(port, "member_returns") == 1, "member_returns %" PRIu64,
+		octo_xstat(port, "member_returns"));
 	printf("PF%d out: queue %u served by PF%d %.1f ms after, back %.1f ms after the plug\n",
 		lost, q, other, t_out, t_back);
 	drain();
 	check_only_on(q, elsewhere);
 	check_accounting(lost ? "flow" : "proxy", 0, 0, 0, 0);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /*
@@ -686,12 +663,12 @@ proxy_back(struct rte_mempool *mp)
 	memset(&st, 0, sizeof(st));
 	rte_eth_stats_get(port, &st);
 	missed0 = st.imissed;
-	outage0 = xstat("outage_lost_packets");
+	outage0 = octo_xstat(port, "outage_lost_packets");
 	wire_base = nic_wire_drops();
 	printf("PF0 back: %" PRIu64 " generated before the start\n", gen);
 	if (!start_port(mp))
 		return;
-	CHECK(xstat("steering_rules") > 0, "PF0 back: no steering rule");
+	CHECK(octo_xstat(port, "steering_rules") > 0, "PF0 back: no steering rule");
 	forward();
 	end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * LIMIT_MS;
 	for (q = 0; q < nb_q; q++) {
@@ -707,8 +684,7 @@ proxy_back(struct rte_mempool *mp)
 	CHECK(catchall_validate() == 0, "PF0 back: a rule refused");
 	drain();
 	check_accounting("PF0 back", gen_gone + gen, rx0, missed0, outage0);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /*
@@ -756,12 +732,13 @@ test_proxy_released(struct rte_mempool *mp)
 	CHECK(ret == 0, "stop PF0: %d", ret);
 	CHECK(rte_eth_dev_close(pf[0]) == 0, "close PF0");
 	nic_pf = pf[other];
-	CHECK(xstat("proxy_releases") == 1, "%" PRIu64 " proxy releases counted",
-		xstat("proxy_releases"));
-	CHECK(xstat("steering_rules") == 0, "%" PRIu64 " steering rules after the proxy's release",
-		xstat("steering_rules"));
+	CHECK(octo_xstat(port, "proxy_releases") == 1, "%" PRIu64 " proxy releases counted",
+		octo_xstat(port, "proxy_releases"));
+	CHECK(octo_xstat(port, "steering_rules") == 0,
+		"%" PRIu64 " steering rules after the proxy's release",
+		octo_xstat(port, "steering_rules"));
 	if (running) {
-		CHECK(xstat("member1_in_service") == 1, "PF1 out of service");
+		CHECK(octo_xstat(port, "member1_in_service") == 1, "PF1 out of service");
 		for (q = 0; q < nb_q; q++)
 			base[q] = delivered_not_via(q, 0);
 		wire0 = nic_wire_drops();
@@ -797,7 +774,7 @@ test_proxy_released(struct rte_mempool *mp)
 	if (!keeps) {
 		/* the NIC refuses PF1 without its proxy: so does the port */
 		CHECK(ret == -ENODEV, "restart without the transfer proxy: %d, not -ENODEV", ret);
-		CHECK(xstat("start_refusals") >= 1, "the refused start not counted");
+		CHECK(octo_xstat(port, "start_refusals") >= 1, "the refused start not counted");
 		if (ret == 0)
 			CHECK(rte_eth_dev_stop(port) == 0, "stop");
 		proxy_back(mp);
@@ -812,12 +789,12 @@ test_proxy_released(struct rte_mempool *mp)
 	rx0 = received;
 	memset(&st, 0, sizeof(st));
 	rte_eth_stats_get(port, &st);
-	out0 = xstat("outage_lost_packets");
+	out0 = octo_xstat(port, "outage_lost_packets");
 	wire_base = nic_wire_drops();
 	forward();
 	CHECK(wait_for(&received, rx0 + 1000), "nothing forwarded after the restart");
-	CHECK(xstat("steering_rules") == 0, "%" PRIu64 " steering rules without a proxy",
-		xstat("steering_rules"));
+	CHECK(octo_xstat(port, "steering_rules") == 0, "%" PRIu64 " steering rules without a proxy",
+		octo_xstat(port, "steering_rules"));
 	drain();
 	check_accounting("proxy released, restarted", gen0, rx0, st.imissed, out0);
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
@@ -858,12 +835,12 @@ test_reset(struct rte_mempool *mp)
 	t_out = wait_served(1, other, other);
 	CHECK(t_out >= 0, "queue 1: the rule's flow not served by PF%d within %d ms", other,
 		LIMIT_MS);
-	CHECK(xstat("member1_in_service") == 0, "PF1 still in service");
+	CHECK(octo_xstat(port, "member1_in_service") == 0, "PF1 still in service");
 	CHECK(rte_atomic_load_explicit(&reset_events, rte_memory_order_relaxed) == 1,
 		"%u INTR_RESET event(s) on the port", reset_events);
 	/* PF1's link does not come back by itself, nor does the member */
 	keeps_flowing("outage", 1, other);
-	CHECK(xstat("member1_in_service") == 0, "PF1 served again without a reset");
+	CHECK(octo_xstat(port, "member1_in_service") == 0, "PF1 served again without a reset");
 	drain();
 	check_only_on(1, elsewhere);
 	check_accounting("reset, outage", 0, 0, 0, 0);
@@ -878,22 +855,21 @@ test_reset(struct rte_mempool *mp)
 	memset(&st, 0, sizeof(st));
 	rte_eth_stats_get(port, &st);
 	missed0 = st.imissed;
-	outage0 = xstat("outage_lost_packets");
+	outage0 = octo_xstat(port, "outage_lost_packets");
 	wire_base = nic_wire_drops();
 	forward();
 	t_back = wait_served(1, 1, 1);
 	CHECK(t_back >= 0, "after the reset, queue 1 not served by PF1 within %d ms", LIMIT_MS);
 	keeps_flowing("after the reset", 1, 1);
-	CHECK(xstat("member1_in_service") == 1 && xstat("member_returns") == 1,
+	CHECK(octo_xstat(port, "member1_in_service") == 1 && octo_xstat(port, "member_returns") == 1,
 		"after the reset: in service %" PRIu64 ", returns %" PRIu64,
-		xstat("member1_in_service"), xstat("member_returns"));
+		octo_xstat(port, "member1_in_service"), octo_xstat(port, "member_returns"));
 	printf("reset: queue 1 served by PF%d %.1f ms after the request, by PF1 %.1f ms after the restart\n",
 		other, t_out, t_back);
 	drain();
 	check_only_on(1, elsewhere);
 	check_accounting("reset, after", gen0, rx0, missed0, outage0);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /* The port ids of the NIC's PFs (or uplinks) into pf[]. 0, or -ENODEV. */
@@ -962,7 +938,7 @@ members_xstat(const char *what)
 
 	for (m = 0; m < nb_pf; m++) {
 		snprintf(name, sizeof(name), "member%u_%s", m, what);
-		t += xstat(name);
+		t += octo_xstat(port, name);
 	}
 	return t;
 }
@@ -994,7 +970,7 @@ dead_port_calls(struct rte_mempool *mp)
 	}
 	memset(&st, 0, sizeof(st));
 	CHECK(rte_eth_stats_get(port, &st) == 0, "stats of a port with no member");
-	CHECK(xstat("member_losses") != UINT64_MAX, "xstats of a port with no member");
+	CHECK(octo_xstat(port, "member_losses") != UINT64_MAX, "xstats of a port with no member");
 	stop = 0;
 	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
 }
@@ -1051,7 +1027,7 @@ fatal_error(struct rte_mempool *mp, uint64_t *elsewhere, uint64_t *rules0)
 		CHECK(delivered(q) > 0, "before the error: queue %u delivers nothing", q);
 	}
 	CHECK(wait_link(RTE_ETH_LINK_UP), "link not up before the error");
-	*rules0 = xstat("steering_rules");
+	*rules0 = octo_xstat(port, "steering_rules");
 	CHECK(mpesw ? *rules0 == 0 : *rules0 > 0, "%" PRIu64 " steering rules", *rules0);
 
 	/* the error: every member goes at once */
@@ -1063,9 +1039,9 @@ fatal_error(struct rte_mempool *mp, uint64_t *elsewhere, uint64_t *rules0)
 	CHECK(lsc_events == 1 && lsc_status == RTE_ETH_LINK_DOWN,
 		"every member out: %u LSC event(s), the last with link %d", lsc_events,
 		lsc_status);
-	CHECK(xstat("member_losses") == nb_pf && members_xstat("in_service") == 0,
+	CHECK(octo_xstat(port, "member_losses") == nb_pf && members_xstat("in_service") == 0,
 		"every member out: %" PRIu64 " losses, %" PRIu64 " in service",
-		xstat("member_losses"), members_xstat("in_service"));
+		octo_xstat(port, "member_losses"), members_xstat("in_service"));
 	/* nothing delivered from here, while the wire brings more */
 	end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * LIMIT_MS;
 	do {
@@ -1124,8 +1100,9 @@ fatal_back(const char *what, const uint64_t *base, unsigned int lsc_want,
 		t_back = wait_served(1, 1, 1);
 		CHECK(t_back >= 0, "%s: queue 1 not back on PF1 within %d ms", what, LIMIT_MS);
 		keeps_flowing(what, 1, 1);
-		CHECK(xstat("steering_rules") == rules0, "%s: %" PRIu64 " steering rules, %"
-			PRIu64 " before", what, xstat("steering_rules"), rules0);
+		CHECK(octo_xstat(port, "steering_rules") == rules0,
+			"%s: %" PRIu64 " steering rules, %"
+			PRIu64 " before", what, octo_xstat(port, "steering_rules"), rules0);
 	} else {
 		any_rule(what, RULE_REFUSED);
 	}
@@ -1135,8 +1112,7 @@ fatal_back(const char *what, const uint64_t *base, unsigned int lsc_want,
 	if (!mpesw)
 		check_only_on(1, elsewhere);
 	check_accounting(what, 0, 0, 0, 0);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /* Every member lost at once, then every PF plugged back (see the header). */
@@ -1153,8 +1129,8 @@ test_fatal(struct rte_mempool *mp)
 		base[q] = delivered(q);
 	for (m = 0; m < nb_pf; m++)
 		CHECK(rte_pmd_octonic_plug(pf[m]) == 0, "plug PF%u", m);
-	CHECK(xstat("member_returns") == nb_pf, "members back: %" PRIu64 " returns",
-		xstat("member_returns"));
+	CHECK(octo_xstat(port, "member_returns") == nb_pf, "members back: %" PRIu64 " returns",
+		octo_xstat(port, "member_returns"));
 	fatal_back("members back", base, 2, elsewhere, rules0);
 }
 
@@ -1212,8 +1188,8 @@ test_fatal_reprobe(struct rte_mempool *mp)
 	if (!start_port(mp))
 		return;
 	forward();
-	CHECK(xstat("member_returns") == nb_pf, "probed again: %" PRIu64 " returns",
-		xstat("member_returns"));
+	CHECK(octo_xstat(port, "member_returns") == nb_pf, "probed again: %" PRIu64 " returns",
+		octo_xstat(port, "member_returns"));
 	/* a start raises no LSC event: the application reads the link */
 	fatal_back("probed again", base, 1, elsewhere, rules0);
 }
@@ -1255,15 +1231,14 @@ test_stalled(struct rte_mempool *mp)
 	CHECK(st == RTE_PMD_OCTONIC_STALL_DONE,
 		"the loss of PF1 returned after %.1f ms while a burst was still inside PF1's code (%d)",
 		(double)(t1 - t0) * 1000 / hz, st);
-	CHECK(xstat("member1_in_service") == 0, "PF1 still in service");
+	CHECK(octo_xstat(port, "member1_in_service") == 0, "PF1 still in service");
 	if (st == RTE_PMD_OCTONIC_STALL_DONE)
 		printf("PF1 out while a burst slept inside it: the loss returned after %.1f ms, once the burst ended\n",
 			(double)(t1 - t0) * 1000 / hz);
 	CHECK(rte_pmd_octonic_plug(pf[1]) == 0, "plug PF1");
 	drain();
 	check_accounting("stalled", 0, 0, 0, 0);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static const struct octo_case cases[] = {
@@ -1295,18 +1270,12 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], octo[512], name[32], *gen = nic_args;
 	struct octo_pfs_eal e;
-	char *eal[] = {
-		argv[0], "-m", "512", "--no-pci",
-		"--lcores", e.lcores, "--file-prefix", prefix,
-		"--vdev", gen, "--vdev", octo,
-	};
 	struct rte_mempool *mp;
-	bool fatal;
-	int nb_eal = RTE_DIM(eal);
-	char **eal_argv = eal;
+	struct octo_eal a;
+	char name[32];
 	unsigned int i;
+	bool fatal;
 
 	nb_pf = octo_pfs();
 	if (nb_pf == 0)
@@ -1316,7 +1285,7 @@ main(int argc, char **argv)
 	/* main lcore, and lcores 1..N+1 on socket k mod N (poller_of) */
 	if (octo_pfs_eal_make(&e, nb_pf, nb_pf + 2) != 0)
 		return 2;
-	snprintf(prefix, sizeof(prefix), "octopus-failover-%s-%u", which, nb_pf);
+	octo_eal_begin(&a, argv[0], 512, e.lcores, "octopus-failover-%s-%u", which, nb_pf);
 	/* the device-fatal error under mlx5-hws: of mlx5's multiport
 	 * e-switch, whose uplinks name no PF and report the owner's node
 	 * (socket_of= says each one's)
@@ -1324,8 +1293,9 @@ main(int argc, char **argv)
 	fatal = strncmp(which, "fatal", 5) == 0;
 	mpesw = fatal &&
 		strstr(octo_dialect_suffix(), "dialect=mlx5-hws") != NULL;
-	snprintf(gen, sizeof(nic_args), "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000%s",
+	snprintf(nic_args, sizeof(nic_args), "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000%s",
 		e.nic, mpesw ? ",topology=mpesw" : "");
+	octo_eal_vdev(&a, "%s", nic_args);
 	if (mpesw && octo_mpesw_members(&e, nb_pf) != 0)
 		return 2;
 	/* beyond 2 PFs, rx_pool=app with a pool per socket: the port's own
@@ -1333,10 +1303,9 @@ main(int argc, char **argv)
 	 * N members' sockets, N times the memory of the shared hugepages,
 	 * while a queue's pool on its home socket keeps its DMA local there
 	 */
-	snprintf(octo, sizeof(octo), "net_octopus0,%s,migration=manual%s", e.members,
+	octo_eal_vdev(&a, "net_octopus0,%s,migration=manual%s", e.members,
 		nb_pf > 2 ? ",rx_pool=app" : "");
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, nb_pf + 2) < 0 ||
-	    !octo_pfs_sockets_ok(nb_pf))
+	if (octo_eal_start(&a, nb_pf + 2) < 0 || !octo_pfs_sockets_ok(nb_pf))
 		return 2;
 	for (i = 0; i < nb_pf; i++) {
 		snprintf(name, sizeof(name), "app%u", i);
@@ -1344,9 +1313,8 @@ main(int argc, char **argv)
 			/* a ring per member for each queue homed here (a NIC
 			 * that fills its rings at start, mlx5, takes them
 			 * all), its Tx ring and the lcores' caches */
-			socket_pool[i] = rte_pktmbuf_pool_create(name,
-				(nb_pf + 1) * nb_desc * ((nb_q + nb_pf - 1) / nb_pf) + 4096, 256, 0,
-				RTE_MBUF_DEFAULT_BUF_SIZE, (int)i);
+			socket_pool[i] = octo_app_pool(name,
+				(nb_pf + 1) * nb_desc * ((nb_q + nb_pf - 1) / nb_pf) + 4096, (int)i);
 			if (socket_pool[i] == NULL) {
 				fprintf(stderr, "pool on socket %u: %s\n", i,
 					rte_strerror(rte_errno));
@@ -1358,8 +1326,7 @@ main(int argc, char **argv)
 	if (nic_ports() != 0)
 		return 2;
 	nic_pf = pf[0];
-	mp = nb_pf > 2 ? socket_pool[0] :
-		rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = nb_pf > 2 ? socket_pool[0] : octo_app_pool("app", 16384, 0);
 	if (mp == NULL || port >= RTE_MAX_ETHPORTS)
 		return 2;
 	rte_pmd_octonic_gen_enable(nic_pf, 0);

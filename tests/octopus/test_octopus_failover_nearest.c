@@ -50,6 +50,7 @@
 #include "../common/octo_check.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_test_eal.h"
 
 #define MAX_PF OCTO_PFS_MAX
@@ -341,12 +342,12 @@ main(int argc, char **argv)
 		serving[i] = 1;
 		at[i] = -1;
 	}
-	if (failures != 0 || rte_eth_dev_get_port_by_name("net_octopus0", &port) != 0)
+	if (octo_failures != 0 || rte_eth_dev_get_port_by_name("net_octopus0", &port) != 0)
 		return 1;
 	rte_pmd_octonic_gen_enable(pf[0], 0);
 	pc.nb_rxq = pc.nb_txq = (uint16_t)nb_pf;
 	CHECK(octo_port_start(port, &pc) == 0, "configure, set up and start the port");
-	if (failures != 0)
+	if (octo_failures != 0)
 		return 1;
 	stop = 0;
 	rte_eal_mp_remote_launch(worker, NULL, SKIP_MAIN);
@@ -359,9 +360,8 @@ main(int argc, char **argv)
 	change("PF1 back", 1, 1, serving, at);
 	drain();
 	check_accounting();
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 	rte_eal_cleanup();
-	printf("%s: %u failure(s)\n", failures ? "FAIL" : "ok", (unsigned int)failures);
-	return failures ? 1 : 0;
+	printf("%s: %u failure(s)\n", octo_failures ? "FAIL" : "ok", (unsigned int)octo_failures);
+	return octo_failures ? 1 : 0;
 }

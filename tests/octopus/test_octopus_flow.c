@@ -52,6 +52,7 @@
  *       stopped; where they do, the rules stay there.
  */
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,9 +78,12 @@
 #include "octopus_flow.h"
 
 #include "../common/octo_cases.h"
+#include "../common/octo_eal.h"
+#include "../common/octo_poll.h"
 #include "../common/octo_check.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_dialect.h"
 #include "../common/octo_gen_flow.h"
 #include "../common/octo_test_eal.h"
@@ -99,70 +103,25 @@ static unsigned int nb_pf;	/* OCTO_PFS: PF k on socket k */
 static uint16_t nb_q;
 static uint16_t port, nic_port;
 /* per queue, per flow: written by the queue's poller only */
-static uint32_t cnt[MAX_Q][NB_FLOWS];
 static uint32_t marked[MAX_Q][NB_FLOWS];	/* with FDIR_ID */
 static uint32_t mark_val[NB_FLOWS];
 static uint32_t fdir_any[MAX_Q];		/* any FDIR flag */
-/* what the generator's flows look like (learnt from the first phase) */
-static rte_be32_t flow_src[NB_FLOWS];
-static rte_be16_t flow_sport[NB_FLOWS];
-static uint64_t received;
-static uint64_t last_rx_tsc;
-static uint64_t deadline;
-static uint64_t expected;	/* packets the phase must deliver */
-static volatile int stop;
+/* where each flow's packets arrived, what the flows look like */
+static struct octo_phase ph;
+static_assert(MAX_Q <= OCTO_PHASE_MAXQ && NB_FLOWS <= OCTO_PHASE_MAXFLOWS,
+	"octo_phase holds the counts");
 
-static int
-poll_queue(void *arg)
+/* The marks of each packet, besides the phase's counts. */
+static void
+count_marks(struct octo_phase *p, uint16_t q, struct rte_mbuf *m, int f)
 {
-	uint16_t q = (uint16_t)rte_lcore_id();
-	struct rte_mbuf *pkts[32];
-	uint16_t n, k;
-
-	RTE_SET_USED(arg);
-	if (q >= nb_q)
-		return 0;
-	while (!stop) {
-		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
-		for (k = 0; k < n; k++) {
-			struct rte_mbuf *m = pkts[k];
-			rte_be32_t src;
-			rte_be16_t sport;
-			int f = octo_gen_flow_of(m, NB_FLOWS, &src, &sport);
-
-			if (m->ol_flags & RTE_MBUF_F_RX_FDIR)
-				fdir_any[q]++;
-			if (f >= 0) {
-				cnt[q][f]++;
-				flow_src[f] = src;
-				flow_sport[f] = sport;
-				if (m->ol_flags & RTE_MBUF_F_RX_FDIR_ID) {
-					marked[q][f]++;
-					mark_val[f] = m->hash.fdir.hi;
-				}
-			}
-			rte_pktmbuf_free(m);
-		}
-		/* beyond 2 PFs, more pollers than this 2-CPU machine's CPUs */
-		if (n == 0 && nb_pf > 2 && q != 0)
-			rte_delay_us_sleep(50);
-		if (n > 0) {
-			rte_atomic_fetch_add_explicit(&received, n, rte_memory_order_relaxed);
-			rte_atomic_store_explicit(&last_rx_tsc, rte_get_timer_cycles(), rte_memory_order_relaxed);
-		}
-		if (q == 0 && n == 0) {
-			uint64_t now = rte_get_timer_cycles();
-
-			/* everything that should arrive did, and 50 ms more
-			 * passed without a packet (so a wrong extra shows too)
-			 */
-			if ((rte_atomic_load_explicit(&received, rte_memory_order_relaxed) >= expected &&
-					now - rte_atomic_load_explicit(&last_rx_tsc, rte_memory_order_relaxed) >
-					rte_get_timer_hz() / 20) || now > deadline)
-				stop = 1;
-		}
+	RTE_SET_USED(p);
+	if (m->ol_flags & RTE_MBUF_F_RX_FDIR)
+		fdir_any[q]++;
+	if (f >= 0 && (m->ol_flags & RTE_MBUF_F_RX_FDIR_ID)) {
+		marked[q][f]++;
+		mark_val[f] = m->hash.fdir.hi;
 	}
-	return 0;
 }
 
 /*
@@ -173,24 +132,10 @@ poll_queue(void *arg)
 static void
 run_phase_drop(unsigned int dropped_flows)
 {
-	struct rte_pmd_octonic_gen_conf gc;
-
-	memset(cnt, 0, sizeof(cnt));
 	memset(marked, 0, sizeof(marked));
 	memset(fdir_any, 0, sizeof(fdir_any));
-	received = 0;
-	CHECK(rte_pmd_octonic_gen_get(nic_port, &gc) == 0, "gen_get");
-	gc.limit = PHASE_PKTS;
-	CHECK(rte_pmd_octonic_gen_set(nic_port, &gc) == 0, "gen_set");
-	expected = (uint64_t)(NB_FLOWS - dropped_flows) * PER_FLOW;
-	last_rx_tsc = rte_get_timer_cycles();
-	deadline = last_rx_tsc + 20 * rte_get_timer_hz();
-	stop = 0;
-	rte_pmd_octonic_gen_enable(nic_port, 1);
-	rte_eal_mp_remote_launch(poll_queue, NULL, SKIP_MAIN);
-	poll_queue(NULL);	/* the main lcore polls queue 0 and decides the end */
-	rte_eal_mp_wait_lcore();
-	rte_pmd_octonic_gen_enable(nic_port, 0);
+	CHECK(octo_phase_run(&ph, PHASE_PKTS, (uint64_t)(NB_FLOWS - dropped_flows) * PER_FLOW) == 0,
+		"generator: gen_get, gen_set");
 	if (getenv("FLOW_TEST_DEBUG") != NULL) {
 		uint64_t gen = 0;
 		struct rte_eth_stats st;
@@ -199,7 +144,7 @@ run_phase_drop(unsigned int dropped_flows)
 		rte_eth_stats_get(port, &st);
 		fprintf(stderr, "phase: generated %" PRIu64 " received %" PRIu64
 			" imissed %" PRIu64 " q %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-			gen, received, st.imissed, octo_xstat(port, "rx_q0_packets"),
+			gen, ph.received, st.imissed, octo_xstat(port, "rx_q0_packets"),
 			octo_xstat(port, "rx_q1_packets"), octo_xstat(port, "rx_q2_packets"),
 			octo_xstat(port, "rx_q3_packets"));
 	}
@@ -214,28 +159,14 @@ run_phase(void)
 static uint32_t
 flow_total(int f)
 {
-	uint32_t t = 0;
-	int q;
-
-	for (q = 0; q < nb_q; q++)
-		t += cnt[q][f];
-	return t;
+	return octo_phase_flow_total(&ph, f);
 }
 
 /* The queue every packet of flow f reached, -1: none or several. */
 static int
 flow_queue(int f)
 {
-	int q, found = -1;
-
-	for (q = 0; q < nb_q; q++) {
-		if (cnt[q][f] == 0)
-			continue;
-		if (found >= 0)
-			return -1;
-		found = q;
-	}
-	return found;
+	return octo_phase_flow_queue(&ph, f);
 }
 
 static uint64_t
@@ -261,16 +192,6 @@ setup_port(struct rte_mempool *mp, int rss_mode)
 	CHECK(octo_port_start(port, &c) == 0, "configure, set up and start the port");
 }
 
-static struct rte_pmd_octonic_flow_stats
-fstats(void)
-{
-	struct rte_pmd_octonic_flow_stats fs;
-
-	memset(&fs, 0, sizeof(fs));
-	CHECK(rte_pmd_octonic_flow_stats_get(nic_port, &fs) == 0, "flow stats");
-	return fs;
-}
-
 /* A rule for exactly flow f's source address and port. */
 struct five_tuple_rule {
 	struct rte_flow_attr attr;
@@ -288,9 +209,9 @@ five_tuple(struct five_tuple_rule *r, int f)
 {
 	memset(r, 0, sizeof(*r));
 	r->attr.ingress = 1;
-	r->ip.hdr.src_addr = flow_src[f];
+	r->ip.hdr.src_addr = ph.flow_src[f];
 	r->ip_mask.hdr.src_addr = RTE_BE32(0xffffffff);
-	r->udp.hdr.src_port = flow_sport[f];
+	r->udp.hdr.src_port = ph.flow_sport[f];
 	r->udp_mask.hdr.src_port = RTE_BE16(0xffff);
 	r->items[0].type = RTE_FLOW_ITEM_TYPE_ETH;
 	r->items[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
@@ -373,8 +294,8 @@ test_queue(struct rte_mempool *mp)
 	/* the default buckets use queues 0 and 1 only: 2 and 3 get nothing */
 	CHECK(reta_set_all(to_01) == 0, "reta 0/1");
 	run_phase();
-	CHECK(received == PHASE_PKTS && imissed() == 0, "learning phase: %" PRIu64
-		" of %u, missed %" PRIu64, received, PHASE_PKTS, imissed());
+	CHECK(ph.received == PHASE_PKTS && imissed() == 0, "learning phase: %" PRIu64
+		" of %u, missed %" PRIu64, ph.received, PHASE_PKTS, imissed());
 	for (f = 0; f < NB_FLOWS; f++)
 		CHECK(flow_total(f) == PER_FLOW && (flow_queue(f) == 0 || flow_queue(f) == 1),
 			"flow %d: %u packets, queue %d", f, flow_total(f), flow_queue(f));
@@ -399,18 +320,18 @@ test_queue(struct rte_mempool *mp)
 	g.actions[2].type = RTE_FLOW_ACTION_TYPE_END;
 	/* the mark's place: the transfer rule, or one ingress rule per member */
 	ingress_marks = nic_takes_transfer_mark() ? 0 : (int)nb_pf;
-	fs0 = fstats();
+	fs0 = octo_fstats(nic_port);
 	memset(&pf1_0, 0, sizeof(pf1_0));
 	rte_pmd_octonic_flow_stats_get(port_of("net_octonic0_pf1"), &pf1_0);
 	memset(&err, 0, sizeof(err));
 	CHECK(rte_flow_validate(port, &r.attr, r.items, r.actions, &err) == 0,
 		"validate: %s", err.message ? err.message : "?");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.creates == fs0.creates && fs.transfer_rules == fs0.transfer_rules,
 		"validate created rules (%" PRIu64 " -> %" PRIu64 ")", fs0.creates, fs.creates);
 	flow = rte_flow_create(port, &r.attr, r.items, r.actions, &err);
 	CHECK(flow != NULL, "create: %s", err.message ? err.message : "?");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	/* rules made and kept: the port may probe a shape by creating and
 	 * destroying a rule at its first create
 	 */
@@ -440,22 +361,22 @@ test_queue(struct rte_mempool *mp)
 
 	for (i = 0; i < 2; i++) {
 		run_phase_drop(1);
-		CHECK(cnt[3][X] == PER_FLOW && flow_queue(X) == 3,
+		CHECK(ph.cnt[3][X] == PER_FLOW && flow_queue(X) == 3,
 			"round %d: flow %d: %u of %u packets at queue 3 (queue %d)", i, X,
-			cnt[3][X], PER_FLOW, flow_queue(X));
+			ph.cnt[3][X], PER_FLOW, flow_queue(X));
 		CHECK(marked[3][X] == PER_FLOW && mark_val[X] == 0xabc,
 			"round %d: %u of %u marked, mark 0x%x", i, marked[3][X], PER_FLOW,
 			mark_val[X]);
-		CHECK(cnt[2][Z] == PER_FLOW && flow_queue(Z) == 2 &&
+		CHECK(ph.cnt[2][Z] == PER_FLOW && flow_queue(Z) == 2 &&
 			fdir_any[2] == PER_FLOW && marked[2][Z] == 0,
 			"round %d: flagged flow %d: %u of %u at queue 2, %u flagged, %u with an id",
-			i, Z, cnt[2][Z], PER_FLOW, fdir_any[2], marked[2][Z]);
+			i, Z, ph.cnt[2][Z], PER_FLOW, fdir_any[2], marked[2][Z]);
 		for (f = 0; f < NB_FLOWS; f++) {
 			if (f == X || f == Z)
 				continue;
-			CHECK(cnt[3][f] == 0 && cnt[2][f] == 0,
+			CHECK(ph.cnt[3][f] == 0 && ph.cnt[2][f] == 0,
 				"round %d: flow %d reached queue 3 (%u) or 2 (%u)", i, f,
-				cnt[3][f], cnt[2][f]);
+				ph.cnt[3][f], ph.cnt[2][f]);
 			CHECK(f == Y || flow_total(f) == PER_FLOW,
 				"round %d: flow %d: %u packets", i, f, flow_total(f));
 			CHECK(marked[0][f] + marked[1][f] == 0, "flow %d marked", f);
@@ -491,17 +412,17 @@ test_queue(struct rte_mempool *mp)
 	}
 	/* destroy: back to the buckets, member rule gone */
 	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules + 2, "after destroy: %u transfer rules, want %u",
 		fs.transfer_rules, fs0.transfer_rules + 2);
 	run_phase_drop(1);
-	CHECK(flow_queue(X) == 0 && cnt[0][X] == PER_FLOW && marked[0][X] == 0,
+	CHECK(flow_queue(X) == 0 && ph.cnt[0][X] == PER_FLOW && marked[0][X] == 0,
 		"destroyed rule still steers: flow %d at queue %d", X, flow_queue(X));
 	/* flush removes the rest */
 	flow = rte_flow_create(port, &r.attr, r.items, r.actions, &err);
 	CHECK(flow != NULL, "create again: %s", err.message ? err.message : "?");
 	CHECK(rte_flow_flush(port, &err) == 0, "flush");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
 		"after flush: %u transfer rules, %u PF0 ingress rules, want %u, %u",
 		fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules, fs0.ingress_rules);
@@ -509,8 +430,7 @@ test_queue(struct rte_mempool *mp)
 	run_phase();
 	CHECK(flow_total(Y) == PER_FLOW && flow_queue(X) == 0, "after flush: Y %u, X at %d",
 		flow_total(Y), flow_queue(X));
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static void
@@ -547,9 +467,9 @@ test_rss(struct rte_mempool *mp)
 	int f, q;
 
 	setup_port(mp, 0);
-	fs0 = fstats();
+	fs0 = octo_fstats(nic_port);
 	rss_rule(q23, 2, &flow);
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules + 2, "rss over 2 queues: %u member rules",
 		fs.transfer_rules - fs0.transfer_rules);
 	run_phase();
@@ -573,13 +493,13 @@ test_rss(struct rte_mempool *mp)
 
 		memset(&qc, 0, sizeof(qc));
 		CHECK(rte_flow_query(port, flow, count_action, &qc, &err) == 0 &&
-			qc.hits == received && received == PHASE_PKTS,
-			"rss count %" PRIu64 ", received %" PRIu64, qc.hits, received);
+			qc.hits == ph.received && ph.received == PHASE_PKTS,
+			"rss count %" PRIu64 ", received %" PRIu64, qc.hits, ph.received);
 	}
 	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
 
 	rss_rule(q023, 3, &flow);
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules + 64,
 		"rss over 3 queues: %u member rules (the port's 64 buckets)",
 		fs.transfer_rules - fs0.transfer_rules);
@@ -595,7 +515,7 @@ test_rss(struct rte_mempool *mp)
 		per_q[3] >= NB_FLOWS / 5, "rss {0,2,3}: flows per queue %u %u %u %u",
 		per_q[0], per_q[1], per_q[2], per_q[3]);
 	CHECK(rte_flow_flush(port, &err) == 0, "flush");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules, "after flush %u, want %u",
 		fs.transfer_rules, fs0.transfer_rules);
 	/* a rule created while the port is stopped steers once it starts */
@@ -606,8 +526,7 @@ test_rss(struct rte_mempool *mp)
 	for (f = 0; f < NB_FLOWS; f++)
 		CHECK(flow_queue(f) == 1 && flow_total(f) == PER_FLOW,
 			"rule made while stopped: flow %d at queue %d", f, flow_queue(f));
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /* isolate: only the application's rules deliver; off again: all do. */
@@ -623,12 +542,12 @@ test_isolate(struct rte_mempool *mp)
 
 	setup_port(mp, 0);
 	run_phase();	/* learn the tuples */
-	CHECK(received == PHASE_PKTS, "learning: %" PRIu64, received);
-	fs0 = fstats();
+	CHECK(ph.received == PHASE_PKTS, "learning: %" PRIu64, ph.received);
+	fs0 = octo_fstats(nic_port);
 	memset(&err, 0, sizeof(err));
 	CHECK(rte_flow_isolate(port, 1, &err) == 0, "isolate: %s",
 		err.message ? err.message : "?");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules + 1, "isolate rule: %u -> %u",
 		fs0.transfer_rules, fs.transfer_rules);
 	five_tuple(&r, X);
@@ -650,11 +569,10 @@ test_isolate(struct rte_mempool *mp)
 			"not isolated: flow %d: %u packets at queue %d", f, flow_total(f),
 			flow_queue(f));
 	CHECK(rte_flow_flush(port, &err) == 0, "flush");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules, "after: %u, want %u",
 		fs.transfer_rules, fs0.transfer_rules);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /* Whether every PF of the generating NIC keeps rules across its stop. */
@@ -748,7 +666,7 @@ test_restart(struct rte_mempool *mp)
 			"the rule made before the first start: flow %d at queue %d (%u packets)", f,
 			flow_queue(f), flow_total(f));
 	CHECK(w != NULL && rte_flow_destroy(port, w, &err) == 0, "destroy");
-	fs_steer = fstats();
+	fs_steer = octo_fstats(nic_port);
 
 	fa = restart_rule(&ra, A, 0, RTE_FLOW_ACTION_TYPE_COUNT, RTE_FLOW_ACTION_TYPE_QUEUE, 2);
 	fb = restart_rule(&rb, B, 0, RTE_FLOW_ACTION_TYPE_MARK, RTE_FLOW_ACTION_TYPE_QUEUE, 1);
@@ -775,7 +693,7 @@ test_restart(struct rte_mempool *mp)
 			ff = restart_rule(&rf, F, 0, RTE_FLOW_ACTION_TYPE_QUEUE,
 				RTE_FLOW_ACTION_TYPE_END, 1);
 		}
-		fs = fstats();
+		fs = octo_fstats(nic_port);
 		if (keep)
 			CHECK(fs.transfer_rules > 0, "stopped %d: the members keep rules, but the e-switch holds none",
 				k);
@@ -788,7 +706,7 @@ test_restart(struct rte_mempool *mp)
 				err.message ? err.message : "?");
 		}
 		REQUIRE(rte_eth_dev_start(port) == 0, "start %d", k);
-		fs = fstats();
+		fs = octo_fstats(nic_port);
 		CHECK(fs.transfer_rules > fs_steer.transfer_rules,
 			"started %d: %u transfer rules, the steering alone had %u", k,
 			fs.transfer_rules, fs_steer.transfer_rules);
@@ -832,11 +750,10 @@ test_restart(struct rte_mempool *mp)
 	RTE_SET_USED(fd);
 	RTE_SET_USED(ff);
 	CHECK(rte_flow_flush(port, &err) == 0, "flush");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs_steer.transfer_rules, "after flush: %u, want %u",
 		fs.transfer_rules, fs_steer.transfer_rules);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /*
@@ -891,7 +808,7 @@ test_rollback(struct rte_mempool *mp)
 	setup_port(mp, 0);
 	p = rte_eth_devices[port].data->dev_private;
 	CHECK(rte_flow_pick_transfer_proxy(nic_port, &proxy, NULL) == 0, "transfer proxy");
-	fs0 = fstats();
+	fs0 = octo_fstats(nic_port);
 	held = fs0.transfer_rules + fs0.ingress_rules;
 	CHECK(rte_eth_dev_get_port_by_name("net_octonic0_pf1", &pf1) == 0 &&
 		rte_pmd_octonic_flow_stats_get(pf1, &fs) == 0, "PF1's rules");
@@ -900,7 +817,7 @@ test_rollback(struct rte_mempool *mp)
 	memset(&err, 0, sizeof(err));
 	flow = rte_flow_create(port, &attr, items, actions, &err);
 	CHECK(rte_pmd_octonic_flow_room_set(nic_port, 0) == 0, "room");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(flow == NULL && err.message != NULL && strstr(err.message, "no room") != NULL &&
 		rte_errno == ENOSPC,
 		"half-made rule: %p, %s (%d)", (void *)flow, err.message ? err.message : "?",
@@ -917,11 +834,11 @@ test_rollback(struct rte_mempool *mp)
 	flow = rte_flow_create(port, &attr, items, actions, &err);
 	CHECK(flow != NULL, "create: %s", err.message ? err.message : "?");
 	member_rules_lost(p, proxy);
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules, "lost: %u, want %u",
 		fs.transfer_rules, fs0.transfer_rules);
 	CHECK(octopus_flows_replay(p) == 0, "replay");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules + 64, "replayed: %u, want %u",
 		fs.transfer_rules, fs0.transfer_rules + 64);
 	run_phase();
@@ -932,10 +849,9 @@ test_rollback(struct rte_mempool *mp)
 			"after replay: flow %d at queue %d", f, q);
 	}
 	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules, "after destroy %u", fs.transfer_rules);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /* A rule that must be refused: by validate and create, with a message
@@ -946,7 +862,7 @@ refused(const char *what, const struct rte_flow_attr *attr,
 		const struct rte_flow_item *items, const struct rte_flow_action *actions,
 		const char *text)
 {
-	struct rte_pmd_octonic_flow_stats fs0 = fstats(), fs;
+	struct rte_pmd_octonic_flow_stats fs0 = octo_fstats(nic_port), fs;
 	struct rte_flow_error err;
 	struct rte_flow *flow;
 
@@ -961,7 +877,7 @@ refused(const char *what, const struct rte_flow_attr *attr,
 	CHECK(err.message != NULL && strstr(err.message, text) != NULL,
 		"%s: create says \"%s\", want \"%s\"", what,
 		err.message ? err.message : "(none)", text);
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	/* nothing left: a probe's rule is destroyed as soon as made */
 	CHECK(fs.creates - fs0.creates == fs.destroys - fs0.destroys &&
 		fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
@@ -1098,8 +1014,7 @@ test_bad(struct rte_mempool *mp)
 		CHECK(rte_flow_destroy(port, h[1], &err) == -EINVAL, "h[1] again");
 	}
 
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 
 	/* members without an e-switch */
 	null_port = port_of("net_octopus1");
@@ -1241,7 +1156,7 @@ test_ovs(struct rte_mempool *mp)
 	for (q = 0; q < nb_q; q++)
 		queues[q] = (uint16_t)q;
 	setup_port(mp, 0);
-	fs0 = fstats();
+	fs0 = octo_fstats(nic_port);
 
 	/* partial offload: MARK + RSS */
 	memset(&err, 0, sizeof(err));
@@ -1260,7 +1175,7 @@ test_ovs(struct rte_mempool *mp)
 	}
 	CHECK(used >= 2, "OVS's RSS spread its flows over %d queue(s)", used);
 	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
 		"rules after destroy: %u transfer, %u ingress; before: %u, %u",
 		fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules, fs0.ingress_rules);
@@ -1297,12 +1212,11 @@ test_ovs(struct rte_mempool *mp)
 		err.message != NULL && strstr(err.message, "transfer") != NULL,
 		"OVS's full offload: %s (type %d)",
 		err.message != NULL ? err.message : "(no message)", err.type);
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
 		"rules left: %u transfer, %u ingress; before: %u, %u",
 		fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules, fs0.ingress_rules);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static const struct octo_case cases[] = {
@@ -1315,19 +1229,9 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], gen[256], octo[512];
 	struct octo_pfs_eal e;
-	char *eal[] = {
-		argv[0], "-m", "512", "--no-pci",
-		"--lcores", e.lcores, "--file-prefix", prefix,
-		"--vdev", gen,
-		"--vdev", octo,
-		"--vdev", "net_null0", "--vdev", "net_null1",
-		"--vdev", "net_octopus1,member=net_null0,member=net_null1,socket_of=net_null0:0,socket_of=net_null1:1",
-	};
+	struct octo_eal a;
 	struct rte_mempool *mp;
-	int nb_eal = RTE_DIM(eal);
-	char **eal_argv = eal;
 
 	nb_pf = octo_pfs();
 	if (nb_pf == 0)
@@ -1336,29 +1240,36 @@ main(int argc, char **argv)
 	/* lcore q polls queue q: on socket q mod N */
 	if (octo_pfs_eal_make(&e, nb_pf, nb_q) != 0)
 		return 2;
-	snprintf(prefix, sizeof(prefix), "octopus-flow-%s-%u", which, nb_pf);
+	octo_eal_begin(&a, argv[0], 512, e.lcores, "octopus-flow-%s-%u", which, nb_pf);
 	/* beyond 2 PFs a quarter of the rate: a queue's 1024 descriptors
 	 * hold half of what one queue may get in a phase (2048), and its
 	 * poller shares the 2 CPUs with N others (ASan builds: slower)
 	 */
-	snprintf(gen, sizeof(gen),
-		"net_octonic0,%s,wire=gen,flows=%u,gen_rate=%u", e.nic, NB_FLOWS,
+	octo_eal_vdev(&a, "net_octonic0,%s,wire=gen,flows=%u,gen_rate=%u", e.nic, NB_FLOWS,
 		nb_pf > 2 ? 50000 : 200000);
 	/* beyond 2 PFs rx_pool=app: the port's own pools (rx_pool=local)
 	 * mirror the application's on every member's socket, N times the
 	 * memory of the shared hugepages; locality is not what this tests
 	 */
-	snprintf(octo, sizeof(octo), "net_octopus0,%s%s", e.members,
-		nb_pf > 2 ? ",rx_pool=app" : "");
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, nb_q) < 0 ||
-	    !octo_pfs_sockets_ok(nb_pf))
+	octo_eal_vdev(&a, "net_octopus0,%s%s", e.members, nb_pf > 2 ? ",rx_pool=app" : "");
+	octo_eal_vdev(&a, "net_null0");
+	octo_eal_vdev(&a, "net_null1");
+	octo_eal_vdev(&a, "net_octopus1,member=net_null0,member=net_null1,"
+		"socket_of=net_null0:0,socket_of=net_null1:1");
+	if (octo_eal_start(&a, nb_q) < 0 || !octo_pfs_sockets_ok(nb_pf))
 		return 2;
-	mp = rte_pktmbuf_pool_create("app", nb_pf > 2 ? nb_pf * nb_q * NB_DESC_MANY + 8192 : 16384,
-		256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("app", nb_pf > 2 ? nb_pf * nb_q * NB_DESC_MANY + 8192 : 16384, 0);
 	if (mp == NULL)
 		return 2;
 	port = port_of("net_octopus0");
 	nic_port = port_of("net_octonic0_pf0");
 	rte_pmd_octonic_gen_enable(nic_port, 0);
+	ph.poll.port = port;
+	ph.poll.nb_q = nb_q;
+	/* beyond 2 PFs, more pollers than this 2-CPU machine's CPUs */
+	ph.poll.idle_sleep = nb_pf > 2;
+	ph.gen_port = nic_port;
+	ph.nb_flows = NB_FLOWS;
+	ph.each = count_marks;
 	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], mp);
 }

@@ -36,8 +36,10 @@
 #include "rte_pmd_octonic.h"
 
 #include "../common/octo_cases.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 4
@@ -242,8 +244,7 @@ test_items(struct rte_mempool *mp)
 		err.message ? err.message : "?");
 	for (i = 0; i < RTE_DIM(cases); i++)
 		run_case(&cases[i]);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static const struct octo_case cases[] = {
@@ -254,21 +255,15 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64];
-	char *eal[] = {
-		argv[0], "-m", "512", "--no-pci", "--lcores", "0@0,1@1",
-		"--file-prefix", prefix,
-		"--vdev", "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=16",
-		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1",
-	};
 	struct rte_mempool *mp;
-	int nb_eal = RTE_DIM(eal);
-	char **eal_argv = eal;
+	struct octo_eal a;
 
-	snprintf(prefix, sizeof(prefix), "octopus-flow-l4-%s", which);
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, 2) < 0)
+	octo_eal_begin(&a, argv[0], 512, "0@0,1@1", "octopus-flow-l4-%s", which);
+	octo_eal_vdev(&a, "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=16");
+	octo_eal_vdev(&a, "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1");
+	if (octo_eal_start(&a, 2) < 0)
 		return 2;
-	mp = rte_pktmbuf_pool_create("app", 8192, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("app", 8192, 0);
 	if (mp == NULL)
 		return 2;
 	port = port_of("net_octopus0");

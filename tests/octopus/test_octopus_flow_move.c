@@ -74,9 +74,12 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_cases.h"
+#include "../common/octo_eal.h"
+#include "../common/octo_flow_rule.h"
 #include "../common/octo_check.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_dialect.h"
 #include "../common/octo_test_eal.h"
 
@@ -177,18 +180,6 @@ poll_queue(void *arg)
 	return 0;
 }
 
-/* Frames of the generator's flows received so far, on any queue. */
-static uint64_t
-received(void)
-{
-	uint64_t total = 0;
-	int f;
-
-	for (f = 0; f < NB_FLOWS; f++)
-		total += rte_atomic_load_explicit(&seen[f], rte_memory_order_relaxed);
-	return total;
-}
-
 /*
  * Let the traffic flow: wait until the pollers have received what the
  * generator makes in @p ms (10 s at most), so that every step of a test
@@ -197,12 +188,12 @@ received(void)
 static void
 traffic_flows(unsigned int ms)
 {
-	uint64_t want = received() + (uint64_t)GEN_PPS * ms / 1000;
+	uint64_t want = octo_sum(seen, NB_FLOWS) + (uint64_t)GEN_PPS * ms / 1000;
 	uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
 
-	while (received() < want && rte_get_timer_cycles() < end)
+	while (octo_sum(seen, NB_FLOWS) < want && rte_get_timer_cycles() < end)
 		rte_delay_us_sleep(1000);
-	CHECK(received() >= want, "under %u ms of traffic received in 10 s", ms);
+	CHECK(octo_sum(seen, NB_FLOWS) >= want, "under %u ms of traffic received in 10 s", ms);
 }
 
 /* Wait until the watched flow has more than @p since packets on queue @p q
@@ -233,21 +224,6 @@ setup_port(struct rte_mempool *mp)
 	CHECK(rte_pmd_octopus_migration_auto_get(port) == 0, "migration is not manual");
 }
 
-/* An ingress rule: @p items -> QUEUE @p queue. */
-static struct rte_flow *
-queue_rule(const struct rte_flow_item items[], uint16_t queue, struct rte_flow_error *err)
-{
-	struct rte_flow_attr attr = { .ingress = 1 };
-	struct rte_flow_action_queue qa = { .index = queue };
-	struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qa },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
-
-	memset(err, 0, sizeof(*err));
-	return rte_flow_create(port, &attr, items, actions, err);
-}
-
 /*
  * A QUEUE rule for the packets from source address @p src and, when
  * @p sport is not NULL, source port *sport: the port pins the flow's
@@ -269,7 +245,7 @@ src_rule(rte_be32_t src, const rte_be16_t *sport, uint16_t queue,
 		{ .type = RTE_FLOW_ITEM_TYPE_END },
 	};
 
-	return queue_rule(items, queue, err);
+	return octo_items_to_queue(port, items, queue, err);
 }
 
 static struct rte_flow *
@@ -284,46 +260,26 @@ wide(rte_be32_t src, uint16_t queue, struct rte_flow_error *err)
 	return src_rule(src, NULL, queue, err);
 }
 
-static struct rte_pmd_octonic_flow_stats
-fstats(void)
-{
-	struct rte_pmd_octonic_flow_stats fs;
-
-	memset(&fs, 0, sizeof(fs));
-	CHECK(rte_pmd_octonic_flow_stats_get(nic_port, &fs) == 0, "flow stats");
-	return fs;
-}
-
-static struct rte_pmd_octopus_migration
-mig(uint16_t q)
-{
-	struct rte_pmd_octopus_migration st;
-
-	memset(&st, 0, sizeof(st));
-	CHECK(rte_pmd_octopus_migration_get(port, q, 0, &st) == 0, "migration_get %u", q);
-	return st;
-}
-
 /* Move queue q to @p socket and wait until it is steady there. */
 static void
 move_queue(uint16_t q, int socket, uint64_t *creates, uint64_t *destroys,
 		uint64_t *lat_ns)
 {
 	struct rte_pmd_octonic_flow_stats a, b;
-	struct rte_pmd_octopus_migration st = mig(q);
+	struct rte_pmd_octopus_migration st = octo_migration(port, 0, q);
 	uint64_t before = st.migrations;
 	uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
 	int ret;
 
-	a = fstats();
+	a = octo_fstats(nic_port);
 	ret = rte_pmd_octopus_queue_migrate(port, q, socket);
 	CHECK(ret == 0, "migrate queue %u to socket %d: %d", q, socket, ret);
 	do {
 		rte_delay_us_sleep(1000);
-		st = mig(q);
+		st = octo_migration(port, 0, q);
 	} while ((st.migrations == before || st.phase != RTE_PMD_OCTOPUS_MIG_STEADY) &&
 		rte_get_timer_cycles() < end);
-	b = fstats();
+	b = octo_fstats(nic_port);
 	CHECK(st.migrations == before + 1 && st.home_socket == socket,
 		"queue %u: %" PRIu64 " migrations, home socket %d", q, st.migrations,
 		st.home_socket);
@@ -349,7 +305,7 @@ test_pinned(struct rte_mempool *mp)
 	uint32_t i, made = 0;
 
 	setup_port(mp);
-	fs0 = fstats();
+	fs0 = octo_fstats(nic_port);
 	/* queue 1: one pinned flow; queue 3: PINNED of them (both on socket 1
 	 * at 2 PFs, on sockets 1 and 3 beyond)
 	 */
@@ -366,7 +322,7 @@ test_pinned(struct rte_mempool *mp)
 		made++;
 	}
 	t_create = rte_get_timer_cycles() - t0;
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(made == PINNED && fs.transfer_rules == fs0.transfer_rules + PINNED + 1,
 		"%u pinned flows, transfer rules %u -> %u", made, fs0.transfer_rules,
 		fs.transfer_rules);
@@ -393,12 +349,11 @@ test_pinned(struct rte_mempool *mp)
 	t0 = rte_get_timer_cycles();
 	CHECK(rte_flow_flush(port, &err) == 0, "flush");
 	t_flush = rte_get_timer_cycles() - t0;
-	fs = fstats();
+	fs = octo_fstats(nic_port);
 	CHECK(fs.transfer_rules == fs0.transfer_rules, "after flush %u, want %u",
 		fs.transfer_rules, fs0.transfer_rules);
 	printf("flushed in %.2f s\n", (double)t_flush / rte_get_timer_hz());
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /*
@@ -424,7 +379,7 @@ traffic_start(struct rte_mempool *mp, int flow, struct rte_pmd_octopus_migration
 	watched = flow;
 	CHECK(seen[watched] > 0, "flow %d not seen", watched);
 	for (q = 0; q < NB_Q; q++)
-		g0[q] = mig(q);
+		g0[q] = octo_migration(port, 0, q);
 }
 
 /* Wait until queue @p q has more than @p since marked packets of the flow (10 s). */
@@ -507,7 +462,7 @@ traffic_stop(void)
 	end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
 	do {
 		rte_delay_us_sleep(1000);
-		total = received();
+		total = octo_sum(seen, NB_FLOWS);
 		memset(&st, 0, sizeof(st));
 		rte_eth_stats_get(port, &st);
 	} while (total + st.imissed < gen && rte_get_timer_cycles() < end);
@@ -564,7 +519,7 @@ test_flow(struct rte_mempool *mp)
 			/* the make-before-break phase starts: its own order count */
 			reord_mid = rte_atomic_load_explicit(&reordered, rte_memory_order_relaxed);
 			for (q = 0; q < NB_Q; q++)
-				gm[q] = mig(q);
+				gm[q] = octo_migration(port, 0, q);
 		}
 		if (i < 20) {
 			/* destroy + create: the port sees the same traffic go elsewhere */
@@ -591,7 +546,7 @@ test_flow(struct rte_mempool *mp)
 		want[2]++;
 	traffic_stop();
 	for (q = 0; q < NB_Q; q++)
-		g1[q] = mig(q);
+		g1[q] = octo_migration(port, 0, q);
 	rte_pmd_octonic_gen_count(nic_port, &gen);
 	for (f = 0; f < NB_FLOWS; f++)
 		total += seen[f];
@@ -631,8 +586,7 @@ test_flow(struct rte_mempool *mp)
 			reordered);
 	CHECK(total + dropped_by_nic == gen, "generated %" PRIu64 ", received %" PRIu64
 		" + missed %" PRIu64, gen, total, dropped_by_nic);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static void
@@ -674,7 +628,7 @@ test_wide(struct rte_mempool *mp)
 	}
 	traffic_stop();
 	for (q = 0; q < NB_Q; q++) {
-		g1[q] = mig(q);
+		g1[q] = octo_migration(port, 0, q);
 		tmo += g1[q].gate_timeouts - g0[q].gate_timeouts;
 	}
 	rte_pmd_octonic_gen_count(nic_port, &gen);
@@ -697,8 +651,7 @@ test_wide(struct rte_mempool *mp)
 			reordered);
 	CHECK(total + st.imissed == gen, "generated %" PRIu64 ", received %" PRIu64
 		" + missed %" PRIu64, gen, total, st.imissed);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /* Every RETA bucket b to queue (b + shift) % NB_Q; the call's duration. */
@@ -734,7 +687,7 @@ all_udp(uint16_t queue, struct rte_flow_error *err)
 		{ .type = RTE_FLOW_ITEM_TYPE_END },
 	};
 
-	return queue_rule(items, queue, err);
+	return octo_items_to_queue(port, items, queue, err);
 }
 
 /*
@@ -755,7 +708,7 @@ gate_counts(const struct rte_pmd_octopus_migration *g0, uint64_t *tmo, uint64_t 
 	*tmo = 0;
 	*gates = 0;
 	for (q = 0; q < NB_Q; q++) {
-		g = mig(q);
+		g = octo_migration(port, 0, q);
 		*tmo += g.gate_timeouts - g0[q].gate_timeouts;
 		*gates += g.gates - g0[q].gates;
 	}
@@ -823,8 +776,7 @@ test_order(struct rte_mempool *mp)
 	}
 	CHECK(total + st.imissed == gen, "generated %" PRIu64 ", received %" PRIu64
 		" + missed %" PRIu64, gen, total, st.imissed);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /* Stop queue @p q's poller out of its burst (10 s at most). */
@@ -911,8 +863,7 @@ test_stall(struct rte_mempool *mp)
 	 */
 	CHECK(r == 0 || tmo >= 1, "a gate expired and was replaced uncounted (%" PRIu64
 		" out of order with no gate timeout)", r);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static const struct octo_case cases[] = {
@@ -924,17 +875,9 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], gen[256], octo[400];
 	struct octo_pfs_eal e;
-	char *eal[] = {
-		argv[0], "-m", "1024", "--no-pci",
-		"--lcores", e.lcores, "--file-prefix", prefix,
-		"--vdev", gen,
-		"--vdev", octo,
-	};
 	struct rte_mempool *mp;
-	int nb_eal = RTE_DIM(eal);
-	char **eal_argv = eal;
+	struct octo_eal a;
 
 	nb_pf = octo_pfs();
 	if (nb_pf == 0)
@@ -946,23 +889,21 @@ main(int argc, char **argv)
 	 * queue 0 (the main lcore runs the test)
 	 */
 	strlcat(e.lcores, ",4@0", sizeof(e.lcores));
-	snprintf(prefix, sizeof(prefix), "octopus-flowmove-%s-%u", which, nb_pf);
-	snprintf(gen, sizeof(gen),
-		"net_octonic0,%s,wire=gen,flows=%u,gen_rate=%u", e.nic, NB_FLOWS, GEN_PPS);
+	octo_eal_begin(&a, argv[0], 1024, e.lcores, "octopus-flowmove-%s-%u", which, nb_pf);
+	octo_eal_vdev(&a, "net_octonic0,%s,wire=gen,flows=%u,gen_rate=%u", e.nic, NB_FLOWS,
+		GEN_PPS);
 	/* beyond 2 PFs rx_pool=app: the port's own pools (rx_pool=local)
 	 * mirror the application's on every member's socket, N times the
 	 * memory of the shared hugepages; locality is not what this tests
 	 */
-	snprintf(octo, sizeof(octo), "net_octopus0,%s,migration=manual%s", e.members,
+	octo_eal_vdev(&a, "net_octopus0,%s,migration=manual%s", e.members,
 		nb_pf > 2 ? ",rx_pool=app" : "");
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 1024, NB_Q + 1) < 0 ||
-	    !octo_pfs_sockets_ok(nb_pf))
+	if (octo_eal_start(&a, NB_Q + 1) < 0 || !octo_pfs_sockets_ok(nb_pf))
 		return 2;
 	/* rx_pool=app: every queue's ring on every member, as a NIC that
 	 * fills its rings at start (mlx5) takes them, the Tx rings and the
 	 * lcores' caches */
-	mp = rte_pktmbuf_pool_create("app", nb_pf > 2 ? (nb_pf + 1) * NB_Q * nb_desc + 8192 : 16384,
-		256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("app", nb_pf > 2 ? (nb_pf + 1) * NB_Q * nb_desc + 8192 : 16384, 0);
 	if (mp == NULL)
 		return 2;
 	port = port_of("net_octopus0");

@@ -73,9 +73,11 @@
 
 #include "../common/octo_check.h"
 #include "../common/octo_cases.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_migration.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_sched.h"
 #include "../common/octo_seq_check.h"
 #include "../common/octo_dialect.h"
@@ -457,8 +459,7 @@ test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 			"no drain but no reordering seen (Rx %" PRIu64 ", sink %" PRIu64 ")",
 			seq.reordered, sink.out_of_order);
 	}
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 	free(lat);
 }
 
@@ -713,22 +714,7 @@ test_gate(struct rte_mempool *mp)
 			CHECK(seq.reordered > 0, "no gate, yet no reordering: the test cannot fail");
 	}
 	rte_pmd_octonic_gen_enable(pf[0], 0);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
-}
-
-/* The port's xstat @p name (octo_xstat). */
-static uint64_t
-xstat(const char *name)
-{
-	return octo_xstat(port, name);
-}
-
-/* Packets Rx queue @p q has delivered through member @p m. */
-static uint64_t
-delivered_via(uint16_t q, int m)
-{
-	return octo_delivered_via(port, q, m);
+	octo_port_stop_close(port);
 }
 
 /* Whether every queue, Rx and Tx, is steady at home on @p sock[q]. */
@@ -765,11 +751,11 @@ wait_served(const int *sock, const int *via, unsigned int limit_ms)
 		if (!homed && homes_are(sock)) {
 			homed = true;
 			for (q = 0; q < nb_q; q++)
-				base[q] = delivered_via(q, via[q]);
+				base[q] = octo_delivered_via(port, q, via[q]);
 		}
 		all = homed;
 		for (q = 0; all && q < nb_q; q++)
-			all = delivered_via(q, via[q]) > base[q];
+			all = octo_delivered_via(port, q, via[q]) > base[q];
 		if (all)
 			return (double)(rte_get_timer_cycles() - t0) * 1000 / rte_get_timer_hz();
 		rte_delay_us_sleep(50);
@@ -784,7 +770,7 @@ rx_remote(uint16_t q)
 	char name[RTE_ETH_XSTATS_NAME_SIZE];
 
 	snprintf(name, sizeof(name), "rx_q%u_remote_packets", q);
-	return xstat(name);
+	return octo_xstat(port, name);
 }
 
 /*
@@ -860,9 +846,11 @@ test_failover(struct rte_mempool *mp)
 	t_out = wait_served(out, out, 5000);
 	CHECK(t_out >= 0, "PF%d's queues not served by PF%d within 5 s of the unplug", gone,
 		near);
-	CHECK(xstat(in_gone) == 0 && xstat(in_near) == 1, "%s %" PRIu64 ", %s %" PRIu64,
-		in_gone, xstat(in_gone), in_near, xstat(in_near));
-	CHECK(xstat("member_losses") == 1, "member_losses %" PRIu64, xstat("member_losses"));
+	CHECK(octo_xstat(port, in_gone) == 0 && octo_xstat(port, in_near) == 1,
+		"%s %" PRIu64 ", %s %" PRIu64,
+		in_gone, octo_xstat(port, in_gone), in_near, octo_xstat(port, in_near));
+	CHECK(octo_xstat(port, "member_losses") == 1, "member_losses %" PRIu64,
+		octo_xstat(port, "member_losses"));
 	/* the lost PF's socket's pollers' traffic now comes from PF<near>:
 	 * remote, and counted so in xstats; the other queues' stays local
 	 */
@@ -885,9 +873,9 @@ test_failover(struct rte_mempool *mp)
 	CHECK(rte_pmd_octonic_plug(pf[gone]) == 0, "plug PF%d", gone);
 	t_back = wait_served(split, split, 5000);
 	CHECK(t_back >= 0, "queues not back on PF%d within 5 s of the plug", gone);
-	CHECK(xstat(in_gone) == 1 && xstat("member_returns") == 1,
+	CHECK(octo_xstat(port, in_gone) == 1 && octo_xstat(port, "member_returns") == 1,
 		"after the plug: in service %" PRIu64 ", returns %" PRIu64,
-		xstat(in_gone), xstat("member_returns"));
+		octo_xstat(port, in_gone), octo_xstat(port, "member_returns"));
 	CHECK(remote_at_rest(), "remote DMA/polls still grow 2 s after the return");
 
 	/* the pollers starved as the generator stops (a loaded host): the
@@ -900,7 +888,7 @@ test_failover(struct rte_mempool *mp)
 	rte_pmd_octonic_gen_count(pf[0], &gen);
 	memset(&st, 0, sizeof(st));
 	rte_eth_stats_get(port, &st);
-	outage = xstat("outage_lost_packets");
+	outage = octo_xstat(port, "outage_lost_packets");
 	lost = octo_seq_lost(&seq, MAX_FLOWS);
 	CHECK(rte_pmd_octonic_sink_stats_get(pf[0], &sink) == 0, "sink");
 	printf("failover: %u PFs, PF%d's queues served by PF%d %.1f ms after the unplug,"
@@ -1021,8 +1009,7 @@ test_idle(struct rte_mempool *mp)
 	quiesce();
 	stop = 1;
 	rte_eal_mp_wait_lcore();
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /*
@@ -1084,8 +1071,7 @@ test_follow(struct rte_mempool *mp)
 	rte_eal_mp_wait_lcore();
 	CHECK(seq.reordered == 0 && seq.duplicated == 0, "Rx: %" PRIu64 " reordered, %" PRIu64 " dup",
 		seq.reordered, seq.duplicated);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /* Tx moves of test_tx under load: ten per queue */
@@ -1189,8 +1175,7 @@ test_tx(struct rte_mempool *mp, bool late)
 	else
 		CHECK(sink.out_of_order == 0, "sink: %" PRIu64 " out of order",
 			sink.out_of_order);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static void
@@ -1240,17 +1225,9 @@ main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
 	unsigned int nb = argc > 2 ? (unsigned int)atoi(argv[2]) : 1000;
-	char prefix[64], octo[512], gen[256];
 	struct octo_pfs_eal e;
-	char *eal[] = {
-		argv[0], "-m", "512", "--no-pci",
-		"--lcores", e.lcores, "--file-prefix", prefix,
-		"--vdev", gen,
-		"--vdev", octo,
-	};
 	struct rte_mempool *mp;
-	int nb_eal = RTE_DIM(eal);
-	char **eal_argv = eal;
+	struct octo_eal a;
 
 	nb_pf = octo_pfs();
 	if (nb_pf == 0)
@@ -1264,25 +1241,21 @@ main(int argc, char **argv)
 	/* main lcore, and lcores 1..N+1 on socket k mod N (lcore_on) */
 	if (octo_pfs_eal_make(&e, nb_pf, nb_pf + 2) != 0)
 		return 2;
-	snprintf(prefix, sizeof(prefix), "octopus-migrate-%s-%u", which, nb_pf);
+	octo_eal_begin(&a, argv[0], 512, e.lcores, "octopus-migrate-%s-%u", which, nb_pf);
 	/* tx_late: the NIC reads Tx posts up to 5 ms after their doorbell */
-	snprintf(gen, sizeof(gen), "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000%s",
+	octo_eal_vdev(&a, "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000%s",
 		e.nic, strcmp(which, "tx_late") == 0 ? ",tx_read_ns=5000000" : "");
-	snprintf(octo, sizeof(octo),
-		/* manual: the explicit moves come first, then the test turns
-		 * auto on for the automatic ones
-		 */
-		/* migrate_after=1: the automatic moves follow the test's
-		 * pollers within a millisecond (the default, 200, is for
-		 * the ones an application makes: testpmd_migrate.sh)
-		 */
-		"net_octopus0,%s,migration=manual%s", e.members,
+	/* manual: the explicit moves come first, then the test turns auto on
+	 * for the automatic ones; migrate_after=1: the automatic moves follow
+	 * the test's pollers within a millisecond (the default, 200, is for
+	 * the ones an application makes: testpmd_migrate.sh)
+	 */
+	octo_eal_vdev(&a, "net_octopus0,%s,migration=manual%s", e.members,
 		strcmp(which, "follow") == 0 ? "" : ",migrate_after=1");
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, nb_pf + 2) < 0 ||
-	    !octo_pfs_sockets_ok(nb_pf))
+	if (octo_eal_start(&a, nb_pf + 2) < 0 || !octo_pfs_sockets_ok(nb_pf))
 		return 2;
 	port = port_of("net_octopus0");
-	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("app", 16384, 0);
 	if (mp == NULL || port >= RTE_MAX_ETHPORTS || octo_pfs_ports(pf, nb_pf) != 0)
 		return 2;
 	rte_pmd_octonic_gen_enable(pf[0], 0);

@@ -93,9 +93,11 @@
 #include "octo_steering.h"
 
 #include "../common/octo_cases.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_check.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_dialect.h"
 #include "../common/octo_test_eal.h"
 
@@ -113,17 +115,6 @@ static uint64_t received[MAX_Q];
 static uint64_t sent[MAX_Q];
 static volatile int stop;
 static uint64_t deadline;
-
-static uint64_t
-total_received(void)
-{
-	uint64_t t = 0;
-	int q;
-
-	for (q = 0; q < nb_q; q++)
-		t += rte_atomic_load_explicit(&received[q], rte_memory_order_relaxed);
-	return t;
-}
 
 /* lcore q polls queue q and returns every packet through its Tx queue q. */
 static int
@@ -153,7 +144,7 @@ poll_queue(void *arg)
 			rte_pmd_octonic_gen_count(nic_port, &gen);
 			rte_eth_stats_get(port, &st);
 			/* all in, or dropped by the NIC (counted as missed) */
-			if ((gen >= LIMIT && total_received() + st.imissed >= gen) ||
+			if ((gen >= LIMIT && octo_sum(received, nb_q) + st.imissed >= gen) ||
 					rte_get_timer_cycles() > deadline)
 				stop = 1;
 		}
@@ -281,8 +272,8 @@ test_octopus(struct rte_mempool *mp)
 
 	rte_pmd_octonic_gen_count(nic_port, &gen);
 	CHECK(gen == LIMIT, "generated %" PRIu64, gen);
-	CHECK(total_received() == gen, "received %" PRIu64 " of %" PRIu64,
-		total_received(), gen);
+	CHECK(octo_sum(received, nb_q) == gen, "received %" PRIu64 " of %" PRIu64,
+		octo_sum(received, nb_q), gen);
 	for (q = 0; q < nb_q; q++) {
 		sock = (int)rte_lcore_to_socket_id(q);
 		CHECK(received[q] > 0, "queue %u received nothing", q);
@@ -351,15 +342,15 @@ test_single(struct rte_mempool *unused __rte_unused)
 
 	port = port_of("net_octonic0_pf0");
 	nic_port = port;
-	mps[0] = rte_pktmbuf_pool_create("s0", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	mps[1] = rte_pktmbuf_pool_create("s1", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 1);
+	mps[0] = octo_app_pool("s0", 16384, 0);
+	mps[1] = octo_app_pool("s1", 16384, 1);
 	CHECK(mps[0] != NULL && mps[1] != NULL, "pools");
 	start_port(port, RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP, mps[0], mps[1]);
 	rte_pmd_octonic_gen_enable(nic_port, 1);
 	run_traffic();
 	rte_pmd_octonic_gen_count(nic_port, &gen);
-	CHECK(gen == LIMIT && total_received() == gen, "received %" PRIu64 " of %"
-		PRIu64, total_received(), gen);
+	CHECK(gen == LIMIT && octo_sum(received, nb_q) == gen, "received %" PRIu64 " of %"
+		PRIu64, octo_sum(received, nb_q), gen);
 	for (q = 0; q < nb_q; q++) {
 		nic_locality(port, q, 0, &nl);
 		if (rte_lcore_to_socket_id(q) == 1) {
@@ -485,8 +476,7 @@ test_reta(struct rte_mempool *mp)
 		for (b = 0; b < size; b++)
 			CHECK(reta[b / 64].reta[b % 64] == last, "bucket %u lost after restarts", b);
 	}
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 struct thread_arg {
@@ -598,8 +588,8 @@ topology_run(struct rte_mempool *mp, const char *nic, const char *args, const ch
 	rte_pmd_octonic_gen_count(nic_port, &gen);
 	memset(&st, 0, sizeof(st));
 	rte_eth_stats_get(port, &st);
-	CHECK(gen == LIMIT && total_received() == gen, "received %" PRIu64 " of %" PRIu64
-		" (missed %" PRIu64 ")", total_received(), gen, st.imissed);
+	CHECK(gen == LIMIT && octo_sum(received, nb_q) == gen, "received %" PRIu64 " of %" PRIu64
+		" (missed %" PRIu64 ")", octo_sum(received, nb_q), gen, st.imissed);
 }
 
 static void
@@ -1137,8 +1127,7 @@ test_thread(struct rte_mempool *mp)
 		qi.poller_lcore == (int)rte_lcore_id() && qi.poller_socket == 0,
 		"after a poll from lcore %u: poller %d socket %d", rte_lcore_id(),
 		qi.poller_lcore, qi.poller_socket);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static int lsc_events;
@@ -1227,8 +1216,7 @@ test_link(struct rte_mempool *mp)
 			CHECK(found == 0, "pf%d kept the removed MAC", k);
 		}
 	}
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 /*
@@ -1312,19 +1300,10 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], gen[256], nic1[160], nic2[96], octo[400], name[32];
 	struct octo_pfs_eal e;
-	char *eal[] = {
-		argv[0], "-m", "512", "--no-pci",
-		"--lcores", e.lcores, "--file-prefix", prefix,
-		"--vdev", gen,
-		"--vdev", nic1,
-		"--vdev", nic2,
-		"--vdev", octo,
-	};
 	struct rte_mempool *mp;
-	int nb_eal = RTE_DIM(eal);
-	char **eal_argv = eal;
+	struct octo_eal a;
+	char name[32];
 	unsigned int s;
 
 	nb_pf = octo_pfs();
@@ -1335,25 +1314,25 @@ main(int argc, char **argv)
 	/* lcore q polls queue q: on socket q mod N */
 	if (octo_pfs_eal_make(&e, nb_pf, nb_q) != 0)
 		return 2;
-	snprintf(prefix, sizeof(prefix), "octopus-octonic-%s-%u", which, nb_pf);
-	snprintf(gen, sizeof(gen),
-		"net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000,gen_limit=%u",
+	octo_eal_begin(&a, argv[0], 512, e.lcores, "octopus-octonic-%s-%u", which, nb_pf);
+	octo_eal_vdev(&a, "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000,gen_limit=%u",
 		e.nic, LIMIT);
-	snprintf(nic1, sizeof(nic1), "net_octonic1,%s,wire=loop", e.nic);
-	snprintf(nic2, sizeof(nic2), "net_octonic2,pfs=2,numa=0:1,wire=loop%s", octo_dialect_suffix());
-	/* beyond 2 PFs rx_pool=app with a pool per socket: the port's own
-	 * pools (rx_pool=local) mirror the application's on every member's
-	 * socket, N times the memory of the shared hugepages, while queue q's
-	 * pool on its home socket keeps its DMA local (what "octopus" checks)
-	 */
-	snprintf(octo, sizeof(octo), "net_octopus0,%s%s", e.members,
-		nb_pf > 2 ? ",rx_pool=app" : "");
-	if (strcmp(which, "single") == 0)
-		nb_eal -= 2;	/* no octopus port */
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, nb_q) < 0 ||
-	    !octo_pfs_sockets_ok(nb_pf))
+	octo_eal_vdev(&a, "net_octonic1,%s,wire=loop", e.nic);
+	octo_eal_vdev(&a, "net_octonic2,pfs=2,numa=0:1,wire=loop%s", octo_dialect_suffix());
+	/* single: no octopus port */
+	if (strcmp(which, "single") != 0) {
+		/* beyond 2 PFs rx_pool=app with a pool per socket: the port's
+		 * own pools (rx_pool=local) mirror the application's on every
+		 * member's socket, N times the memory of the shared hugepages,
+		 * while queue q's pool on its home socket keeps its DMA local
+		 * (what "octopus" checks)
+		 */
+		octo_eal_vdev(&a, "net_octopus0,%s%s", e.members,
+			nb_pf > 2 ? ",rx_pool=app" : "");
+	}
+	if (octo_eal_start(&a, nb_q) < 0 || !octo_pfs_sockets_ok(nb_pf))
 		return 2;
-	mp = rte_pktmbuf_pool_create("app", 8192, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("app", 8192, 0);
 	if (mp == NULL)
 		return 2;
 	/* the queues homed on a socket fill a ring on every member at start
@@ -1362,9 +1341,8 @@ main(int argc, char **argv)
 	 * lcores' caches hold more */
 	for (s = 0; s < nb_pf && nb_pf > 2; s++) {
 		snprintf(name, sizeof(name), "app%u", s);
-		app_pool[s] = rte_pktmbuf_pool_create(name,
-			(nb_pf + 1) * nb_desc * ((nb_q + nb_pf - 1) / nb_pf) + 4096, 256, 0,
-			RTE_MBUF_DEFAULT_BUF_SIZE, (int)s);
+		app_pool[s] = octo_app_pool(name,
+			(nb_pf + 1) * nb_desc * ((nb_q + nb_pf - 1) / nb_pf) + 4096, (int)s);
 		if (app_pool[s] == NULL)
 			return 2;
 	}

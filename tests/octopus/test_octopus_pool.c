@@ -54,9 +54,11 @@
 #include "rte_pmd_octonic.h"
 
 #include "../common/octo_cases.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_check.h"
 #include "../common/octo_dialect.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 2
@@ -231,7 +233,7 @@ poll_queue(void *arg)
 			checked[q]++;
 		}
 		rte_pktmbuf_free_bulk(pkts, n);
-		if (failures > 20 || rte_get_timer_cycles() > deadline ||
+		if (octo_failures > 20 || rte_get_timer_cycles() > deadline ||
 		    (rte_atomic_load_explicit(&checked[0], rte_memory_order_relaxed) >= WANT &&
 		     rte_atomic_load_explicit(&checked[1], rte_memory_order_relaxed) >= WANT))
 			stop = 1;
@@ -401,8 +403,7 @@ cycle(uint16_t nb, struct rte_mempool *mp)
 static void
 test_sizes(struct rte_mempool *unused __rte_unused)
 {
-	struct rte_mempool *mp = rte_pktmbuf_pool_create("sizes", 4096, 256, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	struct rte_mempool *mp = octo_app_pool("sizes", 4096, 0);
 	struct local_pools lp16, lp2, lp;
 	struct rte_eth_conf conf;
 	size_t h16, h2, h_conf, h_fail, elt;
@@ -480,8 +481,7 @@ receive_frames(uint16_t nic, uint16_t len, uint32_t n, uint16_t segs)
 static void
 test_mtu(struct rte_mempool *unused __rte_unused)
 {
-	struct rte_mempool *mp = rte_pktmbuf_pool_create("mtu2k", 4096, 256, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	struct rte_mempool *mp = octo_app_pool("mtu2k", 4096, 0);
 	struct rte_mempool *big = rte_pktmbuf_pool_create("mtu4k", 4096, 256, 0,
 		RTE_PKTMBUF_HEADROOM + 4096, 0);
 	uint16_t nic = port_of("net_octonic0_pf0"), limit, overhead;
@@ -618,29 +618,18 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], nic[256];
-	char *eal[] = {
-		argv[0], "-m", "512", "--no-pci",
-		"--lcores", "0@0,1@1", "--file-prefix", prefix,
-		"--vdev", nic,
-		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual",
-	};
-	char *eal_sizes[RTE_DIM(eal) + 1];
-	static char socket_limit[] = "--socket-limit=512,256";
-	int nb_eal = RTE_DIM(eal);
-	char **eal_argv = eal;
+	struct octo_eal a;
 
-	snprintf(nic, sizeof(nic), "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64,gen_rate=100000%s",
+	octo_eal_begin(&a, argv[0], 512, "0@0,1@1", "octopus-pool-%s", which);
+	octo_eal_vdev(&a, "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64,gen_rate=100000%s",
 		octo_dialect_suffix());
+	octo_eal_vdev(&a, "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,"
+		"migration=manual");
 	/* sizes: socket 0 holds one 64-queue pool, socket 1 not even that
 	 * (hugepages are otherwise taken as needed, past -m) */
-	if (strcmp(which, "sizes") == 0) {
-		memcpy(eal_sizes, eal, sizeof(eal));
-		eal_sizes[nb_eal++] = socket_limit;	/* EAL splits it in place */
-		eal_argv = eal_sizes;
-	}
-	snprintf(prefix, sizeof(prefix), "octopus-pool-%s", which);
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, NB_Q) < 0)
+	if (strcmp(which, "sizes") == 0)
+		octo_eal_arg(&a, "--socket-limit=512,256");
+	if (octo_eal_start(&a, NB_Q) < 0)
 		return 2;
 	port = port_of("net_octopus0");
 	rte_pmd_octonic_gen_enable(port_of("net_octonic0_pf0"), 0);

@@ -79,6 +79,7 @@
 #include "../common/octo_gen_flow.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_seq_check.h"
 #include "../common/octo_test_eal.h"
 
@@ -834,8 +835,7 @@ torture(struct rte_mempool *mp, double duration)
 	for (i = 0; i < OP_MAX; i++)
 		CHECK(op_weight[i] == 0 || op_ok[i] > 0, "no %s applied (%" PRIu64 " refused)", op_name[i],
 			op_refused[i]);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 static void
@@ -941,7 +941,7 @@ main(int argc, char **argv)
 	for (i = 0; i < contend; i++)
 		pthread_join(cth[i], NULL);
 	fprintf(stderr, "torture (seed %" PRIu64 "): %s (%d failure(s))\n", seed,
-		failures ? "FAILED" : "ok", failures);
+		octo_failures ? "FAILED" : "ok", octo_failures);
 	octo_test_eal_cleanup();
-	return failures ? 1 : 0;
+	return octo_failures ? 1 : 0;
 }

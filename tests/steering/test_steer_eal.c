@@ -53,6 +53,7 @@
 #include "../common/octo_check.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
+#include "../common/octo_steer_conf.h"
 #include "../common/octo_test_eal.h"
 
 /* queues: 4, or one per member beyond; queue q homed on member q mod N */
@@ -61,16 +62,6 @@
 
 static unsigned int nb_pf;	/* OCTO_PFS: members of the octonic cases */
 static uint16_t nb_q = 4;
-
-/* Queue q homed on member q mod @p members. */
-static void
-homes_spread(uint16_t *homes, unsigned int members)
-{
-	uint16_t q;
-
-	for (q = 0; q < nb_q; q++)
-		homes[q] = (uint16_t)(q % members);
-}
 
 /* ---------------------------------------------------------------- null */
 
@@ -82,25 +73,15 @@ run_null(struct rte_mempool *unused __rte_unused)
 	struct octopus_steer *s = (struct octopus_steer *)(uintptr_t)1;
 	char why[256] = "";
 	uint16_t p, n = 0;
-	int ret, i;
+	int ret;
 
 	RTE_ETH_FOREACH_DEV(p)
 		if (n < 2)
 			ports[n++] = p;
 	REQUIRE(n == 2, "expected 2 net_null ports, got %u", n);
-	homes_spread(homes, 2);
-	for (i = 0; i < RETA; i++)
-		reta[i] = (uint16_t)(i % nb_q);
-	memset(&c, 0, sizeof(c));
-	c.nb_members = 2;
-	c.member_port[0] = ports[0];
-	c.member_port[1] = ports[1];
-	c.nb_queues = nb_q;
-	c.home = homes;
-	c.reta_size = RETA;
-	c.reta = reta;
-	c.field = OCTO_STEER_FIELD_L4_SRC;
-	c.catchall_queue = 0;
+	octo_homes_spread(homes, nb_q, 2);
+	octo_reta_spread(reta, RETA, nb_q);
+	octo_steer_conf_fill(&c, ports, 2, nb_q, homes, reta, RETA, OCTO_STEER_FIELD_L4_SRC);
 
 	ret = octopus_steer_install(&s, &c, why, sizeof(why));
 	CHECK(ret == -ENOTSUP, "install on net_null: %d (%s)", ret, why);
@@ -327,7 +308,7 @@ check_tables(uint16_t proxy, const uint16_t *ports, const uint16_t *homes,
 	CHECK(count_lines(&ls, "transfer", b, c2, NULL) +
 		count_lines(&ls, "transfer", c3, c2, NULL) == 1,
 		"catch-all to queue %u", catchall);
-	if (failures != 0)
+	if (octo_failures != 0)
 		for (q = 0; q < ls.n; q++)
 			fprintf(stderr, "  %s\n", ls.l[q]);
 	lines_free(&ls);
@@ -477,18 +458,9 @@ install(const uint16_t *ports, const uint16_t *homes, const uint16_t *reta,
 	struct octopus_steer_conf c;
 	struct octopus_steer *s = NULL;
 	char why[256] = "";
-	unsigned int i;
 	int ret;
 
-	memset(&c, 0, sizeof(c));
-	c.nb_members = (uint16_t)nb_pf;
-	for (i = 0; i < nb_pf; i++)
-		c.member_port[i] = ports[i];
-	c.nb_queues = nb_q;
-	c.home = homes;
-	c.reta_size = RETA;
-	c.reta = reta;
-	c.field = cur_field;
+	octo_steer_conf_fill(&c, ports, (uint16_t)nb_pf, nb_q, homes, reta, RETA, cur_field);
 	c.catchall_queue = catchall;
 	ret = octopus_steer_install(&s, &c, why, sizeof(why));
 	CHECK(ret == 0 && s != NULL, "install on octonic: %d (%s)", ret, why);
@@ -717,21 +689,12 @@ measure_big_install(const uint16_t *ports)
 	struct octopus_steer *s = NULL;
 	uint64_t hz = rte_get_timer_hz(), t0, t1, t2, t_rm;
 	char why[256] = "";
-	unsigned int i;
 	int ret;
 
-	homes_spread(homes, nb_pf);
-	for (i = 0; i < BIG; i++)
-		reta[i] = (uint16_t)(i % nb_q);
-	memset(&c, 0, sizeof(c));
-	c.nb_members = (uint16_t)nb_pf;
-	for (i = 0; i < nb_pf; i++)
-		c.member_port[i] = ports[i];
-	c.nb_queues = nb_q;
-	c.home = homes;
-	c.reta_size = BIG;
-	c.reta = reta;
-	c.field = OCTO_STEER_FIELD_L4_SRC;
+	octo_homes_spread(homes, nb_q, nb_pf);
+	octo_reta_spread(reta, BIG, nb_q);
+	octo_steer_conf_fill(&c, ports, (uint16_t)nb_pf, nb_q, homes, reta, BIG,
+		OCTO_STEER_FIELD_L4_SRC);
 	t0 = rte_get_timer_cycles();
 	ret = octopus_steer_install(&s, &c, why, sizeof(why));
 	t1 = rte_get_timer_cycles();
@@ -761,16 +724,10 @@ check_two_nics(const uint16_t *gports, const uint16_t *lports)
 	char why[256] = "";
 	int ret;
 
-	homes_spread(homes, 2);
-	memset(&c, 0, sizeof(c));
-	c.nb_members = 2;
-	c.member_port[0] = gports[0];
-	c.member_port[1] = lports[1];
-	c.nb_queues = nb_q;
-	c.home = homes;
-	c.reta_size = RETA;
-	c.reta = reta;
-	c.field = OCTO_STEER_FIELD_IP_SRC;
+	uint16_t members[2] = { gports[0], lports[1] };
+
+	octo_homes_spread(homes, nb_q, 2);
+	octo_steer_conf_fill(&c, members, 2, nb_q, homes, reta, RETA, OCTO_STEER_FIELD_IP_SRC);
 	ret = octopus_steer_install(&s, &c, why, sizeof(why));
 	CHECK(ret == -ENOTSUP && s == NULL, "members of two NICs: %d", ret);
 	CHECK(strstr(why, "different transfer proxies") != NULL, "reason: %s", why);
@@ -793,20 +750,11 @@ check_rollback(struct rte_mempool *mp)
 	int ret;
 
 	CHECK(nic_ports("net_octonic2", ports, 2) == 2, "third NIC ports");
-	homes_spread(homes, 2);
+	octo_homes_spread(homes, nb_q, 2);
 	for (i = 0; i < 2; i++)
 		CHECK(octo_port_start(ports[i], &pc) == 0, "configure, set up and start");
-	for (i = 0; i < RETA; i++)
-		reta[i] = (uint16_t)(i % nb_q);
-	memset(&c, 0, sizeof(c));
-	c.nb_members = 2;
-	c.member_port[0] = ports[0];
-	c.member_port[1] = ports[1];
-	c.nb_queues = nb_q;
-	c.home = homes;
-	c.reta_size = RETA;
-	c.reta = reta;
-	c.field = OCTO_STEER_FIELD_L4_SRC;
+	octo_reta_spread(reta, RETA, nb_q);
+	octo_steer_conf_fill(&c, ports, 2, nb_q, homes, reta, RETA, OCTO_STEER_FIELD_L4_SRC);
 	CHECK(nic.fstats(ports[0], &before) == 0, "stats");
 	ret = octopus_steer_install(&s, &c, why, sizeof(why));
 	CHECK(ret < 0 && s == NULL, "install with too few member queues: %d", ret);
@@ -837,12 +785,12 @@ run_octonic(struct rte_mempool *unused __rte_unused)
 	nb_pf = octo_pfs();
 	REQUIRE(nb_pf != 0, "OCTO_PFS");
 	nb_q = (uint16_t)RTE_MAX(4u, nb_pf);
-	homes_spread(homes, nb_pf);
+	octo_homes_spread(homes, nb_q, nb_pf);
 	CHECK(nic_ports("net_octonic0", gports, OCTO_PFS_MAX) == nb_pf, "gen NIC: not %u PFs",
 		nb_pf);
 	CHECK(nic_ports("net_octonic1", lports, OCTO_PFS_MAX) == nb_pf, "loop NIC: not %u PFs",
 		nb_pf);
-	if (failures != 0)
+	if (octo_failures != 0)
 		return;
 	/* every Rx ring of both NICs full, and the generator's bursts */
 	mp = rte_pktmbuf_pool_create("steer_mp", RTE_MAX(8191u, 2 * nb_pf * nb_q * 256 + 4095),
@@ -852,7 +800,7 @@ run_octonic(struct rte_mempool *unused __rte_unused)
 		CHECK(start_port(gports[i], mp) == 0, "start gen port %u", gports[i]);
 		CHECK(start_port(lports[i], mp) == 0, "start loop port %u", lports[i]);
 	}
-	if (failures != 0)
+	if (octo_failures != 0)
 		return;
 	for (i = 0; i < RETA; i++)
 		reta[i] = (uint16_t)((i * 3 + 1) % nb_q);
@@ -987,8 +935,8 @@ main(int argc, char **argv)
 	mode = argc > 1 ? argv[1] : "null";
 	ret = octo_case_run(cases, RTE_DIM(cases), mode, argv[0], NULL);
 	rte_eal_cleanup();
-	if (ret < 0 || failures != 0) {
-		fprintf(stderr, "%s: %d failure(s)\n", mode, failures);
+	if (ret < 0 || octo_failures != 0) {
+		fprintf(stderr, "%s: %d failure(s)\n", mode, octo_failures);
 		return 1;
 	}
 	printf("%s: all checks passed\n", mode);

@@ -32,6 +32,7 @@
 #include "octopus_steer.h"
 
 #include "../common/octo_check.h"
+#include "../common/octo_steer_conf.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_Q 4
@@ -313,20 +314,9 @@ static struct octopus_steer_conf
 conf(void)
 {
 	struct octopus_steer_conf c;
-	unsigned int i;
 
-	for (i = 0; i < RETA; i++)
-		reta[i] = (uint16_t)(i % NB_Q);
-	memset(&c, 0, sizeof(c));
-	c.nb_members = 2;
-	c.member_port[0] = ports[0];
-	c.member_port[1] = ports[1];
-	c.nb_queues = NB_Q;
-	c.home = homes;
-	c.reta_size = RETA;
-	c.reta = reta;
-	c.field = OCTO_STEER_FIELD_L4_SRC;
-	c.catchall_queue = 0;
+	octo_reta_spread(reta, RETA, NB_Q);
+	octo_steer_conf_fill(&c, ports, 2, NB_Q, homes, reta, RETA, OCTO_STEER_FIELD_L4_SRC);
 	return c;
 }
 
@@ -562,8 +552,8 @@ main(int argc, char **argv)
 	rte_eth_dev_release_port(&rte_eth_devices[p1]);
 	rte_eth_dev_release_port(&rte_eth_devices[p0]);
 	rte_eal_cleanup();
-	if (failures != 0) {
-		fprintf(stderr, "%d failure(s)\n", failures);
+	if (octo_failures != 0) {
+		fprintf(stderr, "%d failure(s)\n", octo_failures);
 		return 1;
 	}
 	printf("fault: all checks passed\n");

@@ -23,6 +23,8 @@
 
 #include "octo_steering.h"
 
+#include "../common/octo_steer_conf.h"
+
 /* ---- a tiny e-switch model over planned rules ---- */
 
 #define MAX_INSTALLED 40000
@@ -208,13 +210,7 @@ base_conf(enum octo_steer_field field)
 	for (i = 0; i < RETA; i++)
 		reta[i] = (uint16_t)((i * 3 + 1) % NB_QUEUES);
 	cur_field = field;
-	memset(&c, 0, sizeof(c));
-	c.nb_members = NB_MEMBERS;
-	c.nb_queues = NB_QUEUES;
-	c.home = homes;
-	c.reta_size = RETA;
-	c.reta = reta;
-	c.field = field;
+	octo_steer_plan_conf_fill(&c, NB_MEMBERS, NB_QUEUES, homes, reta, RETA, field);
 	c.catchall_queue = 2;
 	return c;
 }

@@ -128,6 +128,6 @@ main(int argc, char **argv)
 	for (s = 0; s < 2; s++)
 		test_socket(s);
 	rte_eal_cleanup();
-	printf("%s (%d failure(s))\n", failures ? "FAILED" : "ok", failures);
-	return failures ? 1 : 0;
+	printf("%s (%d failure(s))\n", octo_failures ? "FAILED" : "ok", octo_failures);
+	return octo_failures ? 1 : 0;
 }

@@ -102,7 +102,7 @@ struct sw_rss_action {
  * (struct octonic_eswitch::hot_chunks) so that 100k rules span 3 MB of
  * contiguous memory instead of 100k scattered pages: at that size TLB and
  * cache misses dominate a lookup, and the footprint of these records
- * shows directly in the rate (tests/classifier/bench_eswitch compares
+ * shows directly in the rate (tests/bench/bench_eswitch compares
  * 100k rules with 10: the smaller the record, the closer the two).  A
  * rule whose fate is QUEUE, PORT, JUMP or
  * DROP is decided from this record alone; the rest (SET_META and MARK

@@ -28,7 +28,7 @@ export TESTPMD=${TESTPMD:-$OCTOPUS_DPDK_BINDIR/dpdk-testpmd}
 # the plugin where EAL accepts it (see meson.build)
 [ -n "${OCTOPUS_PLUGIN:-}" ] || . "$build/octopus-plugins.env"
 emu="$src/tools/octopus-numa-emu --nodes 2 --"
-bench=$build/tests/octopus/bench_datapath
+bench=$build/tests/bench/bench_datapath
 . "$src/tests/common/testpmd.sh"
 work=$octo_work
 octo_prefix bench

@@ -24,6 +24,7 @@
 #include <rte_mbuf.h>
 
 #include <rte_pmd_octonic.h>
+#include "../common/octo_eal.h"
 #include "../common/octo_test_eal.h"
 #include "../common/octo_port.h"
 
@@ -89,13 +90,9 @@ main(int argc, char **argv)
 	uint64_t missed0, missed1, t0;
 	unsigned int nb_rules = 100000, i;
 	uint16_t port;
-	int ret;
 
-	ret = octo_test_eal_init(&argc, &argv, 512);
-	if (ret < 0)
+	if (octo_eal_init_args(&argc, &argv, 512) < 0)
 		return 1;
-	argc -= ret;
-	argv += ret;
 	if (argc > 1)
 		seconds = atof(argv[1]);
 	if (argc > 2)
@@ -103,8 +100,7 @@ main(int argc, char **argv)
 	if (rte_vdev_init("net_octonic0", "pfs=2,flows=1024,pkt_len=64") != 0 ||
 			rte_eth_dev_get_port_by_name("net_octonic0_pf0", &port) != 0)
 		return 1;
-	mp = rte_pktmbuf_pool_create("bench", 8191, 256, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, rte_eth_dev_socket_id(port));
+	mp = octo_app_pool("bench", 8191, rte_eth_dev_socket_id(port));
 	c.pool = mp;
 	if (mp == NULL || octo_port_start(port, &c) != 0)
 		return 1;

@@ -38,6 +38,7 @@
 #include <rte_pmd_octopus.h>
 #include "octo_wire.h"
 #include "octonic_internal.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_test_eal.h"
 #include "../common/octo_port.h"
 
@@ -172,21 +173,17 @@ main(int argc, char **argv)
 	double base, rss, octo, base_c, rss_c, octo_c;
 	unsigned int rounds = 5, i, meta = 0, q_ok = 0;
 	uint16_t pf0, octopus;
-	int ret, fail = 0, judge = 0, ir = 0;
+	int fail = 0, judge = 0, ir = 0;
 
-	ret = octo_test_eal_init(&argc, &argv, 512);
-	if (ret < 0)
+	if (octo_eal_init_args(&argc, &argv, 512) < 0)
 		return 1;
-	argc -= ret;
-	argv += ret;
 	if (argc > 1 && strcmp(argv[1], "ir") == 0)
 		ir = 1;
 	else if (argc > 1)
 		rounds = atoi(argv[1]);
 	if (argc > 2 && strcmp(argv[2], "judge") == 0)
 		judge = 1;
-	mp = rte_pktmbuf_pool_create("steer_bench", NB_FRAMES + 4095, 256, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("steer_bench", NB_FRAMES + 4095, 0);
 	if (mp == NULL || make_frames(mp) != 0 ||
 			rte_vdev_init("net_octonic0", "pfs=2,numa=0:1,gen_limit=1") != 0 ||
 			rte_eth_dev_get_port_by_name("net_octonic0_pf0", &pf0) != 0) {

@@ -22,7 +22,7 @@ rate=${3:-200000}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${OCTOPUS_BUILD:-$src/build}
 emu="$src/tools/octopus-numa-emu --nodes 2 --"
-bench=$build/tests/octopus/bench_migrate
+bench=$build/tests/bench/bench_migrate
 
 for r in $(seq 1 "$rounds"); do
 	for setup in dedicated:0@0,1@1 oversub:0@0,1@1,2@0; do

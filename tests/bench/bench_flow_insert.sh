@@ -118,6 +118,6 @@ if [ "$check" = 1 ]; then
 	exit 0
 fi
 echo "== bench_flow_insert, 100000 rules per side in 100 interleaved chunks"
-$emu "$build/tests/octopus/bench_flow_insert" --no-pci --lcores 0@0,1@1 -- 100000 100 2>&1 |
+$emu "$build/tests/bench/bench_flow_insert" --no-pci --lcores 0@0,1@1 -- 100000 100 2>&1 |
 	grep -e 'rules' -e 'octopus / PF'
 echo "   ($(uptime | sed 's/.*load/load/'))"

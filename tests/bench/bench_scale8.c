@@ -47,6 +47,8 @@
 #include "../common/octo_dialect.h"
 #include "../common/octo_flow_rule.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
+#include "../common/octo_steer_conf.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_PF 8
@@ -91,17 +93,9 @@ planner(void)
 	uint64_t t0;
 	double ns;
 
-	for (q = 0; q < NB_Q; q++)
-		home[q] = q % NB_PF;
-	for (q = 0; q < RETA; q++)
-		reta[q] = q % NB_Q;
-	memset(&conf, 0, sizeof(conf));
-	conf.nb_members = NB_PF;
-	conf.nb_queues = NB_Q;
-	conf.home = home;
-	conf.reta_size = RETA;
-	conf.reta = reta;
-	conf.field = OCTO_STEER_FIELD_L4_SRC;
+	octo_homes_spread(home, NB_Q, NB_PF);
+	octo_reta_spread(reta, RETA, NB_Q);
+	octo_steer_plan_conf_fill(&conf, NB_PF, NB_Q, home, reta, RETA, OCTO_STEER_FIELD_L4_SRC);
 	t0 = rte_get_timer_cycles();
 	if (octo_steer_plan_create(&plan, &conf, why, sizeof(why)) != 0) {
 		CHECK(0, "plan: %s", why);
@@ -222,7 +216,7 @@ port_scale(uint32_t nb_rules)
 	int to;
 
 	CHECK(start_port() == 0, "configure, set up and start the port");
-	if (failures)
+	if (octo_failures)
 		return;
 	f0 = fstats();
 	mem_used(&d0, &l0);
@@ -285,8 +279,7 @@ port_scale(uint32_t nb_rules)
 	printf("port: %u rules flushed in %.2f s\n", made, ns_since(t0) / 1e9);
 	CHECK(fstats().transfer_rules == f0.transfer_rules, "after flush %u rules, want %u",
 		fstats().transfer_rules, f0.transfer_rules);
-	CHECK(rte_eth_dev_stop(port) == 0, "stop");
-	CHECK(rte_eth_dev_close(port) == 0, "close");
+	octo_port_stop_close(port);
 }
 
 int
@@ -343,6 +336,6 @@ main(int argc, char **argv)
 	port_scale(nb_rules);
 	rte_eal_cleanup();
 	free(own_args);
-	printf("%s: %u failure(s)\n", failures ? "FAIL" : "done", (unsigned int)failures);
-	return failures ? 1 : 0;
+	printf("%s: %u failure(s)\n", octo_failures ? "FAIL" : "done", (unsigned int)octo_failures);
+	return octo_failures ? 1 : 0;
 }

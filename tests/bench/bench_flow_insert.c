@@ -41,6 +41,7 @@
 #include <rte_flow.h>
 #include <rte_mbuf.h>
 
+#include "../common/octo_eal.h"
 #include "../common/octo_test_eal.h"
 #include "../common/octo_port.h"
 
@@ -202,14 +203,8 @@ main(int argc, char **argv)
 	struct rte_mempool *mp;
 	bool ir = false;
 
-	ret = octo_test_eal_init(&nb, &eal, 3072);
-	if (ret < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	if (octo_eal_init_args(&nb, &eal, 3072) < 0)
 		return 2;
-	}
-	/* the arguments EAL did not take ("--" then ours) */
-	nb -= ret;
-	eal += ret;
 	if (nb > 1 && strcmp(eal[1], "ir") == 0) {
 		ir = true;
 		eal++;
@@ -232,7 +227,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "cannot create the ports\n");
 		return 2;
 	}
-	mp = rte_pktmbuf_pool_create("bench", 4096, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("bench", 4096, 0);
 	if (mp == NULL)
 		return 2;
 	for (s = 0; s < NB_SIDES; s++) {

@@ -32,7 +32,8 @@
 #include <rte_random.h>
 
 #include "octonic_eswitch.h"
-#include "eswitch_test_util.h"
+#include "../classifier/eswitch_test_util.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_PKTS 8192
@@ -184,13 +185,10 @@ main(int argc, char **argv)
 	static struct bench_case cases[2];
 	uint32_t nrules = 100000, flows = 0;
 	double seconds = 2.0, max_ratio = 0, small, big, ratio;
-	int ret, c, r, rounds = 8, attempts = 1, a;
+	int c, r, rounds = 8, attempts = 1, a;
 
-	ret = octo_test_eal_init(&argc, &argv, 512);
-	if (ret < 0)
+	if (octo_eal_init_args(&argc, &argv, 512) < 0)
 		return 1;
-	argc -= ret;
-	argv += ret;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':

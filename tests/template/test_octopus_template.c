@@ -49,6 +49,7 @@
  *       port's while it is stopped.
  */
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,8 +69,11 @@
 #include "rte_pmd_octopus.h"
 
 #include "../common/octo_cases.h"
+#include "../common/octo_eal.h"
+#include "../common/octo_poll.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
+#include "../common/octo_state.h"
 #include "../common/octo_dialect.h"
 #include "../common/octo_gen_flow.h"
 #include "../common/octo_test_eal.h"
@@ -82,92 +86,25 @@
 #define FQ_SIZE 64			/* flow queue size */
 
 static uint16_t port, pf[2];
-static uint32_t cnt[NB_Q][NB_FLOWS];	/* per queue, per flow: its poller's */
-static rte_be32_t flow_src[NB_FLOWS];
-static rte_be16_t flow_sport[NB_FLOWS];
-static uint64_t received, expected, last_rx_tsc, deadline;
-static volatile int stop;
+/* where each flow's packets arrived, what the flows look like */
+static struct octo_phase ph;
+static_assert(NB_Q <= OCTO_PHASE_MAXQ && NB_FLOWS <= OCTO_PHASE_MAXFLOWS,
+	"octo_phase holds the counts");
 static int skipped;	/* the case could not run in full: exit 77 (meson: skipped) */
-
-static int
-poll_queue(void *arg)
-{
-	uint16_t q = (uint16_t)rte_lcore_id();
-	struct rte_mbuf *pkts[32];
-	uint16_t n, k;
-
-	RTE_SET_USED(arg);
-	if (q >= NB_Q)
-		return 0;
-	while (!stop) {
-		n = rte_eth_rx_burst(port, q, pkts, RTE_DIM(pkts));
-		for (k = 0; k < n; k++) {
-			rte_be32_t src;
-			rte_be16_t sport;
-			int f = octo_gen_flow_of(pkts[k], NB_FLOWS, &src, &sport);
-
-			if (f >= 0) {
-				cnt[q][f]++;
-				flow_src[f] = src;
-				flow_sport[f] = sport;
-			}
-			rte_pktmbuf_free(pkts[k]);
-		}
-		if (n > 0) {
-			rte_atomic_fetch_add_explicit(&received, n, rte_memory_order_relaxed);
-			rte_atomic_store_explicit(&last_rx_tsc, rte_get_timer_cycles(),
-				rte_memory_order_relaxed);
-		}
-		if (q == 0 && n == 0) {
-			uint64_t now = rte_get_timer_cycles();
-
-			if ((rte_atomic_load_explicit(&received, rte_memory_order_relaxed) >=
-					expected && now - rte_atomic_load_explicit(&last_rx_tsc,
-					rte_memory_order_relaxed) > rte_get_timer_hz() / 20) ||
-					now > deadline)
-				stop = 1;
-		}
-	}
-	return 0;
-}
 
 /* PER_FLOW packets of every flow, counted where they arrive. */
 static void
 run_phase(void)
 {
-	struct rte_pmd_octonic_gen_conf gc;
-
-	memset(cnt, 0, sizeof(cnt));
-	received = 0;
-	CHECK(rte_pmd_octonic_gen_get(pf[0], &gc) == 0, "gen_get");
-	gc.limit = PHASE_PKTS;
-	CHECK(rte_pmd_octonic_gen_set(pf[0], &gc) == 0, "gen_set");
-	expected = PHASE_PKTS;
-	last_rx_tsc = rte_get_timer_cycles();
-	deadline = last_rx_tsc + 20 * rte_get_timer_hz();
-	stop = 0;
-	rte_pmd_octonic_gen_enable(pf[0], 1);
-	rte_eal_mp_remote_launch(poll_queue, NULL, SKIP_MAIN);
-	poll_queue(NULL);
-	rte_eal_mp_wait_lcore();
-	rte_pmd_octonic_gen_enable(pf[0], 0);
-	CHECK(received == PHASE_PKTS, "received %" PRIu64 " of %u", received, PHASE_PKTS);
+	CHECK(octo_phase_run(&ph, PHASE_PKTS, PHASE_PKTS) == 0, "generator: gen_get, gen_set");
+	CHECK(ph.received == PHASE_PKTS, "received %" PRIu64 " of %u", ph.received, PHASE_PKTS);
 }
 
 /* The queue every packet of flow f reached, -1: none or several. */
 static int
 flow_queue(int f)
 {
-	int q, found = -1;
-
-	for (q = 0; q < NB_Q; q++) {
-		if (cnt[q][f] == 0)
-			continue;
-		if (found >= 0)
-			return -1;
-		found = q;
-	}
-	return found;
+	return octo_phase_flow_queue(&ph, f);
 }
 
 /* Packets DMA-written into another socket's memory by the members' Rx queues. */
@@ -301,8 +238,8 @@ static void
 rule_spec(struct rule_spec *r, int f, uint16_t q)
 {
 	memset(r, 0, sizeof(*r));
-	r->ip.hdr.src_addr = flow_src[f];
-	r->udp.hdr.src_port = flow_sport[f];
+	r->ip.hdr.src_addr = ph.flow_src[f];
+	r->udp.hdr.src_port = ph.flow_sport[f];
 	r->items[0].type = RTE_FLOW_ITEM_TYPE_ETH;
 	r->items[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
 	r->items[1].spec = &r->ip;
@@ -770,7 +707,7 @@ case_update(struct rte_mempool *mp)
 		run_phase();
 		CHECK(flow_queue(17) == 2, "refused update: flow 17 at queue %d",
 			flow_queue(17));
-		skipped = failures == 0;
+		skipped = octo_failures == 0;
 		rte_eth_dev_stop(port);
 		return;
 	}
@@ -962,30 +899,27 @@ int
 main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "";
-	char prefix[64], gen[192];
-	char *eal[] = {
-		argv[0], "-m", "512", "--no-pci",
-		"--lcores", "0@0,1@1,2@0,3@1", "--file-prefix", prefix,
-		"--vdev", gen,
-		"--vdev", "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1",
-	};
 	struct rte_mempool *mp;
-	int nb_eal = RTE_DIM(eal), ret;
-	char **eal_argv = eal;
+	struct octo_eal a;
+	int ret;
 
-	snprintf(prefix, sizeof(prefix), "octopus-tmpl-%s", which);
-	snprintf(gen, sizeof(gen),
-		"net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=200000%s", NB_FLOWS,
-		octo_dialect_suffix());
-	if (octo_case_eal_init(&nb_eal, &eal_argv, 512, NB_Q) < 0)
+	octo_eal_begin(&a, argv[0], 512, "0@0,1@1,2@0,3@1", "octopus-tmpl-%s", which);
+	octo_eal_vdev(&a, "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=200000%s",
+		NB_FLOWS, octo_dialect_suffix());
+	octo_eal_vdev(&a, "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1");
+	if (octo_eal_start(&a, NB_Q) < 0)
 		return 2;
-	mp = rte_pktmbuf_pool_create("app", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("app", 16384, 0);
 	if (mp == NULL)
 		return 2;
 	port = port_of("net_octopus0");
 	pf[0] = port_of("net_octonic0_pf0");
 	pf[1] = port_of("net_octonic0_pf1");
 	rte_pmd_octonic_gen_enable(pf[0], 0);
+	ph.poll.port = port;
+	ph.poll.nb_q = NB_Q;
+	ph.gen_port = pf[0];
+	ph.nb_flows = NB_FLOWS;
 	ret = octo_case_main(cases, RTE_DIM(cases), which, argv[0], mp);
 	return ret == 0 && skipped ? 77 : ret;
 }

@@ -36,6 +36,7 @@
 #include <rte_mbuf.h>
 #include <octopus_dpdk_compat.h>
 
+#include "../common/octo_eal.h"
 #include "../common/octo_test_eal.h"
 #include "../common/octo_port.h"
 
@@ -129,19 +130,13 @@ int
 main(int argc, char **argv)
 {
 	char **eal = argv;
-	int nb = argc, ret;
+	int nb = argc;
 	unsigned int k, n;
 	struct rte_mempool *mp;
 	const char *mode;
 
-	ret = octo_test_eal_init(&nb, &eal, 512);
-	if (ret < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	if (octo_eal_init_args(&nb, &eal, 512) < 0)
 		return 2;
-	}
-	/* the arguments EAL did not take ("--" then ours) */
-	nb -= ret;
-	eal += ret;
 	mode = nb > 1 ? eal[1] : "cycles";
 	n = nb > 2 ? (unsigned int)atoi(eal[2]) : 0;
 	if (rte_vdev_init("net_null0", NULL) != 0 || rte_vdev_init("net_null1", NULL) != 0 ||
@@ -163,7 +158,7 @@ main(int argc, char **argv)
 	rte_eth_dev_get_port_by_name("net_octopus1", &ports[2]);
 	rte_eth_dev_get_port_by_name("net_failsafe0", &ports[3]);
 	rte_eth_dev_get_port_by_name("net_bonding0", &ports[4]);
-	mp = rte_pktmbuf_pool_create("bench", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("bench", 16384, 0);
 	if (mp == NULL)
 		return 2;
 	for (k = 0; k < NB_SETUPS; k++)

@@ -6,7 +6,7 @@
  * Asynchronous rule insertion and deletion (rte_flow's template API)
  * through the virtual port next to a bare PF of the same NIC model, and the
  * virtual port's synchronous rate, interleaved in one process as
- * tests/octopus/bench_flow_insert.c does: chunks of rules that alternate
+ * tests/bench/bench_flow_insert.c does: chunks of rules that alternate
  * between the sides meet the same load of a shared host.
  *
  *   bench_flow_async [EAL args] -- [RULES [CHUNKS]] [check ATTEMPTS | only SIDE | ir]
@@ -82,6 +82,7 @@
 #include <rte_mbuf.h>
 
 #include "../common/octo_dialect.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_test_eal.h"
 #include "../common/octo_port.h"
 
@@ -508,7 +509,7 @@ command_save(int argc, char **argv)
 	if (d != NULL && d[0] != '\0')
 		len += (size_t)snprintf(command, sizeof(command), "OCTONIC_DIALECT=%s ", d);
 	len += (size_t)snprintf(command + len, sizeof(command) - len,
-		"tools/octopus-numa-emu --nodes 2 -- <build>/tests/template/bench_flow_async");
+		"tools/octopus-numa-emu --nodes 2 -- <build>/tests/bench/bench_flow_async");
 	for (i = 1; i < argc && len < sizeof(command); i++)
 		len += (size_t)snprintf(command + len, sizeof(command) - len, " %s", argv[i]);
 }
@@ -529,14 +530,8 @@ main(int argc, char **argv)
 	};
 
 	command_save(argc, argv);
-	ret = octo_test_eal_init(&nb, &eal, 3072);
-	if (ret < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	if (octo_eal_init_args(&nb, &eal, 3072) < 0)
 		return 2;
-	}
-	/* the arguments EAL did not take ("--" then ours) */
-	nb -= ret;
-	eal += ret;
 	if (nb > 1 && isdigit((unsigned char)eal[1][0])) {
 		n = (uint32_t)strtoul(eal[1], NULL, 0);
 		eal++;
@@ -580,7 +575,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	sides[OCT_SYNC].port = sides[OCT_ASYNC].port;
-	mp = rte_pktmbuf_pool_create("bench", 4096, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("bench", 4096, 0);
 	if (mp == NULL) {
 		fprintf(stderr, "no mbuf pool: %s\n", rte_strerror(rte_errno));
 		return 2;

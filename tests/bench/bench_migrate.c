@@ -63,6 +63,7 @@
 #include "../common/octo_port.h"
 #include "../common/octo_sched.h"
 #include "../common/octo_seq_check.h"
+#include "../common/octo_eal.h"
 #include "../common/octo_test_eal.h"
 
 #define MAX_Q 4
@@ -376,7 +377,7 @@ int
 main(int argc, char **argv)
 {
 	char **eal = argv;
-	int nb = argc, ret, i;
+	int nb = argc, i;
 	unsigned int moves, lc, failed;
 	bool checked;
 	uint64_t rate;
@@ -388,13 +389,8 @@ main(int argc, char **argv)
 	for (i = 0; i < argc; i++)
 		printf(" %s", argv[i]);
 	printf("\n");
-	ret = octo_test_eal_init(&nb, &eal, 512);
-	if (ret < 0) {
-		fprintf(stderr, "bench_migrate: EAL init failed (hugepages taken? retry)\n");
+	if (octo_eal_init_args(&nb, &eal, 512) < 0)
 		return 2;
-	}
-	nb -= ret;
-	eal += ret;
 	moves = nb > 1 ? (unsigned int)atoi(eal[1]) : 1000;
 	rate = nb > 2 ? strtoull(eal[2], NULL, 0) : 200000;
 	checked = nb > 3 && strcmp(eal[3], "check") == 0;
@@ -413,7 +409,7 @@ main(int argc, char **argv)
 	pf0 = port_of("net_octonic0_pf0");
 	port = port_of("net_octopus0");
 	rte_pmd_octonic_gen_enable(pf0, 0);
-	mp = rte_pktmbuf_pool_create("bench", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	mp = octo_app_pool("bench", 16384, 0);
 	if (mp == NULL || port >= RTE_MAX_ETHPORTS)
 		return 2;
 	memset(&conf, 0, sizeof(conf));

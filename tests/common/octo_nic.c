@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 Octopus authors
+ */
+
+/* The NIC model's state as the tests read it (octo_state.h). */
+
+#include <string.h>
+
+#include "octo_check.h"
+#include "octo_state.h"
+
+struct rte_pmd_octonic_flow_stats
+octo_fstats(uint16_t port)
+{
+	struct rte_pmd_octonic_flow_stats fs;
+
+	memset(&fs, 0, sizeof(fs));
+	CHECK(rte_pmd_octonic_flow_stats_get(port, &fs) == 0, "flow stats of port %u", port);
+	return fs;
+}
+
+int
+octo_gen_limit(uint16_t port, uint64_t n)
+{
+	struct rte_pmd_octonic_gen_conf gc;
+	int ret = rte_pmd_octonic_gen_get(port, &gc);
+
+	if (ret != 0)
+		return ret;
+	gc.limit = n;
+	return rte_pmd_octonic_gen_set(port, &gc);
+}
