@@ -141,8 +141,8 @@ rte_ctz32(uint32_t v)
 #include <rte_thread.h>
 #if !OCTO_DPDK_AT_LEAST(23, 11)
 #include <pthread.h>
-#include <stdio.h>
 #include <rte_lcore.h>
+#include <rte_string_fns.h>
 
 struct octo_compat_thread_start {
 	rte_thread_func func;
@@ -184,9 +184,10 @@ static inline int
 rte_thread_create_internal_control(rte_thread_t *thread, const char *name,
 		rte_thread_func thread_func, void *arg)
 {
-	char prefixed[RTE_MAX_THREAD_NAME_LEN];
+	char prefixed[RTE_MAX_THREAD_NAME_LEN] = "dpdk-";
 
-	snprintf(prefixed, sizeof(prefixed), "dpdk-%s", name);
+	/* cut to the thread name limit, as 23.11 does */
+	rte_strlcat(prefixed, name, sizeof(prefixed));
 	return rte_thread_create_control(thread, prefixed, thread_func, arg);
 }
 #endif
@@ -278,7 +279,7 @@ fn##_octo_compat(void *rxq) \
 
 /*
  * The release of DPDK's mlx5 PMD the NIC model's mlx5 dialects follow by
- * default (drivers/net/octonic/README.md, "Dialects"), year * 100 + month:
+ * default (doc/guides/nics/octonic.rst, "Dialects"), year * 100 + month:
  * that of the DPDK built against; 22.11 for the releases between.
  */
 #define OCTO_DPDK_MLX5_MODEL (OCTO_DPDK_AT_LEAST(25, 11) ? 2511 : 2211)

@@ -21,7 +21,7 @@
  * one switch domain (rte_eth_dev_info.switch_info.port_id is the PF index).
  * topology=mpesw names them "net_octonicN_p<i>" as mlx5 names the uplinks
  * of its multiport e-switch; topology=separate makes each PF a device and
- * a switch domain of its own (drivers/net/octonic/README.md, "Ports").
+ * a switch domain of its own (doc/guides/nics/octonic.rst, "Topologies").
  *
  * Devargs: pfs=1..8, numa=n0:n1:... (node of each PF; default PF i on
  * socket i % sockets), mac=shared|per-pf, wire=gen|loop|<ethdev name>,
@@ -31,11 +31,11 @@
  * remote DMA / remote poll; 107 ns, a published PCIe remote-read penalty,
  * is the suggested value; 0 = off, the default), dialect=generic|mlx5-sws|
  * mlx5-hws and xmeta=0..4 (the rules a real NIC would refuse, refused in
- * its terms; drivers/net/octonic/README.md, "Dialects"), topology=
+ * its terms; doc/guides/nics/octonic.rst, "Dialects"), topology=
  * octonic|mpesw|separate, and the datapath's realism: rx_step=,
  * rx_ring=plain|mlx5, tx_comp_every=, tx_cleanup=0|1, tx_read_ns= (the
  * NIC reads a Tx post within this after its doorbell; mlx5-hws defaults
- * to mlx5's values; README "Datapath").
+ * to mlx5's values; octonic.rst "Datapath").
  *
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
@@ -54,8 +54,11 @@ extern "C" {
 struct rte_pmd_octonic_pf_info {
 	uint16_t pf;		/**< index of this PF in the NIC */
 	uint16_t nb_pfs;	/**< PFs of the NIC */
-	int socket_id;		/**< NUMA node of this PF (its port's: under
-				  *  topology=mpesw the owner's, PF0's) */
+	/**
+	 * NUMA node of this PF (its port's: under
+	 * topology=mpesw the owner's, PF0's)
+	 */
+	int socket_id;
 	uint16_t pf_port[8];	/**< port id of each PF (RTE_MAX_ETHPORTS once closed) */
 };
 
@@ -69,8 +72,11 @@ int rte_pmd_octonic_pf_info(uint16_t port_id, struct rte_pmd_octonic_pf_info *in
 
 /** Locality counters of one PF queue (Rx or Tx). */
 struct rte_pmd_octonic_locality {
-	uint64_t remote_dma_pkts;  /**< packets DMA-written into (Rx) or read
-				     *  from (Tx) mbufs on another socket */
+	/**
+	 * packets DMA-written into (Rx) or read
+	 * from (Tx) mbufs on another socket
+	 */
+	uint64_t remote_dma_pkts;
 	uint64_t remote_dma_bytes; /**< their bytes */
 	uint64_t remote_polls;     /**< bursts called by an lcore of another socket */
 	uint64_t polls;            /**< all bursts on this queue */
@@ -191,7 +197,7 @@ enum rte_pmd_octonic_topology {
 	RTE_PMD_OCTONIC_TOPOLOGY_SEPARATE,	/**< a device and e-switch per PF */
 };
 
-/** The datapath rules a PF follows (README "Datapath"). */
+/** The datapath rules a PF follows (octonic.rst "Datapath"). */
 struct rte_pmd_octonic_datapath {
 	enum rte_pmd_octonic_topology topology;
 	uint16_t rx_step;	/**< Rx bursts in steps of this (1: none) */
@@ -199,9 +205,12 @@ struct rte_pmd_octonic_datapath {
 	uint8_t tx_cleanup;	/**< rte_eth_tx_done_cleanup is offered */
 	uint16_t tx_comp_every;	/**< a Tx completion every this many descriptors */
 	uint16_t rx_burst_max;	/**< rte_pmd_octonic_rx_burst_max's cap, 0: none */
-	int pci_socket_id;	/**< NUMA node of the PF's own PCIe function
-				  *  (under mpesw its port reports and DMAs
-				  *  through the owner's) */
+	/**
+	 * NUMA node of the PF's own PCIe function
+	 * (under mpesw its port reports and DMAs
+	 * through the owner's)
+	 */
+	int pci_socket_id;
 };
 
 /**
@@ -235,12 +244,18 @@ int rte_pmd_octonic_sink_stats_get(uint16_t port_id,
 /** Generator controls (wire=gen). */
 struct rte_pmd_octonic_gen_conf {
 	uint32_t nb_flows;      /**< distinct flows, round-robin */
-	uint16_t pkt_len;       /**< frame length without CRC, at least the
-				  *  shortest frame of ipv6/l4_proto (64..90) */
+	/**
+	 * frame length without CRC, at least the
+	 * shortest frame of ipv6/l4_proto (64..90)
+	 */
+	uint16_t pkt_len;
 	uint8_t ipv6;           /**< 1: IPv6, 0: IPv4 */
-	uint8_t l4_proto;       /**< IPPROTO_UDP, _TCP, _SCTP, _ICMP (IPv4
-				  *  only) or _ICMPV6 (IPv6 only); ICMP frames
-				  *  are echo requests, identifier per flow */
+	/**
+	 * IPPROTO_UDP, _TCP, _SCTP, _ICMP (IPv4
+	 * only) or _ICMPV6 (IPv6 only); ICMP frames
+	 * are echo requests, identifier per flow
+	 */
+	uint8_t l4_proto;
 	uint64_t rate_pps;      /**< 0: as fast as polled */
 	uint64_t limit;         /**< stop after this many packets, 0: no limit */
 };
@@ -272,12 +287,16 @@ struct rte_pmd_octonic_flow_stats {
 	uint32_t transfer_rules;  /**< rules now in the transfer domain */
 	uint32_t ingress_rules;   /**< rules now in this PF's ingress */
 	/** A rule change returns once the engine holds no frame classified
-	 *  by the rules before it (the NIC's acknowledgement): */
+	 *  by the rules before it (the NIC's acknowledgment):
+	 */
 	uint64_t grace_periods;    /**< such waits (and those before frees) */
 	uint64_t grace_wait_ns;    /**< time spent in them, in total */
 	uint64_t grace_wait_max_ns; /**< the longest one */
-	uint64_t grace_sleeps;     /**< waits that gave the CPU away until the
-				     *  engine left its read section */
+	/**
+	 * waits that gave the CPU away until the
+	 * engine left its read section
+	 */
+	uint64_t grace_sleeps;
 };
 
 /** Rule counters of the e-switch; ingress_rules is @p port_id's PF's. */
@@ -286,7 +305,7 @@ int rte_pmd_octonic_flow_stats_get(uint16_t port_id,
 		struct rte_pmd_octonic_flow_stats *st);
 
 /**
- * Room in the NIC's e-switch for @p rules rules, all domains together
+ * Room in the NIC's e-switch for as many rules as @p rules, all domains together
  * (0, the default: as many as memory takes). Creates beyond it fail with
  * ENOSPC and a message saying so, as on a NIC whose tables are full; the
  * rules held stay. Lowering it below the rules held refuses every create.

@@ -40,12 +40,18 @@ struct rte_pmd_octopus_queue_info {
 	uint16_t home_member;	/**< index of the home member in the member list */
 	uint16_t home_port;	/**< ethdev port of the home member */
 	int home_socket;	/**< socket of the home member */
-	int poller_lcore;	/**< lcore that polls the queue (of the latest
-				 *  burst), -1 if none yet,
-				 *  RTE_MAX_LCORE for a non-EAL thread */
+	/**
+	 * lcore that polls the queue (of the latest
+	 * burst), -1 if none yet,
+	 * RTE_MAX_LCORE for a non-EAL thread
+	 */
+	int poller_lcore;
 	int poller_socket;	/**< that lcore's socket, -1 if none */
-	uint8_t steered;	/**< 1: NIC steering sends the queue's traffic to the
-				 *  home only; 0: no steering, every member is polled */
+	/**
+	 * 1: NIC steering sends the queue's traffic to the
+	 * home only; 0: no steering, every member is polled
+	 */
+	uint8_t steered;
 	uint8_t has_home;	/**< 0: bound by the first poll (none yet) */
 };
 
@@ -107,8 +113,11 @@ int rte_pmd_octopus_locality_get(uint16_t port_id, uint16_t queue_id, int tx,
 enum rte_pmd_octopus_mig_phase {
 	RTE_PMD_OCTOPUS_MIG_STEADY = 0,	/**< served by its home member */
 	RTE_PMD_OCTOPUS_MIG_REQUESTED,	/**< a move is asked for, not begun */
-	RTE_PMD_OCTOPUS_MIG_DRAINING,	/**< switched; the old member is drained (Rx)
-					 *  or its Tx descriptors complete */
+	/**
+	 * switched; the old member is drained (Rx)
+	 * or its Tx descriptors complete
+	 */
+	RTE_PMD_OCTOPUS_MIG_DRAINING,
 };
 
 /** Migration state and counters of a virtual queue. */
@@ -124,24 +133,36 @@ struct rte_pmd_octopus_migration {
 	uint64_t drained_pkts;	/**< Rx: packets read from an old member while draining */
 	uint64_t gates;		/**< flow gates put on this queue (flow moved to it) */
 	uint64_t gated_bursts;	/**< bursts that delivered nothing behind a gate */
-	uint64_t gate_timeouts;	/**< gates given up on after 50 ms (source not polled, or
-				 *   this queue's poller not back while a gate closed):
-				 *   order is not guaranteed across them */
+	/**
+	 * gates given up on after 50 ms (source not polled, or
+	 * this queue's poller not back while a gate closed):
+	 * order is not guaranteed across them
+	 */
+	uint64_t gate_timeouts;
 	/** moves by latency: [0] < 1 us, [k] in [2^(k-1), 2^k) us, last: longer */
 	uint64_t latency_hist[RTE_PMD_OCTOPUS_MIG_HIST];
-	uint64_t last_switch_ns;	/**< last move: request to the switch (rule
-					 *  changed; the rest is the drain) */
-	uint64_t tx_settle_bound_acks;	/**< Rx: drains acked because what the
-					 *  poller's lcore sent before them was
-					 *  posted over the Tx settle bound ago
-					 *  (its descriptors not reported done:
-					 *  no completion due yet) */
-	uint64_t tx_settle_bound_moves;	/**< Tx: moves ended because the
-					 *  queue's first burst after the switch
-					 *  was the Tx settle bound ago (the old
-					 *  member's descriptors not reported
-					 *  done); nothing was posted to the
-					 *  old member since */
+	/**
+	 * last move: request to the switch (rule
+	 * changed; the rest is the drain)
+	 */
+	uint64_t last_switch_ns;
+	/**
+	 * Rx: drains acked because what the
+	 * poller's lcore sent before them was
+	 * posted over the Tx settle bound ago
+	 * (its descriptors not reported done:
+	 * no completion due yet)
+	 */
+	uint64_t tx_settle_bound_acks;
+	/**
+	 * Tx: moves ended because the
+	 * queue's first burst after the switch
+	 * was the Tx settle bound ago (the old
+	 * member's descriptors not reported
+	 * done); nothing was posted to the
+	 * old member since
+	 */
+	uint64_t tx_settle_bound_moves;
 };
 
 /**

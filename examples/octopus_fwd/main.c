@@ -281,7 +281,8 @@ main(int argc, char **argv)
 		rte_exit(EXIT_FAILURE, "no port to use\n");
 	if (ofwd_conf.nb_routes == 0) {
 		/* 198u: RTE_IPV4 shifts its first byte as an int, and
-		 * 198 << 24 does not fit one */
+		 * 198 << 24 does not fit one
+		 */
 		ofwd_conf.routes[0] = (struct ofwd_route){
 			.ip = RTE_IPV4(198u, 18, 0, 0), .depth = 15,
 			.port = ofwd_conf.ports[0] };

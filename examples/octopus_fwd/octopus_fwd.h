@@ -51,7 +51,8 @@ struct __rte_cache_aligned ofwd_lcore {
 	struct rte_eth_dev_tx_buffer *txb[OFWD_MAX_PORTS];
 	struct ofwd_queue_stats st[OFWD_MAX_PORTS];
 	/* what the loop cost, from its start to the stop: TSC cycles of
-	 * wall time, and CPU time the thread really had (it may share a CPU) */
+	 * wall time, and CPU time the thread really had (it may share a CPU)
+	 */
 	uint64_t loop_cycles;
 	uint64_t cpu_ns;
 };

@@ -76,7 +76,8 @@ name_matches(const char *name, const char *match)
 }
 
 /* The xstats of every port, owned ones too, whose names contain one of the
- * comma-separated texts of @p match. */
+ * comma-separated texts of @p match.
+ */
 void
 ofwd_report_xstats(const char *match)
 {

@@ -66,13 +66,15 @@ extern "C" {
 #define OCTO_L_ICMP6	0x0100	/**< ICMPv6 over IPv6 */
 /** Fragment bits (with the layers: a rule's mask picks them like a layer):
  * an IPv4 fragment (MF set or a non-zero offset), and one that is not the
- * first (a non-zero offset). */
+ * first (a non-zero offset).
+ */
 #define OCTO_L_FRAG		0x0200
 #define OCTO_L_FRAG_LATER	0x0400
 /** The top four bits of layers are no layer: where the frame entered a
  * switch, as its owner numbers the ports (net_octonic's e-switch: the
  * wire or a PF's Tx); 0 from octo_flow_key_parse and in a pattern's
- * match.  A rule's mask picks them like a layer. */
+ * match.  A rule's mask picks them like a layer.
+ */
 #define OCTO_L_IN_PORT_SHIFT	12
 #define OCTO_L_IN_PORT		0xf000
 
@@ -140,7 +142,8 @@ octo_flow_key_apply_mask(const struct octo_flow_key *in,
 		const struct octo_flow_key *mask, struct octo_flow_key *out)
 {
 	/* may_alias: the key is written field by field elsewhere; without
-	 * it the compiler may reorder those stores after these loads. */
+	 * it the compiler may reorder those stores after these loads.
+	 */
 	typedef uint64_t __rte_may_alias word_t;
 	const word_t *a = (const word_t *)in;
 	const word_t *b = (const word_t *)mask;
@@ -184,7 +187,8 @@ void octo_key_layout_init(struct octo_key_layout *l,
 		const struct octo_flow_key *mask);
 
 /** Write the compact key (l->key_len bytes at @p out) of flow key @p k
- * under id @p id. */
+ * under id @p id.
+ */
 static inline void
 octo_key_build(const struct octo_key_layout *l, uint32_t id,
 		const struct octo_flow_key *k, uint32_t *out)

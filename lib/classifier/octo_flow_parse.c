@@ -30,7 +30,8 @@
 #define ICMP6_HDR_LEN 4
 
 /* ICMP is parsed over IPv4 and ICMPv6 over IPv6 only (@p v6), as a NIC
- * does: protocol 58 in an IPv4 header is not ICMPv6. */
+ * does: protocol 58 in an IPv4 header is not ICMPv6.
+ */
 static void
 parse_l4(const uint8_t *p, uint32_t left, uint8_t proto, int v6,
 		struct octo_flow_key *key)

@@ -17,7 +17,8 @@ void
 octo_key_layout_init(struct octo_key_layout *l, const struct octo_flow_key *mask)
 {
 	/* Key lengths whose key + 8-byte value divides a cache line or is a
-	 * whole number of them. */
+	 * whole number of them.
+	 */
 	static const uint8_t lens[] = { 8, 24, 56, OCTO_KEY_LEN_MAX };
 	const uint8_t *mb = (const uint8_t *)mask;
 	uint32_t i, need;

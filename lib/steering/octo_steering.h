@@ -143,8 +143,8 @@ enum octo_steer_kind {
 #define OCTO_STEER_MARK_TAGS 0x10000u
 /**
  * Default transfer group of the home rules.  It is above every group an
- * application rule may use (1..OCTO_STEER_HOME_GROUP-1 for the next
- * issue's app groups), because a JUMP must go to a higher group: an app
+ * application rule may use (1..OCTO_STEER_HOME_GROUP-1, the application's
+ * groups), because a JUMP must go to a higher group: an app
  * rule in any of those groups can still end in SET_META(q) + JUMP(home).
  */
 #define OCTO_STEER_HOME_GROUP 64

@@ -164,7 +164,8 @@ build_template(struct octo_gen *g, uint32_t h)
 		struct rte_icmp_hdr *icmp = (struct rte_icmp_hdr *)l4;
 
 		/* echo requests: the identifier per flow, the sequence number
-		 * per frame, as ping sends them */
+		 * per frame, as ping sends them
+		 */
 		icmp->icmp_type = c->l4_proto == IPPROTO_ICMP ?
 			RTE_ICMP_TYPE_ECHO_REQUEST : RTE_ICMP6_ECHO_REQUEST;
 		g->sport_off = g->l4_off + offsetof(struct rte_icmp_hdr, icmp_ident);
@@ -234,7 +235,8 @@ octo_gen_min_len(uint8_t ipv6, uint8_t l4_proto)
 }
 
 /* SCTP's CRC32c (RFC 9260, appendix A) over the L4 segment, checksum field
- * zero; stored in the byte order the RFC's reference code writes it. */
+ * zero; stored in the byte order the RFC's reference code writes it.
+ */
 static rte_le32_t
 sctp_crc32c(const uint8_t *l4, uint32_t len)
 {

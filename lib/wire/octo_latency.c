@@ -200,7 +200,8 @@ uint64_t
 octo_latency_bucket_low(unsigned int b)
 {
 	/* a 64-bit value's top bit is bit 63: the buckets from here on stay
-	 * empty, and their bounds (2^64 and up) do not fit: saturate */
+	 * empty, and their bounds (2^64 and up) do not fit: saturate
+	 */
 	if (b >= (64 - LAT_SUB_BITS + 1) * LAT_SUB)
 		return UINT64_MAX;
 	return bucket_low(b);

@@ -57,7 +57,8 @@ struct octo_gen_conf {
 	/** IPPROTO_UDP, IPPROTO_TCP, IPPROTO_SCTP (the payload right after
 	 * the common header, no chunk), IPPROTO_ICMP (IPv4) or IPPROTO_ICMPV6
 	 * (IPv6): echo requests whose identifier is the flow's source port
-	 * and whose sequence number is the low 16 bits of the frame's */
+	 * and whose sequence number is the low 16 bits of the frame's
+	 */
 	uint8_t l4_proto;
 	uint32_t seed;		/**< varies the addresses and ports */
 };
@@ -189,7 +190,8 @@ void octo_latency_counts(const struct octo_latency *l, uint64_t *samples,
 void octo_latency_hist(const struct octo_latency *l,
 		uint64_t counts[OCTO_LATENCY_BUCKETS]);
 /** Smallest latency bucket @p b holds; UINT64_MAX from the first bucket
- *  that no 64-bit latency can reach (the end of the last one in use). */
+ *  that no 64-bit latency can reach (the end of the last one in use).
+ */
 uint64_t octo_latency_bucket_low(unsigned int b);
 /**
  * The histogram's non-empty buckets in ascending order, at most @p max

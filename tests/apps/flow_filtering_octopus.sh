@@ -24,7 +24,7 @@
 # that (it adds a control queue of its own at index nb_queue), and the rule
 # steers once pushed, pulled or not: the model's mlx5-hws dialect (xmeta=4,
 # which net_octopus needs over mlx5-hws) does as mlx5 does, and so must the
-# port in front of it (issue 22). On 25.11 the default mode runs there, then
+# port in front of it. On 25.11 the default mode runs there, then
 # --non-template on the generic model as on 22.11; before 23.11 the example
 # has no template mode and no options. Run under octopus-numa-emu --nodes 2.
 set -euo pipefail

@@ -3,7 +3,7 @@
  */
 
 /*
- * net_octonic's datapath realism (README "Datapath"), through ethdev: Rx
+ * net_octonic's datapath realism (octonic.rst "Datapath"), through ethdev: Rx
  * bursts in steps, short with completions pending at the ring end and when
  * the pool runs dry, the NIC writing only into posted buffers,
  * rx_queue_count as mlx5 counts, Tx completions every N descriptors and no
@@ -689,7 +689,7 @@ tx_pairs(const char *nic, const char *args, unsigned int rounds, unsigned int ga
 
 /*
  * Tx posts leave in posting order across rings once further apart than
- * the NIC's read latency (tx_read_ns; README "Datapath", D5), however late
+ * the NIC's read latency (tx_read_ns; octonic.rst "Datapath", D5), however late
  * the engine runs; closer ones may cross (the negative control: a port
  * that did not wait for its posts to be read could reorder).
  */

@@ -6,7 +6,7 @@
  * net_octonic's dialects (devargs dialect=, xmeta=) on real ports:
  *   test_octonic_dialect -m 512 --no-pci --file-prefix X -- <case>
  * with <case> generic, mlx5_sws or mlx5_hws: for each dialect every
- * refusal the README's "Dialects" table lists, by rte_flow_validate and by
+ * refusal the guide's (octonic.rst) "Dialects" table lists, by rte_flow_validate and by
  * rte_flow_create (the same errno and message; under mlx5-hws validate
  * looks at the pattern only, so an action's refusal comes from create
  * alone), and the rule shape the dialect accepts for "wire -> PF1 ->

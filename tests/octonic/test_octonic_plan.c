@@ -3,7 +3,7 @@
  */
 
 /*
- * Template rules made through the templates' plans (README "Template
+ * Template rules made through the templates' plans (octonic.rst "Template
  * API") are the rules rte_flow_create makes of the same pattern and
  * actions, field by field:
  *   test_octonic_plan -m 256 --no-pci -l 0 --file-prefix X -- generic|mlx5_hws

@@ -3,7 +3,7 @@
  */
 
 /*
- * net_octonic's topologies (README "Ports"): mlx5's multiport e-switch
+ * net_octonic's topologies (octonic.rst "Topologies"): mlx5's multiport e-switch
  * (topology=mpesw: one device, <name>_p<i> ports, the owner's NUMA node
  * and DMA, REPRESENTED_PORT to an uplink out by the wire, a fatal event
  * removing every port) and separate devices (topology=separate: a device

@@ -891,7 +891,7 @@ test_failover(struct rte_mempool *mp)
 	CHECK(remote_at_rest(), "remote DMA/polls still grow 2 s after the return");
 
 	/* the pollers starved as the generator stops (a loaded host): the
-	 * quiesce must still wait for what the rings hold (issue 31 item 1)
+	 * quiesce must still wait for what the rings hold
 	 */
 	pollers_starve(150);
 	quiesce();

@@ -1358,7 +1358,7 @@ main(int argc, char **argv)
 		return 2;
 	/* the queues homed on a socket fill a ring on every member at start
 	 * under a NIC that posts its rings then (mlx5: all of them, deferred
-	 * or not: the port's README, Rx pools), and their Tx rings and the
+	 * or not: octopus.rst, "Rx pools"), and their Tx rings and the
 	 * lcores' caches hold more */
 	for (s = 0; s < nb_pf && nb_pf > 2; s++) {
 		snprintf(name, sizeof(name), "app%u", s);

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 Octopus authors
 #
-# The drain on real bursts (issue 30 item 4): testpmd (io forwarding,
+# The drain on real bursts: testpmd (io forwarding,
 # unmodified) on net_octopus over the NIC model under dialect=mlx5-hws with
 # its datapath realism (the Rx ring kept as mlx5's, Tx completions every 32
 # descriptors, no tx_done_cleanup) and Rx bursts in steps of STEP

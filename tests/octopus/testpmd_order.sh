@@ -16,8 +16,8 @@
 #   all       the four interleaved
 # Every phase must leave 0 packets out of order at the sink and no gate
 # opened on its timeout: the test causes none, and a gate that times out
-# may reorder (issue 31 item 4: a run with a timeout is a failure, not a
-# run to repeat or skip).
+# may reorder (a run with a timeout is a failure, not a run to repeat or
+# skip).
 #
 #   testpmd_order.sh io|mac 1|2 [full|reorders]
 # forwarding mode; lcores on 1 or 2 sockets; the generator at 100k packets/s,

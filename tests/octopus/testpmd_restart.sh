@@ -5,7 +5,7 @@
 # Rules through a port stop and start, driven as a user would drive
 # testpmd (its defaults, io forwarding), over the NIC model's two PFs:
 #
-#   1. issue 30's case: `flow create 2 ingress pattern eth / ipv4 / udp /
+#   1. an all-UDP rule: `flow create 2 ingress pattern eth / ipv4 / udp /
 #      end actions queue index 1 / end` sends every generated packet to
 #      queue 1; after `port stop 2` / `port start 2` it still does (queues
 #      0, 2 and 3 get nothing).
@@ -133,7 +133,7 @@ restart() {
 	fc "port start $port"
 }
 
-# 1. issue 30's case
+# 1. an all-UDP rule to queue 1
 fc "flow create $port ingress pattern eth / ipv4 / udp / end actions queue index 1 / end"
 expect "^Flow rule #0 created"
 forward 1 500	# what the other queues held before the rule
@@ -145,12 +145,12 @@ forward 1 1000
 if [ ${#noflush[@]} -gt 0 ]; then
 	[ "${got[0]}" = 0 ] && [ "${got[2]}" = 0 ] && [ "${got[3]}" = 0 ] ||
 		fail "after port stop/start: queues 0, 2, 3 got ${got[0]}, ${got[2]}, ${got[3]}: the rule is gone"
-	echo "issue 30's case: all UDP on queue 1 before and after a port stop/start"
+	echo "all-UDP rule: all UDP on queue 1 before and after a port stop/start"
 	fc "flow destroy $port rule 0"
 else
 	[ "${got[0]}" -gt 0 ] && [ "${got[2]}" -gt 0 ] && [ "${got[3]}" -gt 0 ] ||
 		fail "after port stop/start: testpmd flushed the rule, but queues 0, 2, 3 got ${got[0]}, ${got[2]}, ${got[3]}"
-	echo "issue 30's case: testpmd $version flushes the rule at the stop; the traffic is spread again after it"
+	echo "all-UDP rule: testpmd $version flushes the rule at the stop; the traffic is spread again after it"
 fi
 
 # 2. a template rule and a synchronous rule, ten restarts

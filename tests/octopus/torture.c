@@ -3,7 +3,7 @@
  */
 
 /*
- * Torture run (issue 31): net_octopus over N net_octonic PFs on N emulated
+ * Torture run: net_octopus over N net_octonic PFs on N emulated
  * sockets (--pfs 2..8, run under tools/octopus-numa-emu --nodes N), the
  * model's generator on (1024 sequence-numbered UDP flows), lcores 1..N+1
  * (lcore k on socket k mod N) forwarding each virtual queue back to the

@@ -34,12 +34,11 @@
  * octopus async / bare PF async and octopus async / octopus sync, as
  * ratios of the rates, medians of the per-chunk ratios and ratios of the
  * best chunks; and the command that reproduces the run.
- * check ATTEMPTS [PF_RATIO SYNC_RATIO]: the goals of issue 22 (or the
+ * check ATTEMPTS [PF_RATIO SYNC_RATIO]: the goals (or the
  * ratios given) on the ratios of the best chunks:
  * octopus async >= GOAL_PF x bare PF async, insertion and deletion, and
- * octopus async insertion >= GOAL_SYNC x octopus sync insertion (the
- * issue's "today about 0.6 M rules/s" is the synchronous insertion rate;
- * 3x the port's synchronous deletion would ask the port to delete faster
+ * octopus async insertion >= GOAL_SYNC x octopus sync insertion (3x the
+ * port's synchronous deletion would ask the port to delete faster
  * than the bare PF's own asynchronous deletion: 1450 vs 640 cycles). The
  * best chunks, not the rates or the median
  * chunk: on a shared 2-CPU host most chunks of a few ms are preempted at

@@ -70,8 +70,10 @@ rte_pmd_octonic_locality_get(uint16_t port_id, uint16_t queue_id, int tx,
 	if (tx) {
 		const struct octonic_txq *q;
 
-		if (queue_id >= data->nb_tx_queues ||
-				(q = data->tx_queues[queue_id]) == NULL)
+		if (queue_id >= data->nb_tx_queues)
+			return -EINVAL;
+		q = data->tx_queues[queue_id];
+		if (q == NULL)
 			return -EINVAL;
 		loc->remote_dma_pkts = RELAXED_GET(&q->eng.remote_dma_pkts) -
 			q->eng_base.remote_dma_pkts;
@@ -83,8 +85,10 @@ rte_pmd_octonic_locality_get(uint16_t port_id, uint16_t queue_id, int tx,
 	} else {
 		const struct octonic_rxq *q;
 
-		if (queue_id >= data->nb_rx_queues ||
-				(q = data->rx_queues[queue_id]) == NULL)
+		if (queue_id >= data->nb_rx_queues)
+			return -EINVAL;
+		q = data->rx_queues[queue_id];
+		if (q == NULL)
 			return -EINVAL;
 		loc->remote_dma_pkts = RELAXED_GET(&q->eng.remote_dma_pkts) -
 			q->eng_base.remote_dma_pkts;
@@ -123,7 +127,8 @@ rte_pmd_octonic_unplug(uint16_t port_id)
 	if (!pf->plugged)
 		return -EALREADY;
 	/* the engine checks plugged per packet; take its lock so that no
-	 * packet is DMA-written into this PF after we return */
+	 * packet is DMA-written into this PF after we return
+	 */
 	rte_spinlock_lock(&pf->nic->engine_lock);
 	pf->plugged = 0;
 	rte_spinlock_unlock(&pf->nic->engine_lock);
@@ -430,11 +435,13 @@ rte_pmd_octonic_gen_enable(uint16_t port_id, int on)
 		return -ENOTSUP;
 	/* under the engine's lock: a pass that read gen_on before the pause
 	 * has delivered its frames (or counted them missed) by the time the
-	 * pause returns, so the generated count is final from then on */
+	 * pause returns, so the generated count is final from then on
+	 */
 	rte_spinlock_lock(&pf->nic->engine_lock);
 	pf->nic->gen_on = on != 0;
 	/* a paced schedule restarts at the resume: the pause is not an
-	 * overflow */
+	 * overflow
+	 */
 	pf->nic->gen_credit = 0;
 	pf->nic->gen_last_tsc = 0;
 	rte_spinlock_unlock(&pf->nic->engine_lock);

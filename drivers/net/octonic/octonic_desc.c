@@ -4,7 +4,7 @@
 
 /*
  * Descriptor rings kept the way DPDK's mlx5 driver keeps them, for the
- * datapath realism devargs (README "Datapath"): the application side of
+ * datapath realism devargs (octonic.rst "Datapath"): the application side of
  * them, what the driver does in its bursts.  The NIC side (writing frames
  * into posted buffers, reading Tx descriptors) is in octonic_engine.c.
  *
@@ -43,7 +43,8 @@
 #include "octonic_internal.h"
 
 /* mlx5_defs.h: MLX5_VPMD_RX_MAX_BURST, MLX5_VPMD_DESCS_PER_LOOP and
- * MLX5_VPMD_RXQ_RPLNSH_THRESH(n) = min(64, n / 4) */
+ * MLX5_VPMD_RXQ_RPLNSH_THRESH(n) = min(64, n / 4)
+ */
 #define RXD_PASS_MAX 64u
 #define RXD_KEPT_BACK 4u
 
@@ -152,7 +153,8 @@ rxd_burst_scalar(struct octonic_rxq *rxq, struct octonic_rxd *d,
 
 	while (tn < n) {
 		/* the replacement first, as mlx5_rx_burst: a dry pool stops
-		 * the burst even when completions are pending */
+		 * the burst even when completions are pending
+		 */
 		rep = rte_pktmbuf_alloc(rxq->mp);
 		if (rep == NULL) {
 			RELAXED_ADD(&rxq->poll.nombuf, 1);
@@ -239,8 +241,11 @@ octonic_txd_stop(struct octonic_txd *d)
 		rte_pktmbuf_free(d->elts[i & d->mask]);
 	STORE(&d->head, 0, relaxed);
 	STORE(&d->hw_ci, 0, relaxed);
-	d->tail = d->done = d->comp = 0;
-	d->req_pi = d->req_ci = 0;
+	d->tail = 0;
+	d->done = 0;
+	d->comp = 0;
+	d->req_pi = 0;
+	d->req_ci = 0;
 }
 
 /* Free elts[tail, tail + n) (it may wrap). */

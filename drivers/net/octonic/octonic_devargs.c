@@ -62,7 +62,8 @@ fail(char *err, size_t err_len, const char *fmt, ...)
 		va_end(ap);
 		/* the message quotes the input: a newline or other control
 		 * character in a key or value must not break it (or a log
-		 * line) in two */
+		 * line) in two
+		 */
 		for (c = err; *c != '\0'; c++)
 			if (iscntrl((unsigned char)*c))
 				*c = '?';
@@ -331,7 +332,8 @@ topology_check(struct octonic_devargs *da, char *err, size_t err_len)
 	switch (da->topology) {
 	case OCTONIC_TOPO_MPESW:
 		/* mlx5.rst: the multiport e-switch runs with hardware
-		 * steering only; its uplinks have a MAC each */
+		 * steering only; its uplinks have a MAC each
+		 */
 		if (da->dialect != OCTONIC_DIALECT_MLX5_HWS)
 			return fail(err, err_len,
 				"devarg 'topology=mpesw' needs dialect=mlx5-hws (mlx5's multiport e-switch runs with hardware steering only)");
@@ -390,7 +392,8 @@ octonic_devargs_parse(const char *args, struct octonic_devargs *da,
 	if (ret == 0)
 		datapath_defaults(da, kv);
 	/* A generator setting under another wire would change nothing: say
-	 * so rather than let a gen_rate= look like it paced the traffic. */
+	 * so rather than let a gen_rate= look like it paced the traffic.
+	 */
 	if (ret == 0 && gen_key != NULL && da->wire != OCTONIC_WIRE_GEN)
 		ret = fail(err, err_len,
 			"devarg '%s' sets the generator, which runs with wire=gen only",
@@ -401,7 +404,8 @@ octonic_devargs_parse(const char *args, struct octonic_devargs *da,
 			"devarg 'numa' names %u nodes but pfs=%u", nb_numa,
 			da->nb_pfs);
 	/* xmeta= is mlx5's dv_xmeta_en: meaningless to the generic dialect,
-	 * and mode 4 exists only with hardware steering (mlx5.rst, 22.11). */
+	 * and mode 4 exists only with hardware steering (mlx5.rst, 22.11).
+	 */
 	if (ret == 0 && da->xmeta_given &&
 			da->dialect == OCTONIC_DIALECT_GENERIC)
 		ret = fail(err, err_len,

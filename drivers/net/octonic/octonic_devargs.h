@@ -36,7 +36,7 @@ enum octonic_mac_mode {
  * Which NIC's rule vocabulary the e-switch speaks (dialect=).  Generic
  * accepts everything the model implements; the mlx5 dialects refuse what
  * DPDK's mlx5 PMD refuses with software (dv_flow_en=1) or hardware
- * (dv_flow_en=2) steering (README "Dialects").
+ * (dv_flow_en=2) steering (octonic.rst "Dialects").
  */
 enum octonic_dialect {
 	OCTONIC_DIALECT_GENERIC,	/**< dialect=generic (default) */
@@ -56,28 +56,33 @@ enum octonic_dialect {
 #define OCTONIC_XMETA_MAX 4
 
 /**
- * How the PFs of one NIC appear to DPDK (topology=; README "Ports").
+ * How the PFs of one NIC appear to DPDK (topology=; octonic.rst "Topologies").
  */
 enum octonic_topology {
 	/** One rte_device and one e-switch for every PF, each PF DMA-ing on
-	 *  its own socket: the IOctopus octoNIC (default). */
+	 *  its own socket: the IOctopus octoNIC (default).
+	 */
 	OCTONIC_TOPO_OCTONIC,
 	/** mlx5's multiport e-switch: one rte_device (the owner, PF0),
 	 *  ports <name>_p<i>, all reporting and DMA-ing through the owner's
-	 *  socket; REPRESENTED_PORT to a PF leaves by the wire. */
+	 *  socket; REPRESENTED_PORT to a PF leaves by the wire.
+	 */
 	OCTONIC_TOPO_MPESW,
 	/** Each PF its own rte_device and e-switch; wire frames go to the
-	 *  PF whose MAC they carry (a multi-host NIC). */
+	 *  PF whose MAC they carry (a multi-host NIC).
+	 */
 	OCTONIC_TOPO_SEPARATE,
 };
 
-/** How an Rx queue's descriptors are kept (rx_ring=; README "Datapath"). */
+/** How an Rx queue's descriptors are kept (rx_ring=; octonic.rst "Datapath"). */
 enum octonic_rx_ring {
 	/** The NIC takes an mbuf from the pool per frame; a burst returns
-	 *  what the ring holds, up to what was asked (default). */
+	 *  what the ring holds, up to what was asked (default).
+	 */
 	OCTONIC_RX_RING_PLAIN,
 	/** mlx5's: buffers posted by the driver, the NIC writes only into
-	 *  posted ones, bursts stop at the ring end and the posted limit. */
+	 *  posted ones, bursts stop at the ring end and the posted limit.
+	 */
 	OCTONIC_RX_RING_MLX5,
 };
 
@@ -86,13 +91,15 @@ enum octonic_rx_ring {
 /** Largest tx_comp_every=. */
 #define OCTONIC_TX_COMP_EVERY_MAX 1024
 /** mlx5's datapath values, the mlx5-hws defaults (mlx5_defs.h:
- *  MLX5_VPMD_DESCS_PER_LOOP, MLX5_TX_COMP_THRESH). */
+ *  MLX5_VPMD_DESCS_PER_LOOP, MLX5_TX_COMP_THRESH).
+ */
 #define OCTONIC_MLX5_RX_STEP 4
 #define OCTONIC_MLX5_TX_COMP_EVERY 32
 /** Largest tx_read_ns= (100 ms: far above any NIC's doorbell latency). */
 #define OCTONIC_TX_READ_NS_MAX 100000000u
 /** mlx5-hws default of tx_read_ns=: a ConnectX fetches a WQE within about
- *  a microsecond of its doorbell; twice that. */
+ *  a microsecond of its doorbell; twice that.
+ */
 #define OCTONIC_MLX5_TX_READ_NS 2000u
 
 /** Everything a --vdev net_octonicN,... line can set. */
@@ -104,49 +111,76 @@ struct octonic_devargs {
 	enum octonic_wire_kind wire;	/**< wire=gen|loop|<ethdev name> */
 	char wire_name[OCTONIC_WIRE_NAME_LEN]; /**< for OCTONIC_WIRE_ETHDEV */
 	uint32_t flows;			/**< flows=N (default 64) */
-	uint16_t pkt_len;		/**< pkt_len=64..9618 (default: the
-					 *  shortest frame of the chosen
-					 *  IP version and L4, 64 for IPv4/UDP) */
+	/**
+	 * pkt_len=64..9618 (default: the
+	 * shortest frame of the chosen
+	 * IP version and L4, 64 for IPv4/UDP)
+	 */
+	uint16_t pkt_len;
 	uint8_t pkt_len_given;		/**< pkt_len= was present */
-	uint8_t l4_proto;		/**< proto=udp|tcp|sctp|icmp|icmp6
-					 *  (IPPROTO_*) */
+	/**
+	 * proto=udp|tcp|sctp|icmp|icmp6
+	 * (IPPROTO_*)
+	 */
+	uint8_t l4_proto;
 	uint8_t ipv6;			/**< ipv6=0|1 */
 	uint64_t gen_rate;		/**< gen_rate=pps, 0: as fast as polled */
 	uint64_t gen_limit;		/**< gen_limit=N, 0: unlimited */
 	uint32_t nudma_dma_ns;		/**< busy-wait per remote DMA, 0: off */
 	uint32_t nudma_poll_ns;		/**< busy-wait per remote poll, 0: off */
 	enum octonic_dialect dialect;	/**< dialect=generic|mlx5-sws|mlx5-hws */
-	uint8_t xmeta;			/**< xmeta=0..4 (mlx5's dv_xmeta_en;
-					 *  default 0, mlx5's default: legacy
-					 *  metadata); mlx5 dialects only,
-					 *  4 with mlx5-hws only */
+	/**
+	 * xmeta=0..4 (mlx5's dv_xmeta_en;
+	 * default 0, mlx5's default: legacy
+	 * metadata); mlx5 dialects only,
+	 * 4 with mlx5-hws only
+	 */
+	uint8_t xmeta;
 	uint8_t xmeta_given;		/**< xmeta= was present */
-	uint16_t mlx5_dpdk;		/**< mlx5_dpdk=22.11|25.11
-					 *  (OCTONIC_MLX5_DPDK_*) */
+	/**
+	 * mlx5_dpdk=22.11|25.11
+	 * (OCTONIC_MLX5_DPDK_*)
+	 */
+	uint16_t mlx5_dpdk;
 	uint8_t mlx5_dpdk_given;	/**< mlx5_dpdk= was present */
-	uint8_t fdb_mark;		/**< fdb_mark=0|1: the NIC can MARK
-					 *  in transfer rules (mlx5's
-					 *  fdb_rx_set_flow_tag_stc capability);
-					 *  mlx5-hws with mlx5_dpdk=25.11 only */
+	/**
+	 * fdb_mark=0|1: the NIC can MARK
+	 * in transfer rules (mlx5's
+	 * fdb_rx_set_flow_tag_stc capability);
+	 * mlx5-hws with mlx5_dpdk=25.11 only
+	 */
+	uint8_t fdb_mark;
 	uint8_t mac_given;		/**< mac= was present */
 	enum octonic_topology topology;	/**< topology=octonic|mpesw|separate */
 	/* Datapath realism (default off; on under dialect=mlx5-hws) */
-	uint8_t rx_step;		/**< rx_step=1..64: Rx bursts in steps of
-					 *  N, a request below N returns 0
-					 *  (1: none; mlx5-hws: 4) */
+	/**
+	 * rx_step=1..64: Rx bursts in steps of
+	 * N, a request below N returns 0
+	 * (1: none; mlx5-hws: 4)
+	 */
+	uint8_t rx_step;
 	enum octonic_rx_ring rx_ring;	/**< rx_ring=plain|mlx5 (mlx5-hws: mlx5) */
-	uint16_t tx_comp_every;		/**< tx_comp_every=1..1024: a Tx
-					 *  completion, and the freeing of the
-					 *  mbufs it covers, every N descriptors
-					 *  (1: each as the NIC reads it;
-					 *  mlx5-hws: 32) */
-	uint8_t tx_cleanup;		/**< tx_cleanup=0|1: tx_done_cleanup is
-					 *  offered (mlx5-hws: 0) */
-	uint32_t tx_read_ns;		/**< tx_read_ns=0..10^8: the NIC reads a
-					 *  Tx post within this after its
-					 *  doorbell, posts further apart leave
-					 *  in posting order (0: at once, in
-					 *  posting order; mlx5-hws: 2000) */
+	/**
+	 * tx_comp_every=1..1024: a Tx
+	 * completion, and the freeing of the
+	 * mbufs it covers, every N descriptors
+	 * (1: each as the NIC reads it;
+	 * mlx5-hws: 32)
+	 */
+	uint16_t tx_comp_every;
+	/**
+	 * tx_cleanup=0|1: tx_done_cleanup is
+	 * offered (mlx5-hws: 0)
+	 */
+	uint8_t tx_cleanup;
+	/**
+	 * tx_read_ns=0..10^8: the NIC reads a
+	 * Tx post within this after its
+	 * doorbell, posts further apart leave
+	 * in posting order (0: at once, in
+	 * posting order; mlx5-hws: 2000)
+	 */
+	uint32_t tx_read_ns;
 };
 
 /** The devargs keys, NULL-terminated (also used for the param string). */

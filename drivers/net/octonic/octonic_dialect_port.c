@@ -3,7 +3,7 @@
  */
 
 /*
- * What the mlx5 dialects do to a port's start and stop (README "Dialects",
+ * What the mlx5 dialects do to a port's start and stop (octonic.rst "Dialects",
  * rows F7 and F8 of the reference):
  * - mlx5 keeps no rule across a stop: mlx5_dev_stop flushes every rule
  *   made on the port (mlx5_trigger.c, mlx5_flow_list_flush; under
@@ -48,7 +48,8 @@ uint64_t
 octonic_dialect_dev_capa(const struct octonic_nic *nic)
 {
 	/* The model has no shared object (indirect action) to lose: the
-	 * flag is true of it, as mlx5 states it. */
+	 * flag is true of it, as mlx5 states it.
+	 */
 	return mlx5(nic) ? RTE_ETH_DEV_CAPA_FLOW_SHARED_OBJECT_KEEP :
 		RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP;
 }
@@ -63,8 +64,10 @@ octonic_dialect_create_check(const struct rte_eth_dev *dev,
 		return 0;
 	return rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 		NULL, hws(nic) ?
-		"mlx5-hws: port not started (rules are made on a started port: a stop flushes them)" :
-		"mlx5-sws: port not started (rules are made on a started port: a stop flushes them)");
+		"mlx5-hws: port not started (rules are made on a started port: "
+		"a stop flushes them)" :
+		"mlx5-sws: port not started (rules are made on a started port: "
+		"a stop flushes them)");
 }
 
 int
@@ -96,7 +99,8 @@ octonic_dialect_start_check(const struct octonic_pf *pf)
 		return -EAGAIN;
 	}
 	/* 22.11, with representor matching (its default): the port needs a
-	 * flow engine of its own (25.11 makes it at the start) */
+	 * flow engine of its own (25.11 makes it at the start)
+	 */
 	if (nic->args.mlx5_dpdk < OCTONIC_MLX5_DPDK_25_11 &&
 			!octonic_eswitch_flow_ctx(pf->dom->sw, pf->sw_pf)) {
 		OCTONIC_LOG(ERR, "%s: Failed to start port %u: with representor matching enabled, port must be configured for HWS",

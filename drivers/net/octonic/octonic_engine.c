@@ -43,7 +43,8 @@
 #define OCTONIC_LOOP_RING 1024
 #define OCTONIC_PEER_MBUFS 2048
 /* A paced generator does not make up for long pauses of the lcores running
- * the engine with huge bursts (which would only overflow the rings). */
+ * the engine with huge bursts (which would only overflow the rings).
+ */
 #define OCTONIC_GEN_MAX_CREDIT 256
 
 int
@@ -51,7 +52,8 @@ octonic_thread_socket(void)
 {
 	/* rte_socket_id() is SOCKET_ID_ANY for threads EAL did not create or
 	 * whose cpuset spans sockets: ask libnuma where we run, once per
-	 * thread (a thread is expected to stay on its socket). */
+	 * thread (a thread is expected to stay on its socket).
+	 */
 	static __thread int cached = -2;
 	int s = (int)rte_socket_id();
 	int cpu;
@@ -176,12 +178,14 @@ octonic_engine_teardown(struct octonic_nic *nic)
 		uint16_t n;
 
 		/* frames of our wire pool may still be in the cable: take them
-		 * back before the pool goes */
+		 * back before the pool goes
+		 */
 		while ((n = rte_eth_rx_burst(nic->peer_port, 0, pkts,
 				OCTONIC_BURST)) > 0)
 			rte_pktmbuf_free_bulk(pkts, n);
 		/* a cable port we started is left stopped; its queues used
-		 * our pool, so it must be set up again before reuse */
+		 * our pool, so it must be set up again before reuse
+		 */
 		if (nic->peer_started_by_us)
 			rte_eth_dev_stop(nic->peer_port);
 	}
@@ -359,7 +363,8 @@ tx_one(struct octonic_nic *nic, struct octonic_pf *pf, struct octonic_txq *txq,
 }
 
 /* The NIC reads the next @p n frames (n <= OCTONIC_ENGINE_TX_PER_QUEUE)
- * of @p txq and sends them. */
+ * of @p txq and sends them.
+ */
 static void
 tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
 		struct octonic_txq *txq, unsigned int n)
@@ -375,7 +380,8 @@ tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
 
 	if (d != NULL) {
 		/* the descriptors the driver posted (the post log says how
-		 * many: it is written after them); it frees their mbufs */
+		 * many: it is written after them); it frees their mbufs
+		 */
 		ci = rte_atomic_load_explicit(&d->hw_ci, rte_memory_order_relaxed);
 		for (i = 0; i < n; i++)
 			pkts[i] = d->elts[(ci + i) & d->mask];
@@ -416,7 +422,8 @@ static void
 tx_drain(struct octonic_nic *nic)
 {
 	/* ordered after the loads that follow: a post logged before this
-	 * time is seen by them */
+	 * time is seen by them
+	 */
 	uint64_t now = rte_rdtsc_precise(), until;
 	unsigned int budget = 0, rings, n;
 	struct octonic_txq *txq;
@@ -699,8 +706,8 @@ rx_dma_count(struct octonic_nic *nic, struct octonic_rxq *rxq, uint16_t k,
 		RELAXED_ADD(&rxq->eng.remote_dma_pkts, k);
 		RELAXED_ADD(&rxq->eng.remote_dma_bytes, bytes);
 		if (nic->nudma_dma_cycles != 0)
-			nic->run_stall += octonic_nudma_wait(
-				nic->nudma_dma_cycles * k);
+			nic->run_stall +=
+				octonic_nudma_wait(nic->nudma_dma_cycles * k);
 	}
 }
 
@@ -1011,7 +1018,8 @@ octonic_engine_run_poll(struct octonic_nic *nic)
 	uint64_t stall;
 
 	/* read before the atomic exchange: while another lcore runs the
-	 * engine, pollers share the lock's line instead of taking it */
+	 * engine, pollers share the lock's line instead of taking it
+	 */
 	if (rte_spinlock_is_locked(&nic->engine_lock) ||
 			!rte_spinlock_trylock(&nic->engine_lock))
 		return 0;

@@ -7,7 +7,7 @@
  * "--vdev net_octonicN,pfs=K,..." into K ethdev ports, one per PF, and the
  * eth_dev_ops of a PF.
  *
- * Naming and devices follow topology= (README "Ports"):
+ * Naming and devices follow topology= (octonic.rst "Topologies"):
  * - octonic (default): every PF port is named "<vdev name>_pf<i>"
  *   (net_octonic0_pf0, net_octonic0_pf1, ...), the first one included, so
  *   that a PF's name says which NIC and which PF it is.  All of them share
@@ -138,7 +138,8 @@ octonic_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	if (dev->data->rx_queues[qid] != NULL)
 		octonic_rx_queue_release(dev, qid);
 	/* The descriptor ring is NIC memory: on the PF's socket whatever the
-	 * application asks; socket_id only matters for its mempool. */
+	 * application asks; socket_id only matters for its mempool.
+	 */
 	rxq = rte_zmalloc_socket("octonic_rxq", sizeof(*rxq), RTE_CACHE_LINE_SIZE,
 			pf->socket);
 	if (rxq == NULL)
@@ -266,7 +267,8 @@ octonic_rx_queue_stop(struct rte_eth_dev *dev, uint16_t qid)
 	struct octonic_rxq *rxq = dev->data->rx_queues[qid];
 
 	/* mlx5 stops a queue only under its scalar burst: its vector burst
-	 * (the steps of 4) keeps indices that a restart would break */
+	 * (the steps of 4) keeps indices that a restart would break
+	 */
 	if (rxq != NULL && rxq->desc != NULL && rxq->step > 1 &&
 	    !rxq->desc->scalar) {
 		OCTONIC_LOG(ERR, "%s: Rx queue %u: stop refused under rx_step=%u (mlx5 stops a queue only under its scalar burst, rx_step=1)",
@@ -366,7 +368,8 @@ octonic_dev_start(struct rte_eth_dev *dev)
 		struct octonic_rxq *rxq = dev->data->rx_queues[q];
 
 		/* rx_ring=mlx5 ignores rx_deferred_start: mlx5 starts and
-		 * fills every queue it has at dev_start */
+		 * fills every queue it has at dev_start
+		 */
 		if (rxq == NULL || (rxq->deferred && rxq->desc == NULL))
 			continue;
 		ret = rxq_post(dev, rxq);
@@ -745,7 +748,7 @@ pf_mac(const struct octonic_nic *nic, uint16_t idx, struct rte_ether_addr *a)
 	a->addr_bytes[5] = nic->args.mac == OCTONIC_MAC_PER_PF ? idx : 0;
 }
 
-/* The port name of PF @p idx (README "Ports"); -1 when too long. */
+/* The port name of PF @p idx (octonic.rst "Topologies"); -1 when too long. */
 static int
 pf_port_name(const struct octonic_nic *nic, uint16_t idx, char *buf, size_t len)
 {
@@ -1147,7 +1150,8 @@ octonic_remove(struct rte_vdev_device *vdev)
 				RTE_ETH_EVENT_INTR_RMV, NULL);
 	/* Only started ports (ethdev logs a stop of a stopped one), the
 	 * transfer proxy (PF0) last: under mlx5-hws it refuses to stop
-	 * before the others. */
+	 * before the others.
+	 */
 	for (pass = 0; pass < 2; pass++)
 		RTE_ETH_FOREACH_DEV_OF(port, &vdev->device)
 			if (octonic_is_octonic(&rte_eth_devices[port]) &&

@@ -149,7 +149,8 @@ flow_info_get(struct rte_eth_dev *dev, struct rte_flow_port_info *port_info,
 }
 
 /* The fast path: the PF's e-switch straight from the port's private
- * data (octonic_dev_eswitch), no error path of its own. */
+ * data (octonic_dev_eswitch), no error path of its own.
+ */
 static struct rte_flow *
 flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 		const struct rte_flow_op_attr *op_attr,

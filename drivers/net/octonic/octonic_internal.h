@@ -55,14 +55,25 @@ extern int octonic_logtype;
 #define OCTONIC_MAX_MAC 16		/**< MAC addresses per PF */
 #define OCTONIC_BURST 32		/**< engine batch (wire in, Tx out) */
 /* Work per engine run: bounded so the lcore that wins the lock returns
- * to its own queue quickly. */
+ * to its own queue quickly.
+ */
 #define OCTONIC_ENGINE_RX_BATCHES 1
 #define OCTONIC_ENGINE_TX_PER_QUEUE 64
 /* Latency stamps of the last 64k generated frames: more than rings hold. */
 #define OCTONIC_LAT_WINDOW_LOG2 16
 
-#define RELAXED_ADD(p, v) rte_atomic_store_explicit((p), *(p) + (v), rte_memory_order_relaxed)
 #define RELAXED_GET(p) rte_atomic_load_explicit((p), rte_memory_order_relaxed)
+
+/*
+ * A counter with one writer: a relaxed load and store, no atomic
+ * read-modify-write; readers (stats) see whole values.
+ */
+static inline void
+octonic_relaxed_add(RTE_ATOMIC(uint64_t) *p, uint64_t v)
+{
+	rte_atomic_store_explicit(p, RELAXED_GET(p) + v, rte_memory_order_relaxed);
+}
+#define RELAXED_ADD(p, v) octonic_relaxed_add((p), (v))
 
 struct octonic_pf;
 struct octo_gen;
@@ -98,8 +109,11 @@ struct octonic_poll_cnt {
 	uint64_t remote_polls;
 	uint64_t emu_cycles;
 	uint64_t nudma_cycles;
-	uint64_t nombuf;		/**< Rx, rx_ring=mlx5: buffers the
-					 *  driver could not post (pool dry) */
+	/**
+	 * Rx, rx_ring=mlx5: buffers the
+	 * driver could not post (pool dry)
+	 */
+	uint64_t nombuf;
 };
 
 /**
@@ -120,8 +134,11 @@ struct octonic_rxd {
 	uint32_t nb_desc;		/**< descriptors: size * sges */
 	uint16_t sges;			/**< descriptors (segments) per packet */
 	uint16_t repl_thresh;		/**< post again once this many are free */
-	uint8_t scalar;			/**< mlx5's scalar Rx (scatter over
-					 *  more than one segment): no steps */
+	/**
+	 * mlx5's scalar Rx (scatter over
+	 * more than one segment): no steps
+	 */
+	uint8_t scalar;
 	struct rte_mbuf *elts[];	/**< the slots' buffers */
 };
 
@@ -148,8 +165,11 @@ struct octonic_txd {
 };
 
 struct octonic_rxq {
-	struct rte_ring *ring;		/**< the descriptor ring, on the PF's
-					 *  socket (rx_ring=plain) ... */
+	/**
+	 * the descriptor ring, on the PF's
+	 * socket (rx_ring=plain) ...
+	 */
+	struct rte_ring *ring;
 	struct octonic_rxd *desc;	/**< ... or this (rx_ring=mlx5) */
 	struct rte_mempool *mp;
 	struct octonic_pf *pf;
@@ -183,7 +203,8 @@ struct octonic_txq {
 	struct octonic_poll_cnt poll_base;
 	struct octonic_engine_cnt eng_base;
 	/* Posting order (octonic_txorder.c): the driver logs each post, the
-	 * NIC takes the posts of every ring in the order it read them. */
+	 * NIC takes the posts of every ring in the order it read them.
+	 */
 	struct octonic_txpost *log;	/**< a power of 2, >= the ring's size */
 	uint32_t log_mask;
 	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint32_t) log_pi; /**< driver */
@@ -203,12 +224,16 @@ struct octonic_pf {
 	uint16_t idx;			/**< PF index in the NIC */
 	uint16_t port_id;
 	/** NUMA node the PF reports and its DMA goes through: its own, or
-	 *  under topology=mpesw the owner's (PF0's) */
+	 *  under topology=mpesw the owner's (PF0's)
+	 */
 	int socket;
 	int pci_socket;			/**< node of the PF's own PCIe function */
 	struct rte_vdev_device *vdev;	/**< its rte_device ... */
-	char dev_name[RTE_DEV_NAME_MAX_LEN];	/**< ... by name (read by
-						 *  secondary processes) */
+	/**
+	 * ... by name (read by
+	 * secondary processes)
+	 */
+	char dev_name[RTE_DEV_NAME_MAX_LEN];
 	struct octonic_domain *dom;	/**< its e-switch */
 	uint16_t sw_pf;			/**< its index in that e-switch */
 	uint8_t rmv_notified;		/**< RMV sent by a device-fatal event */
@@ -231,8 +256,11 @@ struct octonic_pf {
 	uint64_t drop_down;		/**< arrived while unplugged or stopped */
 	uint64_t drop_noqueue;		/**< verdict names a queue not set up/started */
 	uint64_t tx_drop_down;		/**< Tx drained while unplugged */
-	uint64_t uplink_out;		/**< topology=mpesw: wire frames a
-					 *  transfer rule sent out of its uplink */
+	/**
+	 * topology=mpesw: wire frames a
+	 * transfer rule sent out of its uplink
+	 */
+	uint64_t uplink_out;
 	uint64_t drop_flow_base, drop_down_base, drop_noqueue_base;
 	uint64_t tx_drop_down_base, uplink_out_base;
 };
@@ -273,17 +301,23 @@ struct octonic_nic {
 	uint32_t seq;			/**< unique per probe: names pools and rings */
 
 	/* The engine: one runner at a time, nobody waits for it.  On a line
-	 * of its own: every burst of every poller reads it. */
+	 * of its own: every burst of every poller reads it.
+	 */
 	alignas(RTE_CACHE_LINE_SIZE) rte_spinlock_t engine_lock;
-	alignas(RTE_CACHE_LINE_SIZE) uint64_t run_stall;	/**< NUDMA cycles of the current run */
+	/** NUDMA cycles of the current run */
+	alignas(RTE_CACHE_LINE_SIZE) uint64_t run_stall;
 	/* NUDMA cost model: a PCIe read of a small buffer from the remote
 	 * socket's memory was measured at about +107 ns over a local one
 	 * (the IOctopus paper's figures); 107 is the value we suggest for
-	 * nudma_dma_ns and nudma_poll_ns.  0 (default) turns it off. */
+	 * nudma_dma_ns and nudma_poll_ns.  0 (default) turns it off.
+	 */
 	uint64_t nudma_dma_cycles;	/**< busy-wait per remote DMA */
 	uint64_t nudma_poll_cycles;	/**< busy-wait per remote poll */
-	uint64_t tx_read_cycles;	/**< tx_read_ns: the NIC reads a Tx
-					 *  post within this after its doorbell */
+	/**
+	 * tx_read_ns: the NIC reads a Tx
+	 * post within this after its doorbell
+	 */
+	uint64_t tx_read_cycles;
 
 	/* wire */
 	struct rte_mempool *wire_mp;	/**< frames in flight on the wire */
@@ -300,11 +334,17 @@ struct octonic_nic {
 	uint64_t gen_limit;		/**< 0: no limit */
 	uint64_t gen_last_tsc;
 	uint64_t gen_credit;		/**< packets the rate allows now */
-	uint64_t gen_overflow;		/**< offered by the rate past the
-					 *  credit's cap: never generated */
+	/**
+	 * offered by the rate past the
+	 * credit's cap: never generated
+	 */
+	uint64_t gen_overflow;
 	uint64_t wire_drops;		/**< frames the wire could not take */
-	uint64_t mac_drops;		/**< topology=separate: unicast frames
-					 *  for a MAC no PF has */
+	/**
+	 * topology=separate: unicast frames
+	 * for a MAC no PF has
+	 */
+	uint64_t mac_drops;
 	uint64_t gen_count;		/**< frames generated */
 	struct rte_mbuf *stage[OCTONIC_BURST];	/**< generator scratch frames */
 };
@@ -368,12 +408,14 @@ uint64_t octonic_nudma_wait(uint64_t cycles);
 struct octonic_rxd *octonic_rxd_create(uint16_t nb_desc, uint16_t sges,
 		int socket);
 /** Post a buffer in every slot; -ENOMEM (nothing posted) when the pool
- *  cannot fill them, as mlx5's queue start fails. */
+ *  cannot fill them, as mlx5's queue start fails.
+ */
 int octonic_rxd_start(struct octonic_rxq *rxq);
 /** Free every buffer, posted or completed; the ring is empty after. */
 void octonic_rxd_stop(struct octonic_rxd *d);
 /** An Rx burst of @p n asked, returning at most @p max (the fault's cap,
- *  after the step). */
+ *  after the step).
+ */
 uint16_t octonic_rxd_burst(struct octonic_rxq *rxq, struct rte_mbuf **pkts,
 		uint16_t n, uint16_t max);
 int octonic_rxd_count(const struct octonic_rxd *d);
@@ -385,7 +427,8 @@ void octonic_txd_stop(struct octonic_txd *d);
 uint16_t octonic_txd_burst(struct octonic_txd *d, struct rte_mbuf **pkts,
 		uint16_t n);
 /** Take the completions the NIC made; free up to @p max of their mbufs
- *  (0: all); returns how many were freed. */
+ *  (0: all); returns how many were freed.
+ */
 uint32_t octonic_txd_complete(struct octonic_txd *d, uint32_t max);
 /** Descriptors not freed yet (posted, read or completed). */
 static inline uint32_t

@@ -14,7 +14,7 @@
  * as emulation (two TSC reads per burst); moving mbufs to and from the
  * ring stands for reading and writing descriptors and is not.
  *
- * What a burst returns follows the datapath devargs (README "Datapath"):
+ * What a burst returns follows the datapath devargs (octonic.rst "Datapath"):
  * rx_step rounds the request down, the rx_burst_max fault caps what comes
  * back, and
  * rx_ring=mlx5 / tx_comp_every > 1 keep the rings as mlx5's driver does

@@ -54,7 +54,8 @@ tel_list(const char *cmd, const char *params, struct rte_tel_data *d)
 }
 
 /* What the queue's poller spent emulating the NIC, and its NUDMA stall
- * (struct octonic_poll_cnt), since the last stats reset. */
+ * (struct octonic_poll_cnt), since the last stats reset.
+ */
 static void
 add_cycles(struct rte_tel_data *c, uint16_t port, uint16_t q, int tx)
 {
@@ -171,7 +172,8 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 }
 
 /* Buckets in a /octonic/latency reply: its three arrays stay well inside
- * the reply size telemetry allows (16 KB). */
+ * the reply size telemetry allows (16 KB).
+ */
 #define TEL_LAT_MAX 256
 
 struct tel_lat {
@@ -231,7 +233,8 @@ tel_latency(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_uint(d, "samples", samples);
 	rte_tel_data_add_dict_uint(d, "stale", stale);
 	/* relaxed reads, no lock: a benchmark waits on these for the end of
-	 * a gen_limit= run without stalling the pollers */
+	 * a gen_limit= run without stalling the pollers
+	 */
 	rte_tel_data_add_dict_uint(d, "generated",
 		rte_atomic_load_explicit(&nic->gen_count, rte_memory_order_relaxed));
 	rte_tel_data_add_dict_uint(d, "gen_overflow",

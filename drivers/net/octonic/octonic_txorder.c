@@ -11,7 +11,7 @@
  * different ring could still leave first, and elapsed time would prove
  * nothing about what the NIC has read.  So every post (one Tx burst) is
  * logged with the time the NIC reads it: its doorbell plus a draw in
- * [0, tx_read_ns] (README "Datapath": D5), never before an earlier post of
+ * [0, tx_read_ns] (octonic.rst "Datapath": D5), never before an earlier post of
  * the same ring.  A run of the engine takes posts from all rings in the
  * order of those times, and only those read by the time it started.  Two
  * posts further apart than tx_read_ns therefore reach the wire in posting
@@ -83,8 +83,9 @@ octonic_txorder_first(struct octonic_nic *nic, uint64_t now, uint64_t *until,
 		data = nic->pf[p]->dev->data;
 		for (q = 0; q < data->nb_tx_queues; q++) {
 			txq = data->tx_queues[q];
-			if (txq == NULL || txq->log_ci == rte_atomic_load_explicit(
-					&txq->log_pi, rte_memory_order_acquire))
+			if (txq == NULL || txq->log_ci ==
+					rte_atomic_load_explicit(&txq->log_pi,
+						rte_memory_order_acquire))
 				continue;
 			t = txq->log[txq->log_ci & txq->log_mask].read;
 			if (t > now)

@@ -113,24 +113,28 @@ static const char *const pf_names[PF_XSTATS] = {
 	"rx_no_queue_drop_packets",	/* steered to a queue not set up/started */
 	"tx_port_down_drop_packets",	/* transmitted, then unplugged */
 	/* topology=mpesw: wire frames a transfer rule's REPRESENTED_PORT
-	 * sent out of this PF's uplink */
+	 * sent out of this PF's uplink
+	 */
 	"uplink_out_packets",
 	"wire_drop_packets",		/* the wire could not take them (NIC-wide) */
 	/* topology=separate, NIC-wide: unicast frames for no PF's MAC */
 	"wire_mac_drop_packets",
 	/* wire=gen, NIC-wide: generation to sink, since the generator was
-	 * (re)configured; 0 before any frame came back */
+	 * (re)configured; 0 before any frame came back
+	 */
 	"wire_latency_p50_ns",
 	"wire_latency_p99_ns",
 	/* wire=gen with gen_rate=, NIC-wide: frames the rate offered while
 	 * no engine pass came for longer than the generator's credit lasts,
-	 * never generated (a NIC's Rx buffer overflow) */
+	 * never generated (a NIC's Rx buffer overflow)
+	 */
 	"wire_gen_overflow_packets",
 };
 
 /* emulation_cycles: TSC cycles the queue's poller spent emulating the
  * hardware; nudma_stall_cycles: the NUDMA stall charged to it (see
- * struct octonic_poll_cnt) */
+ * struct octonic_poll_cnt)
+ */
 #define RXQ_XSTATS 11
 static const char *const rxq_names[RXQ_XSTATS] = {
 	"dma_packets", "dma_bytes", "remote_dma_packets", "remote_dma_bytes",
@@ -175,8 +179,6 @@ octonic_xstats_get_names(struct rte_eth_dev *dev,
 	return n;
 }
 
-#define D(q, grp, f) (G((q)->grp.f) - (q)->grp ## _base.f)
-
 int
 octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		unsigned int size)
@@ -207,17 +209,18 @@ octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 
 		memset(v, 0, sizeof(v));
 		if (r != NULL) {
-			v[0] = D(r, eng, dma_pkts);
-			v[1] = D(r, eng, dma_bytes);
-			v[2] = D(r, eng, remote_dma_pkts);
-			v[3] = D(r, eng, remote_dma_bytes);
-			v[4] = D(r, poll, polls);
-			v[5] = D(r, poll, remote_polls);
-			v[6] = D(r, eng, missed);
-			v[7] = D(r, eng, nombuf) + D(r, poll, nombuf);
-			v[8] = D(r, eng, errors);
-			v[9] = D(r, poll, emu_cycles);
-			v[10] = D(r, poll, nudma_cycles);
+			v[0] = (G(r->eng.dma_pkts) - r->eng_base.dma_pkts);
+			v[1] = (G(r->eng.dma_bytes) - r->eng_base.dma_bytes);
+			v[2] = (G(r->eng.remote_dma_pkts) - r->eng_base.remote_dma_pkts);
+			v[3] = (G(r->eng.remote_dma_bytes) - r->eng_base.remote_dma_bytes);
+			v[4] = (G(r->poll.polls) - r->poll_base.polls);
+			v[5] = (G(r->poll.remote_polls) - r->poll_base.remote_polls);
+			v[6] = (G(r->eng.missed) - r->eng_base.missed);
+			v[7] = (G(r->eng.nombuf) - r->eng_base.nombuf) +
+				(G(r->poll.nombuf) - r->poll_base.nombuf);
+			v[8] = (G(r->eng.errors) - r->eng_base.errors);
+			v[9] = (G(r->poll.emu_cycles) - r->poll_base.emu_cycles);
+			v[10] = (G(r->poll.nudma_cycles) - r->poll_base.nudma_cycles);
 		}
 		for (i = 0; i < RXQ_XSTATS; i++, k++) {
 			xs[k].id = k;
@@ -229,15 +232,15 @@ octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 
 		memset(v, 0, sizeof(v));
 		if (t != NULL) {
-			v[0] = D(t, eng, dma_pkts);
-			v[1] = D(t, eng, dma_bytes);
-			v[2] = D(t, eng, remote_dma_pkts);
-			v[3] = D(t, eng, remote_dma_bytes);
-			v[4] = D(t, poll, polls);
-			v[5] = D(t, poll, remote_polls);
-			v[6] = D(t, eng, errors);
-			v[7] = D(t, poll, emu_cycles);
-			v[8] = D(t, poll, nudma_cycles);
+			v[0] = (G(t->eng.dma_pkts) - t->eng_base.dma_pkts);
+			v[1] = (G(t->eng.dma_bytes) - t->eng_base.dma_bytes);
+			v[2] = (G(t->eng.remote_dma_pkts) - t->eng_base.remote_dma_pkts);
+			v[3] = (G(t->eng.remote_dma_bytes) - t->eng_base.remote_dma_bytes);
+			v[4] = (G(t->poll.polls) - t->poll_base.polls);
+			v[5] = (G(t->poll.remote_polls) - t->poll_base.remote_polls);
+			v[6] = (G(t->eng.errors) - t->eng_base.errors);
+			v[7] = (G(t->poll.emu_cycles) - t->poll_base.emu_cycles);
+			v[8] = (G(t->poll.nudma_cycles) - t->poll_base.nudma_cycles);
 		}
 		for (i = 0; i < TXQ_XSTATS; i++, k++) {
 			xs[k].id = k;

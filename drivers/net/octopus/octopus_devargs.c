@@ -133,11 +133,11 @@ rx_pool_cb(const char *key, const char *v, void *opaque)
 {
 	struct octopus_args *a = opaque;
 
-	if (v != NULL && strcmp(v, "local") == 0)
+	if (v != NULL && strcmp(v, "local") == 0) {
 		a->rx_pool_app = false;
-	else if (v != NULL && strcmp(v, "app") == 0)
+	} else if (v != NULL && strcmp(v, "app") == 0) {
 		a->rx_pool_app = true;
-	else {
+	} else {
 		OCTO_LOG(ERR, "%s=%s: expected local or app", key, v ? v : "");
 		return -EINVAL;
 	}
@@ -205,11 +205,11 @@ migration_cb(const char *key, const char *v, void *opaque)
 {
 	struct octopus_args *a = opaque;
 
-	if (v != NULL && strcmp(v, "auto") == 0)
+	if (v != NULL && strcmp(v, "auto") == 0) {
 		a->migration_manual = false;
-	else if (v != NULL && strcmp(v, "manual") == 0)
+	} else if (v != NULL && strcmp(v, "manual") == 0) {
 		a->migration_manual = true;
-	else {
+	} else {
 		OCTO_LOG(ERR, "%s=%s: expected auto or manual", key, v ? v : "");
 		return -EINVAL;
 	}
@@ -244,6 +244,42 @@ count_pairs(const char *params)
 			n++;
 	}
 	return n;
+}
+
+/* Each key's callback, member= first: the others are read against the
+ * members.
+ */
+static int
+keys_process(struct rte_kvargs *kv, struct octopus_args *a,
+		struct socket_of_list *sol)
+{
+	const struct {
+		const char *key;
+		arg_handler_t cb;
+		void *opaque;
+	} handlers[] = {
+		{ ARG_MEMBER, member_cb, a },
+		{ ARG_NIC, nic_cb, a },
+		{ ARG_SOCKET_OF, socket_of_cb, sol },
+		{ ARG_MAC, mac_cb, a },
+		{ ARG_RX_POOL, rx_pool_cb, a },
+		{ ARG_FORCE, force_cb, a },
+		{ ARG_RETA, reta_cb, a },
+		{ ARG_SPREAD, spread_cb, a },
+		{ ARG_CATCHALL, catchall_cb, a },
+		{ ARG_MIGRATION, migration_cb, a },
+		{ ARG_MIGRATE_AFTER, migrate_after_cb, a },
+	};
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < RTE_DIM(handlers); i++) {
+		ret = rte_kvargs_process(kv, handlers[i].key, handlers[i].cb,
+			handlers[i].opaque);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
 }
 
 /*
@@ -281,7 +317,8 @@ octopus_args_parse(struct octopus_args *a, const char *params)
 		goto check;
 	/* One rule for both drivers (net_octonic too): a key given twice is
 	 * refused, not "last wins"; member= and socket_of= repeat by design,
-	 * one per member. */
+	 * one per member.
+	 */
 	for (i = 0; valid_keys[i] != NULL; i++) {
 		if (strcmp(valid_keys[i], ARG_MEMBER) == 0 ||
 				strcmp(valid_keys[i], ARG_SOCKET_OF) == 0 ||
@@ -292,17 +329,8 @@ octopus_args_parse(struct octopus_args *a, const char *params)
 		ret = -EINVAL;
 		goto out;
 	}
-	if ((ret = rte_kvargs_process(kv, ARG_MEMBER, member_cb, a)) < 0 ||
-	    (ret = rte_kvargs_process(kv, ARG_NIC, nic_cb, a)) < 0 ||
-	    (ret = rte_kvargs_process(kv, ARG_SOCKET_OF, socket_of_cb, &sol)) < 0 ||
-	    (ret = rte_kvargs_process(kv, ARG_MAC, mac_cb, a)) < 0 ||
-	    (ret = rte_kvargs_process(kv, ARG_RX_POOL, rx_pool_cb, a)) < 0 ||
-	    (ret = rte_kvargs_process(kv, ARG_FORCE, force_cb, a)) < 0 ||
-	    (ret = rte_kvargs_process(kv, ARG_RETA, reta_cb, a)) < 0 ||
-	    (ret = rte_kvargs_process(kv, ARG_SPREAD, spread_cb, a)) < 0 ||
-	    (ret = rte_kvargs_process(kv, ARG_CATCHALL, catchall_cb, a)) < 0 ||
-	    (ret = rte_kvargs_process(kv, ARG_MIGRATION, migration_cb, a)) < 0 ||
-	    (ret = rte_kvargs_process(kv, ARG_MIGRATE_AFTER, migrate_after_cb, a)) < 0)
+	ret = keys_process(kv, a, &sol);
+	if (ret < 0)
 		goto out;
 check:
 	if (a->nb_names == 0 && a->nic[0] == '\0') {

@@ -306,7 +306,8 @@ member_start(struct octopus_priv *p, struct octopus_member *m, bool retry)
 	else
 		OCTO_LOG(ERR, "port %u: member %s refused start: %s%s", p->port_id, m->name,
 			rte_strerror(-ret), ret == -EAGAIN ?
-			" (again after every other member started: its e-switch's transfer proxy is not one of them, or not started)" :
+			" (again after every other member started: its e-switch's transfer "
+			"proxy is not one of them, or not started)" :
 			"");
 	if (ret == -ENOMEM && p->args.rx_pool_app)
 		app_pool_short(p, m);

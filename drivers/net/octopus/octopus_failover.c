@@ -278,7 +278,7 @@ proxy_released(struct octopus_priv *p, uint16_t m)
 	snprintf(p->proxy_gone, sizeof(p->proxy_gone), "%s", p->members[m].name);
 	p->proxy_member = -1;
 	rte_atomic_fetch_add_explicit(&p->proxy_releases, 1, rte_memory_order_relaxed);
-	OCTO_LOG(WARNING, "port %u: member %s, the members' transfer proxy, released: its e-switch delivers to no member by rule until it is probed again; Rx only of what the NIC delivers by default, and a restart may be refused by the NIC",
+	OCTO_LOG(WARNING, "port %u: member %s, the members' transfer proxy, released: its e-switch delivers to no member by rule until it is probed again; Rx only of what the NIC delivers by default, and a NIC that wants its proxy (mlx5) starts no other port without it",
 		p->port_id, p->members[m].name);
 }
 

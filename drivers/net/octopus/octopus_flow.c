@@ -139,7 +139,8 @@ plan(const struct octopus_priv *p, const struct octopus_flow_shape *sh,
 }
 
 /* Member errors keep their cause but say where they came from (a rule, a
- * template, a table, configure or a flow queue operation). */
+ * template, a table, configure or a flow queue operation).
+ */
 int
 octopus_flow_member_error(struct rte_flow_error *error, int ret, uint16_t proxy)
 {
@@ -275,8 +276,8 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f, uint64_t qs,
 	for (i = 0; i < nb; i++) {
 		if (qs != HW_ALL && (hw_queue_bit(f, i) & qs) == 0)
 			continue;
-		ret = octopus_flow_hw_make(proxy, sh.meta_how, sh.wire_item, f->copy->pattern_ro, &e[i], 0,
-			&f->hw[i], error);
+		ret = octopus_flow_hw_make(proxy, sh.meta_how, sh.wire_item,
+			f->copy->pattern_ro, &e[i], 0, &f->hw[i], error);
 		if (ret < 0) {
 			ret = octopus_flow_member_error(error, ret, proxy);
 			if (qs == HW_ALL)
@@ -416,7 +417,7 @@ reach_add(struct octopus_flows *fl, size_t row, size_t all, unsigned int q, int 
 			return;
 	rte_spinlock_lock(&fl->reach_lock);
 	c = rte_atomic_fetch_add_explicit(cnt, (uint32_t)n, rte_memory_order_relaxed);
-	if ((c == 0) != (c + (uint32_t)n == 0)) {
+	if (n != 0 && (c == 0 || c + (uint32_t)n == 0)) {
 		/* the row's count for q crossed 0: the bits follow */
 		if (c == 0)
 			fl->reach_mask[row] |= bit;
@@ -763,7 +764,8 @@ octopus_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	if (ret == 0 && sh.mark_ingress)
 		ret = octopus_flow_mark_validate(p, &parsed.app, e, nb, error);
 	for (i = 0; ret == 0 && i < nb; i++) {
-		ret = octopus_flow_hw_make(proxy, sh.meta_how, sh.wire_item, pattern, &e[i], 1, NULL, error);
+		ret = octopus_flow_hw_make(proxy, sh.meta_how, sh.wire_item,
+			pattern, &e[i], 1, NULL, error);
 		if (ret < 0)
 			ret = octopus_flow_member_error(error, ret, proxy);
 		else

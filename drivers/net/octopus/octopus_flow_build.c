@@ -195,7 +195,8 @@ parse_actions(uint16_t nb_rxq, const struct rte_flow_action actions[],
 			if (q->index >= nb_rxq)
 				return octopus_flow_error(error, EINVAL,
 					RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
-					"queue index %u: the port has %u Rx queues", q->index, nb_rxq);
+					"queue index %u: the port has %u Rx queues",
+					q->index, nb_rxq);
 			ret = set_fate(r, &has_fate, OCTO_STEER_APP_QUEUE, a, error);
 			r->queue = q->index;
 			break;
@@ -445,7 +446,9 @@ octopus_flow_hw_make(uint16_t proxy, enum octopus_steer_meta_write how, bool wir
 		items[n] = pattern[n];
 	}
 	items[n].type = RTE_FLOW_ITEM_TYPE_END;
-	items[n].spec = items[n].last = items[n].mask = NULL;
+	items[n].spec = NULL;
+	items[n].last = NULL;
+	items[n].mask = NULL;
 	if (e->field != OCTO_STEER_FIELD_NONE) {
 		ret = narrow(items, n, e, &spec, &mask, &last, error);
 		if (ret != 0)

@@ -306,7 +306,8 @@ static const struct rte_flow_ops octopus_flow_ops = {
 	.actions_template_destroy = octopus_tmpl_actions_destroy,
 	.template_table_create = octopus_tmpl_table_create,
 	.template_table_destroy = octopus_tmpl_table_destroy,
-	OCTO_DPDK_FLOW_FP_OPS_IN_OPS(octopus_tmpl_async_create, octopus_tmpl_async_destroy, octopus_tmpl_async_update,
+	OCTO_DPDK_FLOW_FP_OPS_IN_OPS(octopus_tmpl_async_create,
+		octopus_tmpl_async_destroy, octopus_tmpl_async_update,
 		octopus_tmpl_push, octopus_tmpl_pull)
 };
 

@@ -53,12 +53,24 @@ static __rte_always_inline void
 copy_bytes(void *dst, const void *src, size_t n)
 {
 	switch (n) {
-	case 4: memcpy(dst, src, 4); break;
-	case 8: memcpy(dst, src, 8); break;
-	case 12: memcpy(dst, src, 12); break;
-	case 20: memcpy(dst, src, 20); break;
-	case 44: memcpy(dst, src, 44); break;
-	default: memcpy(dst, src, n); break;
+	case 4:
+		memcpy(dst, src, 4);
+		break;
+	case 8:
+		memcpy(dst, src, 8);
+		break;
+	case 12:
+		memcpy(dst, src, 12);
+		break;
+	case 20:
+		memcpy(dst, src, 20);
+		break;
+	case 44:
+		memcpy(dst, src, 44);
+		break;
+	default:
+		memcpy(dst, src, n);
+		break;
 	}
 }
 
@@ -221,7 +233,8 @@ actions_of(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
 		if (!at->masked) {
 			const struct rte_flow_action_jump *c = actions[at->app_fate].conf;
 
-			if (unlikely(c == NULL || c->group == 0 || c->group >= OCTO_STEER_HOME_GROUP)) {
+			if (unlikely(c == NULL || c->group == 0 ||
+					c->group >= OCTO_STEER_HOME_GROUP)) {
 				octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
 					&actions[at->app_fate], "jump: groups 1..%u",
 					OCTO_STEER_HOME_GROUP - 1);
@@ -404,11 +417,11 @@ gates_compute(struct octopus_priv *p, const struct octopus_tmpl_rule *r, uint64_
 {
 	uint64_t m;
 
-	if (from == 0)
+	if (from == 0) {
 		octopus_flow_gates(p, r->bucket, to, true, s);
-	else if (to == 0)
+	} else if (to == 0) {
 		octopus_flow_gates(p, r->bucket, from, false, s);
-	else if (from != to) {
+	} else if (from != to) {
 		/* an update: the traffic moves from one queue to the other */
 		s->dsts = to;
 		s->src[rte_ctz64(to)] = from;
@@ -577,7 +590,7 @@ rule_handle_ok(const struct octopus_priv *p, const struct rte_flow *flow,
 		return false;
 	}
 	if (unlikely(flow == NULL ||
-			((uintptr_t)flow & (alignof(struct octopus_tmpl_rule) - 1)) != 0)) {
+			!rte_is_aligned(flow, alignof(struct octopus_tmpl_rule)))) {
 		octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 			"not a template rule of this port");
 		return false;

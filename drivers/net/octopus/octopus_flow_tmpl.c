@@ -36,7 +36,8 @@
 /* ---- templates --------------------------------------------------------- */
 
 struct rte_flow_pattern_template *
-octopus_tmpl_pattern_create(struct rte_eth_dev *dev, const struct rte_flow_pattern_template_attr *attr,
+octopus_tmpl_pattern_create(struct rte_eth_dev *dev,
+		const struct rte_flow_pattern_template_attr *attr,
 		const struct rte_flow_item pattern[], struct rte_flow_error *error)
 {
 	struct rte_flow_pattern_template_attr hw_attr;
@@ -377,7 +378,8 @@ actions_translate(struct tmpl_actions_build *b, enum octopus_steer_meta_write ho
 static RTE_ATOMIC(uint32_t) actions_ids;
 
 struct rte_flow_actions_template *
-octopus_tmpl_actions_create(struct rte_eth_dev *dev, const struct rte_flow_actions_template_attr *attr,
+octopus_tmpl_actions_create(struct rte_eth_dev *dev,
+		const struct rte_flow_actions_template_attr *attr,
 		const struct rte_flow_action actions[], const struct rte_flow_action masks[],
 		struct rte_flow_error *error)
 {

@@ -7,12 +7,13 @@
 
 /*
  * rte_flow's template and asynchronous API on the virtual port, as the
- * rest of the port calls it (its files: octopus_flow_tmpl_priv.h): flow queues, pattern and actions templates,
- * template tables, rules made and destroyed on a flow queue. Every
- * template, table and rule of the application is one on the members'
- * transfer proxy, translated once per template where the template fixes a
- * value and per rule where it does not; application flow queue q is flow
- * queue q of the proxy (and of every member, configured alike).
+ * rest of the port calls it (its files: octopus_flow_tmpl_priv.h): flow
+ * queues, pattern and actions templates, template tables, rules made and
+ * destroyed on a flow queue. Every template, table and rule of the
+ * application is one on the members' transfer proxy, translated once per
+ * template where the template fixes a value and per rule where it does
+ * not; application flow queue q is flow queue q of the proxy (and of every
+ * member, configured alike).
  */
 
 #include <stdint.h>

@@ -42,8 +42,11 @@ struct __rte_cache_aligned octopus_tmpl_recs_cache {
 
 struct octopus_tmpl_recs {
 	char *base;		/* [n] records, 1 << @p shift bytes apart */
-	uint32_t shift;		/* a record's size rounded up to a power of 2:
-				 * put finds an index without a division */
+	/*
+	 * a record's size rounded up to a power of 2:
+	 * put finds an index without a division
+	 */
+	uint32_t shift;
 	uint32_t n;		/* the capacity asked for plus every cache's fill */
 	rte_spinlock_t lock;	/* the shared stack */
 	uint32_t nb_free;

@@ -213,8 +213,8 @@ octopus_tmpl_replay(struct octopus_priv *p)
 				continue;
 			rule_from_copy(tb, r, &g);
 			memset(&err, 0, sizeof(err));
-			hw_actions = octopus_tmpl_rule_actions(t, q, tb->at[r->at], g.actions, nb_rxq, &qs,
-				&value, &err);
+			hw_actions = octopus_tmpl_rule_actions(t, q, tb->at[r->at],
+				g.actions, nb_rxq, &qs, &value, &err);
 			if (hw_actions != NULL)
 				r->hw = octo_dpdk_flow_fp_create(&t->fp, qid, &later, tb->hw,
 					hw_items(t, g.items, tb->pt[r->pt]->nb_items, &hw),

@@ -33,8 +33,11 @@ struct octopus_flow_shape {
 	enum octopus_steer_meta_write meta_how;	/* SET_META or MODIFY_FIELD */
 	uint32_t base;		/* transfer group of application group 0 */
 	uint8_t mark_ingress;	/* MARK or FLAG refused in transfer rules */
-	uint8_t wire_item;	/* transfer group 0's rules name the wire
-				 * (octopus_steer_wire_item_probe) */
+	/*
+	 * transfer group 0's rules name the wire
+	 * (octopus_steer_wire_item_probe)
+	 */
+	uint8_t wire_item;
 };
 
 /* Rows of octopus_flows.reach after the default buckets' reta_size rows. */

@@ -107,7 +107,8 @@ thread_run_ns(int tid, bool *runnable)
 }
 
 /* OCTO_GATE_TIMEOUT_MS less the CPU time a poller ran since @p run0 (ns),
- * in TSC cycles; 0 once it has run that long (or is not runnable). */
+ * in TSC cycles; 0 once it has run that long (or is not runnable).
+ */
 static uint64_t
 poller_time_left(int tid, uint64_t run0)
 {
@@ -469,7 +470,8 @@ gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 			/* a poller descheduled is waited for until it has run
 			 * OCTO_GATE_TIMEOUT_MS (gate_deferred)
 			 */
-			if (now > deadline && (left = poller_time_left(tid[d], run0[d])) != 0)
+			left = now > deadline ? poller_time_left(tid[d], run0[d]) : 0;
+			if (left != 0)
 				deadline = now + left;
 			if (now > deadline) {
 				rte_atomic_store_explicit(&q->mig.gate_settle_timeouts,

@@ -113,10 +113,14 @@ struct octopus_member {
 	struct octopus_totals last_stats; /**< its totals when it left service */
 };
 
-/* Walk members whose state is at least @p st. */
+/*
+ * Walk members whose state is at least @p st, @p m pointing at each
+ * (octopus_member_next finds them).
+ */
 #define OCTO_FOREACH_MEMBER_STATE(p, i, m, st) \
-	for ((i) = 0; (i) < (p)->nb_members; (i)++) \
-		if (((m) = &(p)->members[i])->state >= (st))
+	for ((i) = octopus_member_next((p), 0, (st)); \
+	     (i) < (p)->nb_members && ((m) = &(p)->members[i]) != NULL; \
+	     (i) = octopus_member_next((p), (i) + 1, (st)))
 
 /* Every valid ethdev port, owned or not (members are owned). */
 #define OCTO_FOREACH_PORT(pid) \
@@ -191,7 +195,8 @@ enum octopus_route_phase {
 #define OCTO_MIG_MIN_POLLS	32
 
 /* How long a gate waits for a source queue nobody polls (in its poller's
- * CPU time while it is runnable: octopus_gate.c, gate_deferred). */
+ * CPU time while it is runnable: octopus_gate.c, gate_deferred).
+ */
 #define OCTO_GATE_TIMEOUT_MS	50
 
 /*
@@ -334,14 +339,16 @@ struct octopus_qcounters {
 	/** 2 x the bursts ended, + 1 while a burst runs (odd: inside one).
 	 *  Written at a burst's entry and at its end: octopus_rxtx.c
 	 *  (burst_enter, burst_done), read by octopus_failover.c (quiesce);
-	 *  octopus_queue_polls() gives the bursts */
+	 *  octopus_queue_polls() gives the bursts
+	 */
 	uint64_t burst_seq;
 	uint64_t foreign_polls;	/**< bursts from an lcore not on the home socket */
 	uint64_t member_pkts[OCTOPUS_MAX_MEMBERS];
 };
 
 /* An lcore and its socket as one word (socket -1: 0xff), for one compare. */
-#define POLLER_KEY(lcore, socket) ((int32_t)(((uint32_t)(lcore) << 8) | ((uint32_t)(socket) & 0xff)))
+#define POLLER_KEY(lcore, socket) \
+	((int32_t)(((uint32_t)(lcore) << 8) | ((uint32_t)(socket) & 0xff)))
 
 /* One virtual queue (Rx or Tx); its datapath fields first. */
 struct __rte_cache_aligned octopus_queue {
@@ -354,7 +361,8 @@ struct __rte_cache_aligned octopus_queue {
 	uint8_t stash_n;	/**< Rx: frames in stash[] (datapath only) */
 	uint8_t stash_head;	/**< Rx: the next one given out */
 	/** Rx: 1 once a member swallowed a request below OCTO_RX_STASH (a
-	 *  PMD that reads in steps): such requests then go through stash[] */
+	 *  PMD that reads in steps): such requests then go through stash[]
+	 */
 	uint8_t rx_small;
 	uint8_t held_n;		/**< Rx: frames in held[] (datapath only) */
 	uint8_t held_head;	/**< Rx: the next one given out */
@@ -377,7 +385,8 @@ struct __rte_cache_aligned octopus_queue {
 	int setup_socket;	/**< socket given to queue setup */
 	uint16_t nb_desc;
 	/** Tx: 1 + the member it is pinned to (rte_eth_dev_map_aggr_tx_affinity),
-	 *  0: none (octopus_aggr.c); read by migration requests */
+	 *  0: none (octopus_aggr.c); read by migration requests
+	 */
 	uint8_t tx_affinity;
 	union {
 		struct rte_eth_rxconf rxconf;
@@ -388,11 +397,13 @@ struct __rte_cache_aligned octopus_queue {
 	/** octopus_migrate.c, octopus_gate.c */
 	alignas(RTE_CACHE_LINE_SIZE) struct octopus_qmig mig;
 	/** Rx: what a burst read past its caller's request (octopus_rxtx.c,
-	 *  rx_stashed): older than anything still in the hardware queues */
+	 *  rx_stashed): older than anything still in the hardware queues
+	 */
 	alignas(RTE_CACHE_LINE_SIZE) struct rte_mbuf *stash[OCTO_RX_STASH];
 	/** Rx: what a gated read on a member reading in steps took past the
 	 *  gate's allowance (octopus_rxtx.c, rx_gated_step): newer than the
-	 *  gate, given out once it opens */
+	 *  gate, given out once it opens
+	 */
 	struct rte_mbuf *held[OCTO_RX_STASH];
 };
 
@@ -489,8 +500,11 @@ struct octopus_priv {
 	int proxy_member;
 	char proxy_gone[RTE_ETH_NAME_MAX_LEN];
 	bool steer_refused_logged;
-	char steer_why[512];	/* a member's refusal in full: mlx5-like messages run long,
-				 * and a refused META write names both forms' causes */
+	/*
+	 * a member's refusal in full: mlx5-like messages run long,
+	 * and a refused META write names both forms' causes
+	 */
+	char steer_why[512];
 	/* The application's rte_flow rules (octopus_flow.c); NULL: none yet. */
 	struct octopus_flows *flows;
 	/* The template API's state (octopus_flow_ops.c); NULL: not configured. */
@@ -511,10 +525,21 @@ struct octopus_priv {
 	uint64_t proxy_releases;	/**< the transfer proxy's port released */
 	uint64_t start_refusals;	/**< starts a member's NIC refused */
 	/** read from a member (counted received) but still in an Rx queue's
-	 * stash or held[] when the queue was stopped or released: freed */
+	 * stash or held[] when the queue was stopped or released: freed
+	 */
 	uint64_t stop_freed_pkts;
 	struct octopus_totals gone_stats;	/**< released members' last totals */
 };
+
+/* The first member from @p i on whose state is at least @p st. */
+static inline uint16_t
+octopus_member_next(const struct octopus_priv *p, uint16_t i,
+		enum octopus_member_state st)
+{
+	while (i < p->nb_members && p->members[i].state < st)
+		i++;
+	return i;
+}
 
 static inline struct octopus_priv *
 octo_priv(const struct rte_eth_dev *dev)
@@ -566,7 +591,8 @@ void octopus_pools_free(struct octopus_priv *p);
 
 /* octopus_mtu.c */
 /** 0 if the Rx queues (or @p mp alone, when given) receive frames of
- *  @p mtu: scatter on, or the mbufs' room; else -EINVAL, logged. */
+ *  @p mtu: scatter on, or the mbufs' room; else -EINVAL, logged.
+ */
 int octopus_mtu_fits(struct rte_eth_dev *dev, uint16_t mtu,
 		const struct rte_mempool *mp);
 

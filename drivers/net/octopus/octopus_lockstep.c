@@ -199,7 +199,8 @@ octopus_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 	uint16_t i, old;
 
 	/* stopped, the queues may be set up again with larger mbufs (OVS
-	 * sets the MTU, then the queues): their setup checks then */
+	 * sets the MTU, then the queues): their setup checks then
+	 */
 	if (dev->data->dev_started && octopus_mtu_fits(dev, mtu, NULL) != 0)
 		return -EINVAL;
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED)

@@ -329,10 +329,12 @@ const char *
 octopus_locality_says(const struct octopus_priv *p)
 {
 	if (p->one_function)
-		return "every queue's DMA through one function (one device, one socket); Rx polled on every member";
+		return "every queue's DMA through one function (one device, one socket); "
+			"Rx polled on every member";
 	if (p->steer != NULL)
 		return "each queue's Rx and Tx through the PF on its poller's socket";
-	return "Tx through the PF on the poller's socket (local); Rx polled where the NIC delivers it, local only there";
+	return "Tx through the PF on the poller's socket (local); "
+		"Rx polled where the NIC delivers it, local only there";
 }
 
 /*
@@ -515,8 +517,8 @@ members_one_function(const struct octopus_priv *p, struct member_found *f)
 			any = true;
 			if (f[i].socket != f[i].dev_socket || f[j].socket != f[j].dev_socket)
 				OCTO_LOG(WARNING, "members %s and %s are ports of one device (%s): their queues DMA through its function on socket %d; socket_of= is ignored for them",
-					p->members[j].name, p->members[i].name, rte_dev_name(f[i].dev),
-					f[i].dev_socket);
+					p->members[j].name, p->members[i].name,
+					rte_dev_name(f[i].dev), f[i].dev_socket);
 			f[i].socket = f[i].dev_socket;
 			f[j].socket = f[j].dev_socket;
 		}

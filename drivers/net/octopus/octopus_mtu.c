@@ -20,7 +20,8 @@
 #include "octopus_internal.h"
 
 /* Bytes a frame adds to the MTU, as ethdev counts it: the members' own
- * difference when they report one, else Ethernet header and CRC. */
+ * difference when they report one, else Ethernet header and CRC.
+ */
 static uint32_t
 frame_overhead(struct octopus_priv *p)
 {

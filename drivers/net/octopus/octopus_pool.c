@@ -168,7 +168,8 @@ octopus_pool_get(struct octopus_priv *p, int socket, struct rte_mempool *app_mp,
 		 */
 		/* nor more than twice the size: after a reconfigure to fewer
 		 * queues a right-sized pool is made, and the sweep frees the
-		 * big one once no queue uses it and its mbufs are back */
+		 * big one once no queue uses it and its mbufs are back
+		 */
 		if (op->socket == socket && op->app == app_mp &&
 				strcmp(op->app_name, app_mp->name) == 0 &&
 				op->mp->size >= nb_mbufs &&
@@ -187,7 +188,8 @@ octopus_pool_get(struct octopus_priv *p, int socket, struct rte_mempool *app_mp,
 		OCTO_LOG(ERR, "port %u: cannot create Rx pool %s (%u mbufs) on socket %d mirroring %s: %s%s",
 			p->port_id, name, nb_mbufs, socket, app_mp->name,
 			rte_strerror(rte_errno),
-			rte_errno == ENOTSUP ? " (its mbufs' buffers are outside the pool: use rx_pool=app)" : "");
+			rte_errno == ENOTSUP ?
+			" (its mbufs' buffers are outside the pool: use rx_pool=app)" : "");
 		return NULL;
 	}
 	OCTO_LOG(INFO, "port %u: Rx pool %s: %u mbufs of %u bytes on socket %d, mirroring %s (ops %s)",

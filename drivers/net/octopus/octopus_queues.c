@@ -68,7 +68,8 @@ octopus_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 		rte_lcore_count() * RTE_MEMPOOL_CACHE_MAX_SIZE * 3 / 2;
 	/* Every member's pool before any member queue: a pool that cannot be
 	 * made fails the setup with no member queue changed, and the pools
-	 * made for it are freed (nobody holds their mbufs yet). */
+	 * made for it are freed (nobody holds their mbufs yet).
+	 */
 	nb_pools = p->nb_pools;
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_CONFIGURED) {
 		q->mp[i] = p->args.rx_pool_app ? mp :

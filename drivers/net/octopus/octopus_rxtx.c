@@ -630,7 +630,7 @@ rx_slow(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 				rte_memory_order_release);
 		}
 		/* REQUESTED: the home rule may already send to the target,
-		 * which this queue reads only once DRAINING (model/README.md)
+		 * which this queue reads only once DRAINING (tests/model/README.md)
 		 */
 		if (acking && ack > q->mig.drain_pos_req && ack > q->mig.drain_ack &&
 		    OCTO_ROUTE_PHASE(r) != OCTO_ROUTE_REQUESTED)
@@ -769,7 +769,8 @@ rx_held_out(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 }
 
 /* A burst of a queue whose member reads in steps: small requests (and
- * any while the stash holds frames) through the stash. */
+ * any while the stash holds frames) through the stash.
+ */
 static __rte_noinline uint16_t
 rx_small_read(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 		struct rte_mbuf **pkts, uint16_t n)

@@ -171,8 +171,6 @@ octopus_stats_snapshot(struct octopus_priv *p, uint16_t m)
 		memset(&mb->last_stats, 0, sizeof(mb->last_stats));
 }
 
-#define KEEP_MAX(a, b) ((a) = RTE_MAX(a, b))
-
 /*
  * Member @p m's port is being released: keep its totals, the larger of
  * now and the snapshot taken when it left service (a PMD may have cleared
@@ -187,20 +185,20 @@ octopus_stats_keep(struct octopus_priv *p, uint16_t m)
 
 	if (port_totals_get(p->members[m].port_id, &mt) != 0)
 		memset(&mt, 0, sizeof(mt));
-	KEEP_MAX(mt.st.ipackets, last->st.ipackets);
-	KEEP_MAX(mt.st.opackets, last->st.opackets);
-	KEEP_MAX(mt.st.ibytes, last->st.ibytes);
-	KEEP_MAX(mt.st.obytes, last->st.obytes);
-	KEEP_MAX(mt.st.imissed, last->st.imissed);
-	KEEP_MAX(mt.st.ierrors, last->st.ierrors);
-	KEEP_MAX(mt.st.oerrors, last->st.oerrors);
-	KEEP_MAX(mt.st.rx_nombuf, last->st.rx_nombuf);
+	mt.st.ipackets = RTE_MAX(mt.st.ipackets, last->st.ipackets);
+	mt.st.opackets = RTE_MAX(mt.st.opackets, last->st.opackets);
+	mt.st.ibytes = RTE_MAX(mt.st.ibytes, last->st.ibytes);
+	mt.st.obytes = RTE_MAX(mt.st.obytes, last->st.obytes);
+	mt.st.imissed = RTE_MAX(mt.st.imissed, last->st.imissed);
+	mt.st.ierrors = RTE_MAX(mt.st.ierrors, last->st.ierrors);
+	mt.st.oerrors = RTE_MAX(mt.st.oerrors, last->st.oerrors);
+	mt.st.rx_nombuf = RTE_MAX(mt.st.rx_nombuf, last->st.rx_nombuf);
 	for (q = 0; q < RTE_ETHDEV_QUEUE_STAT_CNTRS; q++) {
-		KEEP_MAX(mt.qs.q_ipackets[q], last->qs.q_ipackets[q]);
-		KEEP_MAX(mt.qs.q_opackets[q], last->qs.q_opackets[q]);
-		KEEP_MAX(mt.qs.q_ibytes[q], last->qs.q_ibytes[q]);
-		KEEP_MAX(mt.qs.q_obytes[q], last->qs.q_obytes[q]);
-		KEEP_MAX(mt.qs.q_errors[q], last->qs.q_errors[q]);
+		mt.qs.q_ipackets[q] = RTE_MAX(mt.qs.q_ipackets[q], last->qs.q_ipackets[q]);
+		mt.qs.q_opackets[q] = RTE_MAX(mt.qs.q_opackets[q], last->qs.q_opackets[q]);
+		mt.qs.q_ibytes[q] = RTE_MAX(mt.qs.q_ibytes[q], last->qs.q_ibytes[q]);
+		mt.qs.q_obytes[q] = RTE_MAX(mt.qs.q_obytes[q], last->qs.q_obytes[q]);
+		mt.qs.q_errors[q] = RTE_MAX(mt.qs.q_errors[q], last->qs.q_errors[q]);
 	}
 	totals_add(&p->gone_stats, &mt);
 }
@@ -251,7 +249,7 @@ static const struct {
 	{ "in_service", -1 },	/* 1: serving, 0: out of service (failover) */
 };
 
-#define LOAD(q, f) rte_atomic_load_explicit(&(q)->f, rte_memory_order_relaxed)
+#define LOAD(field) rte_atomic_load_explicit(&(field), rte_memory_order_relaxed)
 
 /* Per virtual queue: where its packets went through, and its moves. */
 static uint64_t
@@ -277,37 +275,37 @@ qx_foreign(const struct octopus_queue *q)
 static uint64_t
 qx_moves(const struct octopus_queue *q)
 {
-	return LOAD(q, mig.migrations);
+	return LOAD(q->mig.migrations);
 }
 static uint64_t
 qx_last_ns(const struct octopus_queue *q)
 {
-	return LOAD(q, mig.last_ns);
+	return LOAD(q->mig.last_ns);
 }
 static uint64_t
 qx_max_ns(const struct octopus_queue *q)
 {
-	return LOAD(q, mig.max_ns);
+	return LOAD(q->mig.max_ns);
 }
 static uint64_t
 qx_drained(const struct octopus_queue *q)
 {
-	return LOAD(q, mig.drained_pkts);
+	return LOAD(q->mig.drained_pkts);
 }
 static uint64_t
 qx_gate_tmo(const struct octopus_queue *q)
 {
-	return LOAD(q, mig.gate_timeouts) + LOAD(q, mig.gate_settle_timeouts);
+	return LOAD(q->mig.gate_timeouts) + LOAD(q->mig.gate_settle_timeouts);
 }
 static uint64_t
 qx_tx_bound(const struct octopus_queue *q)
 {
-	return LOAD(q, mig.tx_settle_bound_acks);
+	return LOAD(q->mig.tx_settle_bound_acks);
 }
 static uint64_t
 qx_tx_bound_moves(const struct octopus_queue *q)
 {
-	return LOAD(q, mig.tx_settle_bound_moves);
+	return LOAD(q->mig.tx_settle_bound_moves);
 }
 static uint64_t
 qx_lcore(const struct octopus_queue *q)
@@ -318,7 +316,7 @@ qx_lcore(const struct octopus_queue *q)
 static uint64_t
 qx_socket(const struct octopus_queue *q)
 {
-	return (uint64_t)(int64_t)LOAD(q, poller_socket);
+	return (uint64_t)(int64_t)LOAD(q->poller_socket);
 }
 
 /* Which queues a per-queue xstat is listed for. */
@@ -337,21 +335,25 @@ static const struct {
 	uint64_t none;		/* for a queue not set up */
 	unsigned int dirs;	/* QX_RX, QX_TX */
 } queue_xstats[] = {
-	{ "local_packets", qx_local, 0, QX_ALL },	/* through the member on the poller's socket */
+	/* through the member on the poller's socket */
+	{ "local_packets", qx_local, 0, QX_ALL },
 	{ "remote_packets", qx_remote, 0, QX_ALL },	/* through a member on another socket */
 	{ "polls", qx_polls, 0, QX_ALL },		/* bursts */
-	{ "foreign_polls", qx_foreign, 0, QX_ALL },	/* bursts from an lcore not on the home's socket */
+	/* bursts from an lcore not on the home's socket */
+	{ "foreign_polls", qx_foreign, 0, QX_ALL },
 	/* migration (octopus_migrate.c) */
 	{ "migrations", qx_moves, 0, QX_ALL },		/* moves completed, request to steady */
 	{ "migration_last_ns", qx_last_ns, 0, QX_ALL },	/* latency of the last move */
 	{ "migration_max_ns", qx_max_ns, 0, QX_ALL },	/* latency of the longest move */
-	{ "migration_drained_packets", qx_drained, 0, QX_RX }, /* Rx: read from the old member after the switch */
+	/* Rx: read from the old member after the switch */
+	{ "migration_drained_packets", qx_drained, 0, QX_RX },
 	{ "gate_timeouts", qx_gate_tmo, 0, QX_ALL },	/* flow gates given up on: order not kept */
 	/* Rx: drains acked on the Tx settle bound, descriptors not reported done */
 	{ "tx_settle_bound_acks", qx_tx_bound, 0, QX_RX },
 	/* Tx: moves ended on the Tx settle bound, old member not reported done */
 	{ "tx_settle_bound_moves", qx_tx_bound_moves, 0, QX_TX },
-	{ "poller_lcore", qx_lcore, UINT64_MAX, QX_ALL },	/* lcore that polls it now (-1: none yet) */
+	/* lcore that polls it now (-1: none yet) */
+	{ "poller_lcore", qx_lcore, UINT64_MAX, QX_ALL },
 	{ "poller_socket", qx_socket, UINT64_MAX, QX_ALL },	/* that lcore's socket (likewise) */
 };
 
@@ -364,32 +366,32 @@ px_rules(const struct octopus_priv *p)
 static uint64_t
 px_losses(const struct octopus_priv *p)
 {
-	return LOAD(p, member_losses);
+	return LOAD(p->member_losses);
 }
 static uint64_t
 px_returns(const struct octopus_priv *p)
 {
-	return LOAD(p, member_returns);
+	return LOAD(p->member_returns);
 }
 static uint64_t
 px_lost(const struct octopus_priv *p)
 {
-	return LOAD(p, outage_lost_pkts);
+	return LOAD(p->outage_lost_pkts);
 }
 static uint64_t
 px_stop_freed(const struct octopus_priv *p)
 {
-	return LOAD(p, stop_freed_pkts);
+	return LOAD(p->stop_freed_pkts);
 }
 static uint64_t
 px_proxy_releases(const struct octopus_priv *p)
 {
-	return LOAD(p, proxy_releases);
+	return LOAD(p->proxy_releases);
 }
 static uint64_t
 px_start_refusals(const struct octopus_priv *p)
 {
-	return LOAD(p, start_refusals);
+	return LOAD(p->start_refusals);
 }
 
 static const struct {

@@ -111,7 +111,8 @@ kind_feature(const struct octopus_steer *s, enum octo_steer_kind k)
 	case OCTO_STEER_KIND_HOME:
 		return "transfer rule in a non-zero group, META match -> REPRESENTED_PORT";
 	case OCTO_STEER_KIND_QUEUE:
-		return "ingress rule META match -> QUEUE (META set by the e-switch, carried to the PF's ingress)";
+		return "ingress rule META match -> QUEUE "
+			"(META set by the e-switch, carried to the PF's ingress)";
 	}
 	return "?";
 }

@@ -135,7 +135,8 @@ octonic_eswitch_flow_flush(struct octonic_eswitch *sw, uint16_t pf,
 	pthread_mutex_lock(&sw->lock);
 	/* mlx5's hardware steering flushes the template rules of the
 	 * port's tables too (mlx5_flow_list_flush: flow_hw_q_flow_flush,
-	 * after pulling every queue's completions for itself) */
+	 * after pulling every queue's completions for itself)
+	 */
 	if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS)
 		octonic_esw_fport_flush_rules(sw, pf);
 	ret = octonic_esw_rules_flush_domain(sw, 1 + pf, 0);

@@ -229,7 +229,8 @@ parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 			const struct rte_flow_action_ethdev *e = a->conf;
 
 			/* mlx5-hws: to the e-switch manager (PF0) only; the
-			 * dialect check refused every other case */
+			 * dialect check refused every other case
+			 */
 			if (sw->dialect != OCTONIC_DIALECT_MLX5_HWS)
 				break;
 			if (e == NULL) {
@@ -345,7 +346,8 @@ fail:
  * the rule passes and whenever it comes: no conf, or a conf the template
  * fixes that only attr and the dialect judge.  QUEUE, RSS and the port
  * actions read the PF's state (Rx queues, RSS key, ports), which may
- * change between the table's creation and a rule's. */
+ * change between the table's creation and a rule's.
+ */
 static int
 action_static(const struct rte_flow_action *a, uint8_t fixed)
 {
@@ -366,7 +368,8 @@ action_static(const struct rte_flow_action *a, uint8_t fixed)
 }
 
 /* The decision field an action writes (fields no two actions of a plan
- * share, so the order they are parsed in does not matter). */
+ * share, so the order they are parsed in does not matter).
+ */
 enum plan_field {
 	PF_OTHER,
 	PF_FATE,
@@ -424,7 +427,8 @@ octonic_esw_aplan_build(struct octonic_eswitch *sw, uint16_t pf,
 	}
 	/* One fate: no rule is refused for a second one or for none (a
 	 * fate action that sets none refuses the rule itself); a MARK or a
-	 * META write in both parts would depend on their order. */
+	 * META write in both parts would depend on their order.
+	 */
 	if (nb_fate != 1 || (nb_static[PF_MARK] != 0 && nb_rule[PF_MARK] != 0) ||
 			(nb_static[PF_META] != 0 && nb_rule[PF_META] != 0))
 		return;

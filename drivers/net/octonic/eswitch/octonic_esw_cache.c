@@ -43,8 +43,10 @@ octonic_eswitch_cache_create(int socket)
 		RTE_CACHE_LINE_SIZE, socket);
 	if (c == NULL)
 		return NULL;
-	for (s = 0; s < SW_CACHE_SETS; s++)
-		c->e[s][0].gen = c->e[s][1].gen = SW_CACHE_STALE;
+	for (s = 0; s < SW_CACHE_SETS; s++) {
+		c->e[s][0].gen = SW_CACHE_STALE;
+		c->e[s][1].gen = SW_CACHE_STALE;
+	}
 	return c;
 }
 

@@ -87,7 +87,8 @@ resolve(const struct sw_view *view, uint64_t gen, struct sw_pkt *st,
 		if (rte_hash_lookup_bulk_data(pr->h, kp, cnt, &hits, data) <= 0)
 			continue;
 		/* Touch every hit's rule before walking them: the loads overlap
-		 * instead of stalling one after the other. */
+		 * instead of stalling one after the other.
+		 */
 		for (i = 0; i < cnt; i++)
 			if ((hits >> i & 1) != 0)
 				rte_prefetch0(sw_entry_rule(data[i]));
@@ -111,13 +112,14 @@ resolve(const struct sw_view *view, uint64_t gen, struct sw_pkt *st,
 			for (j = 0; j < nr; j++) {
 				struct sw_hot *r = rs[j];
 
-				if (r->born > gen ||
-						rte_atomic_load_explicit(&r->dead, rte_memory_order_relaxed) <= gen)
+				if (r->born > gen || rte_atomic_load_explicit(&r->dead,
+						rte_memory_order_relaxed) <= gen)
 					continue;
 				/* Equal priorities in two tables: the rule
 				 * first in order wins, the older or, under
 				 * mlx5-hws, the newer (a rare tie, so its
-				 * order is read from the rule itself). */
+				 * order is read from the rule itself).
+				 */
 				if (best[i] == NULL || r->prio < best[i]->prio ||
 						(r->prio == best[i]->prio &&
 						 r->cold->order < best[i]->cold->order))
@@ -158,12 +160,14 @@ apply(struct octonic_eswitch *sw, struct sw_hot *r, struct sw_pkt *s,
 	if (r == NULL) {
 		if (s->dom == SW_DOM_TRANSFER && s->from_pf) {
 			/* Transfer miss of what a PF sent: out on the wire
-			 * (mlx5's SQ miss rules send it to its port) */
+			 * (mlx5's SQ miss rules send it to its port)
+			 */
 			v->to_wire = 1;
 			s->active = 0;
 		} else if (s->dom == SW_DOM_TRANSFER) {
 			/* Transfer miss: the wire's default PF (where the
-			 * PFs are uplinks: the one it arrived by). */
+			 * PFs are uplinks: the one it arrived by).
+			 */
 			v->pf = s->arrival;
 			s->dom = 1;
 			s->group = 0;
@@ -342,7 +346,8 @@ octonic_eswitch_classify(struct octonic_eswitch *sw, struct rte_mbuf **pkts,
 		uint16_t n, struct octonic_verdict *v)
 {
 	/* Generation first, then the view: a view at least as new as the
-	 * generation is guaranteed (both are published release, view first). */
+	 * generation is guaranteed (both are published release, view first).
+	 */
 	uint64_t gen = rte_atomic_load_explicit(&sw->gen, rte_memory_order_acquire);
 	const struct sw_view *view = rte_atomic_load_explicit(&sw->view, rte_memory_order_acquire);
 	uint16_t i;
@@ -371,7 +376,8 @@ octonic_eswitch_classify_cached(struct octonic_eswitch *sw,
 		uint16_t n, struct octonic_verdict *v)
 {
 	/* the configuration epoch before the RSS states it covers, as the
-	 * generation before the view */
+	 * generation before the view
+	 */
 	uint64_t gen = rte_atomic_load_explicit(&sw->gen, rte_memory_order_acquire);
 	uint32_t cfg = rte_atomic_load_explicit(&sw->cfg_epoch, rte_memory_order_acquire);
 	const struct sw_view *view = rte_atomic_load_explicit(&sw->view, rte_memory_order_acquire);

@@ -17,7 +17,7 @@
  * the pattern only (octonic_esw_dialect_check_pattern), as mlx5's does, and the
  * actions are refused by create alone.  Template API: templates and
  * tables are checked here at their creation.
- * xmeta is mlx5's dv_xmeta_en.  The README's "Dialects" table lists each
+ * xmeta is mlx5's dv_xmeta_en.  The guide's (octonic.rst) "Dialects" table lists each
  * refusal with the DPDK release and source file it comes from.
  *
  * Root tables: the model treats group 0 of every domain as the root table
@@ -71,10 +71,8 @@ octonic_esw_dialect_name(const struct octonic_eswitch *sw)
 	}
 }
 
-#define REFUSE(type, cause, ...) do { \
-	octonic_esw_error(error, ENOTSUP, type, cause, __VA_ARGS__); \
-	return -ENOTSUP; \
-} while (0)
+#define REFUSE(type, cause, ...) \
+	(octonic_esw_error(error, ENOTSUP, type, cause, __VA_ARGS__), -ENOTSUP)
 
 /*
  * mlx5 has no SCTP item (no case in either validator: the default refuses
@@ -93,16 +91,16 @@ check_l4_item(const struct octonic_eswitch *sw, const struct rte_flow_item *it,
 
 	switch (it->type) {
 	case RTE_FLOW_ITEM_TYPE_SCTP:
-		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
+		return REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
 			"%s: SCTP item not supported", d);
 	case RTE_FLOW_ITEM_TYPE_ICMP:
 		if (!hws_2511 && l3 != RTE_FLOW_ITEM_TYPE_IPV4)
-			REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
+			return REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
 				"%s: IPv4 is mandatory to filter on ICMP", d);
 		return 0;
 	case RTE_FLOW_ITEM_TYPE_ICMP6:
 		if (!hws_2511 && l3 != RTE_FLOW_ITEM_TYPE_IPV6)
-			REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
+			return REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
 				"%s: IPv6 is mandatory to filter on ICMP6", d);
 		return 0;
 	default:
@@ -140,20 +138,20 @@ check_ipv4_frag(const struct octonic_eswitch *sw, const struct rte_flow_item *it
 		return -EINVAL;
 	}
 	if (v == RTE_IPV4_HDR_MF_FLAG)
-		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
+		return REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
 			"%s: match on first fragment not supported", d);
 	if (l == NULL)
-		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
+		return REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
 			"%s: fragment_offset: specified value not supported", d);
 	last = rte_be_to_cpu_16(l->hdr.fragment_offset) & m;
 	if (v == RTE_IPV4_HDR_MF_FLAG + 1 && last == full)
-		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM_LAST, l,
+		return REFUSE(RTE_FLOW_ERROR_TYPE_ITEM_LAST, l,
 			"%s: match on following fragments not supported", d);
 	if (v == 1 && last == RTE_IPV4_HDR_OFFSET_MASK)
-		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM_LAST, l,
+		return REFUSE(RTE_FLOW_ERROR_TYPE_ITEM_LAST, l,
 			"%s: match on last fragment not supported", d);
 	if (v != 1 || last != full)
-		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM_LAST, l,
+		return REFUSE(RTE_FLOW_ERROR_TYPE_ITEM_LAST, l,
 			"%s: fragment_offset: specified range not supported", d);
 	return 0;
 }
@@ -171,15 +169,15 @@ check_item(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 	if (it->type != RTE_FLOW_ITEM_TYPE_META)
 		return check_l4_item(sw, it, l3, error);
 	if (sws && sw->xmeta == 0)
-		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
+		return REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
 			"%s: META match in %s rules needs extended metadata (xmeta=1..3; xmeta=0 is legacy)",
 			d, attr->transfer ? "transfer" : "ingress");
 	if (sws && attr->transfer && attr->group == 0)
-		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
+		return REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
 			"%s: META match in transfer group 0 (the root table): use a non-zero group",
 			d);
 	if (!sws && attr->ingress && sw->xmeta != 4)
-		REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
+		return REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
 			"%s: META match in ingress rules needs xmeta=4 (META copied from the e-switch to the PF)",
 			d);
 	return 0;
@@ -201,7 +199,7 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 	case RTE_FLOW_ACTION_TYPE_RSS:
 		name = a->type == RTE_FLOW_ACTION_TYPE_QUEUE ? "QUEUE" : "RSS";
 		if (attr->transfer)
-			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+			return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: %s is not a transfer action (ingress only): send to the PF with REPRESENTED_PORT",
 				d, name);
 		return 0;
@@ -211,22 +209,23 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 		if (!attr->transfer)
 			return 0;
 		if (sws && sw->xmeta == 0)
-			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+			return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: %s in transfer rules needs extended metadata (xmeta=1..3; xmeta=0 is legacy)",
 				d, name);
 		if (hws_2511 && !sw->fdb_mark)
-			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+			return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: %s in transfer rules needs the NIC's fdb_rx_set_flow_tag_stc capability (fdb_mark=1)",
 				d, name);
 		/* mlx5.rst: only on template tables specialised for the
 		 * wire's frames (a unified FDB has the tag in its Rx part
-		 * alone, hws/mlx5dr_action.c, mlx5dr_action_create_tag) */
+		 * alone, hws/mlx5dr_action.c, mlx5dr_action_create_tag)
+		 */
 		if (hws_2511 && !(where & SW_CHK_WIRE_ORIG))
-			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+			return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: %s in transfer rules only in template tables specialised for the wire's frames (RTE_FLOW_TABLE_SPECIALIZE_TRANSFER_WIRE_ORIG)",
 				d, name);
 		if (!sws && !hws_2511)
-			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+			return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: %s is not a transfer action (ingress only)",
 				d, name);
 		return 0;
@@ -243,7 +242,7 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 		return 0;
 	case RTE_FLOW_ACTION_TYPE_PORT_ID:
 		if (hws_2511)
-			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+			return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: PORT_ID is not supported: use REPRESENTED_PORT",
 				d);
 		return 0;
@@ -251,7 +250,8 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 		/* rte_flow_create's first step under hardware steering,
 		 * mlx5_flow_hw_action_flags_get, knows no SET_META: EINVAL
 		 * "invalid flow action" (mlx5 25.11 then carries on without
-		 * it, what the rule does is not determined: refused here) */
+		 * it, what the rule does is not determined: refused here)
+		 */
 		if (!sws) {
 			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: invalid flow action: SET_META has no hardware-steering implementation, write META with MODIFY_FIELD",
@@ -259,17 +259,17 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 			return -EINVAL;
 		}
 		if (attr->transfer && sw->xmeta == 0)
-			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+			return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: SET_META in transfer rules needs extended metadata (xmeta=1..3; xmeta=0 is legacy)",
 				d);
 		return 0;
 	case RTE_FLOW_ACTION_TYPE_MODIFY_FIELD:
 		if (sws && attr->group == 0)
-			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+			return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: MODIFY_FIELD is not supported in group 0 (the root table): use a non-zero group",
 				d);
 		if (sws && attr->transfer && sw->xmeta == 0)
-			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+			return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: META in transfer rules needs extended metadata (xmeta=1..3; xmeta=0 is legacy)",
 				d);
 		return 0;
@@ -277,12 +277,12 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 		if (!attr->transfer)
 			return 0;
 		if (sws)
-			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+			return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: PORT_REPRESENTOR is not supported: use REPRESENTED_PORT",
 				d);
 		e = a->conf;
 		if (e != NULL && e->port_id != SW_ESW_MANAGER_PORT)
-			REFUSE(RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 				"%s: PORT_REPRESENTOR only to the e-switch manager (port_id 0xffff), not port %u",
 				d, e->port_id);
 		return 0;

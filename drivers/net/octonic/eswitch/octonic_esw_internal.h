@@ -33,6 +33,7 @@
  * without an lcore id.
  */
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdalign.h>
 #include <stdint.h>
@@ -64,7 +65,8 @@ extern int octonic_esw_logtype;
 /* A handle whose rule a port's stop flushed (in sw->flushed). */
 #define SW_RULE_FLUSHED 0x6f636664u
 /** JUMPs followed per domain: groups strictly increase on JUMP, so this
- * only caps long chains. */
+ * only caps long chains.
+ */
 #define SW_MAX_STAGES 16
 
 enum sw_fate {
@@ -129,10 +131,12 @@ struct rte_flow {
 	RTE_ATOMIC(uint64_t) bytes;
 	struct sw_rss_action *rss;
 	/* Decision fields, immutable once inserted: the hot record has a
-	 * copy of those every lookup needs, readers read the others here. */
+	 * copy of those every lookup needs, readers read the others here.
+	 */
 	uint64_t seq;
 	/* Order among rules of equal priority, lower first: seq, or its
-	 * reverse where the newest wins (sw_rule_order) */
+	 * reverse where the newest wins (sw_rule_order)
+	 */
 	uint64_t order;
 	uint32_t prio;
 	uint32_t jump_group;
@@ -151,18 +155,28 @@ struct rte_flow {
 	uint16_t port_id;	/* REPRESENTED_PORT's port, for the dump */
 	uint32_t group;
 	uint32_t table;		/* index in sw->tables */
-	uint8_t table_known;	/* table set before the insert: that of the
-				 * match's mask, reserved (template rules) */
-	uint8_t keep_handle;	/* unlinked, the handle stays (flushed at a
-				 * port's stop: sw->flushed) */
+	/*
+	 * table set before the insert: that of the
+	 * match's mask, reserved (template rules)
+	 */
+	uint8_t table_known;
+	/*
+	 * unlinked, the handle stays (flushed at a
+	 * port's stop: sw->flushed)
+	 */
+	uint8_t keep_handle;
 	uint32_t dgt_id;	/* first word of its hash key */
 	struct octo_match match;
 	TAILQ_ENTRY(rte_flow) next;
 	/* Rules of template tables (octonic_esw_template.h); NULL, 0 for
-	 * rules of rte_flow_create. */
+	 * rules of rte_flow_create.
+	 */
 	struct rte_flow_template_table *ttable;	/* whose slot this is */
-	struct rte_flow *live;	/* the handle's rule in the tables: itself,
-				 * or what an actions update put there */
+	/*
+	 * the handle's rule in the tables: itself,
+	 * or what an actions update put there
+	 */
+	struct rte_flow *live;
 	uint8_t tstate;		/* enum sw_tstate */
 };
 TAILQ_HEAD(sw_rule_list, rte_flow);
@@ -273,7 +287,8 @@ struct octonic_eswitch {
 	/* Reader-visible, RCU-published. */
 	RTE_ATOMIC(uint64_t) gen;
 	/* Bumped (release) after a PF's RSS state or isolation changed: with
-	 * gen, it tells a remembered verdict (sw_cache_*) still holds. */
+	 * gen, it tells a remembered verdict (sw_cache_*) still holds.
+	 */
 	RTE_ATOMIC(uint32_t) cfg_epoch;
 	RTE_ATOMIC(struct sw_view *) view;
 	struct sw_pf pf[SW_MAX_PFS];
@@ -286,7 +301,8 @@ struct octonic_eswitch {
 	uint8_t lcore_registered[RTE_MAX_LCORE];
 	struct rte_rcu_qsbr *qsbr;
 	/* 1 while a writer sleeps until a reader leaves (a futex word: the
-	 * reader that sees it clears it and wakes the writer). */
+	 * reader that sees it clears it and wakes the writer).
+	 */
 	RTE_ATOMIC(uint32_t) writer_sleeps;
 	/* Control path, under lock. */
 	pthread_mutex_t lock;
@@ -314,10 +330,12 @@ struct octonic_eswitch {
 	struct sw_fport *fport[SW_MAX_PFS];	/* template API per PF, NULL: none */
 	/* Handles of rules a port's stop flushed (mlx5 dialects): kept until
 	 * the application destroys them or the e-switch goes, so that a
-	 * destroy of one is answered, never a read of freed memory. */
+	 * destroy of one is answered, never a read of freed memory.
+	 */
 	struct sw_rule_list flushed;
 	/* mlx5-hws: the PF's flow engine exists (mlx5's dr_ctx: made by
-	 * rte_flow_configure, and from 25.11 by the port's first start) */
+	 * rte_flow_configure, and from 25.11 by the port's first start)
+	 */
 	uint8_t flow_ctx[SW_MAX_PFS];
 	char name[32];
 };
@@ -344,7 +362,7 @@ int octonic_esw_rss_hash(const struct octo_flow_key *k, uint64_t types,
  */
 #define SW_SRC_WIRE 1
 #define SW_SRC_PF(pf) (2 + (pf))
-_Static_assert(SW_SRC_PF(SW_MAX_PFS - 1) <= OCTO_L_IN_PORT >> OCTO_L_IN_PORT_SHIFT,
+static_assert(SW_SRC_PF(SW_MAX_PFS - 1) <= OCTO_L_IN_PORT >> OCTO_L_IN_PORT_SHIFT,
 	"every source fits the key's source bits");
 
 /* Key @p k's source set to @p src (0: any). */
@@ -369,13 +387,15 @@ int octonic_esw_actions_parse(struct octonic_eswitch *sw, uint16_t pf,
 		struct rte_flow *r, struct rte_flow_error *error);
 
 /* Plan the rules of actions template @p tmpl (@p n actions, @p fixed: the
- * template fixes action i's conf) in a table of @p attr. */
+ * template fixes action i's conf) in a table of @p attr.
+ */
 void octonic_esw_aplan_build(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_action tmpl[],
 		const uint8_t fixed[], uint32_t n, struct sw_aplan *p);
 /* What octonic_esw_actions_parse makes of the template's actions with the rule's
  * confs (@p actions) where the template leaves them open, through plan
- * @p p (ok) on a zeroed @p r: the same fields, the same refusals. */
+ * @p p (ok) on a zeroed @p r: the same fields, the same refusals.
+ */
 int octonic_esw_aplan_apply(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct sw_aplan *p,
 		const struct rte_flow_action tmpl[], const uint8_t fixed[],
@@ -391,11 +411,12 @@ void octonic_esw_cache_put(struct octonic_eswitch_cache *c, const struct octo_fl
 		uint32_t hash, uint64_t gen, uint32_t cfg,
 		const struct octonic_verdict *v);
 
-/* octonic_esw_dialect.c: what a real NIC refuses (README "Dialects") */
+/* octonic_esw_dialect.c: what a real NIC refuses (octonic.rst "Dialects") */
 const char *octonic_esw_dialect_name(const struct octonic_eswitch *sw);
 /* Where actions are checked (@p where of the checks below): 0 a rule of
  * rte_flow_create, or a template table, specialised for frames from the
- * wire or not. */
+ * wire or not.
+ */
 #define SW_CHK_TABLE 0x1
 #define SW_CHK_WIRE_ORIG 0x2
 int octonic_esw_dialect_check(const struct octonic_eswitch *sw,
@@ -403,7 +424,8 @@ int octonic_esw_dialect_check(const struct octonic_eswitch *sw,
 		const struct rte_flow_action actions[], unsigned int where,
 		struct rte_flow_error *error);
 /* Its two halves: what the attributes and pattern must be, what the
- * actions must be (under mlx5-hws rte_flow_validate checks the first only). */
+ * actions must be (under mlx5-hws rte_flow_validate checks the first only).
+ */
 int octonic_esw_dialect_check_pattern(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		struct rte_flow_error *error);
@@ -412,12 +434,14 @@ int octonic_esw_dialect_check_actions(const struct octonic_eswitch *sw,
 		const struct rte_flow_action actions[], unsigned int where,
 		struct rte_flow_error *error);
 /* What an actions template must be (mlx5-hws: no SET_META, MODIFY_FIELD
- * masks full); @p masks has the actions' types (checked before). */
+ * masks full); @p masks has the actions' types (checked before).
+ */
 int octonic_esw_dialect_check_actions_template(const struct octonic_eswitch *sw,
 		const struct rte_flow_action actions[],
 		const struct rte_flow_action masks[], struct rte_flow_error *error);
 /** fate_arg of a REPRESENTED_PORT to an uplink (sw->uplinks): the PF
- *  index ORed with this. */
+ *  index ORed with this.
+ */
 #define SW_PORT_UPLINK 0x8000
 
 /** PORT_REPRESENTOR's port_id for the e-switch manager (mlx5-hws). */
@@ -428,10 +452,12 @@ void octonic_esw_rules_free_all(struct octonic_eswitch *sw);
 /* Remove the rules of domain @p dom made by rte_flow_create (or every
  * rule of all domains when dom < 0); with @p keep their handles stay, in
  * sw->flushed.  Rules of template tables stay (octonic_esw_fport_flush_rules
- * takes those).  @return the number of rules removed or -ENOMEM. */
+ * takes those).  @return the number of rules removed or -ENOMEM.
+ */
 int octonic_esw_rules_flush_domain(struct octonic_eswitch *sw, int dom, int keep);
 /* The steps of rte_flow_create and _destroy, for template rules; all under
- * sw->lock. */
+ * sw->lock.
+ */
 int octonic_esw_check_attr(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, struct rte_flow_error *error);
 /* Match and actions of @p r (no attr or dialect check). */
@@ -444,11 +470,13 @@ sw_rule_place(uint16_t pf, const struct rte_flow_attr *attr, struct rte_flow *r)
 	r->prio = attr->priority;
 }
 /* The source a REPRESENTED_PORT item @p it names, into @p m's key and
- * mask (nothing for an item that names none). */
+ * mask (nothing for an item that names none).
+ */
 int octonic_esw_port_item_src(const struct octonic_eswitch *sw, const struct rte_flow_item *it,
 		struct octo_match *m, struct rte_flow_error *error);
 /* @p pattern's match (a REPRESENTED_PORT item under mlx5-hws in transfer
- * rules included: its source bits). */
+ * rules included: its source bits).
+ */
 int octonic_esw_pattern_parse(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		struct octo_match *m, struct rte_flow_error *error);
@@ -460,27 +488,31 @@ int octonic_esw_rule_parse(struct octonic_eswitch *sw, uint16_t pf,
  * generation on; the caller owes a grace period (octonic_esw_synchronize) before it
  * reports the rule made (see octonic_eswitch_flow_create).  @p seq: its
  * place among rules of equal priority (that of a rule it replaces), or
- * UINT64_MAX: after every rule so far. */
+ * UINT64_MAX: after every rule so far.
+ */
 int octonic_esw_rule_add(struct octonic_eswitch *sw, struct rte_flow *r, uint64_t seq,
 		struct rte_flow_error *error);
 /* Rules stop matching from the next generation on (still in the tables). */
 void octonic_esw_rules_kill(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n);
 /* Room for @p n more keys of @p mask (n < 0: release it), as a NIC
  * sizes a template table's matcher at its creation: template rules then
- * never wait for a table to grow. */
+ * never wait for a table to grow.
+ */
 int octonic_esw_table_reserve(struct octonic_eswitch *sw, const struct octo_flow_key *mask,
 		int64_t n);
 /* The index in sw->tables of @p mask's table, -1 if none. */
 int octonic_esw_table_index(struct octonic_eswitch *sw, const struct octo_flow_key *mask);
 /* Killed rules leave the tables once no reader sees them; on return their
- * memory is no reader's (template slots are the caller's to reuse). */
+ * memory is no reader's (template slots are the caller's to reuse).
+ */
 void octonic_esw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n);
 /* octonic_esw_template.c: a PF's template API state goes at its close */
 struct sw_fport;
 void octonic_esw_fport_free(struct octonic_eswitch *sw, uint16_t pf);
 /* Under sw->lock: every rule of the PF's template tables goes (its
  * queues' operations completed first, their results dropped); tables,
- * templates and queues stay. */
+ * templates and queues stay.
+ */
 void octonic_esw_fport_flush_rules(struct octonic_eswitch *sw, uint16_t pf);
 
 #endif /* OCTONIC_ESW_INTERNAL_H */

@@ -21,7 +21,8 @@ octonic_esw_error(struct rte_flow_error *error, int code, enum rte_flow_error_ty
 		const void *cause, const char *fmt, ...)
 {
 	/* rte_flow_error keeps a pointer to the message: give it storage that
-	 * outlives the call, one buffer per thread. */
+	 * outlives the call, one buffer per thread.
+	 */
 	static __thread char msg[160];
 	va_list ap;
 

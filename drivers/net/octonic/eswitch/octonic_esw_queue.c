@@ -62,7 +62,8 @@ op_at(struct sw_fq *q, uint32_t i)
 }
 
 /* Whether @p flow is a rule of a template table of PF @p pf, made or
- * being made, whose destroy is not enqueued. */
+ * being made, whose destroy is not enqueued.
+ */
 static inline int
 handle_live(const struct rte_flow *flow, uint16_t pf)
 {
@@ -85,7 +86,8 @@ op_append(struct sw_fq *q, enum sw_op_type type, struct rte_flow *flow,
 }
 
 /* Flow queue @p queue when it has room for one more operation; else NULL
- * with @p ret -EINVAL (no such queue) or -EBUSY (full). */
+ * with @p ret -EINVAL (no such queue) or -EBUSY (full).
+ */
 static inline struct sw_fq *
 queue_room(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue, int *ret,
 		struct rte_flow_error *error)
@@ -109,9 +111,11 @@ queue_room(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue, int *ret,
 
 /* Under sw->lock: the handle's rule gives way to the one @p op made with
  * new actions, in one generation (no packet sees both or neither); the
- * replaced one leaves the tables at the drain. */
+ * replaced one leaves the tables at the drain.
+ */
 /* The rule in the tables for handle @p h, NULL when there is none that
- * matches (its create failed, or a destroy got to it first). */
+ * matches (its create failed, or a destroy got to it first).
+ */
 static inline struct rte_flow *
 live_rule(const struct rte_flow *h)
 {
@@ -165,11 +169,10 @@ op_exec(struct octonic_eswitch *sw, struct sw_op *op)
 	case SW_OP_DESTROY:
 		/* A rule whose create failed is not in the tables. */
 		op->old = live_rule(r);
-		if (op->old != NULL) {
+		if (op->old != NULL)
 			octonic_esw_rules_kill(sw, &op->old, 1);
-		} else {
+		else
 			op->failed = 1;
-		}
 		break;
 	case SW_OP_UPDATE:
 		update_exec(sw, op);
@@ -190,7 +193,8 @@ exec_pending(struct octonic_eswitch *sw, struct sw_fq *q)
 
 /* Under sw->lock: carry out what waits, pay the grace period, unlink
  * the destroyed rules and give their slots back: every operation of @p q
- * is then complete. */
+ * is then complete.
+ */
 static void
 drain(struct octonic_eswitch *sw, struct sw_fq *q)
 {
@@ -228,7 +232,8 @@ drain(struct octonic_eswitch *sw, struct sw_fq *q)
 			break;
 		case SW_OP_UPDATE:
 			/* failed: the rule not made; else: the one replaced,
-			 * unless it is the handle's own slot */
+			 * unless it is the handle's own slot
+			 */
 			if (op->failed)
 				rte_free(op->old->rss);
 			if (op->failed || op->old != op->flow)
@@ -249,7 +254,10 @@ octonic_esw_fport_drain_all(struct octonic_eswitch *sw, struct sw_fport *fp)
 
 		drain(sw, q);
 		/* Nobody pulls them any more. */
-		q->head = q->n = q->n_ready = q->n_done = 0;
+		q->head = 0;
+		q->n = 0;
+		q->n_ready = 0;
+		q->n_done = 0;
 	}
 }
 
@@ -271,7 +279,8 @@ actions_typed(const struct rte_flow_actions_template *at,
 }
 
 /* A rule's actions (of the template's types): the template's constant
- * ones (those its mask fixes), the rule's confs for the others. */
+ * ones (those its mask fixes), the rule's confs for the others.
+ */
 static void
 actions_fill(const struct rte_flow_actions_template *at,
 		const struct rte_flow_action actions[], struct rte_flow_action ac[])
@@ -287,7 +296,8 @@ actions_fill(const struct rte_flow_actions_template *at,
 }
 
 /* A refusal naming an element of the rule's pattern or actions as the
- * parse saw them (@p it, @p ac) names the caller's instead. */
+ * parse saw them (@p it, @p ac) names the caller's instead.
+ */
 static void
 cause_of_caller(struct rte_flow_error *error, const struct rte_flow_item it[],
 		uint32_t nb_it, const struct rte_flow_item items[],
@@ -306,7 +316,8 @@ cause_of_caller(struct rte_flow_error *error, const struct rte_flow_item it[],
 }
 
 /* The rule parsed: the template's item types and masks with the rule's
- * specs, the actions as actions_fill makes them. */
+ * specs, the actions as actions_fill makes them.
+ */
 static int
 rule_parse(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
 		const struct rte_flow_pattern_template *pt,
@@ -381,7 +392,8 @@ rule_fill(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
 		return ret;
 	}
 	if (pt->plan.port_item != 0) {
-		ret = octonic_esw_port_item_src(sw, &items[pt->plan.port_item - 1], &r->match, error);
+		ret = octonic_esw_port_item_src(sw, &items[pt->plan.port_item - 1],
+				&r->match, error);
 		if (unlikely(ret != 0))
 			return ret;
 	}
@@ -428,7 +440,8 @@ octonic_eswitch_async_create(struct octonic_eswitch *sw, uint16_t pf,
 	r = octonic_esw_tbl_slot_get(sw, t);
 	if (unlikely(r == NULL)) {
 		/* mlx5_flow_hw.c, flow_hw_async_flow_create_generic: the
-		 * table's flow pool (nb_flows) is empty, ENOMEM */
+		 * table's flow pool (nb_flows) is empty, ENOMEM
+		 */
 		octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"table full: it holds %u rules (nb_flows)", t->nb_flows);
 		rte_errno = ENOMEM;
@@ -557,7 +570,8 @@ octonic_eswitch_async_actions_update(struct octonic_eswitch *sw, uint16_t pf,
 		return ret;
 	actions_fill(t->at[at_idx], actions, ac);
 	/* The new rule: the handle's match, the new actions.  Not a slot of
-	 * the table: the table holds as many rules as before. */
+	 * the table: the table holds as many rules as before.
+	 */
 	nr = rte_zmalloc_socket("octonic_rule", sizeof(*nr), RTE_CACHE_LINE_SIZE,
 		sw->socket);
 	if (nr == NULL) {

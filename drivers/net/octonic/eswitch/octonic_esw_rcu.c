@@ -20,7 +20,8 @@
 #include "octonic_esw_internal.h"
 
 /* Which anonymous epoch counter this thread incremented (-1: none).  A
- * thread is inside at most one e-switch's read section at a time. */
+ * thread is inside at most one e-switch's read section at a time.
+ */
 static __thread int sw_anon_slot = -1;
 
 void
@@ -37,8 +38,10 @@ octonic_eswitch_reader_enter(struct octonic_eswitch *sw)
 		return;
 	}
 	/* No lcore id: count ourselves in the current epoch.  seq_cst so the
-	 * increment is ordered before every load of the published state. */
-	sw_anon_slot = (int)(rte_atomic_load_explicit(&sw->anon_epoch, rte_memory_order_seq_cst) & 1);
+	 * increment is ordered before every load of the published state.
+	 */
+	sw_anon_slot = (int)(rte_atomic_load_explicit(&sw->anon_epoch,
+			rte_memory_order_seq_cst) & 1);
 	rte_atomic_fetch_add_explicit(&sw->anon_cnt[sw_anon_slot], 1, rte_memory_order_seq_cst);
 }
 
@@ -53,10 +56,13 @@ sw_wake_writer(struct octonic_eswitch *sw)
 	 * a system call only when a writer sleeps.
 	 */
 	rte_atomic_thread_fence(rte_memory_order_seq_cst);
-	if (unlikely(rte_atomic_load_explicit(&sw->writer_sleeps, rte_memory_order_relaxed) != 0) &&
-			rte_atomic_exchange_explicit(&sw->writer_sleeps, 0, rte_memory_order_relaxed) != 0)
+	if (unlikely(rte_atomic_load_explicit(&sw->writer_sleeps,
+			rte_memory_order_relaxed) != 0) &&
+			rte_atomic_exchange_explicit(&sw->writer_sleeps, 0,
+				rte_memory_order_relaxed) != 0)
 		/* not FUTEX_PRIVATE: the e-switch is in shared memory, and
-		 * another process's lcore may run the engine */
+		 * another process's lcore may run the engine
+		 */
 		syscall(SYS_futex, &sw->writer_sleeps, FUTEX_WAKE, INT_MAX, NULL,
 			NULL, 0);
 }
@@ -69,7 +75,8 @@ octonic_eswitch_reader_leave(struct octonic_eswitch *sw)
 	if (lc < RTE_MAX_LCORE) {
 		rte_rcu_qsbr_thread_offline(sw->qsbr, lc);
 	} else if (sw_anon_slot >= 0) {
-		rte_atomic_fetch_sub_explicit(&sw->anon_cnt[sw_anon_slot], 1, rte_memory_order_release);
+		rte_atomic_fetch_sub_explicit(&sw->anon_cnt[sw_anon_slot], 1,
+			rte_memory_order_release);
 		sw_anon_slot = -1;
 	}
 	sw_wake_writer(sw);
@@ -84,7 +91,8 @@ octonic_eswitch_reader_leave(struct octonic_eswitch *sw)
  */
 #define SW_SPIN_NS 10000
 /* Sleeps are cut at this, in case a wake is missed (none should be: see
- * sw_wake_writer()); each cut costs the writer a wake-up. */
+ * sw_wake_writer()); each cut costs the writer a wake-up.
+ */
 #define SW_SLEEP_NS 10000000
 
 struct sw_wait_state {

@@ -29,7 +29,8 @@ static const uint8_t sw_default_key[OCTONIC_RSS_KEY_LEN] = {
 #define SW_RSS_V4_L3 (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 | \
 	RTE_ETH_RSS_NONFRAG_IPV4_OTHER)
 /* The _EX types (extension headers) count as their plain counterparts:
- * the parser already walks the extension headers. */
+ * the parser already walks the extension headers.
+ */
 #define SW_RSS_V6_L3 (RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_FRAG_IPV6 | \
 	RTE_ETH_RSS_NONFRAG_IPV6_OTHER | RTE_ETH_RSS_IPV6_EX)
 #define SW_RSS_V6_TCP (RTE_ETH_RSS_NONFRAG_IPV6_TCP | RTE_ETH_RSS_IPV6_TCP_EX)
@@ -55,7 +56,8 @@ load_v6(const uint8_t *a, uint32_t *w)
 }
 
 /* The 4-tuple when the packet's L4 type is in @p types, else the 2-tuple
- * when its L3 type is, else no hash (returns 0). */
+ * when its L3 type is, else no hash (returns 0).
+ */
 int
 octonic_esw_rss_hash(const struct octo_flow_key *k, uint64_t types, const uint8_t *key,
 		uint32_t *hash)
@@ -99,7 +101,8 @@ octonic_esw_rss_hash(const struct octo_flow_key *k, uint64_t types, const uint8_
 }
 
 /* Publish a new RSS state for PF @p pf; the old one is freed after the
- * grace period.  Called with the lock held. */
+ * grace period.  Called with the lock held.
+ */
 static void
 publish(struct octonic_eswitch *sw, uint16_t pf, struct sw_pf_rss *nrss)
 {

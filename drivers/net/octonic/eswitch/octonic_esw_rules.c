@@ -176,7 +176,8 @@ rule_free(struct rte_flow *r)
  * an IPv4 5-tuple, where rte_hash would use memcmp for lengths it has no
  * vector compare for (24, 56, 120).  A custom compare is a function
  * pointer, valid in this process only; the e-switch lives in the primary
- * process (net_octonic refuses secondaries). */
+ * process (net_octonic refuses secondaries).
+ */
 static int
 hkey_cmp(const void *a, const void *b, size_t len)
 {
@@ -317,7 +318,8 @@ dgt_find(struct octonic_eswitch *sw, uint16_t dom, uint32_t group, uint32_t tabl
 /* An id no (domain, group, table) has: the next of a counter, skipping
  * live ones should it ever wrap.  A reader still probing with a retired id
  * cannot be misled by its reuse: the new owner's rules are born after the
- * generation that reader classifies in. */
+ * generation that reader classifies in.
+ */
 static uint32_t
 dgt_new_id(struct octonic_eswitch *sw)
 {
@@ -395,7 +397,8 @@ view_publish(struct octonic_eswitch *sw, struct sw_garbage *g)
 }
 
 /* Move a table's entries into one four times larger and republish the
- * view; the old hash goes to @p g. */
+ * view; the old hash goes to @p g.
+ */
 static int
 table_grow(struct octonic_eswitch *sw, uint32_t idx, struct sw_garbage *g)
 {
@@ -496,7 +499,8 @@ check_attr(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *
 	if (attr->transfer && attr->group == UINT32_MAX &&
 			sw->dialect == OCTONIC_DIALECT_MLX5_HWS) {
 		/* transfer group g is hardware group g + 1 (fdb_def_rule_en=1,
-		 * mlx5_flow_hw.c, __translate_group) */
+		 * mlx5_flow_hw.c, __translate_group)
+		 */
 		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_GROUP, attr,
 			"%s: group index not supported (transfer group %u is hardware group %u + 1)",
 			octonic_esw_dialect_name(sw), attr->group, attr->group);
@@ -863,12 +867,14 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 	t = &sw->tables[tidx];
 	r->table = (uint32_t)tidx;
 	/* The key starts with the id of the rule's (domain, group, table),
-	 * the one to be created if it is the first rule there. */
+	 * the one to be created if it is the first rule there.
+	 */
 	d = dgt_find(sw, r->domain, r->group, r->table);
 	r->dgt_id = d != NULL ? d->id : dgt_new_id(sw);
 	hkey_of(sw, r, hk);
 	/* One hash for the lookup and the add: a grown table's hash has the
-	 * same function, key length and seed (table_hash_create). */
+	 * same function, key length and seed (table_hash_create).
+	 */
 	sig = rte_hash_hash(t->h, hk);
 	if (rte_hash_lookup_with_hash_data(t->h, hk, sig, (void **)&old) < 0)
 		old = NULL;
@@ -924,7 +930,8 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 		sw->next_dgt_id = r->dgt_id + 1;
 		if (view_publish(sw, g) != 0) {
 			/* In the table but never probed, and hidden by born
-			 * anyway: take it out again. */
+			 * anyway: take it out again.
+			 */
 			sw->nb_dgts--;
 			if (old != NULL) {
 				rte_hash_add_key_with_hash_data(t->h, hk, sig, old);
@@ -1003,7 +1010,8 @@ octonic_esw_rule_add(struct octonic_eswitch *sw, struct rte_flow *r, uint64_t se
 		sw->stats.creates++;
 	/* Only a new (domain, group, table), a shared match or a table that
 	 * grew leave garbage; the grace period the caller owes for the rule
-	 * itself is its own to batch. */
+	 * itself is its own to batch.
+	 */
 	if (g.nb_ptrs != 0 || g.nb_keys != 0 || g.nb_hashes != 0 || g.nb_hots != 0)
 		octonic_esw_synchronize(sw);
 	/* most adds record nothing: no arrays to free either */
@@ -1118,9 +1126,10 @@ octonic_esw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint3
 			} else {
 				nb = entry_without(old, r->hot, sw->socket);
 				/* Without memory the dead rule stays listed (and
-				 * ignored by generation): only a leak. */
-				if (nb != NULL && rte_hash_add_key_with_hash_data(
-						t->h, hk, sig, nb) == 0)
+				 * ignored by generation): only a leak.
+				 */
+				if (nb != NULL && rte_hash_add_key_with_hash_data(t->h,
+						hk, sig, nb) == 0)
 					gc_entry(&g, old);
 				else
 					gc_entry(&g, nb);
@@ -1142,7 +1151,8 @@ octonic_esw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint3
 		r->hot = NULL;
 		r->magic = 0;
 		/* A template table's rules live in its slots; a flushed
-		 * handle stays (sw->flushed). */
+		 * handle stays (sw->flushed).
+		 */
 		if (r->ttable == NULL && !r->keep_handle)
 			gc_ptr(&g, r);
 	}
@@ -1159,7 +1169,8 @@ octonic_esw_rules_unlink(struct octonic_eswitch *sw, struct rte_flow **rs, uint3
 
 /* Remove @p n rules (all in sw->rules) as one change: they die in one
  * generation, then leave the tables after readers of older generations
- * are gone. */
+ * are gone.
+ */
 static void
 remove_rules(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 {
@@ -1194,7 +1205,8 @@ octonic_eswitch_flow_destroy(struct octonic_eswitch *sw, uint16_t pf,
 		/* Its rule went at the port's stop: what is left goes now.
 		 * mlx5 answers 0 (mlx5_flow_destroy; software steering finds
 		 * no rule at the handle's index, hardware steering's handle
-		 * is memory it freed). */
+		 * is memory it freed).
+		 */
 		TAILQ_REMOVE(&sw->flushed, flow, next);
 		flow->magic = 0;
 		rte_free(flow);
@@ -1255,7 +1267,8 @@ octonic_eswitch_port_started(struct octonic_eswitch *sw, uint16_t pf)
 	pthread_mutex_lock(&sw->lock);
 	/* mlx5 25.11 makes the port's steering context at its first start
 	 * when rte_flow_configure did not (mlx5_trigger.c, flow_hw_init);
-	 * 22.11 only at rte_flow_configure */
+	 * 22.11 only at rte_flow_configure
+	 */
 	if (sw->dialect == OCTONIC_DIALECT_MLX5_HWS &&
 			sw->mlx5_dpdk >= OCTONIC_MLX5_DPDK_25_11)
 		sw->flow_ctx[pf] = 1;
@@ -1301,14 +1314,16 @@ octonic_esw_rules_free_all(struct octonic_eswitch *sw)
 	sw->nb_tables = 0;
 	free(sw->dgts);
 	sw->dgts = NULL;
-	sw->nb_dgts = sw->max_dgts = 0;
+	sw->nb_dgts = 0;
+	sw->max_dgts = 0;
 	for (i = 0; i < sw->nb_hot_chunks; i++)
 		rte_free(sw->hot_chunks[i]);
 	free(sw->hot_chunks);
 	free(sw->hot_free);
 	sw->hot_chunks = NULL;
 	sw->hot_free = NULL;
-	sw->nb_hot_chunks = sw->nb_hot_free = 0;
+	sw->nb_hot_chunks = 0;
+	sw->nb_hot_free = 0;
 }
 
 int

@@ -105,7 +105,8 @@ fport_new(struct octonic_eswitch *sw, uint16_t pf,
 	/* mlx5's hardware steering adds a control queue of its own at index
 	 * nb_queue, as big as queue 0 (mlx5_flow_hw.c, __flow_hw_configure:
 	 * nb_q_updated = nb_queue + 1); applications (DPDK's flow_filtering)
-	 * insert on it. */
+	 * insert on it.
+	 */
 	fp->nb_q = nb_queue + (sw->dialect == OCTONIC_DIALECT_MLX5_HWS);
 	TAILQ_INIT(&fp->pts);
 	TAILQ_INIT(&fp->ats);
@@ -193,7 +194,8 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 			if (old->q[i].n != 0) {
 				ret = (octonic_esw_error(error, EBUSY,
 					RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					"flow queue %u holds operations: pull them first", i), -EBUSY);
+					"flow queue %u holds operations: pull them first",
+					i), -EBUSY);
 				goto out;
 			}
 		if (same_config(old, port_attr, nb_queue, queue_attr))
@@ -210,7 +212,8 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 			/* 22.11's flow_hw_configure releases what the first
 			 * configuration made, tables and templates included
 			 * (flow_hw_resource_release): their handles are then
-			 * dangling, as there */
+			 * dangling, as there
+			 */
 			SW_LOG(WARNING, "%s: PF %u configured again: its tables and templates are released",
 				octonic_esw_dialect_name(sw), pf);
 			octonic_esw_fport_free(sw, pf);
@@ -218,7 +221,8 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 		} else if (!TAILQ_EMPTY(&old->tables) || !TAILQ_EMPTY(&old->pts) ||
 				!TAILQ_EMPTY(&old->ats)) {
 			ret = (octonic_esw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
-				NULL, "templates or tables exist: destroy them before configuring again"),
+				NULL, "templates or tables exist: %s",
+				"destroy them before configuring again"),
 				-EBUSY);
 			goto out;
 		}
@@ -263,7 +267,8 @@ conv_dup(struct octonic_eswitch *sw, enum rte_flow_conv_op op, const void *src,
 }
 
 /* The directions of a template: one of ingress and transfer (the model
- * has no egress rules), transfer only on the transfer proxy. */
+ * has no egress rules), transfer only on the transfer proxy.
+ */
 static int
 check_dir(struct octonic_eswitch *sw, uint16_t pf, uint8_t ingress,
 		uint8_t egress, uint8_t transfer, struct rte_flow_error *error)
@@ -294,7 +299,8 @@ check_dir(struct octonic_eswitch *sw, uint16_t pf, uint8_t ingress,
 typedef uint8_t sw_probe_specs[SW_TMPL_MAX_ITEMS][SW_PPLAN_SPEC_MAX];
 
 /* Bytes of an item's spec: rte_flow_conv's size of the item with a spec,
- * less the item's own; -1 when it does not know the type. */
+ * less the item's own; -1 when it does not know the type.
+ */
 static int
 spec_size(enum rte_flow_item_type type)
 {
@@ -306,7 +312,8 @@ spec_size(enum rte_flow_item_type type)
 }
 
 /* The parse of @p pt's rule with @p spec (none for the items of
- * @p no_spec, as for those the template leaves unmasked). */
+ * @p no_spec, as for those the template leaves unmasked).
+ */
 static int
 probe(const struct rte_flow_pattern_template *pt, sw_probe_specs spec,
 		uint32_t no_spec, struct octo_match *m)
@@ -329,7 +336,8 @@ probe(const struct rte_flow_pattern_template *pt, sw_probe_specs spec,
 
 /* Where the one spec bit set in @p spec lands in the key: its bit index,
  * -1 nowhere, -2 the parse does what a plan cannot (refuses, changes the
- * mask, clears a bit or sets several). */
+ * mask, clears a bit or sets several).
+ */
 static int
 probe_bit(const struct rte_flow_pattern_template *pt, sw_probe_specs spec,
 		const struct octo_match *base)
@@ -374,7 +382,8 @@ plan_copy(struct sw_pplan *p, uint32_t item, uint32_t src, uint32_t dst)
 }
 
 /* Spec byte @p j of item @p i: the key bits @p pos[] of its bits (-1:
- * none) as a copy when they stay in place in one byte, else bit by bit. */
+ * none) as a copy when they stay in place in one byte, else bit by bit.
+ */
 static int
 plan_byte(struct sw_pplan *p, uint32_t i, uint32_t j, const int pos[8])
 {
@@ -452,7 +461,8 @@ pplan_build(const struct rte_flow_pattern_template *pt, struct sw_pplan *p)
 				if (pos[b] < 0)
 					continue;
 				/* two spec bits on one key bit, or a bit that
-				 * counts in a spec that need not be given */
+				 * counts in a spec that need not be given
+				 */
 				if ((claimed[pos[b] / 8] >> (pos[b] % 8) & 1) != 0 ||
 						(p->spec_needed >> i & 1) == 0)
 					return;
@@ -596,7 +606,8 @@ fail:
 
 /* Whether a template may go: it is one of the port's (@p ok) and no
  * table uses it (mlx5_flow_hw.c, flow_hw_pattern_template_destroy and
- * flow_hw_actions_template_destroy: "<mlx5_name> is in use", EBUSY). */
+ * flow_hw_actions_template_destroy: "<mlx5_name> is in use", EBUSY).
+ */
 static int
 may_destroy(struct octonic_eswitch *sw, uint16_t pf, int ok, uint32_t refcnt,
 		const char *what, const char *mlx5_name, struct rte_flow_error *error)
@@ -725,7 +736,8 @@ octonic_eswitch_actions_template_create(struct octonic_eswitch *sw,
 		goto fail;
 	}
 	/* An actions template without a direction serves any table (as on
-	 * mlx5; testpmd's "flow actions_template" sets none unless asked). */
+	 * mlx5; testpmd's "flow actions_template" sets none unless asked).
+	 */
 	if (attr->ingress || attr->egress || attr->transfer)
 		ret = check_dir(sw, pf, attr->ingress, attr->egress,
 			attr->transfer, error);
@@ -835,7 +847,8 @@ table_wire_orig(const struct rte_flow_template_table_attr *attr)
 
 /* What mlx5 refuses when building a table (mlx5_flow_hw.c,
  * flow_hw_table_create and the template validation), plus what the
- * model's e-switch refuses of any rule of the table. */
+ * model's e-switch refuses of any rule of the table.
+ */
 static int
 table_check(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_template_table_attr *attr,
@@ -877,7 +890,8 @@ table_check(struct octonic_eswitch *sw, uint16_t pf,
 		}
 		if (pts[i]->ingress != fa->ingress || pts[i]->transfer != fa->transfer) {
 			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, fa,
-				"pattern template %u was made for another domain than the table's", i);
+				"pattern template %u was made for another domain %s",
+				i, "than the table's");
 			return -EINVAL;
 		}
 	}
@@ -891,12 +905,14 @@ table_check(struct octonic_eswitch *sw, uint16_t pf,
 				(ats[j]->ingress != fa->ingress ||
 				 ats[j]->transfer != fa->transfer)) {
 			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, fa,
-				"actions template %u was made for another domain than the table's", j);
+				"actions template %u was made for another domain %s",
+				j, "than the table's");
 			return -EINVAL;
 		}
 	}
 	/* The dialect's refusals look at the item and action types and at
-	 * the constant parts of the actions: once per pair of templates. */
+	 * the constant parts of the actions: once per pair of templates.
+	 */
 	where = SW_CHK_TABLE | (table_wire_orig(attr) ? SW_CHK_WIRE_ORIG : 0);
 	for (i = 0; i < nb_pt; i++)
 		for (j = 0; j < nb_at; j++) {
@@ -910,7 +926,8 @@ table_check(struct octonic_eswitch *sw, uint16_t pf,
 
 /* The mask every rule of @p pt in @p t has (the parse of the template's
  * items with their masks as values), refusing a pattern no rule could
- * have. */
+ * have.
+ */
 static int
 pt_mask(const struct octonic_eswitch *sw, const struct rte_flow_template_table *t,
 		const struct rte_flow_pattern_template *pt, struct octo_flow_key *mask,
@@ -1075,7 +1092,8 @@ octonic_eswitch_template_table_destroy(struct octonic_eswitch *sw, uint16_t pf,
 			"not a template table of this port"), -EINVAL);
 	} else if (t->nb_used != 0) {
 		/* mlx5_flow_hw.c, flow_hw_table_destroy: rules not yet
-		 * destroyed, or whose destroy was not pushed, hold the table */
+		 * destroyed, or whose destroy was not pushed, hold the table
+		 */
 		ret = (octonic_esw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"table is in use (%u rules)", t->nb_used), -EBUSY);
 	} else {
@@ -1090,7 +1108,8 @@ octonic_eswitch_template_table_destroy(struct octonic_eswitch *sw, uint16_t pf,
 
 /* The rules in the tables for the made rules of @p t, into @p rs (room
  * for nb_flows); @p updated_only: only those an actions update made, which
- * live outside the table's slots. */
+ * live outside the table's slots.
+ */
 static uint32_t
 table_live(const struct rte_flow_template_table *t, struct rte_flow **rs,
 		int updated_only)
@@ -1112,7 +1131,8 @@ table_live(const struct rte_flow_template_table *t, struct rte_flow **rs,
 
 /* Under sw->lock, the queues drained: every rule of @p t leaves the
  * tables and its slot is free again.  @return 0, or -ENOMEM (its rules
- * stay). */
+ * stay).
+ */
 static int
 table_flush(struct octonic_eswitch *sw, struct rte_flow_template_table *t)
 {
@@ -1160,7 +1180,8 @@ octonic_esw_fport_flush_rules(struct octonic_eswitch *sw, uint16_t pf)
 }
 
 /* Under sw->lock: the PF's port closes, its template rules, tables,
- * templates and queues go. */
+ * templates and queues go.
+ */
 void
 octonic_esw_fport_free(struct octonic_eswitch *sw, uint16_t pf)
 {

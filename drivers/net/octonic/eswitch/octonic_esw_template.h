@@ -6,7 +6,7 @@
 #define OCTONIC_ESW_TEMPLATE_H
 
 /*
- * rte_flow's template and asynchronous API on the e-switch (README
+ * rte_flow's template and asynchronous API on the e-switch (octonic.rst
  * "Template API").  Shared by octonic_esw_template.c (info, configure,
  * templates, tables), octonic_esw_queue.c (flow queues, async operations,
  * push, pull) and octonic_flow.c (the ethdev glue).
@@ -58,7 +58,8 @@ enum sw_tstate {
 };
 
 /** Spec bytes a pattern plan probes per item (the largest item the
- * classifier parses, IPv6, has 44). */
+ * classifier parses, IPv6, has 44).
+ */
 #define SW_PPLAN_SPEC_MAX 64
 /** Spec bits a plan moves one by one (ETH has_vlan, IPv6 traffic class). */
 #define SW_PPLAN_MAX_BITS 32
@@ -91,13 +92,16 @@ struct sw_pplan {
 	uint8_t nb_copies, nb_bits;
 	/* 1 + the index of a REPRESENTED_PORT item (mlx5-hws transfer), 0:
 	 * none; the plan covers the other items, the port is looked up per
-	 * rule (octonic_esw_port_item_src) */
+	 * rule (octonic_esw_port_item_src)
+	 */
 	uint8_t port_item;
 	/* items whose spec the rule must give: without it the parse makes
-	 * another match (another table), so such a rule is parsed */
+	 * another match (another table), so such a rule is parsed
+	 */
 	uint32_t spec_needed;
 	/* the key with every spec zero, and the bits the copies carry, as
-	 * words */
+	 * words
+	 */
 	uint64_t kbase[sizeof(struct octo_flow_key) / sizeof(uint64_t)];
 	uint64_t keep[sizeof(struct octo_flow_key) / sizeof(uint64_t)];
 	struct octo_flow_key mask;
@@ -106,7 +110,8 @@ struct sw_pplan {
 };
 
 /* A table specialised for the wire's frames sees no other (as mlx5's
- * FDB Rx tables): its rules' match says so. */
+ * FDB Rx tables): its rules' match says so.
+ */
 static inline void
 sw_wire_orig_apply(struct octo_match *m)
 {
@@ -115,7 +120,8 @@ sw_wire_orig_apply(struct octo_match *m)
 }
 
 /* The match of a rule of the template with @p items (types checked),
- * through plan @p p; -1 when the rule lacks a spec the plan reads. */
+ * through plan @p p; -1 when the rule lacks a spec the plan reads.
+ */
 static inline int
 sw_pplan_apply(const struct sw_pplan *p, const struct rte_flow_item items[],
 		struct octo_match *m)
@@ -192,7 +198,8 @@ struct rte_flow_actions_template {
 	struct rte_flow_action *actions;	/* deep copies */
 	struct rte_flow_action *masks;
 	/* action i's conf is the template's for every rule (1) or each
-	 * rule's own (0): what the mask fixes, as mlx5 reads it */
+	 * rule's own (0): what the mask fixes, as mlx5 reads it
+	 */
 	uint8_t fixed[SW_TMPL_MAX_ACTIONS];
 	TAILQ_ENTRY(rte_flow_actions_template) next;
 };
@@ -204,18 +211,21 @@ struct rte_flow_template_table {
 	uint32_t nb_flows;		/* rule capacity */
 	uint8_t nb_pt, nb_at;
 	/* specialised for the wire's frames (transfer): its rules match
-	 * nothing a PF sends (sw_wire_orig_apply) */
+	 * nothing a PF sends (sw_wire_orig_apply)
+	 */
 	uint8_t wire_orig;
 	struct rte_flow_pattern_template *pt[SW_TMPL_MAX_PER_TABLE];
 	struct rte_flow_actions_template *at[SW_TMPL_MAX_PER_TABLE];
 	/* the e-switch table (mask) of each pattern template's rules, room
-	 * for nb_flows keys reserved in it */
+	 * for nb_flows keys reserved in it
+	 */
 	struct octo_flow_key mask[SW_TMPL_MAX_PER_TABLE];
 	uint8_t nb_reserved;
 	/* each actions template's rules in this table (attr), parsed once */
 	struct sw_aplan aplan[SW_TMPL_MAX_PER_TABLE];
 	/* the e-switch table of each pattern template's planned rules (its
-	 * index in sw->tables, stable while reserved), -1: found per rule */
+	 * index in sw->tables, stable while reserved), -1: found per rule
+	 */
 	int32_t sw_table[SW_TMPL_MAX_PER_TABLE];
 	/* Rule slots: any queue's thread takes and gives them back. */
 	rte_spinlock_t slot_lock;
@@ -280,23 +290,23 @@ int octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 		int started, const struct rte_flow_port_attr *port_attr,
 		uint16_t nb_queue, const struct rte_flow_queue_attr *queue_attr[],
 		struct rte_flow_error *error);
-struct rte_flow_pattern_template *octonic_eswitch_pattern_template_create(
-		struct octonic_eswitch *sw, uint16_t pf,
+struct rte_flow_pattern_template *
+octonic_eswitch_pattern_template_create(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_pattern_template_attr *attr,
 		const struct rte_flow_item pattern[], struct rte_flow_error *error);
 int octonic_eswitch_pattern_template_destroy(struct octonic_eswitch *sw,
 		uint16_t pf, struct rte_flow_pattern_template *pt,
 		struct rte_flow_error *error);
-struct rte_flow_actions_template *octonic_eswitch_actions_template_create(
-		struct octonic_eswitch *sw, uint16_t pf,
+struct rte_flow_actions_template *
+octonic_eswitch_actions_template_create(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_actions_template_attr *attr,
 		const struct rte_flow_action actions[],
 		const struct rte_flow_action masks[], struct rte_flow_error *error);
 int octonic_eswitch_actions_template_destroy(struct octonic_eswitch *sw,
 		uint16_t pf, struct rte_flow_actions_template *at,
 		struct rte_flow_error *error);
-struct rte_flow_template_table *octonic_eswitch_template_table_create(
-		struct octonic_eswitch *sw, uint16_t pf,
+struct rte_flow_template_table *
+octonic_eswitch_template_table_create(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_template_table_attr *attr,
 		struct rte_flow_pattern_template *pts[], uint8_t nb_pt,
 		struct rte_flow_actions_template *ats[], uint8_t nb_at,

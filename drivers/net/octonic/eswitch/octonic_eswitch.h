@@ -47,11 +47,17 @@ struct octonic_verdict {
 	uint32_t rss_hash;
 	uint32_t meta;		/**< metadata set in the transfer domain */
 	uint8_t has_meta;
-	uint8_t to_wire;	/**< a PF's frame no transfer rule took:
-				 *  out on the wire (classify_tx) */
-	uint8_t to_uplink;	/**< REPRESENTED_PORT to PF pf where the PFs
-				 *  are uplinks (octonic_eswitch_uplinks_set):
-				 *  out by that PF's wire, not to its queues */
+	/**
+	 * a PF's frame no transfer rule took:
+	 * out on the wire (classify_tx)
+	 */
+	uint8_t to_wire;
+	/**
+	 * REPRESENTED_PORT to PF pf where the PFs
+	 * are uplinks (octonic_eswitch_uplinks_set):
+	 * out by that PF's wire, not to its queues
+	 */
+	uint8_t to_uplink;
 };
 
 /** Rule-operation counters, for tests that count rule changes. */
@@ -76,7 +82,7 @@ struct octonic_eswitch *octonic_eswitch_create(const char *name, uint16_t nb_pfs
 /**
  * Choose the rule vocabulary (devargs dialect= and xmeta=), before the
  * first rule: under an mlx5 dialect, validate and create refuse what that
- * NIC refuses (README "Dialects"), and accept MODIFY_FIELD (META from an
+ * NIC refuses (octonic.rst "Dialects"), and accept MODIFY_FIELD (META from an
  * immediate value) and, with mlx5-hws, PORT_REPRESENTOR to the e-switch
  * manager.  OCTONIC_DIALECT_GENERIC (the default) is the model's own
  * vocabulary.
@@ -255,7 +261,8 @@ int octonic_eswitch_dump(const struct octonic_eswitch *sw, FILE *f);
  * jump(G) | represented_port(PORT_ID) | drop | queue(Q) |
  * rss(queues=Q0:Q1:...,types=0xHF[,key=custom]); DATA, ID, G, Q, PORT_ID
  * in decimal.  Example:
- *   transfer group=0 prio=3 pattern=eth/ipv4/udp(src=0x0003/0x000f) actions=set_meta(7/0xffffffff),jump(1)
+ *   transfer group=0 prio=3 pattern=eth/ipv4/udp(src=0x0003/0x000f)
+ *     actions=set_meta(7/0xffffffff),jump(1)
  *   ingress pf=1 group=0 prio=0 pattern=meta(7/0xffffffff) actions=queue(7)
  */
 
@@ -274,7 +281,7 @@ int octonic_eswitch_flow_validate(struct octonic_eswitch *sw, uint16_t pf,
 
 /** rte_flow_create on PF @p pf. @return the rule, NULL with rte_errno/error set. */
 /**
- * Room for @p rules rules in all domains together (0: as many as memory
+ * Room for as many rules as @p rules in all domains together (0: as many as memory
  * takes): a create beyond it is refused with ENOSPC, as a NIC whose tables
  * are full refuses it.
  */
