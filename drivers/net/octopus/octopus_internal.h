@@ -372,7 +372,8 @@ struct __rte_cache_aligned octopus_queue {
 	/** the route in which the poller's bursts take the fast path
 	 *  (octopus_rxtx.c, fast_decide), OCTO_ROUTE_NONE: none (datapath
 	 *  only, and the control path while no burst runs or on a member's
-	 *  new socket) */
+	 *  new socket)
+	 */
 	uint32_t fast_route;
 	uint32_t fast_left;		/**< fast bursts left before a full one */
 	const void *fast_thread;	/**< with fast_route: the poller's thread */
