@@ -852,12 +852,18 @@ fast_decide(struct octopus_queue *q, uint32_t r, int sock)
  * The one per-packet cost of the wrapper: mbuf->port is the virtual
  * port's, eight stores a step.
  */
-#define SET_PORT8(p, i, v) do { \
-	(p)[(i)]->port = (v); (p)[(i) + 1]->port = (v); \
-	(p)[(i) + 2]->port = (v); (p)[(i) + 3]->port = (v); \
-	(p)[(i) + 4]->port = (v); (p)[(i) + 5]->port = (v); \
-	(p)[(i) + 6]->port = (v); (p)[(i) + 7]->port = (v); \
-} while (0)
+static __rte_always_inline void
+set_port8(struct rte_mbuf **p, uint16_t vport)
+{
+	p[0]->port = vport;
+	p[1]->port = vport;
+	p[2]->port = vport;
+	p[3]->port = vport;
+	p[4]->port = vport;
+	p[5]->port = vport;
+	p[6]->port = vport;
+	p[7]->port = vport;
+}
 
 /* The usual burst size (testpmd, l3fwd, OVS): a full one of these takes
  * the fast path's straight code.
@@ -870,7 +876,7 @@ rx_set_port(struct rte_mbuf **pkts, unsigned int nb, uint16_t vport)
 	unsigned int i;
 
 	for (i = 0; i + 8 <= nb; i += 8)
-		SET_PORT8(pkts, i, vport);
+		set_port8(pkts + i, vport);
 	for (; i < nb; i++)
 		pkts[i]->port = vport;
 }
@@ -988,10 +994,10 @@ octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 	if (unlikely(nb != RX_FULL_BURST))
 		return rx_fast_end(q, pkts, RX_FULL_BURST, nb);
 	vport = q->vport;
-	SET_PORT8(pkts, 0, vport);
-	SET_PORT8(pkts, 8, vport);
-	SET_PORT8(pkts, 16, vport);
-	SET_PORT8(pkts, 24, vport);
+	set_port8(pkts + 0, vport);
+	set_port8(pkts + 8, vport);
+	set_port8(pkts + 16, vport);
+	set_port8(pkts + 24, vport);
 	burst_done(q);
 	return RX_FULL_BURST;
 }
