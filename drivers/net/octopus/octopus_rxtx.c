@@ -811,19 +811,22 @@ octopus_rx_stash_flush(struct octopus_queue *q)
 
 /*
  * The calling thread as one word, read without a thread-local access (a
- * call in a plugin): its thread pointer, else the address of its context.
- * Unique among the threads alive; a thread made later may get an ended
- * one's (seen as the same poller until the queue's next full burst).
+ * call in a plugin): on x86-64 its thread pointer (the TCB's first word
+ * points to itself), elsewhere the address of its context. Unique among
+ * the threads alive; a thread made later may get an ended one's (seen as
+ * the same poller until the queue's next full burst).
  */
 static __rte_always_inline const void *
 thread_self(void)
 {
-#ifdef __has_builtin
-#if __has_builtin(__builtin_thread_pointer)
-	return __builtin_thread_pointer();
-#endif
-#endif
+#ifdef RTE_ARCH_X86_64
+	const void *tp;
+
+	__asm__ ("mov %%fs:0, %0" : "=r" (tp));
+	return tp;
+#else
 	return &thread_ctx;
+#endif
 }
 
 /*
