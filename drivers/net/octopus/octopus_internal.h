@@ -171,6 +171,10 @@ enum octopus_route_phase {
 #define OCTO_ROUTE_FLAGS	(0xffu << 24)
 /* Anything but "steady, no flag" takes the datapath's slow path. */
 #define OCTO_ROUTE_SLOW(r)	((r) >> 16)
+/* No route is this one (its phase is none): a queue's fast_route when its
+ * next burst must take the full path.
+ */
+#define OCTO_ROUTE_NONE		UINT32_MAX
 
 /*
  * Migration and gate state, embedded in the queue and port structures
@@ -365,6 +369,16 @@ struct __rte_cache_aligned octopus_queue {
 	int poller_lcore;	/**< lcore of the latest poll, -1 none yet */
 	int poller_socket;	/**< its socket */
 	int32_t poller_key;	/**< POLLER_KEY of both, -1 none (datapath only) */
+	/** the route in which the poller's bursts take the fast path
+	 *  (octopus_rxtx.c, fast_decide), OCTO_ROUTE_NONE: none (datapath
+	 *  only, and the control path while no burst runs or on a member's
+	 *  new socket)
+	 */
+	uint32_t fast_route;
+	uint32_t fast_left;		/**< fast bursts left before a full one */
+	const void *fast_thread;	/**< with fast_route: the poller's thread */
+	struct octopus_hwq *fast_hw;	/**< with fast_route: &hw[its home] */
+	uint64_t *fast_pkts;		/**< with fast_route: its home's member_pkts */
 	int poller_tid;		/**< its thread (rte_gettid), 0: none yet */
 	struct octopus_hwq hw[OCTOPUS_MAX_MEMBERS];
 	alignas(RTE_CACHE_LINE_SIZE) struct octopus_qcounters cnt;

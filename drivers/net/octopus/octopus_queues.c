@@ -32,6 +32,7 @@ queue_alloc(struct rte_eth_dev *dev, uint16_t qid, unsigned int socket, bool tx)
 	q->poller_lcore = -1;
 	q->poller_socket = -1;
 	q->poller_key = -1;
+	q->fast_route = OCTO_ROUTE_NONE;
 	q->setup_socket = (int)socket;
 	q->route = home >= 0 ? OCTO_ROUTE(home, home, OCTO_ROUTE_STEADY) :
 		OCTO_ROUTE(OCTOPUS_NO_HOME, OCTOPUS_NO_HOME, OCTO_ROUTE_STEADY);

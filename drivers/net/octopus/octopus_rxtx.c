@@ -7,11 +7,16 @@
  * ethdev layer copies the burst functions into rte_eth_fp_ops at start);
  * which member a burst uses is data, read from the queue's route word.
  *
- * Steady state per burst: one acquire load of the route, one TLS read of
- * the caller's socket (rte_socket_id), one member burst through the
- * member's own function and queue pointers resolved at start (no ethdev
- * port lookups), and plain counter updates: the queue has one poller
- * (its burst count twice, at entry and end: see burst_enter).
+ * Steady state per burst (the fast path): one acquire load of the route
+ * compared with the route the queue's poller last found steady
+ * (fast_route), one compare of the caller's (lcore, socket) key, one
+ * member burst through the member's own function and queue pointers
+ * resolved at start (no ethdev port lookups), and plain counter updates:
+ * the queue has one poller (its burst count twice, at entry and end: see
+ * burst_enter). Everything else (a new poller, a poll from another socket,
+ * migration phases, gates, a member reading in steps) fails that compare
+ * and takes the full path (rx_full, tx_full), which decides again whether
+ * the next burst may take the fast one.
  * No locks, atomics, allocation or syscalls.
  */
 
@@ -43,24 +48,27 @@ caller_lcore(void)
 /*
  * What a burst needs of its calling thread, in one thread-local object: in
  * a plugin every thread-local access is a call (__tls_get_addr), so a burst
- * takes its address once.
+ * takes its address once. (Not initial-exec: the plugin's thread-local
+ * data does not fit the static TLS room glibc keeps for dlopen.)
  */
 struct octo_thread {
 	int socket;		/* as last looked up (-2: not yet) */
-	uint32_t socket_ttl;	/* bursts left before it is looked up again */
+	uint32_t socket_ttl;	/* full bursts left before it is looked up again */
 	int32_t poller;		/* POLLER_KEY(lcore, socket): as queues record it */
 };
 static __thread struct octo_thread thread_ctx = { .socket = -2, .poller = -1 };
 
-/* Look the caller's socket up again after this many of its bursts. */
+/* Look the caller's socket up again after this many of its full bursts,
+ * or of a queue's fast ones.
+ */
 #define SOCKET_LOOKUP_BURSTS 1024
 
 /*
  * rte_socket_id() is a call into EAL, a large share of what the wrapper
  * would cost a burst, Rx and Tx: the answer is kept per thread and asked
- * again every SOCKET_LOOKUP_BURSTS bursts, so that a thread EAL re-pins to
- * another socket (rte_thread_set_affinity) is seen as polling from there
- * soon after.
+ * again every SOCKET_LOOKUP_BURSTS bursts (caller_socket, full_socket), so
+ * that a thread EAL re-pins to another socket (rte_thread_set_affinity)
+ * is seen as polling from there soon after.
  * rte_socket_id() is SOCKET_ID_ANY for a non-EAL thread (not registered,
  * or with a cpuset spanning sockets): then where the thread runs.
  */
@@ -80,13 +88,18 @@ thread_socket_lookup(struct octo_thread *t)
 	return s;
 }
 
-/* The caller's socket: two TLS accesses in the common case. */
+/*
+ * The caller's socket in a full burst, looked up again every
+ * SOCKET_LOOKUP_BURSTS of them (and when a queue's fast bursts ran out:
+ * full_socket). A changed socket changes the caller's poller key, which
+ * the full burst notes (note_poller).
+ */
 static __rte_always_inline int
 caller_socket(struct octo_thread *t)
 {
-	if (likely(t->socket_ttl-- != 0))
-		return t->socket;
-	return thread_socket_lookup(t);
+	if (unlikely(t->socket_ttl == 0 || --t->socket_ttl == 0))
+		return thread_socket_lookup(t);
+	return t->socket;
 }
 
 /*
@@ -264,28 +277,41 @@ gate_holds(struct octopus_queue *q)
 	return holds;
 }
 
+/*
+ * Without steering, traffic for q may sit in q's hardware queue on any
+ * member: after the home returned @p nb of @p n, poll the others so none
+ * is stranded.
+ */
+static __rte_always_inline uint16_t
+rx_others(struct octopus_queue *q, unsigned int home, int sock,
+		struct rte_mbuf **pkts, uint16_t n, uint16_t nb)
+{
+	unsigned int m;
+	uint16_t k;
+
+	if (q->steered)
+		return nb;
+	for (m = 0; m < q->nb_members && nb < n; m++) {
+		if (m == home)
+			continue;
+		k = q->hw[m].rx(q->hw[m].queue, pkts + nb, n - nb);
+		count(q, m, sock, k);
+		nb += k;
+	}
+	return nb;
+}
+
 /* The home member, then (without steering) the others. */
 static __rte_always_inline uint16_t
 rx_members(struct octopus_queue *q, unsigned int home, int sock,
 		struct rte_mbuf **pkts, uint16_t n)
 {
-	unsigned int m;
-	uint16_t nb, k;
+	uint16_t nb;
 
 	nb = q->hw[home].rx(q->hw[home].queue, pkts, n);
 	count(q, home, sock, nb);
-	/* Without steering, traffic for q may sit in q's hardware queue on
-	 * any member: poll the others after the home so none is stranded.
-	 */
-	if (!q->steered && nb < n) {
-		for (m = 0; m < q->nb_members && nb < n; m++) {
-			if (m == home)
-				continue;
-			k = q->hw[m].rx(q->hw[m].queue, pkts + nb, n - nb);
-			count(q, m, sock, k);
-			nb += k;
-		}
-	}
+	if (nb < n)
+		nb = rx_others(q, home, sock, pkts, n, nb);
 	return nb;
 }
 
@@ -358,7 +384,9 @@ gate_allowance(struct octopus_queue *q, uint64_t *room, uint64_t *covers)
 
 static bool tx_member_completed(struct octopus_queue *q, unsigned int m);
 
-/* The Tx queue of this port the calling lcore sent through last. */
+/* A Tx queue the calling lcore has sent through (NULL: none yet); its
+ * address marks the queues it sends through (their mig.tx_owner).
+ */
 static __thread struct octopus_queue *lcore_txq;
 
 /*
@@ -566,8 +594,10 @@ rx_gated_step(struct octopus_queue *q, uint32_t r, unsigned int home, int sock,
 	q->held_head = (uint8_t)give;
 	q->held_n = (uint8_t)(k - give);
 	/* bursts go through rx_small_read, which gives held[] out */
-	if (q->held_n != 0)
+	if (q->held_n != 0) {
 		q->rx_small = 1;
+		q->fast_route = OCTO_ROUTE_NONE;
+	}
 	return give;
 }
 
@@ -671,8 +701,10 @@ rx_step_probe(struct octopus_queue *q, unsigned int home, uint16_t n)
 	if (n < OCTO_RX_STASH && ((q->cnt.burst_seq >> 1) & 63) == 0 && home < q->nb_members &&
 	    rte_atomic_load_explicit(&q->hw[home].rx, rte_memory_order_acquire) !=
 			octopus_burst_none &&
-	    rte_eth_rx_queue_count(q->priv->members[home].port_id, q->qid) > 0)
+	    rte_eth_rx_queue_count(q->priv->members[home].port_id, q->qid) > 0) {
 		q->rx_small = 1;
+		q->fast_route = OCTO_ROUTE_NONE;
+	}
 }
 
 /*
@@ -777,21 +809,105 @@ octopus_rx_stash_flush(struct octopus_queue *q)
 			rte_memory_order_relaxed);
 }
 
-uint16_t
-octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
+/*
+ * The calling thread as one word, read without a thread-local access (a
+ * call in a plugin): on x86-64 its thread pointer (the TCB's first word
+ * points to itself), elsewhere the address of its context. Unique among
+ * the threads alive; a thread made later may get an ended one's (seen as
+ * the same poller until the queue's next full burst).
+ */
+static __rte_always_inline const void *
+thread_self(void)
 {
-	struct octopus_queue *q = qp;
+#ifdef RTE_ARCH_X86_64
+	const void *tp;
+
+	__asm__ ("mov %%fs:0, %0" : "=r" (tp));
+	return tp;
+#else
+	return &thread_ctx;
+#endif
+}
+
+/*
+ * Whether the burst that loaded route @p r from @p sock may be followed by
+ * fast ones: the queue is steady with no flag, homed on a member of the
+ * caller's socket (no foreign poll to count), and reads no stash.
+ */
+static __rte_always_inline void
+fast_decide(struct octopus_queue *q, uint32_t r, int sock)
+{
+	unsigned int home = OCTO_ROUTE_HOME(r);
+
+	if (OCTO_ROUTE_SLOW(r) == 0 && home < q->nb_members && q->rx_small == 0 &&
+	    q->hw[home].socket == sock) {
+		q->fast_hw = &q->hw[home];
+		q->fast_pkts = &q->cnt.member_pkts[home];
+		q->fast_thread = thread_self();
+		q->fast_left = SOCKET_LOOKUP_BURSTS;
+		q->fast_route = r;
+	} else {
+		q->fast_route = OCTO_ROUTE_NONE;
+	}
+}
+
+/*
+ * The one per-packet cost of the wrapper: mbuf->port is the virtual
+ * port's, eight stores a step.
+ */
+static __rte_always_inline void
+set_port8(struct rte_mbuf **p, uint16_t vport)
+{
+	p[0]->port = vport;
+	p[1]->port = vport;
+	p[2]->port = vport;
+	p[3]->port = vport;
+	p[4]->port = vport;
+	p[5]->port = vport;
+	p[6]->port = vport;
+	p[7]->port = vport;
+}
+
+/* The usual burst size (testpmd, l3fwd, OVS): a full one of these takes
+ * the fast path's straight code.
+ */
+#define RX_FULL_BURST 32
+
+static __rte_always_inline void
+rx_set_port(struct rte_mbuf **pkts, unsigned int nb, uint16_t vport)
+{
+	unsigned int i;
+
+	for (i = 0; i + 8 <= nb; i += 8)
+		set_port8(pkts + i, vport);
+	for (; i < nb; i++)
+		pkts[i]->port = vport;
+}
+
+/*
+ * The caller's socket in a full burst. A queue's fast bursts end every
+ * SOCKET_LOOKUP_BURSTS (fast_left): the caller's socket is then looked up
+ * again, so that a thread EAL re-pinned to another socket is seen.
+ */
+static __rte_always_inline int
+full_socket(struct octopus_queue *q, struct octo_thread *t)
+{
+	if (q->fast_left == 0)
+		t->socket_ttl = 0;
+	return caller_socket(t);
+}
+
+/* Any Rx burst but a fast one (octopus_rx_burst), to its end. */
+static __rte_noinline uint16_t
+rx_full(struct octopus_queue *q, struct rte_mbuf **pkts, uint16_t n)
+{
 	struct octo_thread *t = &thread_ctx;
-	int sock;
-	uint32_t r;
+	int sock = full_socket(q, t);
 	unsigned int home;
-	const uint16_t vport = q->vport;
-	uint16_t nb, i;
+	uint32_t r;
+	uint16_t nb;
 
-	burst_enter(q);
-	sock = caller_socket(t);
 	home = queue_home(q, t, sock, &r);
-
 	if (unlikely(q->hw[home].socket != sock))
 		foreign_poll(q, r, sock);
 	if (unlikely(q->rx_small != 0)) {
@@ -801,24 +917,92 @@ octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 		if (unlikely(nb == 0))
 			rx_step_probe(q, home, n);
 	}
-	/* The one per-packet cost of the wrapper (mbuf->port is the virtual
-	 * port's): eight stores a step, so that the loop's own instructions
-	 * are shared by eight packets
-	 */
-	for (i = 0; i + 8 <= nb; i += 8) {
-		pkts[i]->port = vport;
-		pkts[i + 1]->port = vport;
-		pkts[i + 2]->port = vport;
-		pkts[i + 3]->port = vport;
-		pkts[i + 4]->port = vport;
-		pkts[i + 5]->port = vport;
-		pkts[i + 6]->port = vport;
-		pkts[i + 7]->port = vport;
-	}
-	for (; i < nb; i++)
-		pkts[i]->port = vport;
+	fast_decide(q, r, sock);
+	rx_set_port(pkts, nb, q->vport);
 	burst_done(q);
 	return nb;
+}
+
+/*
+ * The fast path: the route is the one the queue's last full burst found
+ * steady (fast_route), the caller the thread that made it (its poller,
+ * on the socket it had then), and the queue's count to its next full
+ * burst not run out. Anything else takes the full path.
+ */
+static __rte_always_inline bool
+fast_burst(struct octopus_queue *q, uint32_t r)
+{
+	return likely(r == q->fast_route && q->fast_thread == thread_self() &&
+		--q->fast_left != 0);
+}
+
+/* The home member's burst of a fast one, counted. */
+static __rte_always_inline uint16_t
+rx_fast_read(struct octopus_queue *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	const struct octopus_hwq *hw = q->fast_hw;
+	uint16_t nb;
+
+	nb = hw->rx(hw->queue, pkts, n);
+	*q->fast_pkts += nb;
+	q->cnt.pkts_local += nb;
+	return nb;
+}
+
+/*
+ * The end of a fast Rx burst that is not a full one of RX_FULL_BURST: a
+ * short read goes on with the other members (as rx_members), an empty one
+ * may be a member reading in steps (rx_step_probe).
+ */
+static __rte_noinline uint16_t
+rx_fast_end(struct octopus_queue *q, struct rte_mbuf **pkts, uint16_t n, uint16_t nb)
+{
+	/* from fast_hw, the poller's own (the control path may clear
+	 * fast_route meanwhile); its socket is the caller's (a fast burst)
+	 */
+	unsigned int home = (unsigned int)(q->fast_hw - q->hw);
+
+	if (nb < n)
+		nb = rx_others(q, home, q->hw[home].socket, pkts, n, nb);
+	if (nb == 0)
+		rx_step_probe(q, home, n);
+	rx_set_port(pkts, nb, q->vport);
+	burst_done(q);
+	return nb;
+}
+
+/* A burst that is not a full one of RX_FULL_BURST on the fast path. */
+static __rte_noinline uint16_t
+rx_other(struct octopus_queue *q, struct rte_mbuf **pkts, uint16_t n, bool fast)
+{
+	if (!fast)
+		return rx_full(q, pkts, n);
+	return rx_fast_end(q, pkts, n, rx_fast_read(q, pkts, n));
+}
+
+uint16_t
+octopus_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct octopus_queue *q = qp;
+	uint16_t nb, vport;
+	uint32_t r;
+	bool fast;
+
+	burst_enter(q);
+	r = rte_atomic_load_explicit(&q->route, rte_memory_order_acquire);
+	fast = fast_burst(q, r);
+	if (unlikely(!fast || n != RX_FULL_BURST))
+		return rx_other(q, pkts, n, fast);
+	nb = rx_fast_read(q, pkts, RX_FULL_BURST);
+	if (unlikely(nb != RX_FULL_BURST))
+		return rx_fast_end(q, pkts, RX_FULL_BURST, nb);
+	vport = q->vport;
+	set_port8(pkts + 0, vport);
+	set_port8(pkts + 8, vport);
+	set_port8(pkts + 16, vport);
+	set_port8(pkts + 24, vport);
+	burst_done(q);
+	return RX_FULL_BURST;
 }
 
 /*
@@ -886,20 +1070,30 @@ tx_draining(struct octopus_queue *q, uint32_t r, uint16_t n)
 	return true;
 }
 
-uint16_t
-octopus_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
+/*
+ * The calling lcore sends through @p q: recorded for the drains its Rx
+ * queues ack (tx_settled). Once per poller: its fast bursts need neither
+ * store again.
+ */
+static __rte_always_inline void
+tx_sender(struct octopus_queue *q)
 {
-	struct octopus_queue *q = qp;
+	lcore_txq = q;
+	if (unlikely(q->mig.tx_owner != &lcore_txq))
+		rte_atomic_store_explicit(&q->mig.tx_owner, &lcore_txq, rte_memory_order_relaxed);
+}
+
+/* Any Tx burst but a fast one (octopus_tx_burst), to its end. */
+static __rte_noinline uint16_t
+tx_full(struct octopus_queue *q, struct rte_mbuf **pkts, uint16_t n)
+{
 	struct octo_thread *t = &thread_ctx;
-	int sock;
-	uint32_t r;
+	int sock = full_socket(q, t);
 	unsigned int home;
+	uint32_t r;
 	uint16_t nb;
 
-	burst_enter(q);
-	sock = caller_socket(t);
 	home = queue_home(q, t, sock, &r);
-
 	if (unlikely(q->hw[home].socket != sock))
 		foreign_poll(q, r, sock);
 	if (unlikely(OCTO_ROUTE_PHASE(r) == OCTO_ROUTE_DRAINING) &&
@@ -910,9 +1104,28 @@ octopus_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
 	nb = q->hw[home].tx(q->hw[home].queue, pkts, n);
 	count(q, home, sock, nb);
 out:
-	lcore_txq = q;
-	if (unlikely(q->mig.tx_owner != &lcore_txq))
-		rte_atomic_store_explicit(&q->mig.tx_owner, &lcore_txq, rte_memory_order_relaxed);
+	tx_sender(q);
+	fast_decide(q, r, sock);
+	burst_done(q);
+	return nb;
+}
+
+uint16_t
+octopus_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct octopus_queue *q = qp;
+	const struct octopus_hwq *hw;
+	uint32_t r;
+	uint16_t nb;
+
+	burst_enter(q);
+	r = rte_atomic_load_explicit(&q->route, rte_memory_order_acquire);
+	if (unlikely(!fast_burst(q, r)))
+		return tx_full(q, pkts, n);
+	hw = q->fast_hw;
+	nb = hw->tx(hw->queue, pkts, n);
+	*q->fast_pkts += nb;
+	q->cnt.pkts_local += nb;
 	burst_done(q);
 	return nb;
 }
@@ -928,7 +1141,11 @@ octopus_queue_member_bind(struct octopus_queue *q, uint16_t m)
 	struct octopus_member *mb = &q->priv->members[m];
 	struct rte_eth_dev *md;
 
-	q->hw[m].socket = mb->socket;
+	/* a fast burst counts its packets local without looking */
+	if (q->hw[m].socket != mb->socket) {
+		q->hw[m].socket = mb->socket;
+		q->fast_route = OCTO_ROUTE_NONE;
+	}
 	if (mb->state < OCTO_MEMBER_STARTED || !octopus_member_serving(q->priv, m)) {
 		if (q->is_tx)
 			rte_atomic_store_explicit(&q->hw[m].tx, octopus_burst_none,
@@ -962,4 +1179,5 @@ octopus_queue_bind(struct octopus_queue *q)
 	for (i = 0; i < p->nb_members; i++)
 		octopus_queue_member_bind(q, i);
 	q->nb_members = p->nb_members;
+	q->fast_route = OCTO_ROUTE_NONE;
 }
