@@ -667,11 +667,16 @@ case_failover(struct rte_mempool *mp)
 	r = one_rule(13, 1, &tb);
 	REQUIRE(r != NULL, "rule");
 	CHECK(rte_pmd_octonic_unplug(pf[1]) == 0, "unplug PF1");
-	rte_delay_ms(100);
+	/* the port's own view of its member is what the phase depends on: the
+	 * queue is re-homed by its poller, which runs only in the phase
+	 */
+	CHECK(octo_xstat_wait(port, "member1_in_service", 0, 2000),
+		"PF1 still in service 2 s after its unplug");
 	run_phase();
 	CHECK(flow_queue(13) == 1, "PF1 out: flow 13 at queue %d", flow_queue(13));
 	CHECK(rte_pmd_octonic_plug(pf[1]) == 0, "plug PF1");
-	rte_delay_ms(300);
+	CHECK(octo_xstat_wait(port, "member1_in_service", 1, 2000),
+		"PF1 not back in service 2 s after its plug");
 	run_phase();
 	CHECK(flow_queue(13) == 1, "PF1 back: flow 13 at queue %d", flow_queue(13));
 	CHECK(rte_flow_async_destroy(port, 1, &now, r, (void *)(uintptr_t)7, &err) == 0,
