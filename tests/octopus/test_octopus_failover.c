@@ -568,21 +568,11 @@ enum rule_want { RULE_REFUSED, RULE_ANSWERED };
 static void
 any_rule(const char *when, enum rule_want want)
 {
-	struct rte_flow_attr attr = { .ingress = 1 };
-	struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
-	struct rte_flow_action_queue qa = { .index = 0 };
-	struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qa },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	const struct rte_flow_item items[] = OCTO_ITEMS_ETH;
 	struct rte_flow_error err;
 	struct rte_flow *f;
 
-	memset(&err, 0, sizeof(err));
-	f = rte_flow_create(port, &attr, items, actions, &err);
+	f = octo_items_to_queue(port, items, 0, &err);
 	printf("%s: a rule %s%s\n", when, f != NULL ? "taken" : "refused: ",
 		f != NULL ? "" : err.message != NULL ? err.message : "(no message)");
 	CHECK(f == NULL || want == RULE_ANSWERED, "%s: a rule taken", when);
@@ -596,15 +586,9 @@ static int
 catchall_validate(void)
 {
 	struct rte_flow_attr attr = { .ingress = 1 };
-	struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	struct rte_flow_item items[] = OCTO_ITEMS_ETH;
 	struct rte_flow_action_queue qa = { .index = 0 };
-	struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qa },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action actions[] = OCTO_ACTIONS_QUEUE(&qa);
 	struct rte_flow_error err;
 
 	return rte_flow_validate(port, &attr, items, actions, &err);

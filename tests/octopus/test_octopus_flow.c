@@ -79,6 +79,7 @@
 
 #include "../common/octo_cases.h"
 #include "../common/octo_eal.h"
+#include "../common/octo_flow_rule.h"
 #include "../common/octo_poll.h"
 #include "../common/octo_check.h"
 #include "../common/octo_pfs.h"
@@ -619,17 +620,9 @@ test_restart(struct rte_mempool *mp)
 		.nb_rxq = nb_q, .nb_txq = nb_q, .nb_desc = nb_pf > 2 ? NB_DESC_MANY : NB_DESC,
 		.socket = OCTO_SOCKET_OF_LCORE, .pool = mp,
 	};
-	struct rte_flow_item udp_items[4] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	struct rte_flow_item udp_items[] = OCTO_ITEMS_UDP;
 	struct rte_flow_action_queue q3 = { .index = 3 };
-	struct rte_flow_action to_q3[2] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q3 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action to_q3[] = OCTO_ACTIONS_QUEUE(&q3);
 	static const uint16_t q03[] = { 0, 3 };
 	struct rte_flow_action_rss rss = { .queue_num = 2, .queue = q03 };
 	struct rte_flow_action_jump jump = { .group = 1 };
@@ -903,20 +896,11 @@ test_bad(struct rte_mempool *mp)
 		{ .type = RTE_FLOW_ITEM_TYPE_META, .spec = &meta },
 		{ .type = RTE_FLOW_ITEM_TYPE_END },
 	};
-	struct rte_flow_item eth_only[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	struct rte_flow_item eth_only[] = OCTO_ITEMS_ETH;
 	struct rte_flow_action_queue q1 = { .index = 1 }, q9 = { .index = nb_q };
 	struct rte_flow_action_port_id pid = { .id = 0 };
-	struct rte_flow_action act_queue[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
-	struct rte_flow_action act_q9[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q9 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action act_queue[] = OCTO_ACTIONS_QUEUE(&q1);
+	struct rte_flow_action act_q9[] = OCTO_ACTIONS_QUEUE(&q9);
 	struct rte_flow_action act_port[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_PORT_ID, .conf = &pid },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
