@@ -13,6 +13,13 @@
 #   tp_start LOG EAL/APP...  testpmd with these arguments (run by the
 #                            command in the array tp_wrap, if any), output
 #                            in LOG; returns at its first prompt
+#   tp_start_octopus LOG LCORES NIC OCTOPUS APP...
+#                            tp_start of testpmd over net_octopus0 on the
+#                            2 PFs of net_octonic0 (512 MB, no PCI, both
+#                            plugins): NIC is the NIC's devargs after
+#                            "pfs=2,numa=0:1,", OCTOPUS what follows the
+#                            port's member list (",..." or ""), APP
+#                            testpmd's own arguments after -i
 #   tp_send COMMAND...       send commands, wait for nothing
 #   tp_cmd COMMAND...        send commands, wait until testpmd answered them
 #   tp_wait PATTERN [N]      wait until N (1) lines of the log match PATTERN
@@ -20,6 +27,10 @@
 #                            tp_rx PORT: ipackets)
 #   tp_forward PORT N        `start`, wait until PORT received N packets
 #                            more (telemetry), `stop`
+#   tp_reta_cmds PORT SIZE EXPR
+#                            the commands, one a line, that map the
+#                            port's RETA buckets 0..SIZE-1, bucket b to
+#                            queue $((EXPR)) (EXPR names b)
 #   tp_reta_mod PORT N       the port's 64 RETA buckets over queues
 #                            0..N-1, bucket b to queue b mod N
 #   tp_quit [any]            `quit`, wait for testpmd's exit; fails on a
@@ -60,6 +71,16 @@ tp_start() {
 	OCTO_DEADLINE=$((OCTO_DEADLINE * 2)) tp_cmd
 }
 
+tp_start_octopus() {
+	local log=$1 lcores=$2 nic=$3 octo=$4
+	shift 4
+	tp_start "$log" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
+		--lcores "$lcores" -d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
+		--vdev "net_octonic0,pfs=2,numa=0:1,$nic" \
+		--vdev "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1$octo" \
+		-- -i "$@"
+}
+
 tp_send() {
 	local c
 	# a write to the FIFO of an exited testpmd would end this shell with
@@ -97,15 +118,21 @@ tp_forward() {
 }
 
 # 16 entries per command: testpmd's command line is short
-tp_reta_mod() {
+tp_reta_cmds() {
 	local k b r
-	for k in 0 16 32 48; do
+	for ((k = 0; k < $2; k += 16)); do
 		r=""
-		for b in $(seq $k $((k + 15))); do
-			r+="${r:+,}($b,$((b % $2)))"
+		for ((b = k; b < k + 16 && b < $2; b++)); do
+			r+="${r:+,}($b,$(($3)))"
 		done
-		tp_cmd "port config $1 rss reta $r"
+		echo "port config $1 rss reta $r"
 	done
+}
+
+tp_reta_mod() {
+	local cmds
+	mapfile -t cmds < <(tp_reta_cmds "$1" 64 "b % $2")
+	tp_cmd "${cmds[@]}"
 }
 
 tp_quit() {

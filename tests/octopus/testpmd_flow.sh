@@ -40,21 +40,10 @@ src_port=$(( 0xc000 | ((h >> 8) & 0x3fff) ))
 # 64 buckets over queues 0, 1, 3: none to queue 2 (16 entries per command:
 # testpmd's command line is short)
 qs=(0 1 3)
-reta_cmds=()
-for k in 0 16 32 48; do
-	r=""
-	for b in $(seq $k $((k + 15))); do
-		r+="${r:+,}($b,${qs[$((b % 3))]})"
-	done
-	reta_cmds+=("port config $port rss reta $r")
-done
+mapfile -t reta_cmds < <(tp_reta_cmds $port 64 'qs[b % 3]')
 
-tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
-	--lcores '0@0,1@0,2@1,3@0,4@1' \
-	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
-	--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=100000$octo_dialect" \
-	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=auto \
-	-- -i --rxq=4 --txq=4 --nb-cores=2 --total-num-mbufs=16384 --forward-mode=io --no-flush-rx
+tp_start_octopus "$out" 0@0,1@0,2@1,3@0,4@1 "wire=gen,flows=256,gen_rate=100000$octo_dialect" ",migration=auto" \
+	--rxq=4 --txq=4 --nb-cores=2 --total-num-mbufs=16384 --forward-mode=io --no-flush-rx
 
 # packets queue 2 received (the flow's: at most 400/s), from telemetry
 q2_now() {

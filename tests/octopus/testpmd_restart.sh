@@ -65,12 +65,8 @@ for f in (0, 1):
     out += [".".join(str(a >> k & 255) for k in (24, 16, 8, 0)), str(0xc000 | ((f + (h >> 8)) & 0x3fff))]
 print(" ".join(out))')
 
-tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
-	--lcores '0@0,1@0,2@1' \
-	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
-	--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=16,gen_rate=20000$model" \
-	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1 \
-	-- -i --rxq=4 --txq=4 --nb-cores=2 --total-num-mbufs=16384 --forward-mode=io \
+tp_start_octopus "$out" 0@0,1@0,2@1 "wire=gen,flows=16,gen_rate=20000$model" "" \
+	--rxq=4 --txq=4 --nb-cores=2 --total-num-mbufs=16384 --forward-mode=io \
 	--no-flush-rx "${noflush[@]}"
 
 refusal='port_flow_complain\|Bad arguments\|is invalid\|^Failed to\|Fail to'

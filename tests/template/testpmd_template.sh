@@ -52,12 +52,8 @@ for s, m in ((16, 0x7feb352d), (15, 0x846ca68b), (16, 0)):
 a = 0x0a000000 | (h & 0xffffff)
 print(".".join(str(a >> k & 255) for k in (24, 16, 8, 0)), 0xc000 | ((h >> 8) & 0x3fff))')
 
-tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
-	--lcores '0@0,1@0,2@1' \
-	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
-	--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=100000$model" \
-	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=auto \
-	-- -i --rxq=4 --txq=4 --nb-cores=2 --total-num-mbufs=16384 --forward-mode=io --no-flush-rx
+tp_start_octopus "$out" 0@0,1@0,2@1 "wire=gen,flows=256,gen_rate=100000$model" ",migration=auto" \
+	--rxq=4 --txq=4 --nb-cores=2 --total-num-mbufs=16384 --forward-mode=io --no-flush-rx
 
 # packets queue $1 received (through either member), from telemetry
 q_now() {
