@@ -428,6 +428,25 @@ nic_wire_drops(void)
 }
 
 /*
+ * The counts check_accounting() starts from, read now: generated into
+ * *@p gen, received, the port's imissed, ring losses; wire_base set.
+ */
+static void
+accounting_base(uint64_t *gen, uint64_t *rx, uint64_t *missed, uint64_t *outage)
+{
+	struct rte_eth_stats st;
+
+	*gen = 0;
+	rte_pmd_octonic_gen_count(nic_pf, gen);
+	*rx = received;
+	memset(&st, 0, sizeof(st));
+	rte_eth_stats_get(port, &st);
+	*missed = st.imissed;
+	*outage = octo_xstat(port, "outage_lost_packets");
+	wire_base = nic_wire_drops();
+}
+
+/*
  * Order and accounting since @p gen0 generated, @p rx0 received (the pollers
  * stopped, the generator paused), wire_base the NIC's own drops: nothing
  * reordered or duplicated at Rx or on the wire; received + the ports' drops
@@ -620,7 +639,6 @@ proxy_back(struct rte_mempool *mp)
 	uint64_t gen = 0, base[MAX_Q], rx0, missed0, outage0, end;
 	struct rte_pmd_octonic_sink_stats sink;
 	struct rte_eth_dev_info info;
-	struct rte_eth_stats st;
 	uint16_t q;
 
 	REQUIRE(rte_eth_dev_info_get(nic_pf, &info) == 0, "the NIC's device");
@@ -641,14 +659,7 @@ proxy_back(struct rte_mempool *mp)
 	octo_seq_reset(&seq);
 	for (q = 0; q < nb_q; q++)
 		base[q] = delivered(q);
-	gen = 0;
-	rte_pmd_octonic_gen_count(nic_pf, &gen);
-	rx0 = received;
-	memset(&st, 0, sizeof(st));
-	rte_eth_stats_get(port, &st);
-	missed0 = st.imissed;
-	outage0 = octo_xstat(port, "outage_lost_packets");
-	wire_base = nic_wire_drops();
+	accounting_base(&gen, &rx0, &missed0, &outage0);
 	printf("PF0 back: %" PRIu64 " generated before the start\n", gen);
 	if (!start_port(mp))
 		return;
@@ -803,7 +814,6 @@ on_reset(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *ret)
 static void
 test_reset(struct rte_mempool *mp)
 {
-	struct rte_eth_stats st;
 	uint64_t elsewhere, gen0 = 0, rx0, missed0, outage0;
 	int other = stand_in(1);
 	double t_out, t_back;
@@ -834,13 +844,7 @@ test_reset(struct rte_mempool *mp)
 	if (!start_port(mp))
 		return;
 	CHECK(rte_eth_stats_reset(port) == 0, "stats reset");
-	rte_pmd_octonic_gen_count(nic_pf, &gen0);
-	rx0 = received;
-	memset(&st, 0, sizeof(st));
-	rte_eth_stats_get(port, &st);
-	missed0 = st.imissed;
-	outage0 = octo_xstat(port, "outage_lost_packets");
-	wire_base = nic_wire_drops();
+	accounting_base(&gen0, &rx0, &missed0, &outage0);
 	forward();
 	t_back = wait_served(1, 1, 1);
 	CHECK(t_back >= 0, "after the reset, queue 1 not served by PF1 within %d ms", LIMIT_MS);

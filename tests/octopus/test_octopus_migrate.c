@@ -369,6 +369,17 @@ quiesce(void)
 	CHECK(now == last, "frames still arriving 10 s after the generator stopped");
 }
 
+/* The pollers stopped; what the generator made into *@p gen, the port's stats into @p st. */
+static void
+pollers_end(uint64_t *gen, struct rte_eth_stats *st)
+{
+	stop = 1;
+	rte_eal_mp_wait_lcore();
+	rte_pmd_octonic_gen_count(pf[0], gen);
+	memset(st, 0, sizeof(*st));
+	rte_eth_stats_get(port, st);
+}
+
 static void
 test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 {
@@ -404,12 +415,7 @@ test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 			(double)(rte_get_timer_cycles() - t0) / rte_get_timer_hz());
 	}
 	quiesce();
-	stop = 1;
-	rte_eal_mp_wait_lcore();
-
-	rte_pmd_octonic_gen_count(pf[0], &gen);
-	memset(&st, 0, sizeof(st));
-	rte_eth_stats_get(port, &st);
+	pollers_end(&gen, &st);
 	lost = octo_seq_lost(&seq, MAX_FLOWS);
 	for (q = 0; q < nb_q; q++) {
 		uint64_t id, v = UINT64_MAX, hist = 0;
@@ -883,11 +889,7 @@ test_failover(struct rte_mempool *mp)
 	 */
 	pollers_starve(150);
 	quiesce();
-	stop = 1;
-	rte_eal_mp_wait_lcore();
-	rte_pmd_octonic_gen_count(pf[0], &gen);
-	memset(&st, 0, sizeof(st));
-	rte_eth_stats_get(port, &st);
+	pollers_end(&gen, &st);
 	outage = octo_xstat(port, "outage_lost_packets");
 	lost = octo_seq_lost(&seq, MAX_FLOWS);
 	CHECK(rte_pmd_octonic_sink_stats_get(pf[0], &sink) == 0, "sink");
@@ -1126,12 +1128,7 @@ test_tx(struct rte_mempool *mp, bool late)
 	quiesce();
 	/* quiet: the pollers go on with empty bursts (octo_seq_forward) */
 	move_queues(nb_q, nb_q, nb_q, lat, false);
-	stop = 1;
-	rte_eal_mp_wait_lcore();
-
-	rte_pmd_octonic_gen_count(pf[0], &gen);
-	memset(&st, 0, sizeof(st));
-	rte_eth_stats_get(port, &st);
+	pollers_end(&gen, &st);
 	for (q = 0; q < nb_q; q++) {
 		uint64_t id, v = UINT64_MAX;
 		char name[64];
