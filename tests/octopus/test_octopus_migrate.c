@@ -74,6 +74,7 @@
 #include "../common/octo_check.h"
 #include "../common/octo_cases.h"
 #include "../common/octo_eal.h"
+#include "../common/octo_hold.h"
 #include "../common/octo_migration.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
@@ -99,46 +100,25 @@ static volatile int stop;
 /* per flow, touched only by the holder of the flow's queue */
 OCTO_SEQ_CHECK_DEFINE(seq, MAX_FLOWS);
 
+/* One burst of queue @p q, forwarded; the packets it took. */
+static uint64_t
+poll_queue(uint16_t q)
+{
+	uint64_t n = octo_seq_forward(&seq, port, q);
+
+	rte_atomic_fetch_add_explicit(&received, n, rte_memory_order_relaxed);
+	rte_atomic_fetch_add_explicit(&polls[q], 1, rte_memory_order_release);
+	return n;
+}
+
 static int
 worker(void *arg)
 {
-	int me = (int)rte_lcore_id();
-	uint64_t n, got;
-	uint16_t q;
-	int zero;
-
 	RTE_SET_USED(arg);
-	while (!stop) {
-		got = 0;
-		for (q = 0; q < nb_q; q++) {
-			if (rte_atomic_load_explicit(&owner[q], rte_memory_order_acquire) != me)
-				continue;
-			zero = 0;
-			if (!rte_atomic_compare_exchange_strong_explicit(&holder[q], &zero, 1,
-					rte_memory_order_acquire, rte_memory_order_relaxed))
-				continue;
-			/*
-			 * Still the owner? An lcore descheduled between its look
-			 * at owner and the holder would poll once from the old
-			 * socket long after the move (a remote poll the checks
-			 * would blame on the port).
-			 */
-			if (rte_atomic_load_explicit(&owner[q], rte_memory_order_acquire) != me) {
-				rte_atomic_store_explicit(&holder[q], 0, rte_memory_order_release);
-				continue;
-			}
-			n = octo_seq_forward(&seq, port, q);
-			got += n;
-			rte_atomic_fetch_add_explicit(&received, n, rte_memory_order_relaxed);
-			rte_atomic_fetch_add_explicit(&polls[q], 1, rte_memory_order_release);
-			rte_atomic_store_explicit(&holder[q], 0, rte_memory_order_release);
-		}
-		/* beyond 2 PFs, N+1 pollers share this 2-CPU machine's CPUs:
-		 * an idle one leaves them to the others
-		 */
-		if (got == 0 && nb_pf > 2)
-			rte_delay_us_sleep(50);
-	}
+	/* beyond 2 PFs, N+1 pollers share this 2-CPU machine's CPUs: an
+	 * idle one leaves them to the others
+	 */
+	octo_hold_poll(owner, holder, nb_q, &stop, poll_queue, nb_pf > 2);
 	return 0;
 }
 
