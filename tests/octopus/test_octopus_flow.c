@@ -457,6 +457,19 @@ rss_rule(const uint16_t *queues, uint32_t n, struct rte_flow **flow)
 	CHECK(*flow != NULL, "rss create: %s", err.message ? err.message : "?");
 }
 
+/* The port's rules flushed: the e-switch holds @p want transfer rules again. */
+static void
+flush_to(uint32_t want)
+{
+	struct rte_pmd_octonic_flow_stats fs;
+	struct rte_flow_error err;
+
+	CHECK(rte_flow_flush(port, &err) == 0, "flush");
+	fs = octo_fstats(nic_port);
+	CHECK(fs.transfer_rules == want, "after flush: %u transfer rules, want %u",
+		fs.transfer_rules, want);
+}
+
 static void
 test_rss(struct rte_mempool *mp)
 {
@@ -515,10 +528,7 @@ test_rss(struct rte_mempool *mp)
 	CHECK(per_q[1] == 0 && per_q[0] >= NB_FLOWS / 5 && per_q[2] >= NB_FLOWS / 5 &&
 		per_q[3] >= NB_FLOWS / 5, "rss {0,2,3}: flows per queue %u %u %u %u",
 		per_q[0], per_q[1], per_q[2], per_q[3]);
-	CHECK(rte_flow_flush(port, &err) == 0, "flush");
-	fs = octo_fstats(nic_port);
-	CHECK(fs.transfer_rules == fs0.transfer_rules, "after flush %u, want %u",
-		fs.transfer_rules, fs0.transfer_rules);
+	flush_to(fs0.transfer_rules);
 	/* a rule created while the port is stopped steers once it starts */
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	rss_rule(q1, 1, &flow);
@@ -569,10 +579,7 @@ test_isolate(struct rte_mempool *mp)
 		CHECK(flow_total(f) == PER_FLOW && (f != X || flow_queue(f) == 2),
 			"not isolated: flow %d: %u packets at queue %d", f, flow_total(f),
 			flow_queue(f));
-	CHECK(rte_flow_flush(port, &err) == 0, "flush");
-	fs = octo_fstats(nic_port);
-	CHECK(fs.transfer_rules == fs0.transfer_rules, "after: %u, want %u",
-		fs.transfer_rules, fs0.transfer_rules);
+	flush_to(fs0.transfer_rules);
 	octo_port_stop_close(port);
 }
 
@@ -742,10 +749,7 @@ test_restart(struct rte_mempool *mp)
 	RTE_SET_USED(fb);
 	RTE_SET_USED(fd);
 	RTE_SET_USED(ff);
-	CHECK(rte_flow_flush(port, &err) == 0, "flush");
-	fs = octo_fstats(nic_port);
-	CHECK(fs.transfer_rules == fs_steer.transfer_rules, "after flush: %u, want %u",
-		fs.transfer_rules, fs_steer.transfer_rules);
+	flush_to(fs_steer.transfer_rules);
 	octo_port_stop_close(port);
 }
 
