@@ -22,9 +22,21 @@
 #                            testpmd's own arguments after -i
 #   tp_send COMMAND...       send commands, wait for nothing
 #   tp_cmd COMMAND...        send commands, wait until testpmd answered them
+#   tp_flow_cmd COMMAND...   tp_cmd for flow commands: fails at once when
+#                            testpmd refused one, a new line of the log
+#                            matching tp_refusal (set by the script; a
+#                            PMD's refusal comes as port_flow_complain(),
+#                            a syntax testpmd does not know as "Bad
+#                            arguments")
 #   tp_wait PATTERN [N]      wait until N (1) lines of the log match PATTERN
 #   tp_xstat PORT NAME       an xstat, from telemetry (tp_xstats PORT: all;
 #                            tp_rx PORT: ipackets)
+#   tp_rxq PORT Q            packets PORT's Rx queue Q delivered (through
+#                            any member: local + remote; -1 if unread),
+#                            from telemetry (tp_rxq_above PORT Q N: > N)
+#   tp_gen_flow F            "ADDRESS PORT": the IPv4 source address and
+#                            UDP source port of flow F of the NIC model's
+#                            generator (seed 1, lib/wire/octo_gen.c)
 #   tp_forward PORT N        `start`, wait until PORT received N packets
 #                            more (telemetry), `stop`
 #   tp_reta_cmds PORT SIZE EXPR
@@ -98,6 +110,14 @@ tp_cmd() {
 	tp_wait "^Number of available ports" "$tp_marks"
 }
 
+tp_flow_cmd() {
+	local n0
+	n0=$(tp_count "${tp_refusal:?}")
+	tp_cmd "$@"
+	[ "$(tp_count "$tp_refusal")" = "$n0" ] ||
+		fail "refused: $*: $(grep "$tp_refusal" "$tp_log" | tail -n 1)"
+}
+
 # xstat $2 of port $1; all of them, "name value" a line; packets port $1
 # received
 tp_xstat() { octo_tel "/ethdev/xstats,$1" "$2"; }
@@ -106,6 +126,26 @@ tp_xstats() {
 		sed 's/^[^:]*://'
 }
 tp_rx() { octo_tel "/ethdev/stats,$1" ipackets; }
+tp_rxq() {
+	tp_xstats "$1" 2>/dev/null |
+		awk -v q="$2" '$1 ~ "^rx_q" q "_(local|remote)_packets$" {n += $2; f++}
+			END{print f == 2 ? n : -1}'
+}
+tp_rxq_above() { [ "$(tp_rxq "$1" "$2")" -gt "$3" ]; }
+
+# flow f of the generator: source 10.0.0.0/8 + ((f + h) & 0xffffff) and
+# port 0xc000 | ((f + (h >> 8)) & 0x3fff), h the mix of its seed (1)
+tp_gen_flow() {
+	local h=1 a
+	h=$(( (h ^ (h >> 16)) & 0xffffffff ))
+	h=$(( (h * 0x7feb352d) & 0xffffffff ))
+	h=$(( (h ^ (h >> 15)) & 0xffffffff ))
+	h=$(( (h * 0x846ca68b) & 0xffffffff ))
+	h=$(( (h ^ (h >> 16)) & 0xffffffff ))
+	a=$(( 0x0a000000 | (($1 + h) & 0xffffff) ))
+	echo "$(( (a >> 24) & 255 )).$(( (a >> 16) & 255 )).$(( (a >> 8) & 255 )).$(( a & 255 ))" \
+		$(( 0xc000 | (($1 + (h >> 8)) & 0x3fff) ))
+}
 tp_rx_above() { [ "$(tp_rx "$1" 2>/dev/null)" -gt "$2" ] 2>/dev/null; }
 
 tp_forward() {
