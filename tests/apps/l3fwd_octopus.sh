@@ -38,14 +38,7 @@ if [ "${4:-}" = nonuma ]; then
 	octopus_args=",migration=auto"
 fi
 . "$(dirname "$0")/../common/test.sh"
-octo_prefix "l3fwd-$mode-$ipv6-$nonuma"
-prefix=$tp_prefix
-work=$octo_work
-out="$work/out"
-octo_logs=("$out")
-OCTO_FAIL_TAIL=1000
-
-port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
+octo_app_begin "l3fwd-$mode-$ipv6-$nonuma"
 # l3fwd makes its tables on every socket with lcores: measured on hugepages
 # at its peak, LPM about 300 MB, LPM6 530 MB, EM's hash tables (1M entries)
 # 1190 MB in all.  With hugepages -m is what EAL takes at start (the suite's

@@ -19,14 +19,7 @@ set -euo pipefail
 app=${1:?octopus_fwd binary}
 route=${2:-}
 . "$(dirname "$0")/../common/test.sh"
-octo_prefix fwd
-prefix=$tp_prefix
-work=$octo_work
-out="$work/out"
-octo_logs=("$out")
-OCTO_FAIL_TAIL=1000
-
-port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
+octo_app_begin fwd
 # hugepages or --no-huge, as the project decides (tools/octopus_eal_mem.h)
 mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
 "$app" "$mem_opt" -m 512 --no-pci --file-prefix "$prefix" \

@@ -12,6 +12,25 @@
 #include <rte_byteorder.h>
 #include <rte_flow.h>
 
+/*
+ * The tests' commonest lists, as initializers: a pattern of every frame,
+ * one of UDP over IPv4 (no spec), and the one fate QUEUE with conf @p qa.
+ */
+#define OCTO_ITEMS_ETH { \
+	{ .type = RTE_FLOW_ITEM_TYPE_ETH }, \
+	{ .type = RTE_FLOW_ITEM_TYPE_END }, \
+}
+#define OCTO_ITEMS_UDP { \
+	{ .type = RTE_FLOW_ITEM_TYPE_ETH }, \
+	{ .type = RTE_FLOW_ITEM_TYPE_IPV4 }, \
+	{ .type = RTE_FLOW_ITEM_TYPE_UDP }, \
+	{ .type = RTE_FLOW_ITEM_TYPE_END }, \
+}
+#define OCTO_ACTIONS_QUEUE(qa) { \
+	{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = (qa) }, \
+	{ .type = RTE_FLOW_ACTION_TYPE_END }, \
+}
+
 /* An ingress rule on @p port: @p items -> QUEUE @p queue; NULL and @p err set if refused. */
 static inline struct rte_flow *
 octo_items_to_queue(uint16_t port, const struct rte_flow_item items[], uint16_t queue,
@@ -19,10 +38,7 @@ octo_items_to_queue(uint16_t port, const struct rte_flow_item items[], uint16_t 
 {
 	struct rte_flow_attr attr = { .ingress = 1 };
 	struct rte_flow_action_queue qa = { .index = queue };
-	struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qa },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action actions[] = OCTO_ACTIONS_QUEUE(&qa);
 
 	memset(err, 0, sizeof(*err));
 	return rte_flow_create(port, &attr, items, actions, err);

@@ -6,8 +6,10 @@
 #define OCTO_PORT_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 
@@ -31,6 +33,24 @@ octo_xstat(uint16_t port, const char *name)
 	    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
 		return UINT64_MAX;
 	return v;
+}
+
+/*
+ * Wait until extended statistic @p name of @p port is @p want, @p ms at
+ * most: for a state the port reaches on its own (a control thread, an
+ * event) that the next step of a test depends on. Whether it got there.
+ */
+static inline bool
+octo_xstat_wait(uint16_t port, const char *name, uint64_t want, unsigned int ms)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * ms;
+
+	while (octo_xstat(port, name) != want) {
+		if (rte_get_timer_cycles() > end)
+			return false;
+		rte_delay_us_sleep(100);
+	}
+	return true;
 }
 
 /* Queue socket choices of struct octo_port_conf, besides a socket id and

@@ -7,6 +7,11 @@
 #                      lines, 60), then "FAIL: MESSAGE", exit 1
 #   octo_prefix NAME   sets tp_prefix, an EAL file prefix for this run,
 #                      whose runtime directory the cleanup removes
+#   octo_app_begin NAME    octo_prefix NAME for a script that runs a DPDK
+#                      application over the octopus port: prefix (its
+#                      tp_prefix) and work ($octo_work), the app's log
+#                      $out (its last 1000 lines shown on a failure),
+#                      port the octopus port's number
 #   tq COMMAND...      telemetry replies of the process of prefix tp_prefix
 #                      (octo_tel COMMAND KEY: one number of a reply)
 #   octo_until WHAT CMD...   run CMD until it succeeds, at most
@@ -66,6 +71,16 @@ trap octo_cleanup EXIT
 octo_prefix() {
 	tp_prefix="octopus-$1-$$"
 	octo_prefixes+=("$tp_prefix")
+}
+
+octo_app_begin() {
+	octo_prefix "$1"
+	prefix=$tp_prefix
+	work=$octo_work
+	out="$work/out"
+	octo_logs=("$out")
+	OCTO_FAIL_TAIL=1000
+	port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
 }
 
 # the telemetry of the process with EAL prefix $tp_prefix: replies to

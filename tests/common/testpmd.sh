@@ -13,13 +13,36 @@
 #   tp_start LOG EAL/APP...  testpmd with these arguments (run by the
 #                            command in the array tp_wrap, if any), output
 #                            in LOG; returns at its first prompt
+#   tp_start_octopus LOG LCORES NIC OCTOPUS APP...
+#                            tp_start of testpmd over net_octopus0 on the
+#                            2 PFs of net_octonic0 (512 MB, no PCI, both
+#                            plugins): NIC is the NIC's devargs after
+#                            "pfs=2,numa=0:1,", OCTOPUS what follows the
+#                            port's member list (",..." or ""), APP
+#                            testpmd's own arguments after -i
 #   tp_send COMMAND...       send commands, wait for nothing
 #   tp_cmd COMMAND...        send commands, wait until testpmd answered them
+#   tp_flow_cmd COMMAND...   tp_cmd for flow commands: fails at once when
+#                            testpmd refused one, a new line of the log
+#                            matching tp_refusal (set by the script; a
+#                            PMD's refusal comes as port_flow_complain(),
+#                            a syntax testpmd does not know as "Bad
+#                            arguments")
 #   tp_wait PATTERN [N]      wait until N (1) lines of the log match PATTERN
 #   tp_xstat PORT NAME       an xstat, from telemetry (tp_xstats PORT: all;
 #                            tp_rx PORT: ipackets)
+#   tp_rxq PORT Q            packets PORT's Rx queue Q delivered (through
+#                            any member: local + remote; -1 if unread),
+#                            from telemetry (tp_rxq_above PORT Q N: > N)
+#   tp_gen_flow F            "ADDRESS PORT": the IPv4 source address and
+#                            UDP source port of flow F of the NIC model's
+#                            generator (seed 1, lib/wire/octo_gen.c)
 #   tp_forward PORT N        `start`, wait until PORT received N packets
 #                            more (telemetry), `stop`
+#   tp_reta_cmds PORT SIZE EXPR
+#                            the commands, one a line, that map the
+#                            port's RETA buckets 0..SIZE-1, bucket b to
+#                            queue $((EXPR)) (EXPR names b)
 #   tp_reta_mod PORT N       the port's 64 RETA buckets over queues
 #                            0..N-1, bucket b to queue b mod N
 #   tp_quit [any]            `quit`, wait for testpmd's exit; fails on a
@@ -60,6 +83,16 @@ tp_start() {
 	OCTO_DEADLINE=$((OCTO_DEADLINE * 2)) tp_cmd
 }
 
+tp_start_octopus() {
+	local log=$1 lcores=$2 nic=$3 octo=$4
+	shift 4
+	tp_start "$log" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
+		--lcores "$lcores" -d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
+		--vdev "net_octonic0,pfs=2,numa=0:1,$nic" \
+		--vdev "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1$octo" \
+		-- -i "$@"
+}
+
 tp_send() {
 	local c
 	# a write to the FIFO of an exited testpmd would end this shell with
@@ -77,6 +110,14 @@ tp_cmd() {
 	tp_wait "^Number of available ports" "$tp_marks"
 }
 
+tp_flow_cmd() {
+	local n0
+	n0=$(tp_count "${tp_refusal:?}")
+	tp_cmd "$@"
+	[ "$(tp_count "$tp_refusal")" = "$n0" ] ||
+		fail "refused: $*: $(grep "$tp_refusal" "$tp_log" | tail -n 1)"
+}
+
 # xstat $2 of port $1; all of them, "name value" a line; packets port $1
 # received
 tp_xstat() { octo_tel "/ethdev/xstats,$1" "$2"; }
@@ -85,6 +126,26 @@ tp_xstats() {
 		sed 's/^[^:]*://'
 }
 tp_rx() { octo_tel "/ethdev/stats,$1" ipackets; }
+tp_rxq() {
+	tp_xstats "$1" 2>/dev/null |
+		awk -v q="$2" '$1 ~ "^rx_q" q "_(local|remote)_packets$" {n += $2; f++}
+			END{print f == 2 ? n : -1}'
+}
+tp_rxq_above() { [ "$(tp_rxq "$1" "$2")" -gt "$3" ]; }
+
+# flow f of the generator: source 10.0.0.0/8 + ((f + h) & 0xffffff) and
+# port 0xc000 | ((f + (h >> 8)) & 0x3fff), h the mix of its seed (1)
+tp_gen_flow() {
+	local h=1 a
+	h=$(( (h ^ (h >> 16)) & 0xffffffff ))
+	h=$(( (h * 0x7feb352d) & 0xffffffff ))
+	h=$(( (h ^ (h >> 15)) & 0xffffffff ))
+	h=$(( (h * 0x846ca68b) & 0xffffffff ))
+	h=$(( (h ^ (h >> 16)) & 0xffffffff ))
+	a=$(( 0x0a000000 | (($1 + h) & 0xffffff) ))
+	echo "$(( (a >> 24) & 255 )).$(( (a >> 16) & 255 )).$(( (a >> 8) & 255 )).$(( a & 255 ))" \
+		$(( 0xc000 | (($1 + (h >> 8)) & 0x3fff) ))
+}
 tp_rx_above() { [ "$(tp_rx "$1" 2>/dev/null)" -gt "$2" ] 2>/dev/null; }
 
 tp_forward() {
@@ -97,15 +158,21 @@ tp_forward() {
 }
 
 # 16 entries per command: testpmd's command line is short
-tp_reta_mod() {
+tp_reta_cmds() {
 	local k b r
-	for k in 0 16 32 48; do
+	for ((k = 0; k < $2; k += 16)); do
 		r=""
-		for b in $(seq $k $((k + 15))); do
-			r+="${r:+,}($b,$((b % $2)))"
+		for ((b = k; b < k + 16 && b < $2; b++)); do
+			r+="${r:+,}($b,$(($3)))"
 		done
-		tp_cmd "port config $1 rss reta $r"
+		echo "port config $1 rss reta $r"
 	done
+}
+
+tp_reta_mod() {
+	local cmds
+	mapfile -t cmds < <(tp_reta_cmds "$1" 64 "b % $2")
+	tp_cmd "${cmds[@]}"
 }
 
 tp_quit() {

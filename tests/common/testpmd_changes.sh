@@ -18,34 +18,31 @@ flow_n=0
 rss_n=0
 swap_n=0
 
-# 16 entries per command: testpmd's command line is short
 reta() {
-	local k i r
-	for k in 0 16 32 48; do
-		r=""
-		for i in $(seq $k $((k + 15))); do
-			r+="${r:+,}($i,$(( (i + $1) % 2 )))"
-		done
-		tp_send "port config ${port:?} rss reta $r"
-	done
+	local cmds
+	mapfile -t cmds < <(tp_reta_cmds "${port:?}" 64 "(b + $1) % 2")
+	tp_send "${cmds[@]}"
+}
+
+# rule_flip COUNTER RULE: the COUNTER-th call (its variable's name) of a
+# rule change; even ones create RULE (pattern and actions), odd ones
+# destroy it
+rule_flip() {
+	local -n n=$1
+	if [ $((n % 2)) = 0 ]; then
+		tp_send "flow create ${port:?} ingress pattern $2"
+	else
+		tp_send "flow destroy ${port:?} rule 0"
+	fi
+	n=$((n + 1))
 }
 
 flow() {
-	if [ $((flow_n % 2)) = 0 ]; then
-		tp_send "flow create ${port:?} ingress pattern eth / ipv4 / udp / end actions queue index $(( (flow_n / 2) % 2 )) / end"
-	else
-		tp_send "flow destroy ${port:?} rule 0"
-	fi
-	flow_n=$((flow_n + 1))
+	rule_flip flow_n "eth / ipv4 / udp / end actions queue index $(( (flow_n / 2) % 2 )) / end"
 }
 
 rss() {
-	if [ $((rss_n % 2)) = 0 ]; then
-		tp_send "flow create ${port:?} ingress pattern eth / ipv4 / end actions rss queues $(( (rss_n / 2) % 2 )) $(( (rss_n / 2 + 1) % 2 )) end / end"
-	else
-		tp_send "flow destroy ${port:?} rule 0"
-	fi
-	rss_n=$((rss_n + 1))
+	rule_flip rss_n "eth / ipv4 / end actions rss queues $(( (rss_n / 2) % 2 )) $(( (rss_n / 2 + 1) % 2 )) end / end"
 }
 
 swap() {

@@ -42,6 +42,7 @@
 #include <rte_version.h>
 #include <ethdev_driver.h>
 
+#include "../common/octo_check.h"
 #include "../common/octo_port.h"
 #include "../common/octo_test_eal.h"
 
@@ -59,8 +60,6 @@ struct table {
 	unsigned int n[SEC_COUNT];
 	char key[SEC_COUNT][MAX_KEYS][KEY_LEN];
 };
-
-static int failures;
 
 static void
 table_add(struct table *t, enum section s, const char *k)
@@ -106,10 +105,7 @@ ini_read(const char *path, struct table *t)
 	int s = -1, i;
 	FILE *f = fopen(path, "r");
 
-	if (f == NULL) {
-		fprintf(stderr, "FAIL %s: %s\n", path, strerror(errno));
-		return -1;
-	}
+	REQUIRE_OR(-1, f != NULL, "%s: %s", path, strerror(errno));
 	memset(t, 0, sizeof(*t));
 	while (fgets(line, sizeof(line), f) != NULL) {
 		l = trim(line);
@@ -121,24 +117,19 @@ ini_read(const char *path, struct table *t)
 				if (strncmp(l + 1, section_name[i], strlen(section_name[i])) == 0 &&
 				    l[1 + strlen(section_name[i])] == ']')
 					s = i;
-			if (s < 0) {
-				fprintf(stderr, "FAIL %s: unknown section %s\n", path, l);
-				failures++;
-			}
+			CHECK(s >= 0, "%s: unknown section %s", path, l);
 			continue;
 		}
 		eq = strchr(l, '=');
 		if (s < 0 || eq == NULL) {
-			fprintf(stderr, "FAIL %s: line outside a section or without '=': %s\n",
+			CHECK(s >= 0 && eq != NULL, "%s: line outside a section or without '=': %s",
 				path, l);
-			failures++;
 			continue;
 		}
 		*eq = '\0';
 		if (strcmp(trim(eq + 1), "Y") != 0) {
-			fprintf(stderr, "FAIL %s: '%s' is not Y (list only what the driver does)\n",
-				path, trim(l));
-			failures++;
+			CHECK(strcmp(trim(eq + 1), "Y") == 0,
+				"%s: '%s' is not Y (list only what the driver does)", path, trim(l));
 			continue;
 		}
 		table_add(t, s, trim(l));
@@ -175,11 +166,7 @@ source_has(const char *driver, const char *needle)
 
 	snprintf(dir, sizeof(dir), "%s/drivers/net/%s", src_root, driver);
 	d = opendir(dir);
-	if (d == NULL) {
-		fprintf(stderr, "FAIL %s: %s\n", dir, strerror(errno));
-		failures++;
-		return false;
-	}
+	REQUIRE_OR(false, d != NULL, "%s: %s", dir, strerror(errno));
 	while (!found && (e = readdir(d)) != NULL) {
 		n = strlen(e->d_name);
 		if (n < 3 || strcmp(e->d_name + n - 2, ".c") != 0)
@@ -223,11 +210,8 @@ rule_taken(const struct subject *s, uint16_t port, const struct rte_flow_attr *a
 	f = rte_flow_create(port, attr, pattern, actions, &err);
 	if (f == NULL)
 		return false;
-	if (rte_flow_destroy(port, f, &err) != 0) {
-		fprintf(stderr, "FAIL port %u: a rule made cannot be destroyed: %s\n", port,
-			err.message ? err.message : "(no message)");
-		failures++;
-	}
+	CHECK(rte_flow_destroy(port, f, &err) == 0, "port %u: a rule made cannot be destroyed: %s",
+		port, err.message ? err.message : "(no message)");
 	return true;
 }
 
@@ -482,11 +466,7 @@ features_answered(const struct subject *s, struct table *t)
 	uint64_t rx, tx;
 	uint16_t mtu;
 
-	if (rte_eth_dev_info_get(s->port, &di) != 0) {
-		fprintf(stderr, "FAIL port %u: no dev_info\n", s->port);
-		failures++;
-		return;
-	}
+	REQUIRE(rte_eth_dev_info_get(s->port, &di) == 0, "port %u: no dev_info", s->port);
 	rx = di.rx_offload_capa | di.rx_queue_offload_capa;
 	tx = di.tx_offload_capa | di.tx_queue_offload_capa;
 #define F(name, cond) do { if (cond) table_add(t, SEC_FEATURES, name); } while (0)
@@ -594,17 +574,13 @@ compare(const char *path, const struct table *claimed, const struct table *seen)
 
 	for (s = 0; s < SEC_COUNT; s++) {
 		for (i = 0; i < claimed->n[s]; i++)
-			if (!table_has(seen, s, claimed->key[s][i])) {
-				fprintf(stderr, "FAIL %s [%s] %s = Y: the port does not do it\n",
-					path, section_name[s], claimed->key[s][i]);
-				failures++;
-			}
+			CHECK(table_has(seen, s, claimed->key[s][i]),
+				"%s [%s] %s = Y: the port does not do it", path, section_name[s],
+				claimed->key[s][i]);
 		for (i = 0; i < seen->n[s]; i++)
-			if (!table_has(claimed, s, seen->key[s][i])) {
-				fprintf(stderr, "FAIL %s [%s] %s: the port does it, the table leaves it out\n",
-					path, section_name[s], seen->key[s][i]);
-				failures++;
-			}
+			CHECK(table_has(claimed, s, seen->key[s][i]),
+				"%s [%s] %s: the port does it, the table leaves it out", path,
+				section_name[s], seen->key[s][i]);
 	}
 }
 
@@ -639,10 +615,7 @@ start_port(uint16_t port, struct rte_mempool *mp)
 	};
 	int ret = octo_port_start(port, &c);
 
-	if (ret != 0) {
-		fprintf(stderr, "FAIL port %u: start: %s\n", port, strerror(-ret));
-		failures++;
-	}
+	CHECK(ret == 0, "port %u: start: %s", port, strerror(-ret));
 	return ret;
 }
 
@@ -727,21 +700,18 @@ main(int argc, char **argv)
 		print_table("octopus", &seen_octopus);
 		print_table("octonic", &seen_octonic);
 	} else {
+		/* an .ini that cannot be read fails in ini_read() */
 		if (ini_read(argv[1], &claimed) == 0)
 			compare(argv[1], &claimed, &seen_octopus);
-		else
-			failures++;
 		if (ini_read(argv[2], &claimed) == 0)
 			compare(argv[2], &claimed, &seen_octonic);
-		else
-			failures++;
 	}
 	rte_vdev_uninit("net_octopus0");
 	for (i = 0; i < RTE_DIM(nics); i++)
 		rte_vdev_uninit(nics[i][0]);
 	rte_mempool_free(mp);
 	rte_eal_cleanup();
-	if (failures == 0 && !print)
+	if (octo_failures == 0 && !print)
 		printf("OK: the .ini files say what the ports do\n");
-	return failures == 0 ? 0 : 1;
+	return octo_failures == 0 ? 0 : 1;
 }

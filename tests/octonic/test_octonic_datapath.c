@@ -100,6 +100,32 @@ gen_more(uint16_t port, uint64_t n)
 	generate(port, n);
 }
 
+/*
+ * PF 0 of NIC @p nic probed with @p args, started with one queue each way
+ * of @p nb_desc descriptors from @p mp, @p gen frames generated (its
+ * limit); RTE_MAX_ETHPORTS, the failure CHECKed, if it could not be.
+ */
+static uint16_t
+pf0_up(const char *nic, const char *args, uint16_t nb_desc, struct rte_mempool *mp,
+		uint64_t gen)
+{
+	uint16_t port;
+
+	REQUIRE_OR(RTE_MAX_ETHPORTS, rte_vdev_init(nic, args) == 0, "probe %s", args);
+	port = pf_port(nic, 0);
+	REQUIRE_OR(RTE_MAX_ETHPORTS, start1(port, nb_desc, mp, 0) == 0, "start");
+	generate(port, gen);
+	return port;
+}
+
+/* The end of pf0_up(): the port stopped, the NIC removed. */
+static void
+pf0_down(const char *nic, uint16_t port)
+{
+	rte_eth_dev_stop(port);
+	rte_vdev_uninit(nic);
+}
+
 static uint16_t
 rx(uint16_t port, struct rte_mbuf **held, uint16_t n)
 {
@@ -129,10 +155,9 @@ steps(const char *nic, const char *args)
 	struct rte_mbuf *m[BURST];
 	uint16_t port, n;
 
-	REQUIRE(rte_vdev_init(nic, args) == 0, "probe %s", args);
-	port = pf_port(nic, 0);
-	REQUIRE(start1(port, 512, pool, 0) == 0, "start");
-	generate(port, 10);
+	port = pf0_up(nic, args, 512, pool, 10);
+	if (port == RTE_MAX_ETHPORTS)
+		return;
 	CHECK(count(port) == 10, "%s: 10 waiting, count %d", args, count(port));
 	for (n = 1; n <= 3; n++)
 		CHECK(rx(port, m, n) == 0, "%s: a request of %u took frames", args, n);
@@ -145,8 +170,7 @@ steps(const char *nic, const char *args)
 	CHECK(n == 6, "%s: the 6 left, took %u", args, n);
 	drop(m, n);
 	CHECK(count(port) == 0 && rx(port, m, 32) == 0, "%s: empty", args);
-	rte_eth_dev_stop(port);
-	rte_vdev_uninit(nic);
+	pf0_down(nic, port);
 }
 
 static void
@@ -173,8 +197,7 @@ test_rx_step(struct rte_mempool *unused __rte_unused)
 	generate(port, 10);
 	CHECK(rx(port, m, 1) == 1, "rx_step=1: a request of 1 takes one");
 	drop(m, 1);
-	rte_eth_dev_stop(port);
-	rte_vdev_uninit("net_octonic63");
+	pf0_down("net_octonic63", port);
 }
 
 /* The rx_burst_max fault caps what a burst returns, after the step: a
@@ -186,10 +209,9 @@ cap(const char *nic, const char *args)
 	struct rte_mbuf *m[BURST];
 	uint16_t port, n;
 
-	REQUIRE(rte_vdev_init(nic, args) == 0, "probe %s", args);
-	port = pf_port(nic, 0);
-	REQUIRE(start1(port, 512, pool, 0) == 0, "start");
-	generate(port, 10);
+	port = pf0_up(nic, args, 512, pool, 10);
+	if (port == RTE_MAX_ETHPORTS)
+		return;
 	CHECK(rte_pmd_octonic_rx_burst_max(port, 1) == 0, "burst max");
 	CHECK(rx(port, m, 3) == 0, "%s: below the step", args);
 	n = rx(port, m, 8);
@@ -200,8 +222,7 @@ cap(const char *nic, const char *args)
 	n = rx(port, m, 32);
 	CHECK(n == 9, "%s: the rest: %u", args, n);
 	drop(m, n);
-	rte_eth_dev_stop(port);
-	rte_vdev_uninit(nic);
+	pf0_down(nic, port);
 }
 
 static void
@@ -252,8 +273,7 @@ test_rx_ring_end(struct rte_mempool *unused __rte_unused)
 	CHECK(n == 2, "then the 2: %u", n);
 	drop(m, n);
 	CHECK(imissed(port) == 0, "nothing dropped: %" PRIu64, imissed(port));
-	rte_eth_dev_stop(port);
-	rte_vdev_uninit("net_octonic64");
+	pf0_down("net_octonic64", port);
 }
 
 /*
@@ -266,11 +286,9 @@ test_rx_posted(struct rte_mempool *unused __rte_unused)
 	struct rte_mbuf *m[BURST];
 	uint16_t port, n;
 
-	REQUIRE(rte_vdev_init("net_octonic65",
-		"pfs=1,rx_step=4,rx_ring=mlx5,gen_limit=70") == 0, "probe");
-	port = pf_port("net_octonic65", 0);
-	REQUIRE(start1(port, 64, pool, 0) == 0, "start");
-	generate(port, 70);
+	port = pf0_up("net_octonic65", "pfs=1,rx_step=4,rx_ring=mlx5,gen_limit=70", 64, pool, 70);
+	if (port == RTE_MAX_ETHPORTS)
+		return;
 	CHECK(count(port) == 64 && imissed(port) == 6,
 		"64 buffers: %d written, %" PRIu64 " out of buffer", count(port),
 		imissed(port));
@@ -293,8 +311,7 @@ test_rx_posted(struct rte_mempool *unused __rte_unused)
 	CHECK(count(port) == 36 + 20 && imissed(port) == 16 + 4,
 		"20 posted again: %d waiting, %" PRIu64 " dropped", count(port),
 		imissed(port));
-	rte_eth_dev_stop(port);
-	rte_vdev_uninit("net_octonic65");
+	pf0_down("net_octonic65", port);
 }
 
 /*
@@ -314,11 +331,9 @@ test_rx_nombuf(struct rte_mempool *unused __rte_unused)
 	mp = rte_pktmbuf_pool_create("dp_small", 80, 0, 0,
 		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	REQUIRE(mp != NULL, "pool");
-	REQUIRE(rte_vdev_init("net_octonic66",
-		"pfs=1,dialect=mlx5-hws,gen_limit=61") == 0, "probe");
-	port = pf_port("net_octonic66", 0);
-	REQUIRE(start1(port, 64, mp, 0) == 0, "start");
-	generate(port, 61);
+	port = pf0_up("net_octonic66", "pfs=1,dialect=mlx5-hws,gen_limit=61", 64, mp, 61);
+	if (port == RTE_MAX_ETHPORTS)
+		return;
 	n = rx(port, held, 64);
 	CHECK(n == 61, "took %u of 61", n);
 	rte_eth_stats_get(port, &st);
@@ -333,8 +348,7 @@ test_rx_nombuf(struct rte_mempool *unused __rte_unused)
 	n = rx(port, m, 32);
 	CHECK(n == 3, "the pool refilled: the 3 come, %u", n);
 	drop(m, n);
-	rte_eth_dev_stop(port);
-	rte_vdev_uninit("net_octonic66");
+	pf0_down("net_octonic66", port);
 	rte_mempool_free(mp);
 }
 
@@ -413,8 +427,7 @@ test_rx_queue_ctl(struct rte_mempool *unused __rte_unused)
 	n = rx(port, m, 32);
 	CHECK(n == 8, "the queue still receives: %u of 8", n);
 	drop(m, n);
-	rte_eth_dev_stop(port);
-	rte_vdev_uninit("net_octonic90");
+	pf0_down("net_octonic90", port);
 
 	REQUIRE(rte_vdev_init("net_octonic91",
 		"pfs=1,dialect=mlx5-hws,rx_step=1,gen_limit=8") == 0, "probe scalar");
@@ -488,8 +501,7 @@ test_rx_scatter(struct rte_mempool *unused __rte_unused)
 	n = rx(port, m, 32);
 	CHECK(n == 4, "took %u", n);
 	drop(m, n);
-	rte_eth_dev_stop(port);
-	rte_vdev_uninit("net_octonic68");
+	pf0_down("net_octonic68", port);
 }
 
 /* One 60-byte frame from pool. */
@@ -546,8 +558,7 @@ test_tx_comp(struct rte_mempool *unused __rte_unused)
 		"the 32nd asked for a completion: all done");
 	CHECK(rte_mempool_avail_count(pool) == avail, "and freed: %u of %u",
 		rte_mempool_avail_count(pool), avail);
-	rte_eth_dev_stop(port);
-	rte_vdev_uninit("net_octonic69");
+	pf0_down("net_octonic69", port);
 
 	/* the same in the generic dialect, every 4, with a cleanup */
 	REQUIRE(rte_vdev_init("net_octonic70", "pfs=1,tx_comp_every=4") == 0,
@@ -627,8 +638,7 @@ test_order(struct rte_mempool *unused __rte_unused)
 		PRIu64 " dup", ss.pkts, ss.in_order, ss.out_of_order, ss.duplicates);
 	CHECK(ss.lost <= imissed(port), "lost %" PRIu64 " beyond the %" PRIu64
 		" the NIC dropped", ss.lost, imissed(port));
-	rte_eth_dev_stop(port);
-	rte_vdev_uninit("net_octonic71");
+	pf0_down("net_octonic71", port);
 }
 
 /*

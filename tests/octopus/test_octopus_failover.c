@@ -428,6 +428,25 @@ nic_wire_drops(void)
 }
 
 /*
+ * The counts check_accounting() starts from, read now: generated into
+ * *@p gen, received, the port's imissed, ring losses; wire_base set.
+ */
+static void
+accounting_base(uint64_t *gen, uint64_t *rx, uint64_t *missed, uint64_t *outage)
+{
+	struct rte_eth_stats st;
+
+	*gen = 0;
+	rte_pmd_octonic_gen_count(nic_pf, gen);
+	*rx = received;
+	memset(&st, 0, sizeof(st));
+	rte_eth_stats_get(port, &st);
+	*missed = st.imissed;
+	*outage = octo_xstat(port, "outage_lost_packets");
+	wire_base = nic_wire_drops();
+}
+
+/*
  * Order and accounting since @p gen0 generated, @p rx0 received (the pollers
  * stopped, the generator paused), wire_base the NIC's own drops: nothing
  * reordered or duplicated at Rx or on the wire; received + the ports' drops
@@ -568,21 +587,11 @@ enum rule_want { RULE_REFUSED, RULE_ANSWERED };
 static void
 any_rule(const char *when, enum rule_want want)
 {
-	struct rte_flow_attr attr = { .ingress = 1 };
-	struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
-	struct rte_flow_action_queue qa = { .index = 0 };
-	struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qa },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	const struct rte_flow_item items[] = OCTO_ITEMS_ETH;
 	struct rte_flow_error err;
 	struct rte_flow *f;
 
-	memset(&err, 0, sizeof(err));
-	f = rte_flow_create(port, &attr, items, actions, &err);
+	f = octo_items_to_queue(port, items, 0, &err);
 	printf("%s: a rule %s%s\n", when, f != NULL ? "taken" : "refused: ",
 		f != NULL ? "" : err.message != NULL ? err.message : "(no message)");
 	CHECK(f == NULL || want == RULE_ANSWERED, "%s: a rule taken", when);
@@ -596,15 +605,9 @@ static int
 catchall_validate(void)
 {
 	struct rte_flow_attr attr = { .ingress = 1 };
-	struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	struct rte_flow_item items[] = OCTO_ITEMS_ETH;
 	struct rte_flow_action_queue qa = { .index = 0 };
-	struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qa },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action actions[] = OCTO_ACTIONS_QUEUE(&qa);
 	struct rte_flow_error err;
 
 	return rte_flow_validate(port, &attr, items, actions, &err);
@@ -636,7 +639,6 @@ proxy_back(struct rte_mempool *mp)
 	uint64_t gen = 0, base[MAX_Q], rx0, missed0, outage0, end;
 	struct rte_pmd_octonic_sink_stats sink;
 	struct rte_eth_dev_info info;
-	struct rte_eth_stats st;
 	uint16_t q;
 
 	REQUIRE(rte_eth_dev_info_get(nic_pf, &info) == 0, "the NIC's device");
@@ -657,14 +659,7 @@ proxy_back(struct rte_mempool *mp)
 	octo_seq_reset(&seq);
 	for (q = 0; q < nb_q; q++)
 		base[q] = delivered(q);
-	gen = 0;
-	rte_pmd_octonic_gen_count(nic_pf, &gen);
-	rx0 = received;
-	memset(&st, 0, sizeof(st));
-	rte_eth_stats_get(port, &st);
-	missed0 = st.imissed;
-	outage0 = octo_xstat(port, "outage_lost_packets");
-	wire_base = nic_wire_drops();
+	accounting_base(&gen, &rx0, &missed0, &outage0);
 	printf("PF0 back: %" PRIu64 " generated before the start\n", gen);
 	if (!start_port(mp))
 		return;
@@ -819,7 +814,6 @@ on_reset(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *ret)
 static void
 test_reset(struct rte_mempool *mp)
 {
-	struct rte_eth_stats st;
 	uint64_t elsewhere, gen0 = 0, rx0, missed0, outage0;
 	int other = stand_in(1);
 	double t_out, t_back;
@@ -850,13 +844,7 @@ test_reset(struct rte_mempool *mp)
 	if (!start_port(mp))
 		return;
 	CHECK(rte_eth_stats_reset(port) == 0, "stats reset");
-	rte_pmd_octonic_gen_count(nic_pf, &gen0);
-	rx0 = received;
-	memset(&st, 0, sizeof(st));
-	rte_eth_stats_get(port, &st);
-	missed0 = st.imissed;
-	outage0 = octo_xstat(port, "outage_lost_packets");
-	wire_base = nic_wire_drops();
+	accounting_base(&gen0, &rx0, &missed0, &outage0);
 	forward();
 	t_back = wait_served(1, 1, 1);
 	CHECK(t_back >= 0, "after the reset, queue 1 not served by PF1 within %d ms", LIMIT_MS);

@@ -79,6 +79,7 @@
 
 #include "../common/octo_cases.h"
 #include "../common/octo_eal.h"
+#include "../common/octo_flow_rule.h"
 #include "../common/octo_poll.h"
 #include "../common/octo_check.h"
 #include "../common/octo_pfs.h"
@@ -456,6 +457,19 @@ rss_rule(const uint16_t *queues, uint32_t n, struct rte_flow **flow)
 	CHECK(*flow != NULL, "rss create: %s", err.message ? err.message : "?");
 }
 
+/* The port's rules flushed: the e-switch holds @p want transfer rules again. */
+static void
+flush_to(uint32_t want)
+{
+	struct rte_pmd_octonic_flow_stats fs;
+	struct rte_flow_error err;
+
+	CHECK(rte_flow_flush(port, &err) == 0, "flush");
+	fs = octo_fstats(nic_port);
+	CHECK(fs.transfer_rules == want, "after flush: %u transfer rules, want %u",
+		fs.transfer_rules, want);
+}
+
 static void
 test_rss(struct rte_mempool *mp)
 {
@@ -514,10 +528,7 @@ test_rss(struct rte_mempool *mp)
 	CHECK(per_q[1] == 0 && per_q[0] >= NB_FLOWS / 5 && per_q[2] >= NB_FLOWS / 5 &&
 		per_q[3] >= NB_FLOWS / 5, "rss {0,2,3}: flows per queue %u %u %u %u",
 		per_q[0], per_q[1], per_q[2], per_q[3]);
-	CHECK(rte_flow_flush(port, &err) == 0, "flush");
-	fs = octo_fstats(nic_port);
-	CHECK(fs.transfer_rules == fs0.transfer_rules, "after flush %u, want %u",
-		fs.transfer_rules, fs0.transfer_rules);
+	flush_to(fs0.transfer_rules);
 	/* a rule created while the port is stopped steers once it starts */
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	rss_rule(q1, 1, &flow);
@@ -568,10 +579,7 @@ test_isolate(struct rte_mempool *mp)
 		CHECK(flow_total(f) == PER_FLOW && (f != X || flow_queue(f) == 2),
 			"not isolated: flow %d: %u packets at queue %d", f, flow_total(f),
 			flow_queue(f));
-	CHECK(rte_flow_flush(port, &err) == 0, "flush");
-	fs = octo_fstats(nic_port);
-	CHECK(fs.transfer_rules == fs0.transfer_rules, "after: %u, want %u",
-		fs.transfer_rules, fs0.transfer_rules);
+	flush_to(fs0.transfer_rules);
 	octo_port_stop_close(port);
 }
 
@@ -619,17 +627,9 @@ test_restart(struct rte_mempool *mp)
 		.nb_rxq = nb_q, .nb_txq = nb_q, .nb_desc = nb_pf > 2 ? NB_DESC_MANY : NB_DESC,
 		.socket = OCTO_SOCKET_OF_LCORE, .pool = mp,
 	};
-	struct rte_flow_item udp_items[4] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	struct rte_flow_item udp_items[] = OCTO_ITEMS_UDP;
 	struct rte_flow_action_queue q3 = { .index = 3 };
-	struct rte_flow_action to_q3[2] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q3 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action to_q3[] = OCTO_ACTIONS_QUEUE(&q3);
 	static const uint16_t q03[] = { 0, 3 };
 	struct rte_flow_action_rss rss = { .queue_num = 2, .queue = q03 };
 	struct rte_flow_action_jump jump = { .group = 1 };
@@ -749,10 +749,7 @@ test_restart(struct rte_mempool *mp)
 	RTE_SET_USED(fb);
 	RTE_SET_USED(fd);
 	RTE_SET_USED(ff);
-	CHECK(rte_flow_flush(port, &err) == 0, "flush");
-	fs = octo_fstats(nic_port);
-	CHECK(fs.transfer_rules == fs_steer.transfer_rules, "after flush: %u, want %u",
-		fs.transfer_rules, fs_steer.transfer_rules);
+	flush_to(fs_steer.transfer_rules);
 	octo_port_stop_close(port);
 }
 
@@ -903,20 +900,11 @@ test_bad(struct rte_mempool *mp)
 		{ .type = RTE_FLOW_ITEM_TYPE_META, .spec = &meta },
 		{ .type = RTE_FLOW_ITEM_TYPE_END },
 	};
-	struct rte_flow_item eth_only[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	struct rte_flow_item eth_only[] = OCTO_ITEMS_ETH;
 	struct rte_flow_action_queue q1 = { .index = 1 }, q9 = { .index = nb_q };
 	struct rte_flow_action_port_id pid = { .id = 0 };
-	struct rte_flow_action act_queue[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
-	struct rte_flow_action act_q9[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q9 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action act_queue[] = OCTO_ACTIONS_QUEUE(&q1);
+	struct rte_flow_action act_q9[] = OCTO_ACTIONS_QUEUE(&q9);
 	struct rte_flow_action act_port[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_PORT_ID, .conf = &pid },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },

@@ -199,19 +199,26 @@ traffic_flows(unsigned int ms)
 	CHECK(octo_sum(seen, NB_FLOWS) >= want, "under %u ms of traffic received in 10 s", ms);
 }
 
-/* Wait until the watched flow has more than @p since packets on queue @p q
- * (10 s at most); -1 if it has not. */
+/* Wait until a poller's counter @p v is above @p since (10 s at most); -1 if it is not. */
 static int
-wait_flow_on(uint16_t q, uint64_t since)
+wait_above(const uint64_t *v, uint64_t since)
 {
 	uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
 
-	while (rte_atomic_load_explicit(&per_q_flow[q], rte_memory_order_relaxed) <= since) {
+	while (rte_atomic_load_explicit(v, rte_memory_order_relaxed) <= since) {
 		if (rte_get_timer_cycles() > end)
 			return -1;
 		rte_delay_us_sleep(1000);
 	}
 	return 0;
+}
+
+/* Wait until the watched flow has more than @p since packets on queue @p q
+ * (10 s at most); -1 if it has not. */
+static int
+wait_flow_on(uint16_t q, uint64_t since)
+{
+	return wait_above(&per_q_flow[q], since);
 }
 
 static void
@@ -389,14 +396,7 @@ traffic_start(struct rte_mempool *mp, int flow, struct rte_pmd_octopus_migration
 static int
 wait_marked(uint16_t q, uint64_t since)
 {
-	uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
-
-	while (rte_atomic_load_explicit(&marked_q[q], rte_memory_order_relaxed) <= since) {
-		if (rte_get_timer_cycles() > end)
-			return -1;
-		rte_delay_us_sleep(1000);
-	}
-	return 0;
+	return wait_above(&marked_q[q], since);
 }
 
 static void traffic_stop(void);

@@ -74,6 +74,7 @@
 #include "../common/octo_check.h"
 #include "../common/octo_cases.h"
 #include "../common/octo_eal.h"
+#include "../common/octo_hold.h"
 #include "../common/octo_migration.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
@@ -99,46 +100,25 @@ static volatile int stop;
 /* per flow, touched only by the holder of the flow's queue */
 OCTO_SEQ_CHECK_DEFINE(seq, MAX_FLOWS);
 
+/* One burst of queue @p q, forwarded; the packets it took. */
+static uint64_t
+poll_queue(uint16_t q)
+{
+	uint64_t n = octo_seq_forward(&seq, port, q);
+
+	rte_atomic_fetch_add_explicit(&received, n, rte_memory_order_relaxed);
+	rte_atomic_fetch_add_explicit(&polls[q], 1, rte_memory_order_release);
+	return n;
+}
+
 static int
 worker(void *arg)
 {
-	int me = (int)rte_lcore_id();
-	uint64_t n, got;
-	uint16_t q;
-	int zero;
-
 	RTE_SET_USED(arg);
-	while (!stop) {
-		got = 0;
-		for (q = 0; q < nb_q; q++) {
-			if (rte_atomic_load_explicit(&owner[q], rte_memory_order_acquire) != me)
-				continue;
-			zero = 0;
-			if (!rte_atomic_compare_exchange_strong_explicit(&holder[q], &zero, 1,
-					rte_memory_order_acquire, rte_memory_order_relaxed))
-				continue;
-			/*
-			 * Still the owner? An lcore descheduled between its look
-			 * at owner and the holder would poll once from the old
-			 * socket long after the move (a remote poll the checks
-			 * would blame on the port).
-			 */
-			if (rte_atomic_load_explicit(&owner[q], rte_memory_order_acquire) != me) {
-				rte_atomic_store_explicit(&holder[q], 0, rte_memory_order_release);
-				continue;
-			}
-			n = octo_seq_forward(&seq, port, q);
-			got += n;
-			rte_atomic_fetch_add_explicit(&received, n, rte_memory_order_relaxed);
-			rte_atomic_fetch_add_explicit(&polls[q], 1, rte_memory_order_release);
-			rte_atomic_store_explicit(&holder[q], 0, rte_memory_order_release);
-		}
-		/* beyond 2 PFs, N+1 pollers share this 2-CPU machine's CPUs:
-		 * an idle one leaves them to the others
-		 */
-		if (got == 0 && nb_pf > 2)
-			rte_delay_us_sleep(50);
-	}
+	/* beyond 2 PFs, N+1 pollers share this 2-CPU machine's CPUs: an
+	 * idle one leaves them to the others
+	 */
+	octo_hold_poll(owner, holder, nb_q, &stop, poll_queue, nb_pf > 2);
 	return 0;
 }
 
@@ -369,6 +349,17 @@ quiesce(void)
 	CHECK(now == last, "frames still arriving 10 s after the generator stopped");
 }
 
+/* The pollers stopped; what the generator made into *@p gen, the port's stats into @p st. */
+static void
+pollers_end(uint64_t *gen, struct rte_eth_stats *st)
+{
+	stop = 1;
+	rte_eal_mp_wait_lcore();
+	rte_pmd_octonic_gen_count(pf[0], gen);
+	memset(st, 0, sizeof(*st));
+	rte_eth_stats_get(port, st);
+}
+
 static void
 test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 {
@@ -404,12 +395,7 @@ test_order(struct rte_mempool *mp, unsigned int nb, bool drain)
 			(double)(rte_get_timer_cycles() - t0) / rte_get_timer_hz());
 	}
 	quiesce();
-	stop = 1;
-	rte_eal_mp_wait_lcore();
-
-	rte_pmd_octonic_gen_count(pf[0], &gen);
-	memset(&st, 0, sizeof(st));
-	rte_eth_stats_get(port, &st);
+	pollers_end(&gen, &st);
 	lost = octo_seq_lost(&seq, MAX_FLOWS);
 	for (q = 0; q < nb_q; q++) {
 		uint64_t id, v = UINT64_MAX, hist = 0;
@@ -883,11 +869,7 @@ test_failover(struct rte_mempool *mp)
 	 */
 	pollers_starve(150);
 	quiesce();
-	stop = 1;
-	rte_eal_mp_wait_lcore();
-	rte_pmd_octonic_gen_count(pf[0], &gen);
-	memset(&st, 0, sizeof(st));
-	rte_eth_stats_get(port, &st);
+	pollers_end(&gen, &st);
 	outage = octo_xstat(port, "outage_lost_packets");
 	lost = octo_seq_lost(&seq, MAX_FLOWS);
 	CHECK(rte_pmd_octonic_sink_stats_get(pf[0], &sink) == 0, "sink");
@@ -1126,12 +1108,7 @@ test_tx(struct rte_mempool *mp, bool late)
 	quiesce();
 	/* quiet: the pollers go on with empty bursts (octo_seq_forward) */
 	move_queues(nb_q, nb_q, nb_q, lat, false);
-	stop = 1;
-	rte_eal_mp_wait_lcore();
-
-	rte_pmd_octonic_gen_count(pf[0], &gen);
-	memset(&st, 0, sizeof(st));
-	rte_eth_stats_get(port, &st);
+	pollers_end(&gen, &st);
 	for (q = 0; q < nb_q; q++) {
 		uint64_t id, v = UINT64_MAX;
 		char name[64];

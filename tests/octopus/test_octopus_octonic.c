@@ -94,6 +94,7 @@
 
 #include "../common/octo_cases.h"
 #include "../common/octo_eal.h"
+#include "../common/octo_flow_rule.h"
 #include "../common/octo_check.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
@@ -604,16 +605,7 @@ topology_end(const char *octo, const char *nic, char *log)
 static void
 test_mpesw(struct rte_mempool *mp)
 {
-	struct rte_flow_attr attr = { .ingress = 1 };
-	struct rte_flow_item items[2] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
-	struct rte_flow_action_queue q1 = { .index = 1 };
-	struct rte_flow_action actions[2] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	const struct rte_flow_item items[] = OCTO_ITEMS_ETH;
 	uint64_t local[2], remote[2];
 	struct rte_flow_error err;
 	char *log = NULL, *l;
@@ -635,8 +627,7 @@ test_mpesw(struct rte_mempool *mp)
 			l--;
 		printf("mpesw: %.*s\n", (int)strcspn(l, "\n"), l);
 	}
-	memset(&err, 0, sizeof(err));
-	CHECK(rte_flow_create(port, &attr, items, actions, &err) == NULL && rte_errno == ENOTSUP &&
+	CHECK(octo_items_to_queue(port, items, 1, &err) == NULL && rte_errno == ENOTSUP &&
 		err.message != NULL && strstr(err.message, "ports of one device") != NULL,
 		"rule over one function's ports: %s", err.message ? err.message : "created");
 	locality_sums(port, 0, local, remote);
@@ -1230,18 +1221,7 @@ test_link(struct rte_mempool *mp)
 static void
 test_exit(struct rte_mempool *mp, bool stopped)
 {
-	struct rte_flow_attr attr = { .ingress = 1 };
-	struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
-	struct rte_flow_action_queue q1 = { .index = 1 };
-	struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	const struct rte_flow_item items[] = OCTO_ITEMS_UDP;
 	struct rte_flow_error err;
 	char *log = NULL, *line, *save = NULL;
 	size_t len = 0;
@@ -1250,7 +1230,7 @@ test_exit(struct rte_mempool *mp, bool stopped)
 
 	port = port_of("net_octopus0");
 	start_port(port, 0, mp, mp);
-	CHECK(rte_flow_create(port, &attr, items, actions, &err) != NULL, "flow");
+	CHECK(octo_items_to_queue(port, items, 1, &err) != NULL, "flow");
 	/* stopped: the rule stays on the e-switch, the steering does not */
 	if (stopped)
 		CHECK(rte_eth_dev_stop(port) == 0, "stop");

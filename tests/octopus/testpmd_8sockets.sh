@@ -160,13 +160,8 @@ settle start
 # RETA: bucket b to queue (b * 3 + 1) mod 8, 16 entries per command
 # (testpmd's command line is short): every queue keeps some buckets, each
 # bucket changes queue
-for ((k = 0; k < reta_size; k += 16)); do
-	r=""
-	for ((b = k; b < k + 16 && b < reta_size; b++)); do
-		r+="${r:+,}($b,$(( (b * 3 + 1) % npf )))"
-	done
-	tp_cmd "port config $port rss reta $r"
-done
+mapfile -t reta_cmds < <(tp_reta_cmds $port $reta_size '(b * 3 + 1) % npf')
+tp_cmd "${reta_cmds[@]}"
 tp_cmd "show port $port rss reta $reta_size (0xffffffffffffffff)"
 settle reta
 

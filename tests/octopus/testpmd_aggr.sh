@@ -23,11 +23,8 @@ octo_prefix tpaggr
 port=2
 out=$octo_work/out
 
-tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
-	--lcores 0@0,1@0 -d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
-	--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,gen_rate=100000$octo_dialect" \
-	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1 \
-	-- -i --rxq=2 --txq=2 --nb-cores=1 --total-num-mbufs=16384
+tp_start_octopus "$out" 0@0,1@0 "wire=gen,gen_rate=100000$octo_dialect" "" \
+	--rxq=2 --txq=2 --nb-cores=1 --total-num-mbufs=16384
 info() { octo_tel "/octopus/info,$port" "$1"; }
 mig() { octo_tel "/octopus/migration,$port" "$1"; }
 # forward 2 s (10 times migrate_after); txq1's counters after the first as

@@ -86,12 +86,8 @@ settled() {
 
 octo_prefix "tpburst-$step"
 out="$octo_work/out"
-tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
-	--lcores '0@0,1@0,2@1' \
-	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
-	--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,dialect=mlx5-hws,xmeta=4,rx_step=$step,gen_rate=$rate,gen_limit=$limit" \
-	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=auto \
-	-- -i --rxq=2 --txq=2 --nb-cores=2 --total-num-mbufs=16384 \
+tp_start_octopus "$out" 0@0,1@0,2@1 "wire=gen,flows=256,dialect=mlx5-hws,xmeta=4,rx_step=$step,gen_rate=$rate,gen_limit=$limit" ",migration=auto" \
+	--rxq=2 --txq=2 --nb-cores=2 --total-num-mbufs=16384 \
 	--forward-mode=io --no-flush-rx --burst="$1"
 # the datapath under test is mlx5's
 dp=$("$octo_lib/apps/telemetry_query.py" --flat "$tp_prefix" "/octonic/info,0" |

@@ -20,54 +20,24 @@ out=$octo_work/out
 OCTO_FAIL_TAIL=120
 port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
 
-# Flow 0 of the generator (seed 1): lib/wire/octo_gen.c gives flow f the
-# source 10.0.0.0/8 + ((f + h) & 0xffffff) and port 0xc000 | ((f + (h >> 8))
-# & 0x3fff), h = mix32(seed).
-mix32() {
-	local x=$1
-	x=$(( (x ^ (x >> 16)) & 0xffffffff ))
-	x=$(( (x * 0x7feb352d) & 0xffffffff ))
-	x=$(( (x ^ (x >> 15)) & 0xffffffff ))
-	x=$(( (x * 0x846ca68b) & 0xffffffff ))
-	x=$(( (x ^ (x >> 16)) & 0xffffffff ))
-	echo "$x"
-}
-h=$(mix32 1)
-a=$(( 0x0a000000 | (h & 0xffffff) ))
-src_ip="$(( (a >> 24) & 255 )).$(( (a >> 16) & 255 )).$(( (a >> 8) & 255 )).$(( a & 255 ))"
-src_port=$(( 0xc000 | ((h >> 8) & 0x3fff) ))
+# flow 0 of the generator
+read -r src_ip src_port < <(tp_gen_flow 0)
 
 # 64 buckets over queues 0, 1, 3: none to queue 2 (16 entries per command:
 # testpmd's command line is short)
 qs=(0 1 3)
-reta_cmds=()
-for k in 0 16 32 48; do
-	r=""
-	for b in $(seq $k $((k + 15))); do
-		r+="${r:+,}($b,${qs[$((b % 3))]})"
-	done
-	reta_cmds+=("port config $port rss reta $r")
-done
+mapfile -t reta_cmds < <(tp_reta_cmds $port 64 'qs[b % 3]')
 
-tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
-	--lcores '0@0,1@0,2@1,3@0,4@1' \
-	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
-	--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=100000$octo_dialect" \
-	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=auto \
-	-- -i --rxq=4 --txq=4 --nb-cores=2 --total-num-mbufs=16384 --forward-mode=io --no-flush-rx
+tp_start_octopus "$out" 0@0,1@0,2@1,3@0,4@1 "wire=gen,flows=256,gen_rate=100000$octo_dialect" ",migration=auto" \
+	--rxq=4 --txq=4 --nb-cores=2 --total-num-mbufs=16384 --forward-mode=io --no-flush-rx
 
-# packets queue 2 received (the flow's: at most 400/s), from telemetry
-q2_now() {
-	tp_xstats $port 2>/dev/null |
-		awk '/^rx_q2_(local|remote)_packets /{n += $2; f++} END{print f == 2 ? n : -1}'
-}
-q2_above() { [ "$(q2_now)" -gt "$1" ]; }
 # forwarding until queue 2 received $1 packets more
 q2_forward() {
 	local n0
-	n0=$(q2_now) || true
+	# packets queue 2 received (the flow's: at most 400/s)
+	n0=$(tp_rxq $port 2) || true
 	tp_cmd "start"
-	octo_until "$1 packets more on queue 2" q2_above $((n0 + $1))
+	octo_until "$1 packets more on queue 2" tp_rxq_above $port 2 $((n0 + $1))
 	tp_cmd "stop" "show port xstats $port"
 }
 all_moved() {

@@ -14,11 +14,8 @@ octo_prefix tpm
 port=2
 out=$octo_work/out
 
-tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
-	--lcores 0@0,1@1 -d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
-	--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen$octo_dialect" \
-	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1 \
-	-- -i --rxq=2 --txq=2 --nb-cores=1 --total-num-mbufs=16384
+tp_start_octopus "$out" 0@0,1@1 "wire=gen$octo_dialect" "" \
+	--rxq=2 --txq=2 --nb-cores=1 --total-num-mbufs=16384
 migrated() {
 	[ "$(tp_xstat $port rx_q0_migrations)" -ge 1 ] 2>/dev/null &&
 		[ "$(tp_xstat $port rx_q1_migrations)" -ge 1 ] 2>/dev/null

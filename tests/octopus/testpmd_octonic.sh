@@ -17,12 +17,8 @@ octo_prefix tpo
 port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
 out=$octo_work/out
 
-tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
-	--lcores '0@0,1@0,2@1,3@0,4@1' \
-	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
-	--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=100000$octo_dialect" \
-	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=manual \
-	-- -i --rxq=4 --txq=4 --nb-cores=4 --total-num-mbufs=16384 --forward-mode=io
+tp_start_octopus "$out" 0@0,1@0,2@1,3@0,4@1 "wire=gen,flows=256,gen_rate=100000$octo_dialect" ",migration=manual" \
+	--rxq=4 --txq=4 --nb-cores=4 --total-num-mbufs=16384 --forward-mode=io
 # forwarding until every queue got 2000 packets (a fifth of a second at
 # the generator's rate): its lcore's polls far outnumber those of the main
 # lcore's flush

@@ -66,12 +66,8 @@ sink_above() {
 run() {
 	local out="$octo_work/out.$1" phase i ooo tmo ooo0 tmo0 pkts total_ooo=0 total_tmo=0
 	octo_prefix "tpord-$mode-$sockets-$1"
-	tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
-		--lcores '0@0,1@0,2@1,3@0,4@1' \
-		-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
-		--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256$rate$octo_dialect" \
-		--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=auto \
-		-- -i --rxq=2 --txq=2 --nb-cores=2 --total-num-mbufs=16384 \
+	tp_start_octopus "$out" 0@0,1@0,2@1,3@0,4@1 "wire=gen,flows=256$rate$octo_dialect" ",migration=auto" \
+		--rxq=2 --txq=2 --nb-cores=2 --total-num-mbufs=16384 \
 		--forward-mode="$mode" --no-flush-rx
 	tp_cmd "set corelist $a,$b" "start"
 	octo_until "packets at the sink" sink_above 0

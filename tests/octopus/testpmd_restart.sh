@@ -51,63 +51,36 @@ noflush=()
 # checked by octopus_template_restart (C, every rule and template removed).
 [ ${#noflush[@]} -gt 0 ] || export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
-# flows 0 and 1 of the generator (seed 1, lib/wire/octo_gen.c): source
-# address 10.0.0.0/8 + ((f + h) & 0xffffff), source port 0xc000 |
-# ((f + (h >> 8)) & 0x3fff), h the seed's mix
-read -r ip0 port0 ip1 port1 < <(python3 -c '
-h = 1
-for s, m in ((16, 0x7feb352d), (15, 0x846ca68b), (16, 0)):
-    h ^= h >> s
-    h = h * m & 0xffffffff if m else h
-out = []
-for f in (0, 1):
-    a = 0x0a000000 | ((f + h) & 0xffffff)
-    out += [".".join(str(a >> k & 255) for k in (24, 16, 8, 0)), str(0xc000 | ((f + (h >> 8)) & 0x3fff))]
-print(" ".join(out))')
+# flows 0 and 1 of the generator
+read -r ip0 port0 < <(tp_gen_flow 0)
+read -r ip1 port1 < <(tp_gen_flow 1)
 
-tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
-	--lcores '0@0,1@0,2@1' \
-	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
-	--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=16,gen_rate=20000$model" \
-	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1 \
-	-- -i --rxq=4 --txq=4 --nb-cores=2 --total-num-mbufs=16384 --forward-mode=io \
+tp_start_octopus "$out" 0@0,1@0,2@1 "wire=gen,flows=16,gen_rate=20000$model" "" \
+	--rxq=4 --txq=4 --nb-cores=2 --total-num-mbufs=16384 --forward-mode=io \
 	--no-flush-rx "${noflush[@]}"
 
-refusal='port_flow_complain\|Bad arguments\|is invalid\|^Failed to\|Fail to'
-fc() {
-	local n0
-	n0=$(tp_count "$refusal")
-	tp_cmd "$@"
-	[ "$(tp_count "$refusal")" = "$n0" ] ||
-		fail "refused: $*: $(grep "$refusal" "$out" | tail -n 1)"
-}
+# flow commands refused (tp_flow_cmd)
+tp_refusal='port_flow_complain\|Bad arguments\|is invalid\|^Failed to\|Fail to'
 expect() { tp_wait "$1" "${2:-1}"; }
 
-# packets queue $1 received (through either member), from telemetry
-q_now() {
-	tp_xstats $port 2>/dev/null |
-		awk -v q="$1" '$1 ~ "^rx_q" q "_(local|remote)_packets$" {n += $2; f++}
-			END{print f == 2 ? n : -1}'
-}
-q_above() { [ "$(q_now "$1")" -gt "$2" ]; }
 # queues $1 and $3 above $2 and $4
-qq_above() { q_above "$1" "$2" && q_above "$3" "$4"; }
+qq_above() { tp_rxq_above $port "$1" "$2" && tp_rxq_above $port "$3" "$4"; }
 # forward until queue $1 (and $3) received $2 packets more; got[q]: what
 # each queue received meanwhile
 declare -a got
 forward() {
 	local q n0=() n
-	for q in 0 1 2 3; do n0[q]=$(q_now $q); done
+	for q in 0 1 2 3; do n0[q]=$(tp_rxq $port $q); done
 	tp_cmd "start"
 	if [ -n "${3:-}" ]; then
 		octo_until "$2 packets more on queues $1 and $3" qq_above "$1" \
 			$((n0[$1] + $2)) "$3" $((n0[$3] + $2))
 	else
-		octo_until "$2 packets more on queue $1" q_above "$1" $((n0[$1] + $2))
+		octo_until "$2 packets more on queue $1" tp_rxq_above $port "$1" $((n0[$1] + $2))
 	fi
 	tp_cmd "stop"
 	for q in 0 1 2 3; do
-		n=$(q_now $q)
+		n=$(tp_rxq $port $q)
 		got[q]=$((n - n0[q]))
 	done
 }
@@ -129,12 +102,12 @@ nic_drops() {
 }
 sink() { octo_tel "/octonic/info,0" "$1"; }
 restart() {
-	fc "port stop $port"
-	fc "port start $port"
+	tp_flow_cmd "port stop $port"
+	tp_flow_cmd "port start $port"
 }
 
 # 1. an all-UDP rule to queue 1
-fc "flow create $port ingress pattern eth / ipv4 / udp / end actions queue index 1 / end"
+tp_flow_cmd "flow create $port ingress pattern eth / ipv4 / udp / end actions queue index 1 / end"
 expect "^Flow rule #0 created"
 forward 1 500	# what the other queues held before the rule
 forward 1 1000
@@ -146,7 +119,7 @@ if [ ${#noflush[@]} -gt 0 ]; then
 	[ "${got[0]}" = 0 ] && [ "${got[2]}" = 0 ] && [ "${got[3]}" = 0 ] ||
 		fail "after port stop/start: queues 0, 2, 3 got ${got[0]}, ${got[2]}, ${got[3]}: the rule is gone"
 	echo "all-UDP rule: all UDP on queue 1 before and after a port stop/start"
-	fc "flow destroy $port rule 0"
+	tp_flow_cmd "flow destroy $port rule 0"
 else
 	[ "${got[0]}" -gt 0 ] && [ "${got[2]}" -gt 0 ] && [ "${got[3]}" -gt 0 ] ||
 		fail "after port stop/start: testpmd flushed the rule, but queues 0, 2, 3 got ${got[0]}, ${got[2]}, ${got[3]}"
@@ -154,27 +127,27 @@ else
 fi
 
 # 2. a template rule and a synchronous rule, ten restarts
-fc "port stop $port"
-fc "flow configure $port queues_number 2 queues_size 64"
+tp_flow_cmd "port stop $port"
+tp_flow_cmd "flow configure $port queues_number 2 queues_size 64"
 expect "^Configure flows on port $port: number of queues 2 with 64 elements"
-fc "port start $port"
+tp_flow_cmd "port start $port"
 tp_reta_mod $port 2
-fc "flow pattern_template $port create ingress pattern_template_id 0 template eth / ipv4 src mask 255.255.255.255 / udp src mask 0xffff / end"
-fc "flow actions_template $port create ingress actions_template_id 0 template queue / end mask queue / end"
-fc "flow template_table $port create table_id 0 group 0 priority 0 ingress rules_number 64 pattern_template 0 actions_template 0"
+tp_flow_cmd "flow pattern_template $port create ingress pattern_template_id 0 template eth / ipv4 src mask 255.255.255.255 / udp src mask 0xffff / end"
+tp_flow_cmd "flow actions_template $port create ingress actions_template_id 0 template queue / end mask queue / end"
+tp_flow_cmd "flow template_table $port create table_id 0 group 0 priority 0 ingress rules_number 64 pattern_template 0 actions_template 0"
 expect "^Template table #0 created"
-fc "flow queue $port create $fq template_table 0 pattern_template 0 actions_template 0 postpone no pattern eth / ipv4 src is $ip0 / udp src is $port0 / end actions queue index 2 / end"
+tp_flow_cmd "flow queue $port create $fq template_table 0 pattern_template 0 actions_template 0 postpone no pattern eth / ipv4 src is $ip0 / udp src is $port0 / end actions queue index 2 / end"
 expect "creation enqueued"
-fc "flow push $port queue $fq"
-fc "flow pull $port queue $fq"
+tp_flow_cmd "flow push $port queue $fq"
+tp_flow_cmd "flow pull $port queue $fq"
 expect "^Queue #$fq pulled 1 operations (0 failed, 1 succeeded)"
 sync_rule="flow create $port ingress pattern eth / ipv4 src is $ip1 / udp src is $port1 / end actions queue index 3 / end"
-fc "$sync_rule"
+tp_flow_cmd "$sync_rule"
 forward 2 50 3
 for i in $(seq 1 10); do
 	restart "$i"
 	# testpmd 22.11 flushed it at the stop
-	[ ${#noflush[@]} -gt 0 ] || fc "$sync_rule"
+	[ ${#noflush[@]} -gt 0 ] || tp_flow_cmd "$sync_rule"
 	forward 2 50 3
 done
 echo "10 restarts: the template rule's flow on queue 2, the synchronous rule's on queue 3 after each"

@@ -77,6 +77,7 @@
 #include "../common/octo_dialect.h"
 #include "../common/octo_flow_rule.h"
 #include "../common/octo_gen_flow.h"
+#include "../common/octo_hold.h"
 #include "../common/octo_pfs.h"
 #include "../common/octo_port.h"
 #include "../common/octo_state.h"
@@ -219,8 +220,8 @@ account(uint16_t q, struct rte_mbuf *m)
 	}
 }
 
-/* One burst of queue @p q: receive, check, send back. */
-static uint16_t
+/* One burst of queue @p q: receive, check, send back; the packets it took. */
+static uint64_t
 forward(uint16_t q)
 {
 	struct rte_mbuf *pkts[32];
@@ -245,29 +246,9 @@ forward(uint16_t q)
 static int
 worker(void *arg)
 {
-	int me = (int)rte_lcore_id(), zero;
-	uint64_t got;
-	uint16_t q;
-
 	RTE_SET_USED(arg);
-	while (!stop) {
-		got = 0;
-		for (q = 0; q < MAX_Q; q++) {
-			if (LD(owner[q]) != me)
-				continue;
-			zero = 0;
-			if (!rte_atomic_compare_exchange_strong_explicit(&holder[q], &zero, 1,
-					rte_memory_order_acquire, rte_memory_order_relaxed))
-				continue;
-			/* still the owner once holding it (see test_octopus_migrate) */
-			if (LD(owner[q]) == me)
-				got += forward(q);
-			ST(holder[q], 0);
-		}
-		/* N+1 pollers and the contenders share this host's CPUs */
-		if (got == 0)
-			rte_delay_us_sleep(50);
-	}
+	/* N+1 pollers and the contenders share this host's CPUs */
+	octo_hold_poll(owner, holder, MAX_Q, &stop, forward, true);
 	return 0;
 }
 

@@ -379,19 +379,53 @@ test_change_rollback(void)
 	CHECK(fake.nb_live == 0, "%u rules left after remove", fake.nb_live);
 }
 
+/* *@p s removed (if installed): no rule of it, probes included, is left. */
+static void
+remove_all(struct octopus_steer **s, const char *what)
+{
+	if (*s != NULL)
+		octopus_steer_remove(*s);
+	*s = NULL;
+	CHECK(fake.nb_live == 0, "%s: %u rules left", what, fake.nb_live);
+}
+
+/* @p c installed into *@p s (CHECKed, the reason on failure); whether it was. */
+static bool
+install_ok(struct octopus_steer **s, const struct octopus_steer_conf *c, const char *what)
+{
+	char why[256] = "";
+	int ret = octopus_steer_install(s, c, why, sizeof(why));
+
+	CHECK(ret == 0 && *s != NULL, "%s: %d (%s)", what, ret, why);
+	return ret == 0 && *s != NULL;
+}
+
+/*
+ * The install of @p c refused with @p err, nothing left on the e-switch,
+ * its reason naming @p reason (and @p reason2 when not NULL).
+ */
+static void
+install_refused(const struct octopus_steer_conf *c, int err, const char *what,
+		const char *reason, const char *reason2)
+{
+	struct octopus_steer *s = NULL;
+	char why[256] = "";
+	int ret = octopus_steer_install(&s, c, why, sizeof(why));
+
+	CHECK(ret == err && s == NULL, "%s: %d", what, ret);
+	CHECK(fake.nb_live == 0, "%u rules left", fake.nb_live);
+	CHECK(strstr(why, reason) != NULL && (reason2 == NULL || strstr(why, reason2) != NULL),
+		"reason: %s", why);
+	printf("%s: %s\n", what, why);
+}
+
 static void
 test_install_rollback(void)
 {
 	struct octopus_steer_conf c = conf();
-	struct octopus_steer *s = NULL;
-	char why[256] = "";
-	int ret;
 
 	fake.create_fail_in = 50;
-	ret = octopus_steer_install(&s, &c, why, sizeof(why));
-	CHECK(ret == -ENOSPC && s == NULL, "install with rule 51 refused: %d", ret);
-	CHECK(fake.nb_live == 0, "%u rules left", fake.nb_live);
-	CHECK(strstr(why, "rule 50") != NULL, "reason: %s", why);
+	install_refused(&c, -ENOSPC, "install with rule 51 refused", "rule 50", NULL);
 	fake.create_fail_in = -1;
 }
 
@@ -424,14 +458,10 @@ test_probe_names_feature(void)
 {
 	struct octopus_steer_conf c = conf();
 	struct octopus_steer *s = NULL;
-	char why[256] = "";
-	int ret;
 
 	/* SET_META refused: every classification rule writes META with MODIFY_FIELD */
 	fake.refuse_set_meta = 1;
-	ret = octopus_steer_install(&s, &c, why, sizeof(why));
-	CHECK(ret == 0 && s != NULL, "no SET_META: %d (%s)", ret, why);
-	if (s != NULL) {
+	if (install_ok(&s, &c, "no SET_META")) {
 		CHECK(octopus_steer_meta_how(s) == OCTOPUS_STEER_META_MODIFY, "META write %d",
 			(int)octopus_steer_meta_how(s));
 		CHECK(live_with(RTE_FLOW_ACTION_TYPE_SET_META) == 0 &&
@@ -442,18 +472,15 @@ test_probe_names_feature(void)
 		/* a change writes META the same way */
 		CHECK(octopus_steer_set_bucket(s, 0, 3) == 0, "set_bucket");
 		CHECK(live_with(RTE_FLOW_ACTION_TYPE_SET_META) == 0, "SET_META after a change");
-		octopus_steer_remove(s);
-		s = NULL;
 	}
-	CHECK(fake.nb_live == 0, "%u rules left", fake.nb_live);
+	remove_all(&s, "no SET_META");
 	/* validate takes SET_META, a create refuses it: the probe creates, and
 	 * META is written with MODIFY_FIELD
 	 */
 	fake.refuse_set_meta = 0;
 	fake.create_refuses_set_meta = 1;
 	fake.probes = 0;
-	ret = octopus_steer_install(&s, &c, why, sizeof(why));
-	CHECK(ret == 0 && s != NULL, "SET_META validated, create refuses it: %d (%s)", ret, why);
+	install_ok(&s, &c, "SET_META validated, create refuses it");
 	CHECK(fake.probes > 0, "no probe created a rule");
 	if (s != NULL) {
 		CHECK(octopus_steer_meta_how(s) == OCTOPUS_STEER_META_MODIFY &&
@@ -461,17 +488,13 @@ test_probe_names_feature(void)
 			live_with(RTE_FLOW_ACTION_TYPE_MODIFY_FIELD) == RETA * 6 + 1,
 			"SET_META validated only: META write %d, %u SET_META rules",
 			(int)octopus_steer_meta_how(s), live_with(RTE_FLOW_ACTION_TYPE_SET_META));
-		octopus_steer_remove(s);
-		s = NULL;
 	}
-	CHECK(fake.nb_live == 0, "%u rules left (probes included)", fake.nb_live);
+	remove_all(&s, "SET_META validated only");
 	fake.create_refuses_set_meta = 0;
 	/* META writes refused in the root table: classification in group 1 */
 	fake.refuse_set_meta = 0;
 	fake.refuse_root_meta = 1;
-	ret = octopus_steer_install(&s, &c, why, sizeof(why));
-	CHECK(ret == 0 && s != NULL, "no META write in group 0: %d (%s)", ret, why);
-	if (s != NULL) {
+	if (install_ok(&s, &c, "no META write in group 0")) {
 		char jump[32], home[32];
 
 		snprintf(jump, sizeof(jump), " a%d:", (int)RTE_FLOW_ACTION_TYPE_JUMP);
@@ -490,35 +513,23 @@ test_probe_names_feature(void)
 			"changes in group 1");
 		CHECK(live_has("transfer g=0 ") == 1, "group 0 after changes: %u",
 			live_has("transfer g=0 "));
-		octopus_steer_remove(s);
-		s = NULL;
 	}
-	CHECK(fake.nb_live == 0, "%u rules left", fake.nb_live);
+	remove_all(&s, "no META write in group 0");
 	fake.refuse_root_meta = 0;
 	fake.refuse_set_meta = 1;
 	/* and MODIFY_FIELD refused too: both causes named */
 	fake.refuse_modify = 1;
-	ret = octopus_steer_install(&s, &c, why, sizeof(why));
-	CHECK(ret == -ENOTSUP && s == NULL, "no META write: %d", ret);
-	CHECK(strstr(why, "fake: no set_meta") != NULL &&
-		strstr(why, "fake: no modify_field") != NULL, "reason: %s", why);
-	CHECK(fake.nb_live == 0, "%u rules left", fake.nb_live);
-	printf("probe refusal: %s\n", why);
+	install_refused(&c, -ENOTSUP, "no META write", "fake: no set_meta", "fake: no modify_field");
 	fake.refuse_set_meta = 0;
 	fake.refuse_modify = 0;
 
 	fake.refuse_ingress_meta = 1;
-	ret = octopus_steer_install(&s, &c, why, sizeof(why));
-	CHECK(ret == -ENOTSUP && s == NULL, "no ingress META: %d", ret);
-	CHECK(strstr(why, "ingress rule META match") != NULL, "reason: %s", why);
-	CHECK(fake.nb_live == 0, "%u rules left", fake.nb_live);
-	printf("probe refusal: %s\n", why);
+	install_refused(&c, -ENOTSUP, "no ingress META", "ingress rule META match", NULL);
 	fake.refuse_ingress_meta = 0;
 
 	/* no validate op: the probe creates and destroys instead */
 	fake_flow_ops.validate = NULL;
-	ret = octopus_steer_install(&s, &c, why, sizeof(why));
-	CHECK(ret == 0 && s != NULL, "install without validate: %d (%s)", ret, why);
+	install_ok(&s, &c, "install without validate");
 	octopus_steer_remove(s);
 	CHECK(fake.nb_live == 0, "%u rules left", fake.nb_live);
 	fake_flow_ops.validate = fake_validate;

@@ -282,6 +282,47 @@ pull_n(uint32_t fq, struct rte_flow_op_result *res, int n)
 	return got;
 }
 
+/* Whether the next completion of flow queue @p fq is a success for @p user_data. */
+static bool
+completed(uint32_t fq, uintptr_t user_data)
+{
+	struct rte_flow_op_result res;
+
+	return pull_n(fq, &res, 1) == 1 && res.status == RTE_FLOW_OP_SUCCESS &&
+		res.user_data == (void *)user_data;
+}
+
+/*
+ * The pattern and queue-per-rule actions templates into *@p pt and *@p at,
+ * and a table of @p nb_flows rules of them; NULL, the failure CHECKed, if
+ * one could not be made.
+ */
+static struct rte_flow_template_table *
+rule_table(struct rte_flow_pattern_template **pt, struct rte_flow_actions_template **at,
+		uint32_t nb_flows)
+{
+	struct rte_flow_template_table *tb;
+	struct rte_flow_error err;
+
+	*pt = pattern_template(&err);
+	REQUIRE_OR(NULL, *pt != NULL, "pattern template: %s", msg(&err));
+	*at = queue_template(-1, &err);
+	REQUIRE_OR(NULL, *at != NULL, "actions template: %s", msg(&err));
+	tb = table_of(*pt, at, 1, nb_flows, &err);
+	CHECK(tb != NULL, "table: %s", msg(&err));
+	return tb;
+}
+
+/* Table @p tb destroyed, CHECKed. */
+static void
+table_destroy(struct rte_flow_template_table *tb)
+{
+	struct rte_flow_error err;
+
+	CHECK(rte_flow_template_table_destroy(port, tb, &err) == 0, "table destroy: %s",
+		msg(&err));
+}
+
 /* Stopped, flow-configured with @p nb queues, started, flows learnt. */
 static void
 template_port(struct rte_mempool *mp, uint16_t nb)
@@ -354,16 +395,14 @@ case_queue(struct rte_mempool *mp)
 	CHECK(rb != NULL, "async create on flow queue 1: %s", msg(&err));
 	CHECK(rte_flow_push(port, 0, &err) == 0, "push 0: %s", msg(&err));
 	CHECK(rte_flow_push(port, 1, &err) == 0, "push 1: %s", msg(&err));
-	CHECK(pull_n(0, res, 1) == 1 && res[0].status == RTE_FLOW_OP_SUCCESS &&
-		res[0].user_data == (void *)(uintptr_t)0x1111, "completion of the create on 0");
+	CHECK(completed(0, 0x1111), "completion of the create on 0");
 	/* queues 2 and 3 were polled: a rule moving a flow there from its
 	 * bucket's queue is gated (and its completion still comes once)
 	 */
 	rte_pmd_octopus_migration_get(port, 2, 0, &m2);
 	rte_pmd_octopus_migration_get(port, 3, 0, &m3);
 	printf("gates: queue 2 %" PRIu64 ", queue 3 %" PRIu64 "\n", m2.gates, m3.gates);
-	CHECK(pull_n(1, res, 1) == 1 && res[0].status == RTE_FLOW_OP_SUCCESS &&
-		res[0].user_data == (void *)(uintptr_t)0x2222, "completion of the create on 1");
+	CHECK(completed(1, 0x2222), "completion of the create on 1");
 	CHECK(rte_flow_pull(port, 0, res, 4, &err) == 0, "no more completions");
 	/* a synchronous rule beside them */
 	rule_spec(&c, 12, 1);
@@ -393,8 +432,7 @@ case_queue(struct rte_mempool *mp)
 		res[1].user_data == (void *)(uintptr_t)0x4444, "completions of the destroys");
 	CHECK(rte_flow_destroy(port, rc, &err) == 0, "destroy: %s", msg(&err));
 	CHECK(transfer_rules() == base, "e-switch rules %u, expected %u", transfer_rules(), base);
-	CHECK(rte_flow_template_table_destroy(port, tb, &err) == 0, "table destroy: %s",
-		msg(&err));
+	table_destroy(tb);
 	CHECK(rte_flow_actions_template_destroy(port, at[0], &err) == 0, "at destroy: %s",
 		msg(&err));
 	CHECK(rte_flow_actions_template_destroy(port, at[1], &err) == 0, "at destroy: %s",
@@ -417,13 +455,10 @@ case_filtering(struct rte_mempool *mp)
 	struct rte_flow *r;
 
 	template_port(mp, 1);
-	pt = pattern_template(&err);
-	REQUIRE(pt != NULL, "pattern template: %s", msg(&err));
 	/* flow_filtering's mask: the QUEUE type, no conf (the index per rule) */
-	at = queue_template(-1, &err);
-	REQUIRE(at != NULL, "actions template: %s", msg(&err));
-	tb = table_of(pt, &at, 1, 1, &err);
-	REQUIRE(tb != NULL, "table: %s", msg(&err));
+	tb = rule_table(&pt, &at, 1);
+	if (tb == NULL)
+		return;
 	rule_spec(&a, 7, 1);
 	r = rte_flow_async_create(port, 1, &now, tb, a.items, 0, a.acts, 0, NULL, &err);
 	CHECK(r != NULL, "async create on flow queue 1 of 1: %s", msg(&err));
@@ -529,8 +564,7 @@ case_bad(struct rte_mempool *mp)
 		base + 1);
 	CHECK(rte_flow_destroy(port, sync, &err) == 0, "synchronous destroy: %s", msg(&err));
 	CHECK(transfer_rules() == base, "e-switch rules %u, expected %u", transfer_rules(), base);
-	CHECK(rte_flow_template_table_destroy(port, tb, &err) == 0, "table destroy: %s",
-		msg(&err));
+	table_destroy(tb);
 	rte_eth_dev_stop(port);
 }
 
@@ -549,12 +583,9 @@ case_full(struct rte_mempool *mp)
 	uint32_t base;
 
 	template_port(mp, 1);
-	pt = pattern_template(&err);
-	REQUIRE(pt != NULL, "pattern template: %s", msg(&err));
-	at = queue_template(-1, &err);
-	REQUIRE(at != NULL, "actions template: %s", msg(&err));
-	tb = table_of(pt, &at, 1, 16, &err);
-	REQUIRE(tb != NULL, "table: %s", msg(&err));
+	tb = rule_table(&pt, &at, 16);
+	if (tb == NULL)
+		return;
 	base = transfer_rules();
 	CHECK(rte_pmd_octonic_flow_room_set(pf[0], all_rules() + 2) == 0, "room");
 	for (i = 0; i < 3; i++) {
@@ -591,8 +622,7 @@ case_full(struct rte_mempool *mp)
 				"destroy: %s", msg(&err));
 	CHECK(pull_n(0, res, ok) == ok, "destroy completions");
 	CHECK(transfer_rules() == base, "e-switch rules %u, expected %u", transfer_rules(), base);
-	CHECK(rte_flow_template_table_destroy(port, tb, &err) == 0, "table destroy: %s",
-		msg(&err));
+	table_destroy(tb);
 	rte_pmd_octonic_flow_room_set(pf[0], 0);
 	rte_eth_dev_stop(port);
 }
@@ -609,18 +639,22 @@ one_rule(int f, uint16_t q, struct rte_flow_template_table **tbp)
 	struct rule_spec s;
 	struct rte_flow *r;
 
-	pt = pattern_template(&err);
-	at = queue_template(-1, &err);
-	*tbp = pt != NULL && at != NULL ? table_of(pt, &at, 1, 16, &err) : NULL;
-	if (*tbp == NULL) {
-		CHECK(*tbp != NULL, "templates and table: %s", msg(&err));
+	*tbp = rule_table(&pt, &at, 16);
+	if (*tbp == NULL)
 		return NULL;
-	}
 	rule_spec(&s, f, q);
 	r = rte_flow_async_create(port, 0, &now, *tbp, s.items, 0, s.acts, 0, NULL, &err);
 	CHECK(r != NULL, "async create: %s", msg(&err));
 	CHECK(pull_n(0, &res, 1) == 1 && res.status == RTE_FLOW_OP_SUCCESS, "its completion");
 	return r;
+}
+
+/* The port up with one flow queue (template_port) and one_rule(@p f, @p q). */
+static struct rte_flow *
+port_one_rule(struct rte_mempool *mp, int f, uint16_t q, struct rte_flow_template_table **tbp)
+{
+	template_port(mp, 1);
+	return one_rule(f, q, tbp);
 }
 
 static void
@@ -658,26 +692,28 @@ case_failover(struct rte_mempool *mp)
 {
 	struct rte_flow_op_attr now = { .postpone = 0 };
 	struct rte_flow_template_table *tb;
-	struct rte_flow_op_result res;
 	struct rte_flow_error err;
 	struct rte_flow *r;
 
-	template_port(mp, 1);
 	/* queue 1 is homed on PF1 (lcore 1, socket 1) */
-	r = one_rule(13, 1, &tb);
+	r = port_one_rule(mp, 13, 1, &tb);
 	REQUIRE(r != NULL, "rule");
 	CHECK(rte_pmd_octonic_unplug(pf[1]) == 0, "unplug PF1");
-	rte_delay_ms(100);
+	/* the port's own view of its member is what the phase depends on: the
+	 * queue is re-homed by its poller, which runs only in the phase
+	 */
+	CHECK(octo_xstat_wait(port, "member1_in_service", 0, 2000),
+		"PF1 still in service 2 s after its unplug");
 	run_phase();
 	CHECK(flow_queue(13) == 1, "PF1 out: flow 13 at queue %d", flow_queue(13));
 	CHECK(rte_pmd_octonic_plug(pf[1]) == 0, "plug PF1");
-	rte_delay_ms(300);
+	CHECK(octo_xstat_wait(port, "member1_in_service", 1, 2000),
+		"PF1 not back in service 2 s after its plug");
 	run_phase();
 	CHECK(flow_queue(13) == 1, "PF1 back: flow 13 at queue %d", flow_queue(13));
 	CHECK(rte_flow_async_destroy(port, 1, &now, r, (void *)(uintptr_t)7, &err) == 0,
 		"destroy: %s", msg(&err));
-	CHECK(pull_n(1, &res, 1) == 1 && res.status == RTE_FLOW_OP_SUCCESS &&
-		res.user_data == (void *)(uintptr_t)7, "its completion");
+	CHECK(completed(1, 7), "its completion");
 	rte_eth_dev_stop(port);
 }
 
@@ -687,14 +723,12 @@ case_update(struct rte_mempool *mp)
 #if OCTO_DPDK_HAS_FLOW_ACTIONS_UPDATE
 	struct rte_flow_op_attr now = { .postpone = 0 };
 	struct rte_flow_template_table *tb;
-	struct rte_flow_op_result res;
 	struct rte_flow_error err;
 	struct rule_spec s;
 	struct rte_flow *r;
 	int ret;
 
-	template_port(mp, 1);
-	r = one_rule(17, 2, &tb);
+	r = port_one_rule(mp, 17, 2, &tb);
 	REQUIRE(r != NULL, "rule");
 	run_phase();
 	CHECK(flow_queue(17) == 2, "flow 17 at queue %d", flow_queue(17));
@@ -712,8 +746,7 @@ case_update(struct rte_mempool *mp)
 		return;
 	}
 	CHECK(ret == 0, "update: %s", msg(&err));
-	CHECK(pull_n(0, &res, 1) == 1 && res.status == RTE_FLOW_OP_SUCCESS &&
-		res.user_data == (void *)(uintptr_t)9, "its completion");
+	CHECK(completed(0, 9), "its completion");
 	run_phase();
 	CHECK(flow_queue(17) == 3, "updated: flow 17 at queue %d", flow_queue(17));
 	rte_eth_dev_stop(port);
@@ -740,7 +773,6 @@ static struct rte_flow *
 restart_rule(struct rte_flow_template_table *tb, int f, uint16_t q, uint8_t at)
 {
 	struct rte_flow_op_attr now = { .postpone = 0 };
-	struct rte_flow_op_result res;
 	struct rte_flow_error err;
 	struct rule_spec s;
 	struct rte_flow *r;
@@ -750,8 +782,7 @@ restart_rule(struct rte_flow_template_table *tb, int f, uint16_t q, uint8_t at)
 	r = rte_flow_async_create(port, 0, &now, tb, s.items, 0, s.acts, at,
 		(void *)(uintptr_t)(0x100 + f), &err);
 	CHECK(r != NULL, "rule for flow %d: %s", f, msg(&err));
-	CHECK(pull_n(0, &res, 1) == 1 && res.status == RTE_FLOW_OP_SUCCESS &&
-		res.user_data == (void *)(uintptr_t)(0x100 + f), "its completion");
+	CHECK(completed(0, 0x100 + f), "its completion");
 	return r;
 }
 
@@ -765,7 +796,7 @@ case_restart(struct rte_mempool *mp)
 	struct rte_flow_item_ipv4 src_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
 	struct rte_flow_item_udp sport_mask = { .hdr.src_port = RTE_BE16(0xffff) };
 	struct rte_flow_attr attr = { .ingress = 1 };
-	struct rte_flow_op_result res, two[2];
+	struct rte_flow_op_result two[2];
 	struct rte_flow_error err;
 	struct rte_flow *ra, *rb, *rc, *rd = NULL;
 	struct rule_spec c;
@@ -804,8 +835,7 @@ case_restart(struct rte_mempool *mp)
 		if (k == 3 && rb != NULL) {
 			CHECK(rte_flow_async_destroy(port, 0, &now, rb, (void *)(uintptr_t)0x33,
 				&err) == 0, "destroy while stopped: %s", msg(&err));
-			CHECK(pull_n(0, &res, 1) == 1 && res.status == RTE_FLOW_OP_SUCCESS &&
-				res.user_data == (void *)(uintptr_t)0x33, "its completion");
+			CHECK(completed(0, 0x33), "its completion");
 			b_gone = true;
 		}
 #if OCTO_DPDK_HAS_FLOW_ACTIONS_UPDATE
@@ -816,8 +846,7 @@ case_restart(struct rte_mempool *mp)
 			CHECK(rte_flow_async_actions_update(port, 0, &now, ra, u.acts, 0,
 				(void *)(uintptr_t)0x55, &err) == 0, "update while stopped: %s",
 				msg(&err));
-			CHECK(pull_n(0, &res, 1) == 1 && res.status == RTE_FLOW_OP_SUCCESS &&
-				res.user_data == (void *)(uintptr_t)0x55, "its completion");
+			CHECK(completed(0, 0x55), "its completion");
 			a_queue = 0;
 			a_moved = true;
 		}
@@ -840,8 +869,7 @@ case_restart(struct rte_mempool *mp)
 	CHECK(pull_n(0, two, 2) == 2 && two[0].status == RTE_FLOW_OP_SUCCESS &&
 		two[1].status == RTE_FLOW_OP_SUCCESS, "completions");
 	CHECK(rc != NULL && rte_flow_destroy(port, rc, &err) == 0, "destroy: %s", msg(&err));
-	CHECK(rte_flow_template_table_destroy(port, tb, &err) == 0, "table destroy: %s",
-		msg(&err));
+	table_destroy(tb);
 	rte_eth_dev_stop(port);
 }
 
@@ -860,8 +888,7 @@ case_proxy_released(struct rte_mempool *mp)
 	struct rule_spec s;
 	struct rte_flow *r;
 
-	template_port(mp, 1);
-	r = one_rule(19, 1, &tb);
+	r = port_one_rule(mp, 19, 1, &tb);
 	REQUIRE(r != NULL, "rule");
 	CHECK(rte_pmd_octonic_unplug(pf[0]) == 0, "unplug PF0");
 	/* a transfer proxy stops after the e-switch's other ports (mlx5's

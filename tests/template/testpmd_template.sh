@@ -41,55 +41,36 @@ fq=1	# the flow queue the rules go through (of 2)
 update=0
 [ "$(printf '%s\n' 24.03 "$version" | sort -V | head -n 1)" = 24.03 ] && update=1
 
-# flow 0 of the generator (seed 1, lib/wire/octo_gen.c): source address
-# 10.0.0.0/8 + (h & 0xffffff), source port 0xc000 | ((h >> 8) & 0x3fff),
-# h the seed's mix
-read -r src_ip src_port < <(python3 -c '
-h = 1
-for s, m in ((16, 0x7feb352d), (15, 0x846ca68b), (16, 0)):
-    h ^= h >> s
-    h = h * m & 0xffffffff if m else h
-a = 0x0a000000 | (h & 0xffffff)
-print(".".join(str(a >> k & 255) for k in (24, 16, 8, 0)), 0xc000 | ((h >> 8) & 0x3fff))')
+# flow 0 of the generator
+read -r src_ip src_port < <(tp_gen_flow 0)
 
-tp_start "$out" "$("${OCTOPUS_EAL_MEM:?}" 512)" -m 512 --no-pci --file-prefix "$tp_prefix" \
-	--lcores '0@0,1@0,2@1' \
-	-d "${OCTONIC_PLUGIN:?}" -d "${OCTOPUS_PLUGIN:?}" \
-	--vdev "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=256,gen_rate=100000$model" \
-	--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,migration=auto \
-	-- -i --rxq=4 --txq=4 --nb-cores=2 --total-num-mbufs=16384 --forward-mode=io --no-flush-rx
+tp_start_octopus "$out" 0@0,1@0,2@1 "wire=gen,flows=256,gen_rate=100000$model" ",migration=auto" \
+	--rxq=4 --txq=4 --nb-cores=2 --total-num-mbufs=16384 --forward-mode=io --no-flush-rx
 
-# packets queue $1 received (through either member), from telemetry
-q_now() {
-	tp_xstats $port 2>/dev/null |
-		awk -v q="$1" '$1 ~ "^rx_q" q "_(local|remote)_packets$" {n += $2; f++}
-			END{print f == 2 ? n : -1}'
-}
-q_above() { [ "$(q_now "$1")" -gt "$2" ]; }
 # forwarding until queue $1 received $2 packets more; $other: how many
 # queue $3 received meanwhile (globals, not output: tp_cmd counts its
 # answers in this shell, never in a subshell)
 forward_until() {
 	local n0 o0
-	n0=$(q_now "$1")
-	o0=$(q_now "$3")
+	n0=$(tp_rxq $port "$1")
+	o0=$(tp_rxq $port "$3")
 	tp_cmd "start"
-	octo_until "$2 packets more on queue $1" q_above "$1" $((n0 + $2))
+	octo_until "$2 packets more on queue $1" tp_rxq_above $port "$1" $((n0 + $2))
 	tp_cmd "stop"
-	other=$(( $(q_now "$3") - o0 ))
+	other=$(( $(tp_rxq $port "$3") - o0 ))
 }
 # forwarding until queues 0 and 1 received $1 packets more (the flow's
 # share of that is ~$1/256); $other: what queues 2 and 3 got meanwhile
 forward_rss() {
 	local n0 o0
-	n0=$(( $(q_now 0) + $(q_now 1) ))
-	o0=$(( $(q_now 2) + $(q_now 3) ))
+	n0=$(( $(tp_rxq $port 0) + $(tp_rxq $port 1) ))
+	o0=$(( $(tp_rxq $port 2) + $(tp_rxq $port 3) ))
 	tp_cmd "start"
 	octo_until "$1 packets more on queues 0 and 1" rss_above $((n0 + $1))
 	tp_cmd "stop"
-	other=$(( $(q_now 2) + $(q_now 3) - o0 ))
+	other=$(( $(tp_rxq $port 2) + $(tp_rxq $port 3) - o0 ))
 }
-rss_above() { [ $(( $(q_now 0) + $(q_now 1) )) -gt "$1" ]; }
+rss_above() { [ $(( $(tp_rxq $port 0) + $(tp_rxq $port 1) )) -gt "$1" ]; }
 moved() {
 	[ "$(tp_xstat $port rx_q2_migrations)" -ge 1 ] 2>/dev/null &&
 		[ "$(tp_xstat $port rx_q3_migrations)" -ge 1 ] 2>/dev/null
@@ -100,7 +81,7 @@ pulled=0
 pull() {
 	local want=$((pulled + $1)) end=$((SECONDS + OCTO_DEADLINE)) line n f
 	while [ "$pulled" -lt "$want" ]; do
-		fc "flow pull $port queue $fq"
+		tp_flow_cmd "flow pull $port queue $fq"
 		line=$(grep "^Queue #$fq pulled " "$out" | tail -n 1)
 		[ -n "$line" ] || fail "flow pull: no answer"
 		read -r n f < <(echo "$line" | sed -E 's/.* pulled ([0-9]+) operations \(([0-9]+) failed.*/\1 \2/')
@@ -115,31 +96,23 @@ last_rule() {
 	grep -oE '^Flow rule #[0-9]+ creation enqueued' "$out" | tail -n 1 | grep -oE '[0-9]+'
 }
 expect() { tp_wait "$1" "${2:-1}"; }
-# flow commands: testpmd answers a PMD's refusal with port_flow_complain()
-# (and a syntax it does not know with "Bad arguments"): fails at once
-refusal='port_flow_complain\|Bad arguments\|is invalid\|^Failed to'
-fc() {
-	local n0
-	n0=$(tp_count "$refusal")
-	tp_cmd "$@"
-	[ "$(tp_count "$refusal")" = "$n0" ] ||
-		fail "refused: $*: $(grep "$refusal" "$out" | tail -n 1)"
-}
+# flow commands refused (tp_flow_cmd)
+tp_refusal='port_flow_complain\|Bad arguments\|is invalid\|^Failed to'
 
 # the rule engine, configured while the port is stopped (ethdev's rule)
-fc "port stop $port"
-fc "flow configure $port queues_number 2 queues_size 64"
+tp_flow_cmd "port stop $port"
+tp_flow_cmd "flow configure $port queues_number 2 queues_size 64"
 expect "^Configure flows on port $port: number of queues 2 with 64 elements"
-fc "port start $port"
+tp_flow_cmd "port start $port"
 # 64 buckets over queues 0 and 1
 tp_reta_mod $port 2
-fc "flow pattern_template $port create ingress pattern_template_id 0 template eth / ipv4 src mask 255.255.255.255 / udp src mask 0xffff / end"
+tp_flow_cmd "flow pattern_template $port create ingress pattern_template_id 0 template eth / ipv4 src mask 255.255.255.255 / udp src mask 0xffff / end"
 expect "^Pattern template #0 created"
-fc "flow actions_template $port create ingress actions_template_id 0 template queue / end mask queue / end" \
+tp_flow_cmd "flow actions_template $port create ingress actions_template_id 0 template queue / end mask queue / end" \
 	"flow actions_template $port create ingress actions_template_id 1 template queue index 3 / end mask queue index 0xffff / end"
 expect "^Actions template #1 created"
 expect "^Actions template #0 created"
-fc "flow template_table $port create table_id 0 group 0 priority 0 ingress rules_number 64 pattern_template 0 actions_template 0 actions_template 1"
+tp_flow_cmd "flow template_table $port create table_id 0 group 0 priority 0 ingress rules_number 64 pattern_template 0 actions_template 0 actions_template 1"
 expect "^Template table #0 created"
 
 # queues 2 and 3 homed on socket 1, their poller's, before any rule
@@ -154,10 +127,10 @@ done
 rule_pattern="pattern eth / ipv4 src is $src_ip / udp src is $src_port / end"
 
 # 1. rule A: per-rule queue 2
-fc "flow queue $port create $fq template_table 0 pattern_template 0 actions_template 0 postpone no $rule_pattern actions queue index 2 / end"
+tp_flow_cmd "flow queue $port create $fq template_table 0 pattern_template 0 actions_template 0 postpone no $rule_pattern actions queue index 2 / end"
 expect "creation enqueued"
 rule_a=$(last_rule)
-fc "flow push $port queue $fq"
+tp_flow_cmd "flow push $port queue $fq"
 expect "^Queue #$fq operations pushed"
 pull 1
 forward_until 2 100 3
@@ -167,9 +140,9 @@ q3_rule_steps=0
 
 # 2. rule A updated to the template's queue 3
 if [ "$update" = 1 ]; then
-	fc "flow queue $port update $fq rule $rule_a actions_template 1 postpone no pattern end actions queue index 3 / end"
+	tp_flow_cmd "flow queue $port update $fq rule $rule_a actions_template 1 postpone no pattern end actions queue index 3 / end"
 	expect "^Flow rule #$rule_a update enqueued"
-	fc "flow push $port queue $fq"
+	tp_flow_cmd "flow push $port queue $fq"
 	pull 1
 	forward_until 3 50 2	# what queue 2 held before the update
 	forward_until 3 100 2
@@ -179,12 +152,12 @@ if [ "$update" = 1 ]; then
 fi
 
 # 3. rule A destroyed, rule B through the template's queue 3
-fc "flow queue $port destroy $fq postpone no rule $rule_a"
+tp_flow_cmd "flow queue $port destroy $fq postpone no rule $rule_a"
 expect "^Flow rule #$rule_a destruction enqueued"
-fc "flow queue $port create $fq template_table 0 pattern_template 0 actions_template 1 postpone no $rule_pattern actions queue index 3 / end"
+tp_flow_cmd "flow queue $port create $fq template_table 0 pattern_template 0 actions_template 1 postpone no $rule_pattern actions queue index 3 / end"
 expect "creation enqueued" 2
 rule_b=$(last_rule)
-fc "flow push $port queue $fq"
+tp_flow_cmd "flow push $port queue $fq"
 pull 2
 forward_until 3 50 2
 forward_until 3 100 2
@@ -192,9 +165,9 @@ forward_until 3 100 2
 echo "rule A destroyed, rule B (actions template 1): queue 3 +100 or more, queue 2 +0"
 
 # 4. rule B destroyed: the flow goes back to RSS (queues 0 and 1)
-fc "flow queue $port destroy $fq postpone no rule $rule_b"
+tp_flow_cmd "flow queue $port destroy $fq postpone no rule $rule_b"
 expect "^Flow rule #$rule_b destruction enqueued"
-fc "flow push $port queue $fq"
+tp_flow_cmd "flow push $port queue $fq"
 pull 1
 forward_rss 2000
 forward_rss 25600	# the flow's share: ~100 packets

@@ -190,19 +190,34 @@ test_frames_all_kinds(void **state)
 			}
 }
 
+/*
+ * 70000 frames of one flow of @p c over IPv4 (@p l4_v4, frames of
+ * @p len_v4), then over IPv6 (@p l4_v6, @p len_v6): sequence numbers
+ * past 16 bits.
+ */
+static void
+long_runs(struct octo_gen_conf *c, uint8_t l4_v4, uint16_t len_v4, uint8_t l4_v6,
+		uint16_t len_v6)
+{
+	c->nb_flows = 1;
+	c->ipv6 = 0;
+	c->l4_proto = l4_v4;
+	c->pkt_len = len_v4;
+	run_conf(c, 70000);
+	c->ipv6 = 1;
+	c->l4_proto = l4_v6;
+	c->pkt_len = len_v6;
+	run_conf(c, 70000);
+}
+
 /* Sequence numbers past 16 and 32 bits keep the incremental sums right. */
 static void
 test_long_run_checksums(void **state)
 {
-	struct octo_gen_conf c = { .nb_flows = 1, .pkt_len = 64, .l4_proto = 17,
-		.seed = 3 };
+	struct octo_gen_conf c = { .seed = 3 };
 
 	(void)state;
-	run_conf(&c, 70000);
-	c.ipv6 = 1;
-	c.l4_proto = 6;
-	c.pkt_len = 100;
-	run_conf(&c, 70000);
+	long_runs(&c, 17, 64, 6, 100);
 }
 
 /* SCTP over both IPs, ICMP over IPv4, ICMPv6 over IPv6; the ICMP sequence
@@ -224,15 +239,7 @@ test_frames_sctp_icmp(void **state)
 			run_conf(&c, 20);
 			c.seed++;
 		}
-	c.nb_flows = 1;
-	c.ipv6 = 0;
-	c.l4_proto = 1;
-	c.pkt_len = 64;
-	run_conf(&c, 70000);
-	c.ipv6 = 1;
-	c.l4_proto = 58;
-	c.pkt_len = 99;
-	run_conf(&c, 70000);
+	long_runs(&c, 1, 64, 58, 99);
 }
 
 static int
