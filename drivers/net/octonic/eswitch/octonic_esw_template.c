@@ -134,15 +134,14 @@ fail:
 	return NULL;
 }
 
-int
-octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
-		int started, const struct rte_flow_port_attr *port_attr,
-		uint16_t nb_queue, const struct rte_flow_queue_attr *queue_attr[],
+/* A flow engine configuration's arguments, as rte_flow_info_get bounds them */
+static int
+configure_check(const struct octonic_eswitch *sw, uint16_t pf, int started,
+		const struct rte_flow_port_attr *port_attr, uint16_t nb_queue,
+		const struct rte_flow_queue_attr *queue_attr[],
 		struct rte_flow_error *error)
 {
-	struct sw_fport *fp, *old;
 	uint16_t i;
-	int ret = 0;
 
 	if (pf >= sw->nb_pfs)
 		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
@@ -187,6 +186,23 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 			"aging, meters and connection tracking are not supported (rte_flow_info_get: 0)");
 		return -ENOTSUP;
 	}
+	return 0;
+}
+
+int
+octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
+		int started, const struct rte_flow_port_attr *port_attr,
+		uint16_t nb_queue, const struct rte_flow_queue_attr *queue_attr[],
+		struct rte_flow_error *error)
+{
+	struct sw_fport *fp, *old;
+	uint16_t i;
+	int ret;
+
+	ret = configure_check(sw, pf, started, port_attr, nb_queue, queue_attr,
+		error);
+	if (ret != 0)
+		return ret;
 	pthread_mutex_lock(&sw->lock);
 	old = sw->fport[pf];
 	if (old != NULL) {
