@@ -27,6 +27,18 @@ priv_of(uint16_t port_id)
 	return rte_eth_devices[port_id].data->dev_private;
 }
 
+/* A queue view's checks: an octopus port (-ENODEV), a queue set up, a view (-EINVAL) */
+static int
+queue_view(uint16_t port_id, uint16_t queue_id, int tx, const void *view,
+		struct octopus_priv **p, struct octopus_queue **q)
+{
+	*p = priv_of(port_id);
+	if (*p == NULL)
+		return -ENODEV;
+	*q = octopus_queue_get(*p, queue_id, tx);
+	return *q == NULL || view == NULL ? -EINVAL : 0;
+}
+
 RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octopus_is_octopus, 0.1)
 int
 rte_pmd_octopus_is_octopus(uint16_t port_id)
@@ -60,15 +72,13 @@ int
 rte_pmd_octopus_queue_info_get(uint16_t port_id, uint16_t queue_id, int tx,
 		struct rte_pmd_octopus_queue_info *info)
 {
-	struct octopus_priv *p = priv_of(port_id);
+	struct octopus_priv *p;
 	struct octopus_queue *q;
 	unsigned int home;
+	int ret = queue_view(port_id, queue_id, tx, info, &p, &q);
 
-	if (p == NULL)
-		return -ENODEV;
-	q = octopus_queue_get(p, queue_id, tx);
-	if (q == NULL || info == NULL)
-		return -EINVAL;
+	if (ret != 0)
+		return ret;
 	memset(info, 0, sizeof(*info));
 	home = OCTO_ROUTE_HOME(rte_atomic_load_explicit(&q->route, rte_memory_order_relaxed));
 	info->has_home = home != OCTOPUS_NO_HOME;
@@ -88,15 +98,13 @@ int
 rte_pmd_octopus_locality_get(uint16_t port_id, uint16_t queue_id, int tx,
 		struct rte_pmd_octopus_locality *loc)
 {
-	struct octopus_priv *p = priv_of(port_id);
+	struct octopus_priv *p;
 	struct octopus_queue *q;
 	uint16_t i;
+	int ret = queue_view(port_id, queue_id, tx, loc, &p, &q);
 
-	if (p == NULL)
-		return -ENODEV;
-	q = octopus_queue_get(p, queue_id, tx);
-	if (q == NULL || loc == NULL)
-		return -EINVAL;
+	if (ret != 0)
+		return ret;
 	memset(loc, 0, sizeof(*loc));
 	loc->local_pkts = q->cnt.pkts_local;
 	loc->remote_pkts = q->cnt.pkts_remote;
