@@ -475,11 +475,8 @@ check_attr(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *
 			"attributes missing");
 		return -EINVAL;
 	}
-	if (pf >= sw->nb_pfs) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"PF %u does not exist", pf);
-		return -EINVAL;
-	}
+	if (pf >= sw->nb_pfs)
+		return octonic_esw_no_pf(error, pf);
 	if (attr->egress) {
 		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS, attr,
 			"egress rules are not supported");
@@ -1390,11 +1387,8 @@ octonic_eswitch_flow_isolate(struct octonic_eswitch *sw, uint16_t pf, int set,
 {
 	if (sw == NULL)
 		return -ENODEV;
-	if (pf >= sw->nb_pfs) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"PF %u does not exist", pf);
-		return -EINVAL;
-	}
+	if (pf >= sw->nb_pfs)
+		return octonic_esw_no_pf(error, pf);
 	rte_atomic_store_explicit(&sw->pf[pf].isolated, set != 0, rte_memory_order_release);
 	rte_atomic_fetch_add_explicit(&sw->cfg_epoch, 1, rte_memory_order_release);
 	return 0;

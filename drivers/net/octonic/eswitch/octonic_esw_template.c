@@ -22,8 +22,7 @@ static struct sw_fport *
 fport_of(struct octonic_eswitch *sw, uint16_t pf, struct rte_flow_error *error)
 {
 	if (pf >= sw->nb_pfs) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"PF %u does not exist", pf);
+		octonic_esw_no_pf(error, pf);
 		return NULL;
 	}
 	if (sw->fport[pf] == NULL)
@@ -39,8 +38,7 @@ octonic_eswitch_flow_info_get(struct octonic_eswitch *sw, uint16_t pf,
 		struct rte_flow_queue_info *queue_info, struct rte_flow_error *error)
 {
 	if (pf >= sw->nb_pfs)
-		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
-			NULL, "PF %u does not exist", pf), -EINVAL;
+		return octonic_esw_no_pf(error, pf);
 	if (port_info == NULL || queue_info == NULL) {
 		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"port_info and queue_info are needed");
@@ -144,8 +142,7 @@ configure_check(const struct octonic_eswitch *sw, uint16_t pf, int started,
 	uint16_t i;
 
 	if (pf >= sw->nb_pfs)
-		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
-			NULL, "PF %u does not exist", pf), -EINVAL;
+		return octonic_esw_no_pf(error, pf);
 	if (started) {
 		octonic_esw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"the port is started: configure the flow engine while it is stopped");
