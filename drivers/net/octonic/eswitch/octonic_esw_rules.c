@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,27 +51,31 @@ grow_array(void **arr, uint32_t *max, size_t elt, uint32_t need)
 	return 0;
 }
 
+/* Room for one more record; without it the garbage leaks (oom) */
+static bool
+gc_room(struct sw_garbage *g, void **arr, uint32_t *max, size_t elt,
+		uint32_t nb)
+{
+	if (grow_array(arr, max, elt, nb + 1) == 0)
+		return true;
+	g->oom = 1;
+	return false;
+}
+
 static void
 gc_ptr(struct sw_garbage *g, void *p)
 {
-	if (p == NULL)
-		return;
-	if (grow_array((void **)&g->ptrs, &g->max_ptrs, sizeof(void *),
-			g->nb_ptrs + 1) != 0) {
-		g->oom = 1;
-		return;
-	}
-	g->ptrs[g->nb_ptrs++] = p;
+	if (p != NULL && gc_room(g, (void **)&g->ptrs, &g->max_ptrs,
+			sizeof(void *), g->nb_ptrs))
+		g->ptrs[g->nb_ptrs++] = p;
 }
 
 static void
 gc_key(struct sw_garbage *g, struct rte_hash *h, int32_t pos)
 {
-	if (grow_array((void **)&g->keys, &g->max_keys, sizeof(g->keys[0]),
-			g->nb_keys + 1) != 0) {
-		g->oom = 1;
+	if (!gc_room(g, (void **)&g->keys, &g->max_keys, sizeof(g->keys[0]),
+			g->nb_keys))
 		return;
-	}
 	g->keys[g->nb_keys].h = h;
 	g->keys[g->nb_keys++].pos = pos;
 }
@@ -78,23 +83,16 @@ gc_key(struct sw_garbage *g, struct rte_hash *h, int32_t pos)
 static void
 gc_hash(struct sw_garbage *g, struct rte_hash *h)
 {
-	if (grow_array((void **)&g->hashes, &g->max_hashes, sizeof(h),
-			g->nb_hashes + 1) != 0) {
-		g->oom = 1;
-		return;
-	}
-	g->hashes[g->nb_hashes++] = h;
+	if (gc_room(g, (void **)&g->hashes, &g->max_hashes, sizeof(h),
+			g->nb_hashes))
+		g->hashes[g->nb_hashes++] = h;
 }
 
 static void
 gc_hot(struct sw_garbage *g, struct sw_hot *h)
 {
-	if (grow_array((void **)&g->hots, &g->max_hots, sizeof(h),
-			g->nb_hots + 1) != 0) {
-		g->oom = 1;
-		return;
-	}
-	g->hots[g->nb_hots++] = h;
+	if (gc_room(g, (void **)&g->hots, &g->max_hots, sizeof(h), g->nb_hots))
+		g->hots[g->nb_hots++] = h;
 }
 
 /* ---- hot records ---- */
