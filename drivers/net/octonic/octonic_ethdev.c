@@ -39,19 +39,6 @@ static RTE_ATOMIC(uint32_t) nic_seq;
 /* ---- queues ---- */
 
 static void
-rxq_free(struct octonic_rxq *rxq)
-{
-	if (rxq == NULL)
-		return;
-	octonic_ring_flush(rxq->ring);
-	rte_ring_free(rxq->ring);
-	if (rxq->desc != NULL)
-		octonic_rxd_stop(rxq->desc);
-	rte_free(rxq->desc);
-	rte_free(rxq);
-}
-
-static void
 txq_free(struct octonic_txq *txq)
 {
 	if (txq == NULL)
@@ -72,6 +59,17 @@ rxq_flush(struct octonic_rxq *rxq)
 	octonic_ring_flush(rxq->ring);
 	if (rxq->desc != NULL)
 		octonic_rxd_stop(rxq->desc);
+}
+
+static void
+rxq_free(struct octonic_rxq *rxq)
+{
+	if (rxq == NULL)
+		return;
+	rxq_flush(rxq);
+	rte_ring_free(rxq->ring);
+	rte_free(rxq->desc);
+	rte_free(rxq);
 }
 
 static void
