@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_common.h>
 
 #include "octo_classifier.h"
 
@@ -326,11 +327,42 @@ conv_meta(const struct rte_flow_item *it, struct octo_match *m)
 	return 0;
 }
 
+/* The items a pattern may hold but META and VOID: rank, layer, converter */
+static const struct item_conv {
+	enum rte_flow_item_type type;
+	enum stack_rank rank;
+	uint16_t layer;
+	int (*conv)(const struct rte_flow_item *it, int idx, struct octo_match *m,
+		struct octo_cls_error *err);
+} item_convs[] = {
+	{ RTE_FLOW_ITEM_TYPE_ETH, RANK_ETH, OCTO_L_ETH, conv_eth },
+	{ RTE_FLOW_ITEM_TYPE_VLAN, RANK_VLAN, OCTO_L_VLAN, conv_vlan },
+	{ RTE_FLOW_ITEM_TYPE_IPV4, RANK_L3, OCTO_L_IPV4, conv_ipv4 },
+	{ RTE_FLOW_ITEM_TYPE_IPV6, RANK_L3, OCTO_L_IPV6, conv_ipv6 },
+	{ RTE_FLOW_ITEM_TYPE_TCP, RANK_L4, OCTO_L_TCP, conv_tcp },
+	{ RTE_FLOW_ITEM_TYPE_UDP, RANK_L4, OCTO_L_UDP, conv_udp },
+	{ RTE_FLOW_ITEM_TYPE_SCTP, RANK_L4, OCTO_L_SCTP, conv_sctp },
+	{ RTE_FLOW_ITEM_TYPE_ICMP, RANK_L4, OCTO_L_ICMP, conv_icmp },
+	{ RTE_FLOW_ITEM_TYPE_ICMP6, RANK_L4, OCTO_L_ICMP6, conv_icmp6 },
+};
+
+static const struct item_conv *
+item_conv_of(enum rte_flow_item_type type)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(item_convs); i++)
+		if (item_convs[i].type == type)
+			return &item_convs[i];
+	return NULL;
+}
+
 int
 octo_match_from_pattern(const struct rte_flow_item *pattern,
 		struct octo_match *m, struct octo_cls_error *err)
 {
 	const struct rte_flow_item *it;
+	const struct item_conv *c;
 	enum stack_rank rank = RANK_NONE;
 	int have_meta = 0;
 	int idx, ret;
@@ -343,100 +375,33 @@ octo_match_from_pattern(const struct rte_flow_item *pattern,
 	if (pattern == NULL)
 		return refuse(err, -1, EINVAL, "pattern is NULL");
 	for (it = pattern, idx = 0; it->type != RTE_FLOW_ITEM_TYPE_END; it++, idx++) {
-		enum stack_rank r;
-		uint16_t layer;
-
 		if (it->type == RTE_FLOW_ITEM_TYPE_VOID)
 			continue;
 		if (it->last != NULL && it->type != RTE_FLOW_ITEM_TYPE_IPV4)
 			return refuse(err, idx, ENOTSUP,
 				"range matching (last) is not supported but on ipv4 fragment_offset");
-		switch (it->type) {
-		case RTE_FLOW_ITEM_TYPE_META:
+		if (it->type == RTE_FLOW_ITEM_TYPE_META) {
 			if (have_meta)
 				return refuse(err, idx, EINVAL, "meta: item repeated");
 			have_meta = 1;
 			conv_meta(it, m);
 			continue;
-		case RTE_FLOW_ITEM_TYPE_ETH:
-			r = RANK_ETH;
-			layer = OCTO_L_ETH;
-			break;
-		case RTE_FLOW_ITEM_TYPE_VLAN:
-			r = RANK_VLAN;
-			layer = OCTO_L_VLAN;
-			break;
-		case RTE_FLOW_ITEM_TYPE_IPV4:
-			r = RANK_L3;
-			layer = OCTO_L_IPV4;
-			break;
-		case RTE_FLOW_ITEM_TYPE_IPV6:
-			r = RANK_L3;
-			layer = OCTO_L_IPV6;
-			break;
-		case RTE_FLOW_ITEM_TYPE_TCP:
-			r = RANK_L4;
-			layer = OCTO_L_TCP;
-			break;
-		case RTE_FLOW_ITEM_TYPE_UDP:
-			r = RANK_L4;
-			layer = OCTO_L_UDP;
-			break;
-		case RTE_FLOW_ITEM_TYPE_SCTP:
-			r = RANK_L4;
-			layer = OCTO_L_SCTP;
-			break;
-		case RTE_FLOW_ITEM_TYPE_ICMP:
-			r = RANK_L4;
-			layer = OCTO_L_ICMP;
-			break;
-		case RTE_FLOW_ITEM_TYPE_ICMP6:
-			r = RANK_L4;
-			layer = OCTO_L_ICMP6;
-			break;
-		default:
+		}
+		c = item_conv_of(it->type);
+		if (c == NULL)
 			return refuse(err, idx, ENOTSUP,
 				"item type not supported (eth, vlan, ipv4, ipv6, tcp, udp, sctp, icmp, icmp6, meta, void)");
-		}
-		if (r <= rank)
+		if (c->rank <= rank)
 			return refuse(err, idx, EINVAL,
 				"item out of protocol stack order or repeated");
-		rank = r;
-		switch (it->type) {
-		case RTE_FLOW_ITEM_TYPE_ETH:
-			ret = conv_eth(it, idx, m, err);
-			break;
-		case RTE_FLOW_ITEM_TYPE_VLAN:
-			ret = conv_vlan(it, idx, m, err);
-			break;
-		case RTE_FLOW_ITEM_TYPE_IPV4:
-			ret = conv_ipv4(it, idx, m, err);
-			break;
-		case RTE_FLOW_ITEM_TYPE_IPV6:
-			ret = conv_ipv6(it, idx, m, err);
-			break;
-		case RTE_FLOW_ITEM_TYPE_TCP:
-			ret = conv_tcp(it, idx, m, err);
-			break;
-		case RTE_FLOW_ITEM_TYPE_UDP:
-			ret = conv_udp(it, idx, m, err);
-			break;
-		case RTE_FLOW_ITEM_TYPE_SCTP:
-			ret = conv_sctp(it, idx, m, err);
-			break;
-		case RTE_FLOW_ITEM_TYPE_ICMP:
-			ret = conv_icmp(it, idx, m, err);
-			break;
-		default:
-			ret = conv_icmp6(it, idx, m, err);
-			break;
-		}
+		rank = c->rank;
+		ret = c->conv(it, idx, m, err);
 		if (ret != 0) {
 			memset(m, 0, sizeof(*m));
 			return ret;
 		}
-		m->mask.layers |= layer;
-		m->key.layers |= layer;
+		m->mask.layers |= c->layer;
+		m->key.layers |= c->layer;
 	}
 	return 0;
 }

@@ -97,6 +97,52 @@ flow_sport(const struct octo_gen *g, uint32_t flow)
 			((flow + g->port_base) & GEN_SPORT_MASK)));
 }
 
+/* The template's L4 header at @p l4, and where the per-frame fields are */
+static void
+build_l4(struct octo_gen *g, uint8_t *l4, uint32_t h, uint16_t l4_len)
+{
+	const struct octo_gen_conf *c = &g->conf;
+	rte_be16_t dport = rte_cpu_to_be_16((uint16_t)(5001 + (h >> 22)));
+
+	g->sport_off = g->l4_off;
+	if (c->l4_proto == IPPROTO_SCTP) {
+		struct rte_sctp_hdr *sctp = (struct rte_sctp_hdr *)l4;
+
+		sctp->dst_port = dport;
+		sctp->tag = rte_cpu_to_be_32(h);
+		g->pay_off = g->l4_off + sizeof(*sctp);
+		g->cksum_off = g->l4_off + offsetof(struct rte_sctp_hdr, cksum);
+	} else if (c->l4_proto == IPPROTO_ICMP || c->l4_proto == IPPROTO_ICMPV6) {
+		struct rte_icmp_hdr *icmp = (struct rte_icmp_hdr *)l4;
+
+		/* echo requests: the identifier per flow, the sequence number
+		 * per frame, as ping sends them
+		 */
+		icmp->icmp_type = c->l4_proto == IPPROTO_ICMP ?
+			RTE_ICMP_TYPE_ECHO_REQUEST : RTE_ICMP6_ECHO_REQUEST;
+		g->sport_off = g->l4_off + offsetof(struct rte_icmp_hdr, icmp_ident);
+		g->icmp_seq_off = g->l4_off + offsetof(struct rte_icmp_hdr, icmp_seq_nb);
+		g->pay_off = g->l4_off + sizeof(*icmp);
+		g->cksum_off = g->l4_off + offsetof(struct rte_icmp_hdr, icmp_cksum);
+	} else if (c->l4_proto == IPPROTO_UDP) {
+		struct rte_udp_hdr *udp = (struct rte_udp_hdr *)l4;
+
+		udp->dst_port = dport;
+		udp->dgram_len = rte_cpu_to_be_16(l4_len);
+		g->pay_off = g->l4_off + sizeof(*udp);
+		g->cksum_off = g->l4_off + offsetof(struct rte_udp_hdr, dgram_cksum);
+	} else {
+		struct rte_tcp_hdr *tcp = (struct rte_tcp_hdr *)l4;
+
+		tcp->dst_port = dport;
+		tcp->data_off = (sizeof(*tcp) / 4) << 4;
+		tcp->tcp_flags = RTE_TCP_ACK_FLAG | RTE_TCP_PSH_FLAG;
+		tcp->rx_win = RTE_BE16(0xffff);
+		g->pay_off = g->l4_off + sizeof(*tcp);
+		g->cksum_off = g->l4_off + offsetof(struct rte_tcp_hdr, cksum);
+	}
+}
+
 static void
 build_template(struct octo_gen *g, uint32_t h)
 {
@@ -107,7 +153,6 @@ build_template(struct octo_gen *g, uint32_t h)
 	uint8_t *l4;
 	uint16_t l4_len;
 	struct octo_wire_payload pl = { .magic = rte_cpu_to_be_32(OCTO_WIRE_MAGIC) };
-	rte_be16_t dport = rte_cpu_to_be_16((uint16_t)(5001 + (h >> 22)));
 
 	memset(t, 0, sizeof(g->tmpl));
 	/* locally administered unicast, the seed in the low bytes */
@@ -152,43 +197,7 @@ build_template(struct octo_gen *g, uint32_t h)
 	}
 
 	l4 = t + g->l4_off;
-	g->sport_off = g->l4_off;
-	if (c->l4_proto == IPPROTO_SCTP) {
-		struct rte_sctp_hdr *sctp = (struct rte_sctp_hdr *)l4;
-
-		sctp->dst_port = dport;
-		sctp->tag = rte_cpu_to_be_32(h);
-		g->pay_off = g->l4_off + sizeof(*sctp);
-		g->cksum_off = g->l4_off + offsetof(struct rte_sctp_hdr, cksum);
-	} else if (c->l4_proto == IPPROTO_ICMP || c->l4_proto == IPPROTO_ICMPV6) {
-		struct rte_icmp_hdr *icmp = (struct rte_icmp_hdr *)l4;
-
-		/* echo requests: the identifier per flow, the sequence number
-		 * per frame, as ping sends them
-		 */
-		icmp->icmp_type = c->l4_proto == IPPROTO_ICMP ?
-			RTE_ICMP_TYPE_ECHO_REQUEST : RTE_ICMP6_ECHO_REQUEST;
-		g->sport_off = g->l4_off + offsetof(struct rte_icmp_hdr, icmp_ident);
-		g->icmp_seq_off = g->l4_off + offsetof(struct rte_icmp_hdr, icmp_seq_nb);
-		g->pay_off = g->l4_off + sizeof(*icmp);
-		g->cksum_off = g->l4_off + offsetof(struct rte_icmp_hdr, icmp_cksum);
-	} else if (c->l4_proto == IPPROTO_UDP) {
-		struct rte_udp_hdr *udp = (struct rte_udp_hdr *)l4;
-
-		udp->dst_port = dport;
-		udp->dgram_len = rte_cpu_to_be_16(l4_len);
-		g->pay_off = g->l4_off + sizeof(*udp);
-		g->cksum_off = g->l4_off + offsetof(struct rte_udp_hdr, dgram_cksum);
-	} else {
-		struct rte_tcp_hdr *tcp = (struct rte_tcp_hdr *)l4;
-
-		tcp->dst_port = dport;
-		tcp->data_off = (sizeof(*tcp) / 4) << 4;
-		tcp->tcp_flags = RTE_TCP_ACK_FLAG | RTE_TCP_PSH_FLAG;
-		tcp->rx_win = RTE_BE16(0xffff);
-		g->pay_off = g->l4_off + sizeof(*tcp);
-		g->cksum_off = g->l4_off + offsetof(struct rte_tcp_hdr, cksum);
-	}
+	build_l4(g, l4, h, l4_len);
 	/*
 	 * The zero padding after the payload adds nothing to the sum, so the
 	 * template sum covers the whole L4 segment but the per-flow words.

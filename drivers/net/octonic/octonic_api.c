@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <netinet/in.h>
+#include <stdbool.h>
 
 #include <eal_export.h>
 #include <rte_ethdev.h>
@@ -31,18 +32,50 @@ pf_get(uint16_t port_id)
 	return dev->data->dev_private;
 }
 
+/*
+ * The checks a call makes first, in the order the API documents them:
+ * an octonic PF (-ENODEV), a valid argument (-EINVAL), and for @p gen
+ * a NIC with a generator (-ENOTSUP).
+ */
+static int
+pf_check(uint16_t port_id, bool arg_ok, bool gen, struct octonic_pf **pf)
+{
+	*pf = pf_get(port_id);
+	if (*pf == NULL)
+		return -ENODEV;
+	if (!arg_ok)
+		return -EINVAL;
+	return gen && (*pf)->nic->gen == NULL ? -ENOTSUP : 0;
+}
+
+/* A queue's counters since its last stats reset */
+static void
+locality_fill(struct rte_pmd_octonic_locality *loc,
+		const struct octonic_engine_cnt *eng,
+		const struct octonic_engine_cnt *eng_base,
+		const struct octonic_poll_cnt *poll,
+		const struct octonic_poll_cnt *poll_base)
+{
+	loc->remote_dma_pkts = RELAXED_GET(&eng->remote_dma_pkts) -
+		eng_base->remote_dma_pkts;
+	loc->remote_dma_bytes = RELAXED_GET(&eng->remote_dma_bytes) -
+		eng_base->remote_dma_bytes;
+	loc->remote_polls = RELAXED_GET(&poll->remote_polls) -
+		poll_base->remote_polls;
+	loc->polls = RELAXED_GET(&poll->polls) - poll_base->polls;
+}
+
 RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_pf_info, 0.1)
 int
 rte_pmd_octonic_pf_info(uint16_t port_id, struct rte_pmd_octonic_pf_info *info)
 {
-	struct octonic_pf *pf = pf_get(port_id);
+	struct octonic_pf *pf;
 	struct octonic_nic *nic;
 	uint16_t i;
+	int ret = pf_check(port_id, info != NULL, false, &pf);
 
-	if (pf == NULL)
-		return -ENODEV;
-	if (info == NULL)
-		return -EINVAL;
+	if (ret != 0)
+		return ret;
 	nic = pf->nic;
 	memset(info, 0, sizeof(*info));
 	info->pf = pf->idx;
@@ -59,44 +92,27 @@ int
 rte_pmd_octonic_locality_get(uint16_t port_id, uint16_t queue_id, int tx,
 		struct rte_pmd_octonic_locality *loc)
 {
-	struct octonic_pf *pf = pf_get(port_id);
+	struct octonic_pf *pf;
 	struct rte_eth_dev_data *data;
+	int ret = pf_check(port_id, loc != NULL, false, &pf);
 
-	if (pf == NULL)
-		return -ENODEV;
-	if (loc == NULL)
-		return -EINVAL;
+	if (ret != 0)
+		return ret;
 	data = pf->dev->data;
 	if (tx) {
-		const struct octonic_txq *q;
+		const struct octonic_txq *q = queue_id < data->nb_tx_queues ?
+			data->tx_queues[queue_id] : NULL;
 
-		if (queue_id >= data->nb_tx_queues)
-			return -EINVAL;
-		q = data->tx_queues[queue_id];
 		if (q == NULL)
 			return -EINVAL;
-		loc->remote_dma_pkts = RELAXED_GET(&q->eng.remote_dma_pkts) -
-			q->eng_base.remote_dma_pkts;
-		loc->remote_dma_bytes = RELAXED_GET(&q->eng.remote_dma_bytes) -
-			q->eng_base.remote_dma_bytes;
-		loc->remote_polls = RELAXED_GET(&q->poll.remote_polls) -
-			q->poll_base.remote_polls;
-		loc->polls = RELAXED_GET(&q->poll.polls) - q->poll_base.polls;
+		locality_fill(loc, &q->eng, &q->eng_base, &q->poll, &q->poll_base);
 	} else {
-		const struct octonic_rxq *q;
+		const struct octonic_rxq *q = queue_id < data->nb_rx_queues ?
+			data->rx_queues[queue_id] : NULL;
 
-		if (queue_id >= data->nb_rx_queues)
-			return -EINVAL;
-		q = data->rx_queues[queue_id];
 		if (q == NULL)
 			return -EINVAL;
-		loc->remote_dma_pkts = RELAXED_GET(&q->eng.remote_dma_pkts) -
-			q->eng_base.remote_dma_pkts;
-		loc->remote_dma_bytes = RELAXED_GET(&q->eng.remote_dma_bytes) -
-			q->eng_base.remote_dma_bytes;
-		loc->remote_polls = RELAXED_GET(&q->poll.remote_polls) -
-			q->poll_base.remote_polls;
-		loc->polls = RELAXED_GET(&q->poll.polls) - q->poll_base.polls;
+		locality_fill(loc, &q->eng, &q->eng_base, &q->poll, &q->poll_base);
 	}
 	return 0;
 }
@@ -210,13 +226,12 @@ int
 rte_pmd_octonic_datapath_get(uint16_t port_id,
 		struct rte_pmd_octonic_datapath *dp)
 {
-	struct octonic_pf *pf = pf_get(port_id);
+	struct octonic_pf *pf;
 	const struct octonic_devargs *da;
+	int ret = pf_check(port_id, dp != NULL, false, &pf);
 
-	if (pf == NULL)
-		return -ENODEV;
-	if (dp == NULL)
-		return -EINVAL;
+	if (ret != 0)
+		return ret;
 	da = &pf->nic->args;
 	memset(dp, 0, sizeof(*dp));
 	dp->topology = da->topology == OCTONIC_TOPO_MPESW ?
@@ -314,13 +329,12 @@ int
 rte_pmd_octonic_sink_stats_get(uint16_t port_id,
 		struct rte_pmd_octonic_sink_stats *st)
 {
-	struct octonic_pf *pf = pf_get(port_id);
+	struct octonic_pf *pf;
 	struct octo_sink_stats s;
+	int ret = pf_check(port_id, st != NULL, false, &pf);
 
-	if (pf == NULL)
-		return -ENODEV;
-	if (st == NULL)
-		return -EINVAL;
+	if (ret != 0)
+		return ret;
 	if (pf->nic->sink == NULL)
 		return -ENOTSUP;
 	rte_spinlock_lock(&pf->nic->engine_lock);
@@ -339,16 +353,13 @@ RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_gen_get, 0.1)
 int
 rte_pmd_octonic_gen_get(uint16_t port_id, struct rte_pmd_octonic_gen_conf *c)
 {
-	struct octonic_pf *pf = pf_get(port_id);
+	struct octonic_pf *pf;
 	struct octonic_nic *nic;
+	int ret = pf_check(port_id, c != NULL, true, &pf);
 
-	if (pf == NULL)
-		return -ENODEV;
-	if (c == NULL)
-		return -EINVAL;
+	if (ret != 0)
+		return ret;
 	nic = pf->nic;
-	if (nic->gen == NULL)
-		return -ENOTSUP;
 	memset(c, 0, sizeof(*c));
 	c->nb_flows = nic->args.flows;
 	c->pkt_len = nic->args.pkt_len;
@@ -359,26 +370,30 @@ rte_pmd_octonic_gen_get(uint16_t port_id, struct rte_pmd_octonic_gen_conf *c)
 	return 0;
 }
 
+/* A configuration the generator can make frames of */
+static bool
+gen_conf_ok(const struct rte_pmd_octonic_gen_conf *c)
+{
+	return c != NULL && c->nb_flows != 0 && c->pkt_len <= OCTONIC_MAX_FRAME &&
+		c->ipv6 <= 1 && octo_gen_min_len(c->ipv6, c->l4_proto) != 0 &&
+		c->pkt_len >= octo_gen_min_len(c->ipv6, c->l4_proto);
+}
+
 RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_gen_set, 0.1)
 int
 rte_pmd_octonic_gen_set(uint16_t port_id, const struct rte_pmd_octonic_gen_conf *c)
 {
-	struct octonic_pf *pf = pf_get(port_id);
+	struct octonic_pf *pf;
 	struct octo_gen_conf gc;
 	struct octo_gen *g;
 	struct octo_sink *s;
 	struct octo_latency *lat;
 	struct octonic_nic *nic;
+	int ret = pf_check(port_id, gen_conf_ok(c), true, &pf);
 
-	if (pf == NULL)
-		return -ENODEV;
+	if (ret != 0)
+		return ret;
 	nic = pf->nic;
-	if (c == NULL || c->nb_flows == 0 || c->pkt_len > OCTONIC_MAX_FRAME ||
-			c->ipv6 > 1 || octo_gen_min_len(c->ipv6, c->l4_proto) == 0 ||
-			c->pkt_len < octo_gen_min_len(c->ipv6, c->l4_proto))
-		return -EINVAL;
-	if (nic->gen == NULL)
-		return -ENOTSUP;
 	memset(&gc, 0, sizeof(gc));
 	gc.nb_flows = c->nb_flows;
 	gc.pkt_len = c->pkt_len;
@@ -387,17 +402,11 @@ rte_pmd_octonic_gen_set(uint16_t port_id, const struct rte_pmd_octonic_gen_conf 
 	gc.seed = 1;
 	g = octo_gen_create(&gc);
 	s = octo_sink_create(c->nb_flows);
-	if (g == NULL || s == NULL) {
-		if (g != NULL)
-			octo_gen_free(g);
-		if (s != NULL)
-			octo_sink_free(s);
-		return -ENOMEM;
-	}
 	lat = octo_latency_create(c->nb_flows, OCTONIC_LAT_WINDOW_LOG2);
-	if (lat == NULL) {
+	if (g == NULL || s == NULL || lat == NULL) {
 		octo_gen_free(g);
 		octo_sink_free(s);
+		octo_latency_free(lat);
 		return -ENOMEM;
 	}
 	octonic_engine_gen_addr(nic, g);
@@ -427,12 +436,11 @@ RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_gen_enable, 0.1)
 int
 rte_pmd_octonic_gen_enable(uint16_t port_id, int on)
 {
-	struct octonic_pf *pf = pf_get(port_id);
+	struct octonic_pf *pf;
+	int ret = pf_check(port_id, true, true, &pf);
 
-	if (pf == NULL)
-		return -ENODEV;
-	if (pf->nic->gen == NULL)
-		return -ENOTSUP;
+	if (ret != 0)
+		return ret;
 	/* under the engine's lock: a pass that read gen_on before the pause
 	 * has delivered its frames (or counted them missed) by the time the
 	 * pause returns, so the generated count is final from then on
@@ -452,14 +460,11 @@ RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_gen_count, 0.1)
 int
 rte_pmd_octonic_gen_count(uint16_t port_id, uint64_t *generated)
 {
-	struct octonic_pf *pf = pf_get(port_id);
+	struct octonic_pf *pf;
+	int ret = pf_check(port_id, generated != NULL, true, &pf);
 
-	if (pf == NULL)
-		return -ENODEV;
-	if (generated == NULL)
-		return -EINVAL;
-	if (pf->nic->gen == NULL)
-		return -ENOTSUP;
+	if (ret != 0)
+		return ret;
 	*generated = RELAXED_GET(&pf->nic->gen_count);
 	return 0;
 }
@@ -469,13 +474,12 @@ int
 rte_pmd_octonic_flow_stats_get(uint16_t port_id,
 		struct rte_pmd_octonic_flow_stats *st)
 {
-	struct octonic_pf *pf = pf_get(port_id);
+	struct octonic_pf *pf;
 	struct octonic_eswitch_stats s;
+	int ret = pf_check(port_id, st != NULL, false, &pf);
 
-	if (pf == NULL)
-		return -ENODEV;
-	if (st == NULL)
-		return -EINVAL;
+	if (ret != 0)
+		return ret;
 	octonic_eswitch_stats_get(pf->dom->sw, &s);
 	st->creates = s.creates;
 	st->destroys = s.destroys;
@@ -505,11 +509,10 @@ RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_flow_dump, 0.1)
 int
 rte_pmd_octonic_flow_dump(uint16_t port_id, FILE *f)
 {
-	struct octonic_pf *pf = pf_get(port_id);
+	struct octonic_pf *pf;
+	int ret = pf_check(port_id, f != NULL, false, &pf);
 
-	if (pf == NULL)
-		return -ENODEV;
-	if (f == NULL)
-		return -EINVAL;
+	if (ret != 0)
+		return ret;
 	return octonic_eswitch_dump(pf->dom->sw, f);
 }

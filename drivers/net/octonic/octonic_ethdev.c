@@ -39,19 +39,6 @@ static RTE_ATOMIC(uint32_t) nic_seq;
 /* ---- queues ---- */
 
 static void
-rxq_free(struct octonic_rxq *rxq)
-{
-	if (rxq == NULL)
-		return;
-	octonic_ring_flush(rxq->ring);
-	rte_ring_free(rxq->ring);
-	if (rxq->desc != NULL)
-		octonic_rxd_stop(rxq->desc);
-	rte_free(rxq->desc);
-	rte_free(rxq);
-}
-
-static void
 txq_free(struct octonic_txq *txq)
 {
 	if (txq == NULL)
@@ -72,6 +59,17 @@ rxq_flush(struct octonic_rxq *rxq)
 	octonic_ring_flush(rxq->ring);
 	if (rxq->desc != NULL)
 		octonic_rxd_stop(rxq->desc);
+}
+
+static void
+rxq_free(struct octonic_rxq *rxq)
+{
+	if (rxq == NULL)
+		return;
+	rxq_flush(rxq);
+	rte_ring_free(rxq->ring);
+	rte_free(rxq->desc);
+	rte_free(rxq);
 }
 
 static void
@@ -126,13 +124,33 @@ octonic_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 	rte_spinlock_unlock(&pf->nic->engine_lock);
 }
 
+/*
+ * A queue's ring when it is an rte_ring: NIC memory, on the PF's socket
+ * whatever socket the application asks for; NULL, logged, without memory.
+ */
+static struct rte_ring *
+queue_ring(struct rte_eth_dev *dev, bool tx, uint16_t qid, uint16_t nb_desc)
+{
+	struct octonic_pf *pf = octonic_pf_of(dev);
+	char name[RTE_RING_NAMESIZE];
+	struct rte_ring *r;
+
+	snprintf(name, sizeof(name), "oc%c_%u_%u", tx ? 't' : 'r',
+		dev->data->port_id, qid);
+	r = rte_ring_create(name, nb_desc, pf->socket,
+			RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	if (r == NULL)
+		OCTONIC_LOG(ERR, "%s: %s ring %u: %s", dev->data->name,
+			tx ? "Tx" : "Rx", qid, rte_strerror(rte_errno));
+	return r;
+}
+
 static int
 octonic_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 		unsigned int socket_id, const struct rte_eth_rxconf *conf,
 		struct rte_mempool *mp)
 {
 	struct octonic_pf *pf = octonic_pf_of(dev);
-	char name[RTE_RING_NAMESIZE];
 	struct octonic_rxq *rxq;
 
 	if (dev->data->rx_queues[qid] != NULL)
@@ -156,12 +174,8 @@ octonic_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 		}
 		nb_desc = rxq->desc->nb_desc;
 	} else {
-		snprintf(name, sizeof(name), "ocr_%u_%u", dev->data->port_id, qid);
-		rxq->ring = rte_ring_create(name, nb_desc, pf->socket,
-				RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+		rxq->ring = queue_ring(dev, false, qid, nb_desc);
 		if (rxq->ring == NULL) {
-			OCTONIC_LOG(ERR, "%s: Rx ring %u: %s", dev->data->name,
-				qid, rte_strerror(rte_errno));
 			rte_free(rxq);
 			return -ENOMEM;
 		}
@@ -185,7 +199,6 @@ octonic_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 		unsigned int socket_id, const struct rte_eth_txconf *conf)
 {
 	struct octonic_pf *pf = octonic_pf_of(dev);
-	char name[RTE_RING_NAMESIZE];
 	struct octonic_txq *txq;
 
 	if (dev->data->tx_queues[qid] != NULL)
@@ -206,12 +219,8 @@ octonic_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 		}
 		nb_desc = txq->desc->size;
 	} else {
-		snprintf(name, sizeof(name), "oct_%u_%u", dev->data->port_id, qid);
-		txq->ring = rte_ring_create(name, nb_desc, pf->socket,
-				RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+		txq->ring = queue_ring(dev, true, qid, nb_desc);
 		if (txq->ring == NULL) {
-			OCTONIC_LOG(ERR, "%s: Tx ring %u: %s", dev->data->name,
-				qid, rte_strerror(rte_errno));
 			rte_free(txq);
 			return -ENOMEM;
 		}

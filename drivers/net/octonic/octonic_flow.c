@@ -34,9 +34,8 @@ flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	uint16_t pf;
 	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
 
-	if (sw == NULL)
-		return -ENODEV;
-	return octonic_eswitch_flow_validate(sw, pf, attr, pattern, actions, error);
+	return sw == NULL ? -ENODEV :
+		octonic_eswitch_flow_validate(sw, pf, attr, pattern, actions, error);
 }
 
 static struct rte_flow *
@@ -63,9 +62,7 @@ flow_destroy(struct rte_eth_dev *dev, struct rte_flow *flow,
 	uint16_t pf;
 	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
 
-	if (sw == NULL)
-		return -ENODEV;
-	return octonic_eswitch_flow_destroy(sw, pf, flow, error);
+	return sw == NULL ? -ENODEV : octonic_eswitch_flow_destroy(sw, pf, flow, error);
 }
 
 static int
@@ -74,9 +71,7 @@ flow_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
 	uint16_t pf;
 	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
 
-	if (sw == NULL)
-		return -ENODEV;
-	return octonic_eswitch_flow_flush(sw, pf, error);
+	return sw == NULL ? -ENODEV : octonic_eswitch_flow_flush(sw, pf, error);
 }
 
 static int
@@ -87,9 +82,8 @@ flow_query(struct rte_eth_dev *dev, struct rte_flow *flow,
 	uint16_t pf;
 	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
 
-	if (sw == NULL)
-		return -ENODEV;
-	return octonic_eswitch_flow_query(sw, pf, flow, action, data, error);
+	return sw == NULL ? -ENODEV :
+		octonic_eswitch_flow_query(sw, pf, flow, action, data, error);
 }
 
 static int
@@ -98,9 +92,7 @@ flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
 	uint16_t pf;
 	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
 
-	if (sw == NULL)
-		return -ENODEV;
-	return octonic_eswitch_flow_isolate(sw, pf, set, error);
+	return sw == NULL ? -ENODEV : octonic_eswitch_flow_isolate(sw, pf, set, error);
 }
 
 static int
@@ -143,9 +135,8 @@ flow_info_get(struct rte_eth_dev *dev, struct rte_flow_port_info *port_info,
 	uint16_t pf;
 	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
 
-	if (sw == NULL)
-		return -ENODEV;
-	return octonic_eswitch_flow_info_get(sw, pf, port_info, queue_info, error);
+	return sw == NULL ? -ENODEV :
+		octonic_eswitch_flow_info_get(sw, pf, port_info, queue_info, error);
 }
 
 /* The fast path: the PF's e-switch straight from the port's private
@@ -161,9 +152,7 @@ flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	uint16_t pf;
 	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
 
-	if (sw == NULL)
-		return NULL;
-	return octonic_eswitch_async_create(sw, pf, queue, op_attr, t, items,
+	return sw == NULL ? NULL : octonic_eswitch_async_create(sw, pf, queue, op_attr, t, items,
 		pt_idx, actions, at_idx, user_data, error);
 }
 
@@ -175,9 +164,7 @@ flow_async_destroy(struct rte_eth_dev *dev, uint32_t queue,
 	uint16_t pf;
 	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
 
-	if (sw == NULL)
-		return -ENODEV;
-	return octonic_eswitch_async_destroy(sw, pf, queue, op_attr, flow,
+	return sw == NULL ? -ENODEV : octonic_eswitch_async_destroy(sw, pf, queue, op_attr, flow,
 		user_data, error);
 }
 
@@ -191,9 +178,7 @@ flow_async_actions_update(struct rte_eth_dev *dev, uint32_t queue,
 	uint16_t pf;
 	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
 
-	if (sw == NULL)
-		return -ENODEV;
-	return octonic_eswitch_async_actions_update(sw, pf, queue, op_attr,
+	return sw == NULL ? -ENODEV : octonic_eswitch_async_actions_update(sw, pf, queue, op_attr,
 		flow, actions, at_idx, user_data, error);
 }
 
@@ -203,9 +188,7 @@ flow_push(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_error *error)
 	uint16_t pf;
 	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
 
-	if (sw == NULL)
-		return -ENODEV;
-	return octonic_eswitch_push(sw, pf, queue, error);
+	return sw == NULL ? -ENODEV : octonic_eswitch_push(sw, pf, queue, error);
 }
 
 static int
@@ -215,9 +198,7 @@ flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_result res
 	uint16_t pf;
 	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
 
-	if (sw == NULL)
-		return -ENODEV;
-	return octonic_eswitch_pull(sw, pf, queue, res, n_res, error);
+	return sw == NULL ? -ENODEV : octonic_eswitch_pull(sw, pf, queue, res, n_res, error);
 }
 
 OCTO_DPDK_FLOW_FP_OPS_DEFINE(octonic_flow_fp_ops, flow_async_create,
@@ -249,9 +230,8 @@ flow_pattern_template_create(struct rte_eth_dev *dev,
 	uint16_t pf;
 	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
 
-	if (sw == NULL)
-		return NULL;
-	return octonic_eswitch_pattern_template_create(sw, pf, attr, pattern, error);
+	return sw == NULL ? NULL :
+		octonic_eswitch_pattern_template_create(sw, pf, attr, pattern, error);
 }
 
 static int
@@ -261,9 +241,7 @@ flow_pattern_template_destroy(struct rte_eth_dev *dev,
 	uint16_t pf;
 	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
 
-	if (sw == NULL)
-		return -ENODEV;
-	return octonic_eswitch_pattern_template_destroy(sw, pf, pt, error);
+	return sw == NULL ? -ENODEV : octonic_eswitch_pattern_template_destroy(sw, pf, pt, error);
 }
 
 static struct rte_flow_actions_template *
@@ -275,9 +253,7 @@ flow_actions_template_create(struct rte_eth_dev *dev,
 	uint16_t pf;
 	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
 
-	if (sw == NULL)
-		return NULL;
-	return octonic_eswitch_actions_template_create(sw, pf, attr, actions,
+	return sw == NULL ? NULL : octonic_eswitch_actions_template_create(sw, pf, attr, actions,
 		masks, error);
 }
 
@@ -288,9 +264,7 @@ flow_actions_template_destroy(struct rte_eth_dev *dev,
 	uint16_t pf;
 	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
 
-	if (sw == NULL)
-		return -ENODEV;
-	return octonic_eswitch_actions_template_destroy(sw, pf, at, error);
+	return sw == NULL ? -ENODEV : octonic_eswitch_actions_template_destroy(sw, pf, at, error);
 }
 
 static struct rte_flow_template_table *
@@ -303,9 +277,7 @@ flow_template_table_create(struct rte_eth_dev *dev,
 	uint16_t pf;
 	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
 
-	if (sw == NULL)
-		return NULL;
-	return octonic_eswitch_template_table_create(sw, pf, attr, pts, nb_pt,
+	return sw == NULL ? NULL : octonic_eswitch_template_table_create(sw, pf, attr, pts, nb_pt,
 		ats, nb_at, error);
 }
 
@@ -316,9 +288,7 @@ flow_template_table_destroy(struct rte_eth_dev *dev,
 	uint16_t pf;
 	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
 
-	if (sw == NULL)
-		return -ENODEV;
-	return octonic_eswitch_template_table_destroy(sw, pf, t, error);
+	return sw == NULL ? -ENODEV : octonic_eswitch_template_table_destroy(sw, pf, t, error);
 }
 
 const struct rte_flow_ops octonic_flow_ops = {

@@ -27,6 +27,18 @@ priv_of(uint16_t port_id)
 	return rte_eth_devices[port_id].data->dev_private;
 }
 
+/* A queue view's checks: an octopus port (-ENODEV), a queue set up, a view (-EINVAL) */
+static int
+queue_view(uint16_t port_id, uint16_t queue_id, int tx, const void *view,
+		struct octopus_priv **p, struct octopus_queue **q)
+{
+	*p = priv_of(port_id);
+	if (*p == NULL)
+		return -ENODEV;
+	*q = octopus_queue_get(*p, queue_id, tx);
+	return *q == NULL || view == NULL ? -EINVAL : 0;
+}
+
 RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octopus_is_octopus, 0.1)
 int
 rte_pmd_octopus_is_octopus(uint16_t port_id)
@@ -60,15 +72,13 @@ int
 rte_pmd_octopus_queue_info_get(uint16_t port_id, uint16_t queue_id, int tx,
 		struct rte_pmd_octopus_queue_info *info)
 {
-	struct octopus_priv *p = priv_of(port_id);
+	struct octopus_priv *p;
 	struct octopus_queue *q;
 	unsigned int home;
+	int ret = queue_view(port_id, queue_id, tx, info, &p, &q);
 
-	if (p == NULL)
-		return -ENODEV;
-	q = octopus_queue_get(p, queue_id, tx);
-	if (q == NULL || info == NULL)
-		return -EINVAL;
+	if (ret != 0)
+		return ret;
 	memset(info, 0, sizeof(*info));
 	home = OCTO_ROUTE_HOME(rte_atomic_load_explicit(&q->route, rte_memory_order_relaxed));
 	info->has_home = home != OCTOPUS_NO_HOME;
@@ -88,15 +98,13 @@ int
 rte_pmd_octopus_locality_get(uint16_t port_id, uint16_t queue_id, int tx,
 		struct rte_pmd_octopus_locality *loc)
 {
-	struct octopus_priv *p = priv_of(port_id);
+	struct octopus_priv *p;
 	struct octopus_queue *q;
 	uint16_t i;
+	int ret = queue_view(port_id, queue_id, tx, loc, &p, &q);
 
-	if (p == NULL)
-		return -ENODEV;
-	q = octopus_queue_get(p, queue_id, tx);
-	if (q == NULL || loc == NULL)
-		return -EINVAL;
+	if (ret != 0)
+		return ret;
 	memset(loc, 0, sizeof(*loc));
 	loc->local_pkts = q->cnt.pkts_local;
 	loc->remote_pkts = q->cnt.pkts_remote;
@@ -149,6 +157,9 @@ rte_pmd_octopus_queue_migrate_lcore(uint16_t port_id, uint16_t queue_id,
 		(int)rte_lcore_to_socket_id(lcore_id));
 }
 
+/* the migration's counters: each exact, not a snapshot of them all */
+#define LOAD(field) rte_atomic_load_explicit(&(field), rte_memory_order_relaxed)
+
 RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octopus_migration_get, 0.1)
 int
 rte_pmd_octopus_migration_get(uint16_t port_id, uint16_t queue_id, int tx,
@@ -175,23 +186,19 @@ rte_pmd_octopus_migration_get(uint16_t port_id, uint16_t queue_id, int tx,
 	st->home_member = home;
 	st->home_socket = home < p->nb_members ? p->members[home].socket : -1;
 	st->old_member = st->phase == RTE_PMD_OCTOPUS_MIG_DRAINING ? OCTO_ROUTE_OTHER(r) : home;
-	st->migrations = rte_atomic_load_explicit(&m->migrations, rte_memory_order_relaxed);
-	st->failures = rte_atomic_load_explicit(&m->failures, rte_memory_order_relaxed);
-	st->last_latency_ns = rte_atomic_load_explicit(&m->last_ns, rte_memory_order_relaxed);
-	st->max_latency_ns = rte_atomic_load_explicit(&m->max_ns, rte_memory_order_relaxed);
-	st->last_switch_ns = rte_atomic_load_explicit(&m->last_switch_ns, rte_memory_order_relaxed);
-	st->drained_pkts = rte_atomic_load_explicit(&m->drained_pkts, rte_memory_order_relaxed);
-	st->gates = rte_atomic_load_explicit(&m->gates, rte_memory_order_relaxed);
-	st->gated_bursts = rte_atomic_load_explicit(&m->gated_bursts, rte_memory_order_relaxed);
-	st->gate_timeouts = rte_atomic_load_explicit(&m->gate_timeouts, rte_memory_order_relaxed) +
-		rte_atomic_load_explicit(&m->gate_settle_timeouts, rte_memory_order_relaxed);
-	st->tx_settle_bound_acks = rte_atomic_load_explicit(&m->tx_settle_bound_acks,
-		rte_memory_order_relaxed);
-	st->tx_settle_bound_moves = rte_atomic_load_explicit(&m->tx_settle_bound_moves,
-		rte_memory_order_relaxed);
+	st->migrations = LOAD(m->migrations);
+	st->failures = LOAD(m->failures);
+	st->last_latency_ns = LOAD(m->last_ns);
+	st->max_latency_ns = LOAD(m->max_ns);
+	st->last_switch_ns = LOAD(m->last_switch_ns);
+	st->drained_pkts = LOAD(m->drained_pkts);
+	st->gates = LOAD(m->gates);
+	st->gated_bursts = LOAD(m->gated_bursts);
+	st->gate_timeouts = LOAD(m->gate_timeouts) + LOAD(m->gate_settle_timeouts);
+	st->tx_settle_bound_acks = LOAD(m->tx_settle_bound_acks);
+	st->tx_settle_bound_moves = LOAD(m->tx_settle_bound_moves);
 	for (i = 0; i < OCTO_MIG_HIST; i++)
-		st->latency_hist[i] = rte_atomic_load_explicit(&m->hist[i],
-			rte_memory_order_relaxed);
+		st->latency_hist[i] = LOAD(m->hist[i]);
 	return 0;
 }
 

@@ -128,20 +128,24 @@ mac_cb(const char *key, const char *v, void *opaque)
 	return 0;
 }
 
+/* A choice of two words: @p no (false) or @p yes (true) */
+static int
+parse_choice(const char *key, const char *v, const char *no, const char *yes,
+		bool *out)
+{
+	if (v == NULL || (strcmp(v, no) != 0 && strcmp(v, yes) != 0)) {
+		OCTO_LOG(ERR, "%s=%s: expected %s or %s", key, v ? v : "", no, yes);
+		return -EINVAL;
+	}
+	*out = strcmp(v, yes) == 0;
+	return 0;
+}
+
 static int
 rx_pool_cb(const char *key, const char *v, void *opaque)
 {
-	struct octopus_args *a = opaque;
-
-	if (v != NULL && strcmp(v, "local") == 0) {
-		a->rx_pool_app = false;
-	} else if (v != NULL && strcmp(v, "app") == 0) {
-		a->rx_pool_app = true;
-	} else {
-		OCTO_LOG(ERR, "%s=%s: expected local or app", key, v ? v : "");
-		return -EINVAL;
-	}
-	return 0;
+	return parse_choice(key, v, "local", "app",
+		&((struct octopus_args *)opaque)->rx_pool_app);
 }
 
 static int
@@ -203,17 +207,8 @@ catchall_cb(const char *key, const char *v, void *opaque)
 static int
 migration_cb(const char *key, const char *v, void *opaque)
 {
-	struct octopus_args *a = opaque;
-
-	if (v != NULL && strcmp(v, "auto") == 0) {
-		a->migration_manual = false;
-	} else if (v != NULL && strcmp(v, "manual") == 0) {
-		a->migration_manual = true;
-	} else {
-		OCTO_LOG(ERR, "%s=%s: expected auto or manual", key, v ? v : "");
-		return -EINVAL;
-	}
-	return 0;
+	return parse_choice(key, v, "auto", "manual",
+		&((struct octopus_args *)opaque)->migration_manual);
 }
 
 static int

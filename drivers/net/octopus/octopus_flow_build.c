@@ -97,26 +97,15 @@ parse_pattern(const struct rte_flow_item pattern[], struct octo_steer_app_rule *
 		if (it->spec == NULL && (it->last != NULL || it->mask != NULL))
 			return octopus_flow_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, it,
 				"item type %d: mask or last without spec", (int)it->type);
-		switch (it->type) {
-		case RTE_FLOW_ITEM_TYPE_IPV4:
-			if (r->l3 == OCTO_STEER_L3_ANY)
-				r->l3 = OCTO_STEER_L3_IPV4;
-			break;
-		case RTE_FLOW_ITEM_TYPE_IPV6:
-			if (r->l3 == OCTO_STEER_L3_ANY)
-				r->l3 = OCTO_STEER_L3_IPV6;
-			break;
-		case RTE_FLOW_ITEM_TYPE_TCP:
-			if (r->l4 == OCTO_STEER_L4_ANY)
-				r->l4 = OCTO_STEER_L4_TCP;
-			break;
-		case RTE_FLOW_ITEM_TYPE_UDP:
-			if (r->l4 == OCTO_STEER_L4_ANY)
-				r->l4 = OCTO_STEER_L4_UDP;
-			break;
-		default:
-			break;
-		}
+		/* the first L3 and L4 items say the rule's protocols */
+		if (r->l3 == OCTO_STEER_L3_ANY)
+			r->l3 = it->type == RTE_FLOW_ITEM_TYPE_IPV4 ? OCTO_STEER_L3_IPV4 :
+				it->type == RTE_FLOW_ITEM_TYPE_IPV6 ? OCTO_STEER_L3_IPV6 :
+				OCTO_STEER_L3_ANY;
+		if (r->l4 == OCTO_STEER_L4_ANY)
+			r->l4 = it->type == RTE_FLOW_ITEM_TYPE_TCP ? OCTO_STEER_L4_TCP :
+				it->type == RTE_FLOW_ITEM_TYPE_UDP ? OCTO_STEER_L4_UDP :
+				OCTO_STEER_L4_ANY;
 	}
 	return 0;
 }

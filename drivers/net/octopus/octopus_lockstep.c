@@ -133,61 +133,58 @@ op_vlan(uint16_t port, uintptr_t arg)
 	return rte_eth_dev_vlan_filter(port, (uint16_t)(arg & 0xffff), (int)(arg >> 16));
 }
 
+/* A receive mode every member takes in lockstep, undone to each one's own */
+struct mode_flag {
+	const char *name[2];		/* [on]: the op's name in the logs */
+	int (*get)(uint16_t port);
+	member_op_t set;
+};
+
+static const struct mode_flag promisc = {
+	{ "promiscuous disable", "promiscuous enable" },
+	rte_eth_promiscuous_get, op_promisc
+};
+
+static const struct mode_flag allmulti = {
+	{ "allmulticast disable", "allmulticast enable" },
+	rte_eth_allmulticast_get, op_allmulti
+};
+
 static int
-save_flag(struct octopus_priv *p, int (*get)(uint16_t), uintptr_t *saved)
+mode_flag_set(struct rte_eth_dev *dev, const struct mode_flag *f, int on)
 {
+	struct octopus_priv *p = octo_priv(dev);
+	uintptr_t saved[OCTOPUS_MAX_MEMBERS] = { 0 };
 	struct octopus_member *m;
 	uint16_t i;
 
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED)
-		saved[i] = get(m->port_id) == 1;
-	return 0;
-}
-
-static int
-octopus_promisc_set(struct rte_eth_dev *dev, int on)
-{
-	struct octopus_priv *p = octo_priv(dev);
-	uintptr_t saved[OCTOPUS_MAX_MEMBERS] = { 0 };
-
-	save_flag(p, rte_eth_promiscuous_get, saved);
-	return lockstep(p, on ? "promiscuous enable" : "promiscuous disable",
-		op_promisc, on, op_promisc, saved);
+		saved[i] = f->get(m->port_id) == 1;
+	return lockstep(p, f->name[on != 0], f->set, on, f->set, saved);
 }
 
 int
 octopus_promisc_enable(struct rte_eth_dev *dev)
 {
-	return octopus_promisc_set(dev, 1);
+	return mode_flag_set(dev, &promisc, 1);
 }
 
 int
 octopus_promisc_disable(struct rte_eth_dev *dev)
 {
-	return octopus_promisc_set(dev, 0);
-}
-
-static int
-octopus_allmulti_set(struct rte_eth_dev *dev, int on)
-{
-	struct octopus_priv *p = octo_priv(dev);
-	uintptr_t saved[OCTOPUS_MAX_MEMBERS] = { 0 };
-
-	save_flag(p, rte_eth_allmulticast_get, saved);
-	return lockstep(p, on ? "allmulticast enable" : "allmulticast disable",
-		op_allmulti, on, op_allmulti, saved);
+	return mode_flag_set(dev, &promisc, 0);
 }
 
 int
 octopus_allmulti_enable(struct rte_eth_dev *dev)
 {
-	return octopus_allmulti_set(dev, 1);
+	return mode_flag_set(dev, &allmulti, 1);
 }
 
 int
 octopus_allmulti_disable(struct rte_eth_dev *dev)
 {
-	return octopus_allmulti_set(dev, 0);
+	return mode_flag_set(dev, &allmulti, 0);
 }
 
 int

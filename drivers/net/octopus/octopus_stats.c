@@ -251,61 +251,23 @@ static const struct {
 
 #define LOAD(field) rte_atomic_load_explicit(&(field), rte_memory_order_relaxed)
 
+/* The 64-bit counter at @p off in @p base (a queue, the port) */
+static inline uint64_t
+load_at(const void *base, size_t off)
+{
+	return LOAD(*(const uint64_t *)((const char *)base + off));
+}
+
 /* Per virtual queue: where its packets went through, and its moves. */
-static uint64_t
-qx_local(const struct octopus_queue *q)
-{
-	return q->cnt.pkts_local;
-}
-static uint64_t
-qx_remote(const struct octopus_queue *q)
-{
-	return q->cnt.pkts_remote;
-}
 static uint64_t
 qx_polls(const struct octopus_queue *q)
 {
 	return octopus_queue_polls(q);
 }
 static uint64_t
-qx_foreign(const struct octopus_queue *q)
-{
-	return q->cnt.foreign_polls;
-}
-static uint64_t
-qx_moves(const struct octopus_queue *q)
-{
-	return LOAD(q->mig.migrations);
-}
-static uint64_t
-qx_last_ns(const struct octopus_queue *q)
-{
-	return LOAD(q->mig.last_ns);
-}
-static uint64_t
-qx_max_ns(const struct octopus_queue *q)
-{
-	return LOAD(q->mig.max_ns);
-}
-static uint64_t
-qx_drained(const struct octopus_queue *q)
-{
-	return LOAD(q->mig.drained_pkts);
-}
-static uint64_t
 qx_gate_tmo(const struct octopus_queue *q)
 {
 	return LOAD(q->mig.gate_timeouts) + LOAD(q->mig.gate_settle_timeouts);
-}
-static uint64_t
-qx_tx_bound(const struct octopus_queue *q)
-{
-	return LOAD(q->mig.tx_settle_bound_acks);
-}
-static uint64_t
-qx_tx_bound_moves(const struct octopus_queue *q)
-{
-	return LOAD(q->mig.tx_settle_bound_moves);
 }
 static uint64_t
 qx_lcore(const struct octopus_queue *q)
@@ -324,6 +286,9 @@ qx_socket(const struct octopus_queue *q)
 #define QX_TX	2u
 #define QX_ALL	(QX_RX | QX_TX)
 
+/* A queue's counter read where it is, without a function of its own */
+#define QX_AT(field) offsetof(struct octopus_queue, field)
+
 /*
  * A counter is listed only for the direction it can count in: ethdev's
  * telemetry (/ethdev/xstats) takes at most 256 of a port's xstats, and
@@ -331,30 +296,37 @@ qx_socket(const struct octopus_queue *q)
  */
 static const struct {
 	const char *name;
-	uint64_t (*get)(const struct octopus_queue *q);
+	uint64_t (*get)(const struct octopus_queue *q);	/* NULL: at off */
+	size_t off;
 	uint64_t none;		/* for a queue not set up */
 	unsigned int dirs;	/* QX_RX, QX_TX */
 } queue_xstats[] = {
 	/* through the member on the poller's socket */
-	{ "local_packets", qx_local, 0, QX_ALL },
-	{ "remote_packets", qx_remote, 0, QX_ALL },	/* through a member on another socket */
-	{ "polls", qx_polls, 0, QX_ALL },		/* bursts */
+	{ "local_packets", NULL, QX_AT(cnt.pkts_local), 0, QX_ALL },
+	/* through a member on another socket */
+	{ "remote_packets", NULL, QX_AT(cnt.pkts_remote), 0, QX_ALL },
+	{ "polls", qx_polls, 0, 0, QX_ALL },		/* bursts */
 	/* bursts from an lcore not on the home's socket */
-	{ "foreign_polls", qx_foreign, 0, QX_ALL },
+	{ "foreign_polls", NULL, QX_AT(cnt.foreign_polls), 0, QX_ALL },
 	/* migration (octopus_migrate.c) */
-	{ "migrations", qx_moves, 0, QX_ALL },		/* moves completed, request to steady */
-	{ "migration_last_ns", qx_last_ns, 0, QX_ALL },	/* latency of the last move */
-	{ "migration_max_ns", qx_max_ns, 0, QX_ALL },	/* latency of the longest move */
+	/* moves completed, request to steady */
+	{ "migrations", NULL, QX_AT(mig.migrations), 0, QX_ALL },
+	/* latency of the last move */
+	{ "migration_last_ns", NULL, QX_AT(mig.last_ns), 0, QX_ALL },
+	/* latency of the longest move */
+	{ "migration_max_ns", NULL, QX_AT(mig.max_ns), 0, QX_ALL },
 	/* Rx: read from the old member after the switch */
-	{ "migration_drained_packets", qx_drained, 0, QX_RX },
-	{ "gate_timeouts", qx_gate_tmo, 0, QX_ALL },	/* flow gates given up on: order not kept */
+	{ "migration_drained_packets", NULL, QX_AT(mig.drained_pkts), 0, QX_RX },
+	/* flow gates given up on: order not kept */
+	{ "gate_timeouts", qx_gate_tmo, 0, 0, QX_ALL },
 	/* Rx: drains acked on the Tx settle bound, descriptors not reported done */
-	{ "tx_settle_bound_acks", qx_tx_bound, 0, QX_RX },
+	{ "tx_settle_bound_acks", NULL, QX_AT(mig.tx_settle_bound_acks), 0, QX_RX },
 	/* Tx: moves ended on the Tx settle bound, old member not reported done */
-	{ "tx_settle_bound_moves", qx_tx_bound_moves, 0, QX_TX },
+	{ "tx_settle_bound_moves", NULL, QX_AT(mig.tx_settle_bound_moves), 0, QX_TX },
 	/* lcore that polls it now (-1: none yet) */
-	{ "poller_lcore", qx_lcore, UINT64_MAX, QX_ALL },
-	{ "poller_socket", qx_socket, UINT64_MAX, QX_ALL },	/* that lcore's socket (likewise) */
+	{ "poller_lcore", qx_lcore, 0, UINT64_MAX, QX_ALL },
+	/* that lcore's socket (likewise) */
+	{ "poller_socket", qx_socket, 0, UINT64_MAX, QX_ALL },
 };
 
 /* Per port, last. */
@@ -363,50 +335,39 @@ px_rules(const struct octopus_priv *p)
 {
 	return p->steer != NULL ? octopus_steer_rule_count(p->steer) : 0;
 }
-static uint64_t
-px_losses(const struct octopus_priv *p)
-{
-	return LOAD(p->member_losses);
-}
-static uint64_t
-px_returns(const struct octopus_priv *p)
-{
-	return LOAD(p->member_returns);
-}
-static uint64_t
-px_lost(const struct octopus_priv *p)
-{
-	return LOAD(p->outage_lost_pkts);
-}
-static uint64_t
-px_stop_freed(const struct octopus_priv *p)
-{
-	return LOAD(p->stop_freed_pkts);
-}
-static uint64_t
-px_proxy_releases(const struct octopus_priv *p)
-{
-	return LOAD(p->proxy_releases);
-}
-static uint64_t
-px_start_refusals(const struct octopus_priv *p)
-{
-	return LOAD(p->start_refusals);
-}
+
+#define PX_AT(field) offsetof(struct octopus_priv, field)
 
 static const struct {
 	const char *name;
-	uint64_t (*get)(const struct octopus_priv *p);
+	uint64_t (*get)(const struct octopus_priv *p);	/* NULL: at off */
+	size_t off;
 } port_xstats[] = {
-	{ "steering_rules", px_rules },		/* rules the steering holds on the e-switch */
-	{ "member_losses", px_losses },		/* members taken out of service */
-	{ "member_returns", px_returns },	/* members back in service */
-	{ "outage_lost_packets", px_lost },	/* in a lost member's Rx rings, never delivered */
-	{ "stop_freed_packets", px_stop_freed },	/* read, not given out before a stop */
+	/* rules the steering holds on the e-switch */
+	{ "steering_rules", px_rules, 0 },
+	/* members taken out of service, and back in service */
+	{ "member_losses", NULL, PX_AT(member_losses) },
+	{ "member_returns", NULL, PX_AT(member_returns) },
+	/* in a lost member's Rx rings, never delivered */
+	{ "outage_lost_packets", NULL, PX_AT(outage_lost_pkts) },
+	/* read, not given out before a stop */
+	{ "stop_freed_packets", NULL, PX_AT(stop_freed_pkts) },
 	/* the members' transfer proxy released: no rule delivers to a member */
-	{ "proxy_releases", px_proxy_releases },
-	{ "start_refusals", px_start_refusals },	/* member starts the NIC refused */
+	{ "proxy_releases", NULL, PX_AT(proxy_releases) },
+	/* member starts the NIC refused */
+	{ "start_refusals", NULL, PX_AT(start_refusals) },
 };
+
+/* Per-queue xstat @p j of queue @p q (NULL: not set up) */
+static uint64_t
+queue_xstat(unsigned int j, const struct octopus_queue *q)
+{
+	if (q == NULL)
+		return queue_xstats[j].none;
+	if (queue_xstats[j].get != NULL)
+		return queue_xstats[j].get(q);
+	return load_at(q, queue_xstats[j].off);
+}
 
 /* How many per-queue xstats a queue of direction @p dir lists. */
 static unsigned int
@@ -488,14 +449,14 @@ octopus_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs, unsigned i
 
 			for (j = 0; j < RTE_DIM(queue_xstats); j++)
 				if (queue_xstats[j].dirs & (t ? QX_TX : QX_RX))
-					xs[k++].value = vq != NULL ? queue_xstats[j].get(vq) :
-						queue_xstats[j].none;
+					xs[k++].value = queue_xstat(j, vq);
 			for (i = 0; i < p->nb_members; i++)
 				xs[k++].value = vq != NULL ? vq->cnt.member_pkts[i] : 0;
 		}
 	}
 	for (j = 0; j < RTE_DIM(port_xstats); j++)
-		xs[k++].value = port_xstats[j].get(p);
+		xs[k++].value = port_xstats[j].get != NULL ? port_xstats[j].get(p) :
+			load_at(p, port_xstats[j].off);
 	for (i = 0; i < k; i++)
 		xs[i].id = i;
 	return k;

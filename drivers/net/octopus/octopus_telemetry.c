@@ -67,13 +67,36 @@ add_affinity(struct rte_tel_data *c, uint16_t port, uint16_t q)
 		rte_tel_data_add_dict_int(c, "affinity", tq->tx_affinity);
 }
 
+/* Queue @p q's dictionary @p c into @p d, as "rxq<q>" or "txq<q>" */
+static void
+add_queue_dict(struct rte_tel_data *d, struct rte_tel_data *c, uint16_t q, int tx)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "%sq%u", tx ? "tx" : "rx", q);
+	rte_tel_data_add_dict_container(d, name, c, 0);
+}
+
+typedef void (*add_queue_t)(struct rte_tel_data *d, uint16_t port, uint16_t q, int tx);
+
+/* @p add for each Rx queue of the port, then for each Tx queue */
+static void
+add_queues(struct rte_tel_data *d, uint16_t port, add_queue_t add)
+{
+	uint16_t q;
+
+	for (q = 0; q < rte_eth_devices[port].data->nb_rx_queues; q++)
+		add(d, port, q, 0);
+	for (q = 0; q < rte_eth_devices[port].data->nb_tx_queues; q++)
+		add(d, port, q, 1);
+}
+
 static void
 add_queue(struct rte_tel_data *d, uint16_t port, uint16_t q, int tx)
 {
 	struct rte_pmd_octopus_queue_info qi;
 	struct rte_pmd_octopus_locality loc;
 	struct rte_tel_data *c;
-	char name[32];
 
 	if (rte_pmd_octopus_queue_info_get(port, q, tx, &qi) < 0 ||
 			rte_pmd_octopus_locality_get(port, q, tx, &loc) < 0)
@@ -94,8 +117,7 @@ add_queue(struct rte_tel_data *d, uint16_t port, uint16_t q, int tx)
 	rte_tel_data_add_dict_uint(c, "foreign_polls", loc.foreign_polls);
 	if (tx)
 		add_affinity(c, port, q);
-	snprintf(name, sizeof(name), "%sq%u", tx ? "tx" : "rx", q);
-	rte_tel_data_add_dict_container(d, name, c, 0);
+	add_queue_dict(d, c, q, tx);
 }
 
 static int
@@ -105,7 +127,6 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	struct rte_tel_data *c;
 	char name[RTE_ETH_NAME_MAX_LEN], key[16];
 	int port, i;
-	uint16_t q;
 
 	RTE_SET_USED(cmd);
 	port = port_param(params);
@@ -165,10 +186,7 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	/* the application's synchronous rte_flow rules the port holds */
 	rte_tel_data_add_dict_uint(d, "app_rules", p->flows != NULL ?
 		rte_atomic_load_explicit(&p->flows->nb, rte_memory_order_relaxed) : 0);
-	for (q = 0; q < rte_eth_devices[port].data->nb_rx_queues; q++)
-		add_queue(d, port, q, 0);
-	for (q = 0; q < rte_eth_devices[port].data->nb_tx_queues; q++)
-		add_queue(d, port, q, 1);
+	add_queues(d, port, add_queue);
 	return 0;
 }
 
@@ -179,7 +197,6 @@ add_migration_queue(struct rte_tel_data *d, uint16_t port, uint16_t q, int tx)
 {
 	struct rte_pmd_octopus_migration st;
 	struct rte_tel_data *c, *h;
-	char name[16];
 	unsigned int i;
 
 	if (rte_pmd_octopus_migration_get(port, q, tx, &st) != 0)
@@ -214,14 +231,12 @@ add_migration_queue(struct rte_tel_data *d, uint16_t port, uint16_t q, int tx)
 			rte_tel_data_add_array_uint(h, st.latency_hist[i]);
 		rte_tel_data_add_dict_container(c, "latency_hist_log2_us", h, 0);
 	}
-	snprintf(name, sizeof(name), "%sq%u", tx ? "tx" : "rx", q);
-	rte_tel_data_add_dict_container(d, name, c, 0);
+	add_queue_dict(d, c, q, tx);
 }
 
 static int
 tel_migration(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	uint16_t q;
 	int port;
 
 	RTE_SET_USED(cmd);
@@ -232,10 +247,7 @@ tel_migration(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_int(d, "port_id", port);
 	rte_tel_data_add_dict_string(d, "policy",
 		rte_pmd_octopus_migration_auto_get(port) == 1 ? "auto" : "manual");
-	for (q = 0; q < rte_eth_devices[port].data->nb_rx_queues; q++)
-		add_migration_queue(d, port, q, 0);
-	for (q = 0; q < rte_eth_devices[port].data->nb_tx_queues; q++)
-		add_migration_queue(d, port, q, 1);
+	add_queues(d, port, add_migration_queue);
 	return 0;
 }
 

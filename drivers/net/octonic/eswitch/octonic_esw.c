@@ -127,11 +127,8 @@ octonic_eswitch_flow_flush(struct octonic_eswitch *sw, uint16_t pf,
 
 	if (sw == NULL)
 		return -ENODEV;
-	if (pf >= sw->nb_pfs) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"PF %u does not exist", pf);
-		return -EINVAL;
-	}
+	if (pf >= sw->nb_pfs)
+		return octonic_esw_no_pf(error, pf);
 	pthread_mutex_lock(&sw->lock);
 	/* mlx5's hardware steering flushes the template rules of the
 	 * port's tables too (mlx5_flow_list_flush: flow_hw_q_flow_flush,

@@ -153,14 +153,24 @@ parse_modify_meta(const struct rte_flow_action *a, struct rte_flow *r,
 	return 0;
 }
 
+/* The action is not one of the domain's: its parser leaves it to the next */
+#define NOT_MINE 1
+
+/* -EINVAL for an action without the configuration it needs */
 static int
-parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
-		const struct rte_flow_attr *attr, const struct rte_flow_action *a,
+conf_missing(struct rte_flow_error *error, const struct rte_flow_action *a,
+		const char *what)
+{
+	octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+		"%s: configuration missing", what);
+	return -EINVAL;
+}
+
+/* The actions of both domains */
+static int
+parse_common(const struct rte_flow_attr *attr, const struct rte_flow_action *a,
 		struct rte_flow *r, struct rte_flow_error *error)
 {
-	const char *dom = transfer ? "transfer" : "ingress";
-	int ret;
-
 	switch (a->type) {
 	case RTE_FLOW_ACTION_TYPE_VOID:
 		return 0;
@@ -170,11 +180,8 @@ parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 	case RTE_FLOW_ACTION_TYPE_MARK: {
 		const struct rte_flow_action_mark *m = a->conf;
 
-		if (m == NULL) {
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
-				"mark: configuration missing");
-			return -EINVAL;
-		}
+		if (m == NULL)
+			return conf_missing(error, a, "mark");
 		r->has_mark = 1;
 		r->mark = m->id;
 		return 0;
@@ -187,11 +194,8 @@ parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 	case RTE_FLOW_ACTION_TYPE_JUMP: {
 		const struct rte_flow_action_jump *j = a->conf;
 
-		if (j == NULL) {
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
-				"jump: configuration missing");
-			return -EINVAL;
-		}
+		if (j == NULL)
+			return conf_missing(error, a, "jump");
 		/* Groups only go up: JUMP loops cannot be built. */
 		if (j->group <= attr->group) {
 			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
@@ -203,107 +207,120 @@ parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 		return set_fate(r, SW_FATE_JUMP, a, error);
 	}
 	default:
-		break;
+		return NOT_MINE;
 	}
-	if (transfer) {
-		switch (a->type) {
-		case RTE_FLOW_ACTION_TYPE_SET_META: {
-			const struct rte_flow_action_set_meta *m = a->conf;
+}
 
-			if (m == NULL) {
-				octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
-					a, "set_meta: configuration missing");
-				return -EINVAL;
-			}
-			r->has_set_meta = 1;
-			r->meta_data = m->data & m->mask;
-			r->meta_mask = m->mask;
-			return 0;
-		}
-		case RTE_FLOW_ACTION_TYPE_MODIFY_FIELD:
-			/* not in the generic vocabulary (kept as it was) */
-			if (sw->dialect == OCTONIC_DIALECT_GENERIC)
-				break;
-			return parse_modify_meta(a, r, error);
-		case RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR: {
-			const struct rte_flow_action_ethdev *e = a->conf;
+/* A fate to a port of the e-switch, once the rule has no other fate */
+static int
+set_port_fate(struct rte_flow *r, uint16_t fate_arg, uint16_t port_id,
+		const struct rte_flow_action *a, struct rte_flow_error *error)
+{
+	int ret = set_fate(r, SW_FATE_PORT, a, error);
 
-			/* mlx5-hws: to the e-switch manager (PF0) only; the
-			 * dialect check refused every other case
-			 */
-			if (sw->dialect != OCTONIC_DIALECT_MLX5_HWS)
-				break;
-			if (e == NULL) {
-				octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
-					a, "port_representor: configuration missing");
-				return -EINVAL;
-			}
-			ret = set_fate(r, SW_FATE_PORT, a, error);
-			if (ret == 0) {
-				r->fate_arg = 0;
-				r->port_id = sw->pf[0].port_id;
-			}
-			return ret;
-		}
-		case RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT: {
-			const struct rte_flow_action_ethdev *e = a->conf;
-			int p;
-
-			if (e == NULL) {
-				octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
-					a, "represented_port: configuration missing");
-				return -EINVAL;
-			}
-			p = octonic_esw_pf_of_port(sw, e->port_id);
-			if (p < 0) {
-				octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
-					a, "represented_port: port %u is not a PF of this NIC",
-					e->port_id);
-				return -EINVAL;
-			}
-			ret = set_fate(r, SW_FATE_PORT, a, error);
-			if (ret == 0) {
-				r->fate_arg = (uint16_t)p |
-					(sw->uplinks ? SW_PORT_UPLINK : 0);
-				r->port_id = e->port_id;
-			}
-			return ret;
-		}
-		default:
-			break;
-		}
-	} else {
-		switch (a->type) {
-		case RTE_FLOW_ACTION_TYPE_QUEUE: {
-			const struct rte_flow_action_queue *q = a->conf;
-
-			if (q == NULL) {
-				octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
-					a, "queue: configuration missing");
-				return -EINVAL;
-			}
-			if (q->index >= sw->pf[pf].rss->nb_rxq) {
-				octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
-					a, "queue: index %u >= the PF's %u Rx queues",
-					q->index, sw->pf[pf].rss->nb_rxq);
-				return -EINVAL;
-			}
-			ret = set_fate(r, SW_FATE_QUEUE, a, error);
-			if (ret == 0)
-				r->fate_arg = q->index;
-			return ret;
-		}
-		case RTE_FLOW_ACTION_TYPE_RSS:
-			ret = set_fate(r, SW_FATE_RSS, a, error);
-			if (ret == 0)
-				ret = parse_rss(sw, pf, a, r, error);
-			return ret;
-		default:
-			break;
-		}
+	if (ret == 0) {
+		r->fate_arg = fate_arg;
+		r->port_id = port_id;
 	}
+	return ret;
+}
+
+static int
+parse_transfer(struct octonic_eswitch *sw, const struct rte_flow_action *a,
+		struct rte_flow *r, struct rte_flow_error *error)
+{
+	const struct rte_flow_action_ethdev *e = a->conf;
+	int p;
+
+	switch (a->type) {
+	case RTE_FLOW_ACTION_TYPE_SET_META: {
+		const struct rte_flow_action_set_meta *m = a->conf;
+
+		if (m == NULL)
+			return conf_missing(error, a, "set_meta");
+		r->has_set_meta = 1;
+		r->meta_data = m->data & m->mask;
+		r->meta_mask = m->mask;
+		return 0;
+	}
+	case RTE_FLOW_ACTION_TYPE_MODIFY_FIELD:
+		/* not in the generic vocabulary (kept as it was) */
+		if (sw->dialect == OCTONIC_DIALECT_GENERIC)
+			return NOT_MINE;
+		return parse_modify_meta(a, r, error);
+	case RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR:
+		/* mlx5-hws: to the e-switch manager (PF0) only; the
+		 * dialect check refused every other case
+		 */
+		if (sw->dialect != OCTONIC_DIALECT_MLX5_HWS)
+			return NOT_MINE;
+		if (e == NULL)
+			return conf_missing(error, a, "port_representor");
+		return set_port_fate(r, 0, sw->pf[0].port_id, a, error);
+	case RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT:
+		if (e == NULL)
+			return conf_missing(error, a, "represented_port");
+		p = octonic_esw_pf_of_port(sw, e->port_id);
+		if (p < 0) {
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+				a, "represented_port: port %u is not a PF of this NIC",
+				e->port_id);
+			return -EINVAL;
+		}
+		return set_port_fate(r, (uint16_t)p | (sw->uplinks ? SW_PORT_UPLINK : 0),
+			e->port_id, a, error);
+	default:
+		return NOT_MINE;
+	}
+}
+
+static int
+parse_ingress(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_action *a, struct rte_flow *r,
+		struct rte_flow_error *error)
+{
+	const struct rte_flow_action_queue *q = a->conf;
+	int ret;
+
+	switch (a->type) {
+	case RTE_FLOW_ACTION_TYPE_QUEUE:
+		if (q == NULL)
+			return conf_missing(error, a, "queue");
+		if (q->index >= sw->pf[pf].rss->nb_rxq) {
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+				a, "queue: index %u >= the PF's %u Rx queues",
+				q->index, sw->pf[pf].rss->nb_rxq);
+			return -EINVAL;
+		}
+		ret = set_fate(r, SW_FATE_QUEUE, a, error);
+		if (ret == 0)
+			r->fate_arg = q->index;
+		return ret;
+	case RTE_FLOW_ACTION_TYPE_RSS:
+		ret = set_fate(r, SW_FATE_RSS, a, error);
+		if (ret == 0)
+			ret = parse_rss(sw, pf, a, r, error);
+		return ret;
+	default:
+		return NOT_MINE;
+	}
+}
+
+static int
+parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
+		const struct rte_flow_attr *attr, const struct rte_flow_action *a,
+		struct rte_flow *r, struct rte_flow_error *error)
+{
+	int ret = parse_common(attr, a, r, error);
+
+	if (ret == NOT_MINE)
+		ret = transfer ? parse_transfer(sw, a, r, error) :
+			parse_ingress(sw, pf, a, r, error);
+	if (ret != NOT_MINE)
+		return ret;
 	octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
-		"action type %d not supported in the %s domain", a->type, dom);
+		"action type %d not supported in the %s domain", a->type,
+		transfer ? "transfer" : "ingress");
 	return -ENOTSUP;
 }
 

@@ -183,6 +183,39 @@ check_item(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 	return 0;
 }
 
+/* MARK or FLAG @p a in a transfer rule */
+static int
+check_transfer_tag(const struct octonic_eswitch *sw,
+		const struct rte_flow_action *a, unsigned int where,
+		struct rte_flow_error *error)
+{
+	const char *d = octonic_esw_dialect_name(sw);
+	const char *name = a->type == RTE_FLOW_ACTION_TYPE_MARK ? "MARK" : "FLAG";
+	int sws = sw->dialect == OCTONIC_DIALECT_MLX5_SWS;
+	int hws_2511 = !sws && sw->mlx5_dpdk >= OCTONIC_MLX5_DPDK_25_11;
+
+	if (sws && sw->xmeta == 0)
+		return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+			"%s: %s in transfer rules needs extended metadata (xmeta=1..3; xmeta=0 is legacy)",
+			d, name);
+	if (hws_2511 && !sw->fdb_mark)
+		return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+			"%s: %s in transfer rules needs the NIC's fdb_rx_set_flow_tag_stc capability (fdb_mark=1)",
+			d, name);
+	/* mlx5.rst: only on template tables specialised for the wire's
+	 * frames (a unified FDB has the tag in its Rx part alone,
+	 * hws/mlx5dr_action.c, mlx5dr_action_create_tag)
+	 */
+	if (hws_2511 && !(where & SW_CHK_WIRE_ORIG))
+		return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+			"%s: %s in transfer rules only in template tables specialised for the wire's frames (RTE_FLOW_TABLE_SPECIALIZE_TRANSFER_WIRE_ORIG)",
+			d, name);
+	if (!sws && !hws_2511)
+		return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
+			"%s: %s is not a transfer action (ingress only)", d, name);
+	return 0;
+}
+
 static int
 check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 		const struct rte_flow_action *a, unsigned int where,
@@ -205,30 +238,7 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 		return 0;
 	case RTE_FLOW_ACTION_TYPE_MARK:
 	case RTE_FLOW_ACTION_TYPE_FLAG:
-		name = a->type == RTE_FLOW_ACTION_TYPE_MARK ? "MARK" : "FLAG";
-		if (!attr->transfer)
-			return 0;
-		if (sws && sw->xmeta == 0)
-			return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
-				"%s: %s in transfer rules needs extended metadata (xmeta=1..3; xmeta=0 is legacy)",
-				d, name);
-		if (hws_2511 && !sw->fdb_mark)
-			return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
-				"%s: %s in transfer rules needs the NIC's fdb_rx_set_flow_tag_stc capability (fdb_mark=1)",
-				d, name);
-		/* mlx5.rst: only on template tables specialised for the
-		 * wire's frames (a unified FDB has the tag in its Rx part
-		 * alone, hws/mlx5dr_action.c, mlx5dr_action_create_tag)
-		 */
-		if (hws_2511 && !(where & SW_CHK_WIRE_ORIG))
-			return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
-				"%s: %s in transfer rules only in template tables specialised for the wire's frames (RTE_FLOW_TABLE_SPECIALIZE_TRANSFER_WIRE_ORIG)",
-				d, name);
-		if (!sws && !hws_2511)
-			return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
-				"%s: %s is not a transfer action (ingress only)",
-				d, name);
-		return 0;
+		return attr->transfer ? check_transfer_tag(sw, a, where, error) : 0;
 	case RTE_FLOW_ACTION_TYPE_JUMP:
 		/* the target is translated as the rule's group (F3) */
 		if (!sws && attr->transfer && a->conf != NULL &&

@@ -345,6 +345,7 @@ void octonic_esw_synchronize(struct octonic_eswitch *sw);
 void octonic_esw_error(struct rte_flow_error *error, int code,
 		enum rte_flow_error_type type, const void *cause, const char *fmt, ...)
 	__rte_format_printf(5, 6);
+int octonic_esw_no_pf(struct rte_flow_error *error, uint16_t pf);
 
 /* octonic_esw_rss.c */
 void octonic_esw_rss_default_key(uint8_t key[OCTONIC_RSS_KEY_LEN]);

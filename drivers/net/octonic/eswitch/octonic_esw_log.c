@@ -6,6 +6,7 @@
  * is logged there (DEBUG) with the message the caller gets.
  */
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -31,4 +32,13 @@ octonic_esw_error(struct rte_flow_error *error, int code, enum rte_flow_error_ty
 	va_end(ap);
 	SW_LOG(DEBUG, "refused: %s", msg);
 	rte_flow_error_set(error, code, type, cause, msg);
+}
+
+/* The refusal of a call for a PF the e-switch does not have: -EINVAL */
+int
+octonic_esw_no_pf(struct rte_flow_error *error, uint16_t pf)
+{
+	octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		"PF %u does not exist", pf);
+	return -EINVAL;
 }

@@ -125,18 +125,21 @@ clone_rss(struct octonic_eswitch *sw, uint16_t pf)
 	return n;
 }
 
-int
-octonic_eswitch_pf_configure(struct octonic_eswitch *sw, uint16_t pf,
-		uint16_t nb_rxq, uint64_t rss_hf, const uint8_t *key, uint8_t key_len)
+/*
+ * A PF's RSS hash functions and key (NULL: kept) changed; with @p nb_rxq
+ * not negative, its new queue count, a default key when none is given,
+ * the default table. Readers keep the copy they hold: a changed copy is
+ * published.
+ */
+static int
+rss_update(struct octonic_eswitch *sw, uint16_t pf, int nb_rxq, uint64_t hf,
+		const uint8_t *key, uint8_t key_len)
 {
 	struct sw_pf_rss *n;
 	int i;
 
-	if (sw == NULL || pf >= sw->nb_pfs)
-		return -EINVAL;
-	if ((rss_hf & ~OCTONIC_RSS_OFFLOAD_ALL) != 0)
-		return -EINVAL;
-	if (key != NULL && key_len != OCTONIC_RSS_KEY_LEN)
+	if (sw == NULL || pf >= sw->nb_pfs || (hf & ~OCTONIC_RSS_OFFLOAD_ALL) != 0 ||
+			(key != NULL && key_len != OCTONIC_RSS_KEY_LEN))
 		return -EINVAL;
 	pthread_mutex_lock(&sw->lock);
 	n = clone_rss(sw, pf);
@@ -144,17 +147,26 @@ octonic_eswitch_pf_configure(struct octonic_eswitch *sw, uint16_t pf,
 		pthread_mutex_unlock(&sw->lock);
 		return -ENOMEM;
 	}
-	n->nb_rxq = nb_rxq;
-	n->hf = rss_hf;
+	n->hf = hf;
 	if (key != NULL)
 		memcpy(n->key, key, OCTONIC_RSS_KEY_LEN);
-	else
-		octonic_esw_rss_default_key(n->key);
-	for (i = 0; i < OCTONIC_RETA_SIZE; i++)
-		n->reta[i] = nb_rxq != 0 ? (uint16_t)(i % nb_rxq) : 0;
+	if (nb_rxq >= 0) {
+		n->nb_rxq = (uint16_t)nb_rxq;
+		if (key == NULL)
+			octonic_esw_rss_default_key(n->key);
+		for (i = 0; i < OCTONIC_RETA_SIZE; i++)
+			n->reta[i] = nb_rxq != 0 ? (uint16_t)(i % nb_rxq) : 0;
+	}
 	publish(sw, pf, n);
 	pthread_mutex_unlock(&sw->lock);
 	return 0;
+}
+
+int
+octonic_eswitch_pf_configure(struct octonic_eswitch *sw, uint16_t pf,
+		uint16_t nb_rxq, uint64_t rss_hf, const uint8_t *key, uint8_t key_len)
+{
+	return rss_update(sw, pf, nb_rxq, rss_hf, key, key_len);
 }
 
 int
@@ -219,26 +231,9 @@ int
 octonic_eswitch_rss_hash_update(struct octonic_eswitch *sw, uint16_t pf,
 		struct rte_eth_rss_conf *conf)
 {
-	struct sw_pf_rss *n;
-
-	if (sw == NULL || pf >= sw->nb_pfs || conf == NULL)
+	if (conf == NULL)
 		return -EINVAL;
-	if ((conf->rss_hf & ~OCTONIC_RSS_OFFLOAD_ALL) != 0)
-		return -EINVAL;
-	if (conf->rss_key != NULL && conf->rss_key_len != OCTONIC_RSS_KEY_LEN)
-		return -EINVAL;
-	pthread_mutex_lock(&sw->lock);
-	n = clone_rss(sw, pf);
-	if (n == NULL) {
-		pthread_mutex_unlock(&sw->lock);
-		return -ENOMEM;
-	}
-	n->hf = conf->rss_hf;
-	if (conf->rss_key != NULL)
-		memcpy(n->key, conf->rss_key, OCTONIC_RSS_KEY_LEN);
-	publish(sw, pf, n);
-	pthread_mutex_unlock(&sw->lock);
-	return 0;
+	return rss_update(sw, pf, -1, conf->rss_hf, conf->rss_key, conf->rss_key_len);
 }
 
 int

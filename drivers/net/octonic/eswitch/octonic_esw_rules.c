@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,27 +51,31 @@ grow_array(void **arr, uint32_t *max, size_t elt, uint32_t need)
 	return 0;
 }
 
+/* Room for one more record; without it the garbage leaks (oom) */
+static bool
+gc_room(struct sw_garbage *g, void **arr, uint32_t *max, size_t elt,
+		uint32_t nb)
+{
+	if (grow_array(arr, max, elt, nb + 1) == 0)
+		return true;
+	g->oom = 1;
+	return false;
+}
+
 static void
 gc_ptr(struct sw_garbage *g, void *p)
 {
-	if (p == NULL)
-		return;
-	if (grow_array((void **)&g->ptrs, &g->max_ptrs, sizeof(void *),
-			g->nb_ptrs + 1) != 0) {
-		g->oom = 1;
-		return;
-	}
-	g->ptrs[g->nb_ptrs++] = p;
+	if (p != NULL && gc_room(g, (void **)&g->ptrs, &g->max_ptrs,
+			sizeof(void *), g->nb_ptrs))
+		g->ptrs[g->nb_ptrs++] = p;
 }
 
 static void
 gc_key(struct sw_garbage *g, struct rte_hash *h, int32_t pos)
 {
-	if (grow_array((void **)&g->keys, &g->max_keys, sizeof(g->keys[0]),
-			g->nb_keys + 1) != 0) {
-		g->oom = 1;
+	if (!gc_room(g, (void **)&g->keys, &g->max_keys, sizeof(g->keys[0]),
+			g->nb_keys))
 		return;
-	}
 	g->keys[g->nb_keys].h = h;
 	g->keys[g->nb_keys++].pos = pos;
 }
@@ -78,23 +83,16 @@ gc_key(struct sw_garbage *g, struct rte_hash *h, int32_t pos)
 static void
 gc_hash(struct sw_garbage *g, struct rte_hash *h)
 {
-	if (grow_array((void **)&g->hashes, &g->max_hashes, sizeof(h),
-			g->nb_hashes + 1) != 0) {
-		g->oom = 1;
-		return;
-	}
-	g->hashes[g->nb_hashes++] = h;
+	if (gc_room(g, (void **)&g->hashes, &g->max_hashes, sizeof(h),
+			g->nb_hashes))
+		g->hashes[g->nb_hashes++] = h;
 }
 
 static void
 gc_hot(struct sw_garbage *g, struct sw_hot *h)
 {
-	if (grow_array((void **)&g->hots, &g->max_hots, sizeof(h),
-			g->nb_hots + 1) != 0) {
-		g->oom = 1;
-		return;
-	}
-	g->hots[g->nb_hots++] = h;
+	if (gc_room(g, (void **)&g->hots, &g->max_hots, sizeof(h), g->nb_hots))
+		g->hots[g->nb_hots++] = h;
 }
 
 /* ---- hot records ---- */
@@ -475,11 +473,8 @@ check_attr(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *
 			"attributes missing");
 		return -EINVAL;
 	}
-	if (pf >= sw->nb_pfs) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"PF %u does not exist", pf);
-		return -EINVAL;
-	}
+	if (pf >= sw->nb_pfs)
+		return octonic_esw_no_pf(error, pf);
 	if (attr->egress) {
 		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS, attr,
 			"egress rules are not supported");
@@ -843,6 +838,65 @@ rule_order(const struct octonic_eswitch *sw, const struct rte_flow *r)
 	return r->seq;
 }
 
+/* The hot record of rule @p r; readers of older generations skip it */
+static void
+hot_init(const struct octonic_eswitch *sw, struct sw_hot *h, struct rte_flow *r)
+{
+	h->born = sw->gen + 1;
+	h->dead = SW_GEN_INF;
+	h->cold = r;
+	h->prio = (uint16_t)r->prio;
+	h->fate = r->fate;
+	h->arg = r->fate == SW_FATE_JUMP ? r->jump_group : r->fate_arg;
+	h->flags = (r->has_set_meta ? SW_HOT_SET_META : 0) |
+		(r->has_mark ? SW_HOT_MARK : 0) |
+		(r->has_flag ? SW_HOT_FLAG : 0) |
+		(r->has_count ? SW_HOT_COUNT : 0);
+	r->hot = h;
+}
+
+/*
+ * Rule @p r, whose entry @p nb took key @p hk of table @p t (in place of
+ * @p old, or NULL), is the first of its (domain, group, table): its count
+ * record (reserved), and the view readers probe republished with it.
+ * When the view cannot be, the entry is taken out again: -ENOMEM.
+ */
+static int
+dgt_first(struct octonic_eswitch *sw, struct sw_table *t, struct rte_flow *r,
+		const uint32_t *hk, hash_sig_t sig, void *old, void *nb,
+		struct sw_garbage *g)
+{
+	struct sw_dgt *d = &sw->dgts[sw->nb_dgts++];
+	int32_t pos;
+
+	d->domain = r->domain;
+	d->group = r->group;
+	d->table = r->table;
+	d->nb_rules = 1;
+	d->id = r->dgt_id;
+	sw->next_dgt_id = r->dgt_id + 1;
+	if (view_publish(sw, g) == 0)
+		return 0;
+	/* In the table but never probed, and hidden by born anyway: take
+	 * it out again.
+	 */
+	sw->nb_dgts--;
+	if (old != NULL) {
+		rte_hash_add_key_with_hash_data(t->h, hk, sig, old);
+		if (!sw_entry_is_one(old))
+			g->nb_ptrs--;	/* old was the last recorded */
+	} else {
+		pos = rte_hash_del_key_with_hash(t->h, hk, sig);
+		if (pos >= 0)
+			gc_key(g, t->h, pos);
+		t->nb_keys--;
+	}
+	gc_entry(g, nb);
+	gc_hot(g, r->hot);
+	r->hot = NULL;
+	return -ENOMEM;
+}
+
 static int
 insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 		struct rte_flow_error *error)
@@ -892,17 +946,7 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 	if (h == NULL)
 		goto undo_table;
 	/* Readers of older generations may find the rule: born hides it. */
-	h->born = sw->gen + 1;
-	h->dead = SW_GEN_INF;
-	h->cold = r;
-	h->prio = (uint16_t)r->prio;
-	h->fate = r->fate;
-	h->arg = r->fate == SW_FATE_JUMP ? r->jump_group : r->fate_arg;
-	h->flags = (r->has_set_meta ? SW_HOT_SET_META : 0) |
-		(r->has_mark ? SW_HOT_MARK : 0) |
-		(r->has_flag ? SW_HOT_FLAG : 0) |
-		(r->has_count ? SW_HOT_COUNT : 0);
-	r->hot = h;
+	hot_init(sw, h, r);
 	nb = entry_with(old, h, sw->socket);
 	if (nb == NULL) {
 		hot_release(sw, h);
@@ -921,35 +965,8 @@ insert(struct octonic_eswitch *sw, struct rte_flow *r, struct sw_garbage *g,
 	else
 		gc_entry(g, old);
 	if (d == NULL) {
-		d = &sw->dgts[sw->nb_dgts++];
-		d->domain = r->domain;
-		d->group = r->group;
-		d->table = r->table;
-		d->nb_rules = 1;
-		d->id = r->dgt_id;
-		sw->next_dgt_id = r->dgt_id + 1;
-		if (view_publish(sw, g) != 0) {
-			/* In the table but never probed, and hidden by born
-			 * anyway: take it out again.
-			 */
-			sw->nb_dgts--;
-			if (old != NULL) {
-				rte_hash_add_key_with_hash_data(t->h, hk, sig, old);
-				if (!sw_entry_is_one(old))
-					g->nb_ptrs--;	/* old was the last recorded */
-			} else {
-				int32_t pos = rte_hash_del_key_with_hash(t->h, hk,
-					sig);
-
-				if (pos >= 0)
-					gc_key(g, t->h, pos);
-				t->nb_keys--;
-			}
-			gc_entry(g, nb);
-			gc_hot(g, h);
-			r->hot = NULL;
+		if (dgt_first(sw, t, r, hk, sig, old, nb, g) != 0)
 			goto undo_table;
-		}
 	} else {
 		d->nb_rules++;
 	}
@@ -1368,11 +1385,8 @@ octonic_eswitch_flow_isolate(struct octonic_eswitch *sw, uint16_t pf, int set,
 {
 	if (sw == NULL)
 		return -ENODEV;
-	if (pf >= sw->nb_pfs) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"PF %u does not exist", pf);
-		return -EINVAL;
-	}
+	if (pf >= sw->nb_pfs)
+		return octonic_esw_no_pf(error, pf);
 	rte_atomic_store_explicit(&sw->pf[pf].isolated, set != 0, rte_memory_order_release);
 	rte_atomic_fetch_add_explicit(&sw->cfg_epoch, 1, rte_memory_order_release);
 	return 0;

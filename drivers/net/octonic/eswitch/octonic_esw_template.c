@@ -22,8 +22,7 @@ static struct sw_fport *
 fport_of(struct octonic_eswitch *sw, uint16_t pf, struct rte_flow_error *error)
 {
 	if (pf >= sw->nb_pfs) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"PF %u does not exist", pf);
+		octonic_esw_no_pf(error, pf);
 		return NULL;
 	}
 	if (sw->fport[pf] == NULL)
@@ -39,8 +38,7 @@ octonic_eswitch_flow_info_get(struct octonic_eswitch *sw, uint16_t pf,
 		struct rte_flow_queue_info *queue_info, struct rte_flow_error *error)
 {
 	if (pf >= sw->nb_pfs)
-		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
-			NULL, "PF %u does not exist", pf), -EINVAL;
+		return octonic_esw_no_pf(error, pf);
 	if (port_info == NULL || queue_info == NULL) {
 		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"port_info and queue_info are needed");
@@ -134,19 +132,17 @@ fail:
 	return NULL;
 }
 
-int
-octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
-		int started, const struct rte_flow_port_attr *port_attr,
-		uint16_t nb_queue, const struct rte_flow_queue_attr *queue_attr[],
+/* A flow engine configuration's arguments, as rte_flow_info_get bounds them */
+static int
+configure_check(const struct octonic_eswitch *sw, uint16_t pf, int started,
+		const struct rte_flow_port_attr *port_attr, uint16_t nb_queue,
+		const struct rte_flow_queue_attr *queue_attr[],
 		struct rte_flow_error *error)
 {
-	struct sw_fport *fp, *old;
 	uint16_t i;
-	int ret = 0;
 
 	if (pf >= sw->nb_pfs)
-		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
-			NULL, "PF %u does not exist", pf), -EINVAL;
+		return octonic_esw_no_pf(error, pf);
 	if (started) {
 		octonic_esw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"the port is started: configure the flow engine while it is stopped");
@@ -187,6 +183,23 @@ octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
 			"aging, meters and connection tracking are not supported (rte_flow_info_get: 0)");
 		return -ENOTSUP;
 	}
+	return 0;
+}
+
+int
+octonic_eswitch_flow_configure(struct octonic_eswitch *sw, uint16_t pf,
+		int started, const struct rte_flow_port_attr *port_attr,
+		uint16_t nb_queue, const struct rte_flow_queue_attr *queue_attr[],
+		struct rte_flow_error *error)
+{
+	struct sw_fport *fp, *old;
+	uint16_t i;
+	int ret;
+
+	ret = configure_check(sw, pf, started, port_attr, nb_queue, queue_attr,
+		error);
+	if (ret != 0)
+		return ret;
 	pthread_mutex_lock(&sw->lock);
 	old = sw->fport[pf];
 	if (old != NULL) {
