@@ -26,7 +26,7 @@ const char *const octonic_devargs_keys[] = {
 	"pfs", "numa", "mac", "wire", "flows", "pkt_len", "proto", "ipv6",
 	"gen_rate", "gen_limit", "nudma_dma_ns", "nudma_poll_ns", "dialect",
 	"xmeta", "mlx5_dpdk", "fdb_mark", "topology", "rx_step", "rx_ring",
-	"tx_comp_every", "tx_cleanup", "tx_read_ns", NULL,
+	"tx_comp_every", "tx_cleanup", "tx_read_ns", "nudma_dma", NULL,
 };
 
 /* Highest NUMA node a numa= entry may name (EAL checks the real count). */
@@ -48,6 +48,7 @@ octonic_devargs_default(struct octonic_devargs *da)
 	da->rx_ring = OCTONIC_RX_RING_PLAIN;
 	da->tx_comp_every = 1;
 	da->tx_cleanup = 1;
+	da->nudma_dma = OCTONIC_NUDMA_DMA_FLUSH;
 }
 
 static int
@@ -232,6 +233,13 @@ apply(struct octonic_devargs *da, const char *key, const char *val,
 		if (parse_u64(val, 0, 100000, &v) != 0)
 			return BAD();
 		da->nudma_dma_ns = v;
+	} else if (strcmp(key, "nudma_dma") == 0) {
+		if (strcmp(val, "flush") == 0)
+			da->nudma_dma = OCTONIC_NUDMA_DMA_FLUSH;
+		else if (strcmp(val, "wait") == 0)
+			da->nudma_dma = OCTONIC_NUDMA_DMA_WAIT;
+		else
+			return BAD();
 	} else if (strcmp(key, "nudma_poll_ns") == 0) {
 		if (parse_u64(val, 0, 100000, &v) != 0)
 			return BAD();
@@ -391,6 +399,17 @@ octonic_devargs_parse(const char *args, struct octonic_devargs *da,
 	}
 	if (ret == 0)
 		datapath_defaults(da, kv);
+	/* nudma_dma_ns= is the busy-wait's length: given alone it asks for
+	 * the busy-wait, as it did before the flush existed; with
+	 * nudma_dma=flush it would be ignored, so it is refused
+	 */
+	if (ret == 0 && rte_kvargs_count(kv, "nudma_dma_ns") != 0) {
+		if (rte_kvargs_count(kv, "nudma_dma") == 0)
+			da->nudma_dma = OCTONIC_NUDMA_DMA_WAIT;
+		else if (da->nudma_dma == OCTONIC_NUDMA_DMA_FLUSH)
+			ret = fail(err, err_len,
+				"devarg 'nudma_dma_ns' is the busy-wait of nudma_dma=wait, not of nudma_dma=flush");
+	}
 	/* A generator setting under another wire would change nothing: say
 	 * so rather than let a gen_rate= look like it paced the traffic.
 	 */

@@ -69,6 +69,7 @@ rxq_free(struct octonic_rxq *rxq)
 	rxq_flush(rxq);
 	rte_ring_free(rxq->ring);
 	rte_free(rxq->desc);
+	rte_mempool_free(rxq->nicbuf);
 	rte_free(rxq);
 }
 
@@ -145,6 +146,32 @@ queue_ring(struct rte_eth_dev *dev, bool tx, uint16_t qid, uint16_t nb_desc)
 	return r;
 }
 
+/*
+ * The NIC's own memory for the frames an Rx ring of @p slots holds until
+ * its poller's DMA: on the PF's socket, a buffer per slot and a burst's
+ * worth more, each the size of the largest frame the port or the
+ * generator makes (a longer one, after an MTU change, takes several).
+ * No per-lcore cache: the engine takes buffers on whichever lcore runs
+ * it, the poller gives them back, both in bulk.
+ */
+static struct rte_mempool *
+nicbuf_create(const struct rte_eth_dev *dev, uint16_t qid, uint32_t slots)
+{
+	const struct octonic_pf *pf = octonic_pf_of(dev);
+	char name[RTE_MEMPOOL_NAMESIZE];
+	uint32_t frame = dev->data->mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN +
+		2 * RTE_VLAN_HLEN;
+
+	if (pf->nic->args.wire == OCTONIC_WIRE_GEN)
+		frame = RTE_MAX(frame, (uint32_t)pf->nic->args.pkt_len);
+	frame = RTE_MAX(RTE_MIN(frame, (uint32_t)OCTONIC_MAX_FRAME),
+		(uint32_t)RTE_MBUF_DEFAULT_DATAROOM);
+	snprintf(name, sizeof(name), "ocb_%u_%u_%u", pf->nic->seq,
+		dev->data->port_id, qid);
+	return rte_pktmbuf_pool_create(name, slots + 2 * OCTONIC_BURST, 0, 0,
+		RTE_PKTMBUF_HEADROOM + frame, pf->socket);
+}
+
 static int
 octonic_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 		unsigned int socket_id, const struct rte_eth_rxconf *conf,
@@ -180,8 +207,18 @@ octonic_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 			return -ENOMEM;
 		}
 	}
+	rxq->nicbuf = nicbuf_create(dev, qid, rxq->desc != NULL ?
+		rxq->desc->size : nb_desc);
+	if (rxq->nicbuf == NULL) {
+		OCTONIC_LOG(ERR, "%s: Rx queue %u: no memory for the NIC's buffers: %s",
+			dev->data->name, qid, rte_strerror(rte_errno));
+		rxq_free(rxq);
+		return -ENOMEM;
+	}
 	rxq->step = pf->nic->args.rx_step;
 	rxq->mp = mp;
+	rxq->room = rte_pktmbuf_data_room_size(mp) > RTE_PKTMBUF_HEADROOM ?
+		rte_pktmbuf_data_room_size(mp) - RTE_PKTMBUF_HEADROOM : 0;
 	rxq->pf = pf;
 	rxq->qid = qid;
 	rxq->nb_desc = nb_desc;
@@ -1203,5 +1240,6 @@ RTE_PMD_REGISTER_PARAM_STRING(net_octonic,
 	"ipv6=0|1 "
 	"gen_rate=<pps, 0: as polled> "
 	"gen_limit=<packets, 0: none> "
+	"nudma_dma=flush|wait "
 	"nudma_dma_ns=<ns per remote DMA, suggested 107> "
 	"nudma_poll_ns=<ns per remote poll, suggested 107>");
