@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,153 +158,149 @@ known_key(const char *key)
 	return 0;
 }
 
+/* A word a devarg may take, and the value stored for it. */
+struct devarg_word {
+	const char *name;
+	uint64_t value;
+};
+
+#define WORDS(...) ((const struct devarg_word[]){ __VA_ARGS__, { NULL, 0 } })
+
+/*
+ * A devarg stored in one field of struct octonic_devargs: one of @p words,
+ * or without them a number in [min, max]; @p given (when not 0) is the
+ * offset of the field's "was present" flag.
+ */
+struct devarg_field {
+	const char *key;
+	size_t off;
+	size_t size;
+	size_t given;
+	uint64_t min;
+	uint64_t max;
+	const struct devarg_word *words;
+};
+
+#define DA_OFF(f) offsetof(struct octonic_devargs, f)
+#define DA_SIZE(f) RTE_SIZEOF_FIELD(struct octonic_devargs, f)
+
+static const struct devarg_field devarg_fields[] = {
+	{ "pfs", DA_OFF(nb_pfs), DA_SIZE(nb_pfs), 0, 1, OCTONIC_MAX_PFS, NULL },
+	{ "mac", DA_OFF(mac), DA_SIZE(mac), DA_OFF(mac_given), 0, 0,
+		WORDS({ "shared", OCTONIC_MAC_SHARED }, { "per-pf", OCTONIC_MAC_PER_PF }) },
+	{ "flows", DA_OFF(flows), DA_SIZE(flows), 0, 1, 1u << 24, NULL },
+	{ "pkt_len", DA_OFF(pkt_len), DA_SIZE(pkt_len), DA_OFF(pkt_len_given),
+		64, OCTONIC_MAX_FRAME, NULL },
+	{ "proto", DA_OFF(l4_proto), DA_SIZE(l4_proto), 0, 0, 0,
+		WORDS({ "udp", IPPROTO_UDP }, { "tcp", IPPROTO_TCP }, { "sctp", IPPROTO_SCTP },
+			{ "icmp", IPPROTO_ICMP }, { "icmp6", IPPROTO_ICMPV6 }) },
+	{ "ipv6", DA_OFF(ipv6), DA_SIZE(ipv6), 0, 0, 1, NULL },
+	/* 1 Gpps is far beyond what a software NIC model produces */
+	{ "gen_rate", DA_OFF(gen_rate), DA_SIZE(gen_rate), 0, 0, 1000000000ull, NULL },
+	{ "gen_limit", DA_OFF(gen_limit), DA_SIZE(gen_limit), 0, 0, UINT64_MAX, NULL },
+	{ "nudma_dma_ns", DA_OFF(nudma_dma_ns), DA_SIZE(nudma_dma_ns), 0, 0, 100000, NULL },
+	{ "nudma_dma", DA_OFF(nudma_dma), DA_SIZE(nudma_dma), 0, 0, 0,
+		WORDS({ "flush", OCTONIC_NUDMA_DMA_FLUSH }, { "wait", OCTONIC_NUDMA_DMA_WAIT }) },
+	{ "nudma_poll_ns", DA_OFF(nudma_poll_ns), DA_SIZE(nudma_poll_ns), 0, 0, 100000, NULL },
+	{ "dialect", DA_OFF(dialect), DA_SIZE(dialect), 0, 0, 0,
+		WORDS({ "generic", OCTONIC_DIALECT_GENERIC },
+			{ "mlx5-sws", OCTONIC_DIALECT_MLX5_SWS },
+			{ "mlx5-hws", OCTONIC_DIALECT_MLX5_HWS }) },
+	{ "xmeta", DA_OFF(xmeta), DA_SIZE(xmeta), DA_OFF(xmeta_given),
+		0, OCTONIC_XMETA_MAX, NULL },
+	{ "mlx5_dpdk", DA_OFF(mlx5_dpdk), DA_SIZE(mlx5_dpdk), DA_OFF(mlx5_dpdk_given), 0, 0,
+		WORDS({ "22.11", OCTONIC_MLX5_DPDK_22_11 }, { "25.11", OCTONIC_MLX5_DPDK_25_11 }) },
+	{ "fdb_mark", DA_OFF(fdb_mark), DA_SIZE(fdb_mark), 0, 0, 1, NULL },
+	{ "topology", DA_OFF(topology), DA_SIZE(topology), 0, 0, 0,
+		WORDS({ "octonic", OCTONIC_TOPO_OCTONIC }, { "mpesw", OCTONIC_TOPO_MPESW },
+			{ "separate", OCTONIC_TOPO_SEPARATE }) },
+	{ "rx_step", DA_OFF(rx_step), DA_SIZE(rx_step), 0, 1, OCTONIC_RX_STEP_MAX, NULL },
+	{ "rx_ring", DA_OFF(rx_ring), DA_SIZE(rx_ring), 0, 0, 0,
+		WORDS({ "plain", OCTONIC_RX_RING_PLAIN }, { "mlx5", OCTONIC_RX_RING_MLX5 }) },
+	{ "tx_comp_every", DA_OFF(tx_comp_every), DA_SIZE(tx_comp_every), 0,
+		1, OCTONIC_TX_COMP_EVERY_MAX, NULL },
+	{ "tx_cleanup", DA_OFF(tx_cleanup), DA_SIZE(tx_cleanup), 0, 0, 1, NULL },
+	{ "tx_read_ns", DA_OFF(tx_read_ns), DA_SIZE(tx_read_ns), 0,
+		0, OCTONIC_TX_READ_NS_MAX, NULL },
+};
+
+/* Store @p v into a field of @p size bytes at @p off (the table's fields). */
+static void
+field_store(struct octonic_devargs *da, size_t off, size_t size, uint64_t v)
+{
+	uint8_t *at = (uint8_t *)da + off;
+	uint32_t v32 = (uint32_t)v;
+	uint16_t v16 = (uint16_t)v;
+	uint8_t v8 = (uint8_t)v;
+
+	if (size == sizeof(v))
+		memcpy(at, &v, size);
+	else if (size == sizeof(v32))
+		memcpy(at, &v32, size);
+	else if (size == sizeof(v16))
+		memcpy(at, &v16, size);
+	else
+		memcpy(at, &v8, sizeof(v8));
+}
+
+/* A devarg of the table: 0, or -1 for a value it does not take. */
+static int
+apply_field(struct octonic_devargs *da, const struct devarg_field *f, const char *val)
+{
+	const struct devarg_word *w;
+	uint64_t v;
+
+	if (f->words == NULL) {
+		if (parse_u64(val, f->min, f->max, &v) != 0)
+			return -1;
+	} else {
+		for (w = f->words; w->name != NULL; w++)
+			if (strcmp(val, w->name) == 0)
+				break;
+		if (w->name == NULL)
+			return -1;
+		v = w->value;
+	}
+	field_store(da, f->off, f->size, v);
+	if (f->given != 0)
+		field_store(da, f->given, 1, 1);
+	return 0;
+}
+
 static int
 apply(struct octonic_devargs *da, const char *key, const char *val,
 		uint16_t *nb_numa, char *err, size_t err_len)
 {
-	uint64_t v;
+	unsigned int i;
+	int bad = 0;
 
-#define BAD() fail(err, err_len, "invalid value '%s' for devarg '%s'", \
-		val != NULL ? val : "", key)
-	if (val == NULL || *val == '\0')
-		return BAD();
-	if (strcmp(key, "pfs") == 0) {
-		if (parse_u64(val, 1, OCTONIC_MAX_PFS, &v) != 0)
-			return BAD();
-		da->nb_pfs = v;
+	if (val == NULL || *val == '\0') {
+		bad = 1;
 	} else if (strcmp(key, "numa") == 0) {
-		if (parse_numa(val, da->numa, nb_numa) != 0)
-			return BAD();
-		da->numa_given = 1;
-	} else if (strcmp(key, "mac") == 0) {
-		if (strcmp(val, "shared") == 0)
-			da->mac = OCTONIC_MAC_SHARED;
-		else if (strcmp(val, "per-pf") == 0)
-			da->mac = OCTONIC_MAC_PER_PF;
-		else
-			return BAD();
-		da->mac_given = 1;
+		bad = parse_numa(val, da->numa, nb_numa) != 0;
+		if (!bad)
+			da->numa_given = 1;
 	} else if (strcmp(key, "wire") == 0) {
 		if (strcmp(val, "gen") == 0) {
 			da->wire = OCTONIC_WIRE_GEN;
 		} else if (strcmp(val, "loop") == 0) {
 			da->wire = OCTONIC_WIRE_LOOP;
+		} else if (strlen(val) >= sizeof(da->wire_name)) {
+			bad = 1;
 		} else {
-			if (strlen(val) >= sizeof(da->wire_name))
-				return BAD();
 			da->wire = OCTONIC_WIRE_ETHDEV;
 			strcpy(da->wire_name, val);
 		}
-	} else if (strcmp(key, "flows") == 0) {
-		if (parse_u64(val, 1, 1u << 24, &v) != 0)
-			return BAD();
-		da->flows = v;
-	} else if (strcmp(key, "pkt_len") == 0) {
-		if (parse_u64(val, 64, OCTONIC_MAX_FRAME, &v) != 0)
-			return BAD();
-		da->pkt_len = v;
-		da->pkt_len_given = 1;
-	} else if (strcmp(key, "proto") == 0) {
-		if (strcmp(val, "udp") == 0)
-			da->l4_proto = IPPROTO_UDP;
-		else if (strcmp(val, "tcp") == 0)
-			da->l4_proto = IPPROTO_TCP;
-		else if (strcmp(val, "sctp") == 0)
-			da->l4_proto = IPPROTO_SCTP;
-		else if (strcmp(val, "icmp") == 0)
-			da->l4_proto = IPPROTO_ICMP;
-		else if (strcmp(val, "icmp6") == 0)
-			da->l4_proto = IPPROTO_ICMPV6;
-		else
-			return BAD();
-	} else if (strcmp(key, "ipv6") == 0) {
-		if (parse_u64(val, 0, 1, &v) != 0)
-			return BAD();
-		da->ipv6 = v;
-	} else if (strcmp(key, "gen_rate") == 0) {
-		/* 1 Gpps is far beyond what a software NIC model produces */
-		if (parse_u64(val, 0, 1000000000ull, &v) != 0)
-			return BAD();
-		da->gen_rate = v;
-	} else if (strcmp(key, "gen_limit") == 0) {
-		if (parse_u64(val, 0, UINT64_MAX, &v) != 0)
-			return BAD();
-		da->gen_limit = v;
-	} else if (strcmp(key, "nudma_dma_ns") == 0) {
-		if (parse_u64(val, 0, 100000, &v) != 0)
-			return BAD();
-		da->nudma_dma_ns = v;
-	} else if (strcmp(key, "nudma_dma") == 0) {
-		if (strcmp(val, "flush") == 0)
-			da->nudma_dma = OCTONIC_NUDMA_DMA_FLUSH;
-		else if (strcmp(val, "wait") == 0)
-			da->nudma_dma = OCTONIC_NUDMA_DMA_WAIT;
-		else
-			return BAD();
-	} else if (strcmp(key, "nudma_poll_ns") == 0) {
-		if (parse_u64(val, 0, 100000, &v) != 0)
-			return BAD();
-		da->nudma_poll_ns = v;
-	} else if (strcmp(key, "dialect") == 0) {
-		if (strcmp(val, "generic") == 0)
-			da->dialect = OCTONIC_DIALECT_GENERIC;
-		else if (strcmp(val, "mlx5-sws") == 0)
-			da->dialect = OCTONIC_DIALECT_MLX5_SWS;
-		else if (strcmp(val, "mlx5-hws") == 0)
-			da->dialect = OCTONIC_DIALECT_MLX5_HWS;
-		else
-			return BAD();
-	} else if (strcmp(key, "xmeta") == 0) {
-		if (parse_u64(val, 0, OCTONIC_XMETA_MAX, &v) != 0)
-			return BAD();
-		da->xmeta = v;
-		da->xmeta_given = 1;
-	} else if (strcmp(key, "mlx5_dpdk") == 0) {
-		if (strcmp(val, "22.11") == 0)
-			da->mlx5_dpdk = OCTONIC_MLX5_DPDK_22_11;
-		else if (strcmp(val, "25.11") == 0)
-			da->mlx5_dpdk = OCTONIC_MLX5_DPDK_25_11;
-		else
-			return BAD();
-		da->mlx5_dpdk_given = 1;
-	} else if (strcmp(key, "fdb_mark") == 0) {
-		if (parse_u64(val, 0, 1, &v) != 0)
-			return BAD();
-		da->fdb_mark = v;
-	} else if (strcmp(key, "topology") == 0) {
-		if (strcmp(val, "octonic") == 0)
-			da->topology = OCTONIC_TOPO_OCTONIC;
-		else if (strcmp(val, "mpesw") == 0)
-			da->topology = OCTONIC_TOPO_MPESW;
-		else if (strcmp(val, "separate") == 0)
-			da->topology = OCTONIC_TOPO_SEPARATE;
-		else
-			return BAD();
-	} else if (strcmp(key, "rx_step") == 0) {
-		if (parse_u64(val, 1, OCTONIC_RX_STEP_MAX, &v) != 0)
-			return BAD();
-		da->rx_step = v;
-	} else if (strcmp(key, "rx_ring") == 0) {
-		if (strcmp(val, "plain") == 0)
-			da->rx_ring = OCTONIC_RX_RING_PLAIN;
-		else if (strcmp(val, "mlx5") == 0)
-			da->rx_ring = OCTONIC_RX_RING_MLX5;
-		else
-			return BAD();
-	} else if (strcmp(key, "tx_comp_every") == 0) {
-		if (parse_u64(val, 1, OCTONIC_TX_COMP_EVERY_MAX, &v) != 0)
-			return BAD();
-		da->tx_comp_every = v;
-	} else if (strcmp(key, "tx_cleanup") == 0) {
-		if (parse_u64(val, 0, 1, &v) != 0)
-			return BAD();
-		da->tx_cleanup = v;
-	} else if (strcmp(key, "tx_read_ns") == 0) {
-		if (parse_u64(val, 0, OCTONIC_TX_READ_NS_MAX, &v) != 0)
-			return BAD();
-		da->tx_read_ns = v;
+	} else {
+		for (i = 0; i < RTE_DIM(devarg_fields); i++)
+			if (strcmp(key, devarg_fields[i].key) == 0) {
+				bad = apply_field(da, &devarg_fields[i], val) != 0;
+				break;
+			}
 	}
-#undef BAD
+	if (bad)
+		return fail(err, err_len, "invalid value '%s' for devarg '%s'",
+			val != NULL ? val : "", key);
 	return 0;
 }
 
@@ -358,6 +355,34 @@ topology_check(struct octonic_devargs *da, char *err, size_t err_len)
 	default:
 		return 0;
 	}
+}
+
+/* The keys that only a dialect of mlx5 takes, against the dialect given. */
+static int
+dialect_keys_check(const struct octonic_devargs *da, char *err, size_t err_len)
+{
+	/* xmeta= is mlx5's dv_xmeta_en: meaningless to the generic dialect,
+	 * and mode 4 exists only with hardware steering (mlx5.rst, 22.11).
+	 */
+	if (da->xmeta_given &&
+			da->dialect == OCTONIC_DIALECT_GENERIC)
+		return fail(err, err_len,
+			"devarg 'xmeta' needs dialect=mlx5-sws or dialect=mlx5-hws");
+	if (da->xmeta == 4 &&
+			da->dialect == OCTONIC_DIALECT_MLX5_SWS)
+		return fail(err, err_len,
+			"devarg 'xmeta=4' is a hardware-steering mode: it needs dialect=mlx5-hws");
+	if (da->mlx5_dpdk_given &&
+			da->dialect == OCTONIC_DIALECT_GENERIC)
+		return fail(err, err_len,
+			"devarg 'mlx5_dpdk' needs dialect=mlx5-sws or dialect=mlx5-hws");
+	/* the capability matters to hardware steering from 25.03 on only */
+	if (da->fdb_mark &&
+			(da->dialect != OCTONIC_DIALECT_MLX5_HWS ||
+			da->mlx5_dpdk < OCTONIC_MLX5_DPDK_25_11))
+		return fail(err, err_len,
+			"devarg 'fdb_mark' needs dialect=mlx5-hws and mlx5_dpdk=25.11");
+	return 0;
 }
 
 int
@@ -422,27 +447,8 @@ octonic_devargs_parse(const char *args, struct octonic_devargs *da,
 		ret = fail(err, err_len,
 			"devarg 'numa' names %u nodes but pfs=%u", nb_numa,
 			da->nb_pfs);
-	/* xmeta= is mlx5's dv_xmeta_en: meaningless to the generic dialect,
-	 * and mode 4 exists only with hardware steering (mlx5.rst, 22.11).
-	 */
-	if (ret == 0 && da->xmeta_given &&
-			da->dialect == OCTONIC_DIALECT_GENERIC)
-		ret = fail(err, err_len,
-			"devarg 'xmeta' needs dialect=mlx5-sws or dialect=mlx5-hws");
-	else if (ret == 0 && da->xmeta == 4 &&
-			da->dialect == OCTONIC_DIALECT_MLX5_SWS)
-		ret = fail(err, err_len,
-			"devarg 'xmeta=4' is a hardware-steering mode: it needs dialect=mlx5-hws");
-	else if (ret == 0 && da->mlx5_dpdk_given &&
-			da->dialect == OCTONIC_DIALECT_GENERIC)
-		ret = fail(err, err_len,
-			"devarg 'mlx5_dpdk' needs dialect=mlx5-sws or dialect=mlx5-hws");
-	/* the capability matters to hardware steering from 25.03 on only */
-	else if (ret == 0 && da->fdb_mark &&
-			(da->dialect != OCTONIC_DIALECT_MLX5_HWS ||
-			da->mlx5_dpdk < OCTONIC_MLX5_DPDK_25_11))
-		ret = fail(err, err_len,
-			"devarg 'fdb_mark' needs dialect=mlx5-hws and mlx5_dpdk=25.11");
+	if (ret == 0)
+		ret = dialect_keys_check(da, err, err_len);
 	/* The generator's frame carries headers and a sequence payload: an
 	 * IPv6 or TCP frame needs more than 64 bytes.  Without pkt_len= take
 	 * the shortest that fits; refuse a given one that does not.
