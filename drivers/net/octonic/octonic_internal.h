@@ -262,6 +262,9 @@ struct octonic_pf {
 	 */
 	char dev_name[RTE_DEV_NAME_MAX_LEN];
 	struct octonic_domain *dom;	/**< its e-switch */
+	/** the NIC's buffers of its Rx queues (nicbuf_get), and how many use them */
+	struct rte_mempool *nicbuf;
+	uint16_t nicbuf_users;
 	uint16_t sw_pf;			/**< its index in that e-switch */
 	uint8_t rmv_notified;		/**< RMV sent by a device-fatal event */
 	volatile uint8_t plugged;	/**< 0 after rte_pmd_octonic_unplug */
