@@ -61,13 +61,11 @@ octonic_rxd_create(uint16_t nb_desc, uint16_t sges, int socket)
 
 	if (size == 0)
 		return NULL;
-	/* the slots' buffers, then the NIC's frames for them (pend) */
 	d = rte_zmalloc_socket("octonic_rxd",
-		sizeof(*d) + sizeof(d->elts[0]) * size * 2, RTE_CACHE_LINE_SIZE,
+		sizeof(*d) + sizeof(d->elts[0]) * size, RTE_CACHE_LINE_SIZE,
 		socket);
 	if (d == NULL)
 		return NULL;
-	d->pend = &d->elts[size];
 	d->size = size;
 	d->mask = size - 1;
 	d->nb_desc = n;
@@ -93,18 +91,11 @@ void
 octonic_rxd_stop(struct octonic_rxd *d)
 {
 	uint32_t i, pi = LOAD(&d->rq_pi, relaxed), ci = LOAD(&d->rq_ci, relaxed);
-	uint32_t hw = LOAD(&d->hw_pi, relaxed);
 
 	for (i = pi; i != ci; i++) {
 		rte_pktmbuf_free(d->elts[i & d->mask]);
 		d->elts[i & d->mask] = NULL;
 	}
-	/* completions the poller did not DMA-write yet */
-	for (i = d->dma_pi; i != hw; i++) {
-		rte_pktmbuf_free(d->pend[i & d->mask]);
-		d->pend[i & d->mask] = NULL;
-	}
-	d->dma_pi = 0;
 	STORE(&d->rq_pi, 0, relaxed);
 	STORE(&d->rq_ci, 0, relaxed);
 	STORE(&d->hw_pi, 0, relaxed);
@@ -143,7 +134,7 @@ rxd_burst_vec(struct octonic_rxq *rxq, struct octonic_rxd *d,
 		posted = LOAD(&d->rq_ci, relaxed) - pi;
 		req = RTE_MIN(req, posted - posted % step);	/* the posted limit */
 		req = RTE_MIN(req, max - tn);			/* the fault */
-		got = RTE_MIN(req, d->dma_pi - pi);
+		got = RTE_MIN(req, LOAD(&d->hw_pi, acquire) - pi);
 		if (got == 0)
 			break;
 		memcpy(&pkts[tn], &d->elts[idx], sizeof(pkts[0]) * got);
@@ -169,7 +160,7 @@ rxd_burst_scalar(struct octonic_rxq *rxq, struct octonic_rxd *d,
 			RELAXED_ADD(&rxq->poll.nombuf, 1);
 			break;
 		}
-		if (pi == d->dma_pi) {
+		if (pi == LOAD(&d->hw_pi, acquire)) {
 			rte_pktmbuf_free(rep);
 			break;
 		}
@@ -184,41 +175,6 @@ rxd_burst_scalar(struct octonic_rxq *rxq, struct octonic_rxd *d,
 		STORE(&d->rq_ci, pi + d->size, release);
 	}
 	return tn;
-}
-
-/*
- * The NIC's DMA of the frames it completed into the buffers of their
- * slots, made by the queue's poller for as many completions as a burst
- * of @p n can take; bursts hand out written slots only (dma_pi).  A
- * scatter chain that finds the pool dry stops it until the next burst.
- */
-uint64_t
-octonic_rxd_dma(struct octonic_rxq *rxq, uint32_t n)
-{
-	struct octonic_rxd *d = rxq->desc;
-	uint32_t hw = LOAD(&d->hw_pi, acquire), pi = d->dma_pi, idx;
-	uint32_t end = LOAD(&d->rq_pi, relaxed) + n;
-	uint64_t bytes = 0;
-	uint16_t k = 0;
-	struct rte_mbuf *m;
-
-	/* not past what the burst can take */
-	if ((int32_t)(end - pi) <= 0)
-		hw = pi;
-	else if (hw - pi > end - pi)
-		hw = end;
-	for (; pi != hw; pi++, k++) {
-		idx = pi & d->mask;
-		m = d->elts[idx];
-		rte_pktmbuf_reset(m);
-		if (octonic_rx_dma_one(rxq, m, d->pend[idx]) != 0)
-			break;
-		bytes += m->pkt_len;
-		rte_pktmbuf_free(d->pend[idx]);
-		d->pend[idx] = NULL;
-	}
-	d->dma_pi = pi;
-	return k > 0 ? octonic_rx_dma_done(rxq, k, bytes) : 0;
 }
 
 uint16_t

@@ -15,25 +15,14 @@
  *      for), apply the Tx offloads and put the frame on the wire;
  *   2. Rx: take frames from the wire, classify them in the e-switch (per
  *      PF's MAC first under topology=separate, each PF having its own),
- *      take each into a buffer of the NIC's own memory for the chosen
- *      queue, with what its descriptor will say, and complete it in that
- *      queue's descriptor ring (with rx_ring=mlx5: in the next slot the
- *      driver posted a buffer in).
+ *      and "DMA-write" each (copy) into an mbuf of the chosen queue's
+ *      mempool, then enqueue it in that queue's descriptor ring (with
+ *      rx_ring=mlx5: into the next buffer the driver posted).
  * Packets sit in rings between runs, as in hardware queues, so they are in
  * flight while rules change.
- *
- * The Rx DMA itself, the write into the application's mbufs, is not the
- * engine's: the queue's own poller makes it in its burst, for the frames
- * it is about to take (octonic_rx_dma_one), so that the lcore that wins
- * the engine's lock never writes into the mbufs of a queue it does not
- * poll, and each poller's caches hold its own queue's frames as a real
- * NIC's DMA leaves them.  The NUDMA cost of a remote DMA falls on that
- * poller too: under nudma_dma=flush the lines written leave the caches,
- * under nudma_dma=wait it busy-waits nudma_dma_ns.
  */
 
 #include <sched.h>
-#include <stdbool.h>
 #include <string.h>
 
 #include <numa.h>
@@ -44,9 +33,6 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_pause.h>
-#if defined(RTE_ARCH_X86)
-#include <cpuid.h>
-#endif
 
 #include "octo_wire.h"
 #include "octonic_internal.h"
@@ -60,33 +46,6 @@
  * the engine with huge bursts (which would only overflow the rings).
  */
 #define OCTONIC_GEN_MAX_CREDIT 256
-
-/* Flush instructions (nudma_dma=flush), chosen once from the CPU's flags. */
-enum {
-	FLUSH_NONE,
-	FLUSH_CLFLUSH,
-	FLUSH_CLFLUSHOPT,
-	FLUSH_DC_CIVAC,
-};
-
-static uint8_t
-flush_insn_probe(void)
-{
-#if defined(RTE_ARCH_X86)
-	unsigned int a, b, c, d;
-
-	/* CPUID.(EAX=7,ECX=0):EBX[23] is CLFLUSHOPT, CPUID.1:EDX[19] CLFLUSH */
-	if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 23)) != 0)
-		return FLUSH_CLFLUSHOPT;
-	if (__get_cpuid(1, &a, &b, &c, &d) && (d & (1u << 19)) != 0)
-		return FLUSH_CLFLUSH;
-	return FLUSH_NONE;
-#elif defined(RTE_ARCH_ARM64)
-	return FLUSH_DC_CIVAC;
-#else
-	return FLUSH_NONE;
-#endif
-}
 
 int
 octonic_thread_socket(void)
@@ -140,16 +99,7 @@ octonic_engine_setup(struct octonic_nic *nic)
 	struct octo_gen_conf gc;
 	uint64_t hz = rte_get_tsc_hz();
 
-	if (nic->args.nudma_dma == OCTONIC_NUDMA_DMA_FLUSH) {
-		nic->flush_insn = flush_insn_probe();
-		nic->nudma_flush = 1;
-		if (nic->flush_insn == FLUSH_NONE)
-			OCTONIC_LOG(WARNING, "%s: nudma_dma=flush: this CPU has no cache line flush the model knows; a remote DMA costs nothing (nudma_dma=wait busy-waits instead)",
-				nic->name);
-	} else {
-		nic->nudma_dma_cycles =
-			nic->args.nudma_dma_ns * hz / 1000000000ull;
-	}
+	nic->nudma_dma_cycles = nic->args.nudma_dma_ns * hz / 1000000000ull;
 	nic->nudma_poll_cycles = nic->args.nudma_poll_ns * hz / 1000000000ull;
 	nic->tx_read_cycles = nic->args.tx_read_ns * hz / 1000000000ull;
 	rte_spinlock_init(&nic->engine_lock);
@@ -596,21 +546,28 @@ wire_fetch(struct octonic_nic *nic, struct rte_mbuf **frames)
 }
 
 /*
- * Copy frame @p src (possibly chained) into @p head, chaining more mbufs
- * of @p mp where it does not fit.  -1 when @p mp runs dry; head is then
- * left alone (the segments chained to it freed).
+ * Write frame @p w into @p head, an mbuf of @p rxq's pool, chaining more
+ * mbufs of that pool if scatter is on.  -1, counted (errors or nombuf),
+ * when the frame does not fit or the pool runs dry; head is then left
+ * alone (the segments chained to it freed).
  */
 static int
-chain_write(struct rte_mempool *mp, struct rte_mbuf *head,
-		const struct rte_mbuf *src)
+dma_write(struct octonic_rxq *rxq, struct rte_mbuf *head,
+		const struct rte_mbuf *w, int scatter)
 {
 	struct rte_mbuf *seg = head, *prev = NULL;
-	uint32_t len = src->pkt_len, off = 0, src_off = 0, chunk;
+	const struct rte_mbuf *src = w;
+	uint32_t len = w->pkt_len, off = 0, src_off = 0, chunk;
 
+	if (len > rte_pktmbuf_tailroom(head) && !scatter) {
+		RELAXED_ADD(&rxq->eng.errors, 1);
+		return -1;
+	}
 	while (off < len) {
 		if (seg == NULL) {
-			seg = rte_pktmbuf_alloc(mp);
+			seg = rte_pktmbuf_alloc(rxq->mp);
 			if (seg == NULL) {
+				RELAXED_ADD(&rxq->eng.nombuf, 1);
 				rte_pktmbuf_free(head->next);
 				head->next = NULL;
 				head->nb_segs = 1;
@@ -738,226 +695,111 @@ rx_fields(const struct octonic_pf *pf, struct rte_mbuf *m,
 	m->ol_flags = flags;
 }
 
-/*
- * Whether frame @p w can go to @p rxq: a frame longer than the queue's
- * buffers without scatter is an error (counted), as it was on a NIC.
- */
-static bool
-rx_fits(struct octonic_rxq *rxq, const struct rte_mbuf *w, uint64_t offloads)
+/* Count @p k frames of @p bytes DMA-written into @p rxq's buffers. */
+static void
+rx_dma_count(struct octonic_nic *nic, struct octonic_rxq *rxq, uint16_t k,
+		uint64_t bytes)
 {
-	if (w->pkt_len <= rxq->room || (offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0)
-		return true;
-	RELAXED_ADD(&rxq->eng.errors, 1);
-	return false;
-}
-
-/*
- * The NIC takes frame @p w (verdict @p v) for @p rxq into @p b, a buffer
- * of its own memory (the queue's nicbuf pool, on the PF's socket), with
- * what the descriptor will carry: the DMA into the host's mbufs is left
- * to the queue's own poller (octonic_rx_dma_one), so that no lcore
- * writes into the mbufs of a queue it does not poll.  -1 (b freed) when
- * the NIC's buffer for the queue is full.
- */
-static int
-nic_take(struct octonic_rxq *rxq, struct rte_mbuf *b, const struct rte_mbuf *w,
-		const struct octonic_verdict *v, uint64_t offloads)
-{
-	if (chain_write(rxq->nicbuf, b, w) != 0) {
-		rte_pktmbuf_free(b);
-		return -1;
-	}
-	rx_fields(rxq->pf, b, w, v, offloads);
-	return 0;
-}
-
-/* ---- the DMA, on the queue's poller ---- */
-
-const char *
-octonic_flush_insn_name(const struct octonic_nic *nic)
-{
-	static const char *const names[] = {
-		[FLUSH_NONE] = "none", [FLUSH_CLFLUSH] = "clflush",
-		[FLUSH_CLFLUSHOPT] = "clflushopt", [FLUSH_DC_CIVAC] = "dc civac",
-	};
-
-	return names[nic->flush_insn];
-}
-
-/*
- * Write back and evict the lines of [@p p, @p p + @p len) from every
- * cache; returns how many lines.
- */
-static unsigned int
-lines_flush(uint8_t insn, const void *p, size_t len)
-{
-	uintptr_t a = (uintptr_t)p & ~(uintptr_t)(RTE_CACHE_LINE_SIZE - 1);
-	uintptr_t end = (uintptr_t)p + len;
-	unsigned int n = 0;
-
-	for (; a < end; a += RTE_CACHE_LINE_SIZE, n++) {
-		switch (insn) {
-#if defined(RTE_ARCH_X86)
-		case FLUSH_CLFLUSHOPT:
-			/* 66 0F AE /7: clflushopt, for assemblers that lack it */
-			asm volatile(".byte 0x66; clflush %0"
-				: "+m" (*(volatile char *)a));
-			break;
-		case FLUSH_CLFLUSH:
-			asm volatile("clflush %0" : "+m" (*(volatile char *)a));
-			break;
-#elif defined(RTE_ARCH_ARM64)
-		case FLUSH_DC_CIVAC:
-			asm volatile("dc civac, %0" : : "r" (a) : "memory");
-			break;
-#endif
-		default:
-			return 0;
-		}
-	}
-	return n;
-}
-
-/*
- * nudma_dma=flush: what a DMA into memory of another socket than the
- * PF's writes does not land in the caches (DDIO allocates lines in the
- * LLC of the PF's socket only, and a write to another socket's memory
- * invalidates them): the mbuf's descriptor fields and data leave the
- * caches, so that whoever reads them takes the misses.  Returns the
- * lines flushed.
- */
-static unsigned int
-mbuf_flush(uint8_t insn, const struct rte_mbuf *m)
-{
-	unsigned int n = 0;
-
-	for (; m != NULL; m = m->next) {
-		n += lines_flush(insn, m, sizeof(*m));
-		n += lines_flush(insn, rte_pktmbuf_mtod(m, const void *),
-			m->data_len);
-	}
-	rte_wmb();	/* clflushopt is ordered by a fence only */
-	return n;
-}
-
-int
-octonic_rx_dma_one(struct octonic_rxq *rxq, struct rte_mbuf *m,
-		const struct rte_mbuf *b)
-{
-	const struct octonic_nic *nic = rxq->pf->nic;
-
-	if (chain_write(rxq->mp, m, b) != 0) {
-		RELAXED_ADD(&rxq->eng.nombuf, 1);
-		return -1;
-	}
-	m->port = b->port;
-	m->packet_type = b->packet_type;
-	m->ol_flags = b->ol_flags;
-	m->hash = b->hash;
-	if (rxq->remote_pool && nic->nudma_flush)
-		RELAXED_ADD(&rxq->eng.flush_lines, mbuf_flush(nic->flush_insn, m));
-	return 0;
-}
-
-uint64_t
-octonic_rx_dma_done(struct octonic_rxq *rxq, uint16_t k, uint64_t bytes)
-{
-	const struct octonic_nic *nic = rxq->pf->nic;
-
 	RELAXED_ADD(&rxq->eng.dma_pkts, k);
 	RELAXED_ADD(&rxq->eng.dma_bytes, bytes);
-	if (!rxq->remote_pool)
-		return 0;
-	RELAXED_ADD(&rxq->eng.remote_dma_pkts, k);
-	RELAXED_ADD(&rxq->eng.remote_dma_bytes, bytes);
-	if (nic->nudma_dma_cycles == 0)
-		return 0;
-	return octonic_nudma_wait(nic->nudma_dma_cycles * k);
+	if (rxq->remote_pool) {
+		RELAXED_ADD(&rxq->eng.remote_dma_pkts, k);
+		RELAXED_ADD(&rxq->eng.remote_dma_bytes, bytes);
+		if (nic->nudma_dma_cycles != 0)
+			nic->run_stall +=
+				octonic_nudma_wait(nic->nudma_dma_cycles * k);
+	}
 }
 
 /*
- * rx_ring=mlx5: frames[0..n) completed into the buffers the driver
- * posted, in order; with none left the rest is dropped (imissed), as a
- * ConnectX counts out-of-buffer.  A frame that does not fit is an error
- * and leaves its buffer posted for the next one.  The NIC holds each
- * frame for its slot (pend) until the poller's burst writes it into the
- * slot's buffer (octonic_rxd_dma).
+ * rx_ring=mlx5: write frames[0..n) into the buffers the driver posted, in
+ * order; with none left the rest is dropped (imissed), as a ConnectX
+ * counts out-of-buffer.  A frame that does not fit is an error and leaves
+ * its buffer posted for the next one.
  */
 static void
-deliver_posted(struct octonic_rxq *rxq, struct rte_mbuf **frames,
-		const struct octonic_verdict *v, uint16_t n)
+deliver_posted(struct octonic_nic *nic, struct octonic_rxq *rxq,
+		struct rte_mbuf **frames, const struct octonic_verdict *v,
+		uint16_t n)
 {
 	struct octonic_rxd *d = rxq->desc;
-	uint64_t offloads = rxq->pf->dev->data->dev_conf.rxmode.offloads;
+	struct octonic_pf *pf = rxq->pf;
+	uint64_t offloads = pf->dev->data->dev_conf.rxmode.offloads;
+	int scatter = (offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0;
 	uint32_t pi = rte_atomic_load_explicit(&d->hw_pi, rte_memory_order_relaxed);
 	uint32_t ci = rte_atomic_load_explicit(&d->rq_ci, rte_memory_order_acquire);
-	uint32_t start = pi;
-	struct rte_mbuf *b[OCTONIC_BURST];
-	uint16_t i, nb = RTE_MIN(n, ci - pi), used = 0;
+	uint64_t bytes = 0;
+	uint16_t i, k = 0;
+	struct rte_mbuf *m;
 
-	if (nb > 0 && rte_pktmbuf_alloc_bulk(rxq->nicbuf, b, nb) != 0)
-		nb = 0;
 	for (i = 0; i < n; i++) {
-		if (pi == ci || used == nb) {
+		if (pi == ci) {
 			RELAXED_ADD(&rxq->eng.missed, n - i);
 			break;
 		}
-		if (!rx_fits(rxq, frames[i], offloads))
+		m = d->elts[pi & d->mask];
+		rte_pktmbuf_reset(m);
+		if (dma_write(rxq, m, frames[i], scatter) != 0)
 			continue;	/* counted */
-		if (nic_take(rxq, b[used++], frames[i], &v[i], offloads) != 0) {
-			RELAXED_ADD(&rxq->eng.missed, 1);
-			continue;
-		}
-		d->pend[pi & d->mask] = b[used - 1];
+		rx_fields(pf, m, frames[i], &v[i], offloads);
+		bytes += m->pkt_len;
+		k++;
 		pi++;
 	}
-	if (used < nb)
-		rte_pktmbuf_free_bulk(b + used, nb - used);
-	if (pi != start)
-		rte_atomic_store_explicit(&d->hw_pi, pi, rte_memory_order_release);
+	if (k == 0)
+		return;
+	rx_dma_count(nic, rxq, k, bytes);
+	rte_atomic_store_explicit(&d->hw_pi, pi, rte_memory_order_release);
 }
 
 /*
- * Frames[0..n) (all steered to @p rxq) into the queue's ring, held in the
- * NIC's buffers until its poller's burst DMA-writes them: one bulk
- * allocation and one ring enqueue for the run.
+ * DMA-write frames[0..n) (all steered to @p rxq) into mbufs of its pool and
+ * enqueue them: one bulk allocation and one ring enqueue for the run.
  */
 static void
-deliver_run(struct octonic_rxq *rxq, struct rte_mbuf **frames,
-		const struct octonic_verdict *v, uint16_t n)
+deliver_run(struct octonic_nic *nic, struct octonic_rxq *rxq,
+		struct rte_mbuf **frames, const struct octonic_verdict *v,
+		uint16_t n)
 {
-	uint64_t offloads = rxq->pf->dev->data->dev_conf.rxmode.offloads;
-	struct rte_mbuf *b[OCTONIC_BURST];
-	uint16_t i, k = 0, nb;
+	struct octonic_pf *pf = rxq->pf;
+	struct rte_eth_dev_data *data = pf->dev->data;
+	uint64_t offloads = data->dev_conf.rxmode.offloads;
+	int scatter = (offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0;
+	struct rte_mbuf *m[OCTONIC_BURST];
+	uint64_t bytes = 0;
+	uint16_t i, k = 0, got;
 
 	if (rxq->desc != NULL) {
-		deliver_posted(rxq, frames, v, n);
+		deliver_posted(nic, rxq, frames, v, n);
 		return;
 	}
-	nb = RTE_MIN(n, rte_ring_free_count(rxq->ring));
-	if (nb > 0 && rte_pktmbuf_alloc_bulk(rxq->nicbuf, b, nb) != 0)
-		nb = 0;
-	for (i = 0; i < n; i++) {
-		if (!rx_fits(rxq, frames[i], offloads))
-			continue;	/* counted */
-		/* the ring is full (or the NIC's buffer) */
-		if (k == nb || nic_take(rxq, b[k], frames[i], &v[i],
-				offloads) != 0) {
-			RELAXED_ADD(&rxq->eng.missed, 1);
-			if (k < nb)
-				b[k] = b[--nb];	/* b[k] was freed */
+	if (rte_pktmbuf_alloc_bulk(rxq->mp, m, n) == 0) {
+		got = n;
+	} else {
+		/* fewer left than the run needs: take what there is */
+		for (got = 0; got < n; got++) {
+			m[got] = rte_pktmbuf_alloc(rxq->mp);
+			if (m[got] == NULL)
+				break;
+		}
+		RELAXED_ADD(&rxq->eng.nombuf, n - got);
+	}
+	for (i = 0; i < got; i++) {
+		if (dma_write(rxq, m[i], frames[i], scatter) != 0) {
+			rte_pktmbuf_free(m[i]);	/* counted */
 			continue;
 		}
-		k++;
+		rx_fields(pf, m[i], frames[i], &v[i], offloads);
+		bytes += m[i]->pkt_len;
+		m[k++] = m[i];
 	}
-	if (k < nb)
-		rte_pktmbuf_free_bulk(b + k, nb - k);
 	if (k == 0)
 		return;
-	i = rte_ring_sp_enqueue_burst(rxq->ring, (void **)b, k, NULL);
+	rx_dma_count(nic, rxq, k, bytes);
+	i = rte_ring_sp_enqueue_burst(rxq->ring, (void **)m, k, NULL);
 	if (i < k) {
 		RELAXED_ADD(&rxq->eng.missed, k - i);
-		rte_pktmbuf_free_bulk(b + i, k - i);
+		rte_pktmbuf_free_bulk(m + i, k - i);
 	}
 }
 
@@ -995,7 +837,7 @@ deliver_all(struct octonic_nic *nic, const struct octonic_domain *dom,
 				run_v[k++] = v[j];
 				q[j] = NULL;
 			}
-		deliver_run(rq, run_f, run_v, k);
+		deliver_run(nic, rq, run_f, run_v, k);
 	}
 }
 

@@ -69,10 +69,6 @@ rxq_free(struct octonic_rxq *rxq)
 	rxq_flush(rxq);
 	rte_ring_free(rxq->ring);
 	rte_free(rxq->desc);
-	if (rxq->nicbuf != NULL && --rxq->pf->nicbuf_users == 0) {
-		rte_mempool_free(rxq->pf->nicbuf);
-		rxq->pf->nicbuf = NULL;
-	}
 	rte_free(rxq);
 }
 
@@ -149,45 +145,6 @@ queue_ring(struct rte_eth_dev *dev, bool tx, uint16_t qid, uint16_t nb_desc)
 	return r;
 }
 
-/*
- * The NIC's own memory for the frames its Rx rings hold until their
- * pollers' DMA: one pool per PF on its socket (a pool per queue took
- * three memzones each, past EAL's limit at 64 queues over 8 PFs), made
- * by the first Rx queue set up and freed with the last one released.
- * It holds, for each of the port's Rx queues, @p slots buffers (that
- * first queue's ring) and two bursts' worth more, each the size of the
- * largest frame the port or the generator makes (a longer one, after an
- * MTU change, takes several); a queue whose ring is larger than the
- * first's may find it empty, and counts what it misses. No per-lcore
- * cache: the engine takes buffers on whichever lcore runs it, the
- * pollers give them back, both in bulk.
- */
-static struct rte_mempool *
-nicbuf_get(const struct rte_eth_dev *dev, uint32_t slots)
-{
-	struct octonic_pf *pf = octonic_pf_of(dev);
-	char name[RTE_MEMPOOL_NAMESIZE];
-	uint32_t frame = dev->data->mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN +
-		2 * RTE_VLAN_HLEN;
-	uint32_t nb_q = RTE_MAX(dev->data->nb_rx_queues, (uint16_t)1);
-
-	if (pf->nicbuf == NULL) {
-		if (pf->nic->args.wire == OCTONIC_WIRE_GEN)
-			frame = RTE_MAX(frame, (uint32_t)pf->nic->args.pkt_len);
-		frame = RTE_MAX(RTE_MIN(frame, (uint32_t)OCTONIC_MAX_FRAME),
-			(uint32_t)RTE_MBUF_DEFAULT_DATAROOM);
-		snprintf(name, sizeof(name), "ocb_%u_%u", pf->nic->seq,
-			dev->data->port_id);
-		pf->nicbuf = rte_pktmbuf_pool_create(name,
-			nb_q * (slots + 2 * OCTONIC_BURST), 0, 0,
-			RTE_PKTMBUF_HEADROOM + frame, pf->socket);
-		if (pf->nicbuf == NULL)
-			return NULL;
-	}
-	pf->nicbuf_users++;
-	return pf->nicbuf;
-}
-
 static int
 octonic_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 		unsigned int socket_id, const struct rte_eth_rxconf *conf,
@@ -223,19 +180,8 @@ octonic_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 			return -ENOMEM;
 		}
 	}
-	rxq->pf = pf;
-	rxq->nicbuf = nicbuf_get(dev, rxq->desc != NULL ?
-		rxq->desc->size : nb_desc);
-	if (rxq->nicbuf == NULL) {
-		OCTONIC_LOG(ERR, "%s: Rx queue %u: no memory for the NIC's buffers: %s",
-			dev->data->name, qid, rte_strerror(rte_errno));
-		rxq_free(rxq);
-		return -ENOMEM;
-	}
 	rxq->step = pf->nic->args.rx_step;
 	rxq->mp = mp;
-	rxq->room = rte_pktmbuf_data_room_size(mp) > RTE_PKTMBUF_HEADROOM ?
-		rte_pktmbuf_data_room_size(mp) - RTE_PKTMBUF_HEADROOM : 0;
 	rxq->pf = pf;
 	rxq->qid = qid;
 	rxq->nb_desc = nb_desc;
@@ -1257,6 +1203,5 @@ RTE_PMD_REGISTER_PARAM_STRING(net_octonic,
 	"ipv6=0|1 "
 	"gen_rate=<pps, 0: as polled> "
 	"gen_limit=<packets, 0: none> "
-	"nudma_dma=flush|wait "
 	"nudma_dma_ns=<ns per remote DMA, suggested 107> "
 	"nudma_poll_ns=<ns per remote poll, suggested 107>");

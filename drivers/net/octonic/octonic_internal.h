@@ -14,10 +14,9 @@
  * Threads: the control path (configure, setup, start, stop, close) runs on
  * one thread at a time, as ethdev requires; each queue is polled by at most
  * one lcore; the NIC engine runs on whichever lcore wins the NIC's
- * trylock, and each queue's Rx DMA (into the application's mbufs) on its
- * poller.  Counters therefore have a single writer each: the poller
- * (polls, packets handed to the app, Rx DMA) or the engine (Tx DMA,
- * drops); readers use relaxed atomic loads.
+ * trylock.  Counters therefore have a single writer each: the poller
+ * (polls, packets handed to the app) or the engine (DMA, drops); readers
+ * use relaxed atomic loads.
  *
  * Layers, top first (meson.build lists the files so; a file calls only
  * files below it, the octonic_layers test fails on a call back up):
@@ -82,11 +81,7 @@ struct octo_sink;
 struct octo_latency;
 struct rte_vdev_device;
 
-/**
- * Counters of what the NIC does for a queue: written by the engine under
- * its lock (missed, errors) or by the queue's poller, which makes the
- * queue's Rx DMA (the others on Rx); one writer each.
- */
+/** Counters written by the NIC engine (under its lock). */
 struct octonic_engine_cnt {
 	uint64_t dma_pkts;		/**< Rx: written into mbufs; Tx: read out */
 	uint64_t dma_bytes;
@@ -95,11 +90,6 @@ struct octonic_engine_cnt {
 	uint64_t missed;		/**< Rx: ring full or queue not started */
 	uint64_t nombuf;		/**< Rx: mempool empty */
 	uint64_t errors;		/**< Rx: frame too big; Tx: offload failed */
-	/**
-	 * Rx, nudma_dma=flush: cache lines a
-	 * remote DMA wrote, flushed
-	 */
-	uint64_t flush_lines;
 };
 
 /**
@@ -138,11 +128,6 @@ struct octonic_poll_cnt {
 struct octonic_rxd {
 	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint32_t) rq_pi;	/**< driver */
 	RTE_ATOMIC(uint32_t) rq_ci;	/**< driver: posted so far */
-	/**
-	 * driver: completions DMA-written into
-	 * their buffers, rq_pi <= dma_pi <= hw_pi
-	 */
-	uint32_t dma_pi;
 	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint32_t) hw_pi;	/**< NIC */
 	alignas(RTE_CACHE_LINE_SIZE) uint32_t size;	/**< slots, a power of 2 */
 	uint32_t mask;
@@ -154,11 +139,6 @@ struct octonic_rxd {
 	 * more than one segment): no steps
 	 */
 	uint8_t scalar;
-	/**
-	 * NIC: the frame completed in each slot
-	 * in [dma_pi, hw_pi), in the NIC's buffers
-	 */
-	struct rte_mbuf **pend;
 	struct rte_mbuf *elts[];	/**< the slots' buffers */
 };
 
@@ -192,13 +172,6 @@ struct octonic_rxq {
 	struct rte_ring *ring;
 	struct octonic_rxd *desc;	/**< ... or this (rx_ring=mlx5) */
 	struct rte_mempool *mp;
-	/**
-	 * the NIC's own buffers for the frames
-	 * the ring holds until the poller's
-	 * DMA (octonic_rx_dma_one)
-	 */
-	struct rte_mempool *nicbuf;
-	uint32_t room;			/**< mp's data room less headroom */
 	struct octonic_pf *pf;
 	uint16_t qid;
 	uint16_t nb_desc;
@@ -262,9 +235,6 @@ struct octonic_pf {
 	 */
 	char dev_name[RTE_DEV_NAME_MAX_LEN];
 	struct octonic_domain *dom;	/**< its e-switch */
-	/** the NIC's buffers of its Rx queues (nicbuf_get), and how many use them */
-	struct rte_mempool *nicbuf;
-	uint16_t nicbuf_users;
 	uint16_t sw_pf;			/**< its index in that e-switch */
 	uint8_t rmv_notified;		/**< RMV sent by a device-fatal event */
 	volatile uint8_t plugged;	/**< 0 after rte_pmd_octonic_unplug */
@@ -341,9 +311,7 @@ struct octonic_nic {
 	 * (the IOctopus paper's figures); 107 is the value we suggest for
 	 * nudma_dma_ns and nudma_poll_ns.  0 (default) turns it off.
 	 */
-	uint64_t nudma_dma_cycles;	/**< nudma_dma=wait: per remote DMA */
-	uint8_t nudma_flush;		/**< nudma_dma=flush */
-	uint8_t flush_insn;		/**< the flush the CPU has */
+	uint64_t nudma_dma_cycles;	/**< busy-wait per remote DMA */
 	uint64_t nudma_poll_cycles;	/**< busy-wait per remote poll */
 	/**
 	 * tx_read_ns: the NIC reads a Tx
@@ -435,19 +403,6 @@ uint64_t octonic_latency_ns(const struct octonic_nic *nic, double q);
 int octonic_thread_socket(void);
 /** Busy-wait @p cycles (the NUDMA cost model); returns the cycles waited. */
 uint64_t octonic_nudma_wait(uint64_t cycles);
-/** The cache line flush nudma_dma=flush uses ("none" when it has none). */
-const char *octonic_flush_insn_name(const struct octonic_nic *nic);
-/**
- * The Rx DMA of frame @p b, held in the NIC's buffer, into @p m, a fresh
- * or posted buffer of @p rxq's pool: made by the queue's poller.  A remote
- * DMA under nudma_dma=flush flushes what it wrote (counted).  -1, nombuf
- * counted, when a scatter chain finds the pool dry; @p b is the caller's.
- */
-int octonic_rx_dma_one(struct octonic_rxq *rxq, struct rte_mbuf *m,
-		const struct rte_mbuf *b);
-/** Count @p k frames of @p bytes DMA-written; returns nudma_dma=wait's stall. */
-uint64_t octonic_rx_dma_done(struct octonic_rxq *rxq, uint16_t k,
-		uint64_t bytes);
 
 /* octonic_desc.c: the rings of rx_ring=mlx5 and tx_comp_every > 1 */
 struct octonic_rxd *octonic_rxd_create(uint16_t nb_desc, uint16_t sges,
@@ -463,10 +418,6 @@ void octonic_rxd_stop(struct octonic_rxd *d);
  */
 uint16_t octonic_rxd_burst(struct octonic_rxq *rxq, struct rte_mbuf **pkts,
 		uint16_t n, uint16_t max);
-/** The DMA of what the NIC completed, for a burst of @p n; returns the
- *  nudma_dma=wait stall.
- */
-uint64_t octonic_rxd_dma(struct octonic_rxq *rxq, uint32_t n);
 int octonic_rxd_count(const struct octonic_rxd *d);
 struct octonic_txd *octonic_txd_create(uint16_t nb_desc, uint16_t every,
 		int socket);

@@ -5,15 +5,14 @@
 /*
  * Datapath of a PF: the application side of the descriptor rings.  A burst
  * accounts the poll (and whether it came from another socket, paying the
- * NUDMA poll cost if configured), gives the NIC engine a chance to run,
- * makes the Rx DMA of the frames it is about to take (the NIC's work for
- * this queue, done on its poller: octonic_engine.c), and moves mbufs
- * between the application and the ring.  No locks, no syscalls.
+ * NUDMA poll cost if configured), gives the NIC engine a chance to run, and
+ * moves mbufs between the application and the ring.  No locks, no
+ * allocation, no syscalls.
  *
- * The first three steps are the model's, not what a driver of real
- * hardware does: their TSC time, less the NUDMA stall charged in them, is
- * counted as emulation (two TSC reads per step); moving mbufs to and from
- * the ring stands for reading and writing descriptors and is not.
+ * The first two steps are the model's, not what a driver of real hardware
+ * does: their TSC time, less the NUDMA stall charged in them, is counted
+ * as emulation (two TSC reads per burst); moving mbufs to and from the
+ * ring stands for reading and writing descriptors and is not.
  *
  * What a burst returns follows the datapath devargs (octonic.rst "Datapath"):
  * rx_step rounds the request down, the rx_burst_max fault caps what comes
@@ -22,8 +21,6 @@
  * (octonic_desc.c).  One function per direction, the choice made per
  * queue inside it.
  */
-
-#include <string.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -50,58 +47,6 @@ model_burst(struct octonic_pf *pf, struct octonic_poll_cnt *c, uint64_t t0)
 	RELAXED_ADD(&c->emu_cycles, t > stall ? t - stall : 0);
 }
 
-/* The time of the burst's DMA since @p t0, its nudma_dma=wait stall apart. */
-static inline void
-dma_account(struct octonic_poll_cnt *c, uint64_t t0, uint64_t stall)
-{
-	uint64_t t = rte_rdtsc() - t0;
-
-	RELAXED_ADD(&c->nudma_cycles, stall);
-	RELAXED_ADD(&c->emu_cycles, t > stall ? t - stall : 0);
-}
-
-/*
- * The Rx DMA of the frames @p pkts[0..n), the NIC's buffers just taken
- * from the ring, into mbufs of the queue's pool, made here by the
- * queue's poller (octonic_engine.c says why): @p pkts gets the mbufs
- * written, in order; returns how many (a dry pool drops the rest,
- * counted).
- */
-static uint16_t
-rx_dma(struct octonic_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
-{
-	struct rte_mbuf *m[OCTONIC_BURST], *b[OCTONIC_BURST];
-	uint64_t t0 = rte_rdtsc(), bytes = 0;
-	uint16_t i, j, c, got, k = 0;
-
-	for (i = 0; i < n; i += c) {
-		c = RTE_MIN(n - i, OCTONIC_BURST);
-		memcpy(b, &pkts[i], sizeof(b[0]) * c);
-		if (rte_pktmbuf_alloc_bulk(rxq->mp, m, c) == 0) {
-			got = c;
-		} else {
-			/* fewer left than the burst needs: take what there is */
-			for (got = 0; got < c; got++) {
-				m[got] = rte_pktmbuf_alloc(rxq->mp);
-				if (m[got] == NULL)
-					break;
-			}
-			RELAXED_ADD(&rxq->eng.nombuf, c - got);
-		}
-		for (j = 0; j < got; j++) {
-			if (octonic_rx_dma_one(rxq, m[j], b[j]) != 0) {
-				rte_pktmbuf_free(m[j]);	/* counted */
-				continue;
-			}
-			bytes += m[j]->pkt_len;
-			pkts[k++] = m[j];
-		}
-		rte_pktmbuf_free_bulk(b, c);
-	}
-	dma_account(&rxq->poll, t0, k > 0 ? octonic_rx_dma_done(rxq, k, bytes) : 0);
-	return k;
-}
-
 /* rte_pmd_octonic_rx_stall: this burst takes the stall, if still asked. */
 static __rte_noinline void
 rx_stall(struct octonic_pf *pf)
@@ -122,7 +67,7 @@ uint16_t
 octonic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct octonic_rxq *rxq = q;
-	uint64_t bytes = 0, t0;
+	uint64_t bytes = 0;
 	unsigned int nb, i;
 
 	uint16_t max = rte_atomic_load_explicit(&rxq->pf->rx_burst_max,
@@ -135,15 +80,11 @@ octonic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	if (max == 0)
 		max = n;
 	if (rxq->desc != NULL) {
-		t0 = rte_rdtsc();
-		dma_account(&rxq->poll, t0, octonic_rxd_dma(rxq, RTE_MIN(n, max)));
 		nb = octonic_rxd_burst(rxq, pkts, n, max);
 	} else {
 		n -= n % rxq->step;
 		nb = rte_ring_sc_dequeue_burst(rxq->ring, (void **)pkts,
 			RTE_MIN(n, max), NULL);
-		if (nb > 0)
-			nb = rx_dma(rxq, pkts, nb);
 	}
 	for (i = 0; i < nb; i++)
 		bytes += pkts[i]->pkt_len;
