@@ -45,6 +45,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -126,6 +127,36 @@ poller_time_left(int tid, uint64_t run0)
 
 static bool gate_holds_at(const struct octopus_priv *p, struct octopus_queue *dst,
 		bool expire, unsigned int depth);
+
+/*
+ * A gate of @p dst on source @p f opened on its timeout: say why, at
+ * NOTICE (rare: the moved flows' order is given up, and an order failure
+ * is read from it): the source's poller now and at the close, its state
+ * (R runnable, S sleeping, D blocked...) and the CPU time it ran since.
+ */
+static void
+gate_timeout_log(const struct octopus_priv *p, struct octopus_queue *dst, unsigned int f)
+{
+	const struct octopus_queue *src = p->rxq[f];
+	int tid0 = rte_atomic_load_explicit(&dst->mig.gate_tid[f], rte_memory_order_relaxed);
+	int tid = src == NULL ? 0 :
+		rte_atomic_load_explicit(&src->poller_tid, rte_memory_order_relaxed);
+	uint64_t run0 = rte_atomic_load_explicit(&dst->mig.gate_run0[f],
+		rte_memory_order_relaxed);
+	char buf[256], state = '?', *st;
+	uint64_t run = 0;
+
+	if (tid > 0 && task_file(tid, "schedstat", buf, sizeof(buf)))
+		run = strtoull(buf, NULL, 10);
+	if (tid > 0 && task_file(tid, "stat", buf, sizeof(buf))) {
+		st = strrchr(buf, ')');
+		if (st != NULL && st[1] == ' ')
+			state = st[2];
+	}
+	OCTO_LOG(NOTICE, "gate timeout: rxq %u on rxq %u, source poller tid %d (%d at close) state %c, ran %" PRIu64 " us since close",
+		dst->qid, f, tid, tid0, state,
+		run0 != 0 && run >= run0 ? (run - run0) / 1000 : 0);
+}
 
 /*
  * Gate @p f of @p dst is past its deadline at @p now: whether to wait
@@ -212,6 +243,7 @@ gate_holds_at(const struct octopus_priv *p, struct octopus_queue *dst, bool expi
 					rte_memory_order_relaxed)) {
 				rte_atomic_fetch_add_explicit(&dst->mig.gate_timeouts, 1,
 					rte_memory_order_relaxed);
+				gate_timeout_log(p, dst, f);
 				continue;
 			}
 		}
