@@ -19,6 +19,9 @@
  *   rule       a synchronous 5-tuple QUEUE rule for one of 16 flows made,
  *              moved to another queue (destroy + create, or make before
  *              break) or destroyed
+ *   tmpl       the same for 16 other flows with template rules
+ *              (rte_flow_async_create/destroy on a table of the port, each
+ *              pushed and its completion pulled before the next operation)
  *   member     a PF (never PF0, the transfer proxy) unplugged, or the one
  *              out plugged back (rte_pmd_octonic_unplug/plug)
  *   restart    port stop and start
@@ -43,8 +46,7 @@
  * is caused here), every kind of operation applied at least once. The
  * model's drop counters by reason are printed next to imissed.
  *
- * Not applied: template (asynchronous) rules, member detach/reattach,
- * device-fatal loss, stop under traffic (the model drops what a stopped
+ * Not applied: member detach/reattach, device-fatal loss, stop under traffic (the model drops what a stopped
  * PF's rings hold without counting it, so each stop comes after a drain).
  */
 
@@ -85,20 +87,23 @@
 #include "../common/octo_test_eal.h"
 
 #define NB_FLOWS 1024
-#define NB_PIN 16		/* flows the rules pick from */
+#define NB_PIN 16		/* flows the rules pick from ... */
+#define NB_TPIN 16		/* ... and the template rules, after them */
+#define TMPL_FQ 0		/* the flow queue of the template rules */
 #define MAX_Q 16
 #define MAX_CONTEND 16
 #define QUIESCE_S 10		/* deadline of a drain */
 
 enum op {
-	OP_MIG_API, OP_MIG_AUTO, OP_AUTO, OP_RETA, OP_RULE, OP_MEMBER,
+	OP_MIG_API, OP_MIG_AUTO, OP_AUTO, OP_RETA, OP_RULE, OP_TMPL, OP_MEMBER,
 	OP_RESTART, OP_RECONF, OP_MAX
 };
 static const char *const op_name[OP_MAX] = {
-	"mig_api", "mig_auto", "auto", "reta", "rule", "member", "restart", "reconf",
+	"mig_api", "mig_auto", "auto", "reta", "rule", "tmpl", "member", "restart",
+	"reconf",
 };
 /* relative frequency of each */
-static unsigned int op_weight[OP_MAX] = { 20, 15, 3, 15, 25, 4, 2, 2 };
+static unsigned int op_weight[OP_MAX] = { 20, 15, 3, 15, 25, 15, 4, 2, 2 };
 
 /* Keep only the kinds named in @p list (comma-separated); false if one is unknown. */
 static bool
@@ -130,10 +135,11 @@ static volatile int stop;
 /* per flow, shared by the lcores (a flow moves between queues) */
 static uint64_t next_seq[NB_FLOWS];
 static uint64_t reordered, duplicated, foreign;
-static rte_be32_t pin_src[NB_PIN];
-static rte_be16_t pin_sport[NB_PIN];
-static int pin_known[NB_PIN];
-static struct rte_flow *pin_rule[NB_PIN];
+static rte_be32_t pin_src[NB_PIN + NB_TPIN];
+static rte_be16_t pin_sport[NB_PIN + NB_TPIN];
+static int pin_known[NB_PIN + NB_TPIN];
+static struct rte_flow *pin_rule[NB_PIN + NB_TPIN];	/* sync, then template */
+static struct rte_flow_template_table *tmpl_table;
 
 static uint64_t op_ok[OP_MAX], op_refused[OP_MAX], op_max_cyc[OP_MAX];
 static int member_out = -1;	/* the PF unplugged, -1: none */
@@ -212,8 +218,8 @@ account(uint16_t q, struct rte_mbuf *m)
 		reorder_note(q, flow, seq, next);
 	else
 		ST(next_seq[flow], seq + 1);
-	if (flow < NB_PIN && !LD(pin_known[flow]) &&
-			octo_gen_flow_of(m, NB_PIN, &src, &sport) == (int)flow) {
+	if (flow < NB_PIN + NB_TPIN && !LD(pin_known[flow]) &&
+			octo_gen_flow_of(m, NB_PIN + NB_TPIN, &src, &sport) == (int)flow) {
 		pin_src[flow] = src;
 		pin_sport[flow] = sport;
 		ST(pin_known[flow], 1);
@@ -483,6 +489,61 @@ epoch_begin(void)
 	counts_get(&epoch_base);
 }
 
+/*
+ * The port's flow queue (rte_flow_configure, stopped: a second one with the
+ * same settings changes nothing) and, once, the table of the template
+ * rules: eth / ipv4 src / udp src -> QUEUE, the index per rule.
+ */
+static int
+tmpl_setup(void)
+{
+	static const struct rte_flow_item_ipv4 ip_mask = {
+		.hdr.src_addr = RTE_BE32(0xffffffff) };
+	static const struct rte_flow_item_udp udp_mask = { .hdr.src_port = RTE_BE16(0xffff) };
+	const struct rte_flow_item items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .mask = &ip_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .mask = &udp_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_action_queue q0 = { .index = 0 };
+	const struct rte_flow_action acts[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q0 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	const struct rte_flow_port_attr pa = { .nb_counters = 0 };
+	const struct rte_flow_queue_attr qa = { .size = 64 };
+	const struct rte_flow_queue_attr *qas[] = { &qa };
+	const struct rte_flow_pattern_template_attr pta = {
+		.relaxed_matching = 1, .ingress = 1 };
+	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
+	struct rte_flow_template_table_attr tta = {
+		.flow_attr = { .ingress = 1 },
+		/* a rule moved make-before-break is there twice for a moment */
+		.nb_flows = 2 * NB_TPIN,
+	};
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+	struct rte_flow_error err;
+
+	memset(&err, 0, sizeof(err));
+	if (rte_flow_configure(port, &pa, 1, qas, &err) != 0) {
+		printf("rte_flow_configure: %s\n", err.message ? err.message : "?");
+		return -1;
+	}
+	if (tmpl_table != NULL)
+		return 0;
+	/* a zero index under the mask: the index is each rule's */
+	pt = rte_flow_pattern_template_create(port, &pta, items, &err);
+	at = pt == NULL ? NULL :
+		rte_flow_actions_template_create(port, &ata, acts, acts, &err);
+	tmpl_table = at == NULL ? NULL :
+		rte_flow_template_table_create(port, &tta, &pt, 1, &at, 1, &err);
+	if (tmpl_table == NULL)
+		printf("templates: %s\n", err.message ? err.message : "?");
+	return tmpl_table != NULL ? 0 : -1;
+}
+
 static int
 port_bringup(struct rte_mempool *mp)
 {
@@ -490,15 +551,106 @@ port_bringup(struct rte_mempool *mp)
 		.nb_rxq = nb_q, .nb_txq = nb_q, .nb_desc = nb_desc,
 		.socket = OCTO_SOCKET_SPREAD, .pool = mp, .rss = 1,
 	};
+	int ret = octo_port_setup(port, &c);
 
-	return octo_port_start(port, &c);
+	if (ret == 0)
+		ret = tmpl_setup();
+	return ret != 0 ? ret : rte_eth_dev_start(port);
+}
+
+/*
+ * Wait for the completion of the template operation just enqueued on
+ * TMPL_FQ (pushed here), at most 1 s: 0 when it succeeded.
+ */
+static int
+tmpl_complete(void)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz();
+	struct rte_flow_op_result res;
+	struct rte_flow_error err;
+	int k;
+
+	do {
+		rte_flow_push(port, TMPL_FQ, &err);
+		k = rte_flow_pull(port, TMPL_FQ, &res, 1, &err);
+		if (k != 0)
+			return k == 1 && res.status == RTE_FLOW_OP_SUCCESS ? 0 : -EIO;
+	} while (rte_get_timer_cycles() < end);
+	return -ETIMEDOUT;
+}
+
+/* Template rule of flow NB_PIN + @p f to queue @p q into *@p r. */
+static int
+tmpl_create(unsigned int f, uint16_t q, struct rte_flow **r)
+{
+	const struct rte_flow_op_attr op = { .postpone = 1 };
+	struct rte_flow_item_ipv4 ip = { .hdr.src_addr = pin_src[NB_PIN + f] };
+	struct rte_flow_item_udp udp = { .hdr.src_port = pin_sport[NB_PIN + f] };
+	const struct rte_flow_item items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_action_queue qc = { .index = q };
+	const struct rte_flow_action acts[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qc },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error err;
+	int ret;
+
+	memset(&err, 0, sizeof(err));
+	*r = rte_flow_async_create(port, TMPL_FQ, &op, tmpl_table, items, 0, acts, 0,
+		NULL, &err);
+	if (*r == NULL) {
+		printf("tmpl: flow %u to queue %u refused: %s\n", NB_PIN + f, q,
+			err.message ? err.message : "?");
+		return -1;
+	}
+	ret = tmpl_complete();
+	CHECK(ret == 0, "tmpl: flow %u to queue %u: completion %d", NB_PIN + f, q, ret);
+	return ret;
+}
+
+static void
+tmpl_destroy(struct rte_flow *r)
+{
+	const struct rte_flow_op_attr op = { .postpone = 1 };
+	struct rte_flow_error err;
+	int ret;
+
+	memset(&err, 0, sizeof(err));
+	ret = rte_flow_async_destroy(port, TMPL_FQ, &op, r, NULL, &err);
+	CHECK(ret == 0, "tmpl: destroy refused: %s", err.message ? err.message : "?");
+	if (ret == 0) {
+		ret = tmpl_complete();
+		CHECK(ret == 0, "tmpl: destroy: completion %d", ret);
+	}
+}
+
+/* Destroy rule @p i of pin_rule[] (synchronous or template), if made. */
+static void
+pin_destroy(unsigned int i, const char *why)
+{
+	struct rte_flow_error err;
+
+	if (pin_rule[i] == NULL)
+		return;
+	if (i >= NB_PIN) {
+		tmpl_destroy(pin_rule[i]);
+	} else {
+		memset(&err, 0, sizeof(err));
+		CHECK(rte_flow_destroy(port, pin_rule[i], &err) == 0, "destroy %s: %s",
+			why, err.message ? err.message : "?");
+	}
+	pin_rule[i] = NULL;
 }
 
 /* Park, drain, check the epoch, stop; @p reconf: with another queue count. */
 static void
 op_restart(struct rte_mempool *mp, bool reconf)
 {
-	struct rte_flow_error err;
 	int saved[MAX_Q], ret;
 	unsigned int i;
 	uint16_t was = nb_q;
@@ -507,12 +659,8 @@ op_restart(struct rte_mempool *mp, bool reconf)
 	 * and waits for their pollers (a parked queue times its gate out)
 	 */
 	if (reconf)
-		for (i = 0; i < NB_PIN; i++)
-			if (pin_rule[i] != NULL) {
-				CHECK(rte_flow_destroy(port, pin_rule[i], &err) == 0,
-					"destroy before reconf: %s", err.message ? err.message : "?");
-				pin_rule[i] = NULL;
-			}
+		for (i = 0; i < NB_PIN + NB_TPIN; i++)
+			pin_destroy(i, "before reconf");
 	CHECK(drain(), "drain before a stop: still receiving after %d s", QUIESCE_S);
 	pollers_park(saved);
 	ret = rte_eth_dev_stop(port);
@@ -554,36 +702,38 @@ pin_create(unsigned int f, uint16_t q, struct rte_flow **r)
 	return *r != NULL ? 0 : -1;
 }
 
-/* Make, move or destroy the rule of one of the first NB_PIN flows. */
+/*
+ * Make, move or destroy the rule of one of the first NB_PIN flows
+ * (synchronous) or of the NB_TPIN after them (@p tmpl: template rules).
+ */
 static int
-op_rule(void)
+op_rule(bool tmpl)
 {
-	unsigned int f = rnd_below(NB_PIN), how = rnd_below(3);
+	unsigned int f = rnd_below(tmpl ? NB_TPIN : NB_PIN), how = rnd_below(3);
+	unsigned int i = tmpl ? NB_PIN + f : f;
 	uint16_t q = (uint16_t)rnd_below(nb_q);
-	struct rte_flow_error err;
+	int (*create)(unsigned int, uint16_t, struct rte_flow **) =
+		tmpl ? tmpl_create : pin_create;
 	struct rte_flow *r;
 
-	if (!LD(pin_known[f]))
+	if (!LD(pin_known[i]))
 		return -ENOENT;
-	if (pin_rule[f] == NULL)
-		return pin_create(f, q, &pin_rule[f]);
+	if (pin_rule[i] == NULL)
+		return create(f, q, &pin_rule[i]);
 	if (how == 0) {
-		if (rte_flow_destroy(port, pin_rule[f], &err) != 0)
-			return -EIO;
-		pin_rule[f] = NULL;
+		pin_destroy(i, "");
 		return 0;
 	}
 	if (how == 1) {
 		/* make before break */
-		if (pin_create(f, q, &r) != 0)
+		if (create(f, q, &r) != 0)
 			return -EIO;
-		CHECK(rte_flow_destroy(port, pin_rule[f], &err) == 0, "destroy (mbb)");
-		pin_rule[f] = r;
+		pin_destroy(i, "(mbb)");
+		pin_rule[i] = r;
 		return 0;
 	}
-	CHECK(rte_flow_destroy(port, pin_rule[f], &err) == 0, "destroy (move)");
-	pin_rule[f] = NULL;
-	return pin_create(f, q, &pin_rule[f]);
+	pin_destroy(i, "(move)");
+	return create(f, q, &pin_rule[i]);
 }
 
 static int
@@ -647,9 +797,12 @@ op_member(void)
 	return ret;
 }
 
-/* Gate timeouts of the port's Rx queues so far (poller's and control's). */
+/*
+ * Over the port's Rx queues so far: the gate timeouts (poller's and
+ * control's), or with @p closed the gates closed (a flow moved).
+ */
 static uint64_t
-gate_timeouts(void)
+gate_count(bool closed)
 {
 	struct rte_pmd_octopus_migration m;
 	uint64_t t = 0;
@@ -657,9 +810,11 @@ gate_timeouts(void)
 
 	for (q = 0; q < nb_q; q++)
 		if (rte_pmd_octopus_migration_get(port, q, 0, &m) == 0)
-			t += m.gate_timeouts;
+			t += closed ? m.gates : m.gate_timeouts;
 	return t;
 }
+
+#define gate_timeouts() gate_count(false)
 
 static enum op
 op_pick(void)
@@ -680,8 +835,7 @@ torture(struct rte_mempool *mp, double duration)
 	uint64_t end, t0 = rte_get_timer_cycles(), ops = 0;
 	double up;
 	struct rte_pmd_octonic_sink_stats sink;
-	struct rte_flow_error err;
-	uint64_t gt, gt_last = 0, ro_last = 0, t_op;
+	uint64_t gt, gt_last = 0, ro_last = 0, t_op, rule_gates[2] = { 0, 0 };
 	enum op o, hist[6];
 	int saved[MAX_Q], ret;
 	unsigned int i;
@@ -715,7 +869,10 @@ torture(struct rte_mempool *mp, double duration)
 			ret = op_reta();
 			break;
 		case OP_RULE:
-			ret = op_rule();
+		case OP_TMPL:
+			gt = gate_count(true);
+			ret = op_rule(o == OP_TMPL);
+			rule_gates[o == OP_TMPL] += gate_count(true) - gt;
 			break;
 		case OP_MEMBER:
 			ret = op_member();
@@ -765,11 +922,8 @@ torture(struct rte_mempool *mp, double duration)
 		member_out = -1;
 		rte_delay_ms(100);
 	}
-	for (i = 0; i < NB_PIN; i++)
-		if (pin_rule[i] != NULL) {
-			CHECK(rte_flow_destroy(port, pin_rule[i], &err) == 0, "destroy");
-			pin_rule[i] = NULL;
-		}
+	for (i = 0; i < NB_PIN + NB_TPIN; i++)
+		pin_destroy(i, "at the end");
 	CHECK(drain(), "final drain: still receiving after %d s", QUIESCE_S);
 	pollers_park(saved);
 	epoch_end();
@@ -816,6 +970,13 @@ torture(struct rte_mempool *mp, double duration)
 	for (i = 0; i < OP_MAX; i++)
 		CHECK(op_weight[i] == 0 || op_ok[i] > 0, "no %s applied (%" PRIu64 " refused)", op_name[i],
 			op_refused[i]);
+	/* rules that moved flows: their gates closed (a rule's flow may have
+	 * been on its queue already, but not every time)
+	 */
+	printf("torture: gates closed by rules: sync %" PRIu64 ", template %" PRIu64 "\n",
+		rule_gates[0], rule_gates[1]);
+	CHECK(op_ok[OP_RULE] < 20 || rule_gates[0] > 0, "no synchronous rule moved a flow");
+	CHECK(op_ok[OP_TMPL] < 20 || rule_gates[1] > 0, "no template rule moved a flow");
 	octo_port_stop_close(port);
 }
 
