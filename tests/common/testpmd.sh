@@ -10,6 +10,9 @@
 # sanitizer wrapper): nothing here looks a program up in PATH.
 #
 # On top of test.sh (fail, cleanup, octo_prefix, octo_until):
+#   tp_begin NAME [TAIL]     octo_prefix NAME; out, testpmd's log in the
+#                            work directory; port=2, the octopus port after
+#                            the 2 PFs; OCTO_FAIL_TAIL=TAIL where given
 #   tp_start LOG EAL/APP...  testpmd with these arguments (run by the
 #                            command in the array tp_wrap, if any), output
 #                            in LOG; returns at its first prompt
@@ -58,6 +61,13 @@
 
 . "$(dirname "${BASH_SOURCE[0]}")/test.sh"
 tp_log=
+
+tp_begin() {
+	octo_prefix "$1"
+	out=$octo_work/out
+	port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
+	[ -z "${2:-}" ] || OCTO_FAIL_TAIL=$2
+}
 tp_marks=0
 tp_wrap=()
 

@@ -35,10 +35,7 @@ set -euo pipefail
 version=${1:?DPDK version}
 model=${2:-}
 . "$(dirname "$0")/../common/testpmd.sh"
-octo_prefix tprs
-out=$octo_work/out
-OCTO_FAIL_TAIL=120
-port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
+tp_begin tprs 120
 fq=1
 noflush=()
 [ "$(printf '%s\n' 23.11 "$version" | sort -V | head -n 1)" = 23.11 ] &&

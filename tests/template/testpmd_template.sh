@@ -33,10 +33,7 @@ set -euo pipefail
 version=${1:?DPDK version}
 model=${2:-}
 . "$(dirname "$0")/../common/testpmd.sh"
-octo_prefix tpt
-out=$octo_work/out
-OCTO_FAIL_TAIL=120
-port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
+tp_begin tpt 120
 fq=1	# the flow queue the rules go through (of 2)
 update=0
 [ "$(printf '%s\n' 24.03 "$version" | sort -V | head -n 1)" = 24.03 ] && update=1
