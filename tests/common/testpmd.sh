@@ -31,6 +31,10 @@
 #                            PMD's refusal comes as port_flow_complain(),
 #                            a syntax testpmd does not know as "Bad
 #                            arguments")
+#   tp_flow_configure PORT N SIZE
+#                            `flow configure` of N flow queues of SIZE
+#                            rules, the port stopped for it (ethdev's
+#                            rule) and started again
 #   tp_wait PATTERN [N]      wait until N (1) lines of the log match PATTERN
 #   tp_xstat PORT NAME       an xstat, from telemetry (tp_xstats PORT: all;
 #                            tp_rx PORT: ipackets)
@@ -126,6 +130,13 @@ tp_flow_cmd() {
 	tp_cmd "$@"
 	[ "$(tp_count "$tp_refusal")" = "$n0" ] ||
 		fail "refused: $*: $(grep "$tp_refusal" "$tp_log" | tail -n 1)"
+}
+
+tp_flow_configure() {
+	tp_flow_cmd "port stop $1"
+	tp_flow_cmd "flow configure $1 queues_number $2 queues_size $3"
+	tp_wait "^Configure flows on port $1: number of queues $2 with $3 elements"
+	tp_flow_cmd "port start $1"
 }
 
 # xstat $2 of port $1; all of them, "name value" a line; packets port $1

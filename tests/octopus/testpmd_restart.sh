@@ -124,10 +124,7 @@ else
 fi
 
 # 2. a template rule and a synchronous rule, ten restarts
-tp_flow_cmd "port stop $port"
-tp_flow_cmd "flow configure $port queues_number 2 queues_size 64"
-expect "^Configure flows on port $port: number of queues 2 with 64 elements"
-tp_flow_cmd "port start $port"
+tp_flow_configure $port 2 64
 tp_reta_mod $port 2
 tp_flow_cmd "flow pattern_template $port create ingress pattern_template_id 0 template eth / ipv4 src mask 255.255.255.255 / udp src mask 0xffff / end"
 tp_flow_cmd "flow actions_template $port create ingress actions_template_id 0 template queue / end mask queue / end"
