@@ -487,20 +487,21 @@ static const struct octo_case cases[] = {
 	{ "separate_mac", test_separate_mac },
 };
 
+/* A pool on each socket, no cache; the cases get socket 0's. */
+static struct rte_mempool *
+setup(void)
+{
+	pool[0] = rte_pktmbuf_pool_create("topo_s0", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	pool[1] = rte_pktmbuf_pool_create("topo_s1", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 1);
+	if (pool[0] == NULL || pool[1] == NULL || pool[1]->socket_id != 1) {
+		printf("cannot create the pools\n");
+		return NULL;
+	}
+	return pool[0];
+}
+
 int
 main(int argc, char **argv)
 {
-	const char *which = octo_case_eal_init_2s(argc, argv, 512);
-
-	if (which == NULL)
-		return 1;
-	pool[0] = rte_pktmbuf_pool_create("topo_s0", 4095, 0, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	pool[1] = rte_pktmbuf_pool_create("topo_s1", 4095, 0, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, 1);
-	if (pool[0] == NULL || pool[1] == NULL || pool[1]->socket_id != 1) {
-		printf("cannot create the pools\n");
-		return 1;
-	}
-	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], pool[0]);
+	return octo_case_main_2s(argc, argv, 512, cases, RTE_DIM(cases), setup);
 }
