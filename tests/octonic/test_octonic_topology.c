@@ -122,15 +122,6 @@ received(uint16_t port)
 	return got;
 }
 
-static struct rte_ether_addr
-mac_of(uint16_t port)
-{
-	struct rte_ether_addr a;
-
-	rte_eth_macaddr_get(port, &a);
-	return a;
-}
-
 /* One device for every uplink, <name>_p<i>, the owner's NUMA node. */
 static void
 test_mpesw_ports(struct rte_mempool *unused __rte_unused)
@@ -158,8 +149,8 @@ test_mpesw_ports(struct rte_mempool *unused __rte_unused)
 		"p1's own function on node 0: %d", dp1.pci_socket_id);
 	CHECK(domain(p0) == domain(p1) &&
 		domain(p0) != RTE_ETH_DEV_SWITCH_DOMAIN_ID_INVALID, "one domain");
-	m0 = mac_of(p0);
-	m1 = mac_of(p1);
+	m0 = octo_mac(p0);
+	m1 = octo_mac(p1);
 	CHECK(!rte_is_same_ether_addr(&m0, &m1), "a MAC per uplink");
 	CHECK(rte_vdev_uninit("net_octonic80") == 0 &&
 		rte_eth_dev_count_avail() == before, "removed with its ports");
@@ -197,7 +188,7 @@ locality(const char *nic, const char *args, int mpesw)
 		args, rte_eth_dev_socket_id(p1));
 	/* p1's Rx buffers on node 1 */
 	REQUIRE(start(p0, pool[0], 0) == 0 && start(p1, pool[1], 0) == 0, "start");
-	m1 = mac_of(p1);
+	m1 = octo_mac(p1);
 	/* under mpesw p1's MAC brings a frame in by its uplink; octonic
 	 * steers by rules only */
 	if (!mpesw)
@@ -451,8 +442,8 @@ test_separate_mac(struct rte_mempool *unused __rte_unused)
 	p0 = port_of("net_octonic88_pf0");
 	p1 = port_of("net_octonic88_pf1");
 	REQUIRE(start(p0, pool[0], 0) == 0 && start(p1, pool[1], 0) == 0, "start");
-	m0 = mac_of(p0);
-	m1 = mac_of(p1);
+	m0 = octo_mac(p0);
+	m1 = octo_mac(p1);
 	for (i = 0; i < 5; i++)
 		CHECK(send_to(p0, pool[0], &m1) == 0, "tx");
 	g0 = received(p0);
