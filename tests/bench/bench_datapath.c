@@ -40,6 +40,8 @@
 #include "../common/octo_test_eal.h"
 #include "../common/octo_port.h"
 
+#include "bench_chunks.h"
+
 #define BURST 32
 #define NB_SETUPS 5
 
@@ -90,14 +92,6 @@ setup(uint16_t port, struct rte_mempool *mp)
 	return octo_port_start(port, &c);
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void
 cycles(unsigned int rounds)
 {
@@ -115,7 +109,7 @@ cycles(unsigned int rounds)
 			c[k * rounds + r] = (double)(rte_rdtsc() - t0) / (double)pk;
 		}
 	for (k = 0; k < NB_SETUPS; k++) {
-		qsort(c + k * rounds, rounds, sizeof(*c), cmp_double);
+		qsort(c + k * rounds, rounds, sizeof(*c), bench_cmp_double);
 		med[k] = c[k * rounds + rounds / 2];
 		printf("cycles %-14s best %6.2f  median %6.2f  p90 %6.2f cycles/packet\n",
 			names[k], c[k * rounds], med[k], c[k * rounds + rounds * 9 / 10]);

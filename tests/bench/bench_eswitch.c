@@ -34,6 +34,7 @@
 #include "octonic_eswitch.h"
 #include "../classifier/eswitch_test_util.h"
 #include "../common/octo_eal.h"
+#include "../common/octo_flow_rule.h"
 #include "../common/octo_test_eal.h"
 
 #define NB_PKTS 8192
@@ -53,9 +54,7 @@ add_rules(struct octonic_eswitch *sw, uint32_t n)
 {
 	struct five_tuple_pat p;
 	struct rte_flow_action_queue q;
-	struct rte_flow_action a[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q },
-		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_action a[] = OCTO_ACTIONS_QUEUE(&q);
 	struct rte_flow_attr attr = { .ingress = 1 };
 	struct rte_flow_error err;
 	uint32_t i;
@@ -170,49 +169,42 @@ case_teardown(struct bench_case *c)
 	octonic_eswitch_free(c->sw);
 }
 
+/* The options, each a number (whole where the name says a count). */
+enum { OPT_RULES, OPT_SECONDS, OPT_ROUNDS, OPT_MAX_RATIO, OPT_ATTEMPTS, OPT_FLOWS, NB_OPTS };
+
 int
 main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "rules", required_argument, NULL, 'n' },
-		{ "seconds", required_argument, NULL, 's' },
-		{ "rounds", required_argument, NULL, 'k' },
-		{ "max-ratio", required_argument, NULL, 'r' },
-		{ "attempts", required_argument, NULL, 'a' },
-		{ "flows", required_argument, NULL, 'f' },
+		{ "rules", required_argument, NULL, OPT_RULES },
+		{ "seconds", required_argument, NULL, OPT_SECONDS },
+		{ "rounds", required_argument, NULL, OPT_ROUNDS },
+		{ "max-ratio", required_argument, NULL, OPT_MAX_RATIO },
+		{ "attempts", required_argument, NULL, OPT_ATTEMPTS },
+		{ "flows", required_argument, NULL, OPT_FLOWS },
 		{ NULL, 0, NULL, 0 },
 	};
+	double v[NB_OPTS] = {
+		[OPT_RULES] = 100000, [OPT_SECONDS] = 2.0, [OPT_ROUNDS] = 8, [OPT_ATTEMPTS] = 1,
+	};
 	static struct bench_case cases[2];
-	uint32_t nrules = 100000, flows = 0;
-	double seconds = 2.0, max_ratio = 0, small, big, ratio;
-	int c, r, rounds = 8, attempts = 1, a;
+	uint32_t nrules, flows;
+	double seconds, max_ratio, small, big, ratio;
+	int c, r, rounds, attempts, a;
 
 	if (octo_eal_init_args(&argc, &argv, 512) < 0)
 		return 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			nrules = (uint32_t)strtoul(optarg, NULL, 0);
-			break;
-		case 's':
-			seconds = strtod(optarg, NULL);
-			break;
-		case 'k':
-			rounds = atoi(optarg);
-			break;
-		case 'r':
-			max_ratio = strtod(optarg, NULL);
-			break;
-		case 'a':
-			attempts = atoi(optarg);
-			break;
-		case 'f':
-			flows = (uint32_t)strtoul(optarg, NULL, 0);
-			break;
-		default:
+		if (c < 0 || c >= NB_OPTS)
 			return 2;
-		}
+		v[c] = strtod(optarg, NULL);
 	}
+	nrules = (uint32_t)v[OPT_RULES];
+	flows = (uint32_t)v[OPT_FLOWS];
+	seconds = v[OPT_SECONDS];
+	max_ratio = v[OPT_MAX_RATIO];
+	rounds = (int)v[OPT_ROUNDS];
+	attempts = (int)v[OPT_ATTEMPTS];
 	if (rounds < 1 || seconds <= 0 || attempts < 1) {
 		printf("--rounds, --seconds and --attempts must be positive\n");
 		return 2;

@@ -86,6 +86,8 @@
 #include "../common/octo_test_eal.h"
 #include "../common/octo_port.h"
 
+#include "bench_chunks.h"
+
 #define NB_QUEUES 2	/* rule i sends to queue i % NB_QUEUES */
 #define BURST 32	/* operations per rte_flow_push */
 #define QSIZE 1024	/* the flow queue's size */
@@ -410,14 +412,6 @@ ir_run(uint32_t n)
 	return ret;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The ratios of side @p a to side @p b: rates, median of chunks, best chunks. */
 struct ratio {
 	double rates, median, lo, hi, best;
@@ -446,10 +440,9 @@ interleaved(int op, uint32_t n, uint32_t rounds, struct ratio *vs_pf, struct rat
 		return -1;
 	}
 	for (r = 0; r < rounds; r++) {
-		from = (uint32_t)((uint64_t)n * r / rounds);
-		to = (uint32_t)((uint64_t)n * (r + 1) / rounds);
+		bench_chunk(n, rounds, r, &from, &to);
 		for (k = 0; k < NB_SIDES; k++) {
-			s = (int)((r + (uint32_t)k) % NB_SIDES);
+			s = bench_chunk_side(r, k, NB_SIDES);
 			c[s] = 0;
 			if (only >= 0 && s != only)
 				continue;
@@ -480,8 +473,8 @@ interleaved(int op, uint32_t n, uint32_t rounds, struct ratio *vs_pf, struct rat
 	}
 	if (only >= 0)
 		goto out;
-	qsort(chunk[0], rounds, sizeof(double), cmp_double);
-	qsort(chunk[1], rounds, sizeof(double), cmp_double);
+	qsort(chunk[0], rounds, sizeof(double), bench_cmp_double);
+	qsort(chunk[1], rounds, sizeof(double), bench_cmp_double);
 	*vs_pf = (struct ratio){ rate[OCT_ASYNC] / rate[PF_ASYNC], chunk[0][rounds / 2],
 		chunk[0][0], chunk[0][rounds - 1], best[PF_ASYNC] / best[OCT_ASYNC] };
 	*vs_sync = (struct ratio){ rate[OCT_ASYNC] / rate[OCT_SYNC], chunk[1][rounds / 2],

@@ -45,6 +45,8 @@
 #include "../common/octo_test_eal.h"
 #include "../common/octo_port.h"
 
+#include "bench_chunks.h"
+
 #define NB_QUEUES 1	/* flow-perf's RXQ_NUM: every rule takes queue 0 */
 
 enum { PF, OCTOPUS, NB_SIDES };
@@ -106,30 +108,20 @@ destroy_range(int side, uint32_t from, uint32_t to)
 	return gone;
 }
 
-/* One function per side and operation, so that callgrind attributes each. */
-static __rte_noinline uint32_t
-ir_create_pf(uint32_t n)
-{
-	return create_range(PF, 0, n);
+/*
+ * One function per side and operation, ir_<op>_<side>, so that callgrind
+ * attributes each (the names callgrind_ops.py's bounds use).
+ */
+#define IR_OP(op, side, SIDE) \
+static __rte_noinline uint32_t \
+ir_ ## op ## _ ## side(uint32_t n) \
+{ \
+	return op ## _range(SIDE, 0, n); \
 }
-
-static __rte_noinline uint32_t
-ir_create_octopus(uint32_t n)
-{
-	return create_range(OCTOPUS, 0, n);
-}
-
-static __rte_noinline uint32_t
-ir_destroy_pf(uint32_t n)
-{
-	return destroy_range(PF, 0, n);
-}
-
-static __rte_noinline uint32_t
-ir_destroy_octopus(uint32_t n)
-{
-	return destroy_range(OCTOPUS, 0, n);
-}
+IR_OP(create, pf, PF)
+IR_OP(create, octopus, OCTOPUS)
+IR_OP(destroy, pf, PF)
+IR_OP(destroy, octopus, OCTOPUS)
 
 static int
 port_start(uint16_t port, struct rte_mempool *mp)
@@ -139,14 +131,6 @@ port_start(uint16_t port, struct rte_mempool *mp)
 	};
 
 	return octo_port_start(port, &c);
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /*
@@ -167,10 +151,9 @@ interleaved(const char *what, uint32_t (*op)(int, uint32_t, uint32_t), uint32_t 
 	if (ratio == NULL)
 		return -1;
 	for (r = 0; r < rounds; r++) {
-		from = (uint32_t)((uint64_t)n * r / rounds);
-		to = (uint32_t)((uint64_t)n * (r + 1) / rounds);
+		bench_chunk(n, rounds, r, &from, &to);
 		for (k = 0; k < NB_SIDES; k++) {
-			s = (int)((r + (uint32_t)k) % NB_SIDES);
+			s = bench_chunk_side(r, k, NB_SIDES);
 			t0 = rte_rdtsc();
 			done[s] += op(s, from, to);
 			c[s] = rte_rdtsc() - t0;
@@ -186,7 +169,7 @@ interleaved(const char *what, uint32_t (*op)(int, uint32_t, uint32_t), uint32_t 
 		printf("%s %-12s %8u rules %9.1f K rules/s, best chunk %6.0f cycles/rule\n",
 			what, side_name[s], done[s], rate[s], best[s]);
 	}
-	qsort(ratio, rounds, sizeof(*ratio), cmp_double);
+	qsort(ratio, rounds, sizeof(*ratio), bench_cmp_double);
 	printf("%s octopus / PF: %.2f (rates), %.2f (median of %u chunks, %.2f .. %.2f), %.2f (best chunks)\n",
 		what, rate[OCTOPUS] / rate[PF], ratio[rounds / 2], rounds, ratio[0],
 		ratio[rounds - 1], best[PF] / best[OCTOPUS]);

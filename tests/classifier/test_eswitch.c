@@ -36,6 +36,7 @@
 #include "eswitch_test_util.h"
 #include "../common/octo_check.h"
 #include "../common/octo_eal.h"
+#include "../common/octo_flow_rule.h"
 #include "../common/octo_test_eal.h"
 
 
@@ -163,9 +164,7 @@ t_transfer_ingress_chain(void)
 		{ .type = RTE_FLOW_ACTION_TYPE_FLAG },
 		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to1 },
 		{ .type = RTE_FLOW_ACTION_TYPE_END } };
-	struct rte_flow_action a_i[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q5 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_action a_i[] = OCTO_ACTIONS_QUEUE(&q5);
 	struct octonic_verdict v;
 	uint16_t proxy;
 
@@ -205,9 +204,7 @@ t_meta_drives_ingress(void)
 	struct rte_flow_action a_g1[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to1 },
 		{ .type = RTE_FLOW_ACTION_TYPE_END } };
-	struct rte_flow_action a_i[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q7 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_action a_i[] = OCTO_ACTIONS_QUEUE(&q7);
 	struct rte_flow_attr g1 = { .transfer = 1, .group = 1 };
 	struct octonic_verdict v;
 
@@ -263,15 +260,9 @@ t_priorities(void)
 	struct octonic_eswitch *sw = new_sw();
 	struct rte_flow_action_queue q1 = { .index = 1 }, q2 = { .index = 2 },
 		q3 = { .index = 3 };
-	struct rte_flow_action a1[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END } };
-	struct rte_flow_action a2[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q2 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END } };
-	struct rte_flow_action a3[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q3 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_action a1[] = OCTO_ACTIONS_QUEUE(&q1);
+	struct rte_flow_action a2[] = OCTO_ACTIONS_QUEUE(&q2);
+	struct rte_flow_action a3[] = OCTO_ACTIONS_QUEUE(&q3);
 	struct rte_flow_attr p5 = { .ingress = 1, .priority = 5 };
 	struct rte_flow_attr p2 = { .ingress = 1, .priority = 2 };
 	struct rte_flow_attr pmax = { .ingress = 1, .priority = 65535 };
@@ -363,9 +354,7 @@ t_jump_cap(void)
 	struct rte_flow_action a_j[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &j },
 		{ .type = RTE_FLOW_ACTION_TYPE_END } };
-	struct rte_flow_action a_q[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q5 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_action a_q[] = OCTO_ACTIONS_QUEUE(&q5);
 	struct rte_flow_attr at = { .ingress = 1 };
 	struct octonic_verdict v;
 	uint32_t g;
@@ -536,9 +525,7 @@ t_key_layouts(void)
 		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp, .mask = &udpm },
 		{ .type = RTE_FLOW_ITEM_TYPE_END } };
 	struct rte_flow_action_queue q = { 0 };
-	struct rte_flow_action a_q[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q },
-		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_action a_q[] = OCTO_ACTIONS_QUEUE(&q);
 	struct rte_flow_action_jump j2 = { .group = 2 };
 	struct rte_flow_action a_j2[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &j2 },
@@ -673,12 +660,8 @@ t_refusals_leave_nothing(void)
 	struct rte_flow_item pat_last[] = {
 		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp, .last = &udp },
 		{ .type = RTE_FLOW_ITEM_TYPE_END } };
-	struct rte_flow_action a_q[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END } };
-	struct rte_flow_action a_qbad[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qbad },
-		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_action a_q[] = OCTO_ACTIONS_QUEUE(&q1);
+	struct rte_flow_action a_qbad[] = OCTO_ACTIONS_QUEUE(&qbad);
 	struct rte_flow_action a_twofates[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
 		{ .type = RTE_FLOW_ACTION_TYPE_RSS, .conf = NULL },
@@ -1380,9 +1363,7 @@ t_isolate_flush_stats(void)
 {
 	struct octonic_eswitch *sw = new_sw();
 	struct rte_flow_action_queue q2 = { .index = 2 };
-	struct rte_flow_action a_q[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q2 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_action a_q[] = OCTO_ACTIONS_QUEUE(&q2);
 	struct rte_flow_action a_drop[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_DROP },
 		{ .type = RTE_FLOW_ACTION_TYPE_END } };
@@ -1452,9 +1433,7 @@ t_dump(void)
 		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to1 },
 		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mk5 },
 		{ .type = RTE_FLOW_ACTION_TYPE_END } };
-	struct rte_flow_action a3[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q7 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_action a3[] = OCTO_ACTIONS_QUEUE(&q7);
 	struct rte_flow_attr t3 = { .transfer = 1, .priority = 3 };
 	struct rte_flow_attr t1 = { .transfer = 1, .group = 1 };
 	const char *expect =
@@ -1823,9 +1802,7 @@ t_no_leak(void)
 	struct rte_malloc_socket_stats ms0, ms1;
 	struct five_tuple_pat p;
 	struct rte_flow_action_queue q = { .index = 1 };
-	struct rte_flow_action a[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q },
-		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_action a[] = OCTO_ACTIONS_QUEUE(&q);
 	struct rte_flow_action_rss ra = { .queue_num = 1, .queue = &q.index };
 	struct rte_flow_action a_rss[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },

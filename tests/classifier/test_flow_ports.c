@@ -19,6 +19,7 @@
 
 #include <rte_pmd_octonic.h>
 #include "../common/octo_check.h"
+#include "../common/octo_flow_rule.h"
 #include "../common/octo_test_eal.h"
 
 
@@ -51,12 +52,8 @@ run(void)
 		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
 		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to1 },
 		{ .type = RTE_FLOW_ACTION_TYPE_END } };
-	struct rte_flow_action a_q3[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q3 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END } };
-	struct rte_flow_action a_q4[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q4 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_action a_q3[] = OCTO_ACTIONS_QUEUE(&q3);
+	struct rte_flow_action a_q4[] = OCTO_ACTIONS_QUEUE(&q4);
 	struct rte_flow_action q_count = { .type = RTE_FLOW_ACTION_TYPE_COUNT };
 	struct rte_flow_attr transfer = { .transfer = 1 };
 	struct rte_flow_attr ingress = { .ingress = 1 };

@@ -21,6 +21,7 @@
 #include <rte_mempool.h>
 
 #include "octo_check.h"
+#include "octo_eal.h"
 #include "octo_test_eal.h"
 
 struct octo_case {
@@ -129,6 +130,44 @@ octo_case_main(const struct octo_case *cases, unsigned int n, const char *which,
 	if (!cases[i].ends_eal)
 		octo_test_eal_cleanup();
 	return octo_check_verdict(which);
+}
+
+/*
+ * main() of a binary run as "<prog> <EAL args> -- <case>" on two sockets:
+ * EAL (octo_case_eal_init_2s()), the pool @p setup makes for the cases
+ * (NULL: it could not, said why; exit status 1), then octo_case_main().
+ */
+static inline int
+octo_case_main_2s(int argc, char **argv, unsigned int default_mb,
+		const struct octo_case *cases, unsigned int n, struct rte_mempool *(*setup)(void))
+{
+	const char *which = octo_case_eal_init_2s(argc, argv, default_mb);
+	struct rte_mempool *mp;
+
+	if (which == NULL)
+		return 1;
+	mp = setup();
+	if (mp == NULL)
+		return 1;
+	return octo_case_main(cases, n, which, argv[0], mp);
+}
+
+/*
+ * main() of a binary run as "<prog> <EAL args> -- <case>...", its cases
+ * needing no pool: EAL (octo_eal_init_args()), the cases named run in one
+ * EAL (octo_cases_run()), EAL ended. The exit status: 0 when every CHECK
+ * held, 1 when one failed, EAL did not start or a name is none of theirs.
+ */
+static inline int
+octo_cases_main(int argc, char **argv, unsigned int default_mb,
+		const struct octo_case *cases, unsigned int n)
+{
+	if (octo_eal_init_args(&argc, &argv, default_mb) < 0)
+		return 1;
+	if (octo_cases_run(cases, n, argv + 1, argc - 1, argv[0], NULL) < 0)
+		return 1;
+	rte_eal_cleanup();
+	return octo_check_verdict(argv[0]);
 }
 
 #endif /* OCTO_CASES_H */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include <rte_eal.h>
+#include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
@@ -121,4 +122,40 @@ struct rte_mempool *
 octo_app_pool(const char *name, unsigned int n, int socket)
 {
 	return rte_pktmbuf_pool_create(name, n, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+}
+
+int
+octo_pfs_main_begin(struct octo_pfs_main *m, int argc, char **argv, unsigned int extra,
+		const char *name, unsigned int *nb_pf, uint16_t *nb_q)
+{
+	unsigned int n = octo_pfs();
+
+	m->which = argc > 1 ? argv[1] : "";
+	m->mp = NULL;
+	if (n == 0)
+		return -1;
+	*nb_pf = n;
+	*nb_q = (uint16_t)RTE_MAX(4u, n);
+	if (octo_pfs_eal_make(&m->e, n, RTE_MAX((unsigned int)*nb_q, n + extra)) != 0)
+		return -1;
+	octo_eal_begin(&m->a, argv[0], 512, m->e.lcores, "%s-%s-%u", name, m->which, n);
+	return 0;
+}
+
+int
+octo_pfs_socket_pools(struct rte_mempool *pool[], unsigned int nb_pf, unsigned int nb_q,
+		unsigned int nb_desc)
+{
+	unsigned int s, homed = (nb_q + nb_pf - 1) / nb_pf;
+	char name[RTE_MEMPOOL_NAMESIZE];
+
+	for (s = 0; s < nb_pf && nb_pf > 2; s++) {
+		snprintf(name, sizeof(name), "app%u", s);
+		pool[s] = octo_app_pool(name, (nb_pf + 1) * nb_desc * homed + 4096, (int)s);
+		if (pool[s] == NULL) {
+			fprintf(stderr, "pool on socket %u: %s\n", s, rte_strerror(rte_errno));
+			return -1;
+		}
+	}
+	return 0;
 }

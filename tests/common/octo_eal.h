@@ -17,6 +17,8 @@
 #include <rte_common.h>
 #include <rte_mempool.h>
 
+#include "octo_pfs.h"
+
 #define OCTO_EAL_MAX_ARGS 32
 
 struct octo_eal {
@@ -60,5 +62,36 @@ int octo_eal_init_args(int *argc, char ***argv, unsigned int default_mb);
 
 /* A pool of @p n mbufs of the default size, a cache of 256, on @p socket. */
 struct rte_mempool *octo_app_pool(const char *name, unsigned int n, int socket);
+
+/*
+ * What main() sets up for the cases of a test over the N PFs of
+ * net_octonic0 (octo_pfs.h) run as "<prog> <case>".
+ */
+struct octo_pfs_main {
+	const char *which;	/* the case: argv[1], "" when none is given */
+	struct octo_pfs_eal e;	/* lcores, the NIC's devargs, the members at N */
+	struct octo_eal a;	/* the EAL command line, begun on e's lcores */
+	struct rte_mempool *mp;	/* the application's pool, the cases' */
+};
+
+/*
+ * Begin @p m from the command line and $OCTO_PFS: N into *@p nb_pf, a
+ * queue per PF, 4 at least, into *@p nb_q; N + @p extra lcores, *@p nb_q
+ * at least (lcore k on socket k mod N); the EAL command line "-m 512" on
+ * them with the prefix "<@p name>-<case>-<N>". 0, or -1 (OCTO_PFS bad,
+ * the lcores too many).
+ */
+int octo_pfs_main_begin(struct octo_pfs_main *m, int argc, char **argv, unsigned int extra,
+		const char *name, unsigned int *nb_pf, uint16_t *nb_q);
+
+/*
+ * Beyond 2 PFs, a pool "app<s>" on each socket s < @p nb_pf into
+ * @p pool, for the queues homed there: a ring of @p nb_desc on every member
+ * for each of them (a NIC that fills its rings at start, mlx5, takes them
+ * all), their Tx rings and the lcores' caches. At 2 PFs none is made
+ * (@p pool left as it is). 0, or -1 with the reason on stderr.
+ */
+int octo_pfs_socket_pools(struct rte_mempool *pool[], unsigned int nb_pf, unsigned int nb_q,
+		unsigned int nb_desc);
 
 #endif /* OCTO_EAL_H */

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include <rte_ethdev.h>
+
 #include "octo_check.h"
 #include "octo_state.h"
 
@@ -29,4 +31,14 @@ octo_gen_limit(uint16_t port, uint64_t n)
 		return ret;
 	gc.limit = n;
 	return rte_pmd_octonic_gen_set(port, &gc);
+}
+
+uint16_t
+octo_gen_pf(const char *name)
+{
+	uint16_t port = RTE_MAX_ETHPORTS;
+
+	if (rte_eth_dev_get_port_by_name(name, &port) == 0)
+		rte_pmd_octonic_gen_enable(port, 0);
+	return port;
 }

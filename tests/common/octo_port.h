@@ -23,6 +23,16 @@ port_of(const char *name)
 	return p;
 }
 
+/* The MAC address of @p port (zero if it has none). */
+static inline struct rte_ether_addr
+octo_mac(uint16_t port)
+{
+	struct rte_ether_addr a = { { 0 } };
+
+	rte_eth_macaddr_get(port, &a);
+	return a;
+}
+
 /* Extended statistic @p name of @p port; UINT64_MAX when it has none. */
 static inline uint64_t
 octo_xstat(uint16_t port, const char *name)

@@ -22,6 +22,13 @@ struct rte_pmd_octonic_flow_stats octo_fstats(uint16_t port);
 /* The migration state of Rx (@p tx 0) or Tx queue @p q of @p port. */
 struct rte_pmd_octopus_migration octo_migration(uint16_t port, int tx, uint16_t q);
 
+/*
+ * The port of the NIC model's PF @p name with its generator off: the
+ * tests start it themselves, not at port start. RTE_MAX_ETHPORTS if there
+ * is no such port.
+ */
+uint16_t octo_gen_pf(const char *name);
+
 /* Set the NIC model's generator on PF @p port to stop after @p n packets. 0, or its error. */
 int octo_gen_limit(uint16_t port, uint64_t n);
 

@@ -10,6 +10,9 @@
 # sanitizer wrapper): nothing here looks a program up in PATH.
 #
 # On top of test.sh (fail, cleanup, octo_prefix, octo_until):
+#   tp_begin NAME [TAIL]     octo_prefix NAME; out, testpmd's log in the
+#                            work directory; port=2, the octopus port after
+#                            the 2 PFs; OCTO_FAIL_TAIL=TAIL where given
 #   tp_start LOG EAL/APP...  testpmd with these arguments (run by the
 #                            command in the array tp_wrap, if any), output
 #                            in LOG; returns at its first prompt
@@ -28,6 +31,10 @@
 #                            PMD's refusal comes as port_flow_complain(),
 #                            a syntax testpmd does not know as "Bad
 #                            arguments")
+#   tp_flow_configure PORT N SIZE
+#                            `flow configure` of N flow queues of SIZE
+#                            rules, the port stopped for it (ethdev's
+#                            rule) and started again
 #   tp_wait PATTERN [N]      wait until N (1) lines of the log match PATTERN
 #   tp_xstat PORT NAME       an xstat, from telemetry (tp_xstats PORT: all;
 #                            tp_rx PORT: ipackets)
@@ -58,6 +65,13 @@
 
 . "$(dirname "${BASH_SOURCE[0]}")/test.sh"
 tp_log=
+
+tp_begin() {
+	octo_prefix "$1"
+	out=$octo_work/out
+	port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
+	[ -z "${2:-}" ] || OCTO_FAIL_TAIL=$2
+}
 tp_marks=0
 tp_wrap=()
 
@@ -116,6 +130,13 @@ tp_flow_cmd() {
 	tp_cmd "$@"
 	[ "$(tp_count "$tp_refusal")" = "$n0" ] ||
 		fail "refused: $*: $(grep "$tp_refusal" "$tp_log" | tail -n 1)"
+}
+
+tp_flow_configure() {
+	tp_flow_cmd "port stop $1"
+	tp_flow_cmd "flow configure $1 queues_number $2 queues_size $3"
+	tp_wait "^Configure flows on port $1: number of queues $2 with $3 elements"
+	tp_flow_cmd "port start $1"
 }
 
 # xstat $2 of port $1; all of them, "name value" a line; packets port $1

@@ -83,4 +83,12 @@ nic_test_main(int argc, char **argv, const struct octo_case *cases,
 	return octo_check_verdict(argv[0]);
 }
 
+/* The main() of such a program over its table of cases @p cases. */
+#define NIC_TEST_MAIN(cases) \
+int \
+main(int argc, char **argv) \
+{ \
+	return nic_test_main(argc, argv, cases, RTE_DIM(cases)); \
+}
+
 #endif /* OCTONIC_NIC_H */

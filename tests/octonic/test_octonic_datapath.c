@@ -138,6 +138,17 @@ drop(struct rte_mbuf **m, uint16_t n)
 	rte_pktmbuf_free_bulk(m, n);
 }
 
+/* Up to @p n frames received from @p port and freed: how many came. */
+static uint16_t
+take(uint16_t port, uint16_t n)
+{
+	struct rte_mbuf *m[BURST];
+	uint16_t got = rx(port, m, RTE_MIN(n, (uint16_t)BURST));
+
+	drop(m, got);
+	return got;
+}
+
 static uint64_t
 imissed(uint16_t port)
 {
@@ -152,24 +163,20 @@ imissed(uint16_t port)
 static void
 steps(const char *nic, const char *args)
 {
-	struct rte_mbuf *m[BURST];
-	uint16_t port, n;
+	uint16_t port = pf0_up(nic, args, 512, pool, 10), n;
 
-	port = pf0_up(nic, args, 512, pool, 10);
 	if (port == RTE_MAX_ETHPORTS)
 		return;
 	CHECK(count(port) == 10, "%s: 10 waiting, count %d", args, count(port));
 	for (n = 1; n <= 3; n++)
-		CHECK(rx(port, m, n) == 0, "%s: a request of %u took frames", args, n);
+		CHECK(take(port, n) == 0, "%s: a request of %u took frames", args, n);
 	CHECK(count(port) == 10, "%s: short bursts are not an empty ring: %d",
 		args, count(port));
-	n = rx(port, m, 6);
+	n = take(port, 6);
 	CHECK(n == 4, "%s: a request of 6 took %u, not 4", args, n);
-	drop(m, n);
-	n = rx(port, m, 32);
+	n = take(port, 32);
 	CHECK(n == 6, "%s: the 6 left, took %u", args, n);
-	drop(m, n);
-	CHECK(count(port) == 0 && rx(port, m, 32) == 0, "%s: empty", args);
+	CHECK(count(port) == 0 && take(port, 32) == 0, "%s: empty", args);
 	pf0_down(nic, port);
 }
 
@@ -177,7 +184,6 @@ static void
 test_rx_step(struct rte_mempool *unused __rte_unused)
 {
 	struct rte_pmd_octonic_datapath dp;
-	struct rte_mbuf *m[4];
 	uint16_t port;
 
 	/* in any dialect, on either ring */
@@ -195,8 +201,7 @@ test_rx_step(struct rte_mempool *unused __rte_unused)
 		"datapath of the explicit mlx5-hws");
 	REQUIRE(start1(port, 512, pool, 0) == 0, "start");
 	generate(port, 10);
-	CHECK(rx(port, m, 1) == 1, "rx_step=1: a request of 1 takes one");
-	drop(m, 1);
+	CHECK(take(port, 1) == 1, "rx_step=1: a request of 1 takes one");
 	pf0_down("net_octonic63", port);
 }
 
@@ -206,22 +211,18 @@ test_rx_step(struct rte_mempool *unused __rte_unused)
 static void
 cap(const char *nic, const char *args)
 {
-	struct rte_mbuf *m[BURST];
-	uint16_t port, n;
+	uint16_t port = pf0_up(nic, args, 512, pool, 10), n;
 
-	port = pf0_up(nic, args, 512, pool, 10);
 	if (port == RTE_MAX_ETHPORTS)
 		return;
 	CHECK(rte_pmd_octonic_rx_burst_max(port, 1) == 0, "burst max");
-	CHECK(rx(port, m, 3) == 0, "%s: below the step", args);
-	n = rx(port, m, 8);
+	CHECK(take(port, 3) == 0, "%s: below the step", args);
+	n = take(port, 8);
 	CHECK(n == 1 && count(port) == 9, "%s: capped at 1: %u, %d left", args,
 		n, count(port));
-	drop(m, n);
 	CHECK(rte_pmd_octonic_rx_burst_max(port, 0) == 0, "no cap");
-	n = rx(port, m, 32);
+	n = take(port, 32);
 	CHECK(n == 9, "%s: the rest: %u", args, n);
-	drop(m, n);
 	pf0_down(nic, port);
 }
 
@@ -240,7 +241,6 @@ test_rx_cap(struct rte_mempool *unused __rte_unused)
 static void
 test_rx_ring_end(struct rte_mempool *unused __rte_unused)
 {
-	struct rte_mbuf *m[BURST];
 	struct rte_eth_rxq_info qi;
 	uint16_t port, n;
 
@@ -253,25 +253,21 @@ test_rx_ring_end(struct rte_mempool *unused __rte_unused)
 		"ring of %u", qi.nb_desc);
 	generate(port, 62);
 	CHECK(count(port) == 62, "62 waiting: %d", count(port));
-	n = rx(port, m, 32);
+	n = take(port, 32);
 	CHECK(n == 32, "first 32: %u", n);
-	drop(m, n);
-	n = rx(port, m, 32);
+	n = take(port, 32);
 	CHECK(n == 30, "the 30 left: %u", n);
-	drop(m, n);
 	gen_more(port, 8);
 	CHECK(count(port) == 8, "8 waiting: %d", count(port));
-	n = rx(port, m, 8);
+	n = take(port, 8);
 	CHECK(n == 6, "across the ring end a request of 8 takes 2 + 4, took %u", n);
-	drop(m, n);
 	CHECK(count(port) == 2, "2 left pending: %d", count(port));
 	CHECK(rte_eth_rx_descriptor_status(port, 0, 1) == RTE_ETH_RX_DESC_DONE &&
 		rte_eth_rx_descriptor_status(port, 0, 2) == RTE_ETH_RX_DESC_AVAIL &&
 		rte_eth_rx_descriptor_status(port, 0, 64) == -EINVAL,
 		"descriptor status agrees with the count");
-	n = rx(port, m, 8);
+	n = take(port, 8);
 	CHECK(n == 2, "then the 2: %u", n);
-	drop(m, n);
 	CHECK(imissed(port) == 0, "nothing dropped: %" PRIu64, imissed(port));
 	pf0_down("net_octonic64", port);
 }
@@ -283,7 +279,6 @@ test_rx_ring_end(struct rte_mempool *unused __rte_unused)
 static void
 test_rx_posted(struct rte_mempool *unused __rte_unused)
 {
-	struct rte_mbuf *m[BURST];
 	uint16_t port, n;
 
 	port = pf0_up("net_octonic65", "pfs=1,rx_step=4,rx_ring=mlx5,gen_limit=70", 64, pool, 70);
@@ -293,20 +288,17 @@ test_rx_posted(struct rte_mempool *unused __rte_unused)
 		"64 buffers: %d written, %" PRIu64 " out of buffer", count(port),
 		imissed(port));
 	/* 8 taken: below the threshold nothing is posted again */
-	n = rx(port, m, 8);
+	n = take(port, 8);
 	CHECK(n == 8, "took %u", n);
-	drop(m, n);
 	gen_more(port, 10);
 	CHECK(count(port) == 56 && imissed(port) == 16,
 		"no buffer posted yet: %d waiting, %" PRIu64 " dropped",
 		count(port), imissed(port));
-	n = rx(port, m, 16);
+	n = take(port, 16);
 	CHECK(n == 16, "took %u", n);
-	drop(m, n);
 	/* 24 free now: the next burst posts 20 of them first */
-	n = rx(port, m, 4);
+	n = take(port, 4);
 	CHECK(n == 4, "took %u", n);
-	drop(m, n);
 	gen_more(port, 24);
 	CHECK(count(port) == 36 + 20 && imissed(port) == 16 + 4,
 		"20 posted again: %d waiting, %" PRIu64 " dropped", count(port),
@@ -323,7 +315,7 @@ static void
 test_rx_nombuf(struct rte_mempool *unused __rte_unused)
 {
 	struct rte_mempool *mp;
-	struct rte_mbuf *held[BURST], *m[BURST];
+	struct rte_mbuf *held[BURST];
 	struct rte_eth_stats st;
 	uint16_t port, n;
 
@@ -342,12 +334,11 @@ test_rx_nombuf(struct rte_mempool *unused __rte_unused)
 	gen_more(port, 5);
 	CHECK(count(port) == 3 && imissed(port) == 2,
 		"%d waiting, %" PRIu64 " out of buffer", count(port), imissed(port));
-	CHECK(rx(port, m, 32) == 0, "a burst takes nothing while the pool is dry");
+	CHECK(take(port, 32) == 0, "a burst takes nothing while the pool is dry");
 	CHECK(count(port) == 3, "and the 3 still wait: %d", count(port));
 	drop(held, 61);
-	n = rx(port, m, 32);
+	n = take(port, 32);
 	CHECK(n == 3, "the pool refilled: the 3 come, %u", n);
-	drop(m, n);
 	pf0_down("net_octonic66", port);
 	rte_mempool_free(mp);
 }
@@ -403,7 +394,7 @@ test_rx_queue_ctl(struct rte_mempool *unused __rte_unused)
 	struct octo_port_conf c = {
 		.nb_desc = 64, .socket = OCTO_SOCKET_OF_PORT, .deferred_rxq = { 1 },
 	};
-	struct rte_mbuf *m[BURST], *held[BURST];
+	struct rte_mbuf *held[BURST];
 	struct rte_mempool *mp;
 	uint16_t port, n;
 
@@ -424,9 +415,8 @@ test_rx_queue_ctl(struct rte_mempool *unused __rte_unused)
 	CHECK(rxq_state(port) == RTE_ETH_QUEUE_STATE_STARTED &&
 		rte_mempool_avail_count(mp) == 127 - 64, "and the queue kept");
 	generate(port, 8);
-	n = rx(port, m, 32);
+	n = take(port, 32);
 	CHECK(n == 8, "the queue still receives: %u of 8", n);
-	drop(m, n);
 	pf0_down("net_octonic90", port);
 
 	REQUIRE(rte_vdev_init("net_octonic91",
@@ -452,11 +442,10 @@ test_rx_queue_ctl(struct rte_mempool *unused __rte_unused)
 	CHECK(rte_eth_dev_rx_queue_start(port, 0) == 0, "start again");
 	CHECK(rxq_state(port) == RTE_ETH_QUEUE_STATE_STARTED &&
 		rte_mempool_avail_count(mp) == 127 - 64, "filled again");
-	CHECK(rx(port, m, 32) == 0, "what the stop dropped does not come back");
+	CHECK(take(port, 32) == 0, "what the stop dropped does not come back");
 	gen_more(port, 8);
-	n = rx(port, m, 32);
+	n = take(port, 32);
 	CHECK(n == 8, "receives after the restart: %u of 8", n);
-	drop(m, n);
 	rte_eth_dev_stop(port);
 	CHECK(rte_mempool_avail_count(mp) == 127, "stop frees the ring");
 	rte_vdev_uninit("net_octonic91");
@@ -498,9 +487,8 @@ test_rx_scatter(struct rte_mempool *unused __rte_unused)
 		"no steps on the scalar path: took %u", n);
 	drop(m, n);
 	CHECK(count(port) == 32, "4 left: %d", count(port));
-	n = rx(port, m, 32);
+	n = take(port, 32);
 	CHECK(n == 4, "took %u", n);
-	drop(m, n);
 	pf0_down("net_octonic68", port);
 }
 
@@ -736,19 +724,18 @@ static const struct octo_case cases[] = {
 	{ "tx_order", test_tx_order },
 };
 
+/* The pool of the cases: no cache, as they count its free mbufs. */
+static struct rte_mempool *
+setup(void)
+{
+	pool = rte_pktmbuf_pool_create("dp_pool", 8191, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	if (pool == NULL)
+		printf("cannot create the pool\n");
+	return pool;
+}
+
 int
 main(int argc, char **argv)
 {
-	const char *which = octo_case_eal_init_2s(argc, argv, 512);
-
-	if (which == NULL)
-		return 1;
-	/* no cache: the tests count the pool's free mbufs */
-	pool = rte_pktmbuf_pool_create("dp_pool", 8191, 0, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	if (pool == NULL) {
-		printf("cannot create the pool\n");
-		return 1;
-	}
-	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], pool);
+	return octo_case_main_2s(argc, argv, 512, cases, RTE_DIM(cases), setup);
 }

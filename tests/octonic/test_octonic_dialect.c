@@ -939,8 +939,4 @@ static const struct octo_case tests[] = {
 	{ "mlx5_hws_tx", test_mlx5_hws_tx },
 };
 
-int
-main(int argc, char **argv)
-{
-	return nic_test_main(argc, argv, tests, RTE_DIM(tests));
-}
+NIC_TEST_MAIN(tests)

@@ -34,6 +34,7 @@
 #include <rte_pmd_octonic.h>
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
+#include "../classifier/eswitch_test_util.h"
 #include "../common/octo_port.h"
 #include "../common/octo_state.h"
 #include "../common/octo_eal.h"
@@ -258,8 +259,8 @@ test_ports(struct rte_mempool *unused __rte_unused)
 	CHECK((i0.rx_offload_capa & RTE_ETH_RX_OFFLOAD_CHECKSUM) ==
 		RTE_ETH_RX_OFFLOAD_CHECKSUM, "rx cksum advertised");
 	CHECK(i0.reta_size == 128 && i0.hash_key_size == 40, "rss sizes");
-	rte_eth_macaddr_get(p0, &m0);
-	rte_eth_macaddr_get(p1, &m1);
+	m0 = octo_mac(p0);
+	m1 = octo_mac(p1);
 	CHECK(rte_is_same_ether_addr(&m0, &m1), "mac=shared: one MAC");
 	CHECK(rte_pmd_octonic_pf_info(p1, &pi) == 0 && pi.pf == 1 &&
 		pi.nb_pfs == 2 && pi.pf_port[0] == p0 && pi.socket_id == 1,
@@ -278,8 +279,8 @@ test_ports(struct rte_mempool *unused __rte_unused)
 		"probe per-pf");
 	REQUIRE(pf_port("net_octonic11", 0, &p0) == 0 &&
 		pf_port("net_octonic11", 1, &p1) == 0, "names");
-	rte_eth_macaddr_get(p0, &m0);
-	rte_eth_macaddr_get(p1, &m1);
+	m0 = octo_mac(p0);
+	m1 = octo_mac(p1);
 	CHECK(!rte_is_same_ether_addr(&m0, &m1), "mac=per-pf: two MACs");
 	CHECK(rte_eth_dev_socket_id(p0) == 1 && rte_eth_dev_socket_id(p1) == 0,
 		"numa=1:0");
@@ -692,35 +693,22 @@ thread_poll_main(void *arg)
 	return NULL;
 }
 
+/* A UDP frame of @p len bytes, 10.0.0.1 -> 10.0.0.2, to port 9, checksums set. */
 static struct rte_mbuf *
 udp_frame(struct rte_mempool *mp, uint16_t len, uint16_t sport)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
-	struct rte_ether_hdr *eh;
+	struct rte_mbuf *m = mk_udp4_len(mp, len, 0x0a000001, 0x0a000002, sport, 9);
 	struct rte_ipv4_hdr *ip;
 	struct rte_udp_hdr *udp;
+	uint16_t hdrs = sizeof(struct rte_ether_hdr) + sizeof(*ip);
 
 	if (m == NULL)
 		return NULL;
-	eh = (struct rte_ether_hdr *)rte_pktmbuf_append(m, len);
-	memset(eh, 0, len);
-	eh->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
-	eh->dst_addr.addr_bytes[0] = 0x02;
-	eh->src_addr.addr_bytes[0] = 0x02;
-	eh->src_addr.addr_bytes[5] = 1;
-	ip = (struct rte_ipv4_hdr *)(eh + 1);
-	ip->version_ihl = RTE_IPV4_VHL_DEF;
-	ip->total_length = rte_cpu_to_be_16(len - sizeof(*eh));
-	ip->time_to_live = 64;
-	ip->next_proto_id = IPPROTO_UDP;
-	ip->src_addr = rte_cpu_to_be_32(0x0a000001);
-	ip->dst_addr = rte_cpu_to_be_32(0x0a000002);
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, sizeof(struct rte_ether_hdr));
 	udp = (struct rte_udp_hdr *)(ip + 1);
-	udp->src_port = rte_cpu_to_be_16(sport);
-	udp->dst_port = rte_cpu_to_be_16(9);
-	udp->dgram_len = rte_cpu_to_be_16(len - sizeof(*eh) - sizeof(*ip));
-	memset(udp + 1, 0xab, len - sizeof(*eh) - sizeof(*ip) - sizeof(*udp));
+	udp->dgram_len = rte_cpu_to_be_16(len - hdrs);
+	memset(udp + 1, 0xab, len - hdrs - sizeof(*udp));
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
 	return m;
 }

@@ -708,11 +708,5 @@ static const struct octo_case tests[] = {
 int
 main(int argc, char **argv)
 {
-	if (octo_eal_init_args(&argc, &argv, 256) < 0)
-		return 1;
-	if (octo_cases_run(tests, RTE_DIM(tests), argv + 1, argc - 1, argv[0],
-			NULL) < 0)
-		return 1;
-	rte_eal_cleanup();
-	return octo_check_verdict(argv[0]);
+	return octo_cases_main(argc, argv, 256, tests, RTE_DIM(tests));
 }

@@ -913,8 +913,4 @@ static const struct octo_case tests[] = {
 	{ "bench", test_bench },
 };
 
-int
-main(int argc, char **argv)
-{
-	return nic_test_main(argc, argv, tests, RTE_DIM(tests));
-}
+NIC_TEST_MAIN(tests)

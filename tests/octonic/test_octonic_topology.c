@@ -122,15 +122,6 @@ received(uint16_t port)
 	return got;
 }
 
-static struct rte_ether_addr
-mac_of(uint16_t port)
-{
-	struct rte_ether_addr a;
-
-	rte_eth_macaddr_get(port, &a);
-	return a;
-}
-
 /* One device for every uplink, <name>_p<i>, the owner's NUMA node. */
 static void
 test_mpesw_ports(struct rte_mempool *unused __rte_unused)
@@ -158,8 +149,8 @@ test_mpesw_ports(struct rte_mempool *unused __rte_unused)
 		"p1's own function on node 0: %d", dp1.pci_socket_id);
 	CHECK(domain(p0) == domain(p1) &&
 		domain(p0) != RTE_ETH_DEV_SWITCH_DOMAIN_ID_INVALID, "one domain");
-	m0 = mac_of(p0);
-	m1 = mac_of(p1);
+	m0 = octo_mac(p0);
+	m1 = octo_mac(p1);
 	CHECK(!rte_is_same_ether_addr(&m0, &m1), "a MAC per uplink");
 	CHECK(rte_vdev_uninit("net_octonic80") == 0 &&
 		rte_eth_dev_count_avail() == before, "removed with its ports");
@@ -197,7 +188,7 @@ locality(const char *nic, const char *args, int mpesw)
 		args, rte_eth_dev_socket_id(p1));
 	/* p1's Rx buffers on node 1 */
 	REQUIRE(start(p0, pool[0], 0) == 0 && start(p1, pool[1], 0) == 0, "start");
-	m1 = mac_of(p1);
+	m1 = octo_mac(p1);
 	/* under mpesw p1's MAC brings a frame in by its uplink; octonic
 	 * steers by rules only */
 	if (!mpesw)
@@ -451,8 +442,8 @@ test_separate_mac(struct rte_mempool *unused __rte_unused)
 	p0 = port_of("net_octonic88_pf0");
 	p1 = port_of("net_octonic88_pf1");
 	REQUIRE(start(p0, pool[0], 0) == 0 && start(p1, pool[1], 0) == 0, "start");
-	m0 = mac_of(p0);
-	m1 = mac_of(p1);
+	m0 = octo_mac(p0);
+	m1 = octo_mac(p1);
 	for (i = 0; i < 5; i++)
 		CHECK(send_to(p0, pool[0], &m1) == 0, "tx");
 	g0 = received(p0);
@@ -487,20 +478,21 @@ static const struct octo_case cases[] = {
 	{ "separate_mac", test_separate_mac },
 };
 
+/* A pool on each socket, no cache; the cases get socket 0's. */
+static struct rte_mempool *
+setup(void)
+{
+	pool[0] = rte_pktmbuf_pool_create("topo_s0", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	pool[1] = rte_pktmbuf_pool_create("topo_s1", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 1);
+	if (pool[0] == NULL || pool[1] == NULL || pool[1]->socket_id != 1) {
+		printf("cannot create the pools\n");
+		return NULL;
+	}
+	return pool[0];
+}
+
 int
 main(int argc, char **argv)
 {
-	const char *which = octo_case_eal_init_2s(argc, argv, 512);
-
-	if (which == NULL)
-		return 1;
-	pool[0] = rte_pktmbuf_pool_create("topo_s0", 4095, 0, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	pool[1] = rte_pktmbuf_pool_create("topo_s1", 4095, 0, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, 1);
-	if (pool[0] == NULL || pool[1] == NULL || pool[1]->socket_id != 1) {
-		printf("cannot create the pools\n");
-		return 1;
-	}
-	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], pool[0]);
+	return octo_case_main_2s(argc, argv, 512, cases, RTE_DIM(cases), setup);
 }

@@ -1257,66 +1257,42 @@ octo_mpesw_members(struct octo_pfs_eal *e, unsigned int n)
 int
 main(int argc, char **argv)
 {
-	const char *which = argc > 1 ? argv[1] : "";
-	struct octo_pfs_eal e;
-	struct rte_mempool *mp;
-	struct octo_eal a;
-	char name[32];
-	unsigned int i;
+	struct octo_pfs_main m;
 	bool fatal;
 
-	nb_pf = octo_pfs();
-	if (nb_pf == 0)
-		return 2;
-	nb_q = RTE_MAX(4u, nb_pf);
-	nb_desc = nb_pf == 2 ? 4096 : 1024;
 	/* main lcore, and lcores 1..N+1 on socket k mod N (poller_of) */
-	if (octo_pfs_eal_make(&e, nb_pf, nb_pf + 2) != 0)
+	if (octo_pfs_main_begin(&m, argc, argv, 2, "octopus-failover", &nb_pf, &nb_q) != 0)
 		return 2;
-	octo_eal_begin(&a, argv[0], 512, e.lcores, "octopus-failover-%s-%u", which, nb_pf);
+	nb_desc = nb_pf == 2 ? 4096 : 1024;
 	/* the device-fatal error under mlx5-hws: of mlx5's multiport
 	 * e-switch, whose uplinks name no PF and report the owner's node
 	 * (socket_of= says each one's)
 	 */
-	fatal = strncmp(which, "fatal", 5) == 0;
+	fatal = strncmp(m.which, "fatal", 5) == 0;
 	mpesw = fatal &&
 		strstr(octo_dialect_suffix(), "dialect=mlx5-hws") != NULL;
 	snprintf(nic_args, sizeof(nic_args), "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000%s",
-		e.nic, mpesw ? ",topology=mpesw" : "");
-	octo_eal_vdev(&a, "%s", nic_args);
-	if (mpesw && octo_mpesw_members(&e, nb_pf) != 0)
+		m.e.nic, mpesw ? ",topology=mpesw" : "");
+	octo_eal_vdev(&m.a, "%s", nic_args);
+	if (mpesw && octo_mpesw_members(&m.e, nb_pf) != 0)
 		return 2;
 	/* beyond 2 PFs, rx_pool=app with a pool per socket: the port's own
 	 * pools (rx_pool=local) would mirror the application's on each of the
 	 * N members' sockets, N times the memory of the shared hugepages,
 	 * while a queue's pool on its home socket keeps its DMA local there
 	 */
-	octo_eal_vdev(&a, "net_octopus0,%s,migration=manual%s", e.members,
+	octo_eal_vdev(&m.a, "net_octopus0,%s,migration=manual%s", m.e.members,
 		nb_pf > 2 ? ",rx_pool=app" : "");
-	if (octo_eal_start(&a, nb_pf + 2) < 0 || !octo_pfs_sockets_ok(nb_pf))
+	if (octo_eal_start(&m.a, nb_pf + 2) < 0 || !octo_pfs_sockets_ok(nb_pf) ||
+	    octo_pfs_socket_pools(socket_pool, nb_pf, nb_q, nb_desc) != 0)
 		return 2;
-	for (i = 0; i < nb_pf; i++) {
-		snprintf(name, sizeof(name), "app%u", i);
-		if (nb_pf > 2) {
-			/* a ring per member for each queue homed here (a NIC
-			 * that fills its rings at start, mlx5, takes them
-			 * all), its Tx ring and the lcores' caches */
-			socket_pool[i] = octo_app_pool(name,
-				(nb_pf + 1) * nb_desc * ((nb_q + nb_pf - 1) / nb_pf) + 4096, (int)i);
-			if (socket_pool[i] == NULL) {
-				fprintf(stderr, "pool on socket %u: %s\n", i,
-					rte_strerror(rte_errno));
-				return 2;
-			}
-		}
-	}
 	port = port_of("net_octopus0");
 	if (nic_ports() != 0)
 		return 2;
 	nic_pf = pf[0];
-	mp = nb_pf > 2 ? socket_pool[0] : octo_app_pool("app", 16384, 0);
-	if (mp == NULL || port >= RTE_MAX_ETHPORTS)
+	m.mp = nb_pf > 2 ? socket_pool[0] : octo_app_pool("app", 16384, 0);
+	if (m.mp == NULL || port >= RTE_MAX_ETHPORTS)
 		return 2;
 	rte_pmd_octonic_gen_enable(nic_pf, 0);
-	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], mp);
+	return octo_case_main(cases, RTE_DIM(cases), m.which, argv[0], m.mp);
 }

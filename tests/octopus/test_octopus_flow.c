@@ -1216,42 +1216,33 @@ static const struct octo_case cases[] = {
 int
 main(int argc, char **argv)
 {
-	const char *which = argc > 1 ? argv[1] : "";
-	struct octo_pfs_eal e;
-	struct octo_eal a;
-	struct rte_mempool *mp;
+	struct octo_pfs_main m;
 
-	nb_pf = octo_pfs();
-	if (nb_pf == 0)
-		return 2;
-	nb_q = RTE_MAX(4u, nb_pf);
 	/* lcore q polls queue q: on socket q mod N */
-	if (octo_pfs_eal_make(&e, nb_pf, nb_q) != 0)
+	if (octo_pfs_main_begin(&m, argc, argv, 0, "octopus-flow", &nb_pf, &nb_q) != 0)
 		return 2;
-	octo_eal_begin(&a, argv[0], 512, e.lcores, "octopus-flow-%s-%u", which, nb_pf);
 	/* beyond 2 PFs a quarter of the rate: a queue's 1024 descriptors
 	 * hold half of what one queue may get in a phase (2048), and its
 	 * poller shares the 2 CPUs with N others (ASan builds: slower)
 	 */
-	octo_eal_vdev(&a, "net_octonic0,%s,wire=gen,flows=%u,gen_rate=%u", e.nic, NB_FLOWS,
+	octo_eal_vdev(&m.a, "net_octonic0,%s,wire=gen,flows=%u,gen_rate=%u", m.e.nic, NB_FLOWS,
 		nb_pf > 2 ? 50000 : 200000);
 	/* beyond 2 PFs rx_pool=app: the port's own pools (rx_pool=local)
 	 * mirror the application's on every member's socket, N times the
 	 * memory of the shared hugepages; locality is not what this tests
 	 */
-	octo_eal_vdev(&a, "net_octopus0,%s%s", e.members, nb_pf > 2 ? ",rx_pool=app" : "");
-	octo_eal_vdev(&a, "net_null0");
-	octo_eal_vdev(&a, "net_null1");
-	octo_eal_vdev(&a, "net_octopus1,member=net_null0,member=net_null1,"
+	octo_eal_vdev(&m.a, "net_octopus0,%s%s", m.e.members, nb_pf > 2 ? ",rx_pool=app" : "");
+	octo_eal_vdev(&m.a, "net_null0");
+	octo_eal_vdev(&m.a, "net_null1");
+	octo_eal_vdev(&m.a, "net_octopus1,member=net_null0,member=net_null1,"
 		"socket_of=net_null0:0,socket_of=net_null1:1");
-	if (octo_eal_start(&a, nb_q) < 0 || !octo_pfs_sockets_ok(nb_pf))
+	if (octo_eal_start(&m.a, nb_q) < 0 || !octo_pfs_sockets_ok(nb_pf))
 		return 2;
-	mp = octo_app_pool("app", nb_pf > 2 ? nb_pf * nb_q * NB_DESC_MANY + 8192 : 16384, 0);
-	if (mp == NULL)
+	m.mp = octo_app_pool("app", nb_pf > 2 ? nb_pf * nb_q * NB_DESC_MANY + 8192 : 16384, 0);
+	if (m.mp == NULL)
 		return 2;
 	port = port_of("net_octopus0");
-	nic_port = port_of("net_octonic0_pf0");
-	rte_pmd_octonic_gen_enable(nic_port, 0);
+	nic_port = octo_gen_pf("net_octonic0_pf0");
 	ph.poll.port = port;
 	ph.poll.nb_q = nb_q;
 	/* beyond 2 PFs, more pollers than this 2-CPU machine's CPUs */
@@ -1259,5 +1250,5 @@ main(int argc, char **argv)
 	ph.gen_port = nic_port;
 	ph.nb_flows = NB_FLOWS;
 	ph.each = count_marks;
-	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], mp);
+	return octo_case_main(cases, RTE_DIM(cases), m.which, argv[0], m.mp);
 }

@@ -38,6 +38,7 @@
 #include "../common/octo_cases.h"
 #include "../common/octo_eal.h"
 #include "../common/octo_check.h"
+#include "../common/octo_flow_rule.h"
 #include "../common/octo_port.h"
 #include "../common/octo_state.h"
 #include "../common/octo_test_eal.h"
@@ -110,12 +111,8 @@ run_case(const struct l4_case *c)
 {
 	static const struct rte_flow_attr attr = { .ingress = 1 };
 	struct rte_flow_action_queue q = { .index = RULE_Q }, qn = { .index = NONE_Q };
-	struct rte_flow_action act[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q },
-		{ .type = RTE_FLOW_ACTION_TYPE_END } };
-	struct rte_flow_action act_none[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qn },
-		{ .type = RTE_FLOW_ACTION_TYPE_END } };
+	struct rte_flow_action act[] = OCTO_ACTIONS_QUEUE(&q);
+	struct rte_flow_action act_none[] = OCTO_ACTIONS_QUEUE(&qn);
 	struct rte_pmd_octonic_gen_conf gc;
 	uint32_t per_flow[NB_FLOWS] = { 0 }, elsewhere = 0, wrong = 0, got = 0;
 	uint64_t want, deadline, quiet;
@@ -267,7 +264,6 @@ main(int argc, char **argv)
 	if (mp == NULL)
 		return 2;
 	port = port_of("net_octopus0");
-	nic_port = port_of("net_octonic0_pf0");
-	rte_pmd_octonic_gen_enable(nic_port, 0);
+	nic_port = octo_gen_pf("net_octonic0_pf0");
 	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], mp);
 }

@@ -914,7 +914,6 @@ main(int argc, char **argv)
 	if (mp == NULL)
 		return 2;
 	port = port_of("net_octopus0");
-	nic_port = port_of("net_octonic0_pf0");
-	rte_pmd_octonic_gen_enable(nic_port, 0);
+	nic_port = octo_gen_pf("net_octonic0_pf0");
 	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], mp);
 }

@@ -1200,42 +1200,34 @@ static const struct octo_case cases[] = {
 int
 main(int argc, char **argv)
 {
-	const char *which = argc > 1 ? argv[1] : "";
 	unsigned int nb = argc > 2 ? (unsigned int)atoi(argv[2]) : 1000;
-	struct octo_pfs_eal e;
-	struct rte_mempool *mp;
-	struct octo_eal a;
+	struct octo_pfs_main m;
 
-	nb_pf = octo_pfs();
-	if (nb_pf == 0)
-		return 2;
-	nb_q = RTE_MAX(4u, nb_pf);
-	/* the port's own Rx pools (rx_pool=local) hold 2 x nb_desc mbufs per
-	 * queue on every member's socket: 4096 descriptors at 8 PFs would
-	 * take 1.2 GB of the machine's shared hugepages
-	 */
-	nb_desc = nb_pf == 2 ? 4096 : 512;
 	/* main lcore, and lcores 1..N+1 on socket k mod N (lcore_on) */
-	if (octo_pfs_eal_make(&e, nb_pf, nb_pf + 2) != 0)
+	if (octo_pfs_main_begin(&m, argc, argv, 2, "octopus-migrate", &nb_pf, &nb_q) != 0)
 		return 2;
-	octo_eal_begin(&a, argv[0], 512, e.lcores, "octopus-migrate-%s-%u", which, nb_pf);
 	/* tx_late: the NIC reads Tx posts up to 5 ms after their doorbell */
-	octo_eal_vdev(&a, "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000%s",
-		e.nic, strcmp(which, "tx_late") == 0 ? ",tx_read_ns=5000000" : "");
+	octo_eal_vdev(&m.a, "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000%s",
+		m.e.nic, strcmp(m.which, "tx_late") == 0 ? ",tx_read_ns=5000000" : "");
 	/* manual: the explicit moves come first, then the test turns auto on
 	 * for the automatic ones; migrate_after=1: the automatic moves follow
 	 * the test's pollers within a millisecond (the default, 200, is for
 	 * the ones an application makes: testpmd_migrate.sh)
 	 */
-	octo_eal_vdev(&a, "net_octopus0,%s,migration=manual%s", e.members,
-		strcmp(which, "follow") == 0 ? "" : ",migrate_after=1");
-	if (octo_eal_start(&a, nb_pf + 2) < 0 || !octo_pfs_sockets_ok(nb_pf))
+	octo_eal_vdev(&m.a, "net_octopus0,%s,migration=manual%s", m.e.members,
+		strcmp(m.which, "follow") == 0 ? "" : ",migrate_after=1");
+	if (octo_eal_start(&m.a, nb_pf + 2) < 0 || !octo_pfs_sockets_ok(nb_pf))
 		return 2;
 	port = port_of("net_octopus0");
-	mp = octo_app_pool("app", 16384, 0);
-	if (mp == NULL || port >= RTE_MAX_ETHPORTS || octo_pfs_ports(pf, nb_pf) != 0)
+	/* the port's own Rx pools (rx_pool=local) hold 2 x nb_desc mbufs per
+	 * queue on every member's socket: 4096 descriptors at 8 PFs would
+	 * take 1.2 GB of the machine's shared hugepages
+	 */
+	nb_desc = nb_pf == 2 ? 4096 : 512;
+	m.mp = octo_app_pool("app", 16384, 0);
+	if (m.mp == NULL || port >= RTE_MAX_ETHPORTS || octo_pfs_ports(pf, nb_pf) != 0)
 		return 2;
-	rte_pmd_octonic_gen_enable(pf[0], 0);
+	octo_gen_pf("net_octonic0_pf0");
 	moves = nb;
-	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], mp);
+	return octo_case_main(cases, RTE_DIM(cases), m.which, argv[0], m.mp);
 }

@@ -1279,54 +1279,36 @@ static const struct octo_case cases[] = {
 int
 main(int argc, char **argv)
 {
-	const char *which = argc > 1 ? argv[1] : "";
-	struct octo_pfs_eal e;
-	struct rte_mempool *mp;
-	struct octo_eal a;
-	char name[32];
-	unsigned int s;
+	struct octo_pfs_main m;
 
-	nb_pf = octo_pfs();
-	if (nb_pf == 0)
-		return 2;
-	nb_q = RTE_MAX(4u, nb_pf);
-	nb_desc = nb_pf == 2 ? 4096 : 1024;
 	/* lcore q polls queue q: on socket q mod N */
-	if (octo_pfs_eal_make(&e, nb_pf, nb_q) != 0)
+	if (octo_pfs_main_begin(&m, argc, argv, 0, "octopus-octonic", &nb_pf, &nb_q) != 0)
 		return 2;
-	octo_eal_begin(&a, argv[0], 512, e.lcores, "octopus-octonic-%s-%u", which, nb_pf);
-	octo_eal_vdev(&a, "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000,gen_limit=%u",
-		e.nic, LIMIT);
-	octo_eal_vdev(&a, "net_octonic1,%s,wire=loop", e.nic);
-	octo_eal_vdev(&a, "net_octonic2,pfs=2,numa=0:1,wire=loop%s", octo_dialect_suffix());
+	nb_desc = nb_pf == 2 ? 4096 : 1024;
+	octo_eal_vdev(&m.a, "net_octonic0,%s,wire=gen,flows=1024,gen_rate=200000,gen_limit=%u",
+		m.e.nic, LIMIT);
+	octo_eal_vdev(&m.a, "net_octonic1,%s,wire=loop", m.e.nic);
+	octo_eal_vdev(&m.a, "net_octonic2,pfs=2,numa=0:1,wire=loop%s", octo_dialect_suffix());
 	/* single: no octopus port */
-	if (strcmp(which, "single") != 0) {
+	if (strcmp(m.which, "single") != 0) {
 		/* beyond 2 PFs rx_pool=app with a pool per socket: the port's
 		 * own pools (rx_pool=local) mirror the application's on every
 		 * member's socket, N times the memory of the shared hugepages,
 		 * while queue q's pool on its home socket keeps its DMA local
 		 * (what "octopus" checks)
 		 */
-		octo_eal_vdev(&a, "net_octopus0,%s%s", e.members,
+		octo_eal_vdev(&m.a, "net_octopus0,%s%s", m.e.members,
 			nb_pf > 2 ? ",rx_pool=app" : "");
 	}
-	if (octo_eal_start(&a, nb_q) < 0 || !octo_pfs_sockets_ok(nb_pf))
+	if (octo_eal_start(&m.a, nb_q) < 0 || !octo_pfs_sockets_ok(nb_pf))
 		return 2;
-	mp = octo_app_pool("app", 8192, 0);
-	if (mp == NULL)
-		return 2;
+	m.mp = octo_app_pool("app", 8192, 0);
 	/* the queues homed on a socket fill a ring on every member at start
 	 * under a NIC that posts its rings then (mlx5: all of them, deferred
-	 * or not: octopus.rst, "Rx pools"), and their Tx rings and the
-	 * lcores' caches hold more */
-	for (s = 0; s < nb_pf && nb_pf > 2; s++) {
-		snprintf(name, sizeof(name), "app%u", s);
-		app_pool[s] = octo_app_pool(name,
-			(nb_pf + 1) * nb_desc * ((nb_q + nb_pf - 1) / nb_pf) + 4096, (int)s);
-		if (app_pool[s] == NULL)
-			return 2;
-	}
-	/* the generator starts with the test, not at port start */
-	rte_pmd_octonic_gen_enable(port_of("net_octonic0_pf0"), 0);
-	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], mp);
+	 * or not: octopus.rst, "Rx pools")
+	 */
+	if (m.mp == NULL || octo_pfs_socket_pools(app_pool, nb_pf, nb_q, nb_desc) != 0)
+		return 2;
+	octo_gen_pf("net_octonic0_pf0");
+	return octo_case_main(cases, RTE_DIM(cases), m.which, argv[0], m.mp);
 }

@@ -632,7 +632,7 @@ main(int argc, char **argv)
 	if (octo_eal_start(&a, NB_Q) < 0)
 		return 2;
 	port = port_of("net_octopus0");
-	rte_pmd_octonic_gen_enable(port_of("net_octonic0_pf0"), 0);
+	octo_gen_pf("net_octonic0_pf0");
 	/* each case makes the pools it is about */
 	return octo_case_main(cases, RTE_DIM(cases), which, argv[0], NULL);
 }

@@ -19,9 +19,7 @@
 set -euo pipefail
 
 . "$(dirname "$0")/../common/testpmd.sh"
-octo_prefix tpaggr
-port=2
-out=$octo_work/out
+tp_begin tpaggr
 
 tp_start_octopus "$out" 0@0,1@0 "wire=gen,gen_rate=100000$octo_dialect" "" \
 	--rxq=2 --txq=2 --nb-cores=1 --total-num-mbufs=16384

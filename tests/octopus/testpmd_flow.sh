@@ -15,10 +15,7 @@ set -euo pipefail
 # lines whole.
 
 . "$(dirname "$0")/../common/testpmd.sh"
-octo_prefix tpf
-out=$octo_work/out
-OCTO_FAIL_TAIL=120
-port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
+tp_begin tpf 120
 
 # flow 0 of the generator
 read -r src_ip src_port < <(tp_gen_flow 0)

@@ -10,9 +10,7 @@
 set -euo pipefail
 
 . "$(dirname "$0")/../common/testpmd.sh"
-octo_prefix tpm
-port=2
-out=$octo_work/out
+tp_begin tpm
 
 tp_start_octopus "$out" 0@0,1@1 "wire=gen$octo_dialect" "" \
 	--rxq=2 --txq=2 --nb-cores=1 --total-num-mbufs=16384

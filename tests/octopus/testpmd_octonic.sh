@@ -13,9 +13,7 @@
 set -euo pipefail
 
 . "$(dirname "$0")/../common/testpmd.sh"
-octo_prefix tpo
-port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
-out=$octo_work/out
+tp_begin tpo
 
 tp_start_octopus "$out" 0@0,1@0,2@1,3@0,4@1 "wire=gen,flows=256,gen_rate=100000$octo_dialect" ",migration=manual" \
 	--rxq=4 --txq=4 --nb-cores=4 --total-num-mbufs=16384 --forward-mode=io

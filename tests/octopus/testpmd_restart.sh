@@ -35,10 +35,7 @@ set -euo pipefail
 version=${1:?DPDK version}
 model=${2:-}
 . "$(dirname "$0")/../common/testpmd.sh"
-octo_prefix tprs
-out=$octo_work/out
-OCTO_FAIL_TAIL=120
-port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
+tp_begin tprs 120
 fq=1
 noflush=()
 [ "$(printf '%s\n' 23.11 "$version" | sort -V | head -n 1)" = 23.11 ] &&
@@ -127,10 +124,7 @@ else
 fi
 
 # 2. a template rule and a synchronous rule, ten restarts
-tp_flow_cmd "port stop $port"
-tp_flow_cmd "flow configure $port queues_number 2 queues_size 64"
-expect "^Configure flows on port $port: number of queues 2 with 64 elements"
-tp_flow_cmd "port start $port"
+tp_flow_configure $port 2 64
 tp_reta_mod $port 2
 tp_flow_cmd "flow pattern_template $port create ingress pattern_template_id 0 template eth / ipv4 src mask 255.255.255.255 / udp src mask 0xffff / end"
 tp_flow_cmd "flow actions_template $port create ingress actions_template_id 0 template queue / end mask queue / end"

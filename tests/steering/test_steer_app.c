@@ -42,6 +42,26 @@ queue_rule(uint16_t q)
 	return r;
 }
 
+/* @p r with the action MARK @p id. */
+static void
+mark(struct octo_steer_app_rule *r, uint32_t id)
+{
+	r->has_mark = 1;
+	r->mark = id;
+}
+
+/* The plan of @p r on @p c, which must be one entry (free() it). */
+static struct octo_steer_app_entry *
+plan_one(const struct octo_steer_app_conf *c, const struct octo_steer_app_rule *r)
+{
+	struct octo_steer_app_entry *e;
+	uint32_t n;
+
+	assert_int_equal(octo_steer_app_plan(c, r, &e, &n, NULL, 0), 0);
+	assert_int_equal(n, 1);
+	return e;
+}
+
 static void
 test_queue(void **state)
 {
@@ -51,11 +71,9 @@ test_queue(void **state)
 
 	(void)state;
 	r.priority = 3;
-	r.has_mark = 1;
-	r.mark = 0xbeef;
+	mark(&r, 0xbeef);
 	r.has_count = 1;
-	assert_int_equal(octo_steer_app_plan(&port4, &r, &e, &n, NULL, 0), 0);
-	assert_int_equal(n, 1);
+	e = plan_one(&port4, &r);
 	assert_int_equal(e[0].group, 0);
 	assert_int_equal(e[0].priority, OCTO_STEER_PRIO_APP(3, 1));
 	/* above every default classification rule */
@@ -241,8 +259,7 @@ test_drop_jump(void **state)
 	(void)state;
 	r.fate = OCTO_STEER_APP_DROP;
 	r.has_count = 1;
-	assert_int_equal(octo_steer_app_plan(&port4, &r, &e, &n, NULL, 0), 0);
-	assert_int_equal(n, 1);
+	e = plan_one(&port4, &r);
 	assert_true(e[0].drop && !e[0].has_meta && !e[0].has_jump && e[0].has_count);
 	assert_int_equal(e[0].queue, UINT16_MAX);
 	free(e);
@@ -316,11 +333,9 @@ test_mark_ingress(void **state)
 
 	(void)state;
 	c.mark_ingress = 1;
-	r.has_mark = 1;
-	r.mark = 0xbeef;
+	mark(&r, 0xbeef);
 	r.mark_tag = 7;
-	assert_int_equal(octo_steer_app_plan(&c, &r, &e, &n, NULL, 0), 0);
-	assert_int_equal(n, 1);
+	e = plan_one(&c, &r);
 	assert_true(e[0].has_meta);
 	assert_int_equal(e[0].set_meta, 7u << OCTO_STEER_META_TAG_SHIFT | 2);
 	assert_int_equal(e[0].set_meta & OCTO_STEER_META_QUEUE_MASK, 2);

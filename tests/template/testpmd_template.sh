@@ -33,10 +33,7 @@ set -euo pipefail
 version=${1:?DPDK version}
 model=${2:-}
 . "$(dirname "$0")/../common/testpmd.sh"
-octo_prefix tpt
-out=$octo_work/out
-OCTO_FAIL_TAIL=120
-port=2	# net_octonic0_pf0 = 0, _pf1 = 1, the octopus port after them
+tp_begin tpt 120
 fq=1	# the flow queue the rules go through (of 2)
 update=0
 [ "$(printf '%s\n' 24.03 "$version" | sort -V | head -n 1)" = 24.03 ] && update=1
@@ -100,10 +97,7 @@ expect() { tp_wait "$1" "${2:-1}"; }
 tp_refusal='port_flow_complain\|Bad arguments\|is invalid\|^Failed to'
 
 # the rule engine, configured while the port is stopped (ethdev's rule)
-tp_flow_cmd "port stop $port"
-tp_flow_cmd "flow configure $port queues_number 2 queues_size 64"
-expect "^Configure flows on port $port: number of queues 2 with 64 elements"
-tp_flow_cmd "port start $port"
+tp_flow_configure $port 2 64
 # 64 buckets over queues 0 and 1
 tp_reta_mod $port 2
 tp_flow_cmd "flow pattern_template $port create ingress pattern_template_id 0 template eth / ipv4 src mask 255.255.255.255 / udp src mask 0xffff / end"
