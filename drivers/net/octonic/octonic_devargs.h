@@ -183,9 +183,6 @@ struct octonic_devargs {
 	uint32_t tx_read_ns;
 };
 
-/** The devargs keys, NULL-terminated (also used for the param string). */
-extern const char *const octonic_devargs_keys[];
-
 /** Fill @p da with the defaults. */
 void octonic_devargs_default(struct octonic_devargs *da);
 
