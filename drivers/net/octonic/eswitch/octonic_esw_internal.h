@@ -311,7 +311,7 @@ struct octonic_eswitch {
 	uint32_t table_serial;
 	struct sw_table *tables;
 	uint32_t nb_tables;	/* slots in tables[] */
-	uint32_t table_hint;	/* the table table_find() found last */
+	uint32_t table_hint;	/* the table octonic_esw_table_index() found last */
 	struct sw_dgt *dgts;
 	uint32_t nb_dgts, max_dgts;
 	uint32_t dgt_hint;	/* the entry dgt_find() found last */
@@ -461,7 +461,6 @@ int octonic_esw_rules_flush_domain(struct octonic_eswitch *sw, int dom, int keep
  */
 int octonic_esw_check_attr(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, struct rte_flow_error *error);
-/* Match and actions of @p r (no attr or dialect check). */
 /* The rule's place: domain, group and priority (from @p attr). */
 static inline void
 sw_rule_place(uint16_t pf, const struct rte_flow_attr *attr, struct rte_flow *r)
@@ -481,6 +480,7 @@ int octonic_esw_port_item_src(const struct octonic_eswitch *sw, const struct rte
 int octonic_esw_pattern_parse(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		struct octo_match *m, struct rte_flow_error *error);
+/* Match and actions of @p r (no attr or dialect check). */
 int octonic_esw_rule_parse(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		const struct rte_flow_action actions[], struct rte_flow *r,
