@@ -41,12 +41,6 @@ struct octopus_flow_mark {
 	struct rte_flow **h;			/* [nb_members][nb_q] */
 };
 
-static int
-unsupported(int ret)
-{
-	return ret == -ENOTSUP || ret == -ENOSYS || ret == -EINVAL;
-}
-
 /* Probe "ETH -> @p extra + META := 0 + JUMP(home)" in the classification's group. */
 static int
 probe_transfer(uint16_t proxy, const struct octopus_flow_shape *sh,
@@ -126,7 +120,7 @@ octopus_flow_shape_get(struct octopus_priv *p, uint16_t proxy, bool may_create,
 	ret = probe_transfer(proxy, sh, &a_mark, by_create, &err);
 	if (ret == 0)
 		ret = probe_transfer(proxy, sh, &a_flag, by_create, &err);
-	if (ret != 0 && !unsupported(ret))
+	if (ret != 0 && !octopus_steer_unsupported(ret))
 		return octopus_flow_error(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"members' e-switch (port %u): probing a transfer MARK failed: %s",
 			proxy, err.message != NULL ? err.message : rte_strerror(-ret));
