@@ -32,10 +32,7 @@
 struct octopus_flow_mark {
 	uint16_t nb_q;				/* queues the rule delivers to */
 	uint16_t nb_members;
-	/*
-	 * port of each member's rules,
-	 * OCTOPUS_STEER_PORT_ABSENT: none
-	 */
+	/* port of each member's rules, OCTOPUS_STEER_PORT_ABSENT: none */
 	uint16_t port[OCTOPUS_MAX_MEMBERS];
 	uint16_t *q;				/* [nb_q] */
 	struct rte_flow **h;			/* [nb_members][nb_q] */

@@ -97,18 +97,16 @@ struct sw_rss_action {
 #define SW_MAX_PRIO UINT16_MAX
 
 /**
- * What the classifier reads of every rule it finds: 32 bytes, two per
- * cache line.  Hot records are carved from large chunks
- * (struct octonic_eswitch::hot_chunks) so that 100k rules span 3 MB of
- * contiguous memory instead of 100k scattered pages: at that size TLB and
- * cache misses dominate a lookup, and the footprint of these records
- * shows directly in the rate (tests/bench/bench_eswitch compares
- * 100k rules with 10: the smaller the record, the closer the two).  A
- * rule whose fate is QUEUE, PORT, JUMP or
- * DROP is decided from this record alone; the rest (SET_META and MARK
- * values, counters, RSS, and the creation order that breaks ties between
- * tables) is read from the rule itself.
- * Immutable once published, except dead.
+ * What the classifier reads of every rule it finds: 32 bytes, two per cache
+ * line.  Hot records are carved from large chunks (struct
+ * octonic_eswitch::hot_chunks) so that 100k rules span 3 MB of contiguous
+ * memory instead of 100k scattered pages: at that size TLB and cache misses
+ * dominate a lookup, and the footprint of these records shows directly in the
+ * rate (tests/bench/bench_eswitch compares 100k rules with 10: the smaller the
+ * record, the closer the two).  A rule whose fate is QUEUE, PORT, JUMP or DROP
+ * is decided from this record alone; the rest (SET_META and MARK values,
+ * counters, RSS, and the creation order that breaks ties between tables) is
+ * read from the rule itself. Immutable once published, except dead.
  */
 struct __rte_aligned(32) sw_hot {
 	uint64_t born;		/* first generation that sees the rule */
@@ -160,10 +158,7 @@ struct rte_flow {
 	 * match's mask, reserved (template rules)
 	 */
 	uint8_t table_known;
-	/*
-	 * unlinked, the handle stays (flushed at a
-	 * port's stop: sw->flushed)
-	 */
+	/* unlinked, the handle stays (flushed at a port's stop: sw->flushed) */
 	uint8_t keep_handle;
 	uint32_t dgt_id;	/* first word of its hash key */
 	struct octo_match match;
