@@ -25,11 +25,12 @@ def keys_octopus(src):
 
 
 def keys_octonic(src):
-    """octonic_devargs_keys[] of octonic_devargs.c."""
-    body = re.search(r'octonic_devargs_keys\[\]\s*=\s*\{(.*?)\};',
+    """The rows of devarg_fields[] in octonic_devargs.c (its words, one tab
+    deeper or inside WORDS(), are values, not keys)."""
+    body = re.search(r'devarg_fields\[\]\s*=\s*\{(.*?)\n\};',
                      open(src + '/drivers/net/octonic/octonic_devargs.c').read(),
                      re.S).group(1)
-    return set(re.findall(r'"([^"]+)"', body))
+    return set(re.findall(r'^\t\{ (?:\.key = )?"([^"]+)"', body, re.M))
 
 
 def param_string(nm, readelf, lib, driver):

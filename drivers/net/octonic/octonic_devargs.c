@@ -23,13 +23,6 @@
 #include "octo_wire.h"
 #include "octonic_devargs.h"
 
-const char *const octonic_devargs_keys[] = {
-	"pfs", "numa", "mac", "wire", "flows", "pkt_len", "proto", "ipv6",
-	"gen_rate", "gen_limit", "nudma_dma_ns", "nudma_poll_ns", "dialect",
-	"xmeta", "mlx5_dpdk", "fdb_mark", "topology", "rx_step", "rx_ring",
-	"tx_comp_every", "tx_cleanup", "tx_read_ns", NULL,
-};
-
 /* Highest NUMA node a numa= entry may name (EAL checks the real count). */
 #define OCTONIC_MAX_NODE 7
 
@@ -146,17 +139,6 @@ proto_name(uint8_t l4_proto)
 	}
 }
 
-static int
-known_key(const char *key)
-{
-	unsigned int i;
-
-	for (i = 0; octonic_devargs_keys[i] != NULL; i++)
-		if (strcmp(key, octonic_devargs_keys[i]) == 0)
-			return 1;
-	return 0;
-}
-
 /* A word a devarg may take, and the value stored for it. */
 struct devarg_word {
 	const char *name;
@@ -168,7 +150,8 @@ struct devarg_word {
 /*
  * A devarg stored in one field of struct octonic_devargs: one of @p words,
  * or without them a number in [min, max]; @p given (when not 0) is the
- * offset of the field's "was present" flag.
+ * offset of the field's "was present" flag.  A row of size 0 is a key
+ * apply() parses itself.  The rows are every key the driver takes.
  */
 struct devarg_field {
 	const char *key;
@@ -185,6 +168,8 @@ struct devarg_field {
 
 static const struct devarg_field devarg_fields[] = {
 	{ "pfs", DA_OFF(nb_pfs), DA_SIZE(nb_pfs), 0, 1, OCTONIC_MAX_PFS, NULL },
+	{ .key = "numa" },
+	{ .key = "wire" },
 	{ "mac", DA_OFF(mac), DA_SIZE(mac), DA_OFF(mac_given), 0, 0,
 		WORDS({ "shared", OCTONIC_MAC_SHARED }, { "per-pf", OCTONIC_MAC_PER_PF }) },
 	{ "flows", DA_OFF(flows), DA_SIZE(flows), 0, 1, 1u << 24, NULL },
@@ -220,6 +205,18 @@ static const struct devarg_field devarg_fields[] = {
 	{ "tx_read_ns", DA_OFF(tx_read_ns), DA_SIZE(tx_read_ns), 0,
 		0, OCTONIC_TX_READ_NS_MAX, NULL },
 };
+
+/* The row of @p key; NULL for a key the driver does not take. */
+static const struct devarg_field *
+field_of(const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(devarg_fields); i++)
+		if (strcmp(key, devarg_fields[i].key) == 0)
+			return &devarg_fields[i];
+	return NULL;
+}
 
 /* Store @p v into a field of @p size bytes at @p off (the table's fields). */
 static void
@@ -265,39 +262,32 @@ apply_field(struct octonic_devargs *da, const struct devarg_field *f, const char
 }
 
 static int
-apply(struct octonic_devargs *da, const char *key, const char *val,
+apply(struct octonic_devargs *da, const struct devarg_field *f, const char *val,
 		uint16_t *nb_numa, char *err, size_t err_len)
 {
-	unsigned int i;
 	int bad = 0;
 
 	if (val == NULL || *val == '\0') {
 		bad = 1;
-	} else if (strcmp(key, "numa") == 0) {
+	} else if (f->size != 0) {
+		bad = apply_field(da, f, val) != 0;
+	} else if (strcmp(f->key, "numa") == 0) {
 		bad = parse_numa(val, da->numa, nb_numa) != 0;
 		if (!bad)
 			da->numa_given = 1;
-	} else if (strcmp(key, "wire") == 0) {
-		if (strcmp(val, "gen") == 0) {
-			da->wire = OCTONIC_WIRE_GEN;
-		} else if (strcmp(val, "loop") == 0) {
-			da->wire = OCTONIC_WIRE_LOOP;
-		} else if (strlen(val) >= sizeof(da->wire_name)) {
-			bad = 1;
-		} else {
-			da->wire = OCTONIC_WIRE_ETHDEV;
-			strcpy(da->wire_name, val);
-		}
+	} else if (strcmp(val, "gen") == 0) {	/* the other row: wire= */
+		da->wire = OCTONIC_WIRE_GEN;
+	} else if (strcmp(val, "loop") == 0) {
+		da->wire = OCTONIC_WIRE_LOOP;
+	} else if (strlen(val) >= sizeof(da->wire_name)) {
+		bad = 1;
 	} else {
-		for (i = 0; i < RTE_DIM(devarg_fields); i++)
-			if (strcmp(key, devarg_fields[i].key) == 0) {
-				bad = apply_field(da, &devarg_fields[i], val) != 0;
-				break;
-			}
+		da->wire = OCTONIC_WIRE_ETHDEV;
+		strcpy(da->wire_name, val);
 	}
 	if (bad)
 		return fail(err, err_len, "invalid value '%s' for devarg '%s'",
-			val != NULL ? val : "", key);
+			val != NULL ? val : "", f->key);
 	return 0;
 }
 
@@ -403,8 +393,9 @@ octonic_devargs_parse(const char *args, struct octonic_devargs *da,
 		return fail(err, err_len, "malformed devargs '%s'", args);
 	for (i = 0; i < kv->count && ret == 0; i++) {
 		const char *key = kv->pairs[i].key;
+		const struct devarg_field *f = field_of(key);
 
-		if (!known_key(key)) {
+		if (f == NULL) {
 			ret = fail(err, err_len, "unknown devarg '%s'", key);
 			break;
 		}
@@ -415,7 +406,7 @@ octonic_devargs_parse(const char *args, struct octonic_devargs *da,
 			ret = fail(err, err_len, "devarg '%s' given twice", key);
 			break;
 		}
-		ret = apply(da, key, kv->pairs[i].value, &nb_numa, err, err_len);
+		ret = apply(da, f, kv->pairs[i].value, &nb_numa, err, err_len);
 		if (ret == 0 && gen_key == NULL && generator_key(key))
 			gen_key = key;
 	}

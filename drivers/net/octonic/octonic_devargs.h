@@ -118,10 +118,7 @@ struct octonic_devargs {
 	 */
 	uint16_t pkt_len;
 	uint8_t pkt_len_given;		/**< pkt_len= was present */
-	/**
-	 * proto=udp|tcp|sctp|icmp|icmp6
-	 * (IPPROTO_*)
-	 */
+	/** proto=udp|tcp|sctp|icmp|icmp6 (IPPROTO_*) */
 	uint8_t l4_proto;
 	uint8_t ipv6;			/**< ipv6=0|1 */
 	uint64_t gen_rate;		/**< gen_rate=pps, 0: as fast as polled */
@@ -130,17 +127,12 @@ struct octonic_devargs {
 	uint32_t nudma_poll_ns;		/**< busy-wait per remote poll, 0: off */
 	enum octonic_dialect dialect;	/**< dialect=generic|mlx5-sws|mlx5-hws */
 	/**
-	 * xmeta=0..4 (mlx5's dv_xmeta_en;
-	 * default 0, mlx5's default: legacy
-	 * metadata); mlx5 dialects only,
-	 * 4 with mlx5-hws only
+	 * xmeta=0..4 (mlx5's dv_xmeta_en; default 0, mlx5's default: legacy
+	 * metadata); mlx5 dialects only, 4 with mlx5-hws only
 	 */
 	uint8_t xmeta;
 	uint8_t xmeta_given;		/**< xmeta= was present */
-	/**
-	 * mlx5_dpdk=22.11|25.11
-	 * (OCTONIC_MLX5_DPDK_*)
-	 */
+	/** mlx5_dpdk=22.11|25.11 (OCTONIC_MLX5_DPDK_*) */
 	uint16_t mlx5_dpdk;
 	uint8_t mlx5_dpdk_given;	/**< mlx5_dpdk= was present */
 	/**
@@ -161,30 +153,20 @@ struct octonic_devargs {
 	uint8_t rx_step;
 	enum octonic_rx_ring rx_ring;	/**< rx_ring=plain|mlx5 (mlx5-hws: mlx5) */
 	/**
-	 * tx_comp_every=1..1024: a Tx
-	 * completion, and the freeing of the
-	 * mbufs it covers, every N descriptors
-	 * (1: each as the NIC reads it;
+	 * tx_comp_every=1..1024: a Tx completion, and the freeing of the mbufs
+	 * it covers, every N descriptors (1: each as the NIC reads it;
 	 * mlx5-hws: 32)
 	 */
 	uint16_t tx_comp_every;
-	/**
-	 * tx_cleanup=0|1: tx_done_cleanup is
-	 * offered (mlx5-hws: 0)
-	 */
+	/** tx_cleanup=0|1: tx_done_cleanup is offered (mlx5-hws: 0) */
 	uint8_t tx_cleanup;
 	/**
-	 * tx_read_ns=0..10^8: the NIC reads a
-	 * Tx post within this after its
-	 * doorbell, posts further apart leave
-	 * in posting order (0: at once, in
+	 * tx_read_ns=0..10^8: the NIC reads a Tx post within this after its
+	 * doorbell, posts further apart leave in posting order (0: at once, in
 	 * posting order; mlx5-hws: 2000)
 	 */
 	uint32_t tx_read_ns;
 };
-
-/** The devargs keys, NULL-terminated (also used for the param string). */
-extern const char *const octonic_devargs_keys[];
 
 /** Fill @p da with the defaults. */
 void octonic_devargs_default(struct octonic_devargs *da);

@@ -109,10 +109,7 @@ struct octonic_poll_cnt {
 	uint64_t remote_polls;
 	uint64_t emu_cycles;
 	uint64_t nudma_cycles;
-	/**
-	 * Rx, rx_ring=mlx5: buffers the
-	 * driver could not post (pool dry)
-	 */
+	/** Rx, rx_ring=mlx5: buffers the driver could not post (pool dry) */
 	uint64_t nombuf;
 };
 
@@ -134,10 +131,7 @@ struct octonic_rxd {
 	uint32_t nb_desc;		/**< descriptors: size * sges */
 	uint16_t sges;			/**< descriptors (segments) per packet */
 	uint16_t repl_thresh;		/**< post again once this many are free */
-	/**
-	 * mlx5's scalar Rx (scatter over
-	 * more than one segment): no steps
-	 */
+	/** mlx5's scalar Rx (scatter over more than one segment): no steps */
 	uint8_t scalar;
 	struct rte_mbuf *elts[];	/**< the slots' buffers */
 };
@@ -165,10 +159,7 @@ struct octonic_txd {
 };
 
 struct octonic_rxq {
-	/**
-	 * the descriptor ring, on the PF's
-	 * socket (rx_ring=plain) ...
-	 */
+	/** the descriptor ring, on the PF's socket (rx_ring=plain) ... */
 	struct rte_ring *ring;
 	struct octonic_rxd *desc;	/**< ... or this (rx_ring=mlx5) */
 	struct rte_mempool *mp;
@@ -229,10 +220,7 @@ struct octonic_pf {
 	int socket;
 	int pci_socket;			/**< node of the PF's own PCIe function */
 	struct rte_vdev_device *vdev;	/**< its rte_device ... */
-	/**
-	 * ... by name (read by
-	 * secondary processes)
-	 */
+	/** ... by name (read by secondary processes) */
 	char dev_name[RTE_DEV_NAME_MAX_LEN];
 	struct octonic_domain *dom;	/**< its e-switch */
 	uint16_t sw_pf;			/**< its index in that e-switch */
@@ -334,16 +322,10 @@ struct octonic_nic {
 	uint64_t gen_limit;		/**< 0: no limit */
 	uint64_t gen_last_tsc;
 	uint64_t gen_credit;		/**< packets the rate allows now */
-	/**
-	 * offered by the rate past the
-	 * credit's cap: never generated
-	 */
+	/** offered by the rate past the credit's cap: never generated */
 	uint64_t gen_overflow;
 	uint64_t wire_drops;		/**< frames the wire could not take */
-	/**
-	 * topology=separate: unicast frames
-	 * for a MAC no PF has
-	 */
+	/** topology=separate: unicast frames for a MAC no PF has */
 	uint64_t mac_drops;
 	uint64_t gen_count;		/**< frames generated */
 	struct rte_mbuf *stage[OCTONIC_BURST];	/**< generator scratch frames */

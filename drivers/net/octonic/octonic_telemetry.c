@@ -17,11 +17,9 @@
  *                          it was read: two replies give by difference the
  *                          latencies of the frames that reached the sink
  *                          in between (a time series, tests/apps).  Takes
- *                          no lock: /octonic/info takes the engine's for
- *                          the sink and waits behind the pollers (sampled
- *                          side by side at 0.1 s in unthrottled runs, it
- *                          got 32, 49, 18 replies in 6 s where this and
- *                          /ethdev/xstats got 60, 62, 24); also the
+ *                          no lock, so that a sampler does not wait behind
+ *                          the pollers as with /octonic/info (the engine's
+ *                          lock, for the sink); also the
  *                          generated count and the paced generator's
  *                          overflow (frames offered and never generated)
  */

@@ -448,12 +448,6 @@ octopus_flow_reach_count(struct octopus_priv *p, int bucket, uint64_t qs, int n)
 		reach_add(fl, row, all, rte_ctz64(qs), n);
 }
 
-static void
-reach_count(struct octopus_priv *p, const struct octopus_flow *f, int n)
-{
-	octopus_flow_reach_count(p, f->bucket, f->queues, n);
-}
-
 /* The queues traffic hitting bucket @p b (-1: any) may go to without @p f. */
 static uint64_t
 reach_of(struct octopus_priv *p, int b)
@@ -512,13 +506,6 @@ octopus_flow_gates(struct octopus_priv *p, int bucket, uint64_t qs, bool create,
 	}
 }
 
-static void
-flow_gates(struct octopus_priv *p, const struct octopus_flow *f, uint64_t qs,
-		bool create, struct octopus_gate_set *s)
-{
-	octopus_flow_gates(p, f->bucket, qs, create, s);
-}
-
 /* Remove the member rules of @p f that deliver to @p qs, one queue at a time, gated. */
 static void
 hw_remove_gated(struct octopus_priv *p, struct octopus_flow *f, uint64_t qs)
@@ -528,7 +515,7 @@ hw_remove_gated(struct octopus_priv *p, struct octopus_flow *f, uint64_t qs)
 
 	for (; qs != 0; qs &= qs - 1) {
 		q = qs & -qs;
-		flow_gates(p, f, q, false, &gates);
+		octopus_flow_gates(p, f->bucket, q, false, &gates);
 		octopus_gate_prepare(p, &gates);
 		hw_remove_some(f, q);
 		octopus_gate_finish(p, &gates, true);
@@ -549,7 +536,7 @@ hw_install_gated(struct octopus_priv *p, struct octopus_flow *f,
 	int ret = 0;
 
 	if ((f->queues & (f->queues - 1)) == 0) {
-		flow_gates(p, f, f->queues, true, &gates);
+		octopus_flow_gates(p, f->bucket, f->queues, true, &gates);
 		octopus_gate_prepare(p, &gates);
 		ret = hw_install(p, f, HW_ALL, error);
 		octopus_gate_finish(p, &gates, ret == 0);
@@ -557,7 +544,7 @@ hw_install_gated(struct octopus_priv *p, struct octopus_flow *f,
 	}
 	for (qs = f->queues; qs != 0 && ret == 0; qs &= qs - 1) {
 		q = qs & -qs;
-		flow_gates(p, f, q, true, &gates);
+		octopus_flow_gates(p, f->bucket, q, true, &gates);
 		octopus_gate_prepare(p, &gates);
 		ret = hw_install(p, f, q, error);
 		/* a failed step may have made some of its rules: still gated */
@@ -848,7 +835,7 @@ octopus_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	TAILQ_INSERT_TAIL(&fl->list, f, next);
 	index_link(fl, f);
 	fl->nb++;
-	reach_count(p, f, 1);
+	octopus_flow_reach_count(p, f->bucket, f->queues, 1);
 	return (struct rte_flow *)(uintptr_t)f->handle;
 fail:
 	flow_free(fl, f);
@@ -867,13 +854,13 @@ flow_remove(struct octopus_priv *p, struct octopus_flow *f, bool gate)
 
 	/* fetched while the member rule goes (see octopus_flow_create) */
 	rte_prefetch0(&fl->by_key[f->key & (fl->nb_buckets - 1)]);
-	reach_count(p, f, -1);
+	octopus_flow_reach_count(p, f->bucket, f->queues, -1);
 	if (gate && (f->queues & (f->queues - 1)) != 0) {
 		hw_remove_gated(p, f, f->queues);
 		gate = false;	/* done, a queue at a time */
 	}
 	if (gate) {
-		flow_gates(p, f, f->queues, false, &gates);
+		octopus_flow_gates(p, f->bucket, f->queues, false, &gates);
 		octopus_gate_prepare(p, &gates);
 	}
 	hw_remove(p, f);

@@ -21,9 +21,8 @@
 /* Longest application pattern, END excluded. */
 #define FLOW_MAX_ITEMS 32
 
-/* Spec/mask size of the items the port accepts, 0 for the others. */
-static size_t
-item_size(enum rte_flow_item_type t)
+size_t
+octopus_flow_item_size(enum rte_flow_item_type t)
 {
 	switch (t) {
 	case RTE_FLOW_ITEM_TYPE_ETH: return sizeof(struct rte_flow_item_eth);
@@ -37,12 +36,6 @@ item_size(enum rte_flow_item_type t)
 	case RTE_FLOW_ITEM_TYPE_ICMP6: return sizeof(struct rte_flow_item_icmp6);
 	default: return 0;
 	}
-}
-
-size_t
-octopus_flow_item_size(enum rte_flow_item_type t)
-{
-	return item_size(t);
 }
 
 static int
@@ -90,7 +83,7 @@ parse_pattern(const struct rte_flow_item pattern[], struct octo_steer_app_rule *
 				"pattern longer than %u items", FLOW_MAX_ITEMS);
 		if (it->type == RTE_FLOW_ITEM_TYPE_VOID)
 			continue;
-		if (item_size(it->type) == 0)
+		if (octopus_flow_item_size(it->type) == 0)
 			return octopus_flow_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, it,
 				"item type %d not supported on net_octopus (eth, vlan, ipv4, ipv6, tcp, udp, sctp, icmp, icmp6)",
 				(int)it->type);
@@ -278,7 +271,7 @@ octopus_flow_key(const struct rte_flow_attr *attr, const struct rte_flow_item pa
 	w[2] = attr->ingress;
 	h = rte_hash_crc(w, sizeof(w), 0);
 	for (it = pattern; it->type != RTE_FLOW_ITEM_TYPE_END; it++) {
-		size_t sz = item_size(it->type), k;
+		size_t sz = octopus_flow_item_size(it->type), k;
 		const uint8_t *spec = it->spec, *mask = it->mask;
 
 		if (it->type == RTE_FLOW_ITEM_TYPE_VOID)
@@ -383,16 +376,16 @@ narrow(struct rte_flow_item *items, unsigned int n, const struct octo_steer_app_
 			&items[i], "rss: a range (last) on the field the spreading narrows (%s) is not supported",
 			octo_steer_field_name(e->field));
 	if (items[i].last != NULL) {
-		memcpy(last, items[i].last, item_size(items[i].type));
+		memcpy(last, items[i].last, octopus_flow_item_size(items[i].type));
 		memset((uint8_t *)last + off, 0, width);
 		items[i].last = last;
 	}
 	memset(spec, 0, sizeof(*spec));
 	memset(mask, 0, sizeof(*mask));
 	if (items[i].spec != NULL) {
-		memcpy(spec, items[i].spec, item_size(items[i].type));
+		memcpy(spec, items[i].spec, octopus_flow_item_size(items[i].type));
 		memcpy(mask, items[i].mask != NULL ? items[i].mask :
-			default_mask(items[i].type), item_size(items[i].type));
+			default_mask(items[i].type), octopus_flow_item_size(items[i].type));
 	}
 	for (k = 0; k < width; k++) {
 		uint8_t *s = (uint8_t *)spec + off + k, *m = (uint8_t *)mask + off + k;

@@ -32,20 +32,11 @@
 struct octopus_flow_mark {
 	uint16_t nb_q;				/* queues the rule delivers to */
 	uint16_t nb_members;
-	/*
-	 * port of each member's rules,
-	 * OCTOPUS_STEER_PORT_ABSENT: none
-	 */
+	/* port of each member's rules, OCTOPUS_STEER_PORT_ABSENT: none */
 	uint16_t port[OCTOPUS_MAX_MEMBERS];
 	uint16_t *q;				/* [nb_q] */
 	struct rte_flow **h;			/* [nb_members][nb_q] */
 };
-
-static int
-unsupported(int ret)
-{
-	return ret == -ENOTSUP || ret == -ENOSYS || ret == -EINVAL;
-}
 
 /* Probe "ETH -> @p extra + META := 0 + JUMP(home)" in the classification's group. */
 static int
@@ -126,7 +117,7 @@ octopus_flow_shape_get(struct octopus_priv *p, uint16_t proxy, bool may_create,
 	ret = probe_transfer(proxy, sh, &a_mark, by_create, &err);
 	if (ret == 0)
 		ret = probe_transfer(proxy, sh, &a_flag, by_create, &err);
-	if (ret != 0 && !unsupported(ret))
+	if (ret != 0 && !octopus_steer_unsupported(ret))
 		return octopus_flow_error(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"members' e-switch (port %u): probing a transfer MARK failed: %s",
 			proxy, err.message != NULL ? err.message : rte_strerror(-ret));

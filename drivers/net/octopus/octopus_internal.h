@@ -230,7 +230,6 @@ struct octopus_qmig {
 	uint64_t cand_polls;		/* bursts in the streak */
 	uint64_t cand_next_poll;	/* polls count its next burst must see */
 	/* request: written by the requester before its REQUESTED CAS (release) */
-	int want_socket;
 	uint8_t automatic;		/* 1: the datapath asked, 0: the API */
 	uint64_t req_tsc;
 	/* written by the poller while draining, read by the control thread */
@@ -471,7 +470,6 @@ struct octopus_priv {
 	struct octopus_member members[OCTOPUS_MAX_MEMBERS];
 	struct octopus_args args;
 	uint64_t owner_id;
-	bool owner_taken;
 	bool started;
 
 	struct octopus_queue *rxq[OCTOPUS_MAX_QUEUES];

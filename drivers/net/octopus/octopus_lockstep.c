@@ -85,13 +85,6 @@ lockstep_some(struct octopus_priv *p, const char *what, member_op_t apply,
 }
 
 static int
-lockstep(struct octopus_priv *p, const char *what, member_op_t apply,
-		uintptr_t arg, member_op_t undo, const uintptr_t *undo_arg)
-{
-	return lockstep_some(p, what, apply, arg, undo, undo_arg, false);
-}
-
-static int
 op_promisc(uint16_t port, uintptr_t on)
 {
 	return on ? rte_eth_promiscuous_enable(port) : rte_eth_promiscuous_disable(port);
@@ -160,7 +153,7 @@ mode_flag_set(struct rte_eth_dev *dev, const struct mode_flag *f, int on)
 
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED)
 		saved[i] = f->get(m->port_id) == 1;
-	return lockstep(p, f->name[on != 0], f->set, on, f->set, saved);
+	return lockstep_some(p, f->name[on != 0], f->set, on, f->set, saved, false);
 }
 
 int
@@ -202,7 +195,7 @@ octopus_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 		return -EINVAL;
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED)
 		saved[i] = rte_eth_dev_get_mtu(m->port_id, &old) == 0 ? old : mtu;
-	return lockstep(p, "MTU set", op_mtu, mtu, op_mtu, saved);
+	return lockstep_some(p, "MTU set", op_mtu, mtu, op_mtu, saved, false);
 }
 
 int
@@ -265,6 +258,6 @@ octopus_vlan_filter(struct rte_eth_dev *dev, uint16_t vlan, int on)
 
 	for (i = 0; i < OCTOPUS_MAX_MEMBERS; i++)
 		saved[i] = vlan | ((uintptr_t)!on << 16);
-	return lockstep(p, "VLAN filter", op_vlan, vlan | ((uintptr_t)!!on << 16),
-		op_vlan, saved);
+	return lockstep_some(p, "VLAN filter", op_vlan, vlan | ((uintptr_t)!!on << 16),
+		op_vlan, saved, false);
 }

@@ -273,17 +273,6 @@ err_msg(const struct rte_flow_error *err, int ret)
 	return rte_strerror(ret < 0 ? -ret : ret);
 }
 
-/*
- * Refusals that mean "this NIC cannot", as opposed to a passing failure.
- * EINVAL counts: PMDs commonly answer an item or action they do not know
- * with EINVAL rather than ENOTSUP.
- */
-static int
-is_unsupported(int ret)
-{
-	return ret == -ENOTSUP || ret == -ENOSYS || ret == -EINVAL;
-}
-
 static struct rte_flow *
 create_rule(const struct octopus_steer *s, const struct octo_steer_rule *r,
 		int *ret_out)
@@ -454,7 +443,7 @@ probe_classify(struct octopus_steer *s, const struct octo_steer_rule *r,
 	int ret;
 
 	ret = probe_rule(s, r, why, why_len);
-	if (ret == 0 || !is_unsupported(ret) || s->meta_how != OCTOPUS_STEER_META_SET)
+	if (ret == 0 || !octopus_steer_unsupported(ret) || s->meta_how != OCTOPUS_STEER_META_SET)
 		return ret;
 	snprintf(first, sizeof(first), "%s", why);
 	s->meta_how = OCTOPUS_STEER_META_MODIFY;
@@ -498,7 +487,7 @@ probe(struct octopus_steer *s, char *why, size_t why_len)
 		else
 			ret = probe_rule(s, r, why, why_len);
 		if (ret != 0)
-			return is_unsupported(ret) ? -ENOTSUP : ret;
+			return octopus_steer_unsupported(ret) ? -ENOTSUP : ret;
 	}
 	return 0;
 }
@@ -555,8 +544,8 @@ remove_all(struct octopus_steer *s)
 	}
 }
 
-static void
-steer_free(struct octopus_steer *s)
+void
+octopus_steer_abandon(struct octopus_steer *s)
 {
 	if (s == NULL)
 		return;
@@ -597,7 +586,7 @@ rules_create(struct octopus_steer *s, char *why, size_t why_len)
 		if (ret != 0) {
 			snprintf(why, why_len, "port %u refused transfer rule group 0 ETH -> JUMP(%u): %s",
 				s->proxy, s->base, err_msg(&err, ret));
-			if (is_unsupported(ret))
+			if (octopus_steer_unsupported(ret))
 				ret = -ENOTSUP;
 			remove_all(s);
 			return ret;
@@ -697,7 +686,7 @@ octopus_steer_install(struct octopus_steer **sp,
 fail:
 	if (ret == -ENOTSUP)
 		STEER_LOG(NOTICE, "no steering: %s", why);
-	steer_free(s);
+	octopus_steer_abandon(s);
 	return ret;
 }
 
@@ -784,7 +773,7 @@ octopus_steer_remove(struct octopus_steer *s)
 	if (s == NULL)
 		return;
 	remove_all(s);
-	steer_free(s);
+	octopus_steer_abandon(s);
 }
 
 uint32_t
@@ -822,12 +811,6 @@ octopus_steer_member_gone(struct octopus_steer *s, uint16_t member)
 			s->flows[i] = ABSENT_FLOW;
 	}
 	return false;
-}
-
-void
-octopus_steer_abandon(struct octopus_steer *s)
-{
-	steer_free(s);
 }
 
 void
@@ -922,7 +905,7 @@ octopus_steer_class_probe(uint16_t proxy, bool by_create, enum octopus_steer_met
 				*group = g;
 				return 0;
 			}
-			if (!is_unsupported(ret[i])) {
+			if (!octopus_steer_unsupported(ret[i])) {
 				snprintf(why, why_len, "port %u: probing a META write failed: %s",
 					proxy, err_msg(&err[i], ret[i]));
 				return ret[i];

@@ -67,6 +67,17 @@ void octopus_steer_meta_action(enum octopus_steer_meta_write how, uint32_t v,
 		struct rte_flow_action_modify_field *mod);
 
 /**
+ * Whether @p ret, a PMD's refusal, means "this NIC cannot", as opposed to a
+ * passing failure.  EINVAL counts: PMDs commonly answer an item or action
+ * they do not know with EINVAL rather than ENOTSUP.
+ */
+static inline bool
+octopus_steer_unsupported(int ret)
+{
+	return ret == -ENOTSUP || ret == -ENOSYS || ret == -EINVAL;
+}
+
+/**
  * Set the value @p v of a META write octopus_steer_meta_action() made
  * with @p how, @p set and @p mod, the rest of it unchanged (a template
  * rule's per-rule part).

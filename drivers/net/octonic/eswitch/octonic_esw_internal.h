@@ -97,18 +97,16 @@ struct sw_rss_action {
 #define SW_MAX_PRIO UINT16_MAX
 
 /**
- * What the classifier reads of every rule it finds: 32 bytes, two per
- * cache line.  Hot records are carved from large chunks
- * (struct octonic_eswitch::hot_chunks) so that 100k rules span 3 MB of
- * contiguous memory instead of 100k scattered pages: at that size TLB and
- * cache misses dominate a lookup, and the footprint of these records
- * shows directly in the rate (tests/bench/bench_eswitch compares
- * 100k rules with 10: the smaller the record, the closer the two).  A
- * rule whose fate is QUEUE, PORT, JUMP or
- * DROP is decided from this record alone; the rest (SET_META and MARK
- * values, counters, RSS, and the creation order that breaks ties between
- * tables) is read from the rule itself.
- * Immutable once published, except dead.
+ * What the classifier reads of every rule it finds: 32 bytes, two per cache
+ * line.  Hot records are carved from large chunks (struct
+ * octonic_eswitch::hot_chunks) so that 100k rules span 3 MB of contiguous
+ * memory instead of 100k scattered pages: at that size TLB and cache misses
+ * dominate a lookup, and the footprint of these records shows directly in the
+ * rate (tests/bench/bench_eswitch compares 100k rules with 10: the smaller the
+ * record, the closer the two).  A rule whose fate is QUEUE, PORT, JUMP or DROP
+ * is decided from this record alone; the rest (SET_META and MARK values,
+ * counters, RSS, and the creation order that breaks ties between tables) is
+ * read from the rule itself. Immutable once published, except dead.
  */
 struct __rte_aligned(32) sw_hot {
 	uint64_t born;		/* first generation that sees the rule */
@@ -160,10 +158,7 @@ struct rte_flow {
 	 * match's mask, reserved (template rules)
 	 */
 	uint8_t table_known;
-	/*
-	 * unlinked, the handle stays (flushed at a
-	 * port's stop: sw->flushed)
-	 */
+	/* unlinked, the handle stays (flushed at a port's stop: sw->flushed) */
 	uint8_t keep_handle;
 	uint32_t dgt_id;	/* first word of its hash key */
 	struct octo_match match;
@@ -311,7 +306,7 @@ struct octonic_eswitch {
 	uint32_t table_serial;
 	struct sw_table *tables;
 	uint32_t nb_tables;	/* slots in tables[] */
-	uint32_t table_hint;	/* the table table_find() found last */
+	uint32_t table_hint;	/* the table octonic_esw_table_index() found last */
 	struct sw_dgt *dgts;
 	uint32_t nb_dgts, max_dgts;
 	uint32_t dgt_hint;	/* the entry dgt_find() found last */
@@ -461,7 +456,6 @@ int octonic_esw_rules_flush_domain(struct octonic_eswitch *sw, int dom, int keep
  */
 int octonic_esw_check_attr(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, struct rte_flow_error *error);
-/* Match and actions of @p r (no attr or dialect check). */
 /* The rule's place: domain, group and priority (from @p attr). */
 static inline void
 sw_rule_place(uint16_t pf, const struct rte_flow_attr *attr, struct rte_flow *r)
@@ -481,6 +475,7 @@ int octonic_esw_port_item_src(const struct octonic_eswitch *sw, const struct rte
 int octonic_esw_pattern_parse(const struct octonic_eswitch *sw,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		struct octo_match *m, struct rte_flow_error *error);
+/* Match and actions of @p r (no attr or dialect check). */
 int octonic_esw_rule_parse(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
 		const struct rte_flow_action actions[], struct rte_flow *r,

@@ -215,8 +215,8 @@ table_hash_create(struct octonic_eswitch *sw, uint32_t capacity,
 	return h;
 }
 
-static int
-table_find(struct octonic_eswitch *sw, const struct octo_flow_key *mask)
+int
+octonic_esw_table_index(struct octonic_eswitch *sw, const struct octo_flow_key *mask)
 {
 	uint32_t i = sw->table_hint;
 
@@ -233,12 +233,6 @@ table_find(struct octonic_eswitch *sw, const struct octo_flow_key *mask)
 	return -1;
 }
 
-int
-octonic_esw_table_index(struct octonic_eswitch *sw, const struct octo_flow_key *mask)
-{
-	return table_find(sw, mask);
-}
-
 /*
  * Find or create the table of @p mask (@p created: whether it is new).
  * @return its index or -errno.
@@ -247,7 +241,7 @@ static int
 table_get(struct octonic_eswitch *sw, const struct octo_flow_key *mask, int *created)
 {
 	struct sw_table *t;
-	int idx = table_find(sw, mask);
+	int idx = octonic_esw_table_index(sw, mask);
 	uint32_t i;
 
 	*created = idx < 0;
@@ -435,7 +429,7 @@ octonic_esw_table_reserve(struct octonic_eswitch *sw, const struct octo_flow_key
 	int idx, created, ret = 0;
 
 	if (n < 0) {
-		idx = table_find(sw, mask);
+		idx = octonic_esw_table_index(sw, mask);
 		if (idx < 0)
 			return 0;
 		t = &sw->tables[idx];
@@ -464,9 +458,9 @@ octonic_esw_table_reserve(struct octonic_eswitch *sw, const struct octo_flow_key
 
 /* ---- checks ---- */
 
-static int
-check_attr(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *attr,
-		struct rte_flow_error *error)
+int
+octonic_esw_check_attr(struct octonic_eswitch *sw, uint16_t pf,
+		const struct rte_flow_attr *attr, struct rte_flow_error *error)
 {
 	if (attr == NULL) {
 		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
@@ -515,13 +509,6 @@ check_attr(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *
 		return -EINVAL;
 	}
 	return 0;
-}
-
-int
-octonic_esw_check_attr(struct octonic_eswitch *sw, uint16_t pf,
-		const struct rte_flow_attr *attr, struct rte_flow_error *error)
-{
-	return check_attr(sw, pf, attr, error);
 }
 
 /* Items a pattern with a REPRESENTED_PORT item may have. */
@@ -672,7 +659,7 @@ prepare(struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow_attr *att
 {
 	int ret;
 
-	ret = check_attr(sw, pf, attr, error);
+	ret = octonic_esw_check_attr(sw, pf, attr, error);
 	if (ret != 0)
 		return ret;
 	ret = octonic_esw_dialect_check_pattern(sw, attr, pattern, error);

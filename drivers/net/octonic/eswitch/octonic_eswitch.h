@@ -47,10 +47,7 @@ struct octonic_verdict {
 	uint32_t rss_hash;
 	uint32_t meta;		/**< metadata set in the transfer domain */
 	uint8_t has_meta;
-	/**
-	 * a PF's frame no transfer rule took:
-	 * out on the wire (classify_tx)
-	 */
+	/** a PF's frame no transfer rule took: out on the wire (classify_tx) */
 	uint8_t to_wire;
 	/**
 	 * REPRESENTED_PORT to PF pf where the PFs
