@@ -85,17 +85,17 @@ task_file(int tid, const char *file, char *buf, size_t size)
 
 /*
  * CPU time thread @p tid of this process has run so far (ns; the first
- * field of its schedstat), 0 when unknown; @p runnable: whether it is
- * running or waiting for a CPU now (state R), not sleeping or blocked.
+ * field of its schedstat), 0 when unknown; @p state: its state letter (R
+ * running or waiting for a CPU, S sleeping, D blocked...), '?' unknown.
  * A slow path only: six system calls.
  */
 static uint64_t
-thread_run_ns(int tid, bool *runnable)
+thread_sample(int tid, char *state)
 {
 	char buf[256], *st;
 	uint64_t run;
 
-	*runnable = false;
+	*state = '?';
 	if (tid <= 0 || !task_file(tid, "schedstat", buf, sizeof(buf)))
 		return 0;
 	run = strtoull(buf, NULL, 10);
@@ -103,7 +103,19 @@ thread_run_ns(int tid, bool *runnable)
 		return 0;
 	/* "pid (comm) S ...": the state follows the last ')' */
 	st = strrchr(buf, ')');
-	*runnable = st != NULL && st[1] == ' ' && st[2] == 'R';
+	if (st != NULL && st[1] == ' ')
+		*state = st[2];
+	return run;
+}
+
+/* The same, @p runnable: whether it is running or waiting for a CPU now. */
+static uint64_t
+thread_run_ns(int tid, bool *runnable)
+{
+	char state;
+	uint64_t run = thread_sample(tid, &state);
+
+	*runnable = run != 0 && state == 'R';
 	return run;
 }
 
@@ -143,16 +155,9 @@ gate_timeout_log(const struct octopus_priv *p, struct octopus_queue *dst, unsign
 		rte_atomic_load_explicit(&src->poller_tid, rte_memory_order_relaxed);
 	uint64_t run0 = rte_atomic_load_explicit(&dst->mig.gate_run0[f],
 		rte_memory_order_relaxed);
-	char buf[256], state = '?', *st;
-	uint64_t run = 0;
+	char state;
+	uint64_t run = thread_sample(tid, &state);
 
-	if (tid > 0 && task_file(tid, "schedstat", buf, sizeof(buf)))
-		run = strtoull(buf, NULL, 10);
-	if (tid > 0 && task_file(tid, "stat", buf, sizeof(buf))) {
-		st = strrchr(buf, ')');
-		if (st != NULL && st[1] == ' ')
-			state = st[2];
-	}
 	OCTO_LOG(NOTICE, "gate timeout: rxq %u on rxq %u, source poller tid %d (%d at close) state %c, ran %" PRIu64 " us since close",
 		dst->qid, f, tid, tid0, state,
 		run0 != 0 && run >= run0 ? (run - run0) / 1000 : 0);
@@ -462,6 +467,23 @@ polled(struct octopus_priv *p, uint16_t qid)
 }
 
 /*
+ * gates_settle() gave up on @p q, whose poller was thread @p tid0 with
+ * @p run0 ns of CPU time run and @p polls0 bursts made when it began: say
+ * why, at NOTICE (counted as a gate timeout, and as rare).
+ */
+static void
+settle_timeout_log(const struct octopus_queue *q, int tid0, uint64_t run0, uint64_t polls0)
+{
+	int tid = rte_atomic_load_explicit(&q->poller_tid, rte_memory_order_relaxed);
+	char state;
+	uint64_t run = thread_sample(tid, &state);
+
+	OCTO_LOG(NOTICE, "gate settle timeout: rxq %u made %" PRIu64 " of 2 bursts, poller tid %d (%d at start) state %c, ran %" PRIu64 " us since start",
+		q->qid, octopus_queue_polls(q) - polls0, tid, tid0, state,
+		run0 != 0 && run >= run0 ? (run - run0) / 1000 : 0);
+}
+
+/*
  * A burst that read its route before the gate closed does not see the
  * gate, and may still be reading its ring when the rule changes (its lcore
  * preempted in between): wait until each prepared destination's poller has
@@ -508,6 +530,7 @@ gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 			if (now > deadline) {
 				rte_atomic_store_explicit(&q->mig.gate_settle_timeouts,
 					q->mig.gate_settle_timeouts + 1, rte_memory_order_relaxed);
+				settle_timeout_log(q, tid[d], run0[d], polls[d]);
 				break;
 			}
 			if (now < spin)
