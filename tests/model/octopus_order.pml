@@ -21,9 +21,10 @@
  *  - no deadlock: no invalid end state (a burst is only taken when it can
  *    change something, so a protocol that waits for ever blocks);
  *  - no livelock: no cycle without progress (-DNP, weak fairness).
- * The C code's timeouts (the gate's 50 ms, gates_settle's and the prepare
- * wait's 50 ms, quiesce's 5 s) never pass here: the claim is what holds
- * while none passes, and that no wait needs one to end.
+ * The C code's timeouts (the gate's and gates_settle's, for a queue no
+ * longer polled; the prepare wait's 50 ms, quiesce's 5 s) never pass here:
+ * the claim is what holds while none passes, and that no wait needs one to
+ * end (a gate waits for a source for as long as it is polled).
  * Memory is sequentially consistent; each atomic step is one of the C
  * code's atomic accesses or a section whose accesses the others cannot
  * observe half-done (README.md says which, and why).

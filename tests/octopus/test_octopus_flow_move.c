@@ -38,6 +38,9 @@
  *       moved to the other socket and back: once marked, every packet of the
  *       flow arrives marked, on both homes (where the e-switch refuses MARK
  *       in transfer rules, each member's ingress marks it).
+ *   test_octopus_flow_move slow_source  RETA moves whose old queue's poller
+ *       sleeps past the gate's deadline, or whose old queue another thread
+ *       polls slowly: the gate waits, 0 out of order and 0 gate timeouts.
  *
  * The gate rule (octopus_flow.c): a create or destroy of a QUEUE rule gates
  * each queue the traffic moves to on each queue it may come from: the
@@ -109,7 +112,10 @@ static uint64_t unmarked_late;		/* its packets without, after a marked one */
 static rte_be32_t flow_src[NB_FLOWS];
 static rte_be16_t flow_sport[NB_FLOWS];
 
-/* 1: queue q's poller stops polling (test_stall); parked: it has */
+/* queue q's poller stops polling (test_stall, test_slow_source): it spins
+ * (PAUSE_SPIN) or sleeps (PAUSE_SLEEP, as if blocked); parked: it has
+ */
+enum { PAUSE_NONE, PAUSE_SPIN, PAUSE_SLEEP };
 static int paused[NB_Q], parked[NB_Q];
 
 static void
@@ -163,14 +169,22 @@ poll_queue(void *arg)
 	uint16_t q = rte_lcore_id() == 4 ? 0 : (uint16_t)rte_lcore_id();
 	struct rte_mbuf *pkts[32];
 	uint16_t n, k;
+	int mode;
 
 	RTE_SET_USED(arg);
 	if (q >= NB_Q || rte_lcore_id() == rte_get_main_lcore())
 		return 0;
 	while (!stop) {
-		if (rte_atomic_load_explicit(&paused[q], rte_memory_order_acquire)) {
+		mode = rte_atomic_load_explicit(&paused[q], rte_memory_order_acquire);
+		if (mode != PAUSE_NONE) {
 			rte_atomic_store_explicit(&parked[q], 1, rte_memory_order_release);
-			rte_pause();
+			/* long sleeps: asleep (S) when the gate looks, even
+			 * on a host that leaves it runnable for a while once woken
+			 */
+			if (mode == PAUSE_SLEEP)
+				rte_delay_us_sleep(50 * 1000);
+			else
+				rte_pause();
 			continue;
 		}
 		rte_atomic_store_explicit(&parked[q], 0, rte_memory_order_relaxed);
@@ -786,14 +800,14 @@ test_order(struct rte_mempool *mp)
 	octo_port_stop_close(port);
 }
 
-/* Stop queue @p q's poller out of its burst (10 s at most). */
+/* Stop queue @p q's poller out of its burst (10 s at most), in @p mode. */
 static void
-poller_pause(uint16_t q)
+poller_pause(uint16_t q, int mode)
 {
 	uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
 
 	rte_atomic_store_explicit(&parked[q], 0, rte_memory_order_relaxed);
-	rte_atomic_store_explicit(&paused[q], 1, rte_memory_order_release);
+	rte_atomic_store_explicit(&paused[q], mode, rte_memory_order_release);
 	while (!rte_atomic_load_explicit(&parked[q], rte_memory_order_acquire) &&
 			rte_get_timer_cycles() < end)
 		rte_delay_us_sleep(100);
@@ -803,7 +817,7 @@ poller_pause(uint16_t q)
 static void
 poller_resume(void *arg)
 {
-	rte_atomic_store_explicit(&paused[(uintptr_t)arg], 0, rte_memory_order_release);
+	rte_atomic_store_explicit(&paused[(uintptr_t)arg], PAUSE_NONE, rte_memory_order_release);
 }
 
 /* Half @p half (0, 1) of queue @p from's default buckets to queue @p to. */
@@ -824,6 +838,39 @@ reta_move_half(uint16_t from, uint16_t to, int half, uint16_t size)
 }
 
 /*
+ * The start of a test of two gated RETA moves: traffic flowing, the port's
+ * counters in @p g0 and its info in @p info; the packets out of order so far.
+ */
+static uint64_t
+two_moves_start(struct rte_mempool *mp, struct rte_pmd_octopus_migration *g0,
+		struct rte_eth_dev_info *info)
+{
+	traffic_start(mp, 0, g0);
+	CHECK(rte_eth_dev_info_get(port, info) == 0 && info->reta_size <= OCTOPUS_TEST_RETA,
+		"reta size %u", info->reta_size);
+	traffic_flows(20);
+	return rte_atomic_load_explicit(&reordered, rte_memory_order_relaxed);
+}
+
+/*
+ * Its end: traffic stopped, the packets out of order since @p r0 in @p r
+ * and the gate timeouts since @p g0 in @p tmo, printed; two gates made.
+ */
+static void
+two_moves_end(const char *what, const struct rte_pmd_octopus_migration *g0, uint64_t r0,
+		uint64_t *r, uint64_t *tmo)
+{
+	uint64_t gates;
+
+	traffic_stop();
+	*r = rte_atomic_load_explicit(&reordered, rte_memory_order_relaxed) - r0;
+	gate_counts(g0, tmo, &gates);
+	printf("%s: %" PRIu64 " out of order at Rx, %" PRIu64 " gates, %" PRIu64
+		" gate timeouts\n", what, *r, gates, *tmo);
+	CHECK(gates == 2, "%s: %" PRIu64 " gates, want 2", what, gates);
+}
+
+/*
  * On demand: the pollers of a moved flow's old and new
  * queue starved past the gate's timeout, then the control thread moves
  * more of the same buckets while only the new queue's poller is back. The
@@ -839,30 +886,21 @@ test_stall(struct rte_mempool *mp)
 	const uint16_t a = 1, b = 2;
 	struct rte_pmd_octopus_migration g0[NB_Q];
 	struct rte_eth_dev_info info;
-	uint64_t tmo, gates, r0, r;
+	uint64_t tmo, r0, r;
 
-	traffic_start(mp, 0, g0);
-	CHECK(rte_eth_dev_info_get(port, &info) == 0 && info.reta_size <= OCTOPUS_TEST_RETA,
-		"reta size %u", info.reta_size);
-	traffic_flows(20);
-	r0 = rte_atomic_load_explicit(&reordered, rte_memory_order_relaxed);
+	r0 = two_moves_start(mp, g0, &info);
 	/* the old queue starved: its drain is not acked */
-	poller_pause(a);
+	poller_pause(a, PAUSE_SPIN);
 	reta_move_half(a, b, 0, info.reta_size);
 	/* the new queue starved too, past the gate's timeout */
-	poller_pause(b);
+	poller_pause(b, PAUSE_SPIN);
 	rte_delay_us_sleep(2 * 50 * 1000);
 	/* the new queue's poller comes back as the next change settles */
 	CHECK(rte_eal_alarm_set(2000, poller_resume, (void *)(uintptr_t)b) == 0, "alarm");
 	reta_move_half(a, b, 1, info.reta_size);
 	rte_delay_us_sleep(20 * 1000);
 	poller_resume((void *)(uintptr_t)a);
-	traffic_stop();
-	r = rte_atomic_load_explicit(&reordered, rte_memory_order_relaxed) - r0;
-	gate_counts(g0, &tmo, &gates);
-	printf("stall: %" PRIu64 " out of order at Rx, %" PRIu64 " gates, %" PRIu64
-		" gate timeouts\n", r, gates, tmo);
-	CHECK(gates == 2, "%" PRIu64 " gates, want 2", gates);
+	two_moves_end("stall", g0, r0, &r, &tmo);
 	/* A gate waits for a poller the host descheduled: while both
 	 * pollers are parked the first gate need not expire, and the second
 	 * change then replaces it in order; one that expired must be
@@ -873,9 +911,60 @@ test_stall(struct rte_mempool *mp)
 	octo_port_stop_close(port);
 }
 
+/*
+ * A gate's source that is polled again after a while must be waited for,
+ * however long past the gate's deadline, as long as it is still polled:
+ * the moved buckets' new queue b waits for queue a to deliver what it held.
+ * a's poller asleep (state S: blocked, to the kernel) from before the move
+ * to four deadlines past it, then back; then a polled by another thread
+ * (the main lcore) a few frames at a time, slowly, for eight deadlines,
+ * before its own poller is back. Each time: no gate opens on its timeout,
+ * nothing is out of order. Under a loaded host these are a poller blocked
+ * for a moment (a page fault, a pipe) and a queue that moved lcore.
+ */
+static void
+test_slow_source(struct rte_mempool *mp)
+{
+	const uint16_t a = 1, b = 2;
+	struct rte_pmd_octopus_migration g0[NB_Q];
+	struct rte_eth_dev_info info;
+	struct rte_mbuf *pkts[4];
+	uint64_t tmo, r0, r;
+	uint16_t n, k;
+	int i;
+
+	r0 = two_moves_start(mp, g0, &info);
+	/* asleep with frames of the moved buckets in its queue */
+	poller_pause(a, PAUSE_SLEEP);
+	traffic_flows(20);
+	reta_move_half(a, b, 0, info.reta_size);
+	rte_delay_us_sleep(4 * 50 * 1000);
+	poller_resume((void *)(uintptr_t)a);
+	traffic_flows(20);
+	/* polled by another thread, 4 frames every 10 ms: it cannot have
+	 * delivered what it held at the move before its own poller is back
+	 */
+	poller_pause(a, PAUSE_SLEEP);
+	traffic_flows(20);
+	reta_move_half(a, b, 1, info.reta_size);
+	for (i = 0; i < 40; i++) {
+		n = rte_eth_rx_burst(port, a, pkts, RTE_DIM(pkts));
+		for (k = 0; k < n; k++) {
+			account(a, pkts[k]);
+			rte_pktmbuf_free(pkts[k]);
+		}
+		rte_delay_us_sleep(10 * 1000);
+	}
+	poller_resume((void *)(uintptr_t)a);
+	two_moves_end("slow source", g0, r0, &r, &tmo);
+	check_order("source asleep, then polled slowly by another thread", r, tmo);
+	octo_port_stop_close(port);
+}
+
 static const struct octo_case cases[] = {
 	{ "pinned", test_pinned }, { "flow", test_flow }, { "wide", test_wide },
 	{ "order", test_order }, { "mark", test_mark }, { "stall", test_stall },
+	{ "slow_source", test_slow_source },
 };
 
 int

@@ -48,12 +48,14 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_pause.h>
 
 #include "octopus_gate.h"
+#include "octopus_poller_watch.h"
 
 /* Packets @p q has delivered (its poller's counters). */
 static uint64_t
@@ -85,17 +87,17 @@ task_file(int tid, const char *file, char *buf, size_t size)
 
 /*
  * CPU time thread @p tid of this process has run so far (ns; the first
- * field of its schedstat), 0 when unknown; @p runnable: whether it is
- * running or waiting for a CPU now (state R), not sleeping or blocked.
+ * field of its schedstat), 0 when unknown; @p state: its state letter (R
+ * running or waiting for a CPU, S sleeping, D blocked...), '?' unknown.
  * A slow path only: six system calls.
  */
 static uint64_t
-thread_run_ns(int tid, bool *runnable)
+thread_sample(int tid, char *state)
 {
 	char buf[256], *st;
 	uint64_t run;
 
-	*runnable = false;
+	*state = '?';
 	if (tid <= 0 || !task_file(tid, "schedstat", buf, sizeof(buf)))
 		return 0;
 	run = strtoull(buf, NULL, 10);
@@ -103,87 +105,121 @@ thread_run_ns(int tid, bool *runnable)
 		return 0;
 	/* "pid (comm) S ...": the state follows the last ')' */
 	st = strrchr(buf, ')');
-	*runnable = st != NULL && st[1] == ' ' && st[2] == 'R';
+	if (st != NULL && st[1] == ' ')
+		*state = st[2];
 	return run;
 }
 
-/* OCTO_GATE_TIMEOUT_MS less the CPU time a poller ran since @p run0 (ns),
- * in TSC cycles; 0 once it has run that long (or is not runnable).
- */
+/* The same, @p runnable: whether it is running or waiting for a CPU now. */
 static uint64_t
-poller_time_left(int tid, uint64_t run0)
+thread_run_ns(int tid, bool *runnable)
 {
-	const uint64_t limit = (uint64_t)OCTO_GATE_TIMEOUT_MS * 1000000;
-	bool runnable;
-	uint64_t run;
+	char state;
+	uint64_t run = thread_sample(tid, &state);
 
-	if (run0 == 0)
-		return 0;
-	run = thread_run_ns(tid, &runnable);
-	if (!runnable || run < run0 || run - run0 >= limit)
-		return 0;
-	return (limit - (run - run0)) * (rte_get_tsc_hz() / 1000000) / 1000;
+	*runnable = run != 0 && state == 'R';
+	return run;
 }
 
-static bool gate_holds_at(const struct octopus_priv *p, struct octopus_queue *dst,
-		bool expire, unsigned int depth);
+/* A monotonic clock in ns, the poller watch's (a slow path only). */
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+/* A look at Rx queue @p q and its poller (octopus_poller_watch.h). */
+static void
+poller_obs(const struct octopus_queue *q, struct octopus_poller_obs *o)
+{
+	o->tid = q == NULL ? 0 : rte_atomic_load_explicit(&q->poller_tid,
+		rte_memory_order_relaxed);
+	o->polls = q == NULL ? 0 : octopus_queue_polls(q);
+	o->run_ns = thread_run_ns(o->tid, &o->runnable);
+	o->now_ns = mono_ns();
+}
 
 /*
- * A gate of @p dst on source @p f opened on its timeout: say why, at
- * NOTICE (rare: the moved flows' order is given up, and an order failure
- * is read from it): the source's poller now and at the close, its state
- * (R runnable, S sleeping, D blocked...) and the CPU time it ran since.
+ * Look again at queue @p q's poller, which @p w watches: 0 once the queue
+ * is no longer polled, else the TSC cycles before which a new look cannot
+ * give up on it (a millisecond at least: a look is six system calls).
+ */
+static uint64_t
+poller_look(const struct octopus_queue *q, struct octopus_poller_watch *w)
+{
+	static const struct octopus_poller_limits limits = {
+		.cpu_ns = (uint64_t)OCTO_GATE_TIMEOUT_MS * 1000000,
+		.still_ns = (uint64_t)OCTO_GATE_STILL_MS * 1000000,
+		.stuck_ns = (uint64_t)OCTO_GATE_STUCK_MS * 1000000,
+	};
+	struct octopus_poller_obs o;
+	uint64_t ns;
+
+	poller_obs(q, &o);
+	ns = octopus_poller_watch_look(w, &o, &limits);
+	if (ns == 0)
+		return 0;
+	return RTE_MAX(ns / 1000, UINT64_C(1000)) * (rte_get_tsc_hz() / 1000000);
+}
+
+/*
+ * The wait @p what gave up on queue @p q, its poller as @p w saw it last:
+ * say why, at NOTICE (rare: a gate that gives up lets the moved flows' new
+ * packets out first, and an order failure is read from it). The poller
+ * now, its state (R runnable, S sleeping, D blocked...), the CPU time it
+ * ran and how long it was still since the queue's last burst seen, the CPU
+ * time it ran since it was first watched, and the queue's route (phase,
+ * flags: a source gated itself, or migrating).
  */
 static void
-gate_timeout_log(const struct octopus_priv *p, struct octopus_queue *dst, unsigned int f)
+poller_gone_log(const char *what, const struct octopus_queue *q,
+		const struct octopus_poller_watch *w)
 {
-	const struct octopus_queue *src = p->rxq[f];
-	int tid0 = rte_atomic_load_explicit(&dst->mig.gate_tid[f], rte_memory_order_relaxed);
-	int tid = src == NULL ? 0 :
-		rte_atomic_load_explicit(&src->poller_tid, rte_memory_order_relaxed);
-	uint64_t run0 = rte_atomic_load_explicit(&dst->mig.gate_run0[f],
-		rte_memory_order_relaxed);
-	char buf[256], state = '?', *st;
-	uint64_t run = 0;
+	int tid = rte_atomic_load_explicit(&q->poller_tid, rte_memory_order_relaxed);
+	uint64_t now = mono_ns();
+	char state;
 
-	if (tid > 0 && task_file(tid, "schedstat", buf, sizeof(buf)))
-		run = strtoull(buf, NULL, 10);
-	if (tid > 0 && task_file(tid, "stat", buf, sizeof(buf))) {
-		st = strrchr(buf, ')');
-		if (st != NULL && st[1] == ' ')
-			state = st[2];
-	}
-	OCTO_LOG(NOTICE, "gate timeout: rxq %u on rxq %u, source poller tid %d (%d at close) state %c, ran %" PRIu64 " us since close",
-		dst->qid, f, tid, tid0, state,
-		run0 != 0 && run >= run0 ? (run - run0) / 1000 : 0);
+	thread_sample(tid, &state);
+	OCTO_LOG(NOTICE, "%s: rxq %u given up on: poller tid %d (watched %d) state %c, ran %" PRIu64 " us and still %" PRIu64 " ms since its burst %" PRIu64 ", ran %" PRIu64 " us since watched; route %08x",
+		what, q->qid, tid, w->tid, state, octopus_poller_watch_ran(w) / 1000,
+		now > w->live_ns ? (now - w->live_ns) / 1000000 : 0, w->polls,
+		w->run_from != 0 && w->run >= w->run_from ? (w->run - w->run_from) / 1000 : 0,
+		rte_atomic_load_explicit(&q->route, rte_memory_order_relaxed));
 }
 
 /*
  * Gate @p f of @p dst is past its deadline at @p now: whether to wait
- * longer. Its source waits on a gate of its own that still holds (a chain
- * of moves, looked at one step deep), or for the migration thread to
- * switch its requested move: it acks once that is done. Or its
- * poller is runnable (running or waiting for a CPU) and has not yet run
- * OCTO_GATE_TIMEOUT_MS of CPU time since the gate closed: it was
- * descheduled (a loaded host), comes back and drains; giving its gate up
- * would let the moved flows' new packets out first. One that sleeps or
- * blocks (polling no more), or ran that long without draining, times its
- * gates out as before. The poller's verdict is kept as a later deadline
- * (gate_defer): the earliest time it can have run that long.
+ * longer. Its source waits for the migration thread to switch its
+ * requested move (it acks once that is done), or it is still polled
+ * (octopus_poller_watch.h): its bursts go on, or its poller, whichever
+ * thread polls it now, is descheduled, busy elsewhere or blocked for a
+ * while, and comes back to drain; giving its gate up would let the moved
+ * flows' new packets out first. A source no longer polled times its gates
+ * out: no burst of it for OCTO_GATE_STILL_MS, while its poller ran
+ * OCTO_GATE_TIMEOUT_MS of CPU time elsewhere or was still; so does one
+ * polled that does not drain in OCTO_GATE_STUCK_MS of its poller's CPU
+ * time (a backstop).
+ * The verdict is kept as a later deadline (gate_defer): the earliest time
+ * a new look can give up. @p requested is set when the wait is for a
+ * migration.
+ *
+ * The watch is the gate lock's (gate_close() starts it): a caller without
+ * it (@p locked) that cannot take it at once waits, and looks again at its
+ * next call. @p gone gets the watch as last seen, for the log.
  */
 static bool
-gate_deferred(const struct octopus_priv *p, struct octopus_queue *dst, unsigned int f,
-		uint64_t now, unsigned int depth)
+gate_deferred(struct octopus_priv *p, struct octopus_queue *dst, unsigned int f,
+		uint64_t now, bool locked, bool *requested, struct octopus_poller_watch *gone)
 {
 	struct octopus_queue *src = p->rxq[f];
 	uint64_t until = rte_atomic_load_explicit(&dst->mig.gate_defer[f],
 		rte_memory_order_relaxed);
 	uint64_t left;
-	int tid;
 
 	if (now <= until)
-		return true;
-	if (src != NULL && depth == 0 && src != dst && gate_holds_at(p, src, false, depth + 1))
 		return true;
 	/* a migration asked for and not switched yet: the source acks once
 	 * the migration thread has switched it (it may be waiting for the
@@ -191,32 +227,39 @@ gate_deferred(const struct octopus_priv *p, struct octopus_queue *dst, unsigned 
 	 */
 	if (src != NULL && p->mig.running &&
 	    OCTO_ROUTE_PHASE(rte_atomic_load_explicit(&src->route, rte_memory_order_acquire)) ==
-			OCTO_ROUTE_REQUESTED)
+			OCTO_ROUTE_REQUESTED) {
+		*requested = true;
 		return true;
-	tid = rte_atomic_load_explicit(&dst->mig.gate_tid[f], rte_memory_order_relaxed);
-	if (src == NULL || tid <= 0 ||
-	    tid != rte_atomic_load_explicit(&src->poller_tid, rte_memory_order_relaxed))
-		return false;
-	left = poller_time_left(tid, rte_atomic_load_explicit(&dst->mig.gate_run0[f],
-		rte_memory_order_relaxed));
-	if (left == 0)
-		return false;
-	rte_atomic_store_explicit(&dst->mig.gate_defer[f], now + left, rte_memory_order_relaxed);
-	return true;
+	}
+	if (!locked && !rte_spinlock_trylock(&p->mig.gate_lock))
+		return true;
+	left = poller_look(src, &dst->mig.gate_watch[f]);
+	if (left != 0)
+		rte_atomic_store_explicit(&dst->mig.gate_defer[f], now + left,
+			rte_memory_order_relaxed);
+	else
+		*gone = dst->mig.gate_watch[f];
+	if (!locked)
+		rte_spinlock_unlock(&p->mig.gate_lock);
+	return left != 0;
 }
 
 /*
  * Not F_GATED: the poller clears that flag for a moment in every check.
  * The poller calls it with @p expire, the control path without (a gate
  * past its deadline is open for it: its poller may not be there to notice)
- * except where it sets a new limit over the gate (gate_limit_begin).
+ * except where it sets a new limit over the gate (gate_limit_begin, with
+ * the gate lock: @p locked). @p requested: set when a gate holds on a
+ * source that waits for the migration thread (gate_deferred).
  */
 static bool
-gate_holds_at(const struct octopus_priv *p, struct octopus_queue *dst, bool expire,
-		unsigned int depth)
+gate_holds_at(struct octopus_priv *p, struct octopus_queue *dst, bool expire, bool locked,
+		bool *requested)
 {
 	uint64_t mask = rte_atomic_load_explicit(&dst->mig.gate_mask, rte_memory_order_acquire);
 	uint64_t now = 0, need, deadline;
+	struct octopus_poller_watch gone;
+	char what[48];
 	bool holds = false;
 	unsigned int f;
 
@@ -232,7 +275,8 @@ gate_holds_at(const struct octopus_priv *p, struct octopus_queue *dst, bool expi
 			now = rte_get_tsc_cycles();
 		deadline = rte_atomic_load_explicit(&dst->mig.gate_deadline[f],
 			rte_memory_order_relaxed);
-		if (now > deadline && !gate_deferred(p, dst, f, now, depth)) {
+		if (now > deadline &&
+		    !gate_deferred(p, dst, f, now, locked, requested, &gone)) {
 			if (!expire)
 				continue;
 			/* nobody drained the source: open, counted; a CAS, so
@@ -243,7 +287,8 @@ gate_holds_at(const struct octopus_priv *p, struct octopus_queue *dst, bool expi
 					rte_memory_order_relaxed)) {
 				rte_atomic_fetch_add_explicit(&dst->mig.gate_timeouts, 1,
 					rte_memory_order_relaxed);
-				gate_timeout_log(p, dst, f);
+				snprintf(what, sizeof(what), "gate timeout of rxq %u", dst->qid);
+				poller_gone_log(what, p->rxq[f], &gone);
 				continue;
 			}
 		}
@@ -253,9 +298,11 @@ gate_holds_at(const struct octopus_priv *p, struct octopus_queue *dst, bool expi
 }
 
 bool
-octopus_gate_holds(const struct octopus_priv *p, struct octopus_queue *dst, bool expire)
+octopus_gate_holds(struct octopus_priv *p, struct octopus_queue *dst, bool expire)
 {
-	return gate_holds_at(p, dst, expire, 0);
+	bool requested;
+
+	return gate_holds_at(p, dst, expire, false, &requested);
 }
 
 /*
@@ -279,14 +326,16 @@ octopus_gate_holds(const struct octopus_priv *p, struct octopus_queue *dst, bool
 static bool
 gate_limit_begin(struct octopus_priv *p, struct octopus_queue *dst)
 {
+	bool requested;
+
 	/*
-	 * A gate past its deadline that its poller has not seen yet (starved
-	 * for OCTO_GATE_TIMEOUT_MS) is opened and counted here: the new limit
+	 * A gate that gave up on its source (gate_deferred) and that its
+	 * poller has not seen yet is opened and counted here: the new limit
 	 * goes past the old one, so the old gate's order is given up now, and
 	 * a gate closed anew on the same source would otherwise replace it
 	 * uncounted (a reorder with no gate timeout).
 	 */
-	if (octopus_gate_holds(p, dst, true))
+	if (gate_holds_at(p, dst, true, true, &requested))
 		return false;
 	rte_atomic_store_explicit(&dst->mig.gate_seq, dst->mig.gate_seq + 1,
 		rte_memory_order_relaxed);
@@ -350,16 +399,19 @@ gate_limit_set(struct octopus_priv *p, struct octopus_queue *dst)
 		gate_limit_end(p, dst);
 }
 
-/* Close @p dst to traffic moved from @p q_from until @p need is acked. */
+/*
+ * Close @p dst to traffic moved from @p q_from until @p need is acked; the
+ * source and its poller as @p o saw them are watched from now on.
+ */
 static void
-gate_close(struct octopus_queue *dst, uint16_t q_from, uint64_t need, int tid, uint64_t run0)
+gate_close(struct octopus_queue *dst, uint16_t q_from, uint64_t need,
+		const struct octopus_poller_obs *o)
 {
 	/* a prepared gate waits for its rule change, however long that takes */
 	uint64_t deadline = need == UINT64_MAX ? UINT64_MAX : rte_get_tsc_cycles() +
 		rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
 
-	rte_atomic_store_explicit(&dst->mig.gate_tid[q_from], tid, rte_memory_order_relaxed);
-	rte_atomic_store_explicit(&dst->mig.gate_run0[q_from], run0, rte_memory_order_relaxed);
+	octopus_poller_watch_start(&dst->mig.gate_watch[q_from], o);
 	rte_atomic_store_explicit(&dst->mig.gate_defer[q_from], 0, rte_memory_order_relaxed);
 	rte_atomic_store_explicit(&dst->mig.gate_deadline[q_from], deadline,
 		rte_memory_order_relaxed);
@@ -378,6 +430,7 @@ static void
 pair_prepare(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
 {
 	struct octopus_queue *dst = octopus_queue_get(p, q_to, 0);
+	const struct octopus_poller_obs none = { 0 };
 
 	if (dst == NULL || octopus_queue_get(p, q_from, 0) == NULL || q_from == q_to)
 		return;
@@ -387,7 +440,7 @@ pair_prepare(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
 	 * queue's bursts settled
 	 */
 	gate_limit_begin(p, dst);
-	gate_close(dst, q_from, UINT64_MAX, 0, 0);
+	gate_close(dst, q_from, UINT64_MAX, &none);
 	rte_spinlock_unlock(&p->mig.gate_lock);
 }
 
@@ -396,22 +449,20 @@ octopus_gate_pair(struct octopus_priv *p, uint16_t q_from, uint16_t q_to)
 {
 	struct octopus_queue *src = octopus_queue_get(p, q_from, 0);
 	struct octopus_queue *dst = octopus_queue_get(p, q_to, 0);
-	uint64_t need, run0;
-	bool runnable;
-	int tid;
+	struct octopus_poller_obs o;
+	uint64_t need;
 
 	if (src == NULL || dst == NULL || q_from == q_to)
 		return -EINVAL;
-	/* where the source's poller stands now (outside the lock: a read of
-	 * the kernel's), for its deadline (gate_deferred)
+	/* where the source and its poller stand now (outside the lock: a
+	 * read of the kernel's), for its deadline (gate_deferred)
 	 */
-	tid = rte_atomic_load_explicit(&src->poller_tid, rte_memory_order_relaxed);
-	run0 = thread_run_ns(tid, &runnable);
+	poller_obs(src, &o);
 	rte_spinlock_lock(&p->mig.gate_lock);
 	/* destination first: it must hold from now on */
 	need = src->mig.drain_req + 1;
 	gate_limit_set(p, dst);	/* kept if prepared: the gate is open then */
-	gate_close(dst, q_from, need, run0 != 0 ? tid : 0, run0);
+	gate_close(dst, q_from, need, &o);
 	/* then ask the source for a drain observed after this point; RELEASE:
 	 * a poller that reads it then loads a route at least as new as the
 	 * one the rule change saw (rx_slow)
@@ -466,20 +517,21 @@ polled(struct octopus_priv *p, uint16_t qid)
  * gate, and may still be reading its ring when the rule changes (its lcore
  * preempted in between): wait until each prepared destination's poller has
  * started two more bursts (the second read the route after the first one
- * ended). Microseconds for a polled queue; a queue whose poller does not
- * come back within OCTO_GATE_TIMEOUT_MS is given up on, counted as a gate
- * timeout. Queues never polled are not waited for.
+ * ended). Microseconds for a polled queue; one whose poller does not come
+ * back within OCTO_GATE_TIMEOUT_MS is waited for as long as it is still
+ * polled (the source of a gate is, gate_deferred), and given up on, counted
+ * as a gate timeout, once not. Queues never polled are not waited for.
  */
 static void
 gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 {
-	uint64_t polls[OCTO_MIG_MAX_QUEUES], run0[OCTO_MIG_MAX_QUEUES];
+	struct octopus_poller_watch w[OCTO_MIG_MAX_QUEUES];
+	uint64_t polls[OCTO_MIG_MAX_QUEUES];
 	uint64_t start = rte_get_tsc_cycles(), now, left;
 	uint64_t spin = start + rte_get_tsc_hz() / 20000;	/* 50 us */
 	uint64_t ds, deadline;
+	struct octopus_poller_obs o;
 	struct octopus_queue *q;
-	int tid[OCTO_MIG_MAX_QUEUES];
-	bool runnable;
 	uint16_t d;
 
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
@@ -487,9 +539,9 @@ gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 		q = octopus_queue_get(p, d, 0);
 		if (q == NULL)
 			continue;
-		polls[d] = octopus_queue_polls(q);
-		tid[d] = rte_atomic_load_explicit(&q->poller_tid, rte_memory_order_relaxed);
-		run0[d] = thread_run_ns(tid[d], &runnable);
+		poller_obs(q, &o);
+		octopus_poller_watch_start(&w[d], &o);
+		polls[d] = o.polls;
 	}
 	deadline = start + rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
@@ -499,16 +551,16 @@ gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 			continue;
 		while (octopus_queue_polls(q) < polls[d] + 2) {
 			now = rte_get_tsc_cycles();
-			/* a poller descheduled is waited for until it has run
-			 * OCTO_GATE_TIMEOUT_MS (gate_deferred)
-			 */
-			left = now > deadline ? poller_time_left(tid[d], run0[d]) : 0;
-			if (left != 0)
-				deadline = now + left;
 			if (now > deadline) {
-				rte_atomic_store_explicit(&q->mig.gate_settle_timeouts,
-					q->mig.gate_settle_timeouts + 1, rte_memory_order_relaxed);
-				break;
+				left = poller_look(q, &w[d]);
+				if (left == 0) {
+					rte_atomic_store_explicit(&q->mig.gate_settle_timeouts,
+						q->mig.gate_settle_timeouts + 1,
+						rte_memory_order_relaxed);
+					poller_gone_log("gate settle timeout", q, &w[d]);
+					break;
+				}
+				deadline = now + left;
 			}
 			if (now < spin)
 				rte_pause();
@@ -521,7 +573,8 @@ gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 void
 octopus_gate_prepare(struct octopus_priv *p, struct octopus_gate_set *s)
 {
-	uint64_t src, sources = 0, ok = 0, ds, deadline;
+	uint64_t src, sources = 0, ok = 0, ds, start, patient, deadline, now;
+	bool requested;
 	uint16_t d, f;
 
 	if (!p->started || !p->mig.running)
@@ -550,16 +603,32 @@ octopus_gate_prepare(struct octopus_priv *p, struct octopus_gate_set *s)
 	 * A destination still closed by an earlier change would keep that
 	 * change's limit, and the drain requests made to it since would not be
 	 * covered: after moves along a cycle of queues (rotating the RETA
-	 * twice) each would wait on the next until the timeout. So wait for it
-	 * to open first (the timeout at most; not for a queue never polled):
-	 * its gates do not depend on this change.
+	 * twice) each would wait on the next, and only a timeout would end it.
+	 * So wait for it to open first (not for a queue never polled): its
+	 * gates do not depend on this change. For as long as its sources are
+	 * still polled (gate_deferred), up to OCTO_GATE_STILL_MS; past
+	 * OCTO_GATE_TIMEOUT_MS not for a source that waits for the migration
+	 * thread, which may need the flow mutex this caller holds.
 	 */
-	deadline = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
+	start = rte_get_tsc_cycles();
+	patient = start + rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
+	deadline = start + rte_get_tsc_hz() / 1000 * OCTO_GATE_STILL_MS;
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
 		d = (uint16_t)rte_ctz64(ds);
-		while (polled(p, d) && octopus_gate_holds(p, octopus_queue_get(p, d, 0), false) &&
-		       rte_get_tsc_cycles() < deadline)
+		while (polled(p, d)) {
+			requested = false;
+			if (!gate_holds_at(p, octopus_queue_get(p, d, 0), false, false,
+					&requested))
+				break;
+			now = rte_get_tsc_cycles();
+			if (now >= deadline || (requested && now >= patient)) {
+				OCTO_LOG(DEBUG, "port %u: rxq %u still gated after %" PRIu64 " ms%s: its limit stays",
+					p->port_id, d, (now - start) / (rte_get_tsc_hz() / 1000),
+					requested ? ", a source migrating" : "");
+				break;
+			}
 			rte_delay_us_sleep(10);
+		}
 	}
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
 		d = (uint16_t)rte_ctz64(ds);

@@ -55,11 +55,15 @@ void octopus_gate_finish(struct octopus_priv *p, const struct octopus_gate_set *
  * gate closed (older than the moved flow's packets). Having delivered that,
  * q_to counts as drained for gates waiting on it, so gates in both
  * directions (a flow moved a -> b -> a quickly) do not wait on each other.
- * A gate whose source is not polled for OCTO_GATE_TIMEOUT_MS opens anyway
- * (counted in gate_timeouts); a source whose poller is descheduled (a
- * loaded host: runnable, less than that much CPU time run since) or that
- * waits on a gate of its own is waited for. Lock-free for the datapath; callers on
- * control threads are serialised by a spinlock.
+ * A gate whose source is no longer polled opens anyway (counted in
+ * gate_timeouts): no burst of it for OCTO_GATE_STILL_MS, while its poller
+ * ran OCTO_GATE_TIMEOUT_MS of CPU time elsewhere or neither ran nor was
+ * runnable; so does one polled that does not drain in OCTO_GATE_STUCK_MS
+ * of its poller's CPU time. A source still polled is waited for, however slowly
+ * (its poller descheduled on a loaded host, blocked for a while, or another
+ * thread now: octopus_poller_watch.h). Lock-free for the datapath; callers
+ * on control threads are serialised by a spinlock, which a poller past
+ * its gate's deadline only tries.
  *
  * @return 0; -EINVAL when a queue is not set up or q_from == q_to.
  */
@@ -67,11 +71,12 @@ int octopus_gate_pair(struct octopus_priv *p, uint16_t q_from, uint16_t q_to);
 
 /**
  * Whether a gate on Rx queue @p dst still holds: its source has not acked
- * the drain it waits for, and its deadline has not passed. With @p expire
+ * the drain it waits for, and is still polled or its deadline has not
+ * passed (octopus_gate_pair). With @p expire
  * (the queue's poller only) a gate past its deadline is opened for good,
  * counted in gate_timeouts; without, it is only taken as open.
  */
-bool octopus_gate_holds(const struct octopus_priv *p, struct octopus_queue *dst,
+bool octopus_gate_holds(struct octopus_priv *p, struct octopus_queue *dst,
 		bool expire);
 
 /**

@@ -26,7 +26,7 @@
  *             octopus_stats.c, octopus_link.c, octopus_lockstep.c, octopus_mtu.c,
  *             octopus_caps.c, octopus_devargs.c
  *   datapath  octopus_rxtx.c, octopus_migrate.c (the requests it makes)
- *   gate      octopus_gate.c, octopus_steer.c
+ *   gate      octopus_gate.c, octopus_poller_watch.c, octopus_steer.c
  *   members   octopus_members.c, octopus_names.c
  */
 
@@ -48,6 +48,7 @@
 #include <rte_flow_driver.h>
 #include <octopus_dpdk_compat.h>
 
+#include "octopus_poller_watch.h"
 #include "octopus_steer.h"
 
 extern int octopus_logtype;
@@ -194,10 +195,16 @@ enum octopus_route_phase {
 #define OCTO_MIG_AFTER_MS	200
 #define OCTO_MIG_MIN_POLLS	32
 
-/* How long a gate waits for a source queue nobody polls (in its poller's
- * CPU time while it is runnable: octopus_gate.c, gate_deferred).
+/* How long a gate waits for a source queue nobody polls: the CPU time its
+ * poller may run elsewhere, and how long it goes unpolled at least, and
+ * while its poller neither runs nor is runnable (octopus_poller_watch.h).
+ * A poller descheduled on a loaded host is waited for however long. The
+ * backstop: the CPU time a poller may run, polling it, without draining
+ * (a drain takes well under a millisecond of it).
  */
 #define OCTO_GATE_TIMEOUT_MS	50
+#define OCTO_GATE_STILL_MS	1000
+#define OCTO_GATE_STUCK_MS	200
 
 /*
  * The Tx settle bound: a NIC reads a Tx ring's descriptors within
@@ -267,12 +274,10 @@ struct octopus_qmig {
 	uint64_t gate_mask;			/* sources with a gate */
 	uint64_t gate_need[OCTO_MIG_MAX_QUEUES];	/* drain_ack needed */
 	uint64_t gate_deadline[OCTO_MIG_MAX_QUEUES];	/* tsc */
-	/* the source's poller thread when the gate closed, and the CPU time
-	 * it had run by then (ns, octopus_gate.c: thread_run_ns); until when
-	 * the deadline is deferred while it is descheduled (tsc, a hint)
+	/* whether the source is still polled (octopus_gate.c, gate_deferred;
+	 * under gate_lock); until when its deadline is deferred (tsc, a hint)
 	 */
-	int gate_tid[OCTO_MIG_MAX_QUEUES];
-	uint64_t gate_run0[OCTO_MIG_MAX_QUEUES];
+	struct octopus_poller_watch gate_watch[OCTO_MIG_MAX_QUEUES];
 	uint64_t gate_defer[OCTO_MIG_MAX_QUEUES];
 	/* what the queue may still deliver while gated: packets that were in
 	 * its hardware queues at the first open gate (older than any moved
