@@ -289,6 +289,11 @@ pollers_park(int *saved)
 		saved[q] = LD(owner[q]);
 		ST(owner[q], -1);
 	}
+	/* the owners' stores before the holders' loads: without it a poller
+	 * that took a queue (octo_hold) and read its owner before our store
+	 * showed can be missed here, and burst on a stopped port
+	 */
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
 	for (q = 0; q < MAX_Q; q++)
 		while (LD(holder[q]) != 0)
 			rte_pause();
