@@ -183,7 +183,9 @@ poller_gone_log(const char *what, const struct octopus_queue *q,
 	char state;
 
 	thread_sample(tid, &state);
-	OCTO_LOG(NOTICE, "%s: rxq %u given up on: poller tid %d (watched %d) state %c, ran %" PRIu64 " us and still %" PRIu64 " ms since its burst %" PRIu64 ", ran %" PRIu64 " us since watched; route %08x",
+	OCTO_LOG(NOTICE, "%s: rxq %u given up on: poller tid %d (watched %d) state %c, "
+		"ran %" PRIu64 " us and still %" PRIu64 " ms since its burst %" PRIu64 ", "
+		"ran %" PRIu64 " us since watched; route %08x",
 		what, q->qid, tid, w->tid, state, octopus_poller_watch_ran(w) / 1000,
 		now > w->live_ns ? (now - w->live_ns) / 1000000 : 0, w->polls,
 		w->run_from != 0 && w->run >= w->run_from ? (w->run - w->run_from) / 1000 : 0,

@@ -67,7 +67,8 @@ struct octopus_poller_watch {
 /** The limits of a wait (ns). */
 struct octopus_poller_limits {
 	uint64_t cpu_ns;	/**< CPU time its poller may run without polling it */
-	uint64_t still_ns;	/**< time unpolled at least, and while its poller neither runs nor is runnable */
+	/** time unpolled at least, and while its poller neither runs nor is runnable */
+	uint64_t still_ns;
 	uint64_t stuck_ns;	/**< CPU time its poller may run polling it, not drained */
 };
 
