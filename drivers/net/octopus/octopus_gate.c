@@ -522,7 +522,8 @@ polled(struct octopus_priv *p, uint16_t qid)
  * ended). Microseconds for a polled queue; one whose poller does not come
  * back within OCTO_GATE_TIMEOUT_MS is waited for as long as it is still
  * polled (the source of a gate is, gate_deferred), and given up on, counted
- * as a gate timeout, once not. Queues never polled are not waited for.
+ * as a gate timeout, once not. Queues never polled, or polled by the
+ * calling thread, are not waited for.
  */
 static void
 gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
@@ -549,7 +550,12 @@ gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
 		d = (uint16_t)rte_ctz64(ds);
 		q = octopus_queue_get(p, d, 0);
-		if (!polled(p, d))
+		/* polled by this thread (an application that makes rules from
+		 * its polling lcore): no burst of it is running, none can start
+		 * while we wait
+		 */
+		if (!polled(p, d) || rte_atomic_load_explicit(&q->poller_tid,
+				rte_memory_order_relaxed) == rte_gettid())
 			continue;
 		while (octopus_queue_polls(q) < polls[d] + 2) {
 			now = rte_get_tsc_cycles();
