@@ -247,8 +247,11 @@ steer_forget(struct octopus_priv *p, uint16_t m)
 	pthread_mutex_t *mx = &rte_eth_devices[p->port_id].data->flow_ops_mutex;
 	uint16_t i;
 
-	/* the migration thread and the flow ops change rules under it */
+	/* the flow ops change rules under it, the migration thread and RETA
+	 * updates the steering under steer_lock too
+	 */
 	pthread_mutex_lock(mx);
+	pthread_mutex_lock(&p->mig.steer_lock);
 	if (p->steer != NULL && octopus_steer_member_gone(p->steer, m)) {
 		octopus_steer_abandon(p->steer);
 		p->steer = NULL;
@@ -258,6 +261,7 @@ steer_forget(struct octopus_priv *p, uint16_t m)
 		OCTO_LOG(WARNING, "port %u: member %s was the e-switch's transfer proxy: no steering, and no rte_flow rules, until the port starts with a transfer proxy again",
 			p->port_id, p->members[m].name);
 	}
+	pthread_mutex_unlock(&p->mig.steer_lock);
 	/* the application's rules live on the proxy, started or not */
 	octopus_flows_forget_hw(p, p->members[m].port_id);
 	octopus_tmpl_forget_proxy(p, p->members[m].port_id);

@@ -214,7 +214,7 @@ poller_gone_log(const char *what, const struct octopus_queue *q,
  */
 static bool
 gate_deferred(struct octopus_priv *p, struct octopus_queue *dst, unsigned int f,
-		uint64_t now, bool locked, bool *requested, struct octopus_poller_watch *gone)
+		uint64_t now, bool locked, struct octopus_poller_watch *gone)
 {
 	struct octopus_queue *src = p->rxq[f];
 	uint64_t until = rte_atomic_load_explicit(&dst->mig.gate_defer[f],
@@ -224,15 +224,13 @@ gate_deferred(struct octopus_priv *p, struct octopus_queue *dst, unsigned int f,
 	if (now <= until)
 		return true;
 	/* a migration asked for and not switched yet: the source acks once
-	 * the migration thread has switched it (it may be waiting for the
-	 * flow mutex a RETA update holds while it waits for this gate)
+	 * the migration thread has switched it (it takes no lock a rule
+	 * change holds while it waits for this gate: steer_lock)
 	 */
 	if (src != NULL && p->mig.running &&
 	    OCTO_ROUTE_PHASE(rte_atomic_load_explicit(&src->route, rte_memory_order_acquire)) ==
-			OCTO_ROUTE_REQUESTED) {
-		*requested = true;
+			OCTO_ROUTE_REQUESTED)
 		return true;
-	}
 	if (!locked && !rte_spinlock_trylock(&p->mig.gate_lock))
 		return true;
 	left = poller_look(src, &dst->mig.gate_watch[f]);
@@ -251,12 +249,10 @@ gate_deferred(struct octopus_priv *p, struct octopus_queue *dst, unsigned int f,
  * The poller calls it with @p expire, the control path without (a gate
  * past its deadline is open for it: its poller may not be there to notice)
  * except where it sets a new limit over the gate (gate_limit_begin, with
- * the gate lock: @p locked). @p requested: set when a gate holds on a
- * source that waits for the migration thread (gate_deferred).
+ * the gate lock: @p locked).
  */
 static bool
-gate_holds_at(struct octopus_priv *p, struct octopus_queue *dst, bool expire, bool locked,
-		bool *requested)
+gate_holds_at(struct octopus_priv *p, struct octopus_queue *dst, bool expire, bool locked)
 {
 	uint64_t mask = rte_atomic_load_explicit(&dst->mig.gate_mask, rte_memory_order_acquire);
 	uint64_t now = 0, need, deadline;
@@ -278,7 +274,7 @@ gate_holds_at(struct octopus_priv *p, struct octopus_queue *dst, bool expire, bo
 		deadline = rte_atomic_load_explicit(&dst->mig.gate_deadline[f],
 			rte_memory_order_relaxed);
 		if (now > deadline &&
-		    !gate_deferred(p, dst, f, now, locked, requested, &gone)) {
+		    !gate_deferred(p, dst, f, now, locked, &gone)) {
 			if (!expire)
 				continue;
 			/* nobody drained the source: open, counted; a CAS, so
@@ -302,9 +298,7 @@ gate_holds_at(struct octopus_priv *p, struct octopus_queue *dst, bool expire, bo
 bool
 octopus_gate_holds(struct octopus_priv *p, struct octopus_queue *dst, bool expire)
 {
-	bool requested;
-
-	return gate_holds_at(p, dst, expire, false, &requested);
+	return gate_holds_at(p, dst, expire, false);
 }
 
 /*
@@ -328,8 +322,6 @@ octopus_gate_holds(struct octopus_priv *p, struct octopus_queue *dst, bool expir
 static bool
 gate_limit_begin(struct octopus_priv *p, struct octopus_queue *dst)
 {
-	bool requested;
-
 	/*
 	 * A gate that gave up on its source (gate_deferred) and that its
 	 * poller has not seen yet is opened and counted here: the new limit
@@ -337,7 +329,7 @@ gate_limit_begin(struct octopus_priv *p, struct octopus_queue *dst)
 	 * a gate closed anew on the same source would otherwise replace it
 	 * uncounted (a reorder with no gate timeout).
 	 */
-	if (gate_holds_at(p, dst, true, true, &requested))
+	if (gate_holds_at(p, dst, true, true))
 		return false;
 	rte_atomic_store_explicit(&dst->mig.gate_seq, dst->mig.gate_seq + 1,
 		rte_memory_order_relaxed);
@@ -581,8 +573,7 @@ gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 void
 octopus_gate_prepare(struct octopus_priv *p, struct octopus_gate_set *s)
 {
-	uint64_t src, sources = 0, ok = 0, ds, start, patient, deadline, now;
-	bool requested;
+	uint64_t src, sources = 0, ok = 0, ds, slow, now;
 	uint16_t d, f;
 
 	if (!p->started || !p->mig.running)
@@ -614,26 +605,24 @@ octopus_gate_prepare(struct octopus_priv *p, struct octopus_gate_set *s)
 	 * twice) each would wait on the next, and only a timeout would end it.
 	 * So wait for it to open first (not for a queue never polled): its
 	 * gates do not depend on this change. For as long as its sources are
-	 * still polled (gate_deferred), up to OCTO_GATE_STILL_MS; past
-	 * OCTO_GATE_TIMEOUT_MS not for a source that waits for the migration
-	 * thread, which may need the flow mutex this caller holds.
+	 * still polled, however slowly (a wall-clock bound ends on a loaded
+	 * host with the cycle made): a gate whose source is no longer polled,
+	 * or polled without draining, opens by itself (gate_deferred); no
+	 * other prepared gate waits for this caller (gated changes are
+	 * serialised by the flow ops mutex), and a source that waits for the
+	 * migration thread is switched by it without that mutex.
 	 */
-	start = rte_get_tsc_cycles();
-	patient = start + rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
-	deadline = start + rte_get_tsc_hz() / 1000 * OCTO_GATE_STILL_MS;
+	slow = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * OCTO_GATE_STILL_MS;
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
 		d = (uint16_t)rte_ctz64(ds);
 		while (polled(p, d)) {
-			requested = false;
-			if (!gate_holds_at(p, octopus_queue_get(p, d, 0), false, false,
-					&requested))
+			if (!gate_holds_at(p, octopus_queue_get(p, d, 0), false, false))
 				break;
 			now = rte_get_tsc_cycles();
-			if (now >= deadline || (requested && now >= patient)) {
-				OCTO_LOG(DEBUG, "port %u: rxq %u still gated after %" PRIu64 " ms%s: its limit stays",
-					p->port_id, d, (now - start) / (rte_get_tsc_hz() / 1000),
-					requested ? ", a source migrating" : "");
-				break;
+			if (slow != 0 && now >= slow) {
+				OCTO_LOG(NOTICE, "port %u: rxq %u still gated after %u ms: a rule change waits for its sources",
+					p->port_id, d, OCTO_GATE_STILL_MS);
+				slow = 0;
 			}
 			rte_delay_us_sleep(10);
 		}

@@ -324,6 +324,13 @@ struct octopus_mig {
 	uint8_t failover;		/* a member left or returned: sweep (atomic) */
 	sem_t wake;			/* posted for the control thread */
 	rte_spinlock_t gate_lock;	/* gate writers (control paths) */
+	/*
+	 * Writers of the steering (p->steer: its plan and rules): the
+	 * migration thread's home rules, RETA updates, a lost transfer proxy.
+	 * Not the flow ops mutex: a gated rule change holds that while it
+	 * waits for a source queue that waits for this thread.
+	 */
+	pthread_mutex_t steer_lock;
 };
 
 /* The member burst a virtual queue calls, resolved at start. */

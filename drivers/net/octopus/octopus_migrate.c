@@ -67,6 +67,8 @@ octopus_migrate_init(struct octopus_mig *m, bool auto_mode, uint32_t after_ms)
 	m->auto_mode = auto_mode;
 	m->after_tsc = rte_get_tsc_hz() / 1000 * after_ms;
 	rte_spinlock_init(&m->gate_lock);
+	/* a static initialiser: the struct is copied into the port, unlocked */
+	m->steer_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 }
 
 /* ---- requests --------------------------------------------------------- */
@@ -192,16 +194,14 @@ migrate_one(struct octopus_priv *p, struct octopus_queue *q)
 		return;
 	}
 	if (!q->is_tx) {
-		/* the app's flow ops on the port change the same rule set:
-		 * ethdev serialises them with this mutex (the port does not
-		 * claim RTE_ETH_DEV_FLOW_OPS_THREAD_SAFE), so take it too
+		/* RETA updates change the same plan; not the flow ops mutex:
+		 * a gated rule change holds it while it waits for this switch
+		 * (its source REQUESTED, octopus_gate_prepare)
 		 */
-		pthread_mutex_t *mx = &rte_eth_devices[p->port_id].data->flow_ops_mutex;
-
-		pthread_mutex_lock(mx);
+		pthread_mutex_lock(&p->mig.steer_lock);
 		ret = p->steer != NULL ?
 			octopus_steer_set_home(p->steer, q->qid, target) : -ENODEV;
-		pthread_mutex_unlock(mx);
+		pthread_mutex_unlock(&p->mig.steer_lock);
 		if (ret < 0) {
 			OCTO_LOG(ERR, "port %u: Rx queue %u: moving the home rule to member %u failed: %s",
 				p->port_id, q->qid, target, rte_strerror(-ret));

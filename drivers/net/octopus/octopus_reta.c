@@ -30,9 +30,11 @@ reta_undo(struct octopus_priv *p, const uint16_t *old, uint16_t size)
 {
 	uint16_t b;
 
+	pthread_mutex_lock(&p->mig.steer_lock);
 	for (b = 0; b < size; b++)
 		if (p->reta[b] != old[b] && octopus_steer_set_bucket(p->steer, b, old[b]) == 0)
 			p->reta[b] = old[b];
+	pthread_mutex_unlock(&p->mig.steer_lock);
 	octopus_reta_changed(p);
 }
 
@@ -91,6 +93,8 @@ octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *co
 		if (p->steer == NULL)
 			gates.src[d] = 0;
 		octopus_gate_prepare(p, &gates);
+		/* the migration thread changes home rules of the same plan */
+		pthread_mutex_lock(&p->mig.steer_lock);
 		for (b = 0; b < size && ret == 0; b++) {
 			idx = b / RTE_ETH_RETA_GROUP_SIZE;
 			shift = b % RTE_ETH_RETA_GROUP_SIZE;
@@ -105,6 +109,7 @@ octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *co
 			else
 				p->reta[b] = d;
 		}
+		pthread_mutex_unlock(&p->mig.steer_lock);
 		octopus_reta_changed(p);
 		if (ret < 0 && p->steer != NULL)
 			reta_undo(p, old, size);
