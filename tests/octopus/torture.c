@@ -421,30 +421,80 @@ rings_empty(void)
 	return true;
 }
 
+/* What holds a drain up: each queue's rings, poller and migration state. */
+static void
+drain_report(uint64_t rx_moved, uint64_t sink_moved)
+{
+	struct rte_pmd_octopus_migration st;
+	unsigned int i;
+	uint16_t q;
+	int c;
+
+	printf("drain: last 20 ms: %" PRIu64 " received, %" PRIu64 " at the sink; PF out %d\n",
+		rx_moved, sink_moved, member_out);
+	for (q = 0; q < nb_q; q++) {
+		printf("drain: queue %u: poller %d holder %d", q, LD(owner[q]), LD(holder[q]));
+		for (i = 0; i < nb_pf; i++) {
+			c = rte_eth_rx_queue_count(pf[i], q);
+			if (c != 0)
+				printf(" pf%u ring %d", i, c);
+		}
+		if (rte_pmd_octopus_migration_get(port, q, 0, &st) == 0)
+			printf(" phase %d home %u old %u gates %" PRIu64 " gated_bursts %" PRIu64
+				" gate_timeouts %" PRIu64, (int)st.phase, st.home_member,
+				st.old_member, st.gates, st.gated_bursts, st.gate_timeouts);
+		printf("\n");
+	}
+}
+
 /*
  * Pause the generator and wait until the pollers take nothing more, the
- * sink gets nothing more and the rings are empty; false after QUIESCE_S.
+ * sink gets nothing more and the rings are empty; false after QUIESCE_S
+ * (what held it up printed, then watched until it drains or 60 s more).
  */
 static bool
 drain(void)
 {
 	struct rte_pmd_octonic_sink_stats s;
-	uint64_t end = rte_get_timer_cycles() + QUIESCE_S * rte_get_timer_hz();
-	uint64_t r0, s0;
-	unsigned int calm = 0;
+	uint64_t hz = rte_get_timer_hz(), t0 = rte_get_timer_cycles();
+	uint64_t end = t0 + QUIESCE_S * hz;
+	uint64_t r0, s0, dr = 0, ds = 0;
+	unsigned int calm = 0, nw = 0, nr = 0, ns = 0, ne = 0;
+	bool late = false;
 
 	rte_pmd_octonic_gen_enable(pf[0], 0);
-	while (rte_get_timer_cycles() < end) {
+	for (;;) {
+		if (rte_get_timer_cycles() >= end) {
+			if (late) {
+				drain_report(dr, ds);
+				printf("drain: still not drained 60 s later\n");
+				return false;
+			}
+			drain_report(dr, ds);
+			late = true;
+			end += 60 * hz;
+		}
 		r0 = LD(received);
 		rte_pmd_octonic_sink_stats_get(pf[0], &s);
 		s0 = s.pkts;
 		rte_delay_ms(20);
 		rte_pmd_octonic_sink_stats_get(pf[0], &s);
-		calm = LD(received) == r0 && s.pkts == s0 && rings_empty() ? calm + 1 : 0;
+		dr = LD(received) - r0;
+		ds = s.pkts - s0;
+		nr += dr != 0;
+		ns += ds != 0;
+		ne += !rings_empty();
+		nw++;
+		calm = dr == 0 && ds == 0 && rings_empty() ? calm + 1 : 0;
 		if (calm >= 5)
-			return true;
+			break;
 	}
-	return false;
+	if (late) {
+		printf("drain: drained after %.1f s, %u windows: %u received, %u at the sink, %u rings not empty\n",
+			(double)(rte_get_timer_cycles() - t0) / (double)hz, nw, nr, ns, ne);
+		drain_report(dr, ds);
+	}
+	return !late;
 }
 
 /* End an epoch (generator paused, port drained, pollers parked): check its balance. */
