@@ -438,12 +438,7 @@ static void
 rss_rule(const uint16_t *queues, uint32_t n, struct rte_flow **flow)
 {
 	struct rte_flow_attr attr = { .ingress = 1 };
-	struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	struct rte_flow_item items[] = OCTO_ITEMS_UDP;
 	struct rte_flow_action_rss rss = { .queue_num = n, .queue = queues };
 	struct rte_flow_action actions[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
@@ -783,12 +778,7 @@ test_rollback(struct rte_mempool *mp)
 {
 	static const uint16_t q023[] = { 0, 2, 3 };
 	struct rte_flow_attr attr = { .ingress = 1 };
-	struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	struct rte_flow_item items[] = OCTO_ITEMS_UDP;
 	struct rte_flow_action_rss rss = { .queue_num = 3, .queue = q023 };
 	struct rte_flow_action actions[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_RSS, .conf = &rss },

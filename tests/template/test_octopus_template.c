@@ -70,6 +70,7 @@
 
 #include "../common/octo_cases.h"
 #include "../common/octo_eal.h"
+#include "../common/octo_flow_rule.h"
 #include "../common/octo_poll.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
@@ -179,12 +180,7 @@ pattern_template(struct rte_flow_error *err)
 	static struct rte_flow_item_ipv4 ip_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
 	static struct rte_flow_item_udp udp_mask = { .hdr.src_port = RTE_BE16(0xffff) };
 	struct rte_flow_pattern_template_attr attr = { .relaxed_matching = 1, .ingress = 1 };
-	struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .mask = &ip_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .mask = &udp_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	struct rte_flow_item items[] = OCTO_ITEMS_UDP_MASK(&ip_mask, &udp_mask);
 
 	return rte_flow_pattern_template_create(port, &attr, items, err);
 }
