@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_common.h>
 #include <rte_flow.h>
 
 /*
@@ -45,6 +46,25 @@
 	{ .type = RTE_FLOW_ITEM_TYPE_END }, \
 }
 #define OCTO_ITEMS_UDP_MASK(ipm, udpm) OCTO_ITEMS_UDP_MATCH(NULL, ipm, NULL, udpm)
+
+/* A pattern OCTO_ITEMS_UDP_MATCH with its specs and masks, for a rule kept past its making. */
+struct octo_udp_match {
+	struct rte_flow_item_ipv4 ip, ip_mask;
+	struct rte_flow_item_udp udp, udp_mask;
+	struct rte_flow_item items[4];
+};
+
+/* @p m with nothing matched yet: specs and masks zero, the items pointing at them. */
+static inline void
+octo_udp_match_init(struct octo_udp_match *m)
+{
+	const struct rte_flow_item items[] =
+		OCTO_ITEMS_UDP_MATCH(&m->ip, &m->ip_mask, &m->udp, &m->udp_mask);
+
+	RTE_BUILD_BUG_ON(sizeof(items) != sizeof(m->items));
+	memset(m, 0, sizeof(*m));
+	memcpy(m->items, items, sizeof(items));
+}
 
 /* An ingress rule on @p port: @p items -> QUEUE @p queue; NULL and @p err set if refused. */
 static inline struct rte_flow *

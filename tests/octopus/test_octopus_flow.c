@@ -196,9 +196,7 @@ setup_port(struct rte_mempool *mp, int rss_mode)
 /* A rule for exactly flow f's source address and port. */
 struct five_tuple_rule {
 	struct rte_flow_attr attr;
-	struct rte_flow_item items[4];
-	struct rte_flow_item_ipv4 ip, ip_mask;
-	struct rte_flow_item_udp udp, udp_mask;
+	struct octo_udp_match pat;
 	struct rte_flow_action actions[5];
 	struct rte_flow_action_queue queue;
 	struct rte_flow_action_mark mark;
@@ -210,18 +208,11 @@ five_tuple(struct five_tuple_rule *r, int f)
 {
 	memset(r, 0, sizeof(*r));
 	r->attr.ingress = 1;
-	r->ip.hdr.src_addr = ph.flow_src[f];
-	r->ip_mask.hdr.src_addr = RTE_BE32(0xffffffff);
-	r->udp.hdr.src_port = ph.flow_sport[f];
-	r->udp_mask.hdr.src_port = RTE_BE16(0xffff);
-	r->items[0].type = RTE_FLOW_ITEM_TYPE_ETH;
-	r->items[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
-	r->items[1].spec = &r->ip;
-	r->items[1].mask = &r->ip_mask;
-	r->items[2].type = RTE_FLOW_ITEM_TYPE_UDP;
-	r->items[2].spec = &r->udp;
-	r->items[2].mask = &r->udp_mask;
-	r->items[3].type = RTE_FLOW_ITEM_TYPE_END;
+	octo_udp_match_init(&r->pat);
+	r->pat.ip.hdr.src_addr = ph.flow_src[f];
+	r->pat.ip_mask.hdr.src_addr = RTE_BE32(0xffffffff);
+	r->pat.udp.hdr.src_port = ph.flow_sport[f];
+	r->pat.udp_mask.hdr.src_port = RTE_BE16(0xffff);
 }
 
 static int
@@ -325,12 +316,12 @@ test_queue(struct rte_mempool *mp)
 	memset(&pf1_0, 0, sizeof(pf1_0));
 	rte_pmd_octonic_flow_stats_get(port_of("net_octonic0_pf1"), &pf1_0);
 	memset(&err, 0, sizeof(err));
-	CHECK(rte_flow_validate(port, &r.attr, r.items, r.actions, &err) == 0,
+	CHECK(rte_flow_validate(port, &r.attr, r.pat.items, r.actions, &err) == 0,
 		"validate: %s", err.message ? err.message : "?");
 	fs = octo_fstats(nic_port);
 	CHECK(fs.creates == fs0.creates && fs.transfer_rules == fs0.transfer_rules,
 		"validate created rules (%" PRIu64 " -> %" PRIu64 ")", fs0.creates, fs.creates);
-	flow = rte_flow_create(port, &r.attr, r.items, r.actions, &err);
+	flow = rte_flow_create(port, &r.attr, r.pat.items, r.actions, &err);
 	CHECK(flow != NULL, "create: %s", err.message ? err.message : "?");
 	fs = octo_fstats(nic_port);
 	/* rules made and kept: the port may probe a shape by creating and
@@ -355,9 +346,9 @@ test_queue(struct rte_mempool *mp)
 	d.actions[0].conf = &d.count;
 	d.actions[1].type = RTE_FLOW_ACTION_TYPE_DROP;
 	d.actions[2].type = RTE_FLOW_ACTION_TYPE_END;
-	drop = rte_flow_create(port, &d.attr, d.items, d.actions, &err);
+	drop = rte_flow_create(port, &d.attr, d.pat.items, d.actions, &err);
 	CHECK(drop != NULL, "create drop: %s", err.message ? err.message : "?");
-	flag = rte_flow_create(port, &g.attr, g.items, g.actions, &err);
+	flag = rte_flow_create(port, &g.attr, g.pat.items, g.actions, &err);
 	CHECK(flag != NULL, "create flag: %s", err.message ? err.message : "?");
 
 	for (i = 0; i < 2; i++) {
@@ -420,7 +411,7 @@ test_queue(struct rte_mempool *mp)
 	CHECK(flow_queue(X) == 0 && ph.cnt[0][X] == PER_FLOW && marked[0][X] == 0,
 		"destroyed rule still steers: flow %d at queue %d", X, flow_queue(X));
 	/* flush removes the rest */
-	flow = rte_flow_create(port, &r.attr, r.items, r.actions, &err);
+	flow = rte_flow_create(port, &r.attr, r.pat.items, r.actions, &err);
 	CHECK(flow != NULL, "create again: %s", err.message ? err.message : "?");
 	CHECK(rte_flow_flush(port, &err) == 0, "flush");
 	fs = octo_fstats(nic_port);
@@ -561,7 +552,7 @@ test_isolate(struct rte_mempool *mp)
 	r.actions[0].type = RTE_FLOW_ACTION_TYPE_QUEUE;
 	r.actions[0].conf = &r.queue;
 	r.actions[1].type = RTE_FLOW_ACTION_TYPE_END;
-	flow = rte_flow_create(port, &r.attr, r.items, r.actions, &err);
+	flow = rte_flow_create(port, &r.attr, r.pat.items, r.actions, &err);
 	CHECK(flow != NULL, "create: %s", err.message ? err.message : "?");
 	run_phase_drop(NB_FLOWS - 1);
 	for (f = 0; f < NB_FLOWS; f++)
@@ -608,7 +599,7 @@ restart_rule(struct five_tuple_rule *r, int f, uint32_t group,
 			r->actions[k].type == RTE_FLOW_ACTION_TYPE_MARK ? (void *)&r->mark :
 			r->actions[k].type == RTE_FLOW_ACTION_TYPE_COUNT ? (void *)&r->count : NULL;
 	memset(&err, 0, sizeof(err));
-	flow = rte_flow_create(port, &r->attr, r->items, r->actions, &err);
+	flow = rte_flow_create(port, &r->attr, r->pat.items, r->actions, &err);
 	CHECK(flow != NULL, "create for flow %d (port %s): %s", f,
 		rte_eth_devices[port].data->dev_started ? "started" : "stopped",
 		err.message ? err.message : "?");
@@ -670,13 +661,13 @@ test_restart(struct rte_mempool *mp)
 	rr.actions[0].type = RTE_FLOW_ACTION_TYPE_RSS;
 	rr.actions[0].conf = &rss;
 	rr.actions[1].type = RTE_FLOW_ACTION_TYPE_END;
-	fr = rte_flow_create(port, &rr.attr, rr.items, rr.actions, &err);
+	fr = rte_flow_create(port, &rr.attr, rr.pat.items, rr.actions, &err);
 	CHECK(fr != NULL, "RSS rule: %s", err.message ? err.message : "?");
 	five_tuple(&rj, J);
 	rj.actions[0].type = RTE_FLOW_ACTION_TYPE_JUMP;
 	rj.actions[0].conf = &jump;
 	rj.actions[1].type = RTE_FLOW_ACTION_TYPE_END;
-	fj = rte_flow_create(port, &rj.attr, rj.items, rj.actions, &err);
+	fj = rte_flow_create(port, &rj.attr, rj.pat.items, rj.actions, &err);
 	CHECK(fj != NULL, "JUMP rule: %s", err.message ? err.message : "?");
 	fg = rte_flow_create(port, &group1, udp_items, to_q3, &err);
 	CHECK(fg != NULL, "group 1 rule: %s", err.message ? err.message : "?");
