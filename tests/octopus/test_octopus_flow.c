@@ -864,10 +864,16 @@ refused(const char *what, const struct rte_flow_attr *attr,
 	printf("refused %-22s: %s\n", what, err.message ? err.message : "");
 }
 
+/* An action of type RTE_FLOW_ACTION_TYPE_<t> with conf @p c, for a table's lists. */
+#define ACT(t, c) { .type = RTE_FLOW_ACTION_TYPE_ ## t, .conf = (c) }
+
 static void
 test_bad(struct rte_mempool *mp)
 {
-	struct rte_flow_attr in = { .ingress = 1 }, attr;
+	const struct rte_flow_attr in = { .ingress = 1 }, out = { .egress = 1 };
+	const struct rte_flow_attr transfer = { .ingress = 1, .transfer = 1 };
+	const struct rte_flow_attr prio15 = { .ingress = 1, .priority = 15 };
+	const struct rte_flow_attr group64 = { .ingress = 1, .group = 64 };
 	struct rte_flow_item_ipv4 ip = { .hdr.src_addr = RTE_BE32(0x0a000001) };
 	struct rte_flow_item udp_items[] = {
 		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
@@ -884,73 +890,49 @@ test_bad(struct rte_mempool *mp)
 	struct rte_flow_item eth_only[] = OCTO_ITEMS_ETH;
 	struct rte_flow_action_queue q1 = { .index = 1 }, q9 = { .index = nb_q };
 	struct rte_flow_action_port_id pid = { .id = 0 };
-	struct rte_flow_action act_queue[] = OCTO_ACTIONS_QUEUE(&q1);
-	struct rte_flow_action act_q9[] = OCTO_ACTIONS_QUEUE(&q9);
-	struct rte_flow_action act_port[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_PORT_ID, .conf = &pid },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
-	struct rte_flow_action act_none[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
-	struct rte_flow_action act_two[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_DROP },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
 	struct rte_flow_action_mark mk1 = { .id = 1 }, mk2 = { .id = 2 };
-	struct rte_flow_action act_two_marks[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mk1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mk2 },
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
-	struct rte_flow_action act_mark_flag[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mk1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_FLAG },
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
-	struct rte_flow_action act_two_counts[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
 	uint16_t rq[] = { 0, 1, 2 };
 	struct rte_flow_action_rss rss = { .queue_num = 3, .queue = rq };
-	struct rte_flow_action act_rss[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_RSS, .conf = &rss },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	struct rte_flow_action act_queue[] = OCTO_ACTIONS_QUEUE(&q1);
+	/* what the port refuses, and words of the reason it gives */
+	const struct {
+		const char *what;
+		const struct rte_flow_attr *attr;
+		const struct rte_flow_item *items;
+		struct rte_flow_action acts[4];
+		const char *says;
+	} bad[] = {
+		{ "unknown action", &in, udp_items, { ACT(PORT_ID, &pid), ACT(END, NULL) },
+			"action type" },
+		{ "queue out of range", &in, udp_items, OCTO_ACTIONS_QUEUE(&q9), "queue index 4" },
+		{ "egress", &out, udp_items, OCTO_ACTIONS_QUEUE(&q1), "egress" },
+		{ "transfer", &transfer, udp_items, OCTO_ACTIONS_QUEUE(&q1), "transfer" },
+		{ "meta item", &in, meta_items, OCTO_ACTIONS_QUEUE(&q1), "item type" },
+		{ "no fate", &in, udp_items, { ACT(COUNT, NULL), ACT(END, NULL) }, "needs one of" },
+		{ "two fates", &in, udp_items,
+			{ ACT(QUEUE, &q1), ACT(DROP, NULL), ACT(END, NULL) }, "only one of" },
+		{ "two marks", &in, udp_items,
+			{ ACT(MARK, &mk1), ACT(MARK, &mk2), ACT(QUEUE, &q1), ACT(END, NULL) },
+			"one mark or flag per rule" },
+		{ "mark and flag", &in, udp_items,
+			{ ACT(MARK, &mk1), ACT(FLAG, NULL), ACT(QUEUE, &q1), ACT(END, NULL) },
+			"one mark or flag per rule" },
+		{ "two counts", &in, udp_items,
+			{ ACT(COUNT, NULL), ACT(COUNT, NULL), ACT(QUEUE, &q1), ACT(END, NULL) },
+			"count given twice" },
+		{ "priority 15", &prio15, udp_items, OCTO_ACTIONS_QUEUE(&q1), "priority 15" },
+		{ "group 64", &group64, udp_items, OCTO_ACTIONS_QUEUE(&q1), "group 64" },
+		{ "rss without IP", &in, eth_only, { ACT(RSS, &rss), ACT(END, NULL) },
+			"IPv4 or IPv6" },
+		{ "no pattern", &in, NULL, OCTO_ACTIONS_QUEUE(&q1), "pattern" },
 	};
 	struct rte_flow_error err;
 	uint16_t null_port;
+	unsigned int b;
 
 	setup_port(mp, 0);
-	refused("unknown action", &in, udp_items, act_port, "action type");
-	refused("queue out of range", &in, udp_items, act_q9, "queue index 4");
-	attr = in;
-	attr.egress = 1;
-	attr.ingress = 0;
-	refused("egress", &attr, udp_items, act_queue, "egress");
-	attr = in;
-	attr.transfer = 1;
-	refused("transfer", &attr, udp_items, act_queue, "transfer");
-	refused("meta item", &in, meta_items, act_queue, "item type");
-	refused("no fate", &in, udp_items, act_none, "needs one of");
-	refused("two fates", &in, udp_items, act_two, "only one of");
-	refused("two marks", &in, udp_items, act_two_marks, "one mark or flag per rule");
-	refused("mark and flag", &in, udp_items, act_mark_flag, "one mark or flag per rule");
-	refused("two counts", &in, udp_items, act_two_counts, "count given twice");
-	attr = in;
-	attr.priority = 15;
-	refused("priority 15", &attr, udp_items, act_queue, "priority 15");
-	attr = in;
-	attr.group = 64;
-	refused("group 64", &attr, udp_items, act_queue, "group 64");
-	refused("rss without IP", &in, eth_only, act_rss, "IPv4 or IPv6");
-	refused("no pattern", &in, NULL, act_queue, "pattern");
+	for (b = 0; b < RTE_DIM(bad); b++)
+		refused(bad[b].what, bad[b].attr, bad[b].items, bad[b].acts, bad[b].says);
 
 	/* handles that are not the port's: refused, never followed, and a
 	 * destroyed rule's handle stays refused after its slot is reused
