@@ -921,15 +921,13 @@ static const struct octo_case cases[] = {
 int
 main(int argc, char **argv)
 {
-	const char *which = argc > 1 ? argv[1] : "";
 	struct rte_mempool *mp;
 	struct octo_eal a;
+	const char *which;
 	int ret;
 
-	octo_eal_begin(&a, argv[0], 512, "0@0,1@1,2@0,3@1", "octopus-tmpl-%s", which);
-	octo_eal_vdev(&a, "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=200000%s",
-		NB_FLOWS, octo_dialect_suffix());
-	octo_eal_vdev(&a, "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1");
+	which = octo_eal_begin_2pf(&a, argc, argv, "0@0,1@1,2@0,3@1", "octopus-tmpl", "",
+		",flows=%u,gen_rate=200000%s", NB_FLOWS, octo_dialect_suffix());
 	if (octo_eal_start(&a, NB_Q) < 0)
 		return 2;
 	mp = octo_app_pool("app", 16384, 0);
