@@ -100,6 +100,9 @@
 #define PER_FLOW 16			/* packets per flow and phase */
 #define PHASE_PKTS (NB_FLOWS * PER_FLOW)
 
+/* An action of type RTE_FLOW_ACTION_TYPE_<t> with conf @p c, in a list. */
+#define ACT(t, c) { .type = RTE_FLOW_ACTION_TYPE_ ## t, .conf = (c) }
+
 static unsigned int nb_pf;	/* OCTO_PFS: PF k on socket k */
 static uint16_t nb_q;
 static uint16_t port, nic_port;
@@ -215,6 +218,34 @@ five_tuple(struct five_tuple_rule *r, int f)
 	r->pat.udp_mask.hdr.src_port = RTE_BE16(0xffff);
 }
 
+/* The e-switch holds the transfer and PF0 ingress rules of @p fs0 again, @p when. */
+static void
+rules_as_before(const struct rte_pmd_octonic_flow_stats *fs0, const char *when)
+{
+	struct rte_pmd_octonic_flow_stats fs = octo_fstats(nic_port);
+
+	CHECK(fs.transfer_rules == fs0->transfer_rules && fs.ingress_rules == fs0->ingress_rules,
+		"%s: %u transfer rules, %u PF0 ingress rules; before: %u, %u", when,
+		fs.transfer_rules, fs.ingress_rules, fs0->transfer_rules, fs0->ingress_rules);
+}
+
+/*
+ * The hits of rule @p flow's COUNT (summed over its member rules by the
+ * port), UINT64_MAX when there is no rule or the query fails or sets none.
+ */
+static uint64_t
+rule_hits(struct rte_flow *flow)
+{
+	static const struct rte_flow_action count[] = { ACT(COUNT, NULL), ACT(END, NULL) };
+	struct rte_flow_query_count qc;
+	struct rte_flow_error err;
+
+	memset(&qc, 0, sizeof(qc));
+	if (flow == NULL || rte_flow_query(port, flow, count, &qc, &err) != 0 || !qc.hits_set)
+		return UINT64_MAX;
+	return qc.hits;
+}
+
 static int
 reta_set_all(uint16_t (*fn)(uint16_t b))
 {
@@ -245,11 +276,7 @@ nic_takes_transfer_mark(void)
 	};
 	struct rte_flow_action_mark mark = { .id = 1 };
 	struct rte_flow_action_jump jump = { .group = 2 };
-	struct rte_flow_action actions[3] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
-		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &jump },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action actions[3] = { ACT(MARK, &mark), ACT(JUMP, &jump), ACT(END, NULL) };
 	struct rte_flow_error err;
 	struct rte_flow *f;
 
@@ -271,11 +298,7 @@ test_queue(struct rte_mempool *mp)
 {
 	struct rte_pmd_octonic_flow_stats fs0, fs;
 	struct five_tuple_rule r, d, g;
-	struct rte_flow_query_count qc;
-	struct rte_flow_action count_action[2] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	uint64_t hits;
 	struct rte_flow_error err;
 	struct rte_flow *flow, *drop, *flag;
 	const int X = 37, Y = 100, Z = 5;
@@ -377,15 +400,13 @@ test_queue(struct rte_mempool *mp)
 			i, Y, flow_total(Y));
 		CHECK(fdir_any[0] == 0 && fdir_any[1] == 0, "FDIR on unmarked queues");
 		/* COUNT: what matched, summed over the member rules, kept over restarts */
-		memset(&qc, 0, sizeof(qc));
-		CHECK(rte_flow_query(port, flow, count_action, &qc, &err) == 0 &&
-			qc.hits_set && qc.hits == (uint64_t)PER_FLOW * (i + 1),
-			"round %d: queue rule count %" PRIu64 ", want %u", i, qc.hits,
+		hits = rule_hits(flow);
+		CHECK(hits == (uint64_t)PER_FLOW * (i + 1),
+			"round %d: queue rule count %" PRIu64 ", want %u", i, hits,
 			PER_FLOW * (i + 1));
-		memset(&qc, 0, sizeof(qc));
-		CHECK(rte_flow_query(port, drop, count_action, &qc, &err) == 0 &&
-			qc.hits == (uint64_t)PER_FLOW * (i + 1),
-			"round %d: drop rule count %" PRIu64 ", want %u", i, qc.hits,
+		hits = rule_hits(drop);
+		CHECK(hits == (uint64_t)PER_FLOW * (i + 1),
+			"round %d: drop rule count %" PRIu64 ", want %u", i, hits,
 			PER_FLOW * (i + 1));
 		if (i == 0) {
 			/* rules survive stop/start */
@@ -414,10 +435,7 @@ test_queue(struct rte_mempool *mp)
 	flow = rte_flow_create(port, &r.attr, r.pat.items, r.actions, &err);
 	CHECK(flow != NULL, "create again: %s", err.message ? err.message : "?");
 	CHECK(rte_flow_flush(port, &err) == 0, "flush");
-	fs = octo_fstats(nic_port);
-	CHECK(fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
-		"after flush: %u transfer rules, %u PF0 ingress rules, want %u, %u",
-		fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules, fs0.ingress_rules);
+	rules_as_before(&fs0, "after flush");
 	CHECK(rte_flow_destroy(port, flow, &err) != 0, "a flushed rule destroyed again");
 	run_phase();
 	CHECK(flow_total(Y) == PER_FLOW && flow_queue(X) == 0, "after flush: Y %u, X at %d",
@@ -431,11 +449,7 @@ rss_rule(const uint16_t *queues, uint32_t n, struct rte_flow **flow)
 	struct rte_flow_attr attr = { .ingress = 1 };
 	struct rte_flow_item items[] = OCTO_ITEMS_UDP;
 	struct rte_flow_action_rss rss = { .queue_num = n, .queue = queues };
-	struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
-		{ .type = RTE_FLOW_ACTION_TYPE_RSS, .conf = &rss },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action actions[] = { ACT(COUNT, NULL), ACT(RSS, &rss), ACT(END, NULL) };
 	struct rte_flow_error err;
 
 	memset(&err, 0, sizeof(err));
@@ -464,6 +478,7 @@ test_rss(struct rte_mempool *mp)
 	struct rte_flow_error err;
 	struct rte_flow *flow;
 	uint32_t per_q[MAX_Q];
+	uint64_t hits;
 	int f, q;
 
 	setup_port(mp, 0);
@@ -483,19 +498,10 @@ test_rss(struct rte_mempool *mp)
 	}
 	CHECK(per_q[2] >= NB_FLOWS / 4 && per_q[3] >= NB_FLOWS / 4,
 		"rss {2,3}: flows per queue %u %u", per_q[2], per_q[3]);
-	{
-		/* COUNT of one app rule = the sum over its member rules */
-		struct rte_flow_action count_action[2] = {
-			{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
-			{ .type = RTE_FLOW_ACTION_TYPE_END },
-		};
-		struct rte_flow_query_count qc;
-
-		memset(&qc, 0, sizeof(qc));
-		CHECK(rte_flow_query(port, flow, count_action, &qc, &err) == 0 &&
-			qc.hits == ph.received && ph.received == PHASE_PKTS,
-			"rss count %" PRIu64 ", received %" PRIu64, qc.hits, ph.received);
-	}
+	/* COUNT of one app rule = the sum over its member rules */
+	hits = rule_hits(flow);
+	CHECK(hits == ph.received && ph.received == PHASE_PKTS,
+		"rss count %" PRIu64 ", received %" PRIu64, hits, ph.received);
 	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
 
 	rss_rule(q023, 3, &flow);
@@ -618,16 +624,14 @@ test_restart(struct rte_mempool *mp)
 	struct rte_flow_action to_q3[] = OCTO_ACTIONS_QUEUE(&q3);
 	static const uint16_t q03[] = { 0, 3 };
 	struct rte_flow_action_rss rss = { .queue_num = 2, .queue = q03 };
+	struct rte_flow_action to_rss[] = { ACT(RSS, &rss), ACT(END, NULL) };
 	struct rte_flow_action_jump jump = { .group = 1 };
-	struct rte_flow_action count_action[2] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action to_group1[] = { ACT(JUMP, &jump), ACT(END, NULL) };
 	struct rte_flow_attr ingress = { .ingress = 1 }, group1 = { .group = 1, .ingress = 1 };
 	struct five_tuple_rule ra, rb, rd, rr, rj, rf;
 	struct rte_pmd_octonic_flow_stats fs, fs_steer;
 	struct rte_eth_dev_info info;
-	struct rte_flow_query_count qc;
+	uint64_t hits;
 	struct rte_flow_error err;
 	struct rte_flow *w, *fa, *fb, *fd, *fr, *fj, *fg, *ff = NULL;
 	const int A = 1, B = 2, D = 3, R = 4, J = 5, F = 6;
@@ -658,16 +662,10 @@ test_restart(struct rte_mempool *mp)
 	fb = restart_rule(&rb, B, 0, RTE_FLOW_ACTION_TYPE_MARK, RTE_FLOW_ACTION_TYPE_QUEUE, 1);
 	fd = restart_rule(&rd, D, 0, RTE_FLOW_ACTION_TYPE_DROP, RTE_FLOW_ACTION_TYPE_END, 0);
 	five_tuple(&rr, R);
-	rr.actions[0].type = RTE_FLOW_ACTION_TYPE_RSS;
-	rr.actions[0].conf = &rss;
-	rr.actions[1].type = RTE_FLOW_ACTION_TYPE_END;
-	fr = rte_flow_create(port, &rr.attr, rr.pat.items, rr.actions, &err);
+	fr = rte_flow_create(port, &rr.attr, rr.pat.items, to_rss, &err);
 	CHECK(fr != NULL, "RSS rule: %s", err.message ? err.message : "?");
 	five_tuple(&rj, J);
-	rj.actions[0].type = RTE_FLOW_ACTION_TYPE_JUMP;
-	rj.actions[0].conf = &jump;
-	rj.actions[1].type = RTE_FLOW_ACTION_TYPE_END;
-	fj = rte_flow_create(port, &rj.attr, rj.pat.items, rj.actions, &err);
+	fj = rte_flow_create(port, &rj.attr, rj.pat.items, to_group1, &err);
 	CHECK(fj != NULL, "JUMP rule: %s", err.message ? err.message : "?");
 	fg = rte_flow_create(port, &group1, udp_items, to_q3, &err);
 	CHECK(fg != NULL, "group 1 rule: %s", err.message ? err.message : "?");
@@ -726,10 +724,9 @@ test_restart(struct rte_mempool *mp)
 			"restart %d: flow J (jump to group 1) at queue %d", k, flow_queue(J));
 		CHECK(flow_queue(F) == 1 && flow_total(F) == PER_FLOW,
 			"restart %d: flow F (rule made while stopped) at queue %d", k, flow_queue(F));
-		memset(&qc, 0, sizeof(qc));
-		CHECK(fa != NULL && rte_flow_query(port, fa, count_action, &qc, &err) == 0 &&
-			qc.hits == phases * PER_FLOW,
-			"restart %d: COUNT of A %" PRIu64 ", want %" PRIu64, k, qc.hits,
+		hits = rule_hits(fa);
+		CHECK(hits == phases * PER_FLOW,
+			"restart %d: COUNT of A %" PRIu64 ", want %" PRIu64, k, hits,
 			phases * PER_FLOW);
 	}
 	RTE_SET_USED(fb);
@@ -771,10 +768,7 @@ test_rollback(struct rte_mempool *mp)
 	struct rte_flow_attr attr = { .ingress = 1 };
 	struct rte_flow_item items[] = OCTO_ITEMS_UDP;
 	struct rte_flow_action_rss rss = { .queue_num = 3, .queue = q023 };
-	struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_RSS, .conf = &rss },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action actions[] = { ACT(RSS, &rss), ACT(END, NULL) };
 	struct rte_pmd_octonic_flow_stats fs0, fs;
 	struct octopus_priv *p;
 	struct rte_flow_error err;
@@ -863,9 +857,6 @@ refused(const char *what, const struct rte_flow_attr *attr,
 		fs0.creates, fs0.destroys, fs.creates, fs.destroys);
 	printf("refused %-22s: %s\n", what, err.message ? err.message : "");
 }
-
-/* An action of type RTE_FLOW_ACTION_TYPE_<t> with conf @p c, for a table's lists. */
-#define ACT(t, c) { .type = RTE_FLOW_ACTION_TYPE_ ## t, .conf = (c) }
 
 static void
 test_bad(struct rte_mempool *mp)
@@ -1084,19 +1075,11 @@ test_ovs(struct rte_mempool *mp)
 		.types = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP,
 		.queue_num = nb_q, .queue = queues,
 	};
-	struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
-		{ .type = RTE_FLOW_ACTION_TYPE_RSS, .conf = &rss },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action actions[] = { ACT(MARK, &mark), ACT(RSS, &rss), ACT(END, NULL) };
 	struct rte_flow_action_port_id out = { .id = 1 };
-	struct rte_flow_action full[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
-		{ .type = RTE_FLOW_ACTION_TYPE_PORT_ID, .conf = &out },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action full[] = { ACT(COUNT, NULL), ACT(PORT_ID, &out), ACT(END, NULL) };
 	struct rte_flow_attr attr = { .ingress = 1 }, transfer = { .transfer = 1 };
-	struct rte_pmd_octonic_flow_stats fs0, fs;
+	struct rte_pmd_octonic_flow_stats fs0;
 	struct rte_flow_error err;
 	struct rte_flow *flow;
 	uint32_t per_q[MAX_Q];
@@ -1126,10 +1109,7 @@ test_ovs(struct rte_mempool *mp)
 	}
 	CHECK(used >= 2, "OVS's RSS spread its flows over %d queue(s)", used);
 	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
-	fs = octo_fstats(nic_port);
-	CHECK(fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
-		"rules after destroy: %u transfer, %u ingress; before: %u, %u",
-		fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules, fs0.ingress_rules);
+	rules_as_before(&fs0, "after destroy");
 
 	/* later fragments: a range on fragment_offset */
 	items[1].spec = &later;
@@ -1163,10 +1143,7 @@ test_ovs(struct rte_mempool *mp)
 		err.message != NULL && strstr(err.message, "transfer") != NULL,
 		"OVS's full offload: %s (type %d)",
 		err.message != NULL ? err.message : "(no message)", err.type);
-	fs = octo_fstats(nic_port);
-	CHECK(fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
-		"rules left: %u transfer, %u ingress; before: %u, %u",
-		fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules, fs0.ingress_rules);
+	rules_as_before(&fs0, "after the full offload");
 	octo_port_stop_close(port);
 }
 
