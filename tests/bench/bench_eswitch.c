@@ -52,7 +52,7 @@ flow_src(uint32_t i)
 static int
 add_rules(struct octonic_eswitch *sw, uint32_t n)
 {
-	struct five_tuple_pat p;
+	struct octo_udp_match p;
 	struct rte_flow_action_queue q;
 	struct rte_flow_action a[] = OCTO_ACTIONS_QUEUE(&q);
 	struct rte_flow_attr attr = { .ingress = 1 };

@@ -83,6 +83,7 @@
 
 #include "../common/octo_dialect.h"
 #include "../common/octo_eal.h"
+#include "../common/octo_flow_rule.h"
 #include "../common/octo_test_eal.h"
 #include "../common/octo_port.h"
 
@@ -177,12 +178,7 @@ templates_make(struct side *s, uint32_t n)
 	struct rte_flow_template_table_attr tattr = {
 		.flow_attr = { .group = 0, .ingress = 1 }, .nb_flows = n,
 	};
-	const struct rte_flow_item pt_items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .mask = &ip_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .mask = &udp_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	const struct rte_flow_item pt_items[] = OCTO_ITEMS_UDP_MASK(&ip_mask, &udp_mask);
 	/* the queue index unmasked: each rule gives its own */
 	const struct rte_flow_action at_actions[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &(struct rte_flow_action_queue){ 0 } },

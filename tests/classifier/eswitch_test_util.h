@@ -18,6 +18,8 @@
 #include <rte_udp.h>
 #include <octopus_dpdk_compat.h>
 
+#include "../common/octo_flow_rule.h"
+
 /*
  * A fresh mbuf of @p len zeroed bytes but the Ethernet header's type,
  * @p type; NULL if the pool or the mbuf's room ran out.
@@ -107,34 +109,20 @@ mk_udp6(struct rte_mempool *mp, uint8_t src, uint8_t dst, uint16_t sp, uint16_t 
 	return m;
 }
 
-/* Pattern eth/ipv4/udp with exact 5-tuple (proto implied by the item). */
-struct five_tuple_pat {
-	struct rte_flow_item_ipv4 ip, ipm;
-	struct rte_flow_item_udp udp, udpm;
-	struct rte_flow_item items[4];
-};
-
+/* @p p: eth/ipv4/udp with the exact 5-tuple (proto implied by the item). */
 static inline void
-mk_5tuple_pat(struct five_tuple_pat *p, uint32_t src, uint32_t dst, uint16_t sp,
+mk_5tuple_pat(struct octo_udp_match *p, uint32_t src, uint32_t dst, uint16_t sp,
 		uint16_t dp)
 {
-	memset(p, 0, sizeof(*p));
+	octo_udp_match_init(p);
 	p->ip.hdr.src_addr = rte_cpu_to_be_32(src);
 	p->ip.hdr.dst_addr = rte_cpu_to_be_32(dst);
-	p->ipm.hdr.src_addr = RTE_BE32(0xffffffff);
-	p->ipm.hdr.dst_addr = RTE_BE32(0xffffffff);
+	p->ip_mask.hdr.src_addr = RTE_BE32(0xffffffff);
+	p->ip_mask.hdr.dst_addr = RTE_BE32(0xffffffff);
 	p->udp.hdr.src_port = rte_cpu_to_be_16(sp);
 	p->udp.hdr.dst_port = rte_cpu_to_be_16(dp);
-	p->udpm.hdr.src_port = RTE_BE16(0xffff);
-	p->udpm.hdr.dst_port = RTE_BE16(0xffff);
-	p->items[0].type = RTE_FLOW_ITEM_TYPE_ETH;
-	p->items[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
-	p->items[1].spec = &p->ip;
-	p->items[1].mask = &p->ipm;
-	p->items[2].type = RTE_FLOW_ITEM_TYPE_UDP;
-	p->items[2].spec = &p->udp;
-	p->items[2].mask = &p->udpm;
-	p->items[3].type = RTE_FLOW_ITEM_TYPE_END;
+	p->udp_mask.hdr.src_port = RTE_BE16(0xffff);
+	p->udp_mask.hdr.dst_port = RTE_BE16(0xffff);
 }
 
 #endif /* ESWITCH_TEST_UTIL_H */

@@ -1800,7 +1800,7 @@ static int
 t_no_leak(void)
 {
 	struct rte_malloc_socket_stats ms0, ms1;
-	struct five_tuple_pat p;
+	struct octo_udp_match p;
 	struct rte_flow_action_queue q = { .index = 1 };
 	struct rte_flow_action a[] = OCTO_ACTIONS_QUEUE(&q);
 	struct rte_flow_action_rss ra = { .queue_num = 1, .queue = &q.index };

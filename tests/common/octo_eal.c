@@ -82,6 +82,27 @@ octo_eal_vdev(struct octo_eal *a, const char *fmt, ...)
 	va_end(ap);
 }
 
+const char *
+octo_eal_begin_2pf(struct octo_eal *a, int argc, char **argv, const char *lcores,
+		const char *name, const char *port_args, const char *nic_fmt, ...)
+{
+	const char *which = argc > 1 ? argv[1] : "";
+	char nic[256];
+	va_list ap;
+	int n;
+
+	octo_eal_begin(a, argv[0], 512, lcores, "%s-%s", name, which);
+	va_start(ap, nic_fmt);
+	n = vsnprintf(nic, sizeof(nic), nic_fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(nic))
+		a->err = 1;
+	octo_eal_vdev(a, "net_octonic0,pfs=2,numa=0:1,wire=gen%s", nic);
+	octo_eal_vdev(a, "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1%s",
+		port_args);
+	return which;
+}
+
 int
 octo_eal_start(struct octo_eal *a, unsigned int nb_lcores)
 {

@@ -43,6 +43,17 @@ void octo_eal_begin(struct octo_eal *a, const char *prog, unsigned int mb,
 void octo_eal_vdev(struct octo_eal *a, const char *fmt, ...)
 	__rte_format_printf(2, 3);
 
+/*
+ * Begin @p a for the case argv[1] ("" when none is given) of a test of
+ * net_octopus0 over the two PFs of net_octonic0 (numa=0:1, wire=gen):
+ * "-m 512" on @p lcores, the prefix "<@p name>-<case>", the NIC's devargs
+ * ending in what @p nic_fmt makes, the port's in @p port_args ("": none).
+ * The case.
+ */
+const char *octo_eal_begin_2pf(struct octo_eal *a, int argc, char **argv, const char *lcores,
+		const char *name, const char *port_args, const char *nic_fmt, ...)
+	__rte_format_printf(7, 8);
+
 /* Append one argument as it is. */
 void octo_eal_arg(struct octo_eal *a, const char *arg);
 

@@ -38,6 +38,7 @@
 #include "../common/octo_port.h"
 #include "../common/octo_state.h"
 #include "../common/octo_eal.h"
+#include "../common/octo_flow_rule.h"
 #include "../common/octo_test_eal.h"
 
 #define MAXQ 8
@@ -179,12 +180,7 @@ ingress_to_queue(uint16_t port, uint32_t prio, int match_meta, uint32_t meta,
 	struct rte_flow_attr attr = { .ingress = 1, .priority = prio };
 	struct rte_flow_item_meta m = { .data = meta };
 	struct rte_flow_item_meta mm = { .data = UINT32_MAX };
-	struct rte_flow_item p_udp[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	struct rte_flow_item p_udp[] = OCTO_ITEMS_UDP;
 	struct rte_flow_item p_meta[] = {
 		{ .type = RTE_FLOW_ITEM_TYPE_META, .spec = &m, .mask = &mm },
 		{ .type = RTE_FLOW_ITEM_TYPE_END },

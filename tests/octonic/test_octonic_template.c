@@ -36,6 +36,7 @@
 #include <rte_pmd_octonic.h>
 #include "../common/octo_cases.h"
 #include "../common/octo_check.h"
+#include "../common/octo_flow_rule.h"
 #include "../common/octo_port.h"
 #include "../common/octo_state.h"
 #include "../common/octo_test_eal.h"
@@ -686,12 +687,7 @@ test_bench(struct rte_mempool *unused __rte_unused)
 		.hdr.dst_addr = RTE_BE32(0xffffffff),
 	};
 	const struct rte_flow_pattern_template_attr pattr = { .ingress = 1 };
-	const struct rte_flow_item titems[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .mask = &ip_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .mask = &udp_dst_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	const struct rte_flow_item titems[] = OCTO_ITEMS_UDP_MASK(&ip_mask, &udp_dst_mask);
 	const struct rte_flow_actions_template_attr aattr = { .ingress = 1 };
 	const struct rte_flow_action tacts[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE },
@@ -703,12 +699,7 @@ test_bench(struct rte_mempool *unused __rte_unused)
 	struct rte_flow_item_ipv4 ip = { 0 };
 	struct rte_flow_item_udp udp = { 0 };
 	struct rte_flow_action_queue queue = { .index = 1 };
-	struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip, .mask = &ip_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp, .mask = &udp_dst_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	struct rte_flow_item items[] = OCTO_ITEMS_UDP_MATCH(&ip, &ip_mask, &udp, &udp_dst_mask);
 	struct rte_flow_action acts[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &queue },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },

@@ -186,14 +186,12 @@ static const struct octo_case cases[] = {
 int
 main(int argc, char **argv)
 {
-	const char *which = argc > 1 ? argv[1] : "";
 	struct rte_mempool *mp;
 	struct octo_eal a;
+	const char *which;
 
-	octo_eal_begin(&a, argv[0], 512, "0@0,1@0", "octopus-aggr-%s", which);
-	octo_eal_vdev(&a, "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64,gen_rate=100000");
-	octo_eal_vdev(&a, "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,"
-		"migrate_after=20");
+	which = octo_eal_begin_2pf(&a, argc, argv, "0@0,1@0", "octopus-aggr", ",migrate_after=20",
+		",flows=64,gen_rate=100000");
 	if (octo_eal_start(&a, 2) < 0)
 		return 2;
 	port = port_of("net_octopus0");

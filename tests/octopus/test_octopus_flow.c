@@ -100,6 +100,9 @@
 #define PER_FLOW 16			/* packets per flow and phase */
 #define PHASE_PKTS (NB_FLOWS * PER_FLOW)
 
+/* An action of type RTE_FLOW_ACTION_TYPE_<t> with conf @p c, in a list. */
+#define ACT(t, c) { .type = RTE_FLOW_ACTION_TYPE_ ## t, .conf = (c) }
+
 static unsigned int nb_pf;	/* OCTO_PFS: PF k on socket k */
 static uint16_t nb_q;
 static uint16_t port, nic_port;
@@ -196,9 +199,7 @@ setup_port(struct rte_mempool *mp, int rss_mode)
 /* A rule for exactly flow f's source address and port. */
 struct five_tuple_rule {
 	struct rte_flow_attr attr;
-	struct rte_flow_item items[4];
-	struct rte_flow_item_ipv4 ip, ip_mask;
-	struct rte_flow_item_udp udp, udp_mask;
+	struct octo_udp_match pat;
 	struct rte_flow_action actions[5];
 	struct rte_flow_action_queue queue;
 	struct rte_flow_action_mark mark;
@@ -210,18 +211,39 @@ five_tuple(struct five_tuple_rule *r, int f)
 {
 	memset(r, 0, sizeof(*r));
 	r->attr.ingress = 1;
-	r->ip.hdr.src_addr = ph.flow_src[f];
-	r->ip_mask.hdr.src_addr = RTE_BE32(0xffffffff);
-	r->udp.hdr.src_port = ph.flow_sport[f];
-	r->udp_mask.hdr.src_port = RTE_BE16(0xffff);
-	r->items[0].type = RTE_FLOW_ITEM_TYPE_ETH;
-	r->items[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
-	r->items[1].spec = &r->ip;
-	r->items[1].mask = &r->ip_mask;
-	r->items[2].type = RTE_FLOW_ITEM_TYPE_UDP;
-	r->items[2].spec = &r->udp;
-	r->items[2].mask = &r->udp_mask;
-	r->items[3].type = RTE_FLOW_ITEM_TYPE_END;
+	octo_udp_match_init(&r->pat);
+	r->pat.ip.hdr.src_addr = ph.flow_src[f];
+	r->pat.ip_mask.hdr.src_addr = RTE_BE32(0xffffffff);
+	r->pat.udp.hdr.src_port = ph.flow_sport[f];
+	r->pat.udp_mask.hdr.src_port = RTE_BE16(0xffff);
+}
+
+/* The e-switch holds the transfer and PF0 ingress rules of @p fs0 again, @p when. */
+static void
+rules_as_before(const struct rte_pmd_octonic_flow_stats *fs0, const char *when)
+{
+	struct rte_pmd_octonic_flow_stats fs = octo_fstats(nic_port);
+
+	CHECK(fs.transfer_rules == fs0->transfer_rules && fs.ingress_rules == fs0->ingress_rules,
+		"%s: %u transfer rules, %u PF0 ingress rules; before: %u, %u", when,
+		fs.transfer_rules, fs.ingress_rules, fs0->transfer_rules, fs0->ingress_rules);
+}
+
+/*
+ * The hits of rule @p flow's COUNT (summed over its member rules by the
+ * port), UINT64_MAX when there is no rule or the query fails or sets none.
+ */
+static uint64_t
+rule_hits(struct rte_flow *flow)
+{
+	static const struct rte_flow_action count[] = { ACT(COUNT, NULL), ACT(END, NULL) };
+	struct rte_flow_query_count qc;
+	struct rte_flow_error err;
+
+	memset(&qc, 0, sizeof(qc));
+	if (flow == NULL || rte_flow_query(port, flow, count, &qc, &err) != 0 || !qc.hits_set)
+		return UINT64_MAX;
+	return qc.hits;
 }
 
 static int
@@ -254,11 +276,7 @@ nic_takes_transfer_mark(void)
 	};
 	struct rte_flow_action_mark mark = { .id = 1 };
 	struct rte_flow_action_jump jump = { .group = 2 };
-	struct rte_flow_action actions[3] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
-		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &jump },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action actions[3] = { ACT(MARK, &mark), ACT(JUMP, &jump), ACT(END, NULL) };
 	struct rte_flow_error err;
 	struct rte_flow *f;
 
@@ -280,11 +298,7 @@ test_queue(struct rte_mempool *mp)
 {
 	struct rte_pmd_octonic_flow_stats fs0, fs;
 	struct five_tuple_rule r, d, g;
-	struct rte_flow_query_count qc;
-	struct rte_flow_action count_action[2] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	uint64_t hits;
 	struct rte_flow_error err;
 	struct rte_flow *flow, *drop, *flag;
 	const int X = 37, Y = 100, Z = 5;
@@ -325,12 +339,12 @@ test_queue(struct rte_mempool *mp)
 	memset(&pf1_0, 0, sizeof(pf1_0));
 	rte_pmd_octonic_flow_stats_get(port_of("net_octonic0_pf1"), &pf1_0);
 	memset(&err, 0, sizeof(err));
-	CHECK(rte_flow_validate(port, &r.attr, r.items, r.actions, &err) == 0,
+	CHECK(rte_flow_validate(port, &r.attr, r.pat.items, r.actions, &err) == 0,
 		"validate: %s", err.message ? err.message : "?");
 	fs = octo_fstats(nic_port);
 	CHECK(fs.creates == fs0.creates && fs.transfer_rules == fs0.transfer_rules,
 		"validate created rules (%" PRIu64 " -> %" PRIu64 ")", fs0.creates, fs.creates);
-	flow = rte_flow_create(port, &r.attr, r.items, r.actions, &err);
+	flow = rte_flow_create(port, &r.attr, r.pat.items, r.actions, &err);
 	CHECK(flow != NULL, "create: %s", err.message ? err.message : "?");
 	fs = octo_fstats(nic_port);
 	/* rules made and kept: the port may probe a shape by creating and
@@ -355,9 +369,9 @@ test_queue(struct rte_mempool *mp)
 	d.actions[0].conf = &d.count;
 	d.actions[1].type = RTE_FLOW_ACTION_TYPE_DROP;
 	d.actions[2].type = RTE_FLOW_ACTION_TYPE_END;
-	drop = rte_flow_create(port, &d.attr, d.items, d.actions, &err);
+	drop = rte_flow_create(port, &d.attr, d.pat.items, d.actions, &err);
 	CHECK(drop != NULL, "create drop: %s", err.message ? err.message : "?");
-	flag = rte_flow_create(port, &g.attr, g.items, g.actions, &err);
+	flag = rte_flow_create(port, &g.attr, g.pat.items, g.actions, &err);
 	CHECK(flag != NULL, "create flag: %s", err.message ? err.message : "?");
 
 	for (i = 0; i < 2; i++) {
@@ -386,15 +400,13 @@ test_queue(struct rte_mempool *mp)
 			i, Y, flow_total(Y));
 		CHECK(fdir_any[0] == 0 && fdir_any[1] == 0, "FDIR on unmarked queues");
 		/* COUNT: what matched, summed over the member rules, kept over restarts */
-		memset(&qc, 0, sizeof(qc));
-		CHECK(rte_flow_query(port, flow, count_action, &qc, &err) == 0 &&
-			qc.hits_set && qc.hits == (uint64_t)PER_FLOW * (i + 1),
-			"round %d: queue rule count %" PRIu64 ", want %u", i, qc.hits,
+		hits = rule_hits(flow);
+		CHECK(hits == (uint64_t)PER_FLOW * (i + 1),
+			"round %d: queue rule count %" PRIu64 ", want %u", i, hits,
 			PER_FLOW * (i + 1));
-		memset(&qc, 0, sizeof(qc));
-		CHECK(rte_flow_query(port, drop, count_action, &qc, &err) == 0 &&
-			qc.hits == (uint64_t)PER_FLOW * (i + 1),
-			"round %d: drop rule count %" PRIu64 ", want %u", i, qc.hits,
+		hits = rule_hits(drop);
+		CHECK(hits == (uint64_t)PER_FLOW * (i + 1),
+			"round %d: drop rule count %" PRIu64 ", want %u", i, hits,
 			PER_FLOW * (i + 1));
 		if (i == 0) {
 			/* rules survive stop/start */
@@ -420,13 +432,10 @@ test_queue(struct rte_mempool *mp)
 	CHECK(flow_queue(X) == 0 && ph.cnt[0][X] == PER_FLOW && marked[0][X] == 0,
 		"destroyed rule still steers: flow %d at queue %d", X, flow_queue(X));
 	/* flush removes the rest */
-	flow = rte_flow_create(port, &r.attr, r.items, r.actions, &err);
+	flow = rte_flow_create(port, &r.attr, r.pat.items, r.actions, &err);
 	CHECK(flow != NULL, "create again: %s", err.message ? err.message : "?");
 	CHECK(rte_flow_flush(port, &err) == 0, "flush");
-	fs = octo_fstats(nic_port);
-	CHECK(fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
-		"after flush: %u transfer rules, %u PF0 ingress rules, want %u, %u",
-		fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules, fs0.ingress_rules);
+	rules_as_before(&fs0, "after flush");
 	CHECK(rte_flow_destroy(port, flow, &err) != 0, "a flushed rule destroyed again");
 	run_phase();
 	CHECK(flow_total(Y) == PER_FLOW && flow_queue(X) == 0, "after flush: Y %u, X at %d",
@@ -438,18 +447,9 @@ static void
 rss_rule(const uint16_t *queues, uint32_t n, struct rte_flow **flow)
 {
 	struct rte_flow_attr attr = { .ingress = 1 };
-	struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	struct rte_flow_item items[] = OCTO_ITEMS_UDP;
 	struct rte_flow_action_rss rss = { .queue_num = n, .queue = queues };
-	struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
-		{ .type = RTE_FLOW_ACTION_TYPE_RSS, .conf = &rss },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action actions[] = { ACT(COUNT, NULL), ACT(RSS, &rss), ACT(END, NULL) };
 	struct rte_flow_error err;
 
 	memset(&err, 0, sizeof(err));
@@ -478,6 +478,7 @@ test_rss(struct rte_mempool *mp)
 	struct rte_flow_error err;
 	struct rte_flow *flow;
 	uint32_t per_q[MAX_Q];
+	uint64_t hits;
 	int f, q;
 
 	setup_port(mp, 0);
@@ -497,19 +498,10 @@ test_rss(struct rte_mempool *mp)
 	}
 	CHECK(per_q[2] >= NB_FLOWS / 4 && per_q[3] >= NB_FLOWS / 4,
 		"rss {2,3}: flows per queue %u %u", per_q[2], per_q[3]);
-	{
-		/* COUNT of one app rule = the sum over its member rules */
-		struct rte_flow_action count_action[2] = {
-			{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
-			{ .type = RTE_FLOW_ACTION_TYPE_END },
-		};
-		struct rte_flow_query_count qc;
-
-		memset(&qc, 0, sizeof(qc));
-		CHECK(rte_flow_query(port, flow, count_action, &qc, &err) == 0 &&
-			qc.hits == ph.received && ph.received == PHASE_PKTS,
-			"rss count %" PRIu64 ", received %" PRIu64, qc.hits, ph.received);
-	}
+	/* COUNT of one app rule = the sum over its member rules */
+	hits = rule_hits(flow);
+	CHECK(hits == ph.received && ph.received == PHASE_PKTS,
+		"rss count %" PRIu64 ", received %" PRIu64, hits, ph.received);
 	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
 
 	rss_rule(q023, 3, &flow);
@@ -566,7 +558,7 @@ test_isolate(struct rte_mempool *mp)
 	r.actions[0].type = RTE_FLOW_ACTION_TYPE_QUEUE;
 	r.actions[0].conf = &r.queue;
 	r.actions[1].type = RTE_FLOW_ACTION_TYPE_END;
-	flow = rte_flow_create(port, &r.attr, r.items, r.actions, &err);
+	flow = rte_flow_create(port, &r.attr, r.pat.items, r.actions, &err);
 	CHECK(flow != NULL, "create: %s", err.message ? err.message : "?");
 	run_phase_drop(NB_FLOWS - 1);
 	for (f = 0; f < NB_FLOWS; f++)
@@ -613,7 +605,7 @@ restart_rule(struct five_tuple_rule *r, int f, uint32_t group,
 			r->actions[k].type == RTE_FLOW_ACTION_TYPE_MARK ? (void *)&r->mark :
 			r->actions[k].type == RTE_FLOW_ACTION_TYPE_COUNT ? (void *)&r->count : NULL;
 	memset(&err, 0, sizeof(err));
-	flow = rte_flow_create(port, &r->attr, r->items, r->actions, &err);
+	flow = rte_flow_create(port, &r->attr, r->pat.items, r->actions, &err);
 	CHECK(flow != NULL, "create for flow %d (port %s): %s", f,
 		rte_eth_devices[port].data->dev_started ? "started" : "stopped",
 		err.message ? err.message : "?");
@@ -632,16 +624,14 @@ test_restart(struct rte_mempool *mp)
 	struct rte_flow_action to_q3[] = OCTO_ACTIONS_QUEUE(&q3);
 	static const uint16_t q03[] = { 0, 3 };
 	struct rte_flow_action_rss rss = { .queue_num = 2, .queue = q03 };
+	struct rte_flow_action to_rss[] = { ACT(RSS, &rss), ACT(END, NULL) };
 	struct rte_flow_action_jump jump = { .group = 1 };
-	struct rte_flow_action count_action[2] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action to_group1[] = { ACT(JUMP, &jump), ACT(END, NULL) };
 	struct rte_flow_attr ingress = { .ingress = 1 }, group1 = { .group = 1, .ingress = 1 };
 	struct five_tuple_rule ra, rb, rd, rr, rj, rf;
 	struct rte_pmd_octonic_flow_stats fs, fs_steer;
 	struct rte_eth_dev_info info;
-	struct rte_flow_query_count qc;
+	uint64_t hits;
 	struct rte_flow_error err;
 	struct rte_flow *w, *fa, *fb, *fd, *fr, *fj, *fg, *ff = NULL;
 	const int A = 1, B = 2, D = 3, R = 4, J = 5, F = 6;
@@ -672,16 +662,10 @@ test_restart(struct rte_mempool *mp)
 	fb = restart_rule(&rb, B, 0, RTE_FLOW_ACTION_TYPE_MARK, RTE_FLOW_ACTION_TYPE_QUEUE, 1);
 	fd = restart_rule(&rd, D, 0, RTE_FLOW_ACTION_TYPE_DROP, RTE_FLOW_ACTION_TYPE_END, 0);
 	five_tuple(&rr, R);
-	rr.actions[0].type = RTE_FLOW_ACTION_TYPE_RSS;
-	rr.actions[0].conf = &rss;
-	rr.actions[1].type = RTE_FLOW_ACTION_TYPE_END;
-	fr = rte_flow_create(port, &rr.attr, rr.items, rr.actions, &err);
+	fr = rte_flow_create(port, &rr.attr, rr.pat.items, to_rss, &err);
 	CHECK(fr != NULL, "RSS rule: %s", err.message ? err.message : "?");
 	five_tuple(&rj, J);
-	rj.actions[0].type = RTE_FLOW_ACTION_TYPE_JUMP;
-	rj.actions[0].conf = &jump;
-	rj.actions[1].type = RTE_FLOW_ACTION_TYPE_END;
-	fj = rte_flow_create(port, &rj.attr, rj.items, rj.actions, &err);
+	fj = rte_flow_create(port, &rj.attr, rj.pat.items, to_group1, &err);
 	CHECK(fj != NULL, "JUMP rule: %s", err.message ? err.message : "?");
 	fg = rte_flow_create(port, &group1, udp_items, to_q3, &err);
 	CHECK(fg != NULL, "group 1 rule: %s", err.message ? err.message : "?");
@@ -740,10 +724,9 @@ test_restart(struct rte_mempool *mp)
 			"restart %d: flow J (jump to group 1) at queue %d", k, flow_queue(J));
 		CHECK(flow_queue(F) == 1 && flow_total(F) == PER_FLOW,
 			"restart %d: flow F (rule made while stopped) at queue %d", k, flow_queue(F));
-		memset(&qc, 0, sizeof(qc));
-		CHECK(fa != NULL && rte_flow_query(port, fa, count_action, &qc, &err) == 0 &&
-			qc.hits == phases * PER_FLOW,
-			"restart %d: COUNT of A %" PRIu64 ", want %" PRIu64, k, qc.hits,
+		hits = rule_hits(fa);
+		CHECK(hits == phases * PER_FLOW,
+			"restart %d: COUNT of A %" PRIu64 ", want %" PRIu64, k, hits,
 			phases * PER_FLOW);
 	}
 	RTE_SET_USED(fb);
@@ -783,17 +766,9 @@ test_rollback(struct rte_mempool *mp)
 {
 	static const uint16_t q023[] = { 0, 2, 3 };
 	struct rte_flow_attr attr = { .ingress = 1 };
-	struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	struct rte_flow_item items[] = OCTO_ITEMS_UDP;
 	struct rte_flow_action_rss rss = { .queue_num = 3, .queue = q023 };
-	struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_RSS, .conf = &rss },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action actions[] = { ACT(RSS, &rss), ACT(END, NULL) };
 	struct rte_pmd_octonic_flow_stats fs0, fs;
 	struct octopus_priv *p;
 	struct rte_flow_error err;
@@ -886,7 +861,10 @@ refused(const char *what, const struct rte_flow_attr *attr,
 static void
 test_bad(struct rte_mempool *mp)
 {
-	struct rte_flow_attr in = { .ingress = 1 }, attr;
+	const struct rte_flow_attr in = { .ingress = 1 }, out = { .egress = 1 };
+	const struct rte_flow_attr transfer = { .ingress = 1, .transfer = 1 };
+	const struct rte_flow_attr prio15 = { .ingress = 1, .priority = 15 };
+	const struct rte_flow_attr group64 = { .ingress = 1, .group = 64 };
 	struct rte_flow_item_ipv4 ip = { .hdr.src_addr = RTE_BE32(0x0a000001) };
 	struct rte_flow_item udp_items[] = {
 		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
@@ -903,73 +881,49 @@ test_bad(struct rte_mempool *mp)
 	struct rte_flow_item eth_only[] = OCTO_ITEMS_ETH;
 	struct rte_flow_action_queue q1 = { .index = 1 }, q9 = { .index = nb_q };
 	struct rte_flow_action_port_id pid = { .id = 0 };
-	struct rte_flow_action act_queue[] = OCTO_ACTIONS_QUEUE(&q1);
-	struct rte_flow_action act_q9[] = OCTO_ACTIONS_QUEUE(&q9);
-	struct rte_flow_action act_port[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_PORT_ID, .conf = &pid },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
-	struct rte_flow_action act_none[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
-	struct rte_flow_action act_two[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_DROP },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
 	struct rte_flow_action_mark mk1 = { .id = 1 }, mk2 = { .id = 2 };
-	struct rte_flow_action act_two_marks[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mk1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mk2 },
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
-	struct rte_flow_action act_mark_flag[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mk1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_FLAG },
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
-	struct rte_flow_action act_two_counts[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
 	uint16_t rq[] = { 0, 1, 2 };
 	struct rte_flow_action_rss rss = { .queue_num = 3, .queue = rq };
-	struct rte_flow_action act_rss[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_RSS, .conf = &rss },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	struct rte_flow_action act_queue[] = OCTO_ACTIONS_QUEUE(&q1);
+	/* what the port refuses, and words of the reason it gives */
+	const struct {
+		const char *what;
+		const struct rte_flow_attr *attr;
+		const struct rte_flow_item *items;
+		struct rte_flow_action acts[4];
+		const char *says;
+	} bad[] = {
+		{ "unknown action", &in, udp_items, { ACT(PORT_ID, &pid), ACT(END, NULL) },
+			"action type" },
+		{ "queue out of range", &in, udp_items, OCTO_ACTIONS_QUEUE(&q9), "queue index 4" },
+		{ "egress", &out, udp_items, OCTO_ACTIONS_QUEUE(&q1), "egress" },
+		{ "transfer", &transfer, udp_items, OCTO_ACTIONS_QUEUE(&q1), "transfer" },
+		{ "meta item", &in, meta_items, OCTO_ACTIONS_QUEUE(&q1), "item type" },
+		{ "no fate", &in, udp_items, { ACT(COUNT, NULL), ACT(END, NULL) }, "needs one of" },
+		{ "two fates", &in, udp_items,
+			{ ACT(QUEUE, &q1), ACT(DROP, NULL), ACT(END, NULL) }, "only one of" },
+		{ "two marks", &in, udp_items,
+			{ ACT(MARK, &mk1), ACT(MARK, &mk2), ACT(QUEUE, &q1), ACT(END, NULL) },
+			"one mark or flag per rule" },
+		{ "mark and flag", &in, udp_items,
+			{ ACT(MARK, &mk1), ACT(FLAG, NULL), ACT(QUEUE, &q1), ACT(END, NULL) },
+			"one mark or flag per rule" },
+		{ "two counts", &in, udp_items,
+			{ ACT(COUNT, NULL), ACT(COUNT, NULL), ACT(QUEUE, &q1), ACT(END, NULL) },
+			"count given twice" },
+		{ "priority 15", &prio15, udp_items, OCTO_ACTIONS_QUEUE(&q1), "priority 15" },
+		{ "group 64", &group64, udp_items, OCTO_ACTIONS_QUEUE(&q1), "group 64" },
+		{ "rss without IP", &in, eth_only, { ACT(RSS, &rss), ACT(END, NULL) },
+			"IPv4 or IPv6" },
+		{ "no pattern", &in, NULL, OCTO_ACTIONS_QUEUE(&q1), "pattern" },
 	};
 	struct rte_flow_error err;
 	uint16_t null_port;
+	unsigned int b;
 
 	setup_port(mp, 0);
-	refused("unknown action", &in, udp_items, act_port, "action type");
-	refused("queue out of range", &in, udp_items, act_q9, "queue index 4");
-	attr = in;
-	attr.egress = 1;
-	attr.ingress = 0;
-	refused("egress", &attr, udp_items, act_queue, "egress");
-	attr = in;
-	attr.transfer = 1;
-	refused("transfer", &attr, udp_items, act_queue, "transfer");
-	refused("meta item", &in, meta_items, act_queue, "item type");
-	refused("no fate", &in, udp_items, act_none, "needs one of");
-	refused("two fates", &in, udp_items, act_two, "only one of");
-	refused("two marks", &in, udp_items, act_two_marks, "one mark or flag per rule");
-	refused("mark and flag", &in, udp_items, act_mark_flag, "one mark or flag per rule");
-	refused("two counts", &in, udp_items, act_two_counts, "count given twice");
-	attr = in;
-	attr.priority = 15;
-	refused("priority 15", &attr, udp_items, act_queue, "priority 15");
-	attr = in;
-	attr.group = 64;
-	refused("group 64", &attr, udp_items, act_queue, "group 64");
-	refused("rss without IP", &in, eth_only, act_rss, "IPv4 or IPv6");
-	refused("no pattern", &in, NULL, act_queue, "pattern");
+	for (b = 0; b < RTE_DIM(bad); b++)
+		refused(bad[b].what, bad[b].attr, bad[b].items, bad[b].acts, bad[b].says);
 
 	/* handles that are not the port's: refused, never followed, and a
 	 * destroyed rule's handle stays refused after its slot is reused
@@ -1121,19 +1075,11 @@ test_ovs(struct rte_mempool *mp)
 		.types = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP,
 		.queue_num = nb_q, .queue = queues,
 	};
-	struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
-		{ .type = RTE_FLOW_ACTION_TYPE_RSS, .conf = &rss },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action actions[] = { ACT(MARK, &mark), ACT(RSS, &rss), ACT(END, NULL) };
 	struct rte_flow_action_port_id out = { .id = 1 };
-	struct rte_flow_action full[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
-		{ .type = RTE_FLOW_ACTION_TYPE_PORT_ID, .conf = &out },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
+	struct rte_flow_action full[] = { ACT(COUNT, NULL), ACT(PORT_ID, &out), ACT(END, NULL) };
 	struct rte_flow_attr attr = { .ingress = 1 }, transfer = { .transfer = 1 };
-	struct rte_pmd_octonic_flow_stats fs0, fs;
+	struct rte_pmd_octonic_flow_stats fs0;
 	struct rte_flow_error err;
 	struct rte_flow *flow;
 	uint32_t per_q[MAX_Q];
@@ -1163,10 +1109,7 @@ test_ovs(struct rte_mempool *mp)
 	}
 	CHECK(used >= 2, "OVS's RSS spread its flows over %d queue(s)", used);
 	CHECK(rte_flow_destroy(port, flow, &err) == 0, "destroy");
-	fs = octo_fstats(nic_port);
-	CHECK(fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
-		"rules after destroy: %u transfer, %u ingress; before: %u, %u",
-		fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules, fs0.ingress_rules);
+	rules_as_before(&fs0, "after destroy");
 
 	/* later fragments: a range on fragment_offset */
 	items[1].spec = &later;
@@ -1200,10 +1143,7 @@ test_ovs(struct rte_mempool *mp)
 		err.message != NULL && strstr(err.message, "transfer") != NULL,
 		"OVS's full offload: %s (type %d)",
 		err.message != NULL ? err.message : "(no message)", err.type);
-	fs = octo_fstats(nic_port);
-	CHECK(fs.transfer_rules == fs0.transfer_rules && fs.ingress_rules == fs0.ingress_rules,
-		"rules left: %u transfer, %u ingress; before: %u, %u",
-		fs.transfer_rules, fs.ingress_rules, fs0.transfer_rules, fs0.ingress_rules);
+	rules_as_before(&fs0, "after the full offload");
 	octo_port_stop_close(port);
 }
 

@@ -260,13 +260,12 @@ static const struct octo_case cases[] = {
 int
 main(int argc, char **argv)
 {
-	const char *which = argc > 1 ? argv[1] : "";
 	struct rte_mempool *mp;
 	struct octo_eal a;
+	const char *which;
 
-	octo_eal_begin(&a, argv[0], 512, "0@0,1@1", "octopus-flow-l4-%s", which);
-	octo_eal_vdev(&a, "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=16%s", octo_dialect_suffix());
-	octo_eal_vdev(&a, "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1");
+	which = octo_eal_begin_2pf(&a, argc, argv, "0@0,1@1", "octopus-flow-l4", "",
+		",flows=16%s", octo_dialect_suffix());
 	if (octo_eal_start(&a, 2) < 0)
 		return 2;
 	mp = octo_app_pool("app", 8192, 0);

@@ -261,13 +261,8 @@ src_rule(rte_be32_t src, const rte_be16_t *sport, uint16_t queue,
 	struct rte_flow_item_ipv4 ip_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
 	struct rte_flow_item_udp udp = { .hdr.src_port = sport ? *sport : 0 };
 	struct rte_flow_item_udp udp_mask = { .hdr.src_port = RTE_BE16(0xffff) };
-	struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip, .mask = &ip_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = sport ? &udp : NULL,
-		  .mask = sport ? &udp_mask : NULL },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	struct rte_flow_item items[] = OCTO_ITEMS_UDP_MATCH(&ip, &ip_mask,
+		sport ? &udp : NULL, sport ? &udp_mask : NULL);
 
 	return octo_items_to_queue(port, items, queue, err);
 }
@@ -429,12 +424,7 @@ test_mark(struct rte_mempool *mp)
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qa },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
-	struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip, .mask = &ip_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &udp, .mask = &udp_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	struct rte_flow_item items[] = OCTO_ITEMS_UDP_MATCH(&ip, &ip_mask, &udp, &udp_mask);
 	uint64_t c, d, l, m;
 	struct rte_flow_error err;
 	struct rte_flow *f;
@@ -704,12 +694,7 @@ reta_rotate(unsigned int shift, uint16_t size)
 static struct rte_flow *
 all_udp(uint16_t queue, struct rte_flow_error *err)
 {
-	struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	struct rte_flow_item items[] = OCTO_ITEMS_UDP;
 
 	return octo_items_to_queue(port, items, queue, err);
 }

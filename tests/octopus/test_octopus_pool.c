@@ -617,14 +617,11 @@ static const struct octo_case cases[] = {
 int
 main(int argc, char **argv)
 {
-	const char *which = argc > 1 ? argv[1] : "";
 	struct octo_eal a;
+	const char *which;
 
-	octo_eal_begin(&a, argv[0], 512, "0@0,1@1", "octopus-pool-%s", which);
-	octo_eal_vdev(&a, "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=64,gen_rate=100000%s",
-		octo_dialect_suffix());
-	octo_eal_vdev(&a, "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1,"
-		"migration=manual");
+	which = octo_eal_begin_2pf(&a, argc, argv, "0@0,1@1", "octopus-pool", ",migration=manual",
+		",flows=64,gen_rate=100000%s", octo_dialect_suffix());
 	/* sizes: socket 0 holds one 64-queue pool, socket 1 not even that
 	 * (hugepages are otherwise taken as needed, past -m) */
 	if (strcmp(which, "sizes") == 0)

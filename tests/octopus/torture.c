@@ -555,12 +555,7 @@ tmpl_setup(void)
 	static const struct rte_flow_item_ipv4 ip_mask = {
 		.hdr.src_addr = RTE_BE32(0xffffffff) };
 	static const struct rte_flow_item_udp udp_mask = { .hdr.src_port = RTE_BE16(0xffff) };
-	const struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .mask = &ip_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .mask = &udp_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	const struct rte_flow_item items[] = OCTO_ITEMS_UDP_MASK(&ip_mask, &udp_mask);
 	const struct rte_flow_action_queue q0 = { .index = 0 };
 	const struct rte_flow_action acts[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q0 },

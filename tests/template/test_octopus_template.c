@@ -70,6 +70,7 @@
 
 #include "../common/octo_cases.h"
 #include "../common/octo_eal.h"
+#include "../common/octo_flow_rule.h"
 #include "../common/octo_poll.h"
 #include "../common/octo_check.h"
 #include "../common/octo_port.h"
@@ -179,12 +180,7 @@ pattern_template(struct rte_flow_error *err)
 	static struct rte_flow_item_ipv4 ip_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
 	static struct rte_flow_item_udp udp_mask = { .hdr.src_port = RTE_BE16(0xffff) };
 	struct rte_flow_pattern_template_attr attr = { .relaxed_matching = 1, .ingress = 1 };
-	struct rte_flow_item items[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .mask = &ip_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .mask = &udp_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
+	struct rte_flow_item items[] = OCTO_ITEMS_UDP_MASK(&ip_mask, &udp_mask);
 
 	return rte_flow_pattern_template_create(port, &attr, items, err);
 }
@@ -925,15 +921,13 @@ static const struct octo_case cases[] = {
 int
 main(int argc, char **argv)
 {
-	const char *which = argc > 1 ? argv[1] : "";
 	struct rte_mempool *mp;
 	struct octo_eal a;
+	const char *which;
 	int ret;
 
-	octo_eal_begin(&a, argv[0], 512, "0@0,1@1,2@0,3@1", "octopus-tmpl-%s", which);
-	octo_eal_vdev(&a, "net_octonic0,pfs=2,numa=0:1,wire=gen,flows=%u,gen_rate=200000%s",
-		NB_FLOWS, octo_dialect_suffix());
-	octo_eal_vdev(&a, "net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1");
+	which = octo_eal_begin_2pf(&a, argc, argv, "0@0,1@1,2@0,3@1", "octopus-tmpl", "",
+		",flows=%u,gen_rate=200000%s", NB_FLOWS, octo_dialect_suffix());
 	if (octo_eal_start(&a, NB_Q) < 0)
 		return 2;
 	mp = octo_app_pool("app", 16384, 0);
