@@ -33,10 +33,9 @@ enum octonic_mac_mode {
 };
 
 /**
- * Which NIC's rule vocabulary the e-switch speaks (dialect=).  Generic
- * accepts everything the model implements; the mlx5 dialects refuse what
- * DPDK's mlx5 PMD refuses with software (dv_flow_en=1) or hardware
- * (dv_flow_en=2) steering (octonic.rst "Dialects").
+ * Which NIC's rule vocabulary the e-switch speaks (dialect=). Generic accepts everything the model
+ * implements; the mlx5 dialects refuse what DPDK's mlx5 PMD refuses with software (dv_flow_en=1) or
+ * hardware (dv_flow_en=2) steering (octonic.rst "Dialects").
  */
 enum octonic_dialect {
 	OCTONIC_DIALECT_GENERIC,	/**< dialect=generic (default) */
@@ -45,9 +44,8 @@ enum octonic_dialect {
 };
 
 /**
- * Which DPDK release's mlx5 PMD the mlx5 dialects follow (mlx5_dpdk=), as
- * year * 100 + month.  Default: that of the DPDK built against (22.11 for
- * anything older than 25.11).
+ * Which DPDK release's mlx5 PMD the mlx5 dialects follow (mlx5_dpdk=), as year * 100 + month.
+ * Default: that of the DPDK built against (22.11 for anything older than 25.11).
  */
 #define OCTONIC_MLX5_DPDK_22_11 2211
 #define OCTONIC_MLX5_DPDK_25_11 2511
@@ -55,35 +53,17 @@ enum octonic_dialect {
 /** Highest xmeta= value (mlx5's dv_xmeta_en modes 0..4). */
 #define OCTONIC_XMETA_MAX 4
 
-/**
- * How the PFs of one NIC appear to DPDK (topology=; octonic.rst "Topologies").
- */
+/** How the PFs of one NIC appear to DPDK (topology=; octonic.rst "Topologies"). */
 enum octonic_topology {
-	/** One rte_device and one e-switch for every PF, each PF DMA-ing on
-	 *  its own socket: the IOctopus octoNIC (default).
-	 */
-	OCTONIC_TOPO_OCTONIC,
-	/** mlx5's multiport e-switch: one rte_device (the owner, PF0),
-	 *  ports <name>_p<i>, all reporting and DMA-ing through the owner's
-	 *  socket; REPRESENTED_PORT to a PF leaves by the wire.
-	 */
-	OCTONIC_TOPO_MPESW,
-	/** Each PF its own rte_device and e-switch; wire frames go to the
-	 *  PF whose MAC they carry (a multi-host NIC).
-	 */
-	OCTONIC_TOPO_SEPARATE,
+	OCTONIC_TOPO_OCTONIC,	/**< one device and e-switch, each PF on its node (default) */
+	OCTONIC_TOPO_MPESW,	/**< mlx5's multiport e-switch: every port through PF0 */
+	OCTONIC_TOPO_SEPARATE,	/**< each PF a device with its own e-switch */
 };
 
 /** How an Rx queue's descriptors are kept (rx_ring=; octonic.rst "Datapath"). */
 enum octonic_rx_ring {
-	/** The NIC takes an mbuf from the pool per frame; a burst returns
-	 *  what the ring holds, up to what was asked (default).
-	 */
-	OCTONIC_RX_RING_PLAIN,
-	/** mlx5's: buffers posted by the driver, the NIC writes only into
-	 *  posted ones, bursts stop at the ring end and the posted limit.
-	 */
-	OCTONIC_RX_RING_MLX5,
+	OCTONIC_RX_RING_PLAIN,	/**< an mbuf taken from the pool per frame (default) */
+	OCTONIC_RX_RING_MLX5,	/**< mlx5's: the NIC writes only into posted buffers */
 };
 
 /** Largest rx_step= (mlx5's vector Rx works in passes of at most 64). */
@@ -102,69 +82,40 @@ enum octonic_rx_ring {
  */
 #define OCTONIC_MLX5_TX_READ_NS 2000u
 
-/** Everything a --vdev net_octonicN,... line can set. */
+/**
+ * Everything a --vdev net_octonicN,... line can set: each field is the key of its name, with the
+ * range and default doc/guides/nics/octonic.rst "Runtime configuration" gives; *_given: the key
+ * was present.
+ */
 struct octonic_devargs {
-	uint16_t nb_pfs;		/**< pfs=K, 1..8 (default 2) */
-	uint8_t numa_given;		/**< numa= was present */
-	int16_t numa[OCTONIC_MAX_PFS];	/**< numa=a:b:..., node of each PF */
-	enum octonic_mac_mode mac;	/**< mac=shared|per-pf */
-	enum octonic_wire_kind wire;	/**< wire=gen|loop|<ethdev name> */
+	uint16_t nb_pfs;		/**< pfs= */
+	uint8_t numa_given;
+	int16_t numa[OCTONIC_MAX_PFS];	/**< node of each PF */
+	enum octonic_mac_mode mac;
+	enum octonic_wire_kind wire;
 	char wire_name[OCTONIC_WIRE_NAME_LEN]; /**< for OCTONIC_WIRE_ETHDEV */
-	uint32_t flows;			/**< flows=N (default 64) */
-	/**
-	 * pkt_len=64..9618 (default: the
-	 * shortest frame of the chosen
-	 * IP version and L4, 64 for IPv4/UDP)
-	 */
+	uint32_t flows;
 	uint16_t pkt_len;
-	uint8_t pkt_len_given;		/**< pkt_len= was present */
-	/** proto=udp|tcp|sctp|icmp|icmp6 (IPPROTO_*) */
-	uint8_t l4_proto;
-	uint8_t ipv6;			/**< ipv6=0|1 */
-	uint64_t gen_rate;		/**< gen_rate=pps, 0: as fast as polled */
-	uint64_t gen_limit;		/**< gen_limit=N, 0: unlimited */
-	uint32_t nudma_dma_ns;		/**< busy-wait per remote DMA, 0: off */
-	uint32_t nudma_poll_ns;		/**< busy-wait per remote poll, 0: off */
-	enum octonic_dialect dialect;	/**< dialect=generic|mlx5-sws|mlx5-hws */
-	/**
-	 * xmeta=0..4 (mlx5's dv_xmeta_en; default 0, mlx5's default: legacy
-	 * metadata); mlx5 dialects only, 4 with mlx5-hws only
-	 */
+	uint8_t pkt_len_given;
+	uint8_t l4_proto;		/**< proto=, as IPPROTO_* */
+	uint8_t ipv6;
+	uint64_t gen_rate;
+	uint64_t gen_limit;
+	uint32_t nudma_dma_ns;
+	uint32_t nudma_poll_ns;
+	enum octonic_dialect dialect;
 	uint8_t xmeta;
-	uint8_t xmeta_given;		/**< xmeta= was present */
-	/** mlx5_dpdk=22.11|25.11 (OCTONIC_MLX5_DPDK_*) */
-	uint16_t mlx5_dpdk;
-	uint8_t mlx5_dpdk_given;	/**< mlx5_dpdk= was present */
-	/**
-	 * fdb_mark=0|1: the NIC can MARK
-	 * in transfer rules (mlx5's
-	 * fdb_rx_set_flow_tag_stc capability);
-	 * mlx5-hws with mlx5_dpdk=25.11 only
-	 */
+	uint8_t xmeta_given;
+	uint16_t mlx5_dpdk;		/**< OCTONIC_MLX5_DPDK_* */
+	uint8_t mlx5_dpdk_given;
 	uint8_t fdb_mark;
-	uint8_t mac_given;		/**< mac= was present */
-	enum octonic_topology topology;	/**< topology=octonic|mpesw|separate */
-	/* Datapath realism (default off; on under dialect=mlx5-hws) */
-	/**
-	 * rx_step=1..64: Rx bursts in steps of
-	 * N, a request below N returns 0
-	 * (1: none; mlx5-hws: 4)
-	 */
+	uint8_t mac_given;
+	enum octonic_topology topology;
+	/* the datapath's realism: off by default, on under dialect=mlx5-hws */
 	uint8_t rx_step;
-	enum octonic_rx_ring rx_ring;	/**< rx_ring=plain|mlx5 (mlx5-hws: mlx5) */
-	/**
-	 * tx_comp_every=1..1024: a Tx completion, and the freeing of the mbufs
-	 * it covers, every N descriptors (1: each as the NIC reads it;
-	 * mlx5-hws: 32)
-	 */
+	enum octonic_rx_ring rx_ring;
 	uint16_t tx_comp_every;
-	/** tx_cleanup=0|1: tx_done_cleanup is offered (mlx5-hws: 0) */
 	uint8_t tx_cleanup;
-	/**
-	 * tx_read_ns=0..10^8: the NIC reads a Tx post within this after its
-	 * doorbell, posts further apart leave in posting order (0: at once, in
-	 * posting order; mlx5-hws: 2000)
-	 */
 	uint32_t tx_read_ns;
 };
 
