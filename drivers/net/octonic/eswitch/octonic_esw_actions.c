@@ -18,11 +18,9 @@ static int
 set_fate(struct rte_flow *r, enum sw_fate f, const struct rte_flow_action *a,
 		struct rte_flow_error *error)
 {
-	if (r->fate != SW_FATE_NONE) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
+	if (r->fate != SW_FATE_NONE)
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
 			"only one fate action allowed (action %d)", a->type);
-		return -EINVAL;
-	}
 	r->fate = f;
 	return 0;
 }
@@ -37,52 +35,37 @@ parse_rss(struct octonic_eswitch *sw, uint16_t pf,
 	struct sw_rss_action *ra;
 	uint32_t i;
 
-	if (c == NULL) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+	if (c == NULL)
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"rss: configuration missing");
-		return -EINVAL;
-	}
 	if (c->func != RTE_ETH_HASH_FUNCTION_DEFAULT &&
 			c->func != RTE_ETH_HASH_FUNCTION_TOEPLITZ) {
-		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+		return octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"rss: only the Toeplitz hash function is supported");
-		return -ENOTSUP;
 	}
-	if (c->level > 1) {
-		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+	if (c->level > 1)
+		return octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"rss: only the outermost level is supported");
-		return -ENOTSUP;
-	}
-	if ((c->types & ~OCTONIC_RSS_OFFLOAD_ALL) != 0) {
-		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+	if ((c->types & ~OCTONIC_RSS_OFFLOAD_ALL) != 0)
+		return octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"rss: unsupported hash types 0x%" PRIx64,
 			c->types & ~OCTONIC_RSS_OFFLOAD_ALL);
-		return -ENOTSUP;
-	}
-	if (c->key_len != 0 && (c->key_len != OCTONIC_RSS_KEY_LEN || c->key == NULL)) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+	if (c->key_len != 0 && (c->key_len != OCTONIC_RSS_KEY_LEN || c->key == NULL))
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"rss: key length must be 0 or %d", OCTONIC_RSS_KEY_LEN);
-		return -EINVAL;
-	}
-	if (c->queue_num == 0 || c->queue == NULL) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+	if (c->queue_num == 0 || c->queue == NULL)
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"rss: no queues");
-		return -EINVAL;
-	}
 	for (i = 0; i < c->queue_num; i++) {
-		if (c->queue[i] >= prss->nb_rxq) {
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+		if (c->queue[i] >= prss->nb_rxq)
+			return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 				"rss: queue %u >= the PF's %u Rx queues",
 				c->queue[i], prss->nb_rxq);
-			return -EINVAL;
-		}
 	}
 	ra = rte_zmalloc_socket("octonic_rss_action",
 		sizeof(*ra) + c->queue_num * sizeof(ra->queues[0]), 0, sw->socket);
-	if (ra == NULL) {
-		octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_ACTION, a, "rss: no memory");
-		return -ENOMEM;
-	}
+	if (ra == NULL)
+		return octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_ACTION, a, "rss: no memory");
 	/* types 0: the PF's hash types, as for the default RSS. */
 	ra->types = c->types != 0 ? c->types : prss->hf;
 	if (c->key_len != 0) {
@@ -124,24 +107,20 @@ parse_modify_meta(const struct rte_flow_action *a, struct rte_flow *r,
 	const struct rte_flow_action_modify_field *m = a->conf;
 	uint32_t v, mask;
 
-	if (m == NULL) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+	if (m == NULL)
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"modify_field: configuration missing");
-		return -EINVAL;
-	}
 	if (m->operation != RTE_FLOW_MODIFY_SET ||
 			m->dst.field != RTE_FLOW_FIELD_META ||
 			m->src.field != RTE_FLOW_FIELD_VALUE) {
-		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+		return octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"modify_field: only SET of META from an immediate value is supported");
-		return -ENOTSUP;
 	}
 	if (m->width == 0 || m->dst.level != 0 || m->dst.offset >= 32 ||
 			m->width > 32 - m->dst.offset) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			"modify_field: META bits [%u, %u + %u) are not within its 32 bits",
 			m->dst.offset, m->dst.offset, m->width);
-		return -EINVAL;
 	}
 	memcpy(&v, m->src.value, sizeof(v));
 	mask = (m->width == 32 ? UINT32_MAX : (UINT32_C(1) << m->width) - 1)
@@ -161,9 +140,8 @@ static int
 conf_missing(struct rte_flow_error *error, const struct rte_flow_action *a,
 		const char *what)
 {
-	octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+	return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 		"%s: configuration missing", what);
-	return -EINVAL;
 }
 
 /* The actions of both domains */
@@ -197,12 +175,10 @@ parse_common(const struct rte_flow_attr *attr, const struct rte_flow_action *a,
 		if (j == NULL)
 			return conf_missing(error, a, "jump");
 		/* Groups only go up: JUMP loops cannot be built. */
-		if (j->group <= attr->group) {
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+		if (j->group <= attr->group)
+			return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 				"jump: target group %u must be higher than the rule's group %u",
 				j->group, attr->group);
-			return -EINVAL;
-		}
 		r->jump_group = j->group;
 		return set_fate(r, SW_FATE_JUMP, a, error);
 	}
@@ -261,12 +237,10 @@ parse_transfer(struct octonic_eswitch *sw, const struct rte_flow_action *a,
 		if (e == NULL)
 			return conf_missing(error, a, "represented_port");
 		p = octonic_esw_pf_of_port(sw, e->port_id);
-		if (p < 0) {
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+		if (p < 0)
+			return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
 				a, "represented_port: port %u is not a PF of this NIC",
 				e->port_id);
-			return -EINVAL;
-		}
 		return set_port_fate(r, (uint16_t)p | (sw->uplinks ? SW_PORT_UPLINK : 0),
 			e->port_id, a, error);
 	default:
@@ -286,12 +260,10 @@ parse_ingress(struct octonic_eswitch *sw, uint16_t pf,
 	case RTE_FLOW_ACTION_TYPE_QUEUE:
 		if (q == NULL)
 			return conf_missing(error, a, "queue");
-		if (q->index >= sw->pf[pf].rss->nb_rxq) {
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+		if (q->index >= sw->pf[pf].rss->nb_rxq)
+			return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
 				a, "queue: index %u >= the PF's %u Rx queues",
 				q->index, sw->pf[pf].rss->nb_rxq);
-			return -EINVAL;
-		}
 		ret = set_fate(r, SW_FATE_QUEUE, a, error);
 		if (ret == 0)
 			r->fate_arg = q->index;
@@ -318,10 +290,9 @@ parse_one(struct octonic_eswitch *sw, uint16_t pf, int transfer,
 			parse_ingress(sw, pf, a, r, error);
 	if (ret != NOT_MINE)
 		return ret;
-	octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+	return octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
 		"action type %d not supported in the %s domain", a->type,
 		transfer ? "transfer" : "ingress");
-	return -ENOTSUP;
 }
 
 int
@@ -332,11 +303,9 @@ octonic_esw_actions_parse(struct octonic_eswitch *sw, uint16_t pf,
 	const struct rte_flow_action *a;
 	int ret;
 
-	if (actions == NULL) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
+	if (actions == NULL)
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
 			"actions missing");
-		return -EINVAL;
-	}
 	for (a = actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++) {
 		ret = parse_one(sw, pf, attr->transfer, attr, a, r, error);
 		if (ret != 0)

@@ -71,8 +71,7 @@ octonic_esw_dialect_name(const struct octonic_eswitch *sw)
 	}
 }
 
-#define REFUSE(type, cause, ...) \
-	(octonic_esw_error(error, ENOTSUP, type, cause, __VA_ARGS__), -ENOTSUP)
+#define REFUSE(type, cause, ...) octonic_esw_error(error, ENOTSUP, type, cause, __VA_ARGS__)
 
 /*
  * mlx5 has no SCTP item (no case in either validator: the default refuses
@@ -132,11 +131,9 @@ check_ipv4_frag(const struct octonic_eswitch *sw, const struct rte_flow_item *it
 	v = rte_be_to_cpu_16(s->hdr.fragment_offset) & m;
 	if (v == 0)
 		return 0;
-	if ((m & full) != full) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_MASK, it,
+	if ((m & full) != full)
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_MASK, it,
 			"%s: must use full mask for fragment_offset", d);
-		return -EINVAL;
-	}
 	if (v == RTE_IPV4_HDR_MF_FLAG)
 		return REFUSE(RTE_FLOW_ERROR_TYPE_ITEM, it,
 			"%s: match on first fragment not supported", d);
@@ -244,10 +241,9 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 		if (!sws && attr->transfer && a->conf != NULL &&
 				((const struct rte_flow_action_jump *)a->conf)->group ==
 				UINT32_MAX) {
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 				"%s: group index not supported (transfer group %u is hardware group %u + 1)",
 				d, UINT32_MAX, UINT32_MAX);
-			return -EINVAL;
 		}
 		return 0;
 	case RTE_FLOW_ACTION_TYPE_PORT_ID:
@@ -262,12 +258,10 @@ check_action(const struct octonic_eswitch *sw, const struct rte_flow_attr *attr,
 		 * "invalid flow action" (mlx5 25.11 then carries on without
 		 * it, what the rule does is not determined: refused here)
 		 */
-		if (!sws) {
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
+		if (!sws)
+			return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: invalid flow action: SET_META has no hardware-steering implementation, write META with MODIFY_FIELD",
 				d);
-			return -EINVAL;
-		}
 		if (attr->transfer && sw->xmeta == 0)
 			return REFUSE(RTE_FLOW_ERROR_TYPE_ACTION, a,
 				"%s: SET_META in transfer rules needs extended metadata (xmeta=1..3; xmeta=0 is legacy)",
@@ -391,8 +385,7 @@ check_modify_mask(const struct octonic_eswitch *sw,
 		why = "modify_field width field must be fully masked";
 	if (why == NULL)
 		return 0;
-	octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a, "%s: %s", d, why);
-	return -EINVAL;
+	return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a, "%s: %s", d, why);
 }
 
 int
@@ -410,11 +403,10 @@ octonic_esw_dialect_check_actions_template(const struct octonic_eswitch *sw,
 		switch (actions[i].type) {
 		case RTE_FLOW_ACTION_TYPE_SET_META:
 			/* mlx5_flow_hw.c, mlx5_flow_hw_actions_validate */
-			octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION,
+			return octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION,
 				&actions[i],
 				"%s: action not supported in template API: SET_META (write META with MODIFY_FIELD)",
 				d);
-			return -ENOTSUP;
 		case RTE_FLOW_ACTION_TYPE_MODIFY_FIELD:
 			ret = check_modify_mask(sw, &actions[i], &masks[i], error);
 			if (ret != 0)

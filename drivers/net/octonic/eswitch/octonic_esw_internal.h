@@ -337,7 +337,8 @@ struct octonic_eswitch {
 
 /* octonic_esw.c */
 void octonic_esw_synchronize(struct octonic_eswitch *sw);
-void octonic_esw_error(struct rte_flow_error *error, int code,
+/* Log a refusal and fill @p error with it, as rte_flow_error_set: returns -@p code. */
+int octonic_esw_error(struct rte_flow_error *error, int code,
 		enum rte_flow_error_type type, const void *cause, const char *fmt, ...)
 	__rte_format_printf(5, 6);
 int octonic_esw_no_pf(struct rte_flow_error *error, uint16_t pf);

@@ -17,7 +17,7 @@
 
 RTE_LOG_REGISTER_SUFFIX(octonic_esw_logtype, flow, NOTICE);
 
-void
+int
 octonic_esw_error(struct rte_flow_error *error, int code, enum rte_flow_error_type type,
 		const void *cause, const char *fmt, ...)
 {
@@ -31,14 +31,13 @@ octonic_esw_error(struct rte_flow_error *error, int code, enum rte_flow_error_ty
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	SW_LOG(DEBUG, "refused: %s", msg);
-	rte_flow_error_set(error, code, type, cause, msg);
+	return rte_flow_error_set(error, code, type, cause, msg);
 }
 
 /* The refusal of a call for a PF the e-switch does not have: -EINVAL */
 int
 octonic_esw_no_pf(struct rte_flow_error *error, uint16_t pf)
 {
-	octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+	return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 		"PF %u does not exist", pf);
-	return -EINVAL;
 }

@@ -269,12 +269,10 @@ actions_typed(const struct rte_flow_actions_template *at,
 	uint32_t i;
 
 	for (i = 0; i < at->nb_actions; i++)
-		if (unlikely(actions[i].type != at->actions[i].type)) {
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION,
+		if (unlikely(actions[i].type != at->actions[i].type))
+			return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION,
 				&actions[i],
 				"action %u is not of the actions template's type", i);
-			return -EINVAL;
-		}
 	return 0;
 }
 
@@ -370,17 +368,13 @@ rule_fill(struct octonic_eswitch *sw, struct rte_flow_template_table *t,
 	uint32_t i;
 	int ret;
 
-	if (unlikely(items == NULL || actions == NULL)) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+	if (unlikely(items == NULL || actions == NULL))
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"pattern and actions are needed");
-		return -EINVAL;
-	}
 	for (i = 0; i < pt->nb_items; i++)
-		if (unlikely(items[i].type != pt->items[i].type)) {
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, &items[i],
+		if (unlikely(items[i].type != pt->items[i].type))
+			return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, &items[i],
 				"item %u is not of the pattern template's type", i);
-			return -EINVAL;
-		}
 	ret = actions_typed(at, actions, error);
 	if (unlikely(ret != 0))
 		return ret;
@@ -476,11 +470,9 @@ octonic_eswitch_async_destroy(struct octonic_eswitch *sw, uint16_t pf,
 
 	if (unlikely(q == NULL))
 		return ret;
-	if (unlikely(!handle_live(flow, pf))) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+	if (unlikely(!handle_live(flow, pf)))
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 			"not a rule of a template table of this port, or its destroy is already enqueued");
-		return -EINVAL;
-	}
 	flow->tstate = SW_TS_DYING;
 	op_append(q, SW_OP_DESTROY, flow, NULL, user_data);
 	if (op_attr == NULL || !op_attr->postpone) {
@@ -521,11 +513,9 @@ octonic_eswitch_pull(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue,
 	struct sw_fq *q;
 	uint16_t k;
 
-	if (unlikely(res == NULL && n_res != 0)) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+	if (unlikely(res == NULL && n_res != 0))
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no room for the results");
-		return -EINVAL;
-	}
 	q = queue_drained(sw, pf, queue, error);
 	if (unlikely(q == NULL))
 		return -EINVAL;
@@ -560,9 +550,8 @@ octonic_eswitch_async_actions_update(struct octonic_eswitch *sw, uint16_t pf,
 		return ret;
 	if (unlikely(!handle_live(flow, pf) || at_idx >= flow->ttable->nb_at ||
 			actions == NULL)) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 			"not a live rule of a template table of this port, or no such actions template");
-		return -EINVAL;
 	}
 	t = flow->ttable;
 	ret = actions_typed(t->at[at_idx], actions, error);
@@ -574,11 +563,9 @@ octonic_eswitch_async_actions_update(struct octonic_eswitch *sw, uint16_t pf,
 	 */
 	nr = rte_zmalloc_socket("octonic_rule", sizeof(*nr), RTE_CACHE_LINE_SIZE,
 		sw->socket);
-	if (nr == NULL) {
-		octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_HANDLE, NULL,
+	if (nr == NULL)
+		return octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_HANDLE, NULL,
 			"out of memory for the rule");
-		return -ENOMEM;
-	}
 	nr->ttable = t;
 	nr->match = flow->match;
 	pthread_mutex_lock(&sw->lock);

@@ -462,52 +462,40 @@ int
 octonic_esw_check_attr(struct octonic_eswitch *sw, uint16_t pf,
 		const struct rte_flow_attr *attr, struct rte_flow_error *error)
 {
-	if (attr == NULL) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
+	if (attr == NULL)
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
 			"attributes missing");
-		return -EINVAL;
-	}
 	if (pf >= sw->nb_pfs)
 		return octonic_esw_no_pf(error, pf);
-	if (attr->egress) {
-		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS, attr,
+	if (attr->egress)
+		return octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS, attr,
 			"egress rules are not supported");
-		return -ENOTSUP;
-	}
-	if (attr->ingress == attr->transfer) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, attr,
+	if (attr->ingress == attr->transfer)
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, attr,
 			"exactly one of ingress and transfer must be set");
-		return -EINVAL;
-	}
-	if (attr->priority > SW_MAX_PRIO) {
-		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY, attr,
+	if (attr->priority > SW_MAX_PRIO)
+		return octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY, attr,
 			"priority %u above the highest supported, %u",
 			attr->priority, SW_MAX_PRIO);
-		return -ENOTSUP;
-	}
 	if (attr->transfer && attr->group == UINT32_MAX &&
 			sw->dialect == OCTONIC_DIALECT_MLX5_HWS) {
 		/* transfer group g is hardware group g + 1 (fdb_def_rule_en=1,
 		 * mlx5_flow_hw.c, __translate_group)
 		 */
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_GROUP, attr,
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_GROUP, attr,
 			"%s: group index not supported (transfer group %u is hardware group %u + 1)",
 			octonic_esw_dialect_name(sw), attr->group, attr->group);
-		return -EINVAL;
 	}
 	if (attr->transfer && pf != 0 && sw->dialect != OCTONIC_DIALECT_GENERIC) {
 		/* mlx5: only the e-switch manager takes transfer rules */
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
 			"%s: transfer rules only through the transfer proxy (e-switch manager) port %u, see rte_flow_pick_transfer_proxy",
 			octonic_esw_dialect_name(sw), sw->pf[0].port_id);
-		return -EINVAL;
 	}
-	if (attr->transfer && pf != 0) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
+	if (attr->transfer && pf != 0)
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
 			"transfer rules must be created on the transfer proxy port %u (PF0)",
 			sw->pf[0].port_id);
-		return -EINVAL;
-	}
 	return 0;
 }
 
@@ -531,11 +519,9 @@ represented_port_item(const struct octonic_eswitch *sw,
 	int p;
 
 	*src = 0;
-	if (it->last != NULL) {
-		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST, it,
+	if (it->last != NULL)
+		return octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST, it,
 			"represented_port: range matching (last) is not supported");
-		return -ENOTSUP;
-	}
 	if (spec == NULL || mask->port_id == 0)
 		return 0;
 	if (spec->port_id == SW_ESW_MANAGER_PORT) {
@@ -543,12 +529,10 @@ represented_port_item(const struct octonic_eswitch *sw,
 		return 0;
 	}
 	p = octonic_esw_pf_of_port(sw, spec->port_id);
-	if (p < 0) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, it,
+	if (p < 0)
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, it,
 			"represented_port: port %u is not a port of this e-switch",
 			spec->port_id);
-		return -EINVAL;
-	}
 	*src = p == 0 ? SW_SRC_WIRE : SW_SRC_PF(p);
 	return 0;
 }
@@ -586,19 +570,16 @@ octonic_esw_pattern_parse(const struct octonic_eswitch *sw,
 			attr->transfer && pattern != NULL &&
 			pattern[i].type != RTE_FLOW_ITEM_TYPE_END; i++) {
 		if (pattern[i].type != RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT) {
-			if (n == SW_PATTERN_MAX) {
-				octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_NUM,
-					NULL, "more than %u items", SW_PATTERN_MAX);
-				return -ENOTSUP;
-			}
+			if (n == SW_PATTERN_MAX)
+				return octonic_esw_error(error, ENOTSUP,
+					RTE_FLOW_ERROR_TYPE_ITEM_NUM, NULL,
+					"more than %u items", SW_PATTERN_MAX);
 			rest[n++] = pattern[i];
 			continue;
 		}
-		if (port_item != NULL) {
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM,
+		if (port_item != NULL)
+			return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM,
 				&pattern[i], "represented_port: one item per pattern");
-			return -EINVAL;
-		}
 		port_item = &pattern[i];
 		ret = represented_port_item(sw, port_item, &src, error);
 		if (ret != 0)
@@ -968,9 +949,8 @@ undo_table:
 	if (new_table && tidx >= 0)
 		table_put(sw, (uint32_t)tidx, g);
 nomem:
-	octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_HANDLE, NULL,
+	return octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_HANDLE, NULL,
 		"out of memory for the rule tables");
-	return -ENOMEM;
 }
 
 /* Rules in the tables now, every domain. */
@@ -999,11 +979,9 @@ octonic_esw_rule_add(struct octonic_eswitch *sw, struct rte_flow *r, uint64_t se
 	struct sw_garbage g = { 0 };
 	int ret;
 
-	if (sw->room != 0 && rules_held(sw) >= sw->room) {
-		octonic_esw_error(error, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+	if (sw->room != 0 && rules_held(sw) >= sw->room)
+		return octonic_esw_error(error, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no room: the e-switch's tables hold their %u rules", sw->room);
-		return -ENOSPC;
-	}
 	r->magic = SW_RULE_MAGIC;
 	r->sw = sw;
 	r->seq = seq != UINT64_MAX ? seq : sw->next_seq++;
@@ -1219,15 +1197,13 @@ octonic_eswitch_flow_destroy(struct octonic_eswitch *sw, uint16_t pf,
 	}
 	if (flow == NULL || !owns(sw, pf, flow)) {
 		pthread_mutex_unlock(&sw->lock);
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 			"not a rule of this port");
-		return -EINVAL;
 	}
 	if (flow->ttable != NULL) {
 		pthread_mutex_unlock(&sw->lock);
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 			"rule made in a template table: destroy it with rte_flow_async_destroy");
-		return -EINVAL;
 	}
 	remove_rules(sw, &flow, 1);
 	pthread_mutex_unlock(&sw->lock);
@@ -1342,16 +1318,14 @@ octonic_eswitch_flow_query(struct octonic_eswitch *sw, uint16_t pf,
 	pthread_mutex_lock(&sw->lock);
 	if (flow == NULL || !owns(sw, pf, flow)) {
 		pthread_mutex_unlock(&sw->lock);
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 			"not a rule of this port");
-		return -EINVAL;
 	}
 	if (action == NULL || action->type != RTE_FLOW_ACTION_TYPE_COUNT ||
 			!flow->has_count || c == NULL) {
 		pthread_mutex_unlock(&sw->lock);
-		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
+		return octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
 			"only COUNT can be queried, on a rule with a COUNT action");
-		return -ENOTSUP;
 	}
 	if (c->reset) {
 		c->hits = rte_atomic_exchange_explicit(&flow->hits, 0, rte_memory_order_relaxed);

@@ -39,11 +39,9 @@ octonic_eswitch_flow_info_get(struct octonic_eswitch *sw, uint16_t pf,
 {
 	if (pf >= sw->nb_pfs)
 		return octonic_esw_no_pf(error, pf);
-	if (port_info == NULL || queue_info == NULL) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+	if (port_info == NULL || queue_info == NULL)
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"port_info and queue_info are needed");
-		return -EINVAL;
-	}
 	memset(port_info, 0, sizeof(*port_info));
 	memset(queue_info, 0, sizeof(*queue_info));
 	port_info->max_nb_queues = SW_TMPL_MAX_QUEUES;
@@ -143,45 +141,36 @@ configure_check(const struct octonic_eswitch *sw, uint16_t pf, int started,
 
 	if (pf >= sw->nb_pfs)
 		return octonic_esw_no_pf(error, pf);
-	if (started) {
-		octonic_esw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+	if (started)
+		return octonic_esw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"the port is started: configure the flow engine while it is stopped");
-		return -EBUSY;
-	}
-	if (port_attr == NULL || (nb_queue != 0 && queue_attr == NULL)) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+	if (port_attr == NULL || (nb_queue != 0 && queue_attr == NULL))
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"port and queue attributes are needed");
-		return -EINVAL;
-	}
-	if (nb_queue == 0 || nb_queue > SW_TMPL_MAX_QUEUES) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+	if (nb_queue == 0 || nb_queue > SW_TMPL_MAX_QUEUES)
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"%u flow queues: the port has 1 to %u (rte_flow_info_get)",
 			nb_queue, SW_TMPL_MAX_QUEUES);
-		return -EINVAL;
-	}
 	for (i = 0; i < nb_queue; i++) {
 		if (queue_attr[i] == NULL || queue_attr[i]->size == 0 ||
 				queue_attr[i]->size > SW_TMPL_MAX_QUEUE_SIZE) {
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-				"flow queue %u: size must be 1 to %u (rte_flow_info_get)",
+			return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+				NULL, "flow queue %u: size must be 1 to %u (rte_flow_info_get)",
 				i, SW_TMPL_MAX_QUEUE_SIZE);
-			return -EINVAL;
 		}
 	}
 	for (i = 1; i < nb_queue && sw->dialect == OCTONIC_DIALECT_MLX5_HWS; i++)
 		if (queue_attr[i]->size != queue_attr[0]->size) {
 			/* mlx5_flow_hw.c, flow_hw_validate_attributes */
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-				"%s: All flow queues must have the same size",
+			return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+				NULL, "%s: All flow queues must have the same size",
 				octonic_esw_dialect_name(sw));
-			return -EINVAL;
 		}
 	if (port_attr->nb_aging_objects != 0 || port_attr->nb_meters != 0 ||
 			port_attr->nb_conn_tracks != 0) {
 		/* (25.11's nb_quotas needs no check: no QUOTA action parses) */
-		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		return octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"aging, meters and connection tracking are not supported (rte_flow_info_get: 0)");
-		return -ENOTSUP;
 	}
 	return 0;
 }
@@ -286,22 +275,17 @@ static int
 check_dir(struct octonic_eswitch *sw, uint16_t pf, uint8_t ingress,
 		uint8_t egress, uint8_t transfer, struct rte_flow_error *error)
 {
-	if (egress) {
-		octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS, NULL,
+	if (egress)
+		return octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS, NULL,
 			"egress rules are not supported");
-		return -ENOTSUP;
-	}
-	if (ingress == transfer) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
+	if (ingress == transfer)
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
 			"exactly one of ingress and transfer must be set");
-		return -EINVAL;
-	}
 	if (transfer && pf != 0) {
 		/* mlx5_flow_hw.c, flow_hw_pattern_validate / flow_hw_actions_validate */
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, NULL,
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, NULL,
 			"%s: transfer templates only on the transfer proxy port %u (PF0), see rte_flow_pick_transfer_proxy",
 			octonic_esw_dialect_name(sw), sw->pf[0].port_id);
-		return -EINVAL;
 	}
 	return 0;
 }
@@ -627,16 +611,12 @@ may_destroy(struct octonic_eswitch *sw, uint16_t pf, int ok, uint32_t refcnt,
 {
 	if (fport_of(sw, pf, error) == NULL)
 		return -EINVAL;
-	if (!ok) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+	if (!ok)
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"not %s of this port", what);
-		return -EINVAL;
-	}
-	if (refcnt != 0) {
-		octonic_esw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+	if (refcnt != 0)
+		return octonic_esw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"%s is in use (by %u tables)", mlx5_name, refcnt);
-		return -EBUSY;
-	}
 	return 0;
 }
 
@@ -874,53 +854,41 @@ table_check(struct octonic_eswitch *sw, uint16_t pf,
 	uint8_t i, j;
 	int ret;
 
-	if (attr == NULL) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
+	if (attr == NULL)
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
 			"table attributes are needed");
-		return -EINVAL;
-	}
 	fa = &attr->flow_attr;
-	if (attr->nb_flows == 0) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, attr,
+	if (attr->nb_flows == 0)
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, attr,
 			"a table holds at least one rule (nb_flows)");
-		return -EINVAL;
-	}
 	if (nb_pt == 0 || nb_pt > SW_TMPL_MAX_PER_TABLE || nb_at == 0 ||
 			nb_at > SW_TMPL_MAX_PER_TABLE || pts == NULL || ats == NULL) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"a table has 1 to %u pattern and 1 to %u actions templates",
 			SW_TMPL_MAX_PER_TABLE, SW_TMPL_MAX_PER_TABLE);
-		return -EINVAL;
 	}
 	ret = octonic_esw_check_attr(sw, pf, fa, error);
 	if (ret != 0)
 		return ret;
 	for (i = 0; i < nb_pt; i++) {
-		if (pts[i] == NULL || pts[i]->magic != SW_PT_MAGIC || pts[i]->pf != pf) {
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, pts[i],
-				"pattern template %u is not one of this port", i);
-			return -EINVAL;
-		}
-		if (pts[i]->ingress != fa->ingress || pts[i]->transfer != fa->transfer) {
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, fa,
+		if (pts[i] == NULL || pts[i]->magic != SW_PT_MAGIC || pts[i]->pf != pf)
+			return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+				pts[i], "pattern template %u is not one of this port", i);
+		if (pts[i]->ingress != fa->ingress || pts[i]->transfer != fa->transfer)
+			return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, fa,
 				"pattern template %u was made for another domain %s",
 				i, "than the table's");
-			return -EINVAL;
-		}
 	}
 	for (j = 0; j < nb_at; j++) {
-		if (ats[j] == NULL || ats[j]->magic != SW_AT_MAGIC || ats[j]->pf != pf) {
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, ats[j],
-				"actions template %u is not one of this port", j);
-			return -EINVAL;
-		}
+		if (ats[j] == NULL || ats[j]->magic != SW_AT_MAGIC || ats[j]->pf != pf)
+			return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+				ats[j], "actions template %u is not one of this port", j);
 		if ((ats[j]->ingress || ats[j]->transfer) &&
 				(ats[j]->ingress != fa->ingress ||
 				 ats[j]->transfer != fa->transfer)) {
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, fa,
+			return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, fa,
 				"actions template %u was made for another domain %s",
 				j, "than the table's");
-			return -EINVAL;
 		}
 	}
 	/* The dialect's refusals look at the item and action types and at
