@@ -200,50 +200,28 @@ void octonic_eswitch_stats_get(const struct octonic_eswitch *sw,
 int octonic_eswitch_dump(const struct octonic_eswitch *sw, FILE *f);
 
 /*
- * Additions by the flow engine (declarations only added, none changed).
- *
- * The rte_flow entry points below take the e-switch and a PF index instead
- * of an ethdev, so that the e-switch can be driven and tested without
- * ports; octonic_flow_ops wraps them for the ethdev layer.
- *
- * Rule semantics:
- * - Domains: transfer (attr.transfer) rules live in the e-switch and are
- *   created only through PF0 (the transfer proxy); ingress (attr.ingress)
- *   rules belong to the PF they are created on; egress is refused.
- * - Groups: a packet starts in group 0 of a domain; JUMP continues in the
- *   target group, which must be higher than the rule's own group, so JUMP
- *   loops cannot exist.  A miss in any group ends the domain with the
- *   domain's default (transfer: PF0; ingress: the PF's RSS, or drop when
- *   isolated), keeping what earlier rules did (SET_META, MARK, FLAG).
- * - Priorities: lower value wins; on equal priority the earlier rule wins
- *   (under mlx5-hws the later one outside the root table, NIC Rx group 0).
- * - Transfer actions: JUMP, REPRESENTED_PORT (a PF's ethdev port), SET_META,
- *   MARK, COUNT, DROP, VOID; exactly one of JUMP/REPRESENTED_PORT/DROP.
- *   Ingress actions: QUEUE, RSS, MARK, FLAG, COUNT, DROP, JUMP, VOID;
- *   exactly one of QUEUE/RSS/DROP/JUMP.
- * - Every refusal fills rte_flow_error naming the attr/item/action and
- *   leaves nothing behind.
- * - A packet follows at most 16 JUMPs per domain; a 17th ends the domain
- *   with its default.  (JUMPs only go up, so this caps long chains, there
- *   are no loops to break.)
- * - Metadata starts at 0 on the wire; SET_META (transfer) updates
- *   (meta & ~mask) | (data & mask), and later lookups, including the
- *   ingress META item, see the updated value.
- * - RSS (the PF default and RSS actions): Toeplitz (rte_softrss) over the
- *   IPv4/IPv6 4-tuple when the packet's TCP/UDP type is in the hash types,
- *   else over the address pair when an L3 type of its IP version is, else
- *   no hash (has_rss=0: queue 0, or the action's first queue).  Default:
- *   queue = RETA[hash % 128].  RSS action: queue = queue[hash % queue_num];
- *   types 0 and key_len 0 take the PF's types and key at rule creation.
- * - Each packet is classified by exactly one rule-set generation: all of
- *   a flush disappears at once; a create or destroy is atomic.
+ * The rte_flow entry points below take the e-switch and a PF index instead of an ethdev, so that
+ * the e-switch can be driven and tested without ports; octonic_flow_ops wraps them for the ethdev
+ * layer. What rules mean (domains, groups, priorities, items, actions, defaults) is in
+ * doc/guides/nics/octonic.rst, "E-switch"; beyond it:
+ * - JUMP goes to a higher group only, so there are no loops; a packet follows at most 16 JUMPs per
+ *   domain, a 17th ends the domain with its default.
+ * - Every refusal fills rte_flow_error naming the attr/item/action and leaves nothing behind.
+ * - Metadata starts at 0 on the wire; SET_META (transfer) updates (meta & ~mask) | (data & mask),
+ *   and later lookups, including the ingress META item, see the updated value.
+ * - RSS (the PF default and RSS actions): Toeplitz (rte_softrss) over the IPv4/IPv6 4-tuple when
+ *   the packet's TCP/UDP type is in the hash types, else over the address pair when an L3 type of
+ *   its IP version is, else no hash (has_rss=0: queue 0, or the action's first queue). Default:
+ *   queue = RETA[hash % 128]. RSS action: queue = queue[hash % queue_num]; types 0 and key_len 0
+ *   take the PF's types and key at rule creation.
+ * - Each packet is classified by exactly one rule-set generation: all of a flush disappears at
+ *   once; a create or destroy is atomic.
  *
  * Readers without an lcore id (rte_lcore_id() == LCORE_ID_ANY) may call
- * octonic_eswitch_reader_enter/leave too: they are tracked by two epoch
- * counters instead of the per-lcore QSBR state.  A thread must not be
- * inside a read-side section of an e-switch when it calls a control
- * function (create, destroy, flush, RSS/RETA updates, free) of that
- * e-switch: the control path waits for readers.
+ * octonic_eswitch_reader_enter/leave too: they are tracked by two epoch counters instead of the
+ * per-lcore QSBR state. A thread must not be inside a read-side section of an e-switch when it
+ * calls a control function (create, destroy, flush, RSS/RETA updates, free) of that e-switch: the
+ * control path waits for readers.
  *
  * Dump format (octonic_eswitch_dump), one rule per line, sorted: transfer
  * rules by (group, prio, creation order), then ingress rules by (pf, group,
