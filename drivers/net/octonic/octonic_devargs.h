@@ -86,6 +86,19 @@ enum octonic_rx_ring {
 	OCTONIC_RX_RING_MLX5,
 };
 
+/**
+ * What a DMA into memory of another socket than the PF's costs in the
+ * model (nudma_dma=; octonic.rst "Emulation cost and the NUDMA model").
+ */
+enum octonic_nudma_dma {
+	/** The lines it wrote leave the caches: the poller takes the misses
+	 *  DDIO would have saved (default, unless nudma_dma_ns= is given).
+	 */
+	OCTONIC_NUDMA_DMA_FLUSH,
+	/** The poller busy-waits nudma_dma_ns= per remote DMA. */
+	OCTONIC_NUDMA_DMA_WAIT,
+};
+
 /** Largest rx_step= (mlx5's vector Rx works in passes of at most 64). */
 #define OCTONIC_RX_STEP_MAX 64
 /** Largest tx_comp_every=. */
@@ -123,7 +136,9 @@ struct octonic_devargs {
 	uint8_t ipv6;			/**< ipv6=0|1 */
 	uint64_t gen_rate;		/**< gen_rate=pps, 0: as fast as polled */
 	uint64_t gen_limit;		/**< gen_limit=N, 0: unlimited */
-	uint32_t nudma_dma_ns;		/**< busy-wait per remote DMA, 0: off */
+	/** nudma_dma=flush|wait (default flush; wait when only nudma_dma_ns= is given) */
+	enum octonic_nudma_dma nudma_dma;
+	uint32_t nudma_dma_ns;		/**< nudma_dma=wait: per remote DMA, 0: off */
 	uint32_t nudma_poll_ns;		/**< busy-wait per remote poll, 0: off */
 	enum octonic_dialect dialect;	/**< dialect=generic|mlx5-sws|mlx5-hws */
 	/**
