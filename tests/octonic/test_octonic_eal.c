@@ -1398,6 +1398,64 @@ test_nudma_flush(struct rte_mempool *unused __rte_unused)
 	nic_remove("net_octonic46");
 }
 
+/*
+ * The Tx DMA is the sender's: a Tx burst reads its frames out of the mbufs
+ * before its doorbell and pays there the stall of a remote read
+ * (nudma_dma=wait); the engine, run later from another PF's poll, sends
+ * what was read then, and charges that poll nothing.  The NIC reads the
+ * post milliseconds after its doorbell (a draw within tx_read_ns=20 ms,
+ * about 6 ms for this ring's first), so no engine run inside the burst
+ * takes it.
+ */
+static void
+test_tx_dma_at_post(struct rte_mempool *unused __rte_unused)
+{
+	struct octo_port_conf o = { .nb_rxq = 1, .nb_txq = 1 };
+	uint64_t hz = rte_get_tsc_hz(), dma_c = 100000 * hz / 1000000000ull, t0;
+	struct rte_mbuf *m, *r = NULL;
+	uint16_t ports[2];
+	uint8_t ref[100];
+
+	REQUIRE(rte_vdev_init("net_octonic47", "pfs=2,wire=loop,nudma_dma=wait,"
+		"nudma_dma_ns=100000,tx_read_ns=20000000") == 0, "probe");
+	REQUIRE(pf_port("net_octonic47", 0, &ports[0]) == 0 &&
+		pf_port("net_octonic47", 1, &ports[1]) == 0, "ports");
+	REQUIRE(port_start(ports[0], &o) == 0 && port_start(ports[1], &o) == 0,
+		"start");
+	/* PF0 is on socket 0, the mbuf on socket 1: a remote read */
+	m = udp_frame(pool[1], sizeof(ref), 1);
+	REQUIRE(m != NULL, "frame");
+	memcpy(ref, rte_pktmbuf_mtod(m, void *), sizeof(ref));
+	rte_mbuf_refcnt_update(m, 1);	/* ours after the completion's free */
+	REQUIRE(rte_eth_tx_burst(ports[0], 0, &m, 1) == 1, "post");
+	CHECK(xstat(ports[0], "tx_q0_remote_dma_packets") == 1 &&
+		xstat(ports[0], "tx_q0_nudma_stall_cycles") >= dma_c,
+		"the post's burst read %" PRIu64 " frames, stalled %" PRIu64 " cycles",
+		xstat(ports[0], "tx_q0_remote_dma_packets"),
+		xstat(ports[0], "tx_q0_nudma_stall_cycles"));
+	/* a driver leaves a posted mbuf alone; this one shows when it was read */
+	memset(rte_pktmbuf_mtod_offset(m, uint8_t *, 60), 0xa5, sizeof(ref) - 60);
+	/* PF1's polls run the engine until the frame is back, on either PF */
+	t0 = rte_get_tsc_cycles();
+	while (rte_get_tsc_cycles() - t0 < 2 * hz &&
+			rte_eth_rx_queue_count(ports[0], 0) == 0)
+		if (rte_eth_rx_burst(ports[1], 0, &r, 1) == 1)
+			break;
+	if (r == NULL)
+		rte_eth_rx_burst(ports[0], 0, &r, 1);
+	CHECK(r != NULL && r->pkt_len == sizeof(ref) &&
+		memcmp(rte_pktmbuf_mtod(r, void *), ref, sizeof(ref)) == 0,
+		"the wire did not carry what the mbuf held at its post");
+	CHECK(xstat(ports[1], "rx_q0_nudma_stall_cycles") == 0,
+		"PF1's poll was charged %" PRIu64 " cycles of PF0's Tx DMA",
+		xstat(ports[1], "rx_q0_nudma_stall_cycles"));
+	rte_pktmbuf_free(r);
+	rte_pktmbuf_free(m);
+	rte_eth_dev_stop(ports[0]);
+	rte_eth_dev_stop(ports[1]);
+	nic_remove("net_octonic47");
+}
+
 /* Send @p n more frames of the same flows (gen_set restarts the count). */
 static void
 gen_more(uint16_t port, uint64_t n)
@@ -1742,6 +1800,7 @@ static const struct octo_case tests[] = {
 	{ "nudma", test_nudma },
 	{ "dma_own_queue", test_dma_own_queue },
 	{ "nudma_flush", test_nudma_flush },
+	{ "tx_dma_at_post", test_tx_dma_at_post },
 	{ "flow_cache", test_flow_cache },
 	{ "latency", test_latency },
 	{ "telemetry", test_telemetry },

@@ -322,7 +322,6 @@ octonic_txd_burst(struct octonic_txd *d, struct rte_mbuf **pkts, uint16_t n)
 {
 	uint32_t head = LOAD(&d->head, relaxed), idx, part;
 
-	octonic_txd_complete(d, 0);
 	n = RTE_MIN((uint32_t)n, d->size - (head - d->tail));
 	if (n == 0)
 		return 0;

@@ -9,10 +9,10 @@
  * exactly one runner moves packets at a time and nobody ever waits.  Each
  * run does bounded work:
  *   1. Tx: take what the PFs' Tx rings hold, across the rings in the
- *      order the NIC read their posts (octonic_txorder.c), "DMA-read" it
- *      (copy into a wire frame), free the mbuf (that is the completion; with
- *      tx_comp_every > 1 the driver frees it at a completion it asked
- *      for), apply the Tx offloads and put the frame on the wire;
+ *      order the NIC read their posts (octonic_txorder.c): the wire frame
+ *      each post's DMA made, which goes on the wire, and the mbuf, freed
+ *      (that is the completion; with tx_comp_every > 1 the driver frees
+ *      it at a completion it asked for);
  *   2. Rx: take frames from the wire, classify them in the e-switch (per
  *      PF's MAC first under topology=separate, each PF having its own),
  *      and complete each in the chosen queue's ring: a reference to the
@@ -21,17 +21,20 @@
  * Packets sit in rings between runs, as in hardware queues, so they are in
  * flight while rules change.
  *
- * The Rx DMA itself, the frame's one copy into the application's mbuf,
- * is made by the queue's own poller when its burst takes the completion
- * (octonic_rx_dma), so that the lcore that wins the engine's lock writes
- * into no queue's mbufs, and each poller's caches hold its own queue's
- * frames as a real NIC's DMA leaves them.  The wire frame lives until
- * then (the ring holds its reference).  A remote DMA, into memory of
- * another socket than the PF's, costs that poller what it costs a host:
- * under nudma_dma=flush the lines written leave the caches (DDIO puts a
- * DMA's lines in the LLC of the PF's socket only), so whoever reads the
- * frame takes the misses; under nudma_dma=wait it busy-waits
- * nudma_dma_ns instead.
+ * The DMA itself is made by the queue's own poller, so that the lcore
+ * that wins the engine's lock touches no queue's data, and each poller's
+ * caches hold its own queue's frames as a real NIC's DMA leaves them: the
+ * Rx DMA, the frame's one copy into the application's mbuf, when its Rx
+ * burst takes the completion (octonic_rx_dma; the wire frame lives until
+ * then, the ring holds its reference); the Tx DMA, the read of an mbuf
+ * into a wire frame with its Tx offloads, when its Tx burst posts it
+ * (octonic_tx_dma; the queue's frames wait for the engine beside the
+ * ring).  A remote DMA, into or out of memory of another socket than the
+ * PF's, costs that poller what it costs a host: under nudma_dma=flush the
+ * lines an Rx DMA writes leave the caches (DDIO puts a DMA's lines in the
+ * LLC of the PF's socket only), so whoever reads the frame takes the
+ * misses, and a read leaves them as they are; under nudma_dma=wait either
+ * busy-waits nudma_dma_ns instead.
  */
 
 #include <sched.h>
@@ -74,6 +77,14 @@
 #define OCTONIC_GEN_MIN_ROOM 256
 #define OCTONIC_GEN_MAX_ROOM RTE_MBUF_DEFAULT_DATAROOM
 #define OCTONIC_GEN_CACHE 64
+/*
+ * The Tx DMA's frames wait beside the Tx rings until the engine takes
+ * them: enough for several rings of thousands of descriptors.  When all
+ * are in use a Tx burst posts no more, as a NIC whose Tx buffer is full.
+ * Longer frames come from wire_mp.
+ */
+#define OCTONIC_TX_MBUFS 8192
+#define OCTONIC_TX_ROOM RTE_MBUF_DEFAULT_DATAROOM
 
 /* Flush instructions (nudma_dma=flush), chosen once from the CPU's flags. */
 enum {
@@ -187,6 +198,15 @@ octonic_engine_setup(struct octonic_nic *nic)
 			nic->name, rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
+	snprintf(name, sizeof(name), "ocx_%u", nic->seq);
+	nic->tx_mp = rte_pktmbuf_pool_create(name, OCTONIC_TX_MBUFS,
+			OCTONIC_GEN_CACHE, 0, RTE_PKTMBUF_HEADROOM + OCTONIC_TX_ROOM,
+			nic->socket);
+	if (nic->tx_mp == NULL) {
+		OCTONIC_LOG(ERR, "%s: cannot create the Tx DMA's mempool: %s",
+			nic->name, rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
 	switch (nic->args.wire) {
 	case OCTONIC_WIRE_GEN:
 		memset(&gc, 0, sizeof(gc));
@@ -294,6 +314,8 @@ octonic_engine_teardown(struct octonic_nic *nic)
 	nic->lat = NULL;
 	rte_mempool_free(nic->wire_mp);
 	nic->wire_mp = NULL;
+	rte_mempool_free(nic->tx_mp);
+	nic->tx_mp = NULL;
 	rte_mempool_free(nic->gen_mp);
 	nic->gen_mp = NULL;
 	rte_mempool_free(nic->peer_mp);
@@ -405,37 +427,25 @@ static uint16_t tx_switch(struct octonic_nic *nic, struct octonic_pf *pf,
 		struct rte_mbuf **frames, uint16_t n);
 
 /*
- * The NIC reads Tx descriptor @p m (DMA): @return the frame it makes of it
- * for the switch, NULL if none; @p m itself is left to the caller (its
- * completion).
+ * The Tx DMA of @p m into a frame, in *@p wp (NULL: not read, counted);
+ * -ENOBUFS when the NIC has no buffer to read it into.
  */
-static struct rte_mbuf *
-tx_one(struct octonic_nic *nic, struct octonic_pf *pf, struct octonic_txq *txq,
-		const struct rte_mbuf *m)
+static int
+tx_read(struct octonic_nic *nic, struct octonic_txq *txq,
+		const struct rte_mbuf *m, struct rte_mbuf **wp)
 {
 	uint32_t len = m->pkt_len;
 	struct rte_mbuf *w;
 
-	if (!octonic_pf_up(pf)) {
-		/* surprise removal, or a device waiting for its reset: the
-		 * NIC never reads it
-		 */
-		RELAXED_ADD(&pf->tx_drop_down, 1);
-		return NULL;
-	}
-	RELAXED_ADD(&txq->eng.dma_pkts, 1);
-	RELAXED_ADD(&txq->eng.dma_bytes, len);
-	if (m->pool != NULL && m->pool->socket_id != pf->socket) {
-		RELAXED_ADD(&txq->eng.remote_dma_pkts, 1);
-		RELAXED_ADD(&txq->eng.remote_dma_bytes, len);
-		if (nic->nudma_dma_cycles != 0)
-			nic->run_stall += octonic_nudma_wait(nic->nudma_dma_cycles);
-	}
-	w = rte_pktmbuf_alloc(nic->wire_mp);
-	if (w == NULL || len > rte_pktmbuf_tailroom(w)) {
+	*wp = NULL;
+	w = rte_pktmbuf_alloc(len <= OCTONIC_TX_ROOM ? nic->tx_mp : nic->wire_mp);
+	if (w == NULL)
+		return -ENOBUFS;
+	if (len > rte_pktmbuf_tailroom(w)) {
+		/* longer than any frame the wire carries */
 		RELAXED_ADD(&txq->eng.errors, 1);
 		rte_pktmbuf_free(w);
-		return NULL;
+		return 0;
 	}
 	copy_chain(rte_pktmbuf_mtod(w, uint8_t *), m);
 	w->data_len = len;
@@ -446,11 +456,60 @@ tx_one(struct octonic_nic *nic, struct octonic_pf *pf, struct octonic_txq *txq,
 			octo_offload_tx(w) != 0)
 		RELAXED_ADD(&txq->eng.errors, 1);
 	w->ol_flags = 0;
-	return w;
+	*wp = w;
+	return 0;
 }
 
-/* The NIC reads the next @p n frames (n <= OCTONIC_ENGINE_TX_PER_QUEUE)
- * of @p txq and sends them.
+uint16_t
+octonic_tx_dma(struct octonic_txq *txq, struct rte_mbuf **pkts, uint16_t n,
+		uint64_t *stall)
+{
+	struct octonic_pf *pf = txq->pf;
+	struct octonic_nic *nic = pf->nic;
+	uint64_t bytes = 0, rbytes = 0;
+	unsigned int ok = 0, remote = 0;
+	struct rte_mbuf *w;
+	uint16_t i;
+
+	*stall = 0;
+	if (!octonic_pf_up(pf)) {
+		/* surprise removal, or a device waiting for its reset: the
+		 * NIC never reads them
+		 */
+		for (i = 0; i < n; i++)
+			txq->frames[(txq->posted + i) & txq->log_mask] =
+				OCTONIC_TX_UNREAD;
+		return n;
+	}
+	for (i = 0; i < n; i++) {
+		if (tx_read(nic, txq, pkts[i], &w) != 0)
+			break;	/* the NIC's Tx buffers are full: post no more */
+		txq->frames[(txq->posted + i) & txq->log_mask] = w;
+		if (w == NULL)
+			continue;
+		ok++;
+		bytes += pkts[i]->pkt_len;
+		if (pkts[i]->pool != NULL && pkts[i]->pool->socket_id != pf->socket) {
+			remote++;
+			rbytes += pkts[i]->pkt_len;
+		}
+	}
+	RELAXED_ADD(&txq->eng.dma_pkts, ok);
+	RELAXED_ADD(&txq->eng.dma_bytes, bytes);
+	if (remote == 0)
+		return i;
+	RELAXED_ADD(&txq->eng.remote_dma_pkts, remote);
+	RELAXED_ADD(&txq->eng.remote_dma_bytes, rbytes);
+	/* under nudma_dma=flush a read costs nothing: it leaves the caches
+	 * as they are
+	 */
+	if (nic->nudma_dma_cycles != 0)
+		*stall = octonic_nudma_wait(nic->nudma_dma_cycles * remote);
+	return i;
+}
+
+/* The NIC takes the next @p n frames (n <= OCTONIC_ENGINE_TX_PER_QUEUE)
+ * of @p txq and sends what their DMA read.
  */
 static void
 tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
@@ -461,32 +520,39 @@ tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
 	struct rte_mbuf *out[OCTONIC_ENGINE_TX_PER_QUEUE];
 	struct octonic_txd *d = txq->desc;
 	uint16_t nb_peer = 0, nb_out = 0, sent;
-	uint32_t ci = 0;
+	struct rte_mbuf *w;
 	unsigned int i;
 	uint64_t now = 0;
 
+	/* the frames first: once the ring's slots are free the sender may
+	 * post (and DMA) into theirs again
+	 */
+	for (i = 0; i < n; i++) {
+		w = txq->frames[(txq->taken + i) & txq->log_mask];
+		if (w == NULL)
+			continue;	/* its DMA failed, counted */
+		if (w == OCTONIC_TX_UNREAD || !octonic_pf_up(pf)) {
+			RELAXED_ADD(&pf->tx_drop_down, 1);
+			if (w != OCTONIC_TX_UNREAD)
+				rte_pktmbuf_free(w);
+			continue;
+		}
+		out[nb_out++] = w;
+	}
+	/* the completion: the driver frees the mbufs of the descriptors the
+	 * NIC has read, or the NIC does it here
+	 */
 	if (d != NULL) {
-		/* the descriptors the driver posted (the post log says how
-		 * many: it is written after them); it frees their mbufs
-		 */
-		ci = rte_atomic_load_explicit(&d->hw_ci, rte_memory_order_relaxed);
-		for (i = 0; i < n; i++)
-			pkts[i] = d->elts[(ci + i) & d->mask];
+		rte_atomic_store_explicit(&d->hw_ci,
+			rte_atomic_load_explicit(&d->hw_ci, rte_memory_order_relaxed) + n,
+			rte_memory_order_release);
 	} else {
 		n = rte_ring_sc_dequeue_burst(txq->ring, (void **)pkts, n, NULL);
+		if (n > 0)
+			rte_pktmbuf_free_bulk(pkts, n);
 	}
-	if (n > 0 && nic->args.wire == OCTONIC_WIRE_GEN)
+	if (nb_out > 0 && nic->args.wire == OCTONIC_WIRE_GEN)
 		now = rte_rdtsc();
-	for (i = 0; i < n; i++) {
-		out[nb_out] = tx_one(nic, pf, txq, pkts[i]);
-		if (out[nb_out] != NULL)
-			nb_out++;
-	}
-	if (d != NULL)
-		rte_atomic_store_explicit(&d->hw_ci, ci + n,
-			rte_memory_order_release);
-	else if (n > 0)
-		rte_pktmbuf_free_bulk(pkts, n);	/* the completion */
 	if (nb_out > 0 && nic->args.dialect == OCTONIC_DIALECT_MLX5_HWS)
 		nb_out = tx_switch(nic, pf, out, nb_out);
 	for (i = 0; i < nb_out; i++)
@@ -1249,20 +1315,15 @@ octonic_engine_run(struct octonic_nic *nic)
 	rte_spinlock_unlock(&nic->engine_lock);
 }
 
-uint64_t
+void
 octonic_engine_run_poll(struct octonic_nic *nic)
 {
-	uint64_t stall;
-
 	/* read before the atomic exchange: while another lcore runs the
 	 * engine, pollers share the lock's line instead of taking it
 	 */
 	if (rte_spinlock_is_locked(&nic->engine_lock) ||
 			!rte_spinlock_trylock(&nic->engine_lock))
-		return 0;
-	nic->run_stall = 0;
+		return;
 	octonic_engine_run_locked(nic);
-	stall = nic->run_stall;
 	rte_spinlock_unlock(&nic->engine_lock);
-	return stall;
 }

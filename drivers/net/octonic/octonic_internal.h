@@ -14,10 +14,11 @@
  * Threads: the control path (configure, setup, start, stop, close) runs on
  * one thread at a time, as ethdev requires; each queue is polled by at most
  * one lcore; the NIC engine runs on whichever lcore wins the NIC's
- * trylock, and each Rx queue's DMA (into the application's mbufs) on
- * that queue's poller.  Counters therefore have a single writer each: the
- * poller (polls, packets handed to the app, Rx DMA) or the engine (Tx
- * DMA, drops); readers use relaxed atomic loads.
+ * trylock, and each queue's DMA on that queue's poller: the Rx DMA into
+ * the application's mbufs in its Rx burst, the Tx DMA out of them in its
+ * Tx burst.  Counters therefore have a single writer each: the poller
+ * (polls, packets handed to the app, Rx and Tx DMA) or the engine (drops);
+ * readers use relaxed atomic loads.
  *
  * Layers, top first (meson.build lists the files so; a file calls only
  * files below it, the octonic_layers test fails on a call back up):
@@ -62,6 +63,8 @@ extern int octonic_logtype;
 #define OCTONIC_ENGINE_TX_PER_QUEUE 64
 /* Latency stamps of the last 64k generated frames: more than rings hold. */
 #define OCTONIC_LAT_WINDOW_LOG2 16
+/* txq->frames of a frame posted while its PF was down: the NIC never reads it */
+#define OCTONIC_TX_UNREAD ((struct rte_mbuf *)(uintptr_t)1)
 
 #define RELAXED_GET(p) rte_atomic_load_explicit((p), rte_memory_order_relaxed)
 
@@ -85,8 +88,8 @@ struct rte_vdev_device;
 /**
  * Counters of what the NIC does for a queue: on Rx, the DMA (dma_*,
  * nombuf, flush_lines) is written by the queue's poller, which makes it,
- * missed and errors by the engine; on Tx all by the engine.  One writer
- * each.
+ * missed and errors by the engine; on Tx all by the queue's sender, which
+ * makes the DMA.  One writer each.
  */
 struct octonic_engine_cnt {
 	uint64_t dma_pkts;		/**< Rx: written into mbufs; Tx: read out */
@@ -95,7 +98,7 @@ struct octonic_engine_cnt {
 	uint64_t remote_dma_bytes;
 	uint64_t missed;		/**< Rx: ring full or queue not started */
 	uint64_t nombuf;		/**< Rx: mempool empty */
-	uint64_t errors;		/**< Rx: frame too big; Tx: offload failed */
+	uint64_t errors;		/**< Rx: frame too big; Tx: too big, offload failed */
 	/** Rx, nudma_dma=flush: cache lines a remote DMA wrote, flushed */
 	uint64_t flush_lines;
 };
@@ -225,6 +228,12 @@ struct octonic_txq {
 	 * NIC takes the posts of every ring in the order it read them.
 	 */
 	struct octonic_txpost *log;	/**< a power of 2, >= the ring's size */
+	/**
+	 * the wire frame the sender's Tx DMA made of each frame posted, by
+	 * its index (posted, taken) & log_mask: NULL when the DMA failed
+	 * (counted), OCTONIC_TX_UNREAD when the PF was down
+	 */
+	struct rte_mbuf **frames;
 	uint32_t log_mask;
 	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint32_t) log_pi; /**< driver */
 	uint32_t posted;		/**< driver: frames posted */
@@ -320,8 +329,6 @@ struct octonic_nic {
 	 * of its own: every burst of every poller reads it.
 	 */
 	alignas(RTE_CACHE_LINE_SIZE) rte_spinlock_t engine_lock;
-	/** NUDMA cycles of the current run */
-	alignas(RTE_CACHE_LINE_SIZE) uint64_t run_stall;
 	/* NUDMA cost model: a PCIe read of a small buffer from the remote
 	 * socket's memory was measured at about +107 ns over a local one
 	 * (the IOctopus paper's figures); 107 is the value we suggest for
@@ -339,6 +346,8 @@ struct octonic_nic {
 
 	/* wire */
 	struct rte_mempool *wire_mp;	/**< frames in flight on the wire */
+	/** what the Tx DMA reads frames into, held until the NIC takes them (wire_mp if longer) */
+	struct rte_mempool *tx_mp;
 	/** wire=gen: generated frames, held in the Rx rings until their DMA (wire_mp if longer) */
 	struct rte_mempool *gen_mp;
 	uint32_t gen_room;		/**< gen_mp's data room less headroom */
@@ -411,8 +420,8 @@ void octonic_engine_gen_addr(struct octonic_nic *nic, struct octo_gen *g);
 int octonic_engine_wire_start(struct octonic_nic *nic);
 /** Run the engine once if nobody else is (bounded work). */
 void octonic_engine_run(struct octonic_nic *nic);
-/** Same; returns the NUDMA stall (TSC cycles) the run charged. */
-uint64_t octonic_engine_run_poll(struct octonic_nic *nic);
+/** Same, from a burst: the lock is only read while another lcore holds it. */
+void octonic_engine_run_poll(struct octonic_nic *nic);
 /** Run it under the lock taken by the control path. */
 void octonic_engine_run_locked(struct octonic_nic *nic);
 /** Quantile @p q of the generator-to-sink latency in ns; 0 when none. */
@@ -440,6 +449,15 @@ uint64_t octonic_rx_dma_done(struct octonic_rxq *rxq, uint16_t k,
 		uint64_t bytes);
 /** Free the frames of @p n completions. */
 void octonic_rx_refs_free(const struct octonic_rx_ref *r, unsigned int n);
+/**
+ * The Tx DMA of @p pkts[0, n), about to be posted on @p txq, made by the
+ * queue's sender: each is read into a wire frame, with its Tx offloads
+ * applied, in txq->frames from the next post's first index.  Returns how
+ * many got a frame: fewer when the NIC's Tx buffers are all in use (the
+ * rest must not be posted); *stall: the nudma_dma=wait stall paid.
+ */
+uint16_t octonic_tx_dma(struct octonic_txq *txq, struct rte_mbuf **pkts,
+		uint16_t n, uint64_t *stall);
 
 /* octonic_desc.c: the rings of rx_ring=mlx5 and tx_comp_every > 1 */
 struct octonic_rxd *octonic_rxd_create(uint16_t nb_desc, uint16_t sges,
@@ -469,6 +487,7 @@ struct octonic_txd *octonic_txd_create(uint16_t nb_desc, uint16_t every,
 void octonic_txd_free(struct octonic_txd *d);
 /** Free every mbuf not freed yet, read by the NIC or not. */
 void octonic_txd_stop(struct octonic_txd *d);
+/** Post up to @p n, as many as are free (after octonic_txd_complete). */
 uint16_t octonic_txd_burst(struct octonic_txd *d, struct rte_mbuf **pkts,
 		uint16_t n);
 /** Take the completions the NIC made; free up to @p max of their mbufs

@@ -6,9 +6,10 @@
  * Datapath of a PF: the application side of the descriptor rings.  A burst
  * accounts the poll (and whether it came from another socket, paying the
  * NUDMA poll cost if configured), gives the NIC engine a chance to run,
- * makes the Rx DMA of the completions it takes (the NIC's work for this
- * queue, done on its poller: octonic_engine.c says why), and moves mbufs
- * between the application and the ring.  No locks, no syscalls.
+ * makes the Rx DMA of the completions it takes or the Tx DMA of what it
+ * posts (the NIC's work for this queue, done on its poller:
+ * octonic_engine.c says why), and moves mbufs between the application and
+ * the ring.  No locks, no syscalls.
  *
  * The first three steps are the model's, not what a driver of real
  * hardware does: their TSC time, less the NUDMA stall charged in them, is
@@ -44,7 +45,7 @@ model_burst(struct octonic_pf *pf, struct octonic_poll_cnt *c, uint64_t t0)
 		if (nic->nudma_poll_cycles != 0)
 			stall = octonic_nudma_wait(nic->nudma_poll_cycles);
 	}
-	stall += octonic_engine_run_poll(nic);
+	octonic_engine_run_poll(nic);
 	t = rte_rdtsc() - t0;
 	RELAXED_ADD(&c->nudma_cycles, stall);
 	RELAXED_ADD(&c->emu_cycles, t > stall ? t - stall : 0);
@@ -166,9 +167,23 @@ uint16_t
 octonic_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct octonic_txq *txq = q;
-	uint64_t bytes = 0, t0;
-	unsigned int nb, i;
+	uint64_t bytes = 0, t0, stall;
+	unsigned int nb, i, room;
 
+	/* the DMA of what the ring has room for, before the doorbell */
+	if (txq->desc != NULL) {
+		octonic_txd_complete(txq->desc, 0);
+		room = txq->desc->size - octonic_txd_used(txq->desc);
+	} else {
+		room = rte_ring_free_count(txq->ring);
+	}
+	n = RTE_MIN((unsigned int)n, room);
+	if (n > 0) {
+		t0 = rte_rdtsc();
+		n = octonic_tx_dma(txq, pkts, n, &stall);
+		dma_account(&txq->poll, t0, stall);
+	}
+	/* the sender alone fills the ring: all n fit */
 	if (txq->desc != NULL)
 		nb = octonic_txd_burst(txq->desc, pkts, n);
 	else
