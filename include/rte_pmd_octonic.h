@@ -27,9 +27,11 @@
  * socket i % sockets), mac=shared|per-pf, wire=gen|loop|<ethdev name>,
  * flows=, pkt_len=, proto=udp|tcp|sctp|icmp|icmp6, ipv6=0|1, gen_rate=
  * (pps up to 10^9, 0: as fast as polled), gen_limit= (these six with
- * wire=gen only), nudma_dma_ns=, nudma_poll_ns= (busy-wait per
- * remote DMA / remote poll; 107 ns, a published PCIe remote-read penalty,
- * is the suggested value; 0 = off, the default), dialect=generic|mlx5-sws|
+ * wire=gen only), nudma_dma=flush|wait (a remote DMA flushes the lines
+ * it wrote, the default, or busy-waits), nudma_dma_ns=, nudma_poll_ns=
+ * (busy-wait per remote DMA / remote poll; 107 ns, a published PCIe
+ * remote-read penalty, is the suggested value; 0 = off, the default;
+ * nudma_dma_ns= alone selects nudma_dma=wait), dialect=generic|mlx5-sws|
  * mlx5-hws and xmeta=0..4 (the rules a real NIC would refuse, refused in
  * its terms; doc/guides/nics/octonic.rst, "Dialects"), topology=
  * octonic|mpesw|separate, and the datapath's realism: rx_step=,

@@ -32,6 +32,7 @@ test_defaults(void **state)
 	assert_int_equal(da.l4_proto, IPPROTO_UDP);
 	assert_int_equal(da.pkt_len, 64);
 	assert_int_equal(da.nudma_dma_ns, 0);
+	assert_int_equal(da.nudma_dma, OCTONIC_NUDMA_DMA_FLUSH);
 	/* generic dialect; xmeta 0 as mlx5's dv_xmeta_en defaults to legacy */
 	assert_int_equal(da.dialect, OCTONIC_DIALECT_GENERIC);
 	assert_int_equal(da.xmeta, 0);
@@ -166,6 +167,15 @@ test_good(void **state)
 	assert_int_equal(da.gen_limit, 12345);
 	assert_int_equal(da.nudma_dma_ns, 107);
 	assert_int_equal(da.nudma_poll_ns, 50);
+	/* nudma_dma_ns= alone asks for the busy-wait */
+	assert_int_equal(da.nudma_dma, OCTONIC_NUDMA_DMA_WAIT);
+	assert_int_equal(octonic_devargs_parse("nudma_dma=wait", &da, err,
+		sizeof(err)), 0);
+	assert_int_equal(da.nudma_dma, OCTONIC_NUDMA_DMA_WAIT);
+	assert_int_equal(da.nudma_dma_ns, 0);
+	assert_int_equal(octonic_devargs_parse("nudma_dma=flush,nudma_poll_ns=107",
+		&da, err, sizeof(err)), 0);
+	assert_int_equal(da.nudma_dma, OCTONIC_NUDMA_DMA_FLUSH);
 
 	/* the generator's other protocols, shortest frames by default */
 	assert_int_equal(octonic_devargs_parse("proto=sctp,ipv6=1", &da, err,
@@ -276,6 +286,8 @@ static const struct {
 	{ "gen_limit=1e6", "gen_limit" },
 	{ "nudma_dma_ns=100001", "nudma_dma_ns" },
 	{ "nudma_poll_ns=-5", "nudma_poll_ns" },
+	{ "nudma_dma=clflush", "nudma_dma" },
+	{ "nudma_dma=flush,nudma_dma_ns=107", "nudma_dma_ns" },
 	{ "queues=4", "queues" },
 	{ "pfs=2,bogus=1", "bogus" },
 	{ "dialect=mlx5", "dialect" },

@@ -5,8 +5,10 @@
 /*
  * Descriptor rings kept the way DPDK's mlx5 driver keeps them, for the
  * datapath realism devargs (octonic.rst "Datapath"): the application side of
- * them, what the driver does in its bursts.  The NIC side (writing frames
- * into posted buffers, reading Tx descriptors) is in octonic_engine.c.
+ * them, what the driver does in its bursts.  The NIC side (completing
+ * frames in posted slots, reading Tx descriptors) is in octonic_engine.c;
+ * the DMA of a completed frame into its slot's buffer is made here, by
+ * the queue's poller, before its burst hands the slot out.
  *
  * Rx (rx_ring=mlx5).  Every slot holds a buffer from the start (mlx5
  * allocates them all when the queue starts, and the start fails when the
@@ -61,11 +63,13 @@ octonic_rxd_create(uint16_t nb_desc, uint16_t sges, int socket)
 
 	if (size == 0)
 		return NULL;
+	/* the slots' buffers, then the NIC's completions for them (pend) */
 	d = rte_zmalloc_socket("octonic_rxd",
-		sizeof(*d) + sizeof(d->elts[0]) * size, RTE_CACHE_LINE_SIZE,
-		socket);
+		sizeof(*d) + (sizeof(d->elts[0]) + sizeof(d->pend[0])) * size,
+		RTE_CACHE_LINE_SIZE, socket);
 	if (d == NULL)
 		return NULL;
+	d->pend = (struct octonic_rx_ref *)&d->elts[size];
 	d->size = size;
 	d->mask = size - 1;
 	d->nb_desc = n;
@@ -91,11 +95,16 @@ void
 octonic_rxd_stop(struct octonic_rxd *d)
 {
 	uint32_t i, pi = LOAD(&d->rq_pi, relaxed), ci = LOAD(&d->rq_ci, relaxed);
+	uint32_t hw = LOAD(&d->hw_pi, relaxed);
 
 	for (i = pi; i != ci; i++) {
 		rte_pktmbuf_free(d->elts[i & d->mask]);
 		d->elts[i & d->mask] = NULL;
 	}
+	/* completions the poller did not DMA-write yet */
+	for (i = d->dma_pi; i != hw; i++)
+		rte_pktmbuf_free(d->pend[i & d->mask].frame);
+	d->dma_pi = 0;
 	STORE(&d->rq_pi, 0, relaxed);
 	STORE(&d->rq_ci, 0, relaxed);
 	STORE(&d->hw_pi, 0, relaxed);
@@ -134,7 +143,7 @@ rxd_burst_vec(struct octonic_rxq *rxq, struct octonic_rxd *d,
 		posted = LOAD(&d->rq_ci, relaxed) - pi;
 		req = RTE_MIN(req, posted - posted % step);	/* the posted limit */
 		req = RTE_MIN(req, max - tn);			/* the fault */
-		got = RTE_MIN(req, LOAD(&d->hw_pi, acquire) - pi);
+		got = RTE_MIN(req, d->dma_pi - pi);
 		if (got == 0)
 			break;
 		memcpy(&pkts[tn], &d->elts[idx], sizeof(pkts[0]) * got);
@@ -160,7 +169,7 @@ rxd_burst_scalar(struct octonic_rxq *rxq, struct octonic_rxd *d,
 			RELAXED_ADD(&rxq->poll.nombuf, 1);
 			break;
 		}
-		if (pi == LOAD(&d->hw_pi, acquire)) {
+		if (pi == d->dma_pi) {
 			rte_pktmbuf_free(rep);
 			break;
 		}
@@ -175,6 +184,37 @@ rxd_burst_scalar(struct octonic_rxq *rxq, struct octonic_rxd *d,
 		STORE(&d->rq_ci, pi + d->size, release);
 	}
 	return tn;
+}
+
+uint64_t
+octonic_rxd_dma(struct octonic_rxq *rxq, uint32_t n)
+{
+	struct octonic_rxd *d = rxq->desc;
+	uint32_t hw = LOAD(&d->hw_pi, acquire), pi = d->dma_pi, idx;
+	uint32_t end = LOAD(&d->rq_pi, relaxed) + n;
+	uint64_t bytes = 0;
+	uint16_t k = 0;
+	struct rte_mbuf *m;
+
+	/* not past what the burst can take */
+	if ((int32_t)(end - pi) <= 0)
+		hw = pi;
+	else if (hw - pi > end - pi)
+		hw = end;
+	for (; pi != hw; pi++, k++) {
+		idx = pi & d->mask;
+		m = d->elts[idx];
+		rte_pktmbuf_reset(m);
+		/* a scatter chain that finds the pool dry stops the DMA
+		 * until the next burst; the completion stays
+		 */
+		if (octonic_rx_dma(rxq, m, &d->pend[idx]) != 0)
+			break;
+		bytes += m->pkt_len;
+		rte_pktmbuf_free(d->pend[idx].frame);
+	}
+	d->dma_pi = pi;
+	return k > 0 ? octonic_rx_dma_done(rxq, k, bytes) : 0;
 }
 
 uint16_t
@@ -282,7 +322,6 @@ octonic_txd_burst(struct octonic_txd *d, struct rte_mbuf **pkts, uint16_t n)
 {
 	uint32_t head = LOAD(&d->head, relaxed), idx, part;
 
-	octonic_txd_complete(d, 0);
 	n = RTE_MIN((uint32_t)n, d->size - (head - d->tail));
 	if (n == 0)
 		return 0;

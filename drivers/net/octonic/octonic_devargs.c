@@ -42,6 +42,7 @@ octonic_devargs_default(struct octonic_devargs *da)
 	da->rx_ring = OCTONIC_RX_RING_PLAIN;
 	da->tx_comp_every = 1;
 	da->tx_cleanup = 1;
+	da->nudma_dma = OCTONIC_NUDMA_DMA_FLUSH;
 }
 
 static int
@@ -183,6 +184,8 @@ static const struct devarg_field devarg_fields[] = {
 	{ "gen_rate", DA_OFF(gen_rate), DA_SIZE(gen_rate), 0, 0, 1000000000ull, NULL },
 	{ "gen_limit", DA_OFF(gen_limit), DA_SIZE(gen_limit), 0, 0, UINT64_MAX, NULL },
 	{ "nudma_dma_ns", DA_OFF(nudma_dma_ns), DA_SIZE(nudma_dma_ns), 0, 0, 100000, NULL },
+	{ "nudma_dma", DA_OFF(nudma_dma), DA_SIZE(nudma_dma), 0, 0, 0,
+		WORDS({ "flush", OCTONIC_NUDMA_DMA_FLUSH }, { "wait", OCTONIC_NUDMA_DMA_WAIT }) },
 	{ "nudma_poll_ns", DA_OFF(nudma_poll_ns), DA_SIZE(nudma_poll_ns), 0, 0, 100000, NULL },
 	{ "dialect", DA_OFF(dialect), DA_SIZE(dialect), 0, 0, 0,
 		WORDS({ "generic", OCTONIC_DIALECT_GENERIC },
@@ -412,6 +415,17 @@ octonic_devargs_parse(const char *args, struct octonic_devargs *da,
 	}
 	if (ret == 0)
 		datapath_defaults(da, kv);
+	/* nudma_dma_ns= is the busy-wait's length: given alone it asks for
+	 * the busy-wait, as it did before the flush existed; with
+	 * nudma_dma=flush it would be ignored, so it is refused
+	 */
+	if (ret == 0 && rte_kvargs_count(kv, "nudma_dma_ns") != 0) {
+		if (rte_kvargs_count(kv, "nudma_dma") == 0)
+			da->nudma_dma = OCTONIC_NUDMA_DMA_WAIT;
+		else if (da->nudma_dma == OCTONIC_NUDMA_DMA_FLUSH)
+			ret = fail(err, err_len,
+				"devarg 'nudma_dma_ns' is the busy-wait of nudma_dma=wait, not of nudma_dma=flush");
+	}
 	/* A generator setting under another wire would change nothing: say
 	 * so rather than let a gen_rate= look like it paced the traffic.
 	 */

@@ -66,6 +66,12 @@ enum octonic_rx_ring {
 	OCTONIC_RX_RING_MLX5,	/**< mlx5's: the NIC writes only into posted buffers */
 };
 
+/** A DMA into another socket's memory (nudma_dma=; octonic.rst "Emulation cost ..."). */
+enum octonic_nudma_dma {
+	OCTONIC_NUDMA_DMA_FLUSH,	/**< its lines leave the caches (default) */
+	OCTONIC_NUDMA_DMA_WAIT,		/**< the poller busy-waits nudma_dma_ns= */
+};
+
 /** Largest rx_step= (mlx5's vector Rx works in passes of at most 64). */
 #define OCTONIC_RX_STEP_MAX 64
 /** Largest tx_comp_every=. */
@@ -101,6 +107,7 @@ struct octonic_devargs {
 	uint8_t ipv6;
 	uint64_t gen_rate;
 	uint64_t gen_limit;
+	enum octonic_nudma_dma nudma_dma;
 	uint32_t nudma_dma_ns;
 	uint32_t nudma_poll_ns;
 	enum octonic_dialect dialect;

@@ -9,17 +9,32 @@
  * exactly one runner moves packets at a time and nobody ever waits.  Each
  * run does bounded work:
  *   1. Tx: take what the PFs' Tx rings hold, across the rings in the
- *      order the NIC read their posts (octonic_txorder.c), "DMA-read" it
- *      (copy into a wire frame), free the mbuf (that is the completion; with
- *      tx_comp_every > 1 the driver frees it at a completion it asked
- *      for), apply the Tx offloads and put the frame on the wire;
+ *      order the NIC read their posts (octonic_txorder.c): the wire frame
+ *      each post's DMA made, which goes on the wire, and the mbuf, freed
+ *      (that is the completion; with tx_comp_every > 1 the driver frees
+ *      it at a completion it asked for);
  *   2. Rx: take frames from the wire, classify them in the e-switch (per
  *      PF's MAC first under topology=separate, each PF having its own),
- *      and "DMA-write" each (copy) into an mbuf of the chosen queue's
- *      mempool, then enqueue it in that queue's descriptor ring (with
- *      rx_ring=mlx5: into the next buffer the driver posted).
+ *      and complete each in the chosen queue's ring: a reference to the
+ *      wire frame with what its descriptor says (with rx_ring=mlx5: in
+ *      the next slot the driver posted a buffer in).
  * Packets sit in rings between runs, as in hardware queues, so they are in
  * flight while rules change.
+ *
+ * The DMA itself is made by the queue's own poller, so that the lcore
+ * that wins the engine's lock touches no queue's data, and each poller's
+ * caches hold its own queue's frames as a real NIC's DMA leaves them: the
+ * Rx DMA, the frame's one copy into the application's mbuf, when its Rx
+ * burst takes the completion (octonic_rx_dma; the wire frame lives until
+ * then, the ring holds its reference); the Tx DMA, the read of an mbuf
+ * into a wire frame with its Tx offloads, when its Tx burst posts it
+ * (octonic_tx_dma; the queue's frames wait for the engine beside the
+ * ring).  A remote DMA, into or out of memory of another socket than the
+ * PF's, costs that poller what it costs a host: under nudma_dma=flush the
+ * lines an Rx DMA writes leave the caches (DDIO puts a DMA's lines in the
+ * LLC of the PF's socket only), so whoever reads the frame takes the
+ * misses, and a read leaves them as they are; under nudma_dma=wait either
+ * busy-waits nudma_dma_ns instead.
  */
 
 #include <sched.h>
@@ -33,6 +48,9 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_pause.h>
+#if defined(RTE_ARCH_X86)
+#include <cpuid.h>
+#endif
 
 #include "octo_wire.h"
 #include "octonic_internal.h"
@@ -46,6 +64,65 @@
  * the engine with huge bursts (which would only overflow the rings).
  */
 #define OCTONIC_GEN_MAX_CREDIT 256
+/*
+ * The generator's frames stay in the Rx rings until their pollers' DMA:
+ * enough for several rings of thousands of descriptors left unpolled.
+ * When all are held the generator waits for the pollers (a paced one
+ * counts what its rate offered meanwhile in gen_overflow), as a NIC whose
+ * Rx buffer is full.  Its buffers fit the frames asked at probe, at least
+ * OCTONIC_GEN_MIN_ROOM; longer ones (rte_pmd_octonic_gen_set) come from
+ * wire_mp.
+ */
+#define OCTONIC_GEN_MBUFS 16384
+#define OCTONIC_GEN_MIN_ROOM 256
+#define OCTONIC_GEN_MAX_ROOM RTE_MBUF_DEFAULT_DATAROOM
+#define OCTONIC_GEN_CACHE 64
+/*
+ * The Tx DMA's frames wait beside the Tx rings until the engine takes
+ * them: enough for several rings of thousands of descriptors.  When all
+ * are in use a Tx burst posts no more, as a NIC whose Tx buffer is full.
+ * Longer frames come from wire_mp.
+ */
+#define OCTONIC_TX_MBUFS 8192
+#define OCTONIC_TX_ROOM RTE_MBUF_DEFAULT_DATAROOM
+
+/* Flush instructions (nudma_dma=flush), chosen once from the CPU's flags. */
+enum {
+	FLUSH_NONE,
+	FLUSH_CLFLUSH,
+	FLUSH_CLFLUSHOPT,
+	FLUSH_DC_CIVAC,
+};
+
+static uint8_t
+flush_insn_probe(void)
+{
+#if defined(RTE_ARCH_X86)
+	unsigned int a, b, c, d;
+
+	/* CPUID.(EAX=7,ECX=0):EBX[23] is CLFLUSHOPT, CPUID.1:EDX[19] CLFLUSH */
+	if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 23)) != 0)
+		return FLUSH_CLFLUSHOPT;
+	if (__get_cpuid(1, &a, &b, &c, &d) && (d & (1u << 19)) != 0)
+		return FLUSH_CLFLUSH;
+	return FLUSH_NONE;
+#elif defined(RTE_ARCH_ARM64)
+	return FLUSH_DC_CIVAC;
+#else
+	return FLUSH_NONE;
+#endif
+}
+
+const char *
+octonic_flush_insn_name(const struct octonic_nic *nic)
+{
+	static const char *const names[] = {
+		[FLUSH_NONE] = "none", [FLUSH_CLFLUSH] = "clflush",
+		[FLUSH_CLFLUSHOPT] = "clflushopt", [FLUSH_DC_CIVAC] = "dc civac",
+	};
+
+	return names[nic->flush_insn];
+}
 
 int
 octonic_thread_socket(void)
@@ -99,7 +176,16 @@ octonic_engine_setup(struct octonic_nic *nic)
 	struct octo_gen_conf gc;
 	uint64_t hz = rte_get_tsc_hz();
 
-	nic->nudma_dma_cycles = nic->args.nudma_dma_ns * hz / 1000000000ull;
+	if (nic->args.nudma_dma == OCTONIC_NUDMA_DMA_FLUSH) {
+		nic->flush_insn = flush_insn_probe();
+		nic->nudma_flush = nic->flush_insn != FLUSH_NONE;
+		if (!nic->nudma_flush)
+			OCTONIC_LOG(WARNING, "%s: nudma_dma=flush: this CPU has no cache line flush the model knows; a remote DMA costs nothing (nudma_dma=wait busy-waits instead)",
+				nic->name);
+	} else {
+		nic->nudma_dma_cycles =
+			nic->args.nudma_dma_ns * hz / 1000000000ull;
+	}
 	nic->nudma_poll_cycles = nic->args.nudma_poll_ns * hz / 1000000000ull;
 	nic->tx_read_cycles = nic->args.tx_read_ns * hz / 1000000000ull;
 	rte_spinlock_init(&nic->engine_lock);
@@ -109,6 +195,15 @@ octonic_engine_setup(struct octonic_nic *nic)
 			OCTONIC_WIRE_BUF, nic->socket);
 	if (nic->wire_mp == NULL) {
 		OCTONIC_LOG(ERR, "%s: cannot create the wire mempool: %s",
+			nic->name, rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	snprintf(name, sizeof(name), "ocx_%u", nic->seq);
+	nic->tx_mp = rte_pktmbuf_pool_create(name, OCTONIC_TX_MBUFS,
+			OCTONIC_GEN_CACHE, 0, RTE_PKTMBUF_HEADROOM + OCTONIC_TX_ROOM,
+			nic->socket);
+	if (nic->tx_mp == NULL) {
+		OCTONIC_LOG(ERR, "%s: cannot create the Tx DMA's mempool: %s",
 			nic->name, rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
@@ -128,9 +223,19 @@ octonic_engine_setup(struct octonic_nic *nic)
 			OCTONIC_LOG(ERR, "%s: cannot create the generator", nic->name);
 			return -ENOMEM;
 		}
-		if (rte_pktmbuf_alloc_bulk(nic->wire_mp, nic->stage,
-				OCTONIC_BURST) != 0)
-			return -ENOMEM;
+		if (nic->args.pkt_len <= OCTONIC_GEN_MAX_ROOM) {
+			nic->gen_room = RTE_ALIGN_CEIL(RTE_MAX(nic->args.pkt_len,
+				(uint32_t)OCTONIC_GEN_MIN_ROOM), RTE_CACHE_LINE_SIZE);
+			snprintf(name, sizeof(name), "ocg_%u", nic->seq);
+			nic->gen_mp = rte_pktmbuf_pool_create(name,
+				OCTONIC_GEN_MBUFS, OCTONIC_GEN_CACHE, 0,
+				RTE_PKTMBUF_HEADROOM + nic->gen_room, nic->socket);
+			if (nic->gen_mp == NULL) {
+				OCTONIC_LOG(ERR, "%s: cannot create the generator's pool: %s",
+					nic->name, rte_strerror(rte_errno));
+				return -ENOMEM;
+			}
+		}
 		nic->gen_rate = nic->args.gen_rate;
 		nic->gen_limit = nic->args.gen_limit;
 		nic->gen_on = 1;
@@ -195,10 +300,10 @@ octonic_engine_teardown(struct octonic_nic *nic)
 		rte_ring_free(nic->loop_ring);
 		nic->loop_ring = NULL;
 	}
-	for (i = 0; i < RTE_DIM(nic->stage); i++) {
+	for (i = 0; i < nic->nb_stage; i++)
 		rte_pktmbuf_free(nic->stage[i]);
-		nic->stage[i] = NULL;
-	}
+	nic->nb_stage = 0;
+	nic->stage_mp = NULL;
 	if (nic->gen != NULL)
 		octo_gen_free(nic->gen);
 	nic->gen = NULL;
@@ -209,6 +314,10 @@ octonic_engine_teardown(struct octonic_nic *nic)
 	nic->lat = NULL;
 	rte_mempool_free(nic->wire_mp);
 	nic->wire_mp = NULL;
+	rte_mempool_free(nic->tx_mp);
+	nic->tx_mp = NULL;
+	rte_mempool_free(nic->gen_mp);
+	nic->gen_mp = NULL;
 	rte_mempool_free(nic->peer_mp);
 	nic->peer_mp = NULL;
 	nic->peer_started_by_us = 0;
@@ -318,37 +427,25 @@ static uint16_t tx_switch(struct octonic_nic *nic, struct octonic_pf *pf,
 		struct rte_mbuf **frames, uint16_t n);
 
 /*
- * The NIC reads Tx descriptor @p m (DMA): @return the frame it makes of it
- * for the switch, NULL if none; @p m itself is left to the caller (its
- * completion).
+ * The Tx DMA of @p m into a frame, in *@p wp (NULL: not read, counted);
+ * -ENOBUFS when the NIC has no buffer to read it into.
  */
-static struct rte_mbuf *
-tx_one(struct octonic_nic *nic, struct octonic_pf *pf, struct octonic_txq *txq,
-		const struct rte_mbuf *m)
+static int
+tx_read(struct octonic_nic *nic, struct octonic_txq *txq,
+		const struct rte_mbuf *m, struct rte_mbuf **wp)
 {
 	uint32_t len = m->pkt_len;
 	struct rte_mbuf *w;
 
-	if (!octonic_pf_up(pf)) {
-		/* surprise removal, or a device waiting for its reset: the
-		 * NIC never reads it
-		 */
-		RELAXED_ADD(&pf->tx_drop_down, 1);
-		return NULL;
-	}
-	RELAXED_ADD(&txq->eng.dma_pkts, 1);
-	RELAXED_ADD(&txq->eng.dma_bytes, len);
-	if (m->pool != NULL && m->pool->socket_id != pf->socket) {
-		RELAXED_ADD(&txq->eng.remote_dma_pkts, 1);
-		RELAXED_ADD(&txq->eng.remote_dma_bytes, len);
-		if (nic->nudma_dma_cycles != 0)
-			nic->run_stall += octonic_nudma_wait(nic->nudma_dma_cycles);
-	}
-	w = rte_pktmbuf_alloc(nic->wire_mp);
-	if (w == NULL || len > rte_pktmbuf_tailroom(w)) {
+	*wp = NULL;
+	w = rte_pktmbuf_alloc(len <= OCTONIC_TX_ROOM ? nic->tx_mp : nic->wire_mp);
+	if (w == NULL)
+		return -ENOBUFS;
+	if (len > rte_pktmbuf_tailroom(w)) {
+		/* longer than any frame the wire carries */
 		RELAXED_ADD(&txq->eng.errors, 1);
 		rte_pktmbuf_free(w);
-		return NULL;
+		return 0;
 	}
 	copy_chain(rte_pktmbuf_mtod(w, uint8_t *), m);
 	w->data_len = len;
@@ -359,11 +456,60 @@ tx_one(struct octonic_nic *nic, struct octonic_pf *pf, struct octonic_txq *txq,
 			octo_offload_tx(w) != 0)
 		RELAXED_ADD(&txq->eng.errors, 1);
 	w->ol_flags = 0;
-	return w;
+	*wp = w;
+	return 0;
 }
 
-/* The NIC reads the next @p n frames (n <= OCTONIC_ENGINE_TX_PER_QUEUE)
- * of @p txq and sends them.
+uint16_t
+octonic_tx_dma(struct octonic_txq *txq, struct rte_mbuf **pkts, uint16_t n,
+		uint64_t *stall)
+{
+	struct octonic_pf *pf = txq->pf;
+	struct octonic_nic *nic = pf->nic;
+	uint64_t bytes = 0, rbytes = 0;
+	unsigned int ok = 0, remote = 0;
+	struct rte_mbuf *w;
+	uint16_t i;
+
+	*stall = 0;
+	if (!octonic_pf_up(pf)) {
+		/* surprise removal, or a device waiting for its reset: the
+		 * NIC never reads them
+		 */
+		for (i = 0; i < n; i++)
+			txq->frames[(txq->posted + i) & txq->log_mask] =
+				OCTONIC_TX_UNREAD;
+		return n;
+	}
+	for (i = 0; i < n; i++) {
+		if (tx_read(nic, txq, pkts[i], &w) != 0)
+			break;	/* the NIC's Tx buffers are full: post no more */
+		txq->frames[(txq->posted + i) & txq->log_mask] = w;
+		if (w == NULL)
+			continue;
+		ok++;
+		bytes += pkts[i]->pkt_len;
+		if (pkts[i]->pool != NULL && pkts[i]->pool->socket_id != pf->socket) {
+			remote++;
+			rbytes += pkts[i]->pkt_len;
+		}
+	}
+	RELAXED_ADD(&txq->eng.dma_pkts, ok);
+	RELAXED_ADD(&txq->eng.dma_bytes, bytes);
+	if (remote == 0)
+		return i;
+	RELAXED_ADD(&txq->eng.remote_dma_pkts, remote);
+	RELAXED_ADD(&txq->eng.remote_dma_bytes, rbytes);
+	/* under nudma_dma=flush a read costs nothing: it leaves the caches
+	 * as they are
+	 */
+	if (nic->nudma_dma_cycles != 0)
+		*stall = octonic_nudma_wait(nic->nudma_dma_cycles * remote);
+	return i;
+}
+
+/* The NIC takes the next @p n frames (n <= OCTONIC_ENGINE_TX_PER_QUEUE)
+ * of @p txq and sends what their DMA read.
  */
 static void
 tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
@@ -374,32 +520,39 @@ tx_drain_queue(struct octonic_nic *nic, struct octonic_pf *pf,
 	struct rte_mbuf *out[OCTONIC_ENGINE_TX_PER_QUEUE];
 	struct octonic_txd *d = txq->desc;
 	uint16_t nb_peer = 0, nb_out = 0, sent;
-	uint32_t ci = 0;
+	struct rte_mbuf *w;
 	unsigned int i;
 	uint64_t now = 0;
 
+	/* the frames first: once the ring's slots are free the sender may
+	 * post (and DMA) into theirs again
+	 */
+	for (i = 0; i < n; i++) {
+		w = txq->frames[(txq->taken + i) & txq->log_mask];
+		if (w == NULL)
+			continue;	/* its DMA failed, counted */
+		if (w == OCTONIC_TX_UNREAD || !octonic_pf_up(pf)) {
+			RELAXED_ADD(&pf->tx_drop_down, 1);
+			if (w != OCTONIC_TX_UNREAD)
+				rte_pktmbuf_free(w);
+			continue;
+		}
+		out[nb_out++] = w;
+	}
+	/* the completion: the driver frees the mbufs of the descriptors the
+	 * NIC has read, or the NIC does it here
+	 */
 	if (d != NULL) {
-		/* the descriptors the driver posted (the post log says how
-		 * many: it is written after them); it frees their mbufs
-		 */
-		ci = rte_atomic_load_explicit(&d->hw_ci, rte_memory_order_relaxed);
-		for (i = 0; i < n; i++)
-			pkts[i] = d->elts[(ci + i) & d->mask];
+		rte_atomic_store_explicit(&d->hw_ci,
+			rte_atomic_load_explicit(&d->hw_ci, rte_memory_order_relaxed) + n,
+			rte_memory_order_release);
 	} else {
 		n = rte_ring_sc_dequeue_burst(txq->ring, (void **)pkts, n, NULL);
+		if (n > 0)
+			rte_pktmbuf_free_bulk(pkts, n);
 	}
-	if (n > 0 && nic->args.wire == OCTONIC_WIRE_GEN)
+	if (nb_out > 0 && nic->args.wire == OCTONIC_WIRE_GEN)
 		now = rte_rdtsc();
-	for (i = 0; i < n; i++) {
-		out[nb_out] = tx_one(nic, pf, txq, pkts[i]);
-		if (out[nb_out] != NULL)
-			nb_out++;
-	}
-	if (d != NULL)
-		rte_atomic_store_explicit(&d->hw_ci, ci + n,
-			rte_memory_order_release);
-	else if (n > 0)
-		rte_pktmbuf_free_bulk(pkts, n);	/* the completion */
 	if (nb_out > 0 && nic->args.dialect == OCTONIC_DIALECT_MLX5_HWS)
 		nb_out = tx_switch(nic, pf, out, nb_out);
 	for (i = 0; i < nb_out; i++)
@@ -506,18 +659,54 @@ gen_budget(struct octonic_nic *nic, uint16_t want, uint64_t *first_due,
 	return want;
 }
 
+/*
+ * Frames ready for the generator, up to OCTONIC_BURST: buffers of the
+ * pool its frame length takes, fewer while the Rx rings hold them all.
+ */
+static uint16_t
+gen_stage(struct octonic_nic *nic)
+{
+	struct rte_mempool *mp = nic->gen_mp != NULL &&
+		nic->args.pkt_len <= nic->gen_room ? nic->gen_mp : nic->wire_mp;
+	uint16_t want;
+	struct rte_mbuf *m;
+
+	if (nic->stage_mp != mp) {
+		if (nic->nb_stage > 0)
+			rte_pktmbuf_free_bulk(nic->stage, nic->nb_stage);
+		nic->nb_stage = 0;
+		nic->stage_mp = mp;
+	}
+	want = OCTONIC_BURST - nic->nb_stage;
+	if (want == 0)
+		return OCTONIC_BURST;
+	if (rte_pktmbuf_alloc_bulk(mp, nic->stage + nic->nb_stage, want) == 0) {
+		nic->nb_stage = OCTONIC_BURST;
+	} else {
+		while (nic->nb_stage < OCTONIC_BURST &&
+				(m = rte_pktmbuf_alloc(mp)) != NULL)
+			nic->stage[nic->nb_stage++] = m;
+	}
+	return nic->nb_stage;
+}
+
 static uint16_t
 wire_fetch(struct octonic_nic *nic, struct rte_mbuf **frames)
 {
 	uint64_t due, period;
-	uint16_t n = 0, len;
+	uint16_t n = 0, len, first;
 	struct rte_mbuf *m;
 
 	switch (nic->args.wire) {
 	case OCTONIC_WIRE_GEN:
-		n = gen_budget(nic, OCTONIC_BURST, &due, &period);
+		if (!nic->gen_on)
+			return 0;
+		n = gen_budget(nic, gen_stage(nic), &due, &period);
+		/* the frames go to the rings: the stage's last n */
+		first = nic->nb_stage - n;
+		nic->nb_stage = first;
 		for (uint16_t i = 0; i < n; i++) {
-			m = nic->stage[i];
+			m = nic->stage[first + i];
 			len = octo_gen_next(nic->gen, rte_pktmbuf_mtod(m, uint8_t *),
 				rte_pktmbuf_tailroom(m) + m->data_len);
 			m->data_len = len;
@@ -546,28 +735,21 @@ wire_fetch(struct octonic_nic *nic, struct rte_mbuf **frames)
 }
 
 /*
- * Write frame @p w into @p head, an mbuf of @p rxq's pool, chaining more
- * mbufs of that pool if scatter is on.  -1, counted (errors or nombuf),
- * when the frame does not fit or the pool runs dry; head is then left
- * alone (the segments chained to it freed).
+ * Copy frame @p src (possibly chained) into @p head, chaining more mbufs
+ * of @p mp where it does not fit.  -1 when @p mp runs dry; head is then
+ * left alone (the segments chained to it freed).
  */
 static int
-dma_write(struct octonic_rxq *rxq, struct rte_mbuf *head,
-		const struct rte_mbuf *w, int scatter)
+chain_write(struct rte_mempool *mp, struct rte_mbuf *head,
+		const struct rte_mbuf *src)
 {
 	struct rte_mbuf *seg = head, *prev = NULL;
-	const struct rte_mbuf *src = w;
-	uint32_t len = w->pkt_len, off = 0, src_off = 0, chunk;
+	uint32_t len = src->pkt_len, off = 0, src_off = 0, chunk;
 
-	if (len > rte_pktmbuf_tailroom(head) && !scatter) {
-		RELAXED_ADD(&rxq->eng.errors, 1);
-		return -1;
-	}
 	while (off < len) {
 		if (seg == NULL) {
-			seg = rte_pktmbuf_alloc(rxq->mp);
+			seg = rte_pktmbuf_alloc(mp);
 			if (seg == NULL) {
-				RELAXED_ADD(&rxq->eng.nombuf, 1);
 				rte_pktmbuf_free(head->next);
 				head->next = NULL;
 				head->nb_segs = 1;
@@ -669,162 +851,266 @@ steer(struct octonic_nic *nic, const struct octonic_domain *dom,
 	return data->rx_queues[v->queue];
 }
 
-/* What the NIC writes in the descriptor besides the data. */
+/*
+ * The completion of frame @p w (verdict @p v) in @p r: the frame's
+ * reference, passed on, and what the descriptor says besides the data,
+ * which the NIC's parser reads from the frame.
+ */
 static void
-rx_fields(const struct octonic_pf *pf, struct rte_mbuf *m,
-		const struct rte_mbuf *w, const struct octonic_verdict *v,
-		uint64_t offloads)
+rx_ref(struct octonic_rx_ref *r, struct rte_mbuf *w,
+		const struct octonic_verdict *v, uint64_t offloads)
 {
 	const uint8_t *frame = rte_pktmbuf_mtod(w, const uint8_t *);
 	uint64_t flags = 0;
 
-	m->port = pf->port_id;
-	m->packet_type = octo_offload_ptype(frame, w->data_len);
+	r->frame = w;
+	r->packet_type = octo_offload_ptype(frame, w->data_len);
 	if (offloads & RTE_ETH_RX_OFFLOAD_CHECKSUM)
 		flags |= octo_offload_rx_cksum(frame, w->data_len);
+	r->rss = 0;
+	r->mark = 0;
 	if (v->has_rss) {
 		flags |= RTE_MBUF_F_RX_RSS_HASH;
-		m->hash.rss = v->rss_hash;
+		r->rss = v->rss_hash;
 	}
 	if (v->has_flag)
 		flags |= RTE_MBUF_F_RX_FDIR;
 	if (v->has_mark) {
 		flags |= RTE_MBUF_F_RX_FDIR | RTE_MBUF_F_RX_FDIR_ID;
-		m->hash.fdir.hi = v->mark;
+		r->mark = v->mark;
 	}
-	m->ol_flags = flags;
-}
-
-/* Count @p k frames of @p bytes DMA-written into @p rxq's buffers. */
-static void
-rx_dma_count(struct octonic_nic *nic, struct octonic_rxq *rxq, uint16_t k,
-		uint64_t bytes)
-{
-	RELAXED_ADD(&rxq->eng.dma_pkts, k);
-	RELAXED_ADD(&rxq->eng.dma_bytes, bytes);
-	if (rxq->remote_pool) {
-		RELAXED_ADD(&rxq->eng.remote_dma_pkts, k);
-		RELAXED_ADD(&rxq->eng.remote_dma_bytes, bytes);
-		if (nic->nudma_dma_cycles != 0)
-			nic->run_stall +=
-				octonic_nudma_wait(nic->nudma_dma_cycles * k);
-	}
+	r->ol_flags = flags;
 }
 
 /*
- * rx_ring=mlx5: write frames[0..n) into the buffers the driver posted, in
- * order; with none left the rest is dropped (imissed), as a ConnectX
- * counts out-of-buffer.  A frame that does not fit is an error and leaves
- * its buffer posted for the next one.
+ * Whether frame @p w fits @p rxq's buffers: one longer than a buffer
+ * without scatter is an error (counted), as on a NIC.
+ */
+static bool
+rx_fits(struct octonic_rxq *rxq, const struct rte_mbuf *w, uint64_t offloads)
+{
+	if (w->pkt_len <= rxq->room || (offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0)
+		return true;
+	RELAXED_ADD(&rxq->eng.errors, 1);
+	return false;
+}
+
+/* ---- the Rx DMA, on the queue's poller ---- */
+
+/*
+ * Write back and evict the lines of [@p p, @p p + @p len) from every
+ * cache; returns how many lines.
+ */
+static unsigned int
+lines_flush(uint8_t insn, const void *p, size_t len)
+{
+	uintptr_t a = (uintptr_t)p & ~(uintptr_t)(RTE_CACHE_LINE_SIZE - 1);
+	uintptr_t end = (uintptr_t)p + len;
+	unsigned int n = 0;
+
+	for (; a < end; a += RTE_CACHE_LINE_SIZE, n++) {
+		switch (insn) {
+#if defined(RTE_ARCH_X86)
+		case FLUSH_CLFLUSHOPT:
+			/* 66 0F AE /7: clflushopt, for assemblers that lack it */
+			asm volatile(".byte 0x66; clflush %0"
+				: "+m" (*(volatile char *)a));
+			break;
+		case FLUSH_CLFLUSH:
+			asm volatile("clflush %0" : "+m" (*(volatile char *)a));
+			break;
+#elif defined(RTE_ARCH_ARM64)
+		case FLUSH_DC_CIVAC:
+			asm volatile("dc civac, %0" : : "r" (a) : "memory");
+			break;
+#endif
+		default:
+			return 0;
+		}
+	}
+	return n;
+}
+
+int
+octonic_rx_dma(struct octonic_rxq *rxq, struct rte_mbuf *m,
+		const struct octonic_rx_ref *r)
+{
+	const struct octonic_nic *nic = rxq->pf->nic;
+	const struct rte_mbuf *f = r->frame, *seg;
+	unsigned int lines = 0;
+
+	if (f->next == NULL && f->data_len <= rte_pktmbuf_tailroom(m)) {
+		/* the common case: one segment into one buffer */
+		rte_memcpy(rte_pktmbuf_mtod(m, void *),
+			rte_pktmbuf_mtod(f, const void *), f->data_len);
+		m->data_len = f->data_len;
+		m->pkt_len = f->data_len;
+	} else if (chain_write(rxq->mp, m, f) != 0) {
+		RELAXED_ADD(&rxq->eng.nombuf, 1);
+		return -1;
+	}
+	m->port = rxq->pf->port_id;
+	m->packet_type = r->packet_type;
+	m->ol_flags = r->ol_flags;
+	m->hash.rss = r->rss;
+	m->hash.fdir.hi = r->mark;
+	if (!rxq->remote_pool || !nic->nudma_flush)
+		return 0;
+	/*
+	 * What a DMA into another socket's memory writes is not in any cache
+	 * (DDIO allocates lines in the LLC of the PF's socket only): the
+	 * frame's lines leave the caches, so that its reader takes the
+	 * misses.  The mbuf's own fields are the driver's writes, from the
+	 * completion, made by the CPU: they stay.
+	 */
+	for (seg = m; seg != NULL; seg = seg->next)
+		lines += lines_flush(nic->flush_insn,
+			rte_pktmbuf_mtod(seg, const void *), seg->data_len);
+	RELAXED_ADD(&rxq->eng.flush_lines, lines);
+	return 0;
+}
+
+uint64_t
+octonic_rx_dma_done(struct octonic_rxq *rxq, uint16_t k, uint64_t bytes)
+{
+	const struct octonic_nic *nic = rxq->pf->nic;
+
+	RELAXED_ADD(&rxq->eng.dma_pkts, k);
+	RELAXED_ADD(&rxq->eng.dma_bytes, bytes);
+	if (!rxq->remote_pool)
+		return 0;
+	RELAXED_ADD(&rxq->eng.remote_dma_pkts, k);
+	RELAXED_ADD(&rxq->eng.remote_dma_bytes, bytes);
+	if (nic->nudma_flush) {
+		/* clflushopt is ordered by a fence only: the burst's flushes
+		 * are done before the application reads the frames
+		 */
+		rte_wmb();
+		return 0;
+	}
+	if (nic->nudma_dma_cycles == 0)
+		return 0;
+	return octonic_nudma_wait(nic->nudma_dma_cycles * k);
+}
+
+void
+octonic_rx_refs_free(const struct octonic_rx_ref *r, unsigned int n)
+{
+	struct rte_mbuf *f[OCTONIC_BURST];
+	unsigned int i, k;
+
+	while (n > 0) {
+		k = RTE_MIN(n, (unsigned int)OCTONIC_BURST);
+		for (i = 0; i < k; i++)
+			f[i] = r[i].frame;
+		rte_pktmbuf_free_bulk(f, k);
+		r += k;
+		n -= k;
+	}
+}
+
+/* ---- Rx completions, on the engine ---- */
+
+/*
+ * rx_ring=mlx5: complete frames[0..n) in the slots the driver posted
+ * buffers in, in order; with none left the rest is dropped (imissed), as
+ * a ConnectX counts out-of-buffer.  A frame that does not fit is an
+ * error and leaves its buffer posted for the next one.  The slot's
+ * buffer is written by the poller's DMA (octonic_rxd_dma).  The frames'
+ * references are taken: dropped ones go in @p drop.
  */
 static void
-deliver_posted(struct octonic_nic *nic, struct octonic_rxq *rxq,
-		struct rte_mbuf **frames, const struct octonic_verdict *v,
-		uint16_t n)
+deliver_posted(struct octonic_rxq *rxq, struct rte_mbuf **frames,
+		const struct octonic_verdict *v, uint16_t n,
+		struct rte_mbuf **drop, uint16_t *nb_drop)
 {
 	struct octonic_rxd *d = rxq->desc;
-	struct octonic_pf *pf = rxq->pf;
-	uint64_t offloads = pf->dev->data->dev_conf.rxmode.offloads;
-	int scatter = (offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0;
+	uint64_t offloads = rxq->pf->dev->data->dev_conf.rxmode.offloads;
 	uint32_t pi = rte_atomic_load_explicit(&d->hw_pi, rte_memory_order_relaxed);
 	uint32_t ci = rte_atomic_load_explicit(&d->rq_ci, rte_memory_order_acquire);
-	uint64_t bytes = 0;
-	uint16_t i, k = 0;
-	struct rte_mbuf *m;
+	uint32_t start = pi;
+	uint16_t i;
 
 	for (i = 0; i < n; i++) {
 		if (pi == ci) {
 			RELAXED_ADD(&rxq->eng.missed, n - i);
+			for (; i < n; i++)
+				drop[(*nb_drop)++] = frames[i];
 			break;
 		}
-		m = d->elts[pi & d->mask];
-		rte_pktmbuf_reset(m);
-		if (dma_write(rxq, m, frames[i], scatter) != 0)
-			continue;	/* counted */
-		rx_fields(pf, m, frames[i], &v[i], offloads);
-		bytes += m->pkt_len;
-		k++;
+		if (!rx_fits(rxq, frames[i], offloads)) {
+			drop[(*nb_drop)++] = frames[i];	/* counted */
+			continue;
+		}
+		rx_ref(&d->pend[pi & d->mask], frames[i], &v[i], offloads);
 		pi++;
 	}
-	if (k == 0)
-		return;
-	rx_dma_count(nic, rxq, k, bytes);
-	rte_atomic_store_explicit(&d->hw_pi, pi, rte_memory_order_release);
+	if (pi != start)
+		rte_atomic_store_explicit(&d->hw_pi, pi, rte_memory_order_release);
 }
 
 /*
- * DMA-write frames[0..n) (all steered to @p rxq) into mbufs of its pool and
- * enqueue them: one bulk allocation and one ring enqueue for the run.
+ * Complete frames[0..n) (all steered to @p rxq) in its ring, one enqueue
+ * for the run; a full ring drops the rest (imissed).  The frames'
+ * references are taken: dropped ones go in @p drop.
  */
 static void
-deliver_run(struct octonic_nic *nic, struct octonic_rxq *rxq,
-		struct rte_mbuf **frames, const struct octonic_verdict *v,
-		uint16_t n)
+deliver_run(struct octonic_rxq *rxq, struct rte_mbuf **frames,
+		const struct octonic_verdict *v, uint16_t n,
+		struct rte_mbuf **drop, uint16_t *nb_drop)
 {
-	struct octonic_pf *pf = rxq->pf;
-	struct rte_eth_dev_data *data = pf->dev->data;
-	uint64_t offloads = data->dev_conf.rxmode.offloads;
-	int scatter = (offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0;
-	struct rte_mbuf *m[OCTONIC_BURST];
-	uint64_t bytes = 0;
-	uint16_t i, k = 0, got;
+	uint64_t offloads = rxq->pf->dev->data->dev_conf.rxmode.offloads;
+	struct octonic_rx_ref r[OCTONIC_BURST];
+	uint16_t i, k = 0, e;
 
 	if (rxq->desc != NULL) {
-		deliver_posted(nic, rxq, frames, v, n);
+		deliver_posted(rxq, frames, v, n, drop, nb_drop);
 		return;
 	}
-	if (rte_pktmbuf_alloc_bulk(rxq->mp, m, n) == 0) {
-		got = n;
-	} else {
-		/* fewer left than the run needs: take what there is */
-		for (got = 0; got < n; got++) {
-			m[got] = rte_pktmbuf_alloc(rxq->mp);
-			if (m[got] == NULL)
-				break;
-		}
-		RELAXED_ADD(&rxq->eng.nombuf, n - got);
-	}
-	for (i = 0; i < got; i++) {
-		if (dma_write(rxq, m[i], frames[i], scatter) != 0) {
-			rte_pktmbuf_free(m[i]);	/* counted */
+	for (i = 0; i < n; i++) {
+		if (!rx_fits(rxq, frames[i], offloads)) {
+			drop[(*nb_drop)++] = frames[i];	/* counted */
 			continue;
 		}
-		rx_fields(pf, m[i], frames[i], &v[i], offloads);
-		bytes += m[i]->pkt_len;
-		m[k++] = m[i];
+		rx_ref(&r[k++], frames[i], &v[i], offloads);
 	}
 	if (k == 0)
 		return;
-	rx_dma_count(nic, rxq, k, bytes);
-	i = rte_ring_sp_enqueue_burst(rxq->ring, (void **)m, k, NULL);
-	if (i < k) {
-		RELAXED_ADD(&rxq->eng.missed, k - i);
-		rte_pktmbuf_free_bulk(m + i, k - i);
+	e = rte_ring_sp_enqueue_burst_elem(rxq->ring, r, sizeof(r[0]), k, NULL);
+	if (e < k) {
+		RELAXED_ADD(&rxq->eng.missed, k - e);
+		for (i = e; i < k; i++)
+			drop[(*nb_drop)++] = r[i].frame;
 	}
 }
 
 /*
  * Frames @p frames with their verdicts @p v (of switch domain @p dom) to
  * their queues, or counted as dropped; the caller is in a read section.
+ * One reference of each frame is taken: the queue's ring keeps it, or
+ * it is freed with the frame dropped.
  */
 static void
 deliver_all(struct octonic_nic *nic, const struct octonic_domain *dom,
 		struct rte_mbuf **frames, const struct octonic_verdict *v,
 		uint16_t n)
 {
-	struct rte_mbuf *run_f[OCTONIC_BURST];
+	struct rte_mbuf *run_f[OCTONIC_BURST], *drop[OCTONIC_BURST];
 	struct octonic_verdict run_v[OCTONIC_BURST];
 	struct octonic_rxq *q[OCTONIC_BURST];
-	uint16_t i, j, k;
+	uint16_t i, j, k, nb_drop = 0;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		q[i] = steer(nic, dom, &v[i], frames[i]);
+		if (q[i] == NULL)
+			drop[nb_drop++] = frames[i];	/* counted */
+	}
 	/*
-	 * The frames of one queue go as one run, in their order (one bulk
-	 * allocation and one enqueue per queue: spread over queues frame by
-	 * frame, as net_octopus's buckets spread flows, runs of consecutive
-	 * frames would be one frame long).  The order between queues does
-	 * not matter.
+	 * The frames of one queue go as one run, in their order (one
+	 * enqueue per queue: spread over queues frame by frame, as
+	 * net_octopus's buckets spread flows, runs of consecutive frames
+	 * would be one frame long).  The order between queues does not
+	 * matter.
 	 */
 	for (i = 0; i < n; i++) {
 		struct octonic_rxq *rq = q[i];
@@ -837,8 +1123,10 @@ deliver_all(struct octonic_nic *nic, const struct octonic_domain *dom,
 				run_v[k++] = v[j];
 				q[j] = NULL;
 			}
-		deliver_run(nic, rq, run_f, run_v, k);
+		deliver_run(rq, run_f, run_v, k, drop, &nb_drop);
 	}
+	if (nb_drop > 0)
+		rte_pktmbuf_free_bulk(drop, nb_drop);
 }
 
 /*
@@ -847,7 +1135,7 @@ deliver_all(struct octonic_nic *nic, const struct octonic_domain *dom,
  * port sends, not only the wire's frames).  A rule's port action delivers
  * the frame to that PF, DROP drops it (counted on the sender), a miss
  * sends it to the wire.  @return the frames for the wire, first in
- * @p frames; the others are freed.
+ * @p frames; the others are the switch's (delivered or freed).
  */
 static uint16_t
 tx_switch(struct octonic_nic *nic, struct octonic_pf *pf,
@@ -874,12 +1162,13 @@ tx_switch(struct octonic_nic *nic, struct octonic_pf *pf,
 	for (b = 0; b < ni; b += OCTONIC_BURST)
 		deliver_all(nic, pf->dom, in + b, in_v + b, RTE_MIN(ni - b, OCTONIC_BURST));
 	octonic_eswitch_reader_leave(pf->dom->sw);
-	if (ni > 0)
-		rte_pktmbuf_free_bulk(in, ni);
 	return nw;
 }
 
-/* Classify frames[0..n) in switch domain @p dom and deliver them. */
+/*
+ * Classify frames[0..n) in switch domain @p dom and deliver them (one
+ * reference of each).
+ */
 static void
 classify_deliver(struct octonic_nic *nic, struct octonic_domain *dom,
 		struct rte_mbuf **frames, uint16_t n)
@@ -920,33 +1209,49 @@ pf_has_mac(const struct octonic_pf *pf, const struct rte_ether_addr *dst)
  * topology=separate: each PF is a host of a multi-host NIC, its own
  * switch domain; a frame goes to the PF whose MAC it carries (multicast
  * and broadcast to every PF), a unicast frame for no PF's MAC is dropped.
+ * A frame for k domains has k references, one for each.
  */
 static void
 deliver_by_mac(struct octonic_nic *nic, struct rte_mbuf **frames, uint16_t n)
 {
 	struct rte_mbuf *sub[OCTONIC_BURST];
-	uint8_t taken[OCTONIC_BURST] = { 0 };
+	uint64_t in[OCTONIC_BURST] = { 0 };	/* domains, one bit each */
 	const struct rte_ether_addr *dst;
 	uint16_t d, i, k;
+	unsigned int refs;
+	uint64_t m;
 
+	RTE_BUILD_BUG_ON(OCTONIC_MAX_PFS > 64);
 	for (d = 0; d < nic->nb_dom; d++) {
 		const struct octonic_pf *pf = nic->pf[nic->dom[d].first_pf];
 
 		if (pf == NULL)
 			continue;
-		for (i = 0, k = 0; i < n; i++) {
+		for (i = 0; i < n; i++) {
 			dst = rte_pktmbuf_mtod(frames[i], const struct rte_ether_addr *);
-			if (rte_is_multicast_ether_addr(dst) || pf_has_mac(pf, dst)) {
-				sub[k++] = frames[i];
-				taken[i] = 1;
-			}
+			if (rte_is_multicast_ether_addr(dst) || pf_has_mac(pf, dst))
+				in[i] |= UINT64_C(1) << d;
 		}
+	}
+	for (i = 0; i < n; i++) {
+		/* the domains it goes to: a reference for each */
+		refs = 0;
+		for (m = in[i]; m != 0; m &= m - 1)
+			refs++;
+		if (refs == 0) {
+			nic->mac_drops++;
+			rte_pktmbuf_free(frames[i]);
+		} else if (refs > 1) {
+			rte_mbuf_refcnt_update(frames[i], (int16_t)(refs - 1));
+		}
+	}
+	for (d = 0; d < nic->nb_dom; d++) {
+		for (i = 0, k = 0; i < n; i++)
+			if ((in[i] & (UINT64_C(1) << d)) != 0)
+				sub[k++] = frames[i];
 		if (k > 0)
 			classify_deliver(nic, &nic->dom[d], sub, k);
 	}
-	for (i = 0; i < n; i++)
-		if (!taken[i])
-			nic->mac_drops++;
 }
 
 /*
@@ -987,8 +1292,6 @@ wire_rx(struct octonic_nic *nic)
 			mark_arrival(nic, frames, n);
 		classify_deliver(nic, &nic->dom[0], frames, n);
 	}
-	if (nic->args.wire != OCTONIC_WIRE_GEN)
-		rte_pktmbuf_free_bulk(frames, n);
 	return n;
 }
 
@@ -1012,20 +1315,15 @@ octonic_engine_run(struct octonic_nic *nic)
 	rte_spinlock_unlock(&nic->engine_lock);
 }
 
-uint64_t
+void
 octonic_engine_run_poll(struct octonic_nic *nic)
 {
-	uint64_t stall;
-
 	/* read before the atomic exchange: while another lcore runs the
 	 * engine, pollers share the lock's line instead of taking it
 	 */
 	if (rte_spinlock_is_locked(&nic->engine_lock) ||
 			!rte_spinlock_trylock(&nic->engine_lock))
-		return 0;
-	nic->run_stall = 0;
+		return;
 	octonic_engine_run_locked(nic);
-	stall = nic->run_stall;
 	rte_spinlock_unlock(&nic->engine_lock);
-	return stall;
 }

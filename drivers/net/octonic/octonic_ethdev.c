@@ -54,9 +54,15 @@ txq_free(struct octonic_txq *txq)
 static void
 rxq_flush(struct octonic_rxq *rxq)
 {
+	struct octonic_rx_ref r[OCTONIC_BURST];
+	unsigned int n;
+
 	if (rxq == NULL)
 		return;
-	octonic_ring_flush(rxq->ring);
+	if (rxq->ring != NULL)
+		while ((n = rte_ring_dequeue_burst_elem(rxq->ring, r,
+				sizeof(r[0]), RTE_DIM(r), NULL)) > 0)
+			octonic_rx_refs_free(r, n);
 	if (rxq->desc != NULL)
 		octonic_rxd_stop(rxq->desc);
 }
@@ -127,6 +133,7 @@ octonic_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 /*
  * A queue's ring when it is an rte_ring: NIC memory, on the PF's socket
  * whatever socket the application asks for; NULL, logged, without memory.
+ * Tx rings hold mbufs, Rx rings completions (struct octonic_rx_ref).
  */
 static struct rte_ring *
 queue_ring(struct rte_eth_dev *dev, bool tx, uint16_t qid, uint16_t nb_desc)
@@ -137,7 +144,8 @@ queue_ring(struct rte_eth_dev *dev, bool tx, uint16_t qid, uint16_t nb_desc)
 
 	snprintf(name, sizeof(name), "oc%c_%u_%u", tx ? 't' : 'r',
 		dev->data->port_id, qid);
-	r = rte_ring_create(name, nb_desc, pf->socket,
+	r = rte_ring_create_elem(name, tx ? sizeof(void *) :
+			sizeof(struct octonic_rx_ref), nb_desc, pf->socket,
 			RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
 	if (r == NULL)
 		OCTONIC_LOG(ERR, "%s: %s ring %u: %s", dev->data->name,
@@ -182,6 +190,8 @@ octonic_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	}
 	rxq->step = pf->nic->args.rx_step;
 	rxq->mp = mp;
+	rxq->room = rte_pktmbuf_data_room_size(mp) > RTE_PKTMBUF_HEADROOM ?
+		rte_pktmbuf_data_room_size(mp) - RTE_PKTMBUF_HEADROOM : 0;
 	rxq->pf = pf;
 	rxq->qid = qid;
 	rxq->nb_desc = nb_desc;
@@ -1203,5 +1213,6 @@ RTE_PMD_REGISTER_PARAM_STRING(net_octonic,
 	"ipv6=0|1 "
 	"gen_rate=<pps, 0: as polled> "
 	"gen_limit=<packets, 0: none> "
+	"nudma_dma=flush|wait "
 	"nudma_dma_ns=<ns per remote DMA, suggested 107> "
 	"nudma_poll_ns=<ns per remote poll, suggested 107>");

@@ -14,9 +14,11 @@
  * Threads: the control path (configure, setup, start, stop, close) runs on
  * one thread at a time, as ethdev requires; each queue is polled by at most
  * one lcore; the NIC engine runs on whichever lcore wins the NIC's
- * trylock.  Counters therefore have a single writer each: the poller
- * (polls, packets handed to the app) or the engine (DMA, drops); readers
- * use relaxed atomic loads.
+ * trylock, and each queue's DMA on that queue's poller: the Rx DMA into
+ * the application's mbufs in its Rx burst, the Tx DMA out of them in its
+ * Tx burst.  Counters therefore have a single writer each: the poller
+ * (polls, packets handed to the app, Rx and Tx DMA) or the engine (drops);
+ * readers use relaxed atomic loads.
  *
  * Layers, top first (meson.build lists the files so; a file calls only
  * files below it, the octonic_layers test fails on a call back up):
@@ -61,6 +63,8 @@ extern int octonic_logtype;
 #define OCTONIC_ENGINE_TX_PER_QUEUE 64
 /* Latency stamps of the last 64k generated frames: more than rings hold. */
 #define OCTONIC_LAT_WINDOW_LOG2 16
+/* txq->frames of a frame posted while its PF was down: the NIC never reads it */
+#define OCTONIC_TX_UNREAD ((struct rte_mbuf *)(uintptr_t)1)
 
 #define RELAXED_GET(p) rte_atomic_load_explicit((p), rte_memory_order_relaxed)
 
@@ -81,7 +85,12 @@ struct octo_sink;
 struct octo_latency;
 struct rte_vdev_device;
 
-/** Counters written by the NIC engine (under its lock). */
+/**
+ * Counters of what the NIC does for a queue: on Rx, the DMA (dma_*,
+ * nombuf, flush_lines) is written by the queue's poller, which makes it,
+ * missed and errors by the engine; on Tx all by the queue's sender, which
+ * makes the DMA.  One writer each.
+ */
 struct octonic_engine_cnt {
 	uint64_t dma_pkts;		/**< Rx: written into mbufs; Tx: read out */
 	uint64_t dma_bytes;
@@ -89,7 +98,24 @@ struct octonic_engine_cnt {
 	uint64_t remote_dma_bytes;
 	uint64_t missed;		/**< Rx: ring full or queue not started */
 	uint64_t nombuf;		/**< Rx: mempool empty */
-	uint64_t errors;		/**< Rx: frame too big; Tx: offload failed */
+	uint64_t errors;		/**< Rx: frame too big; Tx: too big, offload failed */
+	/** Rx, nudma_dma=flush: cache lines a remote DMA wrote, flushed */
+	uint64_t flush_lines;
+};
+
+/**
+ * An Rx completion: what the NIC posts in a queue's ring for a frame.
+ * The queue's poller makes its DMA (the one copy of the frame into the
+ * application's mbuf) when its burst takes it, then frees the frame: the
+ * frame is the NIC's (a wire frame), held by reference until then.
+ */
+struct octonic_rx_ref {
+	struct rte_mbuf *frame;		/**< one reference, the ring's */
+	uint64_t ol_flags;		/**< what the descriptor says ... */
+	uint32_t packet_type;
+	uint32_t rss;			/**< ... hash.rss */
+	uint32_t mark;			/**< ... hash.fdir.hi */
+	uint32_t pad;
 };
 
 /**
@@ -125,6 +151,8 @@ struct octonic_poll_cnt {
 struct octonic_rxd {
 	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint32_t) rq_pi;	/**< driver */
 	RTE_ATOMIC(uint32_t) rq_ci;	/**< driver: posted so far */
+	/** driver: completions DMA-written into their buffers, rq_pi <= dma_pi <= hw_pi */
+	uint32_t dma_pi;
 	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint32_t) hw_pi;	/**< NIC */
 	alignas(RTE_CACHE_LINE_SIZE) uint32_t size;	/**< slots, a power of 2 */
 	uint32_t mask;
@@ -133,6 +161,8 @@ struct octonic_rxd {
 	uint16_t repl_thresh;		/**< post again once this many are free */
 	/** mlx5's scalar Rx (scatter over more than one segment): no steps */
 	uint8_t scalar;
+	/** NIC: the completion of each slot in [dma_pi, hw_pi), not DMA-written yet */
+	struct octonic_rx_ref *pend;
 	struct rte_mbuf *elts[];	/**< the slots' buffers */
 };
 
@@ -159,10 +189,11 @@ struct octonic_txd {
 };
 
 struct octonic_rxq {
-	/** the descriptor ring, on the PF's socket (rx_ring=plain) ... */
+	/** the completions (struct octonic_rx_ref), on the PF's socket (rx_ring=plain) ... */
 	struct rte_ring *ring;
 	struct octonic_rxd *desc;	/**< ... or this (rx_ring=mlx5) */
 	struct rte_mempool *mp;
+	uint32_t room;			/**< mp's data room less headroom */
 	struct octonic_pf *pf;
 	uint16_t qid;
 	uint16_t nb_desc;
@@ -197,6 +228,12 @@ struct octonic_txq {
 	 * NIC takes the posts of every ring in the order it read them.
 	 */
 	struct octonic_txpost *log;	/**< a power of 2, >= the ring's size */
+	/**
+	 * the wire frame the sender's Tx DMA made of each frame posted, by
+	 * its index (posted, taken) & log_mask: NULL when the DMA failed
+	 * (counted), OCTONIC_TX_UNREAD when the PF was down
+	 */
+	struct rte_mbuf **frames;
 	uint32_t log_mask;
 	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint32_t) log_pi; /**< driver */
 	uint32_t posted;		/**< driver: frames posted */
@@ -292,14 +329,14 @@ struct octonic_nic {
 	 * of its own: every burst of every poller reads it.
 	 */
 	alignas(RTE_CACHE_LINE_SIZE) rte_spinlock_t engine_lock;
-	/** NUDMA cycles of the current run */
-	alignas(RTE_CACHE_LINE_SIZE) uint64_t run_stall;
 	/* NUDMA cost model: a PCIe read of a small buffer from the remote
 	 * socket's memory was measured at about +107 ns over a local one
 	 * (the IOctopus paper's figures); 107 is the value we suggest for
 	 * nudma_dma_ns and nudma_poll_ns.  0 (default) turns it off.
 	 */
-	uint64_t nudma_dma_cycles;	/**< busy-wait per remote DMA */
+	uint64_t nudma_dma_cycles;	/**< nudma_dma=wait: per remote DMA */
+	uint8_t nudma_flush;		/**< nudma_dma=flush */
+	uint8_t flush_insn;		/**< the line flush the CPU has */
 	uint64_t nudma_poll_cycles;	/**< busy-wait per remote poll */
 	/**
 	 * tx_read_ns: the NIC reads a Tx
@@ -309,6 +346,11 @@ struct octonic_nic {
 
 	/* wire */
 	struct rte_mempool *wire_mp;	/**< frames in flight on the wire */
+	/** what the Tx DMA reads frames into, held until the NIC takes them (wire_mp if longer) */
+	struct rte_mempool *tx_mp;
+	/** wire=gen: generated frames, held in the Rx rings until their DMA (wire_mp if longer) */
+	struct rte_mempool *gen_mp;
+	uint32_t gen_room;		/**< gen_mp's data room less headroom */
 	struct rte_ring *loop_ring;	/**< wire=loop: Tx re-enters here */
 	uint16_t peer_port;		/**< wire=<ethdev>: the cable */
 	uint8_t peer_ready;
@@ -328,7 +370,10 @@ struct octonic_nic {
 	/** topology=separate: unicast frames for a MAC no PF has */
 	uint64_t mac_drops;
 	uint64_t gen_count;		/**< frames generated */
-	struct rte_mbuf *stage[OCTONIC_BURST];	/**< generator scratch frames */
+	/** frames ready for the generator, stage[0, nb_stage), of stage_mp */
+	struct rte_mbuf *stage[OCTONIC_BURST];
+	uint16_t nb_stage;
+	struct rte_mempool *stage_mp;
 };
 
 static inline struct octonic_pf *
@@ -375,8 +420,8 @@ void octonic_engine_gen_addr(struct octonic_nic *nic, struct octo_gen *g);
 int octonic_engine_wire_start(struct octonic_nic *nic);
 /** Run the engine once if nobody else is (bounded work). */
 void octonic_engine_run(struct octonic_nic *nic);
-/** Same; returns the NUDMA stall (TSC cycles) the run charged. */
-uint64_t octonic_engine_run_poll(struct octonic_nic *nic);
+/** Same, from a burst: the lock is only read while another lcore holds it. */
+void octonic_engine_run_poll(struct octonic_nic *nic);
 /** Run it under the lock taken by the control path. */
 void octonic_engine_run_locked(struct octonic_nic *nic);
 /** Quantile @p q of the generator-to-sink latency in ns; 0 when none. */
@@ -385,6 +430,34 @@ uint64_t octonic_latency_ns(const struct octonic_nic *nic, double q);
 int octonic_thread_socket(void);
 /** Busy-wait @p cycles (the NUDMA cost model); returns the cycles waited. */
 uint64_t octonic_nudma_wait(uint64_t cycles);
+/** The cache line flush nudma_dma=flush uses ("none" when it has none). */
+const char *octonic_flush_insn_name(const struct octonic_nic *nic);
+/**
+ * The Rx DMA of completion @p r into @p m, a fresh or posted buffer of
+ * @p rxq's pool, made by the queue's poller: the frame's one copy into
+ * the host's memory.  A remote DMA under nudma_dma=flush flushes the
+ * lines it wrote (counted).  -1, nombuf counted, when a scatter chain
+ * finds the pool dry.  The frame stays the caller's to free.
+ */
+int octonic_rx_dma(struct octonic_rxq *rxq, struct rte_mbuf *m,
+		const struct octonic_rx_ref *r);
+/**
+ * Count @p k frames of @p bytes DMA-written by a burst; returns the
+ * stall of nudma_dma=wait.
+ */
+uint64_t octonic_rx_dma_done(struct octonic_rxq *rxq, uint16_t k,
+		uint64_t bytes);
+/** Free the frames of @p n completions. */
+void octonic_rx_refs_free(const struct octonic_rx_ref *r, unsigned int n);
+/**
+ * The Tx DMA of @p pkts[0, n), about to be posted on @p txq, made by the
+ * queue's sender: each is read into a wire frame, with its Tx offloads
+ * applied, in txq->frames from the next post's first index.  Returns how
+ * many got a frame: fewer when the NIC's Tx buffers are all in use (the
+ * rest must not be posted); *stall: the nudma_dma=wait stall paid.
+ */
+uint16_t octonic_tx_dma(struct octonic_txq *txq, struct rte_mbuf **pkts,
+		uint16_t n, uint64_t *stall);
 
 /* octonic_desc.c: the rings of rx_ring=mlx5 and tx_comp_every > 1 */
 struct octonic_rxd *octonic_rxd_create(uint16_t nb_desc, uint16_t sges,
@@ -393,19 +466,28 @@ struct octonic_rxd *octonic_rxd_create(uint16_t nb_desc, uint16_t sges,
  *  cannot fill them, as mlx5's queue start fails.
  */
 int octonic_rxd_start(struct octonic_rxq *rxq);
-/** Free every buffer, posted or completed; the ring is empty after. */
+/**
+ * Free every buffer, posted or completed, and the frames of completions
+ * not DMA-written; the ring is empty after.
+ */
 void octonic_rxd_stop(struct octonic_rxd *d);
 /** An Rx burst of @p n asked, returning at most @p max (the fault's cap,
  *  after the step).
  */
 uint16_t octonic_rxd_burst(struct octonic_rxq *rxq, struct rte_mbuf **pkts,
 		uint16_t n, uint16_t max);
+/**
+ * The DMA of what the NIC completed, as much as a burst of @p n can
+ * take, made by the queue's poller; returns the nudma_dma=wait stall.
+ */
+uint64_t octonic_rxd_dma(struct octonic_rxq *rxq, uint32_t n);
 int octonic_rxd_count(const struct octonic_rxd *d);
 struct octonic_txd *octonic_txd_create(uint16_t nb_desc, uint16_t every,
 		int socket);
 void octonic_txd_free(struct octonic_txd *d);
 /** Free every mbuf not freed yet, read by the NIC or not. */
 void octonic_txd_stop(struct octonic_txd *d);
+/** Post up to @p n, as many as are free (after octonic_txd_complete). */
 uint16_t octonic_txd_burst(struct octonic_txd *d, struct rte_mbuf **pkts,
 		uint16_t n);
 /** Take the completions the NIC made; free up to @p max of their mbufs

@@ -5,14 +5,18 @@
 /*
  * Datapath of a PF: the application side of the descriptor rings.  A burst
  * accounts the poll (and whether it came from another socket, paying the
- * NUDMA poll cost if configured), gives the NIC engine a chance to run, and
- * moves mbufs between the application and the ring.  No locks, no
- * allocation, no syscalls.
+ * NUDMA poll cost if configured), gives the NIC engine a chance to run,
+ * makes the Rx DMA of the completions it takes or the Tx DMA of what it
+ * posts (the NIC's work for this queue, done on its poller:
+ * octonic_engine.c says why), and moves mbufs between the application and
+ * the ring.  No locks, no syscalls.
  *
- * The first two steps are the model's, not what a driver of real hardware
- * does: their TSC time, less the NUDMA stall charged in them, is counted
- * as emulation (two TSC reads per burst); moving mbufs to and from the
- * ring stands for reading and writing descriptors and is not.
+ * The first three steps are the model's, not what a driver of real
+ * hardware does: their TSC time, less the NUDMA stall charged in them, is
+ * counted as emulation (two TSC reads per step); moving mbufs to and from
+ * the ring stands for reading and writing descriptors and is not.  The
+ * misses a remote DMA leaves (nudma_dma=flush) fall on the application's
+ * reads of the frames, not counted here: a host pays them.
  *
  * What a burst returns follows the datapath devargs (octonic.rst "Datapath"):
  * rx_step rounds the request down, the rx_burst_max fault caps what comes
@@ -41,10 +45,70 @@ model_burst(struct octonic_pf *pf, struct octonic_poll_cnt *c, uint64_t t0)
 		if (nic->nudma_poll_cycles != 0)
 			stall = octonic_nudma_wait(nic->nudma_poll_cycles);
 	}
-	stall += octonic_engine_run_poll(nic);
+	octonic_engine_run_poll(nic);
 	t = rte_rdtsc() - t0;
 	RELAXED_ADD(&c->nudma_cycles, stall);
 	RELAXED_ADD(&c->emu_cycles, t > stall ? t - stall : 0);
+}
+
+/* The time of a burst's DMA since @p t0, its nudma_dma=wait stall apart. */
+static inline void
+dma_account(struct octonic_poll_cnt *c, uint64_t t0, uint64_t stall)
+{
+	uint64_t t = rte_rdtsc() - t0;
+
+	RELAXED_ADD(&c->nudma_cycles, stall);
+	RELAXED_ADD(&c->emu_cycles, t > stall ? t - stall : 0);
+}
+
+/*
+ * rx_ring=plain: take up to @p n completions and make their DMA into
+ * fresh mbufs of the queue's pool, in order, into @p pkts; returns how
+ * many.  A dry pool drops the completions it has no mbuf for (rx_nombuf),
+ * as a NIC with no buffer drops the frame.
+ */
+static uint16_t
+rx_plain(struct octonic_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct octonic_rx_ref r[OCTONIC_BURST];
+	struct rte_mbuf *m[OCTONIC_BURST];
+	uint64_t t0 = 0, bytes = 0;
+	uint16_t tn = 0, c, got, j;
+
+	while (tn < n) {
+		c = rte_ring_sc_dequeue_burst_elem(rxq->ring, r, sizeof(r[0]),
+			RTE_MIN(n - tn, OCTONIC_BURST), NULL);
+		if (c == 0)
+			break;
+		if (t0 == 0)
+			t0 = rte_rdtsc();
+		if (rte_pktmbuf_alloc_bulk(rxq->mp, m, c) == 0) {
+			got = c;
+		} else {
+			/* fewer left than the burst needs: take what there is */
+			for (got = 0; got < c; got++) {
+				m[got] = rte_pktmbuf_alloc(rxq->mp);
+				if (m[got] == NULL)
+					break;
+			}
+			RELAXED_ADD(&rxq->eng.nombuf, c - got);
+		}
+		for (j = 0; j < got; j++) {
+			if (octonic_rx_dma(rxq, m[j], &r[j]) != 0) {
+				rte_pktmbuf_free(m[j]);	/* counted */
+				continue;
+			}
+			bytes += m[j]->pkt_len;
+			pkts[tn++] = m[j];
+		}
+		octonic_rx_refs_free(r, c);
+		if (c < OCTONIC_BURST)
+			break;
+	}
+	if (t0 != 0)
+		dma_account(&rxq->poll, t0, tn > 0 ?
+			octonic_rx_dma_done(rxq, tn, bytes) : 0);
+	return tn;
 }
 
 /* rte_pmd_octonic_rx_stall: this burst takes the stall, if still asked. */
@@ -67,7 +131,7 @@ uint16_t
 octonic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct octonic_rxq *rxq = q;
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, t0;
 	unsigned int nb, i;
 
 	uint16_t max = rte_atomic_load_explicit(&rxq->pf->rx_burst_max,
@@ -80,11 +144,17 @@ octonic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	if (max == 0)
 		max = n;
 	if (rxq->desc != NULL) {
+		/* the DMA of what the NIC completed, if anything */
+		if (rte_atomic_load_explicit(&rxq->desc->hw_pi,
+				rte_memory_order_relaxed) != rxq->desc->dma_pi) {
+			t0 = rte_rdtsc();
+			dma_account(&rxq->poll, t0,
+				octonic_rxd_dma(rxq, RTE_MIN(n, max)));
+		}
 		nb = octonic_rxd_burst(rxq, pkts, n, max);
 	} else {
 		n -= n % rxq->step;
-		nb = rte_ring_sc_dequeue_burst(rxq->ring, (void **)pkts,
-			RTE_MIN(n, max), NULL);
+		nb = rx_plain(rxq, pkts, RTE_MIN(n, max));
 	}
 	for (i = 0; i < nb; i++)
 		bytes += pkts[i]->pkt_len;
@@ -97,9 +167,23 @@ uint16_t
 octonic_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct octonic_txq *txq = q;
-	uint64_t bytes = 0, t0;
-	unsigned int nb, i;
+	uint64_t bytes = 0, t0, stall;
+	unsigned int nb, i, room;
 
+	/* the DMA of what the ring has room for, before the doorbell */
+	if (txq->desc != NULL) {
+		octonic_txd_complete(txq->desc, 0);
+		room = txq->desc->size - octonic_txd_used(txq->desc);
+	} else {
+		room = rte_ring_free_count(txq->ring);
+	}
+	n = RTE_MIN((unsigned int)n, room);
+	if (n > 0) {
+		t0 = rte_rdtsc();
+		n = octonic_tx_dma(txq, pkts, n, &stall);
+		dma_account(&txq->poll, t0, stall);
+	}
+	/* the sender alone fills the ring: all n fit */
 	if (txq->desc != NULL)
 		nb = octonic_txd_burst(txq->desc, pkts, n);
 	else

@@ -141,6 +141,12 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_int(d, "tx_comp_every", dp.tx_comp_every);
 		rte_tel_data_add_dict_int(d, "tx_cleanup", dp.tx_cleanup);
 	}
+	/* what a remote DMA costs: the lines flushed (and with what), or
+	 * the busy-wait
+	 */
+	rte_tel_data_add_dict_string(d, "nudma_dma",
+		pf->nic->args.nudma_dma == OCTONIC_NUDMA_DMA_WAIT ? "wait" :
+		octonic_flush_insn_name(pf->nic));
 	rte_tel_data_add_dict_int(d, "plugged", pf->plugged);
 	rte_tel_data_add_dict_int(d, "started", pf->started);
 	if (rte_eth_dev_owner_get(port, &owner) == 0)

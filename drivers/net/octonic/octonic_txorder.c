@@ -19,7 +19,10 @@
  *
  * The log has a slot per descriptor: every post not fully taken holds at
  * least one descriptor, so it never overflows.  One writer (the ring's
- * sender) and one reader (the engine, under its lock).
+ * sender) and one reader (the engine, under its lock).  Beside it, by
+ * frame, the wire frames the sender's Tx DMA made (octonic_tx_dma): the
+ * engine reads a frame's before it frees the ring slot, which is what
+ * lets the sender post into it again.
  */
 
 #include <rte_malloc.h>
@@ -34,6 +37,13 @@ octonic_txorder_setup(struct octonic_txq *txq, uint32_t size, int socket)
 		RTE_CACHE_LINE_SIZE, socket);
 	if (txq->log == NULL)
 		return -ENOMEM;
+	txq->frames = rte_zmalloc_socket("octonic_txframes",
+		sizeof(txq->frames[0]) * size, RTE_CACHE_LINE_SIZE, socket);
+	if (txq->frames == NULL) {
+		rte_free(txq->log);
+		txq->log = NULL;
+		return -ENOMEM;
+	}
 	txq->log_mask = size - 1;
 	/* a seed per ring: their draws differ */
 	txq->rnd = 0x9e3779b9u ^ ((uint32_t)txq->pf->idx << 16) ^ txq->qid;
@@ -43,9 +53,28 @@ octonic_txorder_setup(struct octonic_txq *txq, uint32_t size, int socket)
 	return 0;
 }
 
+/* The frames the NIC has not taken go with what the ring held. */
+static void
+frames_drop(struct octonic_txq *txq)
+{
+	struct rte_mbuf *w;
+	uint32_t i;
+
+	if (txq->frames == NULL)
+		return;
+	for (i = txq->taken; i != txq->posted; i++) {
+		w = txq->frames[i & txq->log_mask];
+		if (w != OCTONIC_TX_UNREAD)
+			rte_pktmbuf_free(w);
+	}
+}
+
 void
 octonic_txorder_free(struct octonic_txq *txq)
 {
+	frames_drop(txq);
+	rte_free(txq->frames);
+	txq->frames = NULL;
 	rte_free(txq->log);
 	txq->log = NULL;
 }
@@ -54,6 +83,7 @@ octonic_txorder_free(struct octonic_txq *txq)
 void
 octonic_txorder_reset(struct octonic_txq *txq)
 {
+	frames_drop(txq);
 	rte_atomic_store_explicit(&txq->log_pi, 0, rte_memory_order_relaxed);
 	txq->posted = 0;
 	txq->last_read = 0;

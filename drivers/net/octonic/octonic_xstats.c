@@ -133,13 +133,14 @@ static const char *const pf_names[PF_XSTATS] = {
 
 /* emulation_cycles: TSC cycles the queue's poller spent emulating the
  * hardware; nudma_stall_cycles: the NUDMA stall charged to it (see
- * struct octonic_poll_cnt)
+ * struct octonic_poll_cnt); nudma_flushed_lines: cache lines its remote
+ * DMA wrote and nudma_dma=flush evicted
  */
-#define RXQ_XSTATS 11
+#define RXQ_XSTATS 12
 static const char *const rxq_names[RXQ_XSTATS] = {
 	"dma_packets", "dma_bytes", "remote_dma_packets", "remote_dma_bytes",
 	"polls", "remote_polls", "missed_packets", "nombuf", "errors",
-	"emulation_cycles", "nudma_stall_cycles",
+	"emulation_cycles", "nudma_stall_cycles", "nudma_flushed_lines",
 };
 
 #define TXQ_XSTATS 9
@@ -221,6 +222,7 @@ octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 			v[8] = (G(r->eng.errors) - r->eng_base.errors);
 			v[9] = (G(r->poll.emu_cycles) - r->poll_base.emu_cycles);
 			v[10] = (G(r->poll.nudma_cycles) - r->poll_base.nudma_cycles);
+			v[11] = (G(r->eng.flush_lines) - r->eng_base.flush_lines);
 		}
 		for (i = 0; i < RXQ_XSTATS; i++, k++) {
 			xs[k].id = k;
