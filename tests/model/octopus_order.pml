@@ -22,7 +22,7 @@
  *    change something, so a protocol that waits for ever blocks);
  *  - no livelock: no cycle without progress (-DNP, weak fairness).
  * The C code's timeouts (the gate's and gates_settle's, for a queue no
- * longer polled; quiesce's 5 s) never pass here:
+ * longer polled; the prepare wait's 1 s, quiesce's 5 s) never pass here:
  * the claim is what holds while none passes, and that no wait needs one to
  * end (a gate waits for a source for as long as it is polled).
  * Memory is sequentially consistent; each atomic step is one of the C

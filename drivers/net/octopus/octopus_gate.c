@@ -573,7 +573,7 @@ gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 void
 octopus_gate_prepare(struct octopus_priv *p, struct octopus_gate_set *s)
 {
-	uint64_t src, sources = 0, ok = 0, ds, slow, now;
+	uint64_t src, sources = 0, ok = 0, ds, start, deadline, now;
 	uint16_t d, f;
 
 	if (!p->started || !p->mig.running)
@@ -604,25 +604,25 @@ octopus_gate_prepare(struct octopus_priv *p, struct octopus_gate_set *s)
 	 * covered: after moves along a cycle of queues (rotating the RETA
 	 * twice) each would wait on the next, and only a timeout would end it.
 	 * So wait for it to open first (not for a queue never polled): its
-	 * gates do not depend on this change. For as long as its sources are
-	 * still polled, however slowly (a wall-clock bound ends on a loaded
-	 * host with the cycle made): a gate whose source is no longer polled,
-	 * or polled without draining, opens by itself (gate_deferred); no
-	 * other prepared gate waits for this caller (gated changes are
-	 * serialised by the flow ops mutex), and a source that waits for the
-	 * migration thread is switched by it without that mutex.
+	 * gates do not depend on this change, and a source that waits for the
+	 * migration thread is switched by it without the flow ops mutex this
+	 * caller holds (steer_lock). Up to OCTO_GATE_STILL_MS: the caller may
+	 * be the thread that polls a source, now or once this call returns,
+	 * and a poller napping in a loop is neither still nor busy elsewhere
+	 * to the watch (gate_deferred) for a long time.
 	 */
-	slow = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * OCTO_GATE_STILL_MS;
+	start = rte_get_tsc_cycles();
+	deadline = start + rte_get_tsc_hz() / 1000 * OCTO_GATE_STILL_MS;
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
 		d = (uint16_t)rte_ctz64(ds);
 		while (polled(p, d)) {
 			if (!gate_holds_at(p, octopus_queue_get(p, d, 0), false, false))
 				break;
 			now = rte_get_tsc_cycles();
-			if (slow != 0 && now >= slow) {
-				OCTO_LOG(NOTICE, "port %u: rxq %u still gated after %u ms: a rule change waits for its sources",
-					p->port_id, d, OCTO_GATE_STILL_MS);
-				slow = 0;
+			if (now >= deadline) {
+				OCTO_LOG(DEBUG, "port %u: rxq %u still gated after %" PRIu64 " ms: its limit stays",
+					p->port_id, d, (now - start) / (rte_get_tsc_hz() / 1000));
+				break;
 			}
 			rte_delay_us_sleep(10);
 		}
