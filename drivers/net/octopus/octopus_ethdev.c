@@ -806,6 +806,8 @@ octopus_probe(struct rte_vdev_device *vdev)
 	p->proxy_member = -1;
 	p->args = args;
 	p->mig = mig;
+	/* in place: POSIX leaves a copy of a mutex undefined */
+	pthread_mutex_init(&p->mig.steer_lock, NULL);
 	ret = rte_eth_dev_owner_new(&p->owner_id);
 	if (ret < 0)
 		goto fail;

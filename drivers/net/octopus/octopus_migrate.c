@@ -67,8 +67,6 @@ octopus_migrate_init(struct octopus_mig *m, bool auto_mode, uint32_t after_ms)
 	m->auto_mode = auto_mode;
 	m->after_tsc = rte_get_tsc_hz() / 1000 * after_ms;
 	rte_spinlock_init(&m->gate_lock);
-	/* a static initialiser: the struct is copied into the port, unlocked */
-	m->steer_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 }
 
 /* ---- requests --------------------------------------------------------- */
