@@ -5,18 +5,20 @@
 # The NUDMA benchmark (a model result): examples/octopus_fwd with one
 # forwarding lcore per socket, on net_octonic's one PF on socket 0, then on
 # net_octopus over the NIC's two PFs (sockets 0 and 1), with the model's
-# NUDMA cost on (NUDMA_NS, default 107: every remote DMA and every poll from
-# the other socket busy-waits that long), first at the same offered load
+# NUDMA cost on (a DMA into the other socket's memory flushes the lines it
+# wrote, NUDMA_DMA=wait busy-waits NUDMA_NS per remote DMA instead; every
+# poll from the other socket busy-waits NUDMA_NS, default 107), first at the
+# same offered load
 # (PPS, default 300000 packets/s), then unthrottled (the generator makes 32
 # frames per engine run).  For each: packets forwarded, host cycles per
 # packet (what the forwarding lcores spent, less what emulating the NIC
-# cost them; the NUDMA stall stays in) and its split (nudma_figures.py).
+# cost them; the NUDMA cost stays in) and its split (nudma_figures.py).
 # Unthrottled, it checks the goals (Octopus: at most 2/3 of one PF's host
 # cycles per packet, at least 1.2x its packets) and reports them met or not;
 # it fails only if a run fails.
 #
 #   nudma_bench.sh <octopus_fwd binary>      (under octopus-numa-emu --nodes 2)
-#   env: SECONDS_PER_RUN (default 5), PPS, NUDMA_NS
+#   env: SECONDS_PER_RUN (default 5), PPS, NUDMA_NS, NUDMA_DMA (flush|wait)
 set -euo pipefail
 
 app=${1:?octopus_fwd binary}
@@ -27,7 +29,11 @@ ns=${NUDMA_NS:-107}
 . "$here/../common/test.sh"
 work=$octo_work
 mem_opt=$("${OCTOPUS_EAL_MEM:?}" 512)
-cost="nudma_dma_ns=$ns,nudma_poll_ns=$ns"
+case ${NUDMA_DMA:-flush} in
+flush) cost="nudma_dma=flush,nudma_poll_ns=$ns" ;;
+wait) cost="nudma_dma_ns=$ns,nudma_poll_ns=$ns" ;;
+*) fail "NUDMA_DMA: flush or wait" ;;
+esac
 
 # run NAME RATE VDEV...: octopus_fwd for $secs s; its report in $work/NAME
 run() {
@@ -38,7 +44,7 @@ run() {
 	"$app" "$mem_opt" -m 512 --no-pci --file-prefix "$tp_prefix" \
 		--lcores '0@0,1@0,2@1' -d "${OCTONIC_PLUGIN:?}" \
 		--vdev "net_octonic0,wire=gen,flows=1024,gen_rate=$rate,$cost,$1" \
-		"${@:2}" -- -t "$secs" -x _cycles,wire_latency >"$work/$name" 2>&1 ||
+		"${@:2}" -- -t "$secs" -x _cycles,wire_latency,nudma_flushed >"$work/$name" 2>&1 ||
 		OCTO_FAIL_TAIL=1000 fail "$name"
 }
 
@@ -49,7 +55,7 @@ pair() {
 		--vdev net_octopus0,member=net_octonic0_pf0,member=net_octonic0_pf1
 }
 
-echo "Model results (net_octonic, NUDMA cost ${ns} ns per remote DMA and per"
+echo "Model results (net_octonic, NUDMA cost: ${NUDMA_DMA:-flush} per remote DMA, ${ns} ns per"
 echo "remote poll; host cycles exclude the model's emulation of the NIC):"
 pair "$pps"
 echo "== offered load $pps packets/s, $secs s per run"

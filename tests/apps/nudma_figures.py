@@ -6,10 +6,12 @@
     nudma_figures.py [--goals] TITLE=OUTPUT ...
 
 Each OUTPUT is what examples/octopus_fwd printed when it stopped, run with
-"-x _cycles,wire_latency": per queue what it forwarded, per forwarding
-lcore the TSC cycles of its loop and the CPU time it had, per PF queue the
-model's emulation_cycles and nudma_stall_cycles, and the NIC's latency from
-its generator to its sink, p50 and p99 (xstats of net_octonic).
+"-x _cycles,wire_latency,nudma_flushed": per queue what it forwarded, per
+forwarding lcore the TSC cycles of its loop and the CPU time it had, per PF
+queue the model's emulation_cycles, nudma_stall_cycles and
+nudma_flushed_lines (the lines a remote DMA flushed under nudma_dma=flush,
+whose misses the host cycles hold), and the NIC's latency from its
+generator to its sink, p50 and p99 (xstats of net_octonic).
 
 Host cycles of an lcore are the CPU cycles it had minus the share of them
 spent emulating the NIC (generator, e-switch, RSS, ring moves, DMA copies,
@@ -29,7 +31,7 @@ forwarded in the same time (packets per second of the forwarding loops).  Prints
 import re
 import sys
 
-XSTAT = re.compile(r"^(rx|tx)_q(\d+)_(emulation|nudma_stall)_cycles$")
+XSTAT = re.compile(r"^(rx|tx)_q(\d+)_(emulation_cycles|nudma_stall_cycles|nudma_flushed_lines)$")
 
 
 def parse(path):
@@ -47,7 +49,8 @@ def parse(path):
         if kind == "queue":
             fwd += int(f["tx"])
             q = int(f["queue"])
-            lc = lcores.setdefault(q, {"emu": 0, "stall": 0, "pkts": 0})
+            lc = lcores.setdefault(q, {"emu": 0, "stall": 0, "flushed": 0,
+                                       "pkts": 0})
             lc["pkts"] += int(f["tx"])
             lc["lcore"] = int(f["lcore"])
             lc["socket"] = int(f["socket"])
@@ -63,9 +66,11 @@ def parse(path):
             if m is None:
                 continue
             lc = lcores.setdefault(int(m.group(2)),
-                                   {"emu": 0, "stall": 0, "pkts": 0})
-            lc["emu" if m.group(3) == "emulation" else "stall"] += \
-                int(f["value"])
+                                   {"emu": 0, "stall": 0, "flushed": 0,
+                                    "pkts": 0})
+            key = {"emulation_cycles": "emu", "nudma_stall_cycles": "stall",
+                   "nudma_flushed_lines": "flushed"}[m.group(3)]
+            lc[key] += int(f["value"])
     if hz == 0:
         raise SystemExit(f"{path}: no 'lcore' lines (octopus_fwd too old?)")
     tot = {"pkts": fwd, "cpu": 0.0, "host": 0.0, "emu": 0.0, "stall": 0.0,
@@ -85,7 +90,7 @@ def parse(path):
         tot["stall"] += stall
         tot["wall"] = max(tot["wall"], wall / hz)
         tot["lcores"].append((lc["lcore"], lc["socket"], q, lc["pkts"], cpu,
-                              host, emu, stall, share))
+                              host, emu, stall, share, lc["flushed"]))
     return tot
 
 
@@ -104,11 +109,14 @@ def show(title, t):
     if t["lat"]:
         print(f"      latency, generator to sink: p50 {t['lat'].get('p50', 0) / 1e3:.1f} us,"
               f" p99 {t['lat'].get('p99', 0) / 1e3:.1f} us")
-    for lcore, sock, q, pkts, cpu, host, emu, stall, share in t["lcores"]:
+    for lcore, sock, q, pkts, cpu, host, emu, stall, share, fl in t["lcores"]:
+        # lines a remote DMA flushed (nudma_dma=flush): their misses are
+        # in the host cycles, where the poller paid them
+        flushed = f", {per(fl, pkts):.1f} lines flushed" if fl else ""
         print(f"        lcore {lcore} (socket {sock}, queue {q}): {pkts} packets,"
               f" had the CPU {100 * share:.0f}% of the time;"
               f" per packet host {per(host, pkts):.0f}"
-              f" (stall {per(stall, pkts):.0f}), emulation {per(emu, pkts):.0f}")
+              f" (stall {per(stall, pkts):.0f}{flushed}), emulation {per(emu, pkts):.0f}")
 
 
 def main(argv):

@@ -3,7 +3,8 @@
 # Copyright(c) 2026 Octopus authors
 """Draw the NUDMA time series of octopus_fwd runs on the NIC model (SVG).
 
-    nudma_picture.py [--nudma-ns NS] [--note TEXT]... OUT.svg LABEL=SAMPLES...
+    nudma_picture.py [--nudma-ns NS] [--nudma-dma flush|wait] [--note TEXT]...
+        OUT.svg LABEL=SAMPLES...
 
 Each SAMPLES file is what telemetry_sample.py wrote during one run, in
 this order: for a net_octopus port /octopus/migration,<port> (first: a
@@ -253,6 +254,7 @@ def main(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("--nudma-ns", type=int, required=True)
     ap.add_argument("--poll-ns", type=int)
+    ap.add_argument("--nudma-dma", choices=("flush", "wait"), default="wait")
     ap.add_argument("--note", action="append", default=[])
     ap.add_argument("out")
     ap.add_argument("runs", nargs="+", metavar="LABEL=SAMPLES")
@@ -317,8 +319,10 @@ def main(argv):
             marks.append('<text x="%.2f" y="%d" font-size="11" fill="%s">%s</text></g>'
                          % (xx + 4, panels[0].top + 14, c, html.escape(text)))
     legend = [x for p in panels for x in p.legend_svg()]
+    dma = ("nudma_dma=flush" if a.nudma_dma == "flush"
+           else "nudma_dma_ns=%d" % a.nudma_ns)
     title = ("NUDMA over time: a model result (net_octonic), cost assumed"
-             " nudma_dma_ns=%d, nudma_poll_ns=%d" % (a.nudma_ns, poll_ns))
+             " %s, nudma_poll_ns=%d" % (dma, poll_ns))
     head = ['<?xml version="1.0" encoding="UTF-8"?>',
             '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d"'
             ' viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">'
