@@ -30,6 +30,7 @@
  */
 
 #include <stdalign.h>
+#include <stdarg.h>
 #include <stdint.h>
 
 #include <rte_atomic.h>
@@ -49,6 +50,23 @@ extern int octonic_logtype;
 #define RTE_LOGTYPE_NET_OCTONIC octonic_logtype
 #define OCTONIC_LOG(level, ...) \
 	RTE_LOG_LINE(level, NET_OCTONIC, "net_octonic: " __VA_ARGS__)
+/*
+ * An error path in one statement: logs the line OCTONIC_LOG(ERR, ...)
+ * would (RTE_LOG's "NET_OCTONIC: " prefix included) and gives @p ret back.
+ */
+#define OCTONIC_ERR(ret, fmt, ...) \
+	octonic_log_ret(ret, "NET_OCTONIC: net_octonic: " fmt "\n", ##__VA_ARGS__)
+
+static inline int __rte_format_printf(2, 3)
+octonic_log_ret(int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	rte_vlog(RTE_LOG_ERR, octonic_logtype, fmt, ap);
+	va_end(ap);
+	return ret;
+}
 
 #define OCTONIC_MAX_QUEUES 64		/**< Rx and Tx queues per PF */
 #define OCTONIC_MIN_DESC 32
