@@ -569,6 +569,17 @@ int octonic_tx_done_cleanup(void *q, uint32_t free_cnt);
 void octonic_ring_flush(struct rte_ring *r);
 
 /* octonic_xstats.c */
+/** A queue's counters since its last stats reset. */
+struct octonic_qcnt {
+	struct octonic_poll_cnt poll;
+	struct octonic_engine_cnt eng;
+};
+/**
+ * The counters of Tx (@p tx) or Rx queue @p qid of a PF, for the control
+ * path: false when the queue does not exist or is not set up.
+ */
+bool octonic_qcnt(const struct rte_eth_dev_data *data, uint16_t qid, bool tx,
+		struct octonic_qcnt *c);
 int octonic_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st,
 		struct eth_queue_stats *qs);
 int octonic_stats_reset(struct rte_eth_dev *dev);

@@ -57,28 +57,14 @@ tel_list(const char *cmd, const char *params, struct rte_tel_data *d)
 static void
 add_cycles(struct rte_tel_data *c, uint16_t port, uint16_t q, int tx)
 {
-	const struct rte_eth_dev_data *data = rte_eth_devices[port].data;
-	const struct octonic_poll_cnt *now, *base;
+	struct octonic_qcnt qc;
 
-	if (tx) {
-		const struct octonic_txq *t = data->tx_queues[q];
-
-		if (t == NULL)
-			return;
-		now = &t->poll;
-		base = &t->poll_base;
-	} else {
-		const struct octonic_rxq *r = data->rx_queues[q];
-
-		if (r == NULL)
-			return;
-		now = &r->poll;
-		base = &r->poll_base;
-	}
+	if (!octonic_qcnt(rte_eth_devices[port].data, q, tx, &qc))
+		return;
 	rte_tel_data_add_dict_uint(c, "emulation_cycles",
-		RELAXED_GET(&now->emu_cycles) - base->emu_cycles);
+		qc.poll.emu_cycles);
 	rte_tel_data_add_dict_uint(c, "nudma_stall_cycles",
-		RELAXED_GET(&now->nudma_cycles) - base->nudma_cycles);
+		qc.poll.nudma_cycles);
 }
 
 static void
