@@ -3,25 +3,11 @@
  */
 
 /*
- * Telemetry (usertools/dpdk-telemetry.py):
- *   /octonic/list          port ids of every octonic PF, owned ones too
- *   /octonic/info,<port>   the PF's place in its NIC (index, socket,
- *                          plugged), per queue locality counters and the
- *                          cycles its poller spent emulating the NIC and
- *                          stalled by NUDMA, the NIC's generator and sink
- *                          counters with the latency from generator to
- *                          sink (p50, p99), and the TSC frequency
- *   /octonic/latency,<port>  the NIC's histogram of that latency (its
- *                          non-empty buckets, TSC cycles, at most 256:
- *                          neighbours merged beyond), with the TSC when
- *                          it was read: two replies give by difference the
- *                          latencies of the frames that reached the sink
- *                          in between (a time series, tests/apps).  Takes
- *                          no lock, so that a sampler does not wait behind
- *                          the pollers as with /octonic/info (the engine's
- *                          lock, for the sink); also the
- *                          generated count and the paced generator's
- *                          overflow (frames offered and never generated)
+ * Telemetry (usertools/dpdk-telemetry.py): /octonic/list, /octonic/info,<port>
+ * and /octonic/latency,<port>, whose fields octonic.rst describes ("Emulation
+ * cost and the NUDMA model", "Locality", "Secondary processes").
+ * /octonic/latency takes no lock, so that a sampler does not wait behind the
+ * pollers as with /octonic/info (the engine's lock, for the sink).
  */
 
 #include <stdio.h>
