@@ -76,7 +76,6 @@ octonic_dialect_start_check(const struct octonic_pf *pf)
 	const struct octonic_nic *nic = pf->nic;
 	const struct octonic_pf *proxy;
 	const char *d = dialect_name(nic);
-	uint16_t proxy_port;
 
 	if (!hws(nic) || pf->sw_pf == 0)
 		return 0;
@@ -86,7 +85,6 @@ octonic_dialect_start_check(const struct octonic_pf *pf)
 		return OCTONIC_ERR(-ENODEV, "%s: Starting representor port %u is not allowed. Transfer proxy port is not available.",
 			d, pf->port_id);
 	}
-	proxy_port = proxy->port_id;
 	if (!octonic_eswitch_flow_ctx(pf->dom->sw, 0)) {
 		OCTONIC_LOG(DEBUG, "%s: Starting representor port %u is allowed, but default traffic flows will not be created. Transfer proxy port must be configured for HWS and started.",
 			d, pf->port_id);
@@ -94,7 +92,7 @@ octonic_dialect_start_check(const struct octonic_pf *pf)
 	}
 	if (!proxy->dev->data->dev_started)
 		return OCTONIC_ERR(-EAGAIN, "%s: Failed to start port %u: transfer proxy (port %u) must be started",
-			d, pf->port_id, proxy_port);
+			d, pf->port_id, proxy->port_id);
 	/* 22.11, with representor matching (its default): the port needs a
 	 * flow engine of its own (25.11 makes it at the start)
 	 */

@@ -300,11 +300,9 @@ octonic_engine_teardown(struct octonic_nic *nic)
 		rte_pktmbuf_free(nic->stage[i]);
 	nic->nb_stage = 0;
 	nic->stage_mp = NULL;
-	if (nic->gen != NULL)
-		octo_gen_free(nic->gen);
+	octo_gen_free(nic->gen);
 	nic->gen = NULL;
-	if (nic->sink != NULL)
-		octo_sink_free(nic->sink);
+	octo_sink_free(nic->sink);
 	nic->sink = NULL;
 	octo_latency_free(nic->lat);
 	nic->lat = NULL;

@@ -439,8 +439,7 @@ nic_free(struct octonic_nic *nic)
 	octonic_engine_teardown(nic);
 	for (i = 0; i < RTE_DIM(nic->dom); i++) {
 		d = &nic->dom[i];
-		if (d->sw != NULL)
-			octonic_eswitch_free(d->sw);
+		octonic_eswitch_free(d->sw);
 		octonic_eswitch_cache_free(d->cache);
 		if (d->domain_allocated)
 			rte_eth_switch_domain_free(d->domain_id);

@@ -591,8 +591,7 @@ octonic_eswitch_pattern_template_create(struct octonic_eswitch *sw, uint16_t pf,
 	pthread_mutex_unlock(&sw->lock);
 	return pt;
 fail:
-	if (pt != NULL)
-		free(pt);
+	free(pt);
 	pthread_mutex_unlock(&sw->lock);
 	rte_errno = -ret;
 	return NULL;
@@ -1033,8 +1032,7 @@ octonic_eswitch_template_table_create(struct octonic_eswitch *sw, uint16_t pf,
 nomem:
 	octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 		"out of memory for the table");
-	if (t != NULL)
-		free(t);
+	free(t);
 fail:
 	pthread_mutex_unlock(&sw->lock);
 	rte_errno = -ret;
