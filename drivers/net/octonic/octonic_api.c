@@ -48,23 +48,6 @@ pf_check(uint16_t port_id, bool arg_ok, bool gen, struct octonic_pf **pf)
 	return gen && (*pf)->nic->gen == NULL ? -ENOTSUP : 0;
 }
 
-/* A queue's counters since its last stats reset */
-static void
-locality_fill(struct rte_pmd_octonic_locality *loc,
-		const struct octonic_engine_cnt *eng,
-		const struct octonic_engine_cnt *eng_base,
-		const struct octonic_poll_cnt *poll,
-		const struct octonic_poll_cnt *poll_base)
-{
-	loc->remote_dma_pkts = RELAXED_GET(&eng->remote_dma_pkts) -
-		eng_base->remote_dma_pkts;
-	loc->remote_dma_bytes = RELAXED_GET(&eng->remote_dma_bytes) -
-		eng_base->remote_dma_bytes;
-	loc->remote_polls = RELAXED_GET(&poll->remote_polls) -
-		poll_base->remote_polls;
-	loc->polls = RELAXED_GET(&poll->polls) - poll_base->polls;
-}
-
 RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_octonic_pf_info, 0.1)
 int
 rte_pmd_octonic_pf_info(uint16_t port_id, struct rte_pmd_octonic_pf_info *info)
@@ -93,27 +76,18 @@ rte_pmd_octonic_locality_get(uint16_t port_id, uint16_t queue_id, int tx,
 		struct rte_pmd_octonic_locality *loc)
 {
 	struct octonic_pf *pf;
-	struct rte_eth_dev_data *data;
+	struct octonic_qcnt c;
 	int ret = pf_check(port_id, loc != NULL, false, &pf);
 
 	if (ret != 0)
 		return ret;
-	data = pf->dev->data;
-	if (tx) {
-		const struct octonic_txq *q = queue_id < data->nb_tx_queues ?
-			data->tx_queues[queue_id] : NULL;
-
-		if (q == NULL)
-			return -EINVAL;
-		locality_fill(loc, &q->eng, &q->eng_base, &q->poll, &q->poll_base);
-	} else {
-		const struct octonic_rxq *q = queue_id < data->nb_rx_queues ?
-			data->rx_queues[queue_id] : NULL;
-
-		if (q == NULL)
-			return -EINVAL;
-		locality_fill(loc, &q->eng, &q->eng_base, &q->poll, &q->poll_base);
-	}
+	if (!octonic_qcnt(pf->dev->data, queue_id, tx, &c))
+		return -EINVAL;
+	/* since the queue's last stats reset */
+	loc->remote_dma_pkts = c.eng.remote_dma_pkts;
+	loc->remote_dma_bytes = c.eng.remote_dma_bytes;
+	loc->remote_polls = c.poll.remote_polls;
+	loc->polls = c.poll.polls;
 	return 0;
 }
 

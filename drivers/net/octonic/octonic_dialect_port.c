@@ -76,37 +76,30 @@ octonic_dialect_start_check(const struct octonic_pf *pf)
 	const struct octonic_nic *nic = pf->nic;
 	const struct octonic_pf *proxy;
 	const char *d = dialect_name(nic);
-	uint16_t proxy_port;
 
 	if (!hws(nic) || pf->sw_pf == 0)
 		return 0;
 	proxy = nic->pf[pf->dom->first_pf];
 	if (proxy == NULL) {
 		/* PF0's port closed: no transfer proxy */
-		OCTONIC_LOG(ERR, "%s: Starting representor port %u is not allowed. Transfer proxy port is not available.",
+		return OCTONIC_ERR(-ENODEV, "%s: Starting representor port %u is not allowed. Transfer proxy port is not available.",
 			d, pf->port_id);
-		return -ENODEV;
 	}
-	proxy_port = proxy->port_id;
 	if (!octonic_eswitch_flow_ctx(pf->dom->sw, 0)) {
 		OCTONIC_LOG(DEBUG, "%s: Starting representor port %u is allowed, but default traffic flows will not be created. Transfer proxy port must be configured for HWS and started.",
 			d, pf->port_id);
 		return 0;
 	}
-	if (!proxy->dev->data->dev_started) {
-		OCTONIC_LOG(ERR, "%s: Failed to start port %u: transfer proxy (port %u) must be started",
-			d, pf->port_id, proxy_port);
-		return -EAGAIN;
-	}
+	if (!proxy->dev->data->dev_started)
+		return OCTONIC_ERR(-EAGAIN, "%s: Failed to start port %u: transfer proxy (port %u) must be started",
+			d, pf->port_id, proxy->port_id);
 	/* 22.11, with representor matching (its default): the port needs a
 	 * flow engine of its own (25.11 makes it at the start)
 	 */
 	if (nic->args.mlx5_dpdk < OCTONIC_MLX5_DPDK_25_11 &&
-			!octonic_eswitch_flow_ctx(pf->dom->sw, pf->sw_pf)) {
-		OCTONIC_LOG(ERR, "%s: Failed to start port %u: with representor matching enabled, port must be configured for HWS",
+			!octonic_eswitch_flow_ctx(pf->dom->sw, pf->sw_pf))
+		return OCTONIC_ERR(-EINVAL, "%s: Failed to start port %u: with representor matching enabled, port must be configured for HWS",
 			d, pf->port_id);
-		return -EINVAL;
-	}
 	return 0;
 }
 
@@ -127,11 +120,9 @@ octonic_dialect_stop_check(const struct octonic_pf *pf)
 		return 0;
 	for (i = 0; i < nic->nb_pfs; i++)
 		if (nic->pf[i] != NULL && nic->pf[i] != pf && nic->pf[i]->dom == pf->dom &&
-		    nic->pf[i]->dev->data->dev_started) {
-			OCTONIC_LOG(ERR, "%s: Failed to stop port %u: attached representor ports must be stopped before stopping transfer proxy port",
+		    nic->pf[i]->dev->data->dev_started)
+			return OCTONIC_ERR(-EBUSY, "%s: Failed to stop port %u: attached representor ports must be stopped before stopping transfer proxy port",
 				dialect_name(nic), pf->port_id);
-			return -EBUSY;
-		}
 	return 0;
 }
 

@@ -193,20 +193,16 @@ octonic_engine_setup(struct octonic_nic *nic)
 	snprintf(name, sizeof(name), "ocw_%u", nic->seq);
 	nic->wire_mp = rte_pktmbuf_pool_create(name, OCTONIC_WIRE_MBUFS, 64, 0,
 			OCTONIC_WIRE_BUF, nic->socket);
-	if (nic->wire_mp == NULL) {
-		OCTONIC_LOG(ERR, "%s: cannot create the wire mempool: %s",
+	if (nic->wire_mp == NULL)
+		return OCTONIC_ERR(-ENOMEM, "%s: cannot create the wire mempool: %s",
 			nic->name, rte_strerror(rte_errno));
-		return -ENOMEM;
-	}
 	snprintf(name, sizeof(name), "ocx_%u", nic->seq);
 	nic->tx_mp = rte_pktmbuf_pool_create(name, OCTONIC_TX_MBUFS,
 			OCTONIC_GEN_CACHE, 0, RTE_PKTMBUF_HEADROOM + OCTONIC_TX_ROOM,
 			nic->socket);
-	if (nic->tx_mp == NULL) {
-		OCTONIC_LOG(ERR, "%s: cannot create the Tx DMA's mempool: %s",
+	if (nic->tx_mp == NULL)
+		return OCTONIC_ERR(-ENOMEM, "%s: cannot create the Tx DMA's mempool: %s",
 			nic->name, rte_strerror(rte_errno));
-		return -ENOMEM;
-	}
 	switch (nic->args.wire) {
 	case OCTONIC_WIRE_GEN:
 		memset(&gc, 0, sizeof(gc));
@@ -304,11 +300,9 @@ octonic_engine_teardown(struct octonic_nic *nic)
 		rte_pktmbuf_free(nic->stage[i]);
 	nic->nb_stage = 0;
 	nic->stage_mp = NULL;
-	if (nic->gen != NULL)
-		octo_gen_free(nic->gen);
+	octo_gen_free(nic->gen);
 	nic->gen = NULL;
-	if (nic->sink != NULL)
-		octo_sink_free(nic->sink);
+	octo_sink_free(nic->sink);
 	nic->sink = NULL;
 	octo_latency_free(nic->lat);
 	nic->lat = NULL;
@@ -337,16 +331,12 @@ octonic_engine_wire_start(struct octonic_nic *nic)
 
 	if (nic->args.wire != OCTONIC_WIRE_ETHDEV || nic->peer_ready)
 		return 0;
-	if (rte_eth_dev_get_port_by_name(nic->args.wire_name, &port) != 0) {
-		OCTONIC_LOG(ERR, "%s: wire port '%s' does not exist", nic->name,
+	if (rte_eth_dev_get_port_by_name(nic->args.wire_name, &port) != 0)
+		return OCTONIC_ERR(-ENODEV, "%s: wire port '%s' does not exist", nic->name,
 			nic->args.wire_name);
-		return -ENODEV;
-	}
-	if (octonic_is_octonic(&rte_eth_devices[port])) {
-		OCTONIC_LOG(ERR, "%s: wire port '%s' is an octonic PF", nic->name,
+	if (octonic_is_octonic(&rte_eth_devices[port]))
+		return OCTONIC_ERR(-EINVAL, "%s: wire port '%s' is an octonic PF", nic->name,
 			nic->args.wire_name);
-		return -EINVAL;
-	}
 	nic->peer_port = port;
 	if (!rte_eth_devices[port].data->dev_started) {
 		memset(&conf, 0, sizeof(conf));
@@ -359,11 +349,9 @@ octonic_engine_wire_start(struct octonic_nic *nic)
 				rte_eth_dev_socket_id(port), NULL);
 		if (ret == 0)
 			ret = rte_eth_dev_start(port);
-		if (ret != 0) {
-			OCTONIC_LOG(ERR, "%s: cannot start wire port '%s': %d",
+		if (ret != 0)
+			return OCTONIC_ERR(ret, "%s: cannot start wire port '%s': %d",
 				nic->name, nic->args.wire_name, ret);
-			return ret;
-		}
 		nic->peer_started_by_us = 1;
 	}
 	nic->peer_ready = 1;

@@ -175,10 +175,9 @@ octonic_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 		rxq->desc = octonic_rxd_create(nb_desc, rx_sges(dev, mp),
 			pf->socket);
 		if (rxq->desc == NULL) {
-			OCTONIC_LOG(ERR, "%s: Rx ring %u: no memory",
-				dev->data->name, qid);
 			rte_free(rxq);
-			return -ENOMEM;
+			return OCTONIC_ERR(-ENOMEM, "%s: Rx ring %u: no memory",
+				dev->data->name, qid);
 		}
 		nb_desc = rxq->desc->nb_desc;
 	} else {
@@ -222,10 +221,9 @@ octonic_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 		txq->desc = octonic_txd_create(nb_desc,
 			pf->nic->args.tx_comp_every, pf->socket);
 		if (txq->desc == NULL) {
-			OCTONIC_LOG(ERR, "%s: Tx ring %u: no memory",
-				dev->data->name, qid);
 			rte_free(txq);
-			return -ENOMEM;
+			return OCTONIC_ERR(-ENOMEM, "%s: Tx ring %u: no memory",
+				dev->data->name, qid);
 		}
 		nb_desc = txq->desc->size;
 	} else {
@@ -240,9 +238,8 @@ octonic_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	txq->nb_desc = nb_desc;
 	txq->deferred = conf != NULL && conf->tx_deferred_start;
 	if (octonic_txorder_setup(txq, nb_desc, pf->socket) != 0) {
-		OCTONIC_LOG(ERR, "%s: Tx ring %u: no memory", dev->data->name, qid);
 		txq_free(txq);
-		return -ENOMEM;
+		return OCTONIC_ERR(-ENOMEM, "%s: Tx ring %u: no memory", dev->data->name, qid);
 	}
 	rte_spinlock_lock(&pf->nic->engine_lock);
 	dev->data->tx_queues[qid] = txq;
@@ -260,9 +257,8 @@ rxq_post(struct rte_eth_dev *dev, struct octonic_rxq *rxq)
 {
 	if (rxq->desc == NULL || octonic_rxd_start(rxq) == 0)
 		return 0;
-	OCTONIC_LOG(ERR, "%s: Rx queue %u: pool %s cannot fill its %u buffers (rx_ring=mlx5 posts them all at start, as mlx5 does)",
+	return OCTONIC_ERR(-ENOMEM, "%s: Rx queue %u: pool %s cannot fill its %u buffers (rx_ring=mlx5 posts them all at start, as mlx5 does)",
 		dev->data->name, rxq->qid, rxq->mp->name, rxq->desc->size);
-	return -ENOMEM;
 }
 
 static int
@@ -289,11 +285,9 @@ octonic_rx_queue_stop(struct rte_eth_dev *dev, uint16_t qid)
 	 * (the steps of 4) keeps indices that a restart would break
 	 */
 	if (rxq != NULL && rxq->desc != NULL && rxq->step > 1 &&
-	    !rxq->desc->scalar) {
-		OCTONIC_LOG(ERR, "%s: Rx queue %u: stop refused under rx_step=%u (mlx5 stops a queue only under its scalar burst, rx_step=1)",
+	    !rxq->desc->scalar)
+		return OCTONIC_ERR(-EINVAL, "%s: Rx queue %u: stop refused under rx_step=%u (mlx5 stops a queue only under its scalar burst, rx_step=1)",
 			dev->data->name, qid, rxq->step);
-		return -EINVAL;
-	}
 	rte_spinlock_lock(&pf->nic->engine_lock);
 	dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STOPPED;
 	/* mlx5 frees a stopped queue's buffers */
@@ -329,22 +323,18 @@ octonic_dev_configure(struct rte_eth_dev *dev)
 	int ret;
 
 	if (dev->data->nb_rx_queues > OCTONIC_MAX_QUEUES ||
-			dev->data->nb_tx_queues > OCTONIC_MAX_QUEUES) {
-		OCTONIC_LOG(ERR, "%s: at most %u Rx and %u Tx queues",
+			dev->data->nb_tx_queues > OCTONIC_MAX_QUEUES)
+		return OCTONIC_ERR(-EINVAL, "%s: at most %u Rx and %u Tx queues",
 			dev->data->name, OCTONIC_MAX_QUEUES, OCTONIC_MAX_QUEUES);
-		return -EINVAL;
-	}
 	dev->data->scattered_rx =
 		(conf->rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0;
 	if (conf->rxmode.mq_mode & RTE_ETH_MQ_RX_RSS_FLAG) {
 		rss_hf = rss->rss_hf;
 		conf->rxmode.offloads |= RTE_ETH_RX_OFFLOAD_RSS_HASH;
 	}
-	if (rss->rss_key != NULL && rss->rss_key_len != OCTONIC_RSS_KEY_LEN) {
-		OCTONIC_LOG(ERR, "%s: RSS key must be %u bytes, not %u",
+	if (rss->rss_key != NULL && rss->rss_key_len != OCTONIC_RSS_KEY_LEN)
+		return OCTONIC_ERR(-EINVAL, "%s: RSS key must be %u bytes, not %u",
 			dev->data->name, OCTONIC_RSS_KEY_LEN, rss->rss_key_len);
-		return -EINVAL;
-	}
 	ret = octonic_eswitch_pf_configure(pf->dom->sw, pf->sw_pf,
 			dev->data->nb_rx_queues, rss_hf, rss->rss_key,
 			rss->rss_key_len);
@@ -449,8 +439,7 @@ nic_free(struct octonic_nic *nic)
 	octonic_engine_teardown(nic);
 	for (i = 0; i < RTE_DIM(nic->dom); i++) {
 		d = &nic->dom[i];
-		if (d->sw != NULL)
-			octonic_eswitch_free(d->sw);
+		octonic_eswitch_free(d->sw);
 		octonic_eswitch_cache_free(d->cache);
 		if (d->domain_allocated)
 			rte_eth_switch_domain_free(d->domain_id);
@@ -888,11 +877,9 @@ octonic_probe_secondary(struct rte_vdev_device *vdev, const char *name)
 			found++;
 		}
 	}
-	if (found == 0) {
-		OCTONIC_LOG(ERR, "%s: the primary process has no PF of %s to attach",
+	if (found == 0)
+		return OCTONIC_ERR(-ENODEV, "%s: the primary process has no PF of %s to attach",
 			name, name);
-		return -ENODEV;
-	}
 	OCTONIC_LOG(INFO, "%s: %u PFs attached (secondary: statistics and information only)",
 		name, found);
 	return 0;
@@ -961,11 +948,9 @@ octonic_probe_spawned(struct rte_vdev_device *vdev)
 	struct rte_eth_dev *dev;
 
 	if (rte_vdev_device_args(vdev) != NULL &&
-			rte_vdev_device_args(vdev)[0] != '\0') {
-		OCTONIC_LOG(ERR, "%s: a PF of %s takes no devargs", spawning.name,
+			rte_vdev_device_args(vdev)[0] != '\0')
+		return OCTONIC_ERR(-EINVAL, "%s: a PF of %s takes no devargs", spawning.name,
 			nic->name);
-		return -EINVAL;
-	}
 	dev = pf_create(nic, spawning.idx, vdev);
 	if (dev == NULL)
 		return -ENOMEM;
@@ -983,10 +968,8 @@ domain_create(struct octonic_nic *nic, uint16_t d, uint16_t first_pf,
 	const struct octonic_devargs *da = &nic->args;
 	char name[RTE_DEV_NAME_MAX_LEN + 16];	/* the e-switch keeps 31 */
 
-	if (rte_eth_switch_domain_alloc(&dom->domain_id) != 0) {
-		OCTONIC_LOG(ERR, "%s: no switch domain left", nic->name);
-		return -ENOSPC;
-	}
+	if (rte_eth_switch_domain_alloc(&dom->domain_id) != 0)
+		return OCTONIC_ERR(-ENOSPC, "%s: no switch domain left", nic->name);
 	dom->domain_allocated = 1;
 	dom->first_pf = first_pf;
 	if (nic->nb_dom > 1)
@@ -995,10 +978,8 @@ domain_create(struct octonic_nic *nic, uint16_t d, uint16_t first_pf,
 		snprintf(name, sizeof(name), "%s", nic->name);
 	dom->sw = octonic_eswitch_create(name, nb_pfs, nic->socket);
 	dom->cache = octonic_eswitch_cache_create(nic->socket);
-	if (dom->sw == NULL || dom->cache == NULL) {
-		OCTONIC_LOG(ERR, "%s: cannot create the e-switch", nic->name);
-		return -ENOMEM;
-	}
+	if (dom->sw == NULL || dom->cache == NULL)
+		return OCTONIC_ERR(-ENOMEM, "%s: cannot create the e-switch", nic->name);
 	octonic_eswitch_dialect_set(dom->sw, da->dialect, da->xmeta);
 	octonic_eswitch_mlx5_model_set(dom->sw, da->mlx5_dpdk, da->fdb_mark);
 	octonic_eswitch_uplinks_set(dom->sw, da->topology == OCTONIC_TOPO_MPESW);
@@ -1082,11 +1063,9 @@ octonic_probe(struct rte_vdev_device *vdev)
 			continue;
 		}
 		node[i] = da.numa[i];
-		if ((unsigned int)node[i] >= nb_sockets) {
-			OCTONIC_LOG(ERR, "%s: invalid value for devarg 'numa': node %d does not exist (%u sockets)",
+		if ((unsigned int)node[i] >= nb_sockets)
+			return OCTONIC_ERR(-EINVAL, "%s: invalid value for devarg 'numa': node %d does not exist (%u sockets)",
 				name, node[i], nb_sockets);
-			return -EINVAL;
-		}
 	}
 	nic = rte_zmalloc_socket(name, sizeof(*nic), RTE_CACHE_LINE_SIZE, node[0]);
 	if (nic == NULL)

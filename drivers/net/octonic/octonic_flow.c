@@ -26,17 +26,26 @@ dev_sw(struct rte_eth_dev *dev, uint16_t *pf, struct rte_flow_error *error)
 	return sw;
 }
 
-static int
-flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
-		const struct rte_flow_item pattern[],
-		const struct rte_flow_action actions[], struct rte_flow_error *error)
-{
-	uint16_t pf;
-	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
-
-	return sw == NULL ? -ENODEV :
-		octonic_eswitch_flow_validate(sw, pf, attr, pattern, actions, error);
+/*
+ * An op that only resolves the port: flow_<op>(dev, ..., error) hands its
+ * arguments but dev over to octonic_eswitch_<esw_op>(sw, pf, ...), and
+ * returns @p fail (ENODEV in error) for a port that is not an octonic PF.
+ */
+#define FLOW_OP(ret_t, op, params, fail, esw_op, ...) \
+static ret_t \
+flow_##op params \
+{ \
+	uint16_t pf; \
+	struct octonic_eswitch *sw = dev_sw(dev, &pf, error); \
+\
+	return sw == NULL ? fail : octonic_eswitch_##esw_op(sw, pf, __VA_ARGS__); \
 }
+
+FLOW_OP(int, validate,
+	(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		const struct rte_flow_item pattern[],
+		const struct rte_flow_action actions[], struct rte_flow_error *error),
+	-ENODEV, flow_validate, attr, pattern, actions, error)
 
 static struct rte_flow *
 flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
@@ -55,45 +64,24 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	return octonic_eswitch_flow_create(sw, pf, attr, pattern, actions, error);
 }
 
-static int
-flow_destroy(struct rte_eth_dev *dev, struct rte_flow *flow,
-		struct rte_flow_error *error)
-{
-	uint16_t pf;
-	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+FLOW_OP(int, destroy,
+	(struct rte_eth_dev *dev, struct rte_flow *flow,
+		struct rte_flow_error *error),
+	-ENODEV, flow_destroy, flow, error)
 
-	return sw == NULL ? -ENODEV : octonic_eswitch_flow_destroy(sw, pf, flow, error);
-}
+FLOW_OP(int, flush,
+	(struct rte_eth_dev *dev, struct rte_flow_error *error),
+	-ENODEV, flow_flush, error)
 
-static int
-flow_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
-{
-	uint16_t pf;
-	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
-
-	return sw == NULL ? -ENODEV : octonic_eswitch_flow_flush(sw, pf, error);
-}
-
-static int
-flow_query(struct rte_eth_dev *dev, struct rte_flow *flow,
+FLOW_OP(int, query,
+	(struct rte_eth_dev *dev, struct rte_flow *flow,
 		const struct rte_flow_action *action, void *data,
-		struct rte_flow_error *error)
-{
-	uint16_t pf;
-	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+		struct rte_flow_error *error),
+	-ENODEV, flow_query, flow, action, data, error)
 
-	return sw == NULL ? -ENODEV :
-		octonic_eswitch_flow_query(sw, pf, flow, action, data, error);
-}
-
-static int
-flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
-{
-	uint16_t pf;
-	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
-
-	return sw == NULL ? -ENODEV : octonic_eswitch_flow_isolate(sw, pf, set, error);
-}
+FLOW_OP(int, isolate,
+	(struct rte_eth_dev *dev, int set, struct rte_flow_error *error),
+	-ENODEV, flow_isolate, set, error)
 
 static int
 flow_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
@@ -128,78 +116,46 @@ flow_pick_transfer_proxy(struct rte_eth_dev *dev, uint16_t *proxy_port_id,
 
 /* ---- template API (octonic_esw_template.c, octonic_esw_queue.c) ---- */
 
-static int
-flow_info_get(struct rte_eth_dev *dev, struct rte_flow_port_info *port_info,
-		struct rte_flow_queue_info *queue_info, struct rte_flow_error *error)
-{
-	uint16_t pf;
-	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
-
-	return sw == NULL ? -ENODEV :
-		octonic_eswitch_flow_info_get(sw, pf, port_info, queue_info, error);
-}
+FLOW_OP(int, info_get,
+	(struct rte_eth_dev *dev, struct rte_flow_port_info *port_info,
+		struct rte_flow_queue_info *queue_info, struct rte_flow_error *error),
+	-ENODEV, flow_info_get, port_info, queue_info, error)
 
 /* The fast path: the PF's e-switch straight from the port's private
  * data (octonic_dev_eswitch), no error path of its own.
  */
-static struct rte_flow *
-flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
+FLOW_OP(struct rte_flow *, async_create,
+	(struct rte_eth_dev *dev, uint32_t queue,
 		const struct rte_flow_op_attr *op_attr,
 		struct rte_flow_template_table *t, const struct rte_flow_item items[],
 		uint8_t pt_idx, const struct rte_flow_action actions[], uint8_t at_idx,
-		void *user_data, struct rte_flow_error *error)
-{
-	uint16_t pf;
-	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+		void *user_data, struct rte_flow_error *error),
+	NULL, async_create, queue, op_attr, t, items, pt_idx, actions, at_idx,
+	user_data, error)
 
-	return sw == NULL ? NULL : octonic_eswitch_async_create(sw, pf, queue, op_attr, t, items,
-		pt_idx, actions, at_idx, user_data, error);
-}
-
-static int
-flow_async_destroy(struct rte_eth_dev *dev, uint32_t queue,
+FLOW_OP(int, async_destroy,
+	(struct rte_eth_dev *dev, uint32_t queue,
 		const struct rte_flow_op_attr *op_attr, struct rte_flow *flow,
-		void *user_data, struct rte_flow_error *error)
-{
-	uint16_t pf;
-	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
-
-	return sw == NULL ? -ENODEV : octonic_eswitch_async_destroy(sw, pf, queue, op_attr, flow,
-		user_data, error);
-}
+		void *user_data, struct rte_flow_error *error),
+	-ENODEV, async_destroy, queue, op_attr, flow, user_data, error)
 
 /* 22.11 has no rte_flow_async_actions_update: unused there. */
-static __rte_unused int
-flow_async_actions_update(struct rte_eth_dev *dev, uint32_t queue,
+FLOW_OP(__rte_unused int, async_actions_update,
+	(struct rte_eth_dev *dev, uint32_t queue,
 		const struct rte_flow_op_attr *op_attr, struct rte_flow *flow,
 		const struct rte_flow_action actions[], uint8_t at_idx,
-		void *user_data, struct rte_flow_error *error)
-{
-	uint16_t pf;
-	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+		void *user_data, struct rte_flow_error *error),
+	-ENODEV, async_actions_update, queue, op_attr, flow, actions, at_idx,
+	user_data, error)
 
-	return sw == NULL ? -ENODEV : octonic_eswitch_async_actions_update(sw, pf, queue, op_attr,
-		flow, actions, at_idx, user_data, error);
-}
+FLOW_OP(int, push,
+	(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_error *error),
+	-ENODEV, push, queue, error)
 
-static int
-flow_push(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_error *error)
-{
-	uint16_t pf;
-	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
-
-	return sw == NULL ? -ENODEV : octonic_eswitch_push(sw, pf, queue, error);
-}
-
-static int
-flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_result res[],
-		uint16_t n_res, struct rte_flow_error *error)
-{
-	uint16_t pf;
-	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
-
-	return sw == NULL ? -ENODEV : octonic_eswitch_pull(sw, pf, queue, res, n_res, error);
-}
+FLOW_OP(int, pull,
+	(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_result res[],
+		uint16_t n_res, struct rte_flow_error *error),
+	-ENODEV, pull, queue, res, n_res, error)
 
 OCTO_DPDK_FLOW_FP_OPS_DEFINE(octonic_flow_fp_ops, flow_async_create,
 	flow_async_destroy, flow_async_actions_update, flow_push, flow_pull)
@@ -222,74 +178,41 @@ flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *port_at
 	return ret;
 }
 
-static struct rte_flow_pattern_template *
-flow_pattern_template_create(struct rte_eth_dev *dev,
+FLOW_OP(struct rte_flow_pattern_template *, pattern_template_create,
+	(struct rte_eth_dev *dev,
 		const struct rte_flow_pattern_template_attr *attr,
-		const struct rte_flow_item pattern[], struct rte_flow_error *error)
-{
-	uint16_t pf;
-	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+		const struct rte_flow_item pattern[], struct rte_flow_error *error),
+	NULL, pattern_template_create, attr, pattern, error)
 
-	return sw == NULL ? NULL :
-		octonic_eswitch_pattern_template_create(sw, pf, attr, pattern, error);
-}
+FLOW_OP(int, pattern_template_destroy,
+	(struct rte_eth_dev *dev,
+		struct rte_flow_pattern_template *pt, struct rte_flow_error *error),
+	-ENODEV, pattern_template_destroy, pt, error)
 
-static int
-flow_pattern_template_destroy(struct rte_eth_dev *dev,
-		struct rte_flow_pattern_template *pt, struct rte_flow_error *error)
-{
-	uint16_t pf;
-	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
-
-	return sw == NULL ? -ENODEV : octonic_eswitch_pattern_template_destroy(sw, pf, pt, error);
-}
-
-static struct rte_flow_actions_template *
-flow_actions_template_create(struct rte_eth_dev *dev,
+FLOW_OP(struct rte_flow_actions_template *, actions_template_create,
+	(struct rte_eth_dev *dev,
 		const struct rte_flow_actions_template_attr *attr,
 		const struct rte_flow_action actions[],
-		const struct rte_flow_action masks[], struct rte_flow_error *error)
-{
-	uint16_t pf;
-	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+		const struct rte_flow_action masks[], struct rte_flow_error *error),
+	NULL, actions_template_create, attr, actions, masks, error)
 
-	return sw == NULL ? NULL : octonic_eswitch_actions_template_create(sw, pf, attr, actions,
-		masks, error);
-}
+FLOW_OP(int, actions_template_destroy,
+	(struct rte_eth_dev *dev,
+		struct rte_flow_actions_template *at, struct rte_flow_error *error),
+	-ENODEV, actions_template_destroy, at, error)
 
-static int
-flow_actions_template_destroy(struct rte_eth_dev *dev,
-		struct rte_flow_actions_template *at, struct rte_flow_error *error)
-{
-	uint16_t pf;
-	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
-
-	return sw == NULL ? -ENODEV : octonic_eswitch_actions_template_destroy(sw, pf, at, error);
-}
-
-static struct rte_flow_template_table *
-flow_template_table_create(struct rte_eth_dev *dev,
+FLOW_OP(struct rte_flow_template_table *, template_table_create,
+	(struct rte_eth_dev *dev,
 		const struct rte_flow_template_table_attr *attr,
 		struct rte_flow_pattern_template *pts[], uint8_t nb_pt,
 		struct rte_flow_actions_template *ats[], uint8_t nb_at,
-		struct rte_flow_error *error)
-{
-	uint16_t pf;
-	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
+		struct rte_flow_error *error),
+	NULL, template_table_create, attr, pts, nb_pt, ats, nb_at, error)
 
-	return sw == NULL ? NULL : octonic_eswitch_template_table_create(sw, pf, attr, pts, nb_pt,
-		ats, nb_at, error);
-}
-
-static int
-flow_template_table_destroy(struct rte_eth_dev *dev,
-		struct rte_flow_template_table *t, struct rte_flow_error *error)
-{
-	uint16_t pf;
-	struct octonic_eswitch *sw = dev_sw(dev, &pf, error);
-
-	return sw == NULL ? -ENODEV : octonic_eswitch_template_table_destroy(sw, pf, t, error);
-}
+FLOW_OP(int, template_table_destroy,
+	(struct rte_eth_dev *dev,
+		struct rte_flow_template_table *t, struct rte_flow_error *error),
+	-ENODEV, template_table_destroy, t, error)
 
 const struct rte_flow_ops octonic_flow_ops = {
 	.validate = flow_validate,

@@ -30,6 +30,7 @@
  */
 
 #include <stdalign.h>
+#include <stdarg.h>
 #include <stdint.h>
 
 #include <rte_atomic.h>
@@ -49,6 +50,23 @@ extern int octonic_logtype;
 #define RTE_LOGTYPE_NET_OCTONIC octonic_logtype
 #define OCTONIC_LOG(level, ...) \
 	RTE_LOG_LINE(level, NET_OCTONIC, "net_octonic: " __VA_ARGS__)
+/*
+ * An error path in one statement: logs the line OCTONIC_LOG(ERR, ...)
+ * would (RTE_LOG's "NET_OCTONIC: " prefix included) and gives @p ret back.
+ */
+#define OCTONIC_ERR(ret, fmt, ...) \
+	octonic_log_ret(ret, "NET_OCTONIC: net_octonic: " fmt "\n", ##__VA_ARGS__)
+
+static inline int __rte_format_printf(2, 3)
+octonic_log_ret(int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	rte_vlog(RTE_LOG_ERR, octonic_logtype, fmt, ap);
+	va_end(ap);
+	return ret;
+}
 
 #define OCTONIC_MAX_QUEUES 64		/**< Rx and Tx queues per PF */
 #define OCTONIC_MIN_DESC 32
@@ -551,6 +569,17 @@ int octonic_tx_done_cleanup(void *q, uint32_t free_cnt);
 void octonic_ring_flush(struct rte_ring *r);
 
 /* octonic_xstats.c */
+/** A queue's counters since its last stats reset. */
+struct octonic_qcnt {
+	struct octonic_poll_cnt poll;
+	struct octonic_engine_cnt eng;
+};
+/**
+ * The counters of Tx (@p tx) or Rx queue @p qid of a PF, for the control
+ * path: false when the queue does not exist or is not set up.
+ */
+bool octonic_qcnt(const struct rte_eth_dev_data *data, uint16_t qid, bool tx,
+		struct octonic_qcnt *c);
 int octonic_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st,
 		struct eth_queue_stats *qs);
 int octonic_stats_reset(struct rte_eth_dev *dev);

@@ -3,25 +3,11 @@
  */
 
 /*
- * Telemetry (usertools/dpdk-telemetry.py):
- *   /octonic/list          port ids of every octonic PF, owned ones too
- *   /octonic/info,<port>   the PF's place in its NIC (index, socket,
- *                          plugged), per queue locality counters and the
- *                          cycles its poller spent emulating the NIC and
- *                          stalled by NUDMA, the NIC's generator and sink
- *                          counters with the latency from generator to
- *                          sink (p50, p99), and the TSC frequency
- *   /octonic/latency,<port>  the NIC's histogram of that latency (its
- *                          non-empty buckets, TSC cycles, at most 256:
- *                          neighbours merged beyond), with the TSC when
- *                          it was read: two replies give by difference the
- *                          latencies of the frames that reached the sink
- *                          in between (a time series, tests/apps).  Takes
- *                          no lock, so that a sampler does not wait behind
- *                          the pollers as with /octonic/info (the engine's
- *                          lock, for the sink); also the
- *                          generated count and the paced generator's
- *                          overflow (frames offered and never generated)
+ * Telemetry (usertools/dpdk-telemetry.py): /octonic/list, /octonic/info,<port>
+ * and /octonic/latency,<port>, whose fields octonic.rst describes ("Emulation
+ * cost and the NUDMA model", "Locality", "Secondary processes").
+ * /octonic/latency takes no lock, so that a sampler does not wait behind the
+ * pollers as with /octonic/info (the engine's lock, for the sink).
  */
 
 #include <stdio.h>
@@ -57,28 +43,14 @@ tel_list(const char *cmd, const char *params, struct rte_tel_data *d)
 static void
 add_cycles(struct rte_tel_data *c, uint16_t port, uint16_t q, int tx)
 {
-	const struct rte_eth_dev_data *data = rte_eth_devices[port].data;
-	const struct octonic_poll_cnt *now, *base;
+	struct octonic_qcnt qc;
 
-	if (tx) {
-		const struct octonic_txq *t = data->tx_queues[q];
-
-		if (t == NULL)
-			return;
-		now = &t->poll;
-		base = &t->poll_base;
-	} else {
-		const struct octonic_rxq *r = data->rx_queues[q];
-
-		if (r == NULL)
-			return;
-		now = &r->poll;
-		base = &r->poll_base;
-	}
+	if (!octonic_qcnt(rte_eth_devices[port].data, q, tx, &qc))
+		return;
 	rte_tel_data_add_dict_uint(c, "emulation_cycles",
-		RELAXED_GET(&now->emu_cycles) - base->emu_cycles);
+		qc.poll.emu_cycles);
 	rte_tel_data_add_dict_uint(c, "nudma_stall_cycles",
-		RELAXED_GET(&now->nudma_cycles) - base->nudma_cycles);
+		qc.poll.nudma_cycles);
 }
 
 static void

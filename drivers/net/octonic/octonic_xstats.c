@@ -17,10 +17,51 @@
 
 #define G(f) RELAXED_GET(&(f))
 
-static uint64_t
-rxq_missed(const struct octonic_rxq *q)
+/* @p now less its snapshot @p base, counter by counter */
+static void
+poll_since(struct octonic_poll_cnt *d, const struct octonic_poll_cnt *now,
+		const struct octonic_poll_cnt *base)
 {
-	return G(q->eng.missed) - q->eng_base.missed;
+	d->pkts = G(now->pkts) - base->pkts;
+	d->bytes = G(now->bytes) - base->bytes;
+	d->polls = G(now->polls) - base->polls;
+	d->remote_polls = G(now->remote_polls) - base->remote_polls;
+	d->emu_cycles = G(now->emu_cycles) - base->emu_cycles;
+	d->nudma_cycles = G(now->nudma_cycles) - base->nudma_cycles;
+	d->nombuf = G(now->nombuf) - base->nombuf;
+}
+
+static void
+eng_since(struct octonic_engine_cnt *d, const struct octonic_engine_cnt *now,
+		const struct octonic_engine_cnt *base)
+{
+	d->dma_pkts = G(now->dma_pkts) - base->dma_pkts;
+	d->dma_bytes = G(now->dma_bytes) - base->dma_bytes;
+	d->remote_dma_pkts = G(now->remote_dma_pkts) - base->remote_dma_pkts;
+	d->remote_dma_bytes = G(now->remote_dma_bytes) - base->remote_dma_bytes;
+	d->missed = G(now->missed) - base->missed;
+	d->nombuf = G(now->nombuf) - base->nombuf;
+	d->errors = G(now->errors) - base->errors;
+	d->flush_lines = G(now->flush_lines) - base->flush_lines;
+}
+
+bool
+octonic_qcnt(const struct rte_eth_dev_data *data, uint16_t qid, bool tx,
+		struct octonic_qcnt *c)
+{
+	const struct octonic_txq *t = tx && qid < data->nb_tx_queues ?
+		data->tx_queues[qid] : NULL;
+	const struct octonic_rxq *r = !tx && qid < data->nb_rx_queues ?
+		data->rx_queues[qid] : NULL;
+
+	if (t != NULL) {
+		poll_since(&c->poll, &t->poll, &t->poll_base);
+		eng_since(&c->eng, &t->eng, &t->eng_base);
+	} else if (r != NULL) {
+		poll_since(&c->poll, &r->poll, &r->poll_base);
+		eng_since(&c->eng, &r->eng, &r->eng_base);
+	}
+	return t != NULL || r != NULL;
 }
 
 int
@@ -28,46 +69,35 @@ octonic_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st,
 		struct eth_queue_stats *qs)
 {
 	struct octonic_pf *pf = octonic_pf_of(dev);
+	struct octonic_qcnt c;
 	uint16_t q;
 
 	for (q = 0; q < dev->data->nb_rx_queues; q++) {
-		const struct octonic_rxq *rxq = dev->data->rx_queues[q];
-		uint64_t p, b, e;
-
-		if (rxq == NULL)
+		if (!octonic_qcnt(dev->data, q, false, &c))
 			continue;
-		p = G(rxq->poll.pkts) - rxq->poll_base.pkts;
-		b = G(rxq->poll.bytes) - rxq->poll_base.bytes;
-		e = G(rxq->eng.errors) - rxq->eng_base.errors;
-		st->ipackets += p;
-		st->ibytes += b;
-		st->imissed += rxq_missed(rxq);
-		st->ierrors += e;
-		st->rx_nombuf += G(rxq->eng.nombuf) - rxq->eng_base.nombuf +
-			G(rxq->poll.nombuf) - rxq->poll_base.nombuf;
+		st->ipackets += c.poll.pkts;
+		st->ibytes += c.poll.bytes;
+		st->imissed += c.eng.missed;
+		st->ierrors += c.eng.errors;
+		st->rx_nombuf += c.eng.nombuf + c.poll.nombuf;
 		if (qs != NULL && q < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			qs->q_ipackets[q] = p;
-			qs->q_ibytes[q] = b;
-			qs->q_errors[q] = e + rxq_missed(rxq);
+			qs->q_ipackets[q] = c.poll.pkts;
+			qs->q_ibytes[q] = c.poll.bytes;
+			qs->q_errors[q] = c.eng.errors + c.eng.missed;
 		}
 	}
 	/* packets steered to this PF that found no queue to take them */
 	st->imissed += G(pf->drop_down) - pf->drop_down_base +
 		G(pf->drop_noqueue) - pf->drop_noqueue_base;
 	for (q = 0; q < dev->data->nb_tx_queues; q++) {
-		const struct octonic_txq *txq = dev->data->tx_queues[q];
-		uint64_t p, b;
-
-		if (txq == NULL)
+		if (!octonic_qcnt(dev->data, q, true, &c))
 			continue;
-		p = G(txq->poll.pkts) - txq->poll_base.pkts;
-		b = G(txq->poll.bytes) - txq->poll_base.bytes;
-		st->opackets += p;
-		st->obytes += b;
-		st->oerrors += G(txq->eng.errors) - txq->eng_base.errors;
+		st->opackets += c.poll.pkts;
+		st->obytes += c.poll.bytes;
+		st->oerrors += c.eng.errors;
 		if (qs != NULL && q < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			qs->q_opackets[q] = p;
-			qs->q_obytes[q] = b;
+			qs->q_opackets[q] = c.poll.pkts;
+			qs->q_obytes[q] = c.poll.bytes;
 		}
 	}
 	st->oerrors += G(pf->tx_drop_down) - pf->tx_drop_down_base;
@@ -180,14 +210,44 @@ octonic_xstats_get_names(struct rte_eth_dev *dev,
 	return n;
 }
 
+/* A queue's xstats, in rxq_names' or txq_names' order: 0 when it is not set up */
+static unsigned int
+queue_xstats(const struct rte_eth_dev_data *data, uint16_t q, bool tx,
+		uint64_t v[RXQ_XSTATS])
+{
+	struct octonic_qcnt c;
+	unsigned int i = 0;
+
+	memset(v, 0, sizeof(v[0]) * RXQ_XSTATS);
+	if (!octonic_qcnt(data, q, tx, &c))
+		return tx ? TXQ_XSTATS : RXQ_XSTATS;
+	v[i++] = c.eng.dma_pkts;
+	v[i++] = c.eng.dma_bytes;
+	v[i++] = c.eng.remote_dma_pkts;
+	v[i++] = c.eng.remote_dma_bytes;
+	v[i++] = c.poll.polls;
+	v[i++] = c.poll.remote_polls;
+	if (!tx) {
+		v[i++] = c.eng.missed;
+		v[i++] = c.eng.nombuf + c.poll.nombuf;
+	}
+	v[i++] = c.eng.errors;
+	v[i++] = c.poll.emu_cycles;
+	v[i++] = c.poll.nudma_cycles;
+	if (!tx)
+		v[i++] = c.eng.flush_lines;
+	return i;
+}
+
 int
 octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		unsigned int size)
 {
 	struct octonic_pf *pf = octonic_pf_of(dev);
-	unsigned int n = xstats_count(dev), k = 0, i;
+	unsigned int n = xstats_count(dev), k = 0, i, nb;
 	uint64_t v[RXQ_XSTATS];
 	uint16_t q;
+	int tx;
 
 	if (xs == NULL || size < n)
 		return n;
@@ -205,49 +265,14 @@ octonic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		xs[k].id = k;
 		xs[k].value = v[i];
 	}
-	for (q = 0; q < dev->data->nb_rx_queues; q++) {
-		const struct octonic_rxq *r = dev->data->rx_queues[q];
-
-		memset(v, 0, sizeof(v));
-		if (r != NULL) {
-			v[0] = (G(r->eng.dma_pkts) - r->eng_base.dma_pkts);
-			v[1] = (G(r->eng.dma_bytes) - r->eng_base.dma_bytes);
-			v[2] = (G(r->eng.remote_dma_pkts) - r->eng_base.remote_dma_pkts);
-			v[3] = (G(r->eng.remote_dma_bytes) - r->eng_base.remote_dma_bytes);
-			v[4] = (G(r->poll.polls) - r->poll_base.polls);
-			v[5] = (G(r->poll.remote_polls) - r->poll_base.remote_polls);
-			v[6] = (G(r->eng.missed) - r->eng_base.missed);
-			v[7] = (G(r->eng.nombuf) - r->eng_base.nombuf) +
-				(G(r->poll.nombuf) - r->poll_base.nombuf);
-			v[8] = (G(r->eng.errors) - r->eng_base.errors);
-			v[9] = (G(r->poll.emu_cycles) - r->poll_base.emu_cycles);
-			v[10] = (G(r->poll.nudma_cycles) - r->poll_base.nudma_cycles);
-			v[11] = (G(r->eng.flush_lines) - r->eng_base.flush_lines);
+	/* Rx queues, then Tx queues */
+	for (tx = 0; tx <= 1; tx++)
+		for (q = 0; q < (tx ? dev->data->nb_tx_queues : dev->data->nb_rx_queues); q++) {
+			nb = queue_xstats(dev->data, q, tx, v);
+			for (i = 0; i < nb; i++, k++) {
+				xs[k].id = k;
+				xs[k].value = v[i];
+			}
 		}
-		for (i = 0; i < RXQ_XSTATS; i++, k++) {
-			xs[k].id = k;
-			xs[k].value = v[i];
-		}
-	}
-	for (q = 0; q < dev->data->nb_tx_queues; q++) {
-		const struct octonic_txq *t = dev->data->tx_queues[q];
-
-		memset(v, 0, sizeof(v));
-		if (t != NULL) {
-			v[0] = (G(t->eng.dma_pkts) - t->eng_base.dma_pkts);
-			v[1] = (G(t->eng.dma_bytes) - t->eng_base.dma_bytes);
-			v[2] = (G(t->eng.remote_dma_pkts) - t->eng_base.remote_dma_pkts);
-			v[3] = (G(t->eng.remote_dma_bytes) - t->eng_base.remote_dma_bytes);
-			v[4] = (G(t->poll.polls) - t->poll_base.polls);
-			v[5] = (G(t->poll.remote_polls) - t->poll_base.remote_polls);
-			v[6] = (G(t->eng.errors) - t->eng_base.errors);
-			v[7] = (G(t->poll.emu_cycles) - t->poll_base.emu_cycles);
-			v[8] = (G(t->poll.nudma_cycles) - t->poll_base.nudma_cycles);
-		}
-		for (i = 0; i < TXQ_XSTATS; i++, k++) {
-			xs[k].id = k;
-			xs[k].value = v[i];
-		}
-	}
 	return n;
 }

@@ -140,11 +140,9 @@ octonic_eswitch_flow_flush(struct octonic_eswitch *sw, uint16_t pf,
 	if (ret >= 0 && pf == 0)
 		ret = octonic_esw_rules_flush_domain(sw, SW_DOM_TRANSFER, 0);
 	pthread_mutex_unlock(&sw->lock);
-	if (ret < 0) {
-		octonic_esw_error(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+	if (ret < 0)
+		return octonic_esw_error(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"out of memory");
-		return ret;
-	}
 	return 0;
 }
 

@@ -312,11 +312,10 @@ octonic_esw_actions_parse(struct octonic_eswitch *sw, uint16_t pf,
 			goto fail;
 	}
 	if (r->fate == SW_FATE_NONE) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, actions,
+		ret = octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, actions,
 			attr->transfer ?
 			"transfer rules need one of jump, represented_port, drop" :
 			"ingress rules need one of queue, rss, drop, jump");
-		ret = -EINVAL;
 		goto fail;
 	}
 	return 0;

@@ -335,8 +335,9 @@ struct octonic_eswitch {
 	char name[32];
 };
 
-/* octonic_esw.c */
+/* octonic_esw_rcu.c */
 void octonic_esw_synchronize(struct octonic_eswitch *sw);
+/* octonic_esw_log.c */
 /* Log a refusal and fill @p error with it, as rte_flow_error_set: returns -@p code. */
 int octonic_esw_error(struct rte_flow_error *error, int code,
 		enum rte_flow_error_type type, const void *cause, const char *fmt, ...)

@@ -428,7 +428,6 @@ octonic_eswitch_async_create(struct octonic_eswitch *sw, uint16_t pf,
 			pt_idx >= t->nb_pt || at_idx >= t->nb_at)) {
 		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, t,
 			"not a template table of this port, or no such template index in it");
-		rte_errno = EINVAL;
 		return NULL;
 	}
 	r = octonic_esw_tbl_slot_get(sw, t);
@@ -438,7 +437,6 @@ octonic_eswitch_async_create(struct octonic_eswitch *sw, uint16_t pf,
 		 */
 		octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"table full: it holds %u rules (nb_flows)", t->nb_flows);
-		rte_errno = ENOMEM;
 		return NULL;
 	}
 	r->ttable = t;

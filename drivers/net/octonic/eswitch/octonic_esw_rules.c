@@ -597,11 +597,10 @@ octonic_esw_pattern_parse(const struct octonic_eswitch *sw,
 		if (port_item != NULL && cerr.item >= 0 &&
 				&pattern[i] >= port_item)
 			i++;
-		octonic_esw_error(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM,
+		return octonic_esw_error(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM,
 			cerr.item >= 0 ? &pattern[i] : NULL,
 			"pattern item %d: %s", cerr.item >= 0 ? (int)i : -1,
 			cerr.msg);
-		return ret;
 	}
 	if (src != 0) {
 		sw_src_set(&m->key, src);
@@ -1024,13 +1023,11 @@ octonic_eswitch_flow_create(struct octonic_eswitch *sw, uint16_t pf,
 		return NULL;
 	}
 	pthread_mutex_lock(&sw->lock);
-	if (sw->room != 0 && rules_held(sw) >= sw->room) {
-		octonic_esw_error(error, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+	if (sw->room != 0 && rules_held(sw) >= sw->room)
+		ret = octonic_esw_error(error, ENOSPC, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"no room: the e-switch's tables hold their %u rules", sw->room);
-		ret = -ENOSPC;
-	} else {
+	else
 		ret = prepare(sw, pf, attr, pattern, actions, r, 0, error);
-	}
 	if (ret == 0) {
 		r->magic = SW_RULE_MAGIC;
 		r->sw = sw;

@@ -554,22 +554,19 @@ octonic_eswitch_pattern_template_create(struct octonic_eswitch *sw, uint16_t pf,
 		goto fail;
 	while (pattern[n].type != RTE_FLOW_ITEM_TYPE_END) {
 		if (++n > SW_TMPL_MAX_ITEMS) {
-			ret = -ENOTSUP;
-			octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_NUM, NULL,
+			ret = octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_NUM, NULL,
 				"more than %u items", SW_TMPL_MAX_ITEMS);
 			goto fail;
 		}
 		if (pattern[n - 1].last != NULL) {
-			ret = -ENOTSUP;
-			octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST,
+			ret = octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST,
 				&pattern[n - 1], "range matching (last) is not supported");
 			goto fail;
 		}
 	}
 	pt = calloc(1, sizeof(*pt));
 	if (pt == NULL) {
-		ret = -ENOMEM;
-		octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		ret = octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"out of memory for the template");
 		goto fail;
 	}
@@ -594,8 +591,7 @@ octonic_eswitch_pattern_template_create(struct octonic_eswitch *sw, uint16_t pf,
 	pthread_mutex_unlock(&sw->lock);
 	return pt;
 fail:
-	if (pt != NULL)
-		free(pt);
+	free(pt);
 	pthread_mutex_unlock(&sw->lock);
 	rte_errno = -ret;
 	return NULL;
@@ -741,9 +737,8 @@ octonic_eswitch_actions_template_create(struct octonic_eswitch *sw,
 	ret = -EINVAL;
 	for (n = 0; actions[n].type != RTE_FLOW_ACTION_TYPE_END; n++) {
 		if (n >= SW_TMPL_MAX_ACTIONS) {
-			ret = -ENOTSUP;
-			octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
-				"more than %u actions", SW_TMPL_MAX_ACTIONS);
+			ret = octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_NUM,
+				NULL, "more than %u actions", SW_TMPL_MAX_ACTIONS);
 			goto fail;
 		}
 	}
@@ -760,8 +755,7 @@ octonic_eswitch_actions_template_create(struct octonic_eswitch *sw,
 	ret = -EINVAL;
 	at = calloc(1, sizeof(*at));
 	if (at == NULL) {
-		ret = -ENOMEM;
-		octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+		ret = octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"out of memory for the template");
 		goto fail;
 	}
@@ -1038,8 +1032,7 @@ octonic_eswitch_template_table_create(struct octonic_eswitch *sw, uint16_t pf,
 nomem:
 	octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 		"out of memory for the table");
-	if (t != NULL)
-		free(t);
+	free(t);
 fail:
 	pthread_mutex_unlock(&sw->lock);
 	rte_errno = -ret;
@@ -1069,8 +1062,8 @@ octonic_eswitch_template_table_destroy(struct octonic_eswitch *sw, uint16_t pf,
 	if (fp == NULL) {
 		ret = -EINVAL;
 	} else if (t == NULL || t->magic != SW_TBL_MAGIC || t->pf != pf) {
-		ret = (octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, t,
-			"not a template table of this port"), -EINVAL);
+		ret = octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, t,
+			"not a template table of this port");
 	} else if (t->nb_used != 0) {
 		/* mlx5_flow_hw.c, flow_hw_table_destroy: rules not yet
 		 * destroyed, or whose destroy was not pushed, hold the table
