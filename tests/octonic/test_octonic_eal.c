@@ -1779,6 +1779,182 @@ test_two_pollers(struct rte_mempool *unused __rte_unused)
 	nic_remove("net_octonic44");
 }
 
+/*
+ * The paced generator across a pause of every poller (a host that takes
+ * the CPU away): one PF with one Rx queue of @p nb_desc, its frames sent
+ * back to the wire's sink.  Polls until a quarter of @p n were forwarded,
+ * empties the ring, polls nothing for @p pause_ms, then polls until all
+ * @p n were generated and forwarded.
+ */
+struct gen_pause {
+	const char *nic;
+	uint64_t rate;			/* gen_rate */
+	uint64_t n;			/* gen_limit */
+	uint16_t nb_desc;
+	unsigned int pause_ms;
+	/* results */
+	uint64_t due;			/* frames due in the pause, by the TSC */
+	uint64_t gen_after;		/* generated after the pause began */
+	uint64_t offered_max;		/* most the schedule offered since then */
+	uint64_t overflow;		/* wire_gen_overflow_packets since then */
+	uint64_t overflow_before;	/* ... before */
+	uint64_t overflow_first;	/* ... by the first pass after it */
+	uint64_t due_first_max;		/* most due by then since the last pass */
+	uint64_t fwd;			/* received and sent back */
+	uint64_t p99_ns;		/* wire_latency_p99_ns */
+	struct rte_eth_stats st;
+	struct rte_pmd_octonic_sink_stats ss;
+};
+
+/* One burst received and sent back; returns how many. */
+static uint16_t
+fwd_once(uint16_t port)
+{
+	struct rte_mbuf *pkts[2 * BURST];
+	uint16_t n, sent;
+
+	/* up to two engine passes' worth: the ring empties as it fills */
+	n = rte_eth_rx_burst(port, 0, pkts, RTE_DIM(pkts));
+	if (n == 0)
+		return 0;
+	sent = rte_eth_tx_burst(port, 0, pkts, n);
+	CHECK(sent == n, "tx refused %u", n - sent);
+	if (sent < n)
+		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+	return n;
+}
+
+static void
+gen_pause_run(struct gen_pause *g)
+{
+	struct octo_port_conf o = { .nb_rxq = 1, .nb_txq = 1,
+		.nb_desc = g->nb_desc, .socket = OCTO_SOCKET_OF_PORT };
+	char args[128];
+	uint64_t hz = rte_get_tsc_hz(), t0, ta, tb, last, gen_before;
+	uint16_t port, n;
+
+	snprintf(args, sizeof(args), "pfs=1,flows=16,gen_limit=%" PRIu64
+		",gen_rate=%" PRIu64, g->n, g->rate);
+	REQUIRE(rte_vdev_init(g->nic, args) == 0, "probe");
+	REQUIRE(pf_port(g->nic, 0, &port) == 0, "port");
+	o.pool = pool[rte_eth_dev_socket_id(port) & 1];
+	REQUIRE(octo_port_start(port, &o) == 0, "start");
+	last = rte_get_tsc_cycles();
+	while (g->fwd < g->n / 4 && rte_get_tsc_cycles() - last < hz)
+		g->fwd += fwd_once(port);
+	/* a burst that returns nothing found the ring empty after its pass,
+	 * which made no frame: none was due
+	 */
+	do {
+		t0 = rte_get_tsc_cycles();
+		n = fwd_once(port);
+		g->fwd += n;
+	} while (n > 0);
+	ta = rte_get_tsc_cycles();
+	gen_before = generated(port);
+	g->overflow_before = xstat(port, "wire_gen_overflow_packets");
+	rte_delay_us_sleep(g->pause_ms * 1000);
+	tb = rte_get_tsc_cycles();
+	g->due = (tb - ta) * g->rate / hz;
+	/* the first pass after the pause finds what came due in it */
+	g->fwd += fwd_once(port);
+	g->due_first_max = (rte_get_tsc_cycles() - t0) * g->rate / hz + 2;
+	g->overflow_first = xstat(port, "wire_gen_overflow_packets") -
+		g->overflow_before;
+	/* until every frame is forwarded, or nothing came for 200 ms */
+	last = rte_get_tsc_cycles();
+	while ((g->fwd < g->n || generated(port) < g->n) &&
+			rte_get_tsc_cycles() - last < hz / 5) {
+		n = fwd_once(port);
+		if (n > 0)
+			last = rte_get_tsc_cycles();
+		g->fwd += n;
+	}
+	/* Rx bursts run the engine, which takes the last Tx posts */
+	last = rte_get_tsc_cycles();
+	do {
+		fwd_once(port);
+		CHECK(rte_pmd_octonic_sink_stats_get(port, &g->ss) == 0, "sink");
+	} while (g->ss.pkts < g->fwd && rte_get_tsc_cycles() - last < hz / 5);
+	g->gen_after = generated(port) - gen_before;
+	/* the last pass before the pause found nothing due, after t0: the
+	 * schedule offered since then at most what falls due from t0 on
+	 */
+	g->offered_max = (rte_get_tsc_cycles() - t0) * g->rate / hz + 2;
+	g->overflow = xstat(port, "wire_gen_overflow_packets") - g->overflow_before;
+	g->p99_ns = xstat(port, "wire_latency_p99_ns");
+	rte_eth_stats_get(port, &g->st);
+	printf("%s: %u ms pause, %" PRIu64 " frames due in it, %" PRIu64
+		" generated, %" PRIu64 " forwarded, sink %" PRIu64 " (lost %"
+		PRIu64 "), gen_overflow %" PRIu64 " (+%" PRIu64 " before), imissed %"
+		PRIu64 ", p99 %" PRIu64 " ns\n", g->nic, g->pause_ms, g->due,
+		generated(port), g->fwd, g->ss.pkts, g->ss.lost, g->overflow,
+		g->overflow_before, g->st.imissed, g->p99_ns);
+	/* every frame generated reached the sink, in its flow's order */
+	CHECK(generated(port) == g->n && g->fwd == g->n, "generated %" PRIu64
+		", forwarded %" PRIu64 " of %" PRIu64, generated(port), g->fwd, g->n);
+	CHECK(g->ss.pkts == g->n && g->ss.in_order == g->n && g->ss.lost == 0 &&
+		g->ss.out_of_order == 0 && g->ss.duplicates == 0,
+		"sink: %" PRIu64 " in order of %" PRIu64 ", lost %" PRIu64,
+		g->ss.in_order, g->ss.pkts, g->ss.lost);
+	CHECK(g->st.rx_nombuf == 0 && g->st.oerrors == 0 && g->st.ierrors == 0,
+		"nombuf %" PRIu64 ", oerrors %" PRIu64, g->st.rx_nombuf,
+		g->st.oerrors);
+	rte_eth_dev_stop(port);
+	nic_remove(g->nic);
+}
+
+/*
+ * More than 256 frames come due while nobody polls, fewer than the ring
+ * holds: the generator makes them all up, as a NIC's ring takes them
+ * while the host is away, and their latency counts the wait.
+ */
+static void
+test_gen_catchup(struct rte_mempool *unused __rte_unused)
+{
+	struct gen_pause g = { .nic = "net_octonic48", .rate = 50000,
+		.n = 3000, .nb_desc = 4096, .pause_ms = 10 };
+
+	gen_pause_run(&g);
+	REQUIRE(g.due > 256 && g.due < g.nb_desc,
+		"%" PRIu64 " frames due in the pause: not in (256, %u)", g.due,
+		g.nb_desc);
+	CHECK(g.overflow == 0 && g.overflow_before == 0 && g.st.imissed == 0,
+		"gen_overflow %" PRIu64 " + %" PRIu64 ", imissed %" PRIu64,
+		g.overflow, g.overflow_before, g.st.imissed);
+	/* the last 1 % of the frames due in the pause waited most of it */
+	CHECK(g.p99_ns >= g.pause_ms * 1000000ull / 2, "p99 %" PRIu64 " ns",
+		g.p99_ns);
+}
+
+/*
+ * More come due in the pause than the ring holds: the ring's room is
+ * made up, the rest counted as the generator's overflow, and nothing
+ * else is lost.
+ */
+static void
+test_gen_overflow(struct rte_mempool *unused __rte_unused)
+{
+	struct gen_pause g = { .nic = "net_octonic49", .rate = 100000,
+		.n = 4000, .nb_desc = 1024, .pause_ms = 40 };
+
+	gen_pause_run(&g);
+	REQUIRE(g.due > g.nb_desc + 256u, "%" PRIu64 " frames due in the pause",
+		g.due);
+	/* the first pass after the pause owes the ring's room, no less, no
+	 * more: the rest came due beyond it
+	 */
+	CHECK(g.overflow_first + 2 >= g.due - g.nb_desc &&
+		g.overflow_first + g.nb_desc <= g.due_first_max,
+		"gen_overflow %" PRIu64 " of %" PRIu64 "-%" PRIu64
+		" due beyond the ring's %u", g.overflow_first, g.due,
+		g.due_first_max, g.nb_desc);
+	CHECK(g.gen_after + g.overflow <= g.offered_max,
+		"generated %" PRIu64 " + overflow %" PRIu64 " > offered %" PRIu64,
+		g.gen_after, g.overflow, g.offered_max);
+	CHECK(g.st.imissed == 0, "imissed %" PRIu64, g.st.imissed);
+}
+
 static const struct octo_case tests[] = {
 	{ "ports", test_ports },
 	{ "bad_devargs", test_bad_devargs },
@@ -1802,6 +1978,8 @@ static const struct octo_case tests[] = {
 	{ "telemetry", test_telemetry },
 	{ "sink_order", test_sink_order },
 	{ "two_pollers", test_two_pollers },
+	{ "gen_catchup", test_gen_catchup },
+	{ "gen_overflow", test_gen_overflow },
 };
 
 int

@@ -60,18 +60,21 @@
 #define OCTONIC_WIRE_MBUFS 2048
 #define OCTONIC_LOOP_RING 1024
 #define OCTONIC_PEER_MBUFS 2048
-/* A paced generator does not make up for long pauses of the lcores running
- * the engine with huge bursts (which would only overflow the rings).
+/*
+ * A paced generator owes the frames that came due while no lcore ran the
+ * engine, up to what the Rx rings hold (gen_budget()); never fewer than
+ * this, the frames a NIC's own Rx buffer holds before any ring is
+ * consulted, so that small rings still lose their excess as imissed.
  */
-#define OCTONIC_GEN_MAX_CREDIT 256
+#define OCTONIC_GEN_MIN_CREDIT 256
 /*
  * The generator's frames stay in the Rx rings until their pollers' DMA:
  * enough for several rings of thousands of descriptors left unpolled.
  * When all are held the generator waits for the pollers (a paced one
- * counts what its rate offered meanwhile in gen_overflow), as a NIC whose
- * Rx buffer is full.  Its buffers fit the frames asked at probe, at least
- * OCTONIC_GEN_MIN_ROOM; longer ones (rte_pmd_octonic_gen_set) come from
- * wire_mp.
+ * keeps what came due meanwhile as credit), as a NIC's DMA waits for the
+ * host to post buffers.  Its buffers fit the frames asked at probe, at
+ * least OCTONIC_GEN_MIN_ROOM; longer ones (rte_pmd_octonic_gen_set) come
+ * from wire_mp.
  */
 #define OCTONIC_GEN_MBUFS 16384
 #define OCTONIC_GEN_MIN_ROOM 256
@@ -590,20 +593,59 @@ tx_drain(struct octonic_nic *nic)
 /* ---- Rx: wire -> classification -> PF rings ---- */
 
 /*
+ * Frames the NIC's Rx side can take while no lcore polls: a slot in each
+ * ring of every started Rx queue of the PFs up and started (the wire
+ * feeds them all: through the e-switch, or by MAC under
+ * topology=separate), at least OCTONIC_GEN_MIN_CREDIT.  On hardware the
+ * wire keeps delivering while the host is away and the rings fill at the
+ * frames' arrival; what finds its ring full is missed there.  No frame
+ * beyond this room could have reached a ring, whatever the steering, so
+ * that excess alone is the generator's to count; the rest it makes up and
+ * the rings drop what they have no slot for, as imissed.
+ */
+static uint64_t
+gen_rx_room(const struct octonic_nic *nic)
+{
+	const struct rte_eth_dev_data *data;
+	const struct octonic_rxq *rxq;
+	const struct octonic_pf *pf;
+	uint64_t room = 0;
+	uint16_t p, q;
+
+	for (p = 0; p < nic->nb_pfs; p++) {
+		pf = nic->pf[p];
+		if (pf == NULL || !octonic_pf_up(pf) || !pf->started)
+			continue;
+		data = pf->dev->data;
+		for (q = 0; q < data->nb_rx_queues; q++) {
+			rxq = data->rx_queues[q];
+			if (rxq == NULL || data->rx_queue_state[q] !=
+					RTE_ETH_QUEUE_STATE_STARTED)
+				continue;
+			room += rxq->desc != NULL ? rxq->desc->size :
+				rte_ring_get_capacity(rxq->ring);
+		}
+	}
+	return RTE_MAX(room, (uint64_t)OCTONIC_GEN_MIN_CREDIT);
+}
+
+/*
  * Frames the generator may produce now, at most @p want.  With gen_rate=
  * the k-th frame of the schedule is due at a fixed time; *first_due gets
  * the due time of the first frame granted and *period the cycles between
  * two (0, 0 when unpaced), so that their latency counts from when they
  * were due on the wire, as a tester stamps a frame when it sends it, and
- * not from the engine pass that happened to take them.  What the
- * schedule offered past the credit's cap (no pass came in time) is lost
- * as a NIC's full Rx buffer loses it, and counted in gen_overflow.
+ * not from the engine pass that happened to take them.  After a pause of
+ * the lcores that run the engine the frames that came due meanwhile are
+ * owed (the credit), generated a burst per pass, oldest first; what the
+ * schedule offered past the Rx side's room (gen_rx_room()) is lost as a
+ * NIC's full rings lose it, and counted in gen_overflow.
  */
 static uint16_t
 gen_budget(struct octonic_nic *nic, uint16_t want, uint64_t *first_due,
 		uint64_t *period)
 {
-	uint64_t now, hz, add, gap;
+	uint64_t now, hz, add, gap, cap;
 
 	*first_due = 0;
 	*period = 0;
@@ -619,9 +661,16 @@ gen_budget(struct octonic_nic *nic, uint16_t want, uint64_t *first_due,
 		return want;
 	now = rte_get_tsc_cycles();
 	hz = rte_get_tsc_hz();
-	/* the schedule starts at the first pass (a pause restarts it) */
-	if (nic->gen_last_tsc == 0)
-		nic->gen_last_tsc = now - hz / 1000;
+	/*
+	 * The schedule starts at the first pass, with one frame due then (a
+	 * pause restarts it): dating it earlier would owe, at once, frames
+	 * due before any queue was polled, which rings shorter than that
+	 * stretch of the schedule would have to miss.
+	 */
+	if (nic->gen_last_tsc == 0) {
+		nic->gen_last_tsc = now;
+		nic->gen_credit = 1;
+	}
 	gap = now - nic->gen_last_tsc;
 	/* in two parts: gap * rate alone overflows after minutes */
 	add = gap / hz * nic->gen_rate + gap % hz * nic->gen_rate / hz;
@@ -629,10 +678,16 @@ gen_budget(struct octonic_nic *nic, uint16_t want, uint64_t *first_due,
 		nic->gen_last_tsc += add / nic->gen_rate * hz +
 			add % nic->gen_rate * hz / nic->gen_rate;
 		nic->gen_credit += add;
-		if (nic->gen_credit > OCTONIC_GEN_MAX_CREDIT) {
-			RELAXED_ADD(&nic->gen_overflow,
-				nic->gen_credit - OCTONIC_GEN_MAX_CREDIT);
-			nic->gen_credit = OCTONIC_GEN_MAX_CREDIT;
+		/* the rings are walked only when the credit passes the least
+		 * room, not on every pass
+		 */
+		if (nic->gen_credit > OCTONIC_GEN_MIN_CREDIT) {
+			cap = gen_rx_room(nic);
+			if (nic->gen_credit > cap) {
+				RELAXED_ADD(&nic->gen_overflow,
+					nic->gen_credit - cap);
+				nic->gen_credit = cap;
+			}
 		}
 	}
 	if (nic->gen_credit < want)

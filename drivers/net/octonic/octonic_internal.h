@@ -381,8 +381,8 @@ struct octonic_nic {
 	uint64_t gen_rate;		/**< pps, 0: as fast as polled */
 	uint64_t gen_limit;		/**< 0: no limit */
 	uint64_t gen_last_tsc;
-	uint64_t gen_credit;		/**< packets the rate allows now */
-	/** offered by the rate past the credit's cap: never generated */
+	uint64_t gen_credit;		/**< frames due, not generated yet */
+	/** due past the Rx rings' room (the credit's cap): never generated */
 	uint64_t gen_overflow;
 	uint64_t wire_drops;		/**< frames the wire could not take */
 	/** topology=separate: unicast frames for a MAC no PF has */
