@@ -7,18 +7,12 @@
  * "--vdev net_octonicN,pfs=K,..." into K ethdev ports, one per PF, and the
  * eth_dev_ops of a PF.
  *
- * Naming and devices follow topology= (octonic.rst "Topologies"):
- * - octonic (default): every PF port is named "<vdev name>_pf<i>"
- *   (net_octonic0_pf0, net_octonic0_pf1, ...), the first one included, so
- *   that a PF's name says which NIC and which PF it is.  All of them share
- *   the vdev as their rte_device, so RTE_ETH_FOREACH_DEV_OF() lists a
- *   NIC's PFs and removing the vdev closes them all.
- * - mpesw: the same one device, ports named "<vdev name>_p<i>" as mlx5
- *   names the uplinks of a multiport e-switch (no suffix with one PF).
- * - separate: PF 0 is the vdev's, each other PF a vdev of its own named
- *   "<vdev name>_pf<i>", which the first probe creates (octonic_probe):
- *   removing one removes that PF only; the NIC (wire, engine) goes with
- *   its last PF.
+ * Naming and devices follow topology= (octonic.rst "Topologies"): under
+ * octonic and mpesw every PF shares the vdev as its rte_device, so that
+ * RTE_ETH_FOREACH_DEV_OF() lists a NIC's PFs and removing the vdev closes
+ * them all; under separate each PF but PF 0 is a vdev of its own, which
+ * the first probe creates (octonic_probe), and the NIC (wire, engine) goes
+ * with its last PF.
  */
 
 #include <string.h>
