@@ -617,39 +617,27 @@ octonic_mac_addr_remove(struct rte_eth_dev *dev, uint32_t index)
 {
 }
 
-static int
-octonic_reta_update(struct rte_eth_dev *dev,
-		struct rte_eth_rss_reta_entry64 *conf, uint16_t size)
-{
-	struct octonic_pf *pf = octonic_pf_of(dev);
-
-	return octonic_eswitch_reta_update(pf->dom->sw, pf->sw_pf, conf, size);
+/*
+ * An RSS op the PF's e-switch serves: octonic_<op>(dev, ...) hands its
+ * arguments but dev over to octonic_eswitch_<op>(sw, pf, ...).
+ */
+#define RSS_OP(op, params, ...) \
+static int \
+octonic_##op params \
+{ \
+	struct octonic_pf *pf = octonic_pf_of(dev); \
+\
+	return octonic_eswitch_##op(pf->dom->sw, pf->sw_pf, __VA_ARGS__); \
 }
 
-static int
-octonic_reta_query(struct rte_eth_dev *dev,
-		struct rte_eth_rss_reta_entry64 *conf, uint16_t size)
-{
-	struct octonic_pf *pf = octonic_pf_of(dev);
-
-	return octonic_eswitch_reta_query(pf->dom->sw, pf->sw_pf, conf, size);
-}
-
-static int
-octonic_rss_hash_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
-{
-	struct octonic_pf *pf = octonic_pf_of(dev);
-
-	return octonic_eswitch_rss_hash_update(pf->dom->sw, pf->sw_pf, conf);
-}
-
-static int
-octonic_rss_hash_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
-{
-	struct octonic_pf *pf = octonic_pf_of(dev);
-
-	return octonic_eswitch_rss_hash_conf_get(pf->dom->sw, pf->sw_pf, conf);
-}
+RSS_OP(reta_update, (struct rte_eth_dev *dev,
+		struct rte_eth_rss_reta_entry64 *conf, uint16_t size), conf, size)
+RSS_OP(reta_query, (struct rte_eth_dev *dev,
+		struct rte_eth_rss_reta_entry64 *conf, uint16_t size), conf, size)
+RSS_OP(rss_hash_update,
+	(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf), conf)
+RSS_OP(rss_hash_conf_get,
+	(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf), conf)
 
 static int
 octonic_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops)
