@@ -727,14 +727,12 @@ octonic_eswitch_actions_template_create(struct octonic_eswitch *sw,
 	/* An actions template without a direction serves any table (as on
 	 * mlx5; testpmd's "flow actions_template" sets none unless asked).
 	 */
-	if (attr->ingress || attr->egress || attr->transfer)
+	if (attr->ingress || attr->egress || attr->transfer) {
 		ret = check_dir(sw, pf, attr->ingress, attr->egress,
 			attr->transfer, error);
-	else
-		ret = 0;
-	if (ret != 0)
-		goto fail;
-	ret = -EINVAL;
+		if (ret != 0)
+			goto fail;
+	}
 	for (n = 0; actions[n].type != RTE_FLOW_ACTION_TYPE_END; n++) {
 		if (n >= SW_TMPL_MAX_ACTIONS) {
 			ret = octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_NUM,
@@ -745,14 +743,13 @@ octonic_eswitch_actions_template_create(struct octonic_eswitch *sw,
 	for (i = 0; i <= n; i++)
 		if (masks[i].type != actions[i].type) {
 			/* mlx5_flow_hw.c, mlx5_flow_hw_actions_validate */
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, &masks[i],
-				"mask type does not match action type");
+			ret = octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION,
+				&masks[i], "mask type does not match action type");
 			goto fail;
 		}
 	ret = octonic_esw_dialect_check_actions_template(sw, actions, masks, error);
 	if (ret != 0)
 		goto fail;
-	ret = -EINVAL;
 	at = calloc(1, sizeof(*at));
 	if (at == NULL) {
 		ret = octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
