@@ -155,8 +155,6 @@ octonic_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	struct octonic_pf *pf = octonic_pf_of(dev);
 	struct octonic_rxq *rxq;
 
-	if (dev->data->rx_queues[qid] != NULL)
-		octonic_rx_queue_release(dev, qid);
 	/* The descriptor ring is NIC memory: on the PF's socket whatever the
 	 * application asks; socket_id only matters for its mempool.
 	 */
@@ -204,8 +202,6 @@ octonic_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	struct octonic_pf *pf = octonic_pf_of(dev);
 	struct octonic_txq *txq;
 
-	if (dev->data->tx_queues[qid] != NULL)
-		octonic_tx_queue_release(dev, qid);
 	txq = rte_zmalloc_socket("octonic_txq", sizeof(*txq), RTE_CACHE_LINE_SIZE,
 			pf->socket);
 	if (txq == NULL)
@@ -316,10 +312,6 @@ octonic_dev_configure(struct rte_eth_dev *dev)
 	uint64_t rss_hf = 0;
 	int ret;
 
-	if (dev->data->nb_rx_queues > OCTONIC_MAX_QUEUES ||
-			dev->data->nb_tx_queues > OCTONIC_MAX_QUEUES)
-		return OCTONIC_ERR(-EINVAL, "%s: at most %u Rx and %u Tx queues",
-			dev->data->name, OCTONIC_MAX_QUEUES, OCTONIC_MAX_QUEUES);
 	dev->data->scattered_rx =
 		(conf->rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0;
 	if (conf->rxmode.mq_mode & RTE_ETH_MQ_RX_RSS_FLAG) {
@@ -591,11 +583,10 @@ octonic_promisc(struct rte_eth_dev *dev)
 	return 0;
 }
 
+/* ethdev keeps the MTU within dev_info's bounds: any it passes fits. */
 static int
 octonic_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 {
-	if (mtu < RTE_ETHER_MIN_MTU || mtu > OCTONIC_MAX_MTU)
-		return -EINVAL;
 	return 0;
 }
 
