@@ -10,31 +10,10 @@
  * the DMA of a completed frame into its slot's buffer is made here, by
  * the queue's poller, before its burst hands the slot out.
  *
- * Rx (rx_ring=mlx5).  Every slot holds a buffer from the start (mlx5
- * allocates them all when the queue starts, and the start fails when the
- * pool cannot); the NIC writes a frame only into a posted buffer, so a
- * queue whose buffers are all full or unposted drops (imissed, mlx5's
- * out-of-buffer).  A burst works as mlx5's vector Rx (mlx5_rxtx_vec.c,
- * rxq_burst_v and mlx5_rx_burst_vec): in passes of at most 64, each
- * first posting buffers again once a threshold of slots is free (4 kept
- * back, never past the ring end; a dry pool counts rx_nombuf and posts
- * nothing), then taking the request rounded down to the step, cut at the
- * ring end and at the posted buffers rounded down to the step; passes go
- * on until the request is met or a pass takes nothing.  A burst therefore
- * comes back short while completions are pending: a request below the
- * step, the step applied again past the wrap point, or completions beyond
- * the posted limit's step.  With scatter over more than one segment mlx5
- * uses its scalar Rx (mlx5_rx.c, mlx5_rx_burst): no steps; a buffer to
- * replace each packet is taken from the pool before the packet is handed
- * over, and none stops the burst (rx_nombuf), the packet staying in the
- * ring.
- *
- * Tx (tx_comp_every = N > 1).  The driver keeps every mbuf it was given
- * and asks for a completion once N descriptors were posted since the last
- * request (mlx5_tx.h, mlx5_tx_request_completion: MLX5_TX_COMP_THRESH,
- * 32); the NIC completes a request once it has read that far, and the
- * driver frees the mbufs up to there the next time it looks (a burst, the
- * descriptor status).  Until then their descriptors are in use.
+ * What the rings do, and which of mlx5's functions each rule follows (the
+ * passes of the vector Rx, the scalar Rx under scatter, a Tx completion
+ * asked every tx_comp_every descriptors), is in octonic.rst "Datapath
+ * realism: what mlx5 does".
  */
 
 #include <string.h>

@@ -3,21 +3,11 @@
  */
 
 /*
- * What the mlx5 dialects do to a port's start and stop (octonic.rst "Dialects",
- * rows F7 and F8 of the reference):
- * - mlx5 keeps no rule across a stop: mlx5_dev_stop flushes every rule
- *   made on the port (mlx5_trigger.c, mlx5_flow_list_flush; under
- *   hardware steering the template rules too), its dev_capa says
- *   FLOW_SHARED_OBJECT_KEEP and not FLOW_RULE_KEEP (mlx5_ethdev.c), and
- *   rte_flow_create refuses a stopped port (mlx5_flow.c,
- *   mlx5_flow_create: ENODEV "port not started");
- * - with hardware steering and an e-switch, once the transfer proxy (PF0)
- *   has a flow engine (rte_flow_configure, or from 25.11 its first start),
- *   another PF starts only while the proxy is started (EAGAIN) and the
- *   proxy stops only when the others are stopped (EBUSY)
- *   (mlx5_trigger.c, mlx5_hw_representor_port_allowed_start and
- *   mlx5_hw_proxy_port_allowed_stop, with their log lines).
- * generic keeps its rules, in any order.
+ * What the mlx5 dialects do to a port's start and stop: a stop flushes
+ * the rules made on the port, and under hardware steering the transfer
+ * proxy (PF0) starts first and stops last (octonic.rst "Dialects", rows F7
+ * and F8, with the mlx5 functions and log lines each follows).  generic
+ * keeps its rules, in any order.
  */
 
 #include <errno.h>

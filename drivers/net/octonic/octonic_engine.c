@@ -7,34 +7,14 @@
  * queues.  It has no thread of its own; it advances whenever any PF queue
  * is polled (rx or tx burst), on whichever lcore wins a trylock, so that
  * exactly one runner moves packets at a time and nobody ever waits.  Each
- * run does bounded work:
- *   1. Tx: take what the PFs' Tx rings hold, across the rings in the
- *      order the NIC read their posts (octonic_txorder.c): the wire frame
- *      each post's DMA made, which goes on the wire, and the mbuf, freed
- *      (that is the completion; with tx_comp_every > 1 the driver frees
- *      it at a completion it asked for);
- *   2. Rx: take frames from the wire, classify them in the e-switch (per
- *      PF's MAC first under topology=separate, each PF having its own),
- *      and complete each in the chosen queue's ring: a reference to the
- *      wire frame with what its descriptor says (with rx_ring=mlx5: in
- *      the next slot the driver posted a buffer in).
- * Packets sit in rings between runs, as in hardware queues, so they are in
- * flight while rules change.
+ * run does bounded work, Tx then Rx (octonic.rst "Datapath").
  *
  * The DMA itself is made by the queue's own poller, so that the lcore
  * that wins the engine's lock touches no queue's data, and each poller's
  * caches hold its own queue's frames as a real NIC's DMA leaves them: the
- * Rx DMA, the frame's one copy into the application's mbuf, when its Rx
- * burst takes the completion (octonic_rx_dma; the wire frame lives until
- * then, the ring holds its reference); the Tx DMA, the read of an mbuf
- * into a wire frame with its Tx offloads, when its Tx burst posts it
- * (octonic_tx_dma; the queue's frames wait for the engine beside the
- * ring).  A remote DMA, into or out of memory of another socket than the
- * PF's, costs that poller what it costs a host: under nudma_dma=flush the
- * lines an Rx DMA writes leave the caches (DDIO puts a DMA's lines in the
- * LLC of the PF's socket only), so whoever reads the frame takes the
- * misses, and a read leaves them as they are; under nudma_dma=wait either
- * busy-waits nudma_dma_ns instead.
+ * Rx DMA when its Rx burst takes the completion (octonic_rx_dma), the Tx
+ * DMA when its Tx burst posts it (octonic_tx_dma).  What a remote DMA
+ * costs that poller is in octonic.rst "Emulation cost and the NUDMA model".
  */
 
 #include <sched.h>

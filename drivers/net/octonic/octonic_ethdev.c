@@ -7,18 +7,12 @@
  * "--vdev net_octonicN,pfs=K,..." into K ethdev ports, one per PF, and the
  * eth_dev_ops of a PF.
  *
- * Naming and devices follow topology= (octonic.rst "Topologies"):
- * - octonic (default): every PF port is named "<vdev name>_pf<i>"
- *   (net_octonic0_pf0, net_octonic0_pf1, ...), the first one included, so
- *   that a PF's name says which NIC and which PF it is.  All of them share
- *   the vdev as their rte_device, so RTE_ETH_FOREACH_DEV_OF() lists a
- *   NIC's PFs and removing the vdev closes them all.
- * - mpesw: the same one device, ports named "<vdev name>_p<i>" as mlx5
- *   names the uplinks of a multiport e-switch (no suffix with one PF).
- * - separate: PF 0 is the vdev's, each other PF a vdev of its own named
- *   "<vdev name>_pf<i>", which the first probe creates (octonic_probe):
- *   removing one removes that PF only; the NIC (wire, engine) goes with
- *   its last PF.
+ * Naming and devices follow topology= (octonic.rst "Topologies"): under
+ * octonic and mpesw every PF shares the vdev as its rte_device, so that
+ * RTE_ETH_FOREACH_DEV_OF() lists a NIC's PFs and removing the vdev closes
+ * them all; under separate each PF but PF 0 is a vdev of its own, which
+ * the first probe creates (octonic_probe), and the NIC (wire, engine) goes
+ * with its last PF.
  */
 
 #include <string.h>
@@ -161,8 +155,6 @@ octonic_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	struct octonic_pf *pf = octonic_pf_of(dev);
 	struct octonic_rxq *rxq;
 
-	if (dev->data->rx_queues[qid] != NULL)
-		octonic_rx_queue_release(dev, qid);
 	/* The descriptor ring is NIC memory: on the PF's socket whatever the
 	 * application asks; socket_id only matters for its mempool.
 	 */
@@ -210,8 +202,6 @@ octonic_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	struct octonic_pf *pf = octonic_pf_of(dev);
 	struct octonic_txq *txq;
 
-	if (dev->data->tx_queues[qid] != NULL)
-		octonic_tx_queue_release(dev, qid);
 	txq = rte_zmalloc_socket("octonic_txq", sizeof(*txq), RTE_CACHE_LINE_SIZE,
 			pf->socket);
 	if (txq == NULL)
@@ -322,10 +312,6 @@ octonic_dev_configure(struct rte_eth_dev *dev)
 	uint64_t rss_hf = 0;
 	int ret;
 
-	if (dev->data->nb_rx_queues > OCTONIC_MAX_QUEUES ||
-			dev->data->nb_tx_queues > OCTONIC_MAX_QUEUES)
-		return OCTONIC_ERR(-EINVAL, "%s: at most %u Rx and %u Tx queues",
-			dev->data->name, OCTONIC_MAX_QUEUES, OCTONIC_MAX_QUEUES);
 	dev->data->scattered_rx =
 		(conf->rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0;
 	if (conf->rxmode.mq_mode & RTE_ETH_MQ_RX_RSS_FLAG) {
@@ -597,11 +583,10 @@ octonic_promisc(struct rte_eth_dev *dev)
 	return 0;
 }
 
+/* ethdev keeps the MTU within dev_info's bounds: any it passes fits. */
 static int
 octonic_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 {
-	if (mtu < RTE_ETHER_MIN_MTU || mtu > OCTONIC_MAX_MTU)
-		return -EINVAL;
 	return 0;
 }
 
@@ -623,39 +608,27 @@ octonic_mac_addr_remove(struct rte_eth_dev *dev, uint32_t index)
 {
 }
 
-static int
-octonic_reta_update(struct rte_eth_dev *dev,
-		struct rte_eth_rss_reta_entry64 *conf, uint16_t size)
-{
-	struct octonic_pf *pf = octonic_pf_of(dev);
-
-	return octonic_eswitch_reta_update(pf->dom->sw, pf->sw_pf, conf, size);
+/*
+ * An RSS op the PF's e-switch serves: octonic_<op>(dev, ...) hands its
+ * arguments but dev over to octonic_eswitch_<op>(sw, pf, ...).
+ */
+#define RSS_OP(op, params, ...) \
+static int \
+octonic_##op params \
+{ \
+	struct octonic_pf *pf = octonic_pf_of(dev); \
+\
+	return octonic_eswitch_##op(pf->dom->sw, pf->sw_pf, __VA_ARGS__); \
 }
 
-static int
-octonic_reta_query(struct rte_eth_dev *dev,
-		struct rte_eth_rss_reta_entry64 *conf, uint16_t size)
-{
-	struct octonic_pf *pf = octonic_pf_of(dev);
-
-	return octonic_eswitch_reta_query(pf->dom->sw, pf->sw_pf, conf, size);
-}
-
-static int
-octonic_rss_hash_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
-{
-	struct octonic_pf *pf = octonic_pf_of(dev);
-
-	return octonic_eswitch_rss_hash_update(pf->dom->sw, pf->sw_pf, conf);
-}
-
-static int
-octonic_rss_hash_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
-{
-	struct octonic_pf *pf = octonic_pf_of(dev);
-
-	return octonic_eswitch_rss_hash_conf_get(pf->dom->sw, pf->sw_pf, conf);
-}
+RSS_OP(reta_update, (struct rte_eth_dev *dev,
+		struct rte_eth_rss_reta_entry64 *conf, uint16_t size), conf, size)
+RSS_OP(reta_query, (struct rte_eth_dev *dev,
+		struct rte_eth_rss_reta_entry64 *conf, uint16_t size), conf, size)
+RSS_OP(rss_hash_update,
+	(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf), conf)
+RSS_OP(rss_hash_conf_get,
+	(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf), conf)
 
 static int
 octonic_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops)

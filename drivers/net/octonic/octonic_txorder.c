@@ -5,17 +5,11 @@
 /*
  * The order in which the NIC reads what the PFs' Tx rings were given.
  *
- * Hardware reads a ring's descriptors within microseconds of its doorbell,
- * whatever the host does meanwhile; the engine here runs only when some
- * lcore polls.  Read ring by ring, a frame posted long after another on a
- * different ring could still leave first, and elapsed time would prove
- * nothing about what the NIC has read.  So every post (one Tx burst) is
- * logged with the time the NIC reads it: its doorbell plus a draw in
- * [0, tx_read_ns] (octonic.rst "Datapath": D5), never before an earlier post of
+ * Every post (one Tx burst) is logged with the time the NIC reads it: its
+ * doorbell plus a draw in [0, tx_read_ns], never before an earlier post of
  * the same ring.  A run of the engine takes posts from all rings in the
- * order of those times, and only those read by the time it started.  Two
- * posts further apart than tx_read_ns therefore reach the wire in posting
- * order; closer ones may cross, as they may on hardware.
+ * order of those times, and only those read by the time it started; why,
+ * and what order that gives the wire, is in octonic.rst "Datapath" (D5).
  *
  * The log has a slot per descriptor: every post not fully taken holds at
  * least one descriptor, so it never overflows.  One writer (the ring's

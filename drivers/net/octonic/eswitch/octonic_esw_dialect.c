@@ -8,22 +8,13 @@
  * The model implements one generic rule vocabulary.  A real NIC accepts
  * less, and an application (net_octopus) must find its rule shapes by
  * asking.  Under an mlx5 dialect this file refuses what DPDK's mlx5 PMD
- * refuses with software steering (dv_flow_en=1, mlx5_flow_dv.c) or
- * hardware steering (dv_flow_en=2, mlx5_flow_hw.c) in its default
- * configuration (fdb_def_rule_en aside, see below), with the cause in
- * mlx5's terms.  rte_flow_validate and rte_flow_create both go through
- * prepare() in octonic_esw_rules.c: under mlx5-sws validate answers
- * what create would; under mlx5-hws validate checks the attributes and
- * the pattern only (octonic_esw_dialect_check_pattern), as mlx5's does, and the
- * actions are refused by create alone.  Template API: templates and
- * tables are checked here at their creation.
- * xmeta is mlx5's dv_xmeta_en.  The guide's (octonic.rst) "Dialects" table lists each
- * refusal with the DPDK release and source file it comes from.
- *
- * Root tables: the model treats group 0 of every domain as the root table
- * (mlx5 with fdb_def_rule_en=0; with its default, 1, mlx5 moves transfer
- * group 0 to a non-root table).  A shape the model accepts is then
- * accepted by either setting.
+ * refuses, with the cause in mlx5's terms.  rte_flow_validate and
+ * rte_flow_create both go through prepare() in octonic_esw_rules.c; under
+ * mlx5-hws validate checks the attributes and the pattern only
+ * (octonic_esw_dialect_check_pattern).  Templates and tables are checked
+ * here at their creation.  The steering and xmeta each dialect follows,
+ * why group 0 is a root table, and each refusal with the DPDK release and
+ * source file it comes from are in octonic.rst "Dialects".
  *
  * Checks run before the pattern and actions are parsed, so their message
  * is the one the caller sees; what they let through still meets the

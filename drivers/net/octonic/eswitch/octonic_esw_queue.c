@@ -5,17 +5,11 @@
 /* Flow queues: rte_flow_async_create/_destroy/_actions_update, push, pull
  * (the ring is described in octonic_esw_template.h).
  *
- * An operation enqueued without postpone is carried out at once: its rule
- * matches packets from then on, pushed or pulled or neither (DPDK's
- * flow_filtering never pulls).  With postpone it waits for the next push,
- * or for an operation without postpone on the same queue (which carries
- * out what is before it first, keeping the queue's order).  Either way
- * its completion waits for the grace period that rte_flow_create pays
- * per rule (no packet classified without the rule still in the NIC's
- * pipeline when it is reported made; net_octopus's flow gates rely on
- * it): push and pull pay one grace period for every operation of the
- * queue done since the last one, and only there do destroyed rules leave
- * the tables and their slots return to the table.
+ * When an operation is carried out, when it completes and when a
+ * destroyed rule leaves the tables is in octonic.rst "Template API".  A
+ * completion waits for the grace period that rte_flow_create pays per
+ * rule: no packet classified without the rule is still in the NIC's
+ * pipeline when it is reported made (net_octopus's flow gates rely on it).
  */
 
 #include <errno.h>

@@ -1157,19 +1157,14 @@ remove_rules(struct octonic_eswitch *sw, struct rte_flow **rs, uint32_t n)
 	octonic_esw_rules_unlink(sw, rs, n);
 }
 
+/* Whether @p r is a handle of @p pf's port in state @p magic: a rule, or
+ * one a port's stop flushed (SW_RULE_FLUSHED: gone, its memory stays).
+ */
 static int
-owns(const struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow *r)
+rule_of(const struct octonic_eswitch *sw, uint16_t pf, const struct rte_flow *r,
+		uint32_t magic)
 {
-	return r->magic == SW_RULE_MAGIC && r->sw == sw &&
-		(r->domain == 1 + pf || (r->domain == SW_DOM_TRANSFER && pf == 0));
-}
-
-/* A handle a port's stop flushed (the rule is gone, its memory stays). */
-static int
-flushed_of(const struct octonic_eswitch *sw, uint16_t pf,
-		const struct rte_flow *r)
-{
-	return r->magic == SW_RULE_FLUSHED && r->sw == sw &&
+	return r != NULL && r->magic == magic && r->sw == sw &&
 		(r->domain == 1 + pf || (r->domain == SW_DOM_TRANSFER && pf == 0));
 }
 
@@ -1180,7 +1175,7 @@ octonic_eswitch_flow_destroy(struct octonic_eswitch *sw, uint16_t pf,
 	if (sw == NULL)
 		return -ENODEV;
 	pthread_mutex_lock(&sw->lock);
-	if (flow != NULL && flushed_of(sw, pf, flow)) {
+	if (rule_of(sw, pf, flow, SW_RULE_FLUSHED)) {
 		/* Its rule went at the port's stop: what is left goes now.
 		 * mlx5 answers 0 (mlx5_flow_destroy; software steering finds
 		 * no rule at the handle's index, hardware steering's handle
@@ -1192,7 +1187,7 @@ octonic_eswitch_flow_destroy(struct octonic_eswitch *sw, uint16_t pf,
 		pthread_mutex_unlock(&sw->lock);
 		return 0;
 	}
-	if (flow == NULL || !owns(sw, pf, flow)) {
+	if (!rule_of(sw, pf, flow, SW_RULE_MAGIC)) {
 		pthread_mutex_unlock(&sw->lock);
 		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 			"not a rule of this port");
@@ -1313,7 +1308,7 @@ octonic_eswitch_flow_query(struct octonic_eswitch *sw, uint16_t pf,
 	if (sw == NULL)
 		return -ENODEV;
 	pthread_mutex_lock(&sw->lock);
-	if (flow == NULL || !owns(sw, pf, flow)) {
+	if (!rule_of(sw, pf, flow, SW_RULE_MAGIC)) {
 		pthread_mutex_unlock(&sw->lock);
 		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 			"not a rule of this port");

@@ -64,7 +64,7 @@ same_config(const struct sw_fport *fp, const struct rte_flow_port_attr *attr,
 			fp->attr.flags != attr->flags)
 		return 0;
 	for (i = 0; i < nb_queue; i++)
-		if (fp->sizes[i] != qa[i]->size)
+		if (fp->q[i].size != qa[i]->size)
 			return 0;
 	return 1;
 }
@@ -81,7 +81,6 @@ fport_release(struct sw_fport *fp)
 		free(fp->q[i].dead);
 	}
 	rte_free(fp->q);
-	free(fp->sizes);
 	free(fp);
 }
 
@@ -107,16 +106,13 @@ fport_new(struct octonic_eswitch *sw, uint16_t pf,
 	TAILQ_INIT(&fp->pts);
 	TAILQ_INIT(&fp->ats);
 	TAILQ_INIT(&fp->tables);
-	fp->sizes = calloc(nb_queue + 1, sizeof(*fp->sizes));
 	fp->q = rte_zmalloc_socket("octonic_fq", fp->nb_q * sizeof(*fp->q),
 		RTE_CACHE_LINE_SIZE, sw->socket);
-	if (fp->sizes == NULL || fp->q == NULL)
+	if (fp->q == NULL)
 		goto fail;
 	for (i = 0; i < fp->nb_q; i++) {
 		uint32_t size = qa[i < nb_queue ? i : 0]->size;
 
-		if (i < nb_queue)
-			fp->sizes[i] = size;
 		fp->q[i].size = size;
 		fp->q[i].ops = rte_zmalloc_socket("octonic_fq_ops",
 			size * sizeof(struct sw_op), RTE_CACHE_LINE_SIZE, sw->socket);
@@ -727,14 +723,12 @@ octonic_eswitch_actions_template_create(struct octonic_eswitch *sw,
 	/* An actions template without a direction serves any table (as on
 	 * mlx5; testpmd's "flow actions_template" sets none unless asked).
 	 */
-	if (attr->ingress || attr->egress || attr->transfer)
+	if (attr->ingress || attr->egress || attr->transfer) {
 		ret = check_dir(sw, pf, attr->ingress, attr->egress,
 			attr->transfer, error);
-	else
-		ret = 0;
-	if (ret != 0)
-		goto fail;
-	ret = -EINVAL;
+		if (ret != 0)
+			goto fail;
+	}
 	for (n = 0; actions[n].type != RTE_FLOW_ACTION_TYPE_END; n++) {
 		if (n >= SW_TMPL_MAX_ACTIONS) {
 			ret = octonic_esw_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_NUM,
@@ -745,14 +739,13 @@ octonic_eswitch_actions_template_create(struct octonic_eswitch *sw,
 	for (i = 0; i <= n; i++)
 		if (masks[i].type != actions[i].type) {
 			/* mlx5_flow_hw.c, mlx5_flow_hw_actions_validate */
-			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, &masks[i],
-				"mask type does not match action type");
+			ret = octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION,
+				&masks[i], "mask type does not match action type");
 			goto fail;
 		}
 	ret = octonic_esw_dialect_check_actions_template(sw, actions, masks, error);
 	if (ret != 0)
 		goto fail;
-	ret = -EINVAL;
 	at = calloc(1, sizeof(*at));
 	if (at == NULL) {
 		ret = octonic_esw_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,

@@ -274,7 +274,6 @@ struct sw_fport {
 	uint32_t nb_queue;		/* the application's */
 	uint32_t nb_q;			/* mlx5-hws: nb_queue + its control queue */
 	struct rte_flow_port_attr attr;
-	uint32_t *sizes;		/* of the application's queues */
 	struct sw_fq *q;
 	TAILQ_HEAD(, rte_flow_pattern_template) pts;
 	TAILQ_HEAD(, rte_flow_actions_template) ats;
