@@ -5,8 +5,8 @@
 /*
  * net_octopus ethdev glue: probe/remove, configure, start/stop/close/reset
  * and the ops table. Settings in lockstep with rollback are in
- * octopus_lockstep.c, queues in octopus_queues.c, link in octopus_link.c, RETA
- * in octopus_reta.c.
+ * octopus_lockstep.c, queues in octopus_queues.c, link in octopus_events.c,
+ * RETA in octopus_reta.c.
  */
 
 #include <errno.h>

@@ -22,9 +22,8 @@
  *   control   octopus_flow_ops.c, octopus_flow_tmpl.c, octopus_flow_tmpl_restart.c,
  *             octopus_flow_queue.c, octopus_flow_tmpl_recs.c, octopus_flow.c,
  *             octopus_flow_build.c, octopus_flow_mark.c, octopus_flow_slab.c,
- *             octopus_aggr.c, octopus_reta.c, octopus_queues.c, octopus_pool.c,
- *             octopus_stats.c, octopus_link.c, octopus_lockstep.c, octopus_mtu.c,
- *             octopus_caps.c, octopus_devargs.c
+ *             octopus_reta.c, octopus_queues.c, octopus_pool.c, octopus_stats.c,
+ *             octopus_lockstep.c, octopus_caps.c, octopus_devargs.c
  *   datapath  octopus_rxtx.c, octopus_migrate.c (the requests it makes)
  *   gate      octopus_gate.c, octopus_poller_watch.c, octopus_steer.c
  *   members   octopus_members.c, octopus_names.c
@@ -397,7 +396,7 @@ struct __rte_cache_aligned octopus_queue {
 	int setup_socket;	/**< socket given to queue setup */
 	uint16_t nb_desc;
 	/** Tx: 1 + the member it is pinned to (rte_eth_dev_map_aggr_tx_affinity),
-	 *  0: none (octopus_aggr.c); read by migration requests
+	 *  0: none (octopus_queues.c); read by migration requests
 	 */
 	uint8_t tx_affinity;
 	union {
@@ -600,13 +599,6 @@ void octopus_pools_sweep(struct octopus_priv *p);
 void octopus_pools_free_from(struct octopus_priv *p, uint16_t nb_pools);
 void octopus_pools_free(struct octopus_priv *p);
 
-/* octopus_mtu.c */
-/** 0 if the Rx queues (or @p mp alone, when given) receive frames of
- *  @p mtu: scatter on, or the mbufs' room; else -EINVAL, logged.
- */
-int octopus_mtu_fits(struct rte_eth_dev *dev, uint16_t mtu,
-		const struct rte_mempool *mp);
-
 /* octopus_rxtx.c */
 uint16_t octopus_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
 uint16_t octopus_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
@@ -639,11 +631,11 @@ void octopus_mac_remove(struct rte_eth_dev *dev, uint32_t index);
 int octopus_vlan_filter(struct rte_eth_dev *dev, uint16_t vlan, int on);
 /* Members on different switch domains: the port's unicast MACs on the first only. */
 bool octopus_macs_first_only(const struct octopus_priv *p);
-
-/* octopus_link.c */
-int octopus_link_update(struct rte_eth_dev *dev, int wait);
-int octopus_set_link_up(struct rte_eth_dev *dev);
-int octopus_set_link_down(struct rte_eth_dev *dev);
+/** 0 if the Rx queues (or @p mp alone, when given) receive frames of
+ *  @p mtu: scatter on, or the mbufs' room; else -EINVAL, logged.
+ */
+int octopus_mtu_fits(struct rte_eth_dev *dev, uint16_t mtu,
+		const struct rte_mempool *mp);
 
 /* octopus_queues.c */
 int octopus_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
@@ -657,6 +649,10 @@ void octopus_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid,
 		struct rte_eth_rxq_info *qinfo);
 void octopus_txq_info_get(struct rte_eth_dev *dev, uint16_t qid,
 		struct rte_eth_txq_info *qinfo);
+/* DPDK's aggregated-port ops (23.03) */
+int octopus_count_aggr_ports(struct rte_eth_dev *dev);
+int octopus_map_aggr_tx_affinity(struct rte_eth_dev *dev, uint16_t qid,
+		uint8_t affinity);
 
 /*
  * Virtual queue @p qid (Rx, or Tx if @p tx) of the port; NULL when the
@@ -672,11 +668,6 @@ octopus_queue_get(const struct octopus_priv *p, uint16_t qid, int tx)
 	return tx ? p->txq[qid] : p->rxq[qid];
 }
 
-/* octopus_aggr.c: DPDK's aggregated-port ops (23.03) */
-int octopus_count_aggr_ports(struct rte_eth_dev *dev);
-int octopus_map_aggr_tx_affinity(struct rte_eth_dev *dev, uint16_t qid,
-		uint8_t affinity);
-
 /* octopus_reta.c */
 void octopus_reta_changed(struct octopus_priv *p);
 int octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
@@ -689,6 +680,9 @@ int octopus_rss_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *rss);
 void octopus_events_register(struct rte_eth_dev *dev, struct octopus_member *m);
 void octopus_events_unregister(struct rte_eth_dev *dev, struct octopus_member *m);
 bool octopus_member_has_lsc(uint16_t port);
+int octopus_link_update(struct rte_eth_dev *dev, int wait);
+int octopus_set_link_up(struct rte_eth_dev *dev);
+int octopus_set_link_down(struct rte_eth_dev *dev);
 
 /* octopus_flow_ops.c (flow ops; the rest in octopus_flow.h, octopus_flow_tmpl.h) */
 struct rte_flow_ops;

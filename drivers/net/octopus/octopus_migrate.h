@@ -22,7 +22,7 @@
  * @return 0 requested; -EALREADY home is on @p socket already; -EBUSY a
  * migration of the queue is in progress; -EINVAL no member on @p socket or
  * queue not set up; -EIO port not started; -EPERM a Tx queue pinned to a
- * member (octopus_aggr.c).
+ * member (octopus_queues.c).
  */
 int octopus_migrate_request(struct octopus_priv *p, uint16_t qid, int tx,
 		int socket, bool automatic);
