@@ -1096,20 +1096,16 @@ octopus_flows_replay(struct octopus_priv *p)
 		if (f->installed) {
 			/* a member back since: its ingress MARK/FLAG rules */
 			ret = octopus_flow_mark_fill(p, f, &err);
-			if (ret != 0) {
-				OCTO_LOG(ERR, "port %u: re-installing a flow's ingress MARK/FLAG rules failed: %s",
+			if (ret != 0)
+				failed = OCTO_ERR(ret, "port %u: re-installing a flow's ingress MARK/FLAG rules failed: %s",
 					p->port_id, err.message != NULL ? err.message :
 					rte_strerror(-ret));
-				failed = ret;
-			}
 			continue;
 		}
 		ret = hw_install(p, f, HW_ALL, &err);
-		if (ret != 0) {
-			OCTO_LOG(ERR, "port %u: re-installing a flow rule failed: %s",
+		if (ret != 0)
+			failed = OCTO_ERR(ret, "port %u: re-installing a flow rule failed: %s",
 				p->port_id, err.message != NULL ? err.message : rte_strerror(-ret));
-			failed = ret;
-		}
 	}
 	return failed;
 }

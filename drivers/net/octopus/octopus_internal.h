@@ -32,6 +32,7 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdalign.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -54,6 +55,19 @@ extern int octopus_logtype;
 /* RTE_LOG_LINE starts a line with the type's name: "net_octopus: " */
 #define RTE_LOGTYPE_net_octopus octopus_logtype
 #define OCTO_LOG(level, ...) RTE_LOG_LINE(level, net_octopus, __VA_ARGS__)
+/* An error path in one statement: log as OCTO_LOG(ERR, ...) does and return @p ret. */
+#define OCTO_ERR(ret, fmt, ...) octo_log_ret(ret, "net_octopus: " fmt "\n", ##__VA_ARGS__)
+
+static inline int __rte_format_printf(2, 3)
+octo_log_ret(int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	rte_vlog(RTE_LOG_ERR, octopus_logtype, fmt, ap);
+	va_end(ap);
+	return ret;
+}
 
 #define OCTOPUS_DRIVER_NAME	"net_octopus"
 #define OCTOPUS_MAX_MEMBERS	OCTOPUS_STEER_MAX_MEMBERS

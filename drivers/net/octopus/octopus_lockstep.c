@@ -320,8 +320,7 @@ octopus_mtu_fits(struct rte_eth_dev *dev, uint16_t mtu,
 	frame = (uint32_t)mtu + frame_overhead(p);
 	if (frame <= smallest)
 		return 0;
-	OCTO_LOG(ERR, "port %u: MTU %u makes %u-byte frames; the Rx mbufs hold %u bytes and scatter (RTE_ETH_RX_OFFLOAD_SCATTER) is off: MTU %u at most, or larger mbufs, or scatter",
+	return OCTO_ERR(-EINVAL, "port %u: MTU %u makes %u-byte frames; the Rx mbufs hold %u bytes and scatter (RTE_ETH_RX_OFFLOAD_SCATTER) is off: MTU %u at most, or larger mbufs, or scatter",
 		p->port_id, mtu, frame, smallest,
 		smallest > frame_overhead(p) ? smallest - frame_overhead(p) : 0);
-	return -EINVAL;
 }

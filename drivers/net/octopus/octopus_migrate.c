@@ -369,11 +369,9 @@ octopus_migrate_start(struct octopus_priv *p)
 	/* "dpdk-omig-<port>": the prefix comes with an internal thread */
 	snprintf(name, sizeof(name), "omig-%u", p->port_id);
 	ret = rte_thread_create_internal_control(&p->mig.thread, name, migrate_thread, p);
-	if (ret != 0) {
-		OCTO_LOG(ERR, "port %u: cannot start the migration thread (%d)",
+	if (ret != 0)
+		return OCTO_ERR(-ret, "port %u: cannot start the migration thread (%d)",
 			p->port_id, ret);
-		return -ret;
-	}
 	/* requests are refused until here: the thread takes them */
 	rte_atomic_store_explicit(&p->mig.running, true, rte_memory_order_release);
 	return 0;

@@ -223,21 +223,15 @@ octopus_map_aggr_tx_affinity(struct rte_eth_dev *dev, uint16_t qid, uint8_t affi
 	struct octopus_queue *q = octopus_queue_get(p, qid, 1);
 	int home;
 
-	if (q == NULL) {
-		OCTO_LOG(ERR, "port %u: Tx queue %u is not set up: no affinity to map",
+	if (q == NULL)
+		return OCTO_ERR(-EINVAL, "port %u: Tx queue %u is not set up: no affinity to map",
 			p->port_id, qid);
-		return -EINVAL;
-	}
-	if (affinity > p->nb_members) {
-		OCTO_LOG(ERR, "port %u: Tx queue %u: affinity %u, the port aggregates %u members",
+	if (affinity > p->nb_members)
+		return OCTO_ERR(-EINVAL, "port %u: Tx queue %u: affinity %u, the port aggregates %u members",
 			p->port_id, qid, affinity, p->nb_members);
-		return -EINVAL;
-	}
-	if (affinity != 0 && p->members[affinity - 1].state < OCTO_MEMBER_CONFIGURED) {
-		OCTO_LOG(ERR, "port %u: Tx queue %u: affinity %u names member %s, which has no queues (not found at configure)",
+	if (affinity != 0 && p->members[affinity - 1].state < OCTO_MEMBER_CONFIGURED)
+		return OCTO_ERR(-ENODEV, "port %u: Tx queue %u: affinity %u names member %s, which has no queues (not found at configure)",
 			p->port_id, qid, affinity, p->members[affinity - 1].name);
-		return -ENODEV;
-	}
 	q->tx_affinity = affinity;
 	q->mig.displaced_from = 0;
 	home = affinity != 0 ? affinity - 1 : octopus_member_by_socket(p, q->setup_socket);
