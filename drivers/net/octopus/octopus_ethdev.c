@@ -21,7 +21,6 @@
 #include "octopus_internal.h"
 #include "octopus_flow.h"
 #include "octopus_flow_tmpl.h"
-#include "octopus_migrate.h"
 
 RTE_LOG_REGISTER_DEFAULT(octopus_logtype, NOTICE);
 

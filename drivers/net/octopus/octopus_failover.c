@@ -54,7 +54,6 @@
 #include "octopus_flow.h"
 #include "octopus_flow_tmpl.h"
 #include "octopus_gate.h"
-#include "octopus_migrate.h"
 
 /* How long a loss waits for a burst that runs the member's code to end:
  * past it the member's PMD may free what that burst uses (logged as an

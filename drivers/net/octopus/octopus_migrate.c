@@ -58,7 +58,7 @@
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 
-#include "octopus_migrate.h"
+#include "octopus_internal.h"
 
 void
 octopus_migrate_init(struct octopus_mig *m, bool auto_mode, uint32_t after_ms)

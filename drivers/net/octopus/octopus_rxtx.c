@@ -34,7 +34,6 @@
 
 #include "octopus_internal.h"
 #include "octopus_gate.h"
-#include "octopus_migrate.h"
 
 /* The caller's lcore id; a non-EAL thread has none: RTE_MAX_LCORE. */
 static __rte_always_inline int
