@@ -20,7 +20,6 @@
 
 #include "octopus_internal.h"
 #include "octopus_flow.h"
-#include "octopus_flow_tmpl.h"
 
 RTE_LOG_REGISTER_DEFAULT(octopus_logtype, NOTICE);
 

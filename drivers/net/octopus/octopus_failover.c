@@ -52,7 +52,6 @@
 
 #include "octopus_internal.h"
 #include "octopus_flow.h"
-#include "octopus_flow_tmpl.h"
 #include "octopus_gate.h"
 
 /* How long a loss waits for a burst that runs the member's code to end:
