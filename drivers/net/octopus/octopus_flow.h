@@ -19,7 +19,8 @@
  * the records they share are octopus_flow_types.h's.
  *
  *   octopus_flow.c        ops: validate, create, destroy, flush, query,
- *                         isolate; the rule list; replay
+ *                         isolate; the rule list; replay; the records'
+ *                         memory (slab)
  *   octopus_flow_build.c  application rule -> planner input, and a
  *                         planner entry -> the member rte_flow rule
  *   octopus_flow_mark.c   the shapes the e-switch takes (asked), and MARK

@@ -21,8 +21,8 @@
  *   failover  octopus_failover.c
  *   control   octopus_flow_ops.c, octopus_flow_tmpl.c, octopus_flow_tmpl_restart.c,
  *             octopus_flow_queue.c, octopus_flow_tmpl_recs.c, octopus_flow.c,
- *             octopus_flow_build.c, octopus_flow_mark.c, octopus_flow_slab.c,
- *             octopus_reta.c, octopus_queues.c, octopus_pool.c, octopus_stats.c,
+ *             octopus_flow_build.c, octopus_flow_mark.c, octopus_reta.c,
+ *             octopus_queues.c, octopus_pool.c, octopus_stats.c,
  *             octopus_lockstep.c, octopus_caps.c, octopus_devargs.c
  *   datapath  octopus_rxtx.c, octopus_migrate.c (the requests it makes)
  *   gate      octopus_gate.c, octopus_poller_watch.c, octopus_steer.c
