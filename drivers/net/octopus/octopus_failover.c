@@ -52,7 +52,6 @@
 
 #include "octopus_internal.h"
 #include "octopus_flow.h"
-#include "octopus_gate.h"
 
 /* How long a loss waits for a burst that runs the member's code to end:
  * past it the member's PMD may free what that burst uses (logged as an

@@ -26,7 +26,6 @@
 #include "octopus_flow.h"
 #include "octopus_flow_build.h"
 #include "octopus_flow_mark.h"
-#include "octopus_gate.h"
 
 struct octopus_flows *
 octopus_flows_get(struct octopus_priv *p)
@@ -375,7 +374,7 @@ flow_free(struct octopus_flows *fl, struct octopus_flow *f)
  * others' traffic and a destination too, and a queue closed before the
  * change cannot answer the drain request the change makes to it, while one
  * closed only after it may deliver moved traffic early.  One queue per
- * step, no queue is both (octopus_gate.h).
+ * step, no queue is both (struct octopus_gate_set).
  */
 
 /* Row of octopus_flows.reach of a rule hitting bucket @p b (-1: several). */

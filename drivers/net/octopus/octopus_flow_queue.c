@@ -39,7 +39,6 @@
 #include "octopus_internal.h"
 #include "octopus_flow.h"
 #include "octopus_flow_tmpl_priv.h"
-#include "octopus_gate.h"
 
 /* ---- rule copies (Restart) --------------------------------------------- */
 
