@@ -11,11 +11,8 @@
  * Every check runs before any member is owned, so a refusal leaves no
  * member owned and nothing to undo.
  *
- * The virtual port may be listed before its members (EAL probes vdevs in
- * the order given): then the vdevs after it are probed first
- * (octopus_members_probe_later), and whatever is still missing when the
- * port is first asked for its capabilities or configured is an error
- * naming it.
+ * The virtual port may be listed before its members: octopus.rst (Device
+ * order and ownership) says what then happens (octopus_members_probe_later).
  */
 
 #include <errno.h>

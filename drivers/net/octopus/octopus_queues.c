@@ -193,21 +193,9 @@ octopus_txq_info_get(struct rte_eth_dev *dev, uint16_t qid,
 }
 
 /*
- * DPDK's aggregated-port API (ethdev, 23.03): an application written for a
- * port that aggregates several (mlx5 reports a bonded multi-PF NIC so) asks
- * how many there are and may send a Tx queue through one of them.  Here the
- * aggregated ports are the members, in devargs order: affinity n is member
- * n - 1, 0 is none.
- *
- * A pinned Tx queue is homed on its member from the next start, whatever
- * lcore sends through it, and stays there: migration=auto does not move it
- * (its bursts from another socket still count as foreign polls) and
- * neither does rte_pmd_octopus_queue_migrate() (which moves the queue's Rx
- * side alone).  Only a failover takes it off its member, while that member
- * is out of service, and brings it back.  Affinity 0 gives the queue back
- * to the port: homed as its setup placed it, moved by migration=auto.
- * ethdev calls the mapping with the port configured and stopped, after the
- * Tx queue's setup; a new setup of the queue forgets it (as mlx5 does).
+ * DPDK's aggregated-port API (ethdev, 23.03): the aggregated ports are the
+ * members, in devargs order: affinity n is member n - 1, 0 is none. What a
+ * pinned Tx queue does is octopus.rst's (Aggregated ports).
  */
 
 int
