@@ -24,8 +24,6 @@
 
 #include "octopus_internal.h"
 #include "octopus_flow.h"
-#include "octopus_flow_build.h"
-#include "octopus_flow_mark.h"
 
 struct octopus_flows *
 octopus_flows_get(struct octopus_priv *p)

@@ -16,7 +16,7 @@
 #include <rte_hash_crc.h>
 
 #include "octopus_internal.h"
-#include "octopus_flow_build.h"
+#include "octopus_flow.h"
 
 /* Longest application pattern, END excluded. */
 #define FLOW_MAX_ITEMS 32

@@ -30,7 +30,6 @@
 
 #include "octopus_internal.h"
 #include "octopus_flow.h"
-#include "octopus_flow_build.h"
 #include "octopus_flow_tmpl_recs.h"
 
 /* Most actions in an application actions template, END included. */
