@@ -23,10 +23,10 @@
  *             octopus_flow_queue.c, octopus_flow_tmpl_recs.c, octopus_flow.c,
  *             octopus_flow_build.c, octopus_flow_mark.c, octopus_reta.c,
  *             octopus_queues.c, octopus_pool.c, octopus_stats.c,
- *             octopus_lockstep.c, octopus_caps.c, octopus_devargs.c
+ *             octopus_lockstep.c, octopus_caps.c
  *   datapath  octopus_rxtx.c, octopus_migrate.c (the requests it makes)
  *   gate      octopus_gate.c, octopus_poller_watch.c, octopus_steer.c
- *   members   octopus_members.c, octopus_names.c
+ *   members   octopus_members.c, octopus_devargs.c
  */
 
 #include <pthread.h>
@@ -573,8 +573,6 @@ octo_priv(const struct rte_eth_dev *dev)
 
 /* octopus_devargs.c */
 int octopus_args_parse(struct octopus_args *a, const char *params);
-
-/* octopus_names.c */
 int octopus_member_name_full(const char *name, char *out, size_t len);
 
 /* octopus_members.c */
