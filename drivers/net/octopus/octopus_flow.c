@@ -50,11 +50,6 @@ octopus_flows_get(struct octopus_priv *p)
 	return p->flows;
 }
 
-/*
- * The port the application rules are created on: the members' common
- * transfer proxy.  Refused (ENOTSUP) for members without an e-switch, as
- * the steering is (its reason is kept in steer_why).
- */
 int
 octopus_flow_proxy_get(struct octopus_priv *p, uint16_t *proxy,
 		struct rte_flow_error *error)
@@ -135,9 +130,6 @@ plan(const struct octopus_priv *p, const struct octopus_flow_shape *sh,
 	return 0;
 }
 
-/* Member errors keep their cause but say where they came from (a rule, a
- * template, a table, configure or a flow queue operation).
- */
 int
 octopus_flow_member_error(struct rte_flow_error *error, int ret, uint16_t proxy)
 {
@@ -431,10 +423,6 @@ reach_add(struct octopus_flows *fl, size_t row, size_t all, unsigned int q, int 
 	rte_spinlock_unlock(&fl->reach_lock);
 }
 
-/*
- * Count (@p n = 1) or uncount (-1) queues @p qs (bit q) of a rule hitting
- * bucket @p bucket (-1: several) where it may deliver.
- */
 void
 octopus_flow_reach_count(struct octopus_priv *p, int bucket, uint64_t qs, int n)
 {
@@ -479,11 +467,6 @@ flow_queues(const struct octo_steer_app_rule *app)
 	return qs;
 }
 
-/*
- * The gates of creating (@p create) or destroying the member rules that
- * deliver to @p qs (a rule's queues, or one of them) of a rule hitting
- * bucket @p bucket, the rule not counted.
- */
 void
 octopus_flow_gates(struct octopus_priv *p, int bucket, uint64_t qs, bool create,
 		struct octopus_gate_set *s)
@@ -1125,7 +1108,6 @@ octopus_flows_forget_hw(struct octopus_priv *p, uint16_t port)
 	}
 }
 
-/* Remove every rule from the members and forget it (close). */
 void
 octopus_flows_free(struct octopus_priv *p)
 {

@@ -64,7 +64,9 @@ bool octopus_flow_handle_is_sync(const struct octopus_priv *p, const struct rte_
 struct octopus_flows *octopus_flows_get(struct octopus_priv *p);
 /*
  * The port the application's rules are made on: the members' common
- * transfer proxy. -errno with @p error set when there is none.
+ * transfer proxy. -errno with @p error set when there is none (ENOTSUP for
+ * members without an e-switch, as the steering is: its reason is kept in
+ * steer_why).
  */
 int octopus_flow_proxy_get(struct octopus_priv *p, uint16_t *proxy,
 		struct rte_flow_error *error);
@@ -138,7 +140,11 @@ int octopus_flow_hw_make(uint16_t proxy, enum octopus_steer_meta_write how, bool
 
 /* Spec/mask size of the items the port takes, 0 for the others (VOID too). */
 size_t octopus_flow_item_size(enum rte_flow_item_type t);
-/* Default bucket of a pattern's traffic, -1 when it spans several. */
+/*
+ * The default bucket a pattern's traffic falls into when no application
+ * rule takes it: known when the pattern fixes the bucket bits of the
+ * spreading field (e.g. a pinned 5-tuple).  -1 when it does not.
+ */
 int octopus_flow_bucket_of(enum octo_steer_field spread, uint16_t reta_size,
 		const struct rte_flow_item pattern[]);
 /*

@@ -762,10 +762,6 @@ octopus_tmpl_pull(struct rte_eth_dev *dev, uint32_t queue_id, struct rte_flow_op
 	return n + got;
 }
 
-/*
- * For the port's own operations (octopus_flow_tmpl_restart.c), out of
- * line: the application's operations keep their inlined steps.
- */
 const struct rte_flow_action *
 octopus_tmpl_rule_actions(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
 		const struct octopus_tmpl_actions *at, const struct rte_flow_action actions[],

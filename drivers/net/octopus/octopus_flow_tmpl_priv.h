@@ -339,7 +339,8 @@ int octopus_tmpl_pull(struct rte_eth_dev *dev, uint32_t queue_id,
 /*
  * For the port's own operations (Restart): the proxy's actions of a rule
  * of actions template @p at (actions_of), and a completion of the
- * application's translated and kept for its pull.
+ * application's translated and kept for its pull. Out of line: the
+ * application's operations keep their inlined steps.
  */
 const struct rte_flow_action *octopus_tmpl_rule_actions(const struct octopus_tmpl *t,
 		struct octopus_tmpl_queue *q, const struct octopus_tmpl_actions *at,

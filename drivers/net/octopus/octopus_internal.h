@@ -579,7 +579,13 @@ int octopus_member_name_full(const char *name, char *out, size_t len);
 int octopus_members_init(struct octopus_priv *p, bool at_probe);
 int octopus_member_by_socket(const struct octopus_priv *p, int socket);
 bool octopus_member_serving(const struct octopus_priv *p, unsigned int m);
-/** What a queue calls for a member out of service: returns 0. */
+/**
+ * A burst that does nothing, for Rx and Tx (same type): what a virtual
+ * queue calls for a member out of service (the queue pointer next to it is
+ * left as it was and never dereferenced, so a poller that reads the pair
+ * while it changes is safe either way), and the port's bursts in a
+ * secondary process.
+ */
 uint16_t octopus_burst_none(void *q, struct rte_mbuf **pkts, uint16_t n);
 int octopus_member_nearest(const struct octopus_priv *p, int socket);
 int octopus_member_proxy(const struct octopus_priv *p);
@@ -631,7 +637,11 @@ int octopus_migrate_request(struct octopus_priv *p, uint16_t qid, int tx,
 int octopus_migrate_request_member(struct octopus_priv *p, uint16_t qid, int tx,
 		unsigned int member, bool automatic);
 
-/** Wake the control thread (a request or a failover sweep is pending). */
+/**
+ * Wake the control thread: a request or a sweep is pending. A post the
+ * thread is not waiting for is counted and makes its next wait return at
+ * once, so none is lost. A system call only when the thread sleeps.
+ */
 void octopus_migrate_wake(struct octopus_priv *p);
 
 /** Reset the queues' migration state and start the control thread (dev_start). */
@@ -757,7 +767,14 @@ int octopus_mac_add(struct rte_eth_dev *dev, struct rte_ether_addr *addr,
 		uint32_t index, uint32_t vmdq);
 void octopus_mac_remove(struct rte_eth_dev *dev, uint32_t index);
 int octopus_vlan_filter(struct rte_eth_dev *dev, uint16_t vlan, int on);
-/* Members on different switch domains: the port's unicast MACs on the first only. */
+/*
+ * Members on different switch domains (force=1: a NIC whose PFs are
+ * separate devices, each its own e-switch, or several NICs) each answer to
+ * their own MAC, and a unicast MAC given to two of them is a frame
+ * delivered twice (a multi-host NIC sends a frame to every PF that has its
+ * MAC). The port's unicast MACs then go to its first member only, where
+ * the NIC delivers them; the others keep theirs.
+ */
 bool octopus_macs_first_only(const struct octopus_priv *p);
 /** 0 if the Rx queues (or @p mp alone, when given) receive frames of
  *  @p mtu: scatter on, or the mbufs' room; else -EINVAL, logged.

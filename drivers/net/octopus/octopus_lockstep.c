@@ -17,14 +17,6 @@
 
 typedef int (*member_op_t)(uint16_t port, uintptr_t arg);
 
-/*
- * Members on different switch domains (force=1: a NIC whose PFs are
- * separate devices, each its own e-switch, or several NICs) each answer to
- * their own MAC, and a unicast MAC given to two of them is a frame
- * delivered twice (a multi-host NIC sends a frame to every PF that has its
- * MAC). The port's unicast MACs then go to its first member only, where
- * the NIC delivers them; the others keep theirs.
- */
 bool
 octopus_macs_first_only(const struct octopus_priv *p)
 {

@@ -615,13 +615,6 @@ octopus_members_init(struct octopus_priv *p, bool at_probe)
 	return ret;
 }
 
-/*
- * A burst that does nothing, for Rx and Tx (same type): what a virtual
- * queue calls for a member out of service (the queue pointer next to it is
- * left as it was and never dereferenced, so a poller that reads the pair
- * while it changes is safe either way), and the port's bursts in a
- * secondary process.
- */
 uint16_t
 octopus_burst_none(void *queue, struct rte_mbuf **pkts, uint16_t n)
 {

@@ -216,11 +216,6 @@ migrate_one(struct octopus_priv *p, struct octopus_queue *q)
 
 /* ---- control thread --------------------------------------------------- */
 
-/*
- * Wake the control thread: a request or a sweep is pending. A post the
- * thread is not waiting for is counted and makes its next wait return at
- * once, so none is lost. A system call only when the thread sleeps.
- */
 void
 octopus_migrate_wake(struct octopus_priv *p)
 {
