@@ -45,7 +45,7 @@ members_attach(struct rte_eth_dev *dev, bool at_probe)
 		return ret;
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED)
 		if (!owned[i])
-			octopus_events_register(dev, m);
+			octopus_events_listen(dev, m, true);
 	return 0;
 }
 
@@ -656,7 +656,7 @@ octopus_close(struct rte_eth_dev *dev)
 		m = &p->members[order[k]];
 		if (m->state < OCTO_MEMBER_OWNED)
 			continue;
-		octopus_events_unregister(dev, m);
+		octopus_events_listen(dev, m, false);
 		rte_eth_dev_owner_unset(m->port_id, p->owner_id);
 		if (m->state >= OCTO_MEMBER_CONFIGURED)
 			rte_eth_dev_close(m->port_id);

@@ -105,25 +105,20 @@ member_event(uint16_t member_port, enum rte_eth_event_type type, void *arg,
 	return 0;
 }
 
-/* Listen to member @p m (owned now). */
+/* Listen to member @p m (owned now), or stop listening (!@p on). */
 void
-octopus_events_register(struct rte_eth_dev *dev, struct octopus_member *m)
+octopus_events_listen(struct rte_eth_dev *dev, struct octopus_member *m, bool on)
 {
 	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(member_events); i++)
-		rte_eth_dev_callback_register(m->port_id, member_events[i],
-			member_event, dev);
-}
-
-void
-octopus_events_unregister(struct rte_eth_dev *dev, struct octopus_member *m)
-{
-	unsigned int i;
-
-	for (i = 0; i < RTE_DIM(member_events); i++)
-		rte_eth_dev_callback_unregister(m->port_id, member_events[i],
-			member_event, dev);
+	for (i = 0; i < RTE_DIM(member_events); i++) {
+		if (on)
+			rte_eth_dev_callback_register(m->port_id, member_events[i],
+				member_event, dev);
+		else
+			rte_eth_dev_callback_unregister(m->port_id, member_events[i],
+				member_event, dev);
+	}
 }
 
 /* Whether member @p port can report link changes by interrupt. */

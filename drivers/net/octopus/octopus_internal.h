@@ -822,8 +822,7 @@ int octopus_reta_query(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 
 int octopus_rss_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *rss);
 
 /* octopus_events.c */
-void octopus_events_register(struct rte_eth_dev *dev, struct octopus_member *m);
-void octopus_events_unregister(struct rte_eth_dev *dev, struct octopus_member *m);
+void octopus_events_listen(struct rte_eth_dev *dev, struct octopus_member *m, bool on);
 bool octopus_member_has_lsc(uint16_t port);
 int octopus_link_update(struct rte_eth_dev *dev, int wait);
 int octopus_set_link_up(struct rte_eth_dev *dev);
