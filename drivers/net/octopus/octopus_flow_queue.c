@@ -17,7 +17,7 @@
  * its operation records, actions scratch and completions taken early are
  * struct octopus_tmpl_queue's, used without locks; rule records come from
  * an array per table, with free ones kept per flow queue
- * (octopus_flow_tmpl_recs.h).
+ * (octopus_flow_tmpl_recs.c).
  *
  * Order: a group-0 QUEUE rule changes where its traffic goes, as a
  * synchronous one does; where that moves traffic between polled queues
