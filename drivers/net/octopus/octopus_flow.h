@@ -15,17 +15,9 @@
  * rule is kept as a deep copy (rte_flow_conv) so that it can be installed
  * again from the copy: octopus_flows_replay() after the e-switch lost its
  * rules (a member came back, a restart that removed them). This header
- * declares the functions of the files below, a section each; the records
- * they share are octopus_flow_types.h's.
- *
- *   octopus_flow.c        ops: validate, create, destroy, flush, query,
- *                         isolate; the rule list; replay; the records'
- *                         memory (slab)
- *   octopus_flow_build.c  application rule -> planner input, and a
- *                         planner entry -> the member rte_flow rule
- *   octopus_flow_mark.c   the shapes the e-switch takes (asked), and MARK
- *                         and FLAG in the members' ingress where the
- *                         e-switch refuses them in transfer rules
+ * declares the functions of octopus_flow.c, octopus_flow_build.c and
+ * octopus_flow_mark.c (the README's file table says each one's job), a
+ * section each; the records they share are octopus_flow_types.h's.
  */
 
 #include <stdbool.h>

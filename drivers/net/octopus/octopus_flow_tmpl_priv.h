@@ -6,17 +6,11 @@
 #define OCTOPUS_FLOW_TMPL_PRIV_H
 
 /*
- * The template side of the port's rte_flow, shared by its files: the
- * records of templates, tables, rules and flow queues, and what the files
- * call of each other.
- *   octopus_flow_ops.c          the rte_flow ops tables, info_get,
- *                               configure, close
- *   octopus_flow_tmpl.c         pattern and actions templates, tables
- *   octopus_flow_tmpl_restart.c template rules taken off the members and
- *                               made again across a restart (Restart)
- *   octopus_flow_queue.c        the flow queues: rules made, updated and
- *                               destroyed, push, pull, their gates
- *   octopus_flow_tmpl_recs.c    a table's rule records
+ * The template side of the port's rte_flow, shared by its files
+ * (octopus_flow_ops.c, octopus_flow_tmpl.c, octopus_flow_tmpl_restart.c,
+ * octopus_flow_queue.c, octopus_flow_tmpl_recs.c: the README's file table
+ * says each one's job): the records of templates, tables, rules and flow
+ * queues, and what the files call of each other.
  */
 
 #include <stdbool.h>
