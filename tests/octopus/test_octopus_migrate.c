@@ -67,7 +67,7 @@
 #include <octopus_dpdk_compat.h>
 
 #include "octo_wire.h"
-#include "octopus_gate.h"
+#include "octopus_internal.h"
 #include "rte_pmd_octonic.h"
 #include "rte_pmd_octopus.h"
 

@@ -25,7 +25,7 @@
 
 #include <rte_byteorder.h>
 
-#include "octopus_flow_build.h"
+#include "octopus_flow.h"
 
 #define MAX_ITEMS	6
 #define ITEM_ROOM	64	/* bytes of a spec or mask buffer (>= any item the port takes) */

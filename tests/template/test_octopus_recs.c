@@ -4,7 +4,7 @@
 
 /*
  * Unit test (no EAL) of a template table's rule records
- * (octopus_flow_tmpl_recs.h): DPDK's allocator is replaced by the C heap
+ * (octopus_flow_tmpl_recs.c): DPDK's allocator is replaced by the C heap
  * through the linker's --wrap, so that a failing allocation can be asked
  * for and every byte taken is seen given back.
  *  - a fresh table hands out its records in address order, zeroed;
@@ -28,7 +28,7 @@
 
 #include <cmocka.h>
 
-#include "octopus_flow_tmpl_recs.h"
+#include "octopus_flow_tmpl_priv.h"
 
 #define REC_SIZE	32
 

@@ -14,7 +14,6 @@
 
 #include "rte_pmd_octopus.h"
 #include "octopus_internal.h"
-#include "octopus_migrate.h"
 
 static_assert(RTE_PMD_OCTOPUS_MAX_MEMBERS == OCTOPUS_MAX_MEMBERS,
 	"public member count differs from the driver's");

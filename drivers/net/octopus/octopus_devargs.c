@@ -11,10 +11,12 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rte_kvargs.h>
+#include <rte_pci.h>
 
 #include "octopus_internal.h"
 
@@ -37,9 +39,8 @@ parse_uint(const char *key, const char *v, unsigned long max, unsigned long *out
 		goto bad;
 	return 0;
 bad:
-	OCTO_LOG(ERR, "%s=%s: expected an integer 0..%" PRIu64, key, v ? v : "",
+	return OCTO_ERR(-EINVAL, "%s=%s: expected an integer 0..%" PRIu64, key, v ? v : "",
 		(uint64_t)max);
-	return -EINVAL;
 }
 
 static int
@@ -48,19 +49,13 @@ member_cb(const char *key, const char *v, void *opaque)
 	struct octopus_args *a = opaque;
 	uint16_t i;
 
-	if (v == NULL || *v == '\0' || strlen(v) >= RTE_ETH_NAME_MAX_LEN) {
-		OCTO_LOG(ERR, "%s=%s: empty or too long device name", key, v ? v : "");
-		return -EINVAL;
-	}
+	if (v == NULL || *v == '\0' || strlen(v) >= RTE_ETH_NAME_MAX_LEN)
+		return OCTO_ERR(-EINVAL, "%s=%s: empty or too long device name", key, v ? v : "");
 	for (i = 0; i < a->nb_names; i++)
-		if (strcmp(a->names[i], v) == 0) {
-			OCTO_LOG(ERR, "%s=%s: member given twice", key, v);
-			return -EINVAL;
-		}
-	if (a->nb_names >= OCTOPUS_MAX_MEMBERS) {
-		OCTO_LOG(ERR, "%s=%s: more than %u members", key, v, OCTOPUS_MAX_MEMBERS);
-		return -E2BIG;
-	}
+		if (strcmp(a->names[i], v) == 0)
+			return OCTO_ERR(-EINVAL, "%s=%s: member given twice", key, v);
+	if (a->nb_names >= OCTOPUS_MAX_MEMBERS)
+		return OCTO_ERR(-E2BIG, "%s=%s: more than %u members", key, v, OCTOPUS_MAX_MEMBERS);
 	strlcpy(a->names[a->nb_names++], v, RTE_ETH_NAME_MAX_LEN);
 	return 0;
 }
@@ -82,19 +77,13 @@ socket_of_cb(const char *key, const char *v, void *opaque)
 	unsigned long node;
 	size_t len;
 
-	if (colon == NULL || colon == v) {
-		OCTO_LOG(ERR, "%s=%s: expected <member>:<node>", key, v ? v : "");
-		return -EINVAL;
-	}
-	if (parse_uint(key, colon + 1, OCTOPUS_MAX_SOCKETS - 1, &node) < 0) {
-		OCTO_LOG(ERR, "%s=%s: bad node after the last ':'", key, v);
-		return -EINVAL;
-	}
+	if (colon == NULL || colon == v)
+		return OCTO_ERR(-EINVAL, "%s=%s: expected <member>:<node>", key, v ? v : "");
+	if (parse_uint(key, colon + 1, OCTOPUS_MAX_SOCKETS - 1, &node) < 0)
+		return OCTO_ERR(-EINVAL, "%s=%s: bad node after the last ':'", key, v);
 	len = colon - v;
-	if (len >= RTE_ETH_NAME_MAX_LEN || l->n >= OCTOPUS_MAX_MEMBERS) {
-		OCTO_LOG(ERR, "%s=%s: name too long or too many", key, v);
-		return -EINVAL;
-	}
+	if (len >= RTE_ETH_NAME_MAX_LEN || l->n >= OCTOPUS_MAX_MEMBERS)
+		return OCTO_ERR(-EINVAL, "%s=%s: name too long or too many", key, v);
 	memcpy(l->name[l->n], v, len);
 	l->name[l->n][len] = '\0';
 	l->node[l->n++] = (int)node;
@@ -106,10 +95,8 @@ nic_cb(const char *key, const char *v, void *opaque)
 {
 	struct octopus_args *a = opaque;
 
-	if (v == NULL || *v == '\0' || strlen(v) >= RTE_ETH_NAME_MAX_LEN) {
-		OCTO_LOG(ERR, "%s=%s: empty or too long device name", key, v ? v : "");
-		return -EINVAL;
-	}
+	if (v == NULL || *v == '\0' || strlen(v) >= RTE_ETH_NAME_MAX_LEN)
+		return OCTO_ERR(-EINVAL, "%s=%s: empty or too long device name", key, v ? v : "");
 	strlcpy(a->nic, v, sizeof(a->nic));
 	return 0;
 }
@@ -121,8 +108,7 @@ mac_cb(const char *key, const char *v, void *opaque)
 
 	if (v == NULL || rte_ether_unformat_addr(v, &a->mac) < 0 ||
 			!rte_is_valid_assigned_ether_addr(&a->mac)) {
-		OCTO_LOG(ERR, "%s=%s: not a unicast MAC address", key, v ? v : "");
-		return -EINVAL;
+		return OCTO_ERR(-EINVAL, "%s=%s: not a unicast MAC address", key, v ? v : "");
 	}
 	a->has_mac = true;
 	return 0;
@@ -133,10 +119,8 @@ static int
 parse_choice(const char *key, const char *v, const char *no, const char *yes,
 		bool *out)
 {
-	if (v == NULL || (strcmp(v, no) != 0 && strcmp(v, yes) != 0)) {
-		OCTO_LOG(ERR, "%s=%s: expected %s or %s", key, v ? v : "", no, yes);
-		return -EINVAL;
-	}
+	if (v == NULL || (strcmp(v, no) != 0 && strcmp(v, yes) != 0))
+		return OCTO_ERR(-EINVAL, "%s=%s: expected %s or %s", key, v ? v : "", no, yes);
 	*out = strcmp(v, yes) == 0;
 	return 0;
 }
@@ -168,11 +152,9 @@ reta_cb(const char *key, const char *v, void *opaque)
 
 	if (parse_uint(key, v, OCTOPUS_RETA_MAX, &x) < 0)
 		return -EINVAL;
-	if (x == 0 || !rte_is_power_of_2(x)) {
-		OCTO_LOG(ERR, "%s=%s: must be a power of 2 in 1..%u", key, v,
+	if (x == 0 || !rte_is_power_of_2(x))
+		return OCTO_ERR(-EINVAL, "%s=%s: must be a power of 2 in 1..%u", key, v,
 			OCTOPUS_RETA_MAX);
-		return -EINVAL;
-	}
 	a->reta_size = (uint16_t)x;
 	return 0;
 }
@@ -187,9 +169,8 @@ spread_cb(const char *key, const char *v, void *opaque)
 		a->field = (enum octo_steer_field)f;
 		return 0;
 	}
-	OCTO_LOG(ERR, "%s=%s: expected l4_src, l4_dst, ip_src or ip_dst", key,
+	return OCTO_ERR(-EINVAL, "%s=%s: expected l4_src, l4_dst, ip_src or ip_dst", key,
 		v ? v : "");
-	return -EINVAL;
 }
 
 static int
@@ -296,17 +277,13 @@ octopus_args_parse(struct octopus_args *a, const char *params)
 	for (i = 0; i < OCTOPUS_MAX_MEMBERS; i++)
 		a->socket_of[i] = -1;
 	if (params != NULL && *params != '\0') {
-		if (count_pairs(params) > RTE_KVARGS_MAX) {
-			OCTO_LOG(ERR, "%u key=value pairs: DPDK's kvargs takes at most %u (%u members at most)",
+		if (count_pairs(params) > RTE_KVARGS_MAX)
+			return OCTO_ERR(-E2BIG, "%u key=value pairs: DPDK's kvargs takes at most %u (%u members at most)",
 				count_pairs(params), RTE_KVARGS_MAX, OCTOPUS_MAX_MEMBERS);
-			return -E2BIG;
-		}
 		kv = rte_kvargs_parse(params, valid_keys);
-		if (kv == NULL) {
-			OCTO_LOG(ERR, "cannot parse \"%s\": unknown key or bad syntax"
+		if (kv == NULL)
+			return OCTO_ERR(-EINVAL, "cannot parse \"%s\": unknown key or bad syntax"
 				" (keys: %s)", params, OCTOPUS_PARAM_STRING);
-			return -EINVAL;
-		}
 	}
 	if (kv == NULL)
 		goto check;
@@ -319,9 +296,8 @@ octopus_args_parse(struct octopus_args *a, const char *params)
 				strcmp(valid_keys[i], ARG_SOCKET_OF) == 0 ||
 				rte_kvargs_count(kv, valid_keys[i]) <= 1)
 			continue;
-		OCTO_LOG(ERR, "%s= given twice: only member= and socket_of= (one per member) may repeat",
+		ret = OCTO_ERR(-EINVAL, "%s= given twice: only member= and socket_of= (one per member) may repeat",
 			valid_keys[i]);
-		ret = -EINVAL;
 		goto out;
 	}
 	ret = keys_process(kv, a, &sol);
@@ -329,13 +305,11 @@ octopus_args_parse(struct octopus_args *a, const char *params)
 		goto out;
 check:
 	if (a->nb_names == 0 && a->nic[0] == '\0') {
-		OCTO_LOG(ERR, "no member: give member=<dev> (one per PF) or nic=<dev>");
-		ret = -EINVAL;
+		ret = OCTO_ERR(-EINVAL, "no member: give member=<dev> (one per PF) or nic=<dev>");
 		goto out;
 	}
 	if (a->nb_names > 0 && a->nic[0] != '\0') {
-		OCTO_LOG(ERR, "member= and nic= are exclusive");
-		ret = -EINVAL;
+		ret = OCTO_ERR(-EINVAL, "member= and nic= are exclusive");
 		goto out;
 	}
 	/* With nic= the member names are only known at resolution: keep the
@@ -354,14 +328,12 @@ check:
 			if (strcmp(a->names[i], sol.name[j]) == 0)
 				break;
 		if (i == a->nb_names) {
-			OCTO_LOG(ERR, "socket_of=%s:%d: %s is not a member",
+			ret = OCTO_ERR(-EINVAL, "socket_of=%s:%d: %s is not a member",
 				sol.name[j], sol.node[j], sol.name[j]);
-			ret = -EINVAL;
 			goto out;
 		}
 		if (a->socket_of[i] >= 0) {
-			OCTO_LOG(ERR, "socket_of given twice for %s", sol.name[j]);
-			ret = -EINVAL;
+			ret = OCTO_ERR(-EINVAL, "socket_of given twice for %s", sol.name[j]);
 			goto out;
 		}
 		a->socket_of[i] = sol.node[j];
@@ -369,4 +341,41 @@ check:
 out:
 	rte_kvargs_free(kv);
 	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Member names: the full ethdev name of a PCI port given by a short form,
+ * beside the names as given (member=, nic=): here, outside EAL, so that
+ * the devargs' unit test checks it.
+ */
+
+/*
+ * The full ethdev name of a PCI port named in its short form, "BB:DD.F"
+ * for "DDDD:BB:DD.F", keeping a port suffix "_pN" (mlx5 names the uplinks
+ * of a multiport e-switch "<pci>_p0", "<pci>_p1", facts T4).
+ * @return 0 with @p out set, -EINVAL when @p name is no PCI address.
+ */
+int
+octopus_member_name_full(const char *name, char *out, size_t len)
+{
+	char pci[RTE_ETH_NAME_MAX_LEN];
+	const char *suffix = strrchr(name, '_');
+	struct rte_pci_addr addr;
+	size_t n;
+
+	/* "_p" and digits, or no suffix */
+	if (suffix != NULL && (suffix[1] != 'p' || suffix[2] == '\0' ||
+			strspn(suffix + 2, "0123456789") != strlen(suffix + 2)))
+		suffix = NULL;
+	n = suffix != NULL ? (size_t)(suffix - name) : strlen(name);
+	if (n == 0 || n >= sizeof(pci))
+		return -EINVAL;
+	memcpy(pci, name, n);
+	pci[n] = '\0';
+	if (rte_pci_addr_parse(pci, &addr) != 0)
+		return -EINVAL;
+	rte_pci_device_name(&addr, pci, sizeof(pci));
+	if ((size_t)snprintf(out, len, "%s%s", pci, suffix != NULL ? suffix : "") >= len)
+		return -EINVAL;
+	return 0;
 }

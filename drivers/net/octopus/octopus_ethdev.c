@@ -5,8 +5,8 @@
 /*
  * net_octopus ethdev glue: probe/remove, configure, start/stop/close/reset
  * and the ops table. Settings in lockstep with rollback are in
- * octopus_lockstep.c, queues in octopus_queues.c, link in octopus_link.c, RETA
- * in octopus_reta.c.
+ * octopus_lockstep.c, queues in octopus_queues.c, link in octopus_events.c,
+ * RETA in octopus_reta.c.
  */
 
 #include <errno.h>
@@ -20,8 +20,6 @@
 
 #include "octopus_internal.h"
 #include "octopus_flow.h"
-#include "octopus_flow_tmpl.h"
-#include "octopus_migrate.h"
 
 RTE_LOG_REGISTER_DEFAULT(octopus_logtype, NOTICE);
 
@@ -47,7 +45,7 @@ members_attach(struct rte_eth_dev *dev, bool at_probe)
 		return ret;
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_OWNED)
 		if (!owned[i])
-			octopus_events_register(dev, m);
+			octopus_events_listen(dev, m, true);
 	return 0;
 }
 
@@ -150,11 +148,9 @@ octopus_configure(struct rte_eth_dev *dev)
 	int ret;
 
 	/* checked before any member is touched: a refusal leaves them as they were */
-	if (p->args.catchall_queue >= nb_rxq && nb_rxq > 0) {
-		OCTO_LOG(ERR, "port %u: catchall=%u but only %u Rx queues",
+	if (p->args.catchall_queue >= nb_rxq && nb_rxq > 0)
+		return OCTO_ERR(-EINVAL, "port %u: catchall=%u but only %u Rx queues",
 			p->port_id, p->args.catchall_queue, nb_rxq);
-		return -EINVAL;
-	}
 	ret = members_attach(dev, false);
 	if (ret < 0)
 		return ret;
@@ -530,15 +526,11 @@ octopus_start(struct rte_eth_dev *dev)
 	int ret;
 
 	for (i = 0; i < nb_rxq; i++)
-		if (p->rxq[i] == NULL) {
-			OCTO_LOG(ERR, "port %u: Rx queue %u not set up", p->port_id, i);
-			return -EINVAL;
-		}
+		if (p->rxq[i] == NULL)
+			return OCTO_ERR(-EINVAL, "port %u: Rx queue %u not set up", p->port_id, i);
 	for (i = 0; i < nb_txq; i++)
-		if (p->txq[i] == NULL) {
-			OCTO_LOG(ERR, "port %u: Tx queue %u not set up", p->port_id, i);
-			return -EINVAL;
-		}
+		if (p->txq[i] == NULL)
+			return OCTO_ERR(-EINVAL, "port %u: Tx queue %u not set up", p->port_id, i);
 	ret = members_start(p);
 	if (ret < 0)
 		return ret;
@@ -664,7 +656,7 @@ octopus_close(struct rte_eth_dev *dev)
 		m = &p->members[order[k]];
 		if (m->state < OCTO_MEMBER_OWNED)
 			continue;
-		octopus_events_unregister(dev, m);
+		octopus_events_listen(dev, m, false);
 		rte_eth_dev_owner_unset(m->port_id, p->owner_id);
 		if (m->state >= OCTO_MEMBER_CONFIGURED)
 			rte_eth_dev_close(m->port_id);
@@ -684,11 +676,9 @@ octopus_reset(struct rte_eth_dev *dev)
 
 	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_CONFIGURED) {
 		ret = rte_eth_dev_reset(m->port_id);
-		if (ret < 0) {
-			OCTO_LOG(ERR, "port %u: member %s: reset failed (%d)",
+		if (ret < 0)
+			return OCTO_ERR(ret, "port %u: member %s: reset failed (%d)",
 				p->port_id, m->name, ret);
-			return ret;
-		}
 		m->state = OCTO_MEMBER_OWNED;
 		/* reset as it asked: it serves again from the next start */
 		if (m->loss == OCTO_LOSS_RESET) {
@@ -776,10 +766,8 @@ octopus_probe(struct rte_vdev_device *vdev)
 		 * stats, xstats and link. Its datapath is not supported.
 		 */
 		dev = rte_eth_dev_attach_secondary(name);
-		if (dev == NULL) {
-			OCTO_LOG(ERR, "%s: cannot attach in secondary process", name);
-			return -ENODEV;
-		}
+		if (dev == NULL)
+			return OCTO_ERR(-ENODEV, "%s: cannot attach in secondary process", name);
 		dev->dev_ops = &octopus_secondary_ops;
 		dev->device = &vdev->device;
 		/* the queues hold member bursts of the primary's address
@@ -792,10 +780,8 @@ octopus_probe(struct rte_vdev_device *vdev)
 	}
 
 	ret = octopus_args_parse(&args, params);
-	if (ret < 0) {
-		OCTO_LOG(ERR, "%s: refused (bad devargs)", name);
-		return ret;
-	}
+	if (ret < 0)
+		return OCTO_ERR(ret, "%s: refused (bad devargs)", name);
 	/* auto by default: queues follow their pollers with no app change */
 	octopus_migrate_init(&mig, !args.migration_manual, args.migrate_after_ms);
 	dev = rte_eth_vdev_allocate(vdev, sizeof(*p));

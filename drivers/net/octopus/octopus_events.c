@@ -3,13 +3,14 @@
  */
 
 /*
- * Members' events. A member's removal, reset request, release, or link
- * loss while the port runs takes it out of service, its link coming back
- * returns it (octopus_failover.c). The virtual port's link is up while any
- * member's is; the application gets an LSC event on the virtual port when
- * that aggregate changes and it asked for LSC interrupts, and
- * RTE_ETH_EVENT_INTR_RESET on the virtual port when a member asks for a
- * reset (the port's reset resets its members).
+ * Members' events, and the port's link that aggregates theirs. A member's
+ * removal, reset request, release, or link loss while the port runs takes
+ * it out of service, its link coming back returns it (octopus_failover.c).
+ * The virtual port's link is up while any member's is; the application
+ * gets an LSC event on the virtual port when that aggregate changes and it
+ * asked for LSC interrupts, and RTE_ETH_EVENT_INTR_RESET on the virtual
+ * port when a member asks for a reset (the port's reset resets its
+ * members).
  *
  * Handlers run in the thread that raised the event (an interrupt thread,
  * or the one detaching the member: RTE_ETH_EVENT_DESTROY comes before the
@@ -104,25 +105,20 @@ member_event(uint16_t member_port, enum rte_eth_event_type type, void *arg,
 	return 0;
 }
 
-/* Listen to member @p m (owned now). */
+/* Listen to member @p m (owned now), or stop listening (!@p on). */
 void
-octopus_events_register(struct rte_eth_dev *dev, struct octopus_member *m)
+octopus_events_listen(struct rte_eth_dev *dev, struct octopus_member *m, bool on)
 {
 	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(member_events); i++)
-		rte_eth_dev_callback_register(m->port_id, member_events[i],
-			member_event, dev);
-}
-
-void
-octopus_events_unregister(struct rte_eth_dev *dev, struct octopus_member *m)
-{
-	unsigned int i;
-
-	for (i = 0; i < RTE_DIM(member_events); i++)
-		rte_eth_dev_callback_unregister(m->port_id, member_events[i],
-			member_event, dev);
+	for (i = 0; i < RTE_DIM(member_events); i++) {
+		if (on)
+			rte_eth_dev_callback_register(m->port_id, member_events[i],
+				member_event, dev);
+		else
+			rte_eth_dev_callback_unregister(m->port_id, member_events[i],
+				member_event, dev);
+	}
 }
 
 /* Whether member @p port can report link changes by interrupt. */
@@ -130,4 +126,65 @@ bool
 octopus_member_has_lsc(uint16_t port)
 {
 	return (rte_eth_devices[port].data->dev_flags & RTE_ETH_DEV_INTR_LSC) != 0;
+}
+
+/* The members share one wire: the port is up while any member is up (its
+ * queues can still be served) and runs at the fastest member's speed.
+ */
+int
+octopus_link_update(struct rte_eth_dev *dev, int wait)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct rte_eth_link link = { 0 }, ml;
+	struct octopus_member *m;
+	uint16_t i;
+
+	link.link_duplex = RTE_ETH_LINK_FULL_DUPLEX;
+	link.link_speed = RTE_ETH_SPEED_NUM_NONE;
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_STARTED) {
+		if ((wait ? rte_eth_link_get(m->port_id, &ml) :
+				rte_eth_link_get_nowait(m->port_id, &ml)) < 0)
+			continue;
+		if (ml.link_status != RTE_ETH_LINK_UP)
+			continue;
+		link.link_status = RTE_ETH_LINK_UP;
+		link.link_autoneg = ml.link_autoneg;
+		if (ml.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN &&
+				ml.link_speed > link.link_speed)
+			link.link_speed = ml.link_speed;
+	}
+	return rte_eth_linkstatus_set(dev, &link);
+}
+
+static int
+octopus_set_link(struct rte_eth_dev *dev, int up)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_member *m;
+	uint16_t i;
+	int ret = 0, r;
+
+	/* Best effort on every member: no rollback, a link that failed to
+	 * change is reported by the aggregate link status.
+	 */
+	OCTO_FOREACH_MEMBER_STATE(p, i, m, OCTO_MEMBER_STARTED) {
+		r = up ? rte_eth_dev_set_link_up(m->port_id) :
+			rte_eth_dev_set_link_down(m->port_id);
+		if (r < 0 && ret == 0)
+			ret = r;
+	}
+	octopus_link_update(dev, 0);
+	return ret;
+}
+
+int
+octopus_set_link_up(struct rte_eth_dev *dev)
+{
+	return octopus_set_link(dev, 1);
+}
+
+int
+octopus_set_link_down(struct rte_eth_dev *dev)
+{
+	return octopus_set_link(dev, 0);
 }

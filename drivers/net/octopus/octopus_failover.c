@@ -3,11 +3,8 @@
  */
 
 /*
- * Member failover. The PFs of one NIC share the wire, so a port that loses
- * one PF can still carry all its traffic through the others: a member that
- * goes away (removal, reset, its ethdev released, its link down while the
- * port runs) is taken out of service at once, and its queues are re-homed
- * to the serving member nearest by NUMA distance.
+ * Member failover: when and with what effect a member leaves service and
+ * comes back is octopus.rst's (Member failover); here, how.
  *
  * Out of service, in this order:
  *  1. the member's loss is recorded: homes, auto-migration targets and
@@ -52,9 +49,6 @@
 
 #include "octopus_internal.h"
 #include "octopus_flow.h"
-#include "octopus_flow_tmpl.h"
-#include "octopus_gate.h"
-#include "octopus_migrate.h"
 
 /* How long a loss waits for a burst that runs the member's code to end:
  * past it the member's PMD may free what that burst uses (logged as an

@@ -24,9 +24,6 @@
 
 #include "octopus_internal.h"
 #include "octopus_flow.h"
-#include "octopus_flow_build.h"
-#include "octopus_flow_mark.h"
-#include "octopus_gate.h"
 
 struct octopus_flows *
 octopus_flows_get(struct octopus_priv *p)
@@ -53,11 +50,6 @@ octopus_flows_get(struct octopus_priv *p)
 	return p->flows;
 }
 
-/*
- * The port the application rules are created on: the members' common
- * transfer proxy.  Refused (ENOTSUP) for members without an e-switch, as
- * the steering is (its reason is kept in steer_why).
- */
 int
 octopus_flow_proxy_get(struct octopus_priv *p, uint16_t *proxy,
 		struct rte_flow_error *error)
@@ -138,9 +130,6 @@ plan(const struct octopus_priv *p, const struct octopus_flow_shape *sh,
 	return 0;
 }
 
-/* Member errors keep their cause but say where they came from (a rule, a
- * template, a table, configure or a flow queue operation).
- */
 int
 octopus_flow_member_error(struct rte_flow_error *error, int ret, uint16_t proxy)
 {
@@ -375,7 +364,7 @@ flow_free(struct octopus_flows *fl, struct octopus_flow *f)
  * others' traffic and a destination too, and a queue closed before the
  * change cannot answer the drain request the change makes to it, while one
  * closed only after it may deliver moved traffic early.  One queue per
- * step, no queue is both (octopus_gate.h).
+ * step, no queue is both (struct octopus_gate_set).
  */
 
 /* Row of octopus_flows.reach of a rule hitting bucket @p b (-1: several). */
@@ -434,10 +423,6 @@ reach_add(struct octopus_flows *fl, size_t row, size_t all, unsigned int q, int 
 	rte_spinlock_unlock(&fl->reach_lock);
 }
 
-/*
- * Count (@p n = 1) or uncount (-1) queues @p qs (bit q) of a rule hitting
- * bucket @p bucket (-1: several) where it may deliver.
- */
 void
 octopus_flow_reach_count(struct octopus_priv *p, int bucket, uint64_t qs, int n)
 {
@@ -482,11 +467,6 @@ flow_queues(const struct octo_steer_app_rule *app)
 	return qs;
 }
 
-/*
- * The gates of creating (@p create) or destroying the member rules that
- * deliver to @p qs (a rule's queues, or one of them) of a rule hitting
- * bucket @p bucket, the rule not counted.
- */
 void
 octopus_flow_gates(struct octopus_priv *p, int bucket, uint64_t qs, bool create,
 		struct octopus_gate_set *s)
@@ -1096,20 +1076,16 @@ octopus_flows_replay(struct octopus_priv *p)
 		if (f->installed) {
 			/* a member back since: its ingress MARK/FLAG rules */
 			ret = octopus_flow_mark_fill(p, f, &err);
-			if (ret != 0) {
-				OCTO_LOG(ERR, "port %u: re-installing a flow's ingress MARK/FLAG rules failed: %s",
+			if (ret != 0)
+				failed = OCTO_ERR(ret, "port %u: re-installing a flow's ingress MARK/FLAG rules failed: %s",
 					p->port_id, err.message != NULL ? err.message :
 					rte_strerror(-ret));
-				failed = ret;
-			}
 			continue;
 		}
 		ret = hw_install(p, f, HW_ALL, &err);
-		if (ret != 0) {
-			OCTO_LOG(ERR, "port %u: re-installing a flow rule failed: %s",
+		if (ret != 0)
+			failed = OCTO_ERR(ret, "port %u: re-installing a flow rule failed: %s",
 				p->port_id, err.message != NULL ? err.message : rte_strerror(-ret));
-			failed = ret;
-		}
 	}
 	return failed;
 }
@@ -1132,7 +1108,6 @@ octopus_flows_forget_hw(struct octopus_priv *p, uint16_t port)
 	}
 }
 
-/* Remove every rule from the members and forget it (close). */
 void
 octopus_flows_free(struct octopus_priv *p)
 {
@@ -1154,4 +1129,95 @@ octopus_flows_free(struct octopus_priv *p)
 	rte_free(p->flows->reach_mask);
 	rte_free(p->flows);
 	p->flows = NULL;
+}
+
+/* ---- rule record memory (octopus_flow_types.h) ------------------------ */
+
+/* 64 KB: at least 32 records of the largest class per chunk. */
+#define SLAB_CHUNK_BYTES	(64 * 1024)
+
+#define SLAB_CHUNK_HEAD	RTE_CACHE_LINE_SIZE
+
+static int
+chunk_add(struct octopus_flow_slab *s, uint8_t cls)
+{
+	struct octopus_flow_slab_chunk *c;
+
+	c = rte_malloc("octopus_flow_slab", SLAB_CHUNK_BYTES, RTE_CACHE_LINE_SIZE);
+	if (c == NULL)
+		return -ENOMEM;
+	c->next = s->chunks;
+	s->chunks = c;
+	s->bump[cls] = (char *)c + SLAB_CHUNK_HEAD;
+	s->end[cls] = (char *)c + SLAB_CHUNK_BYTES;
+	return 0;
+}
+
+int
+octopus_flow_slab_get(struct octopus_flow_slab *s, size_t size, void **obj, uint8_t *cls)
+{
+	size_t stride;
+	uint8_t c;
+
+	RTE_BUILD_BUG_ON(SLAB_CHUNK_HEAD + OCTOPUS_FLOW_SLAB_CLASS *
+		OCTOPUS_FLOW_SLAB_CLASSES > SLAB_CHUNK_BYTES);
+	if (size == 0 || size > OCTOPUS_FLOW_SLAB_CLASS * OCTOPUS_FLOW_SLAB_CLASSES)
+		goto heap;
+	c = (uint8_t)((size + OCTOPUS_FLOW_SLAB_CLASS - 1) / OCTOPUS_FLOW_SLAB_CLASS);
+	stride = (size_t)c * OCTOPUS_FLOW_SLAB_CLASS;
+	if (s->free[c] != NULL) {
+		*obj = s->free[c];
+		s->free[c] = *(void **)*obj;
+	} else {
+		if ((size_t)(s->end[c] - s->bump[c]) < stride && chunk_add(s, c) != 0)
+			goto heap;	/* DPDK's heap is full: the C heap still serves */
+		*obj = s->bump[c];
+		s->bump[c] += stride;
+	}
+	*cls = c;
+	s->in_use++;
+	return 0;
+heap:
+	*obj = malloc(size);
+	if (*obj == NULL)
+		return -ENOMEM;
+	*cls = 0;
+	s->in_use++;
+	return 0;
+}
+
+void
+octopus_flow_slab_put(struct octopus_flow_slab *s, void *obj, uint8_t cls)
+{
+	if (obj == NULL)
+		return;
+	if (cls == 0) {
+		free(obj);
+	} else {
+		*(void **)obj = s->free[cls];
+		s->free[cls] = obj;
+	}
+	/* none in use: the chunks go back, but for a last one kept for a
+	 * port that creates and destroys one rule at a time
+	 */
+	if (--s->in_use == 0 && s->chunks != NULL && s->chunks->next != NULL)
+		octopus_flow_slab_release(s);
+}
+
+void
+octopus_flow_slab_release(struct octopus_flow_slab *s)
+{
+	struct octopus_flow_slab_chunk *c, *next;
+	unsigned int i;
+
+	for (c = s->chunks; c != NULL; c = next) {
+		next = c->next;
+		rte_free(c);
+	}
+	s->chunks = NULL;
+	for (i = 0; i <= OCTOPUS_FLOW_SLAB_CLASSES; i++) {
+		s->free[i] = NULL;
+		s->bump[i] = NULL;
+		s->end[i] = NULL;
+	}
 }

@@ -15,23 +15,21 @@
  * rule is kept as a deep copy (rte_flow_conv) so that it can be installed
  * again from the copy: octopus_flows_replay() after the e-switch lost its
  * rules (a member came back, a restart that removed them). This header
- * declares octopus_flow.c's functions; each file below has its own, and
- * the records they share are octopus_flow_types.h's.
- *
- *   octopus_flow.c        ops: validate, create, destroy, flush, query,
- *                         isolate; the rule list; replay
- *   octopus_flow_build.c  application rule -> planner input, and a
- *                         planner entry -> the member rte_flow rule
- *   octopus_flow_mark.c   the shapes the e-switch takes (asked), and MARK
- *                         and FLAG in the members' ingress where the
- *                         e-switch refuses them in transfer rules
+ * declares the functions of octopus_flow.c, octopus_flow_build.c and
+ * octopus_flow_mark.c (the README's file table says each one's job), a
+ * section each; the records they share are octopus_flow_types.h's.
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_flow.h>
 
+#include "octo_steer_app.h"
+#include "octopus_steer.h"
 #include "octopus_flow_types.h"
 
 struct octopus_priv;
@@ -58,7 +56,9 @@ bool octopus_flow_handle_is_sync(const struct octopus_priv *p, const struct rte_
 struct octopus_flows *octopus_flows_get(struct octopus_priv *p);
 /*
  * The port the application's rules are made on: the members' common
- * transfer proxy. -errno with @p error set when there is none.
+ * transfer proxy. -errno with @p error set when there is none (ENOTSUP for
+ * members without an e-switch, as the steering is: its reason is kept in
+ * steer_why).
  */
 int octopus_flow_proxy_get(struct octopus_priv *p, uint16_t *proxy,
 		struct rte_flow_error *error);
@@ -107,5 +107,114 @@ void octopus_flows_free(struct octopus_priv *p);
  * then finds the answer and creates no probe rule.
  */
 void octopus_flows_shape_probe(struct octopus_priv *p, uint16_t proxy);
+
+/*
+ * octopus_flow_build.c: an application rule to the planner's input, a
+ * planner entry to the member rule, and what a pattern says of the
+ * default bucket its traffic hits.
+ */
+
+/* An application rule for the planner; -errno with @p error set when the port refuses it. */
+int octopus_flow_parse(const struct octopus_priv *p, const struct rte_flow_attr *attr,
+		const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+		struct octopus_flow_parsed *out, struct rte_flow_error *error);
+/*
+ * Create (validate_only == 0) or validate the member rule of planner entry
+ * @p e for an application rule of pattern @p pattern on port @p proxy,
+ * writing META the way @p how says (the proxy's answer).
+ * @return 0 and *flow set (create), 1 when the entry cannot match anything
+ * the pattern matches (skipped, nothing created), or -errno with @p error set.
+ */
+int octopus_flow_hw_make(uint16_t proxy, enum octopus_steer_meta_write how, bool wire,
+		const struct rte_flow_item pattern[],
+		const struct octo_steer_app_entry *e,
+		int validate_only, struct rte_flow **flow, struct rte_flow_error *error);
+
+/* Spec/mask size of the items the port takes, 0 for the others (VOID too). */
+size_t octopus_flow_item_size(enum rte_flow_item_type t);
+/*
+ * The default bucket a pattern's traffic falls into when no application
+ * rule takes it: known when the pattern fixes the bucket bits of the
+ * spreading field (e.g. a pinned 5-tuple).  -1 when it does not.
+ */
+int octopus_flow_bucket_of(enum octo_steer_field spread, uint16_t reta_size,
+		const struct rte_flow_item pattern[]);
+/*
+ * The default bucket of the rules of one pattern template: its item types
+ * and masks decide all but the spec bytes of the spreading field, which
+ * octopus_flow_bucket_run() reads from a rule's pattern. The same as
+ * octopus_flow_bucket_of() on the rule's specs under the template's masks
+ * (an item the template leaves unmasked: no spec): where the masks cover
+ * the bucket bits, those bits of the field are the bucket, the masks take
+ * none of them away.
+ */
+struct octopus_flow_bucket_prog {
+	int16_t item;		/* the item holding the field, -1: every rule -1 */
+	uint8_t off;		/* the field's place in that item's spec */
+	uint8_t width;		/* its bytes (big endian): 2 or 4 */
+	uint32_t need;		/* the bucket bits: reta_size - 1 */
+};
+
+/* The program of a template of items @p tmpl (types and masks). */
+void octopus_flow_bucket_prog_make(enum octo_steer_field spread, uint16_t reta_size,
+		const struct rte_flow_item tmpl[], struct octopus_flow_bucket_prog *bp);
+
+/* Default bucket of a rule of pattern @p pattern (specs) under @p bp; -1: several. */
+static inline int
+octopus_flow_bucket_run(const struct octopus_flow_bucket_prog *bp,
+		const struct rte_flow_item pattern[])
+{
+	const uint8_t *spec;
+	uint32_t v32;
+	uint16_t v16;
+
+	if (bp->item < 0)
+		return -1;
+	spec = pattern[bp->item].spec;
+	if (spec == NULL)
+		return -1;
+	if (bp->width == 2) {
+		memcpy(&v16, spec + bp->off, sizeof(v16));
+		return (int)(rte_be_to_cpu_16(v16) & bp->need);
+	}
+	memcpy(&v32, spec + bp->off, sizeof(v32));
+	return (int)(rte_be_to_cpu_32(v32) & bp->need);
+}
+
+/* Hash of attr and pattern (same rule matching the same traffic). */
+uint32_t octopus_flow_key(const struct rte_flow_attr *attr,
+		const struct rte_flow_item pattern[]);
+
+/*
+ * octopus_flow_mark.c: the shapes the members' e-switch takes, and MARK
+ * and FLAG in the members' ingress where the e-switch refuses them in
+ * transfer rules.
+ */
+
+/*
+ * What the e-switch behind @p proxy takes, asked by
+ * creating probe rules (octopus_steer_probe) where @p may_create and the
+ * members take rules now, and kept; otherwise by validate alone, not kept.
+ */
+int octopus_flow_shape_get(struct octopus_priv *p, uint16_t proxy, bool may_create,
+		struct octopus_flow_shape *sh, struct rte_flow_error *error);
+/* Give @p f a tag when its MARK/FLAG goes to the ingress stage (@p sh). */
+int octopus_flow_mark_tag(struct octopus_priv *p, struct octopus_flow *f,
+		const struct octopus_flow_shape *sh, struct rte_flow_error *error);
+/* Create @p f's ingress MARK/FLAG rules for its entries @p e (none without a tag). */
+int octopus_flow_mark_install(struct octopus_priv *p, struct octopus_flow *f,
+		const struct octo_steer_app_entry *e, uint32_t nb, struct rte_flow_error *error);
+/* Validate the ingress MARK/FLAG rules rule @p a (with a tag) would have. */
+int octopus_flow_mark_validate(struct octopus_priv *p, const struct octo_steer_app_rule *a,
+		const struct octo_steer_app_entry *e, uint32_t nb, struct rte_flow_error *error);
+/* Remove @p f's ingress MARK/FLAG rules and free its tag. */
+void octopus_flow_mark_remove(struct octopus_priv *p, struct octopus_flow *f);
+/* Create those of @p f missing on a member (one that came back). */
+int octopus_flow_mark_fill(struct octopus_priv *p, struct octopus_flow *f,
+		struct rte_flow_error *error);
+/* Port @p port was released: @p f's rules on it went with it. */
+void octopus_flow_mark_forget(struct octopus_priv *p, struct octopus_flow *f, uint16_t port);
+/* Free the tag map (close). */
+void octopus_flow_mark_release(struct octopus_flows *fl);
 
 #endif /* OCTOPUS_FLOW_H */

@@ -16,7 +16,7 @@
 #include <rte_hash_crc.h>
 
 #include "octopus_internal.h"
-#include "octopus_flow_build.h"
+#include "octopus_flow.h"
 
 /* Longest application pattern, END excluded. */
 #define FLOW_MAX_ITEMS 32
@@ -512,11 +512,6 @@ bucket_holder(enum octo_steer_field spread, const struct rte_flow_item pattern[]
 	return holder;
 }
 
-/*
- * The default bucket a pattern's traffic falls into when no application
- * rule takes it: known when the pattern fixes the bucket bits of the
- * spreading field (e.g. a pinned 5-tuple).  -1 when it does not.
- */
 int
 octopus_flow_bucket_of(enum octo_steer_field spread, uint16_t reta_size,
 		const struct rte_flow_item pattern[])

@@ -26,7 +26,7 @@
 #include <ethdev_driver.h>
 
 #include "octopus_internal.h"
-#include "octopus_flow_mark.h"
+#include "octopus_flow.h"
 
 /* Ingress MARK/FLAG rules of one application rule. */
 struct octopus_flow_mark {

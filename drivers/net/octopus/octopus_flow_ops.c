@@ -26,8 +26,6 @@
 
 #include "octopus_internal.h"
 #include "octopus_flow.h"
-#include "octopus_flow_mark.h"
-#include "octopus_flow_tmpl.h"
 #include "octopus_flow_tmpl_priv.h"
 
 static void fp_ops_install(struct rte_eth_dev *dev);

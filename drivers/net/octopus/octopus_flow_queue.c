@@ -17,7 +17,7 @@
  * its operation records, actions scratch and completions taken early are
  * struct octopus_tmpl_queue's, used without locks; rule records come from
  * an array per table, with free ones kept per flow queue
- * (octopus_flow_tmpl_recs.h).
+ * (octopus_flow_tmpl_recs.c).
  *
  * Order: a group-0 QUEUE rule changes where its traffic goes, as a
  * synchronous one does; where that moves traffic between polled queues
@@ -39,7 +39,6 @@
 #include "octopus_internal.h"
 #include "octopus_flow.h"
 #include "octopus_flow_tmpl_priv.h"
-#include "octopus_gate.h"
 
 /* ---- rule copies (Restart) --------------------------------------------- */
 
@@ -763,10 +762,6 @@ octopus_tmpl_pull(struct rte_eth_dev *dev, uint32_t queue_id, struct rte_flow_op
 	return n + got;
 }
 
-/*
- * For the port's own operations (octopus_flow_tmpl_restart.c), out of
- * line: the application's operations keep their inlined steps.
- */
 const struct rte_flow_action *
 octopus_tmpl_rule_actions(const struct octopus_tmpl *t, struct octopus_tmpl_queue *q,
 		const struct octopus_tmpl_actions *at, const struct rte_flow_action actions[],

@@ -18,7 +18,7 @@
  *    octopus_flow_queue.c);
  *  - a table: a transfer table in the application group's transfer group,
  *    at the application priority's level, with its rule records
- *    (octopus_flow_tmpl_recs.h) and, where the members keep no rules across
+ *    (octopus_flow_tmpl_recs.c) and, where the members keep no rules across
  *    their stop, the rules' copies (Restart).
  */
 

@@ -6,32 +6,116 @@
 #define OCTOPUS_FLOW_TMPL_PRIV_H
 
 /*
- * The template side of the port's rte_flow, shared by its files: the
- * records of templates, tables, rules and flow queues, and what the files
- * call of each other.
- *   octopus_flow_ops.c          the rte_flow ops tables, info_get,
- *                               configure, close
- *   octopus_flow_tmpl.c         pattern and actions templates, tables
- *   octopus_flow_tmpl_restart.c template rules taken off the members and
- *                               made again across a restart (Restart)
- *   octopus_flow_queue.c        the flow queues: rules made, updated and
- *                               destroyed, push, pull, their gates
- *   octopus_flow_tmpl_recs.c    a table's rule records
+ * The template side of the port's rte_flow, shared by its files
+ * (octopus_flow_ops.c, octopus_flow_tmpl.c, octopus_flow_tmpl_restart.c,
+ * octopus_flow_queue.c, octopus_flow_tmpl_recs.c: the README's file table
+ * says each one's job): the records of templates, tables, rules and flow
+ * queues, and what the files call of each other.
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/queue.h>
 
+#include <rte_common.h>
 #include <rte_flow.h>
 #include <rte_flow_driver.h>
+#include <rte_spinlock.h>
 #include <ethdev_driver.h>
 
 #include "octopus_internal.h"
 #include "octopus_flow.h"
-#include "octopus_flow_build.h"
-#include "octopus_flow_tmpl_recs.h"
+
+/*
+ * A template table's rule records: one array of fixed-size records, and
+ * their free indexes, a few per flow queue and the rest shared (the
+ * indexed pool of a table, as mlx5's hardware steering has one).
+ *
+ * Why not a mempool: a mempool object carries its header, so each record
+ * would take a cache line of its own, and after a few rounds of inserts
+ * and deletes its free objects come back in no useful order: a rule's
+ * destroy, which begins by reading its record, would begin with a cache
+ * miss. Here records are adjacent, two to a line at 32
+ * bytes, and a flow queue takes them in index order from a fresh table
+ * and in reverse order of their return after, which the CPU's prefetcher
+ * follows when rules come and go in runs.
+ *
+ * A flow queue's cache is used by the lcore that owns the flow queue only
+ * (rte_flow's contract for flow queues), without a lock; the shared stack
+ * is under a spinlock, taken once per OCTOPUS_TMPL_RECS_BATCH records.
+ */
+
+/** Free indexes a flow queue keeps at most. */
+#define OCTOPUS_TMPL_RECS_CACHE	64
+/** Indexes moved between a flow queue's cache and the shared stack at once. */
+#define OCTOPUS_TMPL_RECS_BATCH	32
+
+struct __rte_cache_aligned octopus_tmpl_recs_cache {
+	uint32_t n;
+	uint32_t idx[OCTOPUS_TMPL_RECS_CACHE];
+};
+
+struct octopus_tmpl_recs {
+	char *base;		/* [n] records, 1 << @p shift bytes apart */
+	/*
+	 * a record's size rounded up to a power of 2:
+	 * put finds an index without a division
+	 */
+	uint32_t shift;
+	uint32_t n;		/* the capacity asked for plus every cache's fill */
+	rte_spinlock_t lock;	/* the shared stack */
+	uint32_t nb_free;
+	uint32_t *free;		/* [n]: the shared free indexes, a stack */
+	uint16_t nb_cache;
+	struct octopus_tmpl_recs_cache *cache;	/* [nb_cache]: per flow queue */
+};
+
+/*
+ * Records for @p capacity rules of @p size bytes each (zeroed; each takes
+ * the next power of 2, 32 for the port's), taken and
+ * given back on flow queues 0 .. @p nb_cache - 1, on NUMA @p socket.
+ * Room is kept so that @p capacity records can be in use whatever the
+ * caches hold. @return 0, -ENOMEM.
+ */
+int octopus_tmpl_recs_init(struct octopus_tmpl_recs *p, uint32_t capacity, size_t size,
+		uint16_t nb_cache, int socket);
+
+/* Frees what init took; @p p may be zeroed, or released already. */
+void octopus_tmpl_recs_fini(struct octopus_tmpl_recs *p);
+
+/* Records given out and not back. Exact when no flow queue is in use. */
+uint32_t octopus_tmpl_recs_in_use(const struct octopus_tmpl_recs *p);
+
+/* Slow halves of get and put: the shared stack. */
+void octopus_tmpl_recs_refill(struct octopus_tmpl_recs *p, struct octopus_tmpl_recs_cache *c);
+void octopus_tmpl_recs_flush(struct octopus_tmpl_recs *p, struct octopus_tmpl_recs_cache *c);
+
+/* A record for flow queue @p fq, NULL when none is left. */
+static inline void *
+octopus_tmpl_recs_get(struct octopus_tmpl_recs *p, uint16_t fq)
+{
+	struct octopus_tmpl_recs_cache *c = &p->cache[fq];
+
+	if (unlikely(c->n == 0)) {
+		octopus_tmpl_recs_refill(p, c);
+		if (c->n == 0)
+			return NULL;
+	}
+	return p->base + ((size_t)c->idx[--c->n] << p->shift);
+}
+
+/* @p rec back, on flow queue @p fq (any: the one that saw it go). */
+static inline void
+octopus_tmpl_recs_put(struct octopus_tmpl_recs *p, uint16_t fq, void *rec)
+{
+	struct octopus_tmpl_recs_cache *c = &p->cache[fq];
+
+	if (unlikely(c->n == OCTOPUS_TMPL_RECS_CACHE))
+		octopus_tmpl_recs_flush(p, c);
+	c->idx[c->n++] = (uint32_t)(((char *)rec - p->base) >> p->shift);
+}
 
 /* Most actions in an application actions template, END included. */
 #define TMPL_MAX_ACTIONS	16
@@ -340,7 +424,8 @@ int octopus_tmpl_pull(struct rte_eth_dev *dev, uint32_t queue_id,
 /*
  * For the port's own operations (Restart): the proxy's actions of a rule
  * of actions template @p at (actions_of), and a completion of the
- * application's translated and kept for its pull.
+ * application's translated and kept for its pull. Out of line: the
+ * application's operations keep their inlined steps.
  */
 const struct rte_flow_action *octopus_tmpl_rule_actions(const struct octopus_tmpl *t,
 		struct octopus_tmpl_queue *q, const struct octopus_tmpl_actions *at,

@@ -2,7 +2,7 @@
  * Copyright(c) 2026 Octopus authors
  */
 
-/* A template table's rule records (octopus_flow_tmpl_recs.h). */
+/* A template table's rule records (octopus_flow_tmpl_priv.h). */
 
 #include <errno.h>
 #include <string.h>
@@ -10,7 +10,7 @@
 #include <rte_common.h>
 #include <rte_malloc.h>
 
-#include "octopus_flow_tmpl_recs.h"
+#include "octopus_flow_tmpl_priv.h"
 
 int
 octopus_tmpl_recs_init(struct octopus_tmpl_recs *p, uint32_t capacity, size_t size,

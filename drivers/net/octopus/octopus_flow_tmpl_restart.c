@@ -20,7 +20,6 @@
 
 #include "octopus_internal.h"
 #include "octopus_flow.h"
-#include "octopus_flow_tmpl.h"
 #include "octopus_flow_tmpl_priv.h"
 
 struct tmpl_rule_again {

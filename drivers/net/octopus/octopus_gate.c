@@ -54,7 +54,7 @@
 #include <rte_cycles.h>
 #include <rte_pause.h>
 
-#include "octopus_gate.h"
+#include "octopus_internal.h"
 #include "octopus_poller_watch.h"
 
 /* Packets @p q has delivered (its poller's counters). */

@@ -21,18 +21,18 @@
  *   failover  octopus_failover.c
  *   control   octopus_flow_ops.c, octopus_flow_tmpl.c, octopus_flow_tmpl_restart.c,
  *             octopus_flow_queue.c, octopus_flow_tmpl_recs.c, octopus_flow.c,
- *             octopus_flow_build.c, octopus_flow_mark.c, octopus_flow_slab.c,
- *             octopus_aggr.c, octopus_reta.c, octopus_queues.c, octopus_pool.c,
- *             octopus_stats.c, octopus_link.c, octopus_lockstep.c, octopus_mtu.c,
- *             octopus_caps.c, octopus_devargs.c
+ *             octopus_flow_build.c, octopus_flow_mark.c, octopus_reta.c,
+ *             octopus_queues.c, octopus_pool.c, octopus_stats.c,
+ *             octopus_lockstep.c, octopus_caps.c
  *   datapath  octopus_rxtx.c, octopus_migrate.c (the requests it makes)
  *   gate      octopus_gate.c, octopus_poller_watch.c, octopus_steer.c
- *   members   octopus_members.c, octopus_names.c
+ *   members   octopus_members.c, octopus_devargs.c
  */
 
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdalign.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -55,6 +55,19 @@ extern int octopus_logtype;
 /* RTE_LOG_LINE starts a line with the type's name: "net_octopus: " */
 #define RTE_LOGTYPE_net_octopus octopus_logtype
 #define OCTO_LOG(level, ...) RTE_LOG_LINE(level, net_octopus, __VA_ARGS__)
+/* An error path in one statement: log as OCTO_LOG(ERR, ...) does and return @p ret. */
+#define OCTO_ERR(ret, fmt, ...) octo_log_ret(ret, "net_octopus: " fmt "\n", ##__VA_ARGS__)
+
+static inline int __rte_format_printf(2, 3)
+octo_log_ret(int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	rte_vlog(RTE_LOG_ERR, octopus_logtype, fmt, ap);
+	va_end(ap);
+	return ret;
+}
 
 #define OCTOPUS_DRIVER_NAME	"net_octopus"
 #define OCTOPUS_MAX_MEMBERS	OCTOPUS_STEER_MAX_MEMBERS
@@ -397,7 +410,7 @@ struct __rte_cache_aligned octopus_queue {
 	int setup_socket;	/**< socket given to queue setup */
 	uint16_t nb_desc;
 	/** Tx: 1 + the member it is pinned to (rte_eth_dev_map_aggr_tx_affinity),
-	 *  0: none (octopus_aggr.c); read by migration requests
+	 *  0: none (octopus_queues.c); read by migration requests
 	 */
 	uint8_t tx_affinity;
 	union {
@@ -560,15 +573,19 @@ octo_priv(const struct rte_eth_dev *dev)
 
 /* octopus_devargs.c */
 int octopus_args_parse(struct octopus_args *a, const char *params);
-
-/* octopus_names.c */
 int octopus_member_name_full(const char *name, char *out, size_t len);
 
 /* octopus_members.c */
 int octopus_members_init(struct octopus_priv *p, bool at_probe);
 int octopus_member_by_socket(const struct octopus_priv *p, int socket);
 bool octopus_member_serving(const struct octopus_priv *p, unsigned int m);
-/** What a queue calls for a member out of service: returns 0. */
+/**
+ * A burst that does nothing, for Rx and Tx (same type): what a virtual
+ * queue calls for a member out of service (the queue pointer next to it is
+ * left as it was and never dereferenced, so a poller that reads the pair
+ * while it changes is safe either way), and the port's bursts in a
+ * secondary process.
+ */
 uint16_t octopus_burst_none(void *q, struct rte_mbuf **pkts, uint16_t n);
 int octopus_member_nearest(const struct octopus_priv *p, int socket);
 int octopus_member_proxy(const struct octopus_priv *p);
@@ -600,12 +617,125 @@ void octopus_pools_sweep(struct octopus_priv *p);
 void octopus_pools_free_from(struct octopus_priv *p, uint16_t nb_pools);
 void octopus_pools_free(struct octopus_priv *p);
 
-/* octopus_mtu.c */
-/** 0 if the Rx queues (or @p mp alone, when given) receive frames of
- *  @p mtu: scatter on, or the mbufs' room; else -EINVAL, logged.
+/* octopus_migrate.c: queue migration between members (its state machine is written down there) */
+/**
+ * Ask for virtual queue @p qid (Rx if !tx, else Tx) to move to the member on
+ * @p socket: STEADY -> REQUESTED, then the control thread does the rest.
+ *
+ * @return 0 requested; -EALREADY home is on @p socket already; -EBUSY a
+ * migration of the queue is in progress; -EINVAL no member on @p socket or
+ * queue not set up; -EIO port not started; -EPERM a Tx queue pinned to a
+ * member (octopus_queues.c).
  */
-int octopus_mtu_fits(struct rte_eth_dev *dev, uint16_t mtu,
-		const struct rte_mempool *mp);
+int octopus_migrate_request(struct octopus_priv *p, uint16_t qid, int tx,
+		int socket, bool automatic);
+
+/**
+ * Like octopus_migrate_request(), to member index @p member (which must
+ * serve). Used by the failover sweep.
+ */
+int octopus_migrate_request_member(struct octopus_priv *p, uint16_t qid, int tx,
+		unsigned int member, bool automatic);
+
+/**
+ * Wake the control thread: a request or a sweep is pending. A post the
+ * thread is not waiting for is counted and makes its next wait return at
+ * once, so none is lost. A system call only when the thread sleeps.
+ */
+void octopus_migrate_wake(struct octopus_priv *p);
+
+/** Reset the queues' migration state and start the control thread (dev_start). */
+int octopus_migrate_start(struct octopus_priv *p);
+
+/** Join the control thread (dev_stop); queues are left STEADY. */
+void octopus_migrate_stop(struct octopus_priv *p);
+
+/**
+ * Initial migration state of a port (probe): migration=, migrate_after=
+ * devargs.
+ */
+void octopus_migrate_init(struct octopus_mig *m, bool auto_mode, uint32_t after_ms);
+
+/** Record a finished migration of @p q (latency from its request to @p now). */
+void octopus_migrate_done(struct octopus_queue *q, uint64_t now);
+
+/*
+ * octopus_gate.c: the flow gate, order across a rule change that moves
+ * traffic between Rx queues (octopus_flow.c, octopus_reta.c); its protocol
+ * is written down there.
+ */
+
+/**
+ * The gates of one rule change: Rx queue d of @p dsts (bit d) is gated on
+ * every queue of src[d] (bit q: queue q). src[d] is read only for the d of
+ * dsts: a rule change fills in the few it moves traffic to, not all 64.
+ * A change has one source queue or one destination queue: a queue is then
+ * never both (a rule over several queues changes one queue at a time).
+ */
+struct octopus_gate_set {
+	uint64_t dsts;
+	uint64_t src[OCTO_MIG_MAX_QUEUES];
+};
+
+/**
+ * Before the rule change: close every destination of @p s to what it
+ * receives until octopus_gate_finish(), so that it delivers no packet of
+ * the moved traffic arriving between the change and the finish ahead of
+ * older packets still in a source. Pairs with a queue that is not set up
+ * or has no home yet, and all of them while the port is stopped, are
+ * dropped from @p s: nothing polls them.
+ */
+void octopus_gate_prepare(struct octopus_priv *p, struct octopus_gate_set *s);
+
+/**
+ * After the rule change: gate every pair of @p s (octopus_gate_pair) when
+ * @p changed, else open what octopus_gate_prepare() closed (not counted).
+ */
+void octopus_gate_finish(struct octopus_priv *p, const struct octopus_gate_set *s,
+		bool changed);
+
+/**
+ * Gate a flow that the control path just moved from Rx queue @p q_from to
+ * Rx queue @p q_to (call it right after the rule change returned): until
+ * q_from's poller has consumed everything that was in its hardware queue at
+ * this moment (a burst started after this call found it empty), come back
+ * for its next burst and seen its lcore's Tx queue complete, q_to's
+ * datapath delivers nothing but what its own hardware queues held when the
+ * gate closed (older than the moved flow's packets). Having delivered that,
+ * q_to counts as drained for gates waiting on it, so gates in both
+ * directions (a flow moved a -> b -> a quickly) do not wait on each other.
+ * A gate whose source is no longer polled opens anyway (counted in
+ * gate_timeouts): no burst of it for OCTO_GATE_STILL_MS, while its poller
+ * ran OCTO_GATE_TIMEOUT_MS of CPU time elsewhere or neither ran nor was
+ * runnable; so does one polled that does not drain in OCTO_GATE_STUCK_MS
+ * of its poller's CPU time. A source still polled is waited for, however slowly
+ * (its poller descheduled on a loaded host, blocked for a while, or another
+ * thread now: octopus_poller_watch.h). Lock-free for the datapath; callers
+ * on control threads are serialised by a spinlock, which a poller past
+ * its gate's deadline only tries.
+ *
+ * @return 0; -EINVAL when a queue is not set up or q_from == q_to.
+ */
+int octopus_gate_pair(struct octopus_priv *p, uint16_t q_from, uint16_t q_to);
+
+/**
+ * Whether a gate on Rx queue @p dst still holds: its source has not acked
+ * the drain it waits for, and is still polled or its deadline has not
+ * passed (octopus_gate_pair). With @p expire
+ * (the queue's poller only) a gate past its deadline is opened for good,
+ * counted in gate_timeouts; without, it is only taken as open.
+ */
+bool octopus_gate_holds(struct octopus_priv *p, struct octopus_queue *dst,
+		bool expire);
+
+/**
+ * Member @p m left service and no burst reads it any more: what its
+ * hardware queues still held of a gated destination's limit will never be
+ * delivered (it is lost with the member), so take it out of the limit.
+ * Else the destination would deliver as many of the moved flows' new
+ * packets, from another member, before the gate opens.
+ */
+void octopus_gate_member_lost(struct octopus_priv *p, uint16_t m);
 
 /* octopus_rxtx.c */
 uint16_t octopus_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
@@ -637,13 +767,20 @@ int octopus_mac_add(struct rte_eth_dev *dev, struct rte_ether_addr *addr,
 		uint32_t index, uint32_t vmdq);
 void octopus_mac_remove(struct rte_eth_dev *dev, uint32_t index);
 int octopus_vlan_filter(struct rte_eth_dev *dev, uint16_t vlan, int on);
-/* Members on different switch domains: the port's unicast MACs on the first only. */
+/*
+ * Members on different switch domains (force=1: a NIC whose PFs are
+ * separate devices, each its own e-switch, or several NICs) each answer to
+ * their own MAC, and a unicast MAC given to two of them is a frame
+ * delivered twice (a multi-host NIC sends a frame to every PF that has its
+ * MAC). The port's unicast MACs then go to its first member only, where
+ * the NIC delivers them; the others keep theirs.
+ */
 bool octopus_macs_first_only(const struct octopus_priv *p);
-
-/* octopus_link.c */
-int octopus_link_update(struct rte_eth_dev *dev, int wait);
-int octopus_set_link_up(struct rte_eth_dev *dev);
-int octopus_set_link_down(struct rte_eth_dev *dev);
+/** 0 if the Rx queues (or @p mp alone, when given) receive frames of
+ *  @p mtu: scatter on, or the mbufs' room; else -EINVAL, logged.
+ */
+int octopus_mtu_fits(struct rte_eth_dev *dev, uint16_t mtu,
+		const struct rte_mempool *mp);
 
 /* octopus_queues.c */
 int octopus_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
@@ -657,6 +794,10 @@ void octopus_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid,
 		struct rte_eth_rxq_info *qinfo);
 void octopus_txq_info_get(struct rte_eth_dev *dev, uint16_t qid,
 		struct rte_eth_txq_info *qinfo);
+/* DPDK's aggregated-port ops (23.03) */
+int octopus_count_aggr_ports(struct rte_eth_dev *dev);
+int octopus_map_aggr_tx_affinity(struct rte_eth_dev *dev, uint16_t qid,
+		uint8_t affinity);
 
 /*
  * Virtual queue @p qid (Rx, or Tx if @p tx) of the port; NULL when the
@@ -672,11 +813,6 @@ octopus_queue_get(const struct octopus_priv *p, uint16_t qid, int tx)
 	return tx ? p->txq[qid] : p->rxq[qid];
 }
 
-/* octopus_aggr.c: DPDK's aggregated-port ops (23.03) */
-int octopus_count_aggr_ports(struct rte_eth_dev *dev);
-int octopus_map_aggr_tx_affinity(struct rte_eth_dev *dev, uint16_t qid,
-		uint8_t affinity);
-
 /* octopus_reta.c */
 void octopus_reta_changed(struct octopus_priv *p);
 int octopus_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
@@ -686,12 +822,54 @@ int octopus_reta_query(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 
 int octopus_rss_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *rss);
 
 /* octopus_events.c */
-void octopus_events_register(struct rte_eth_dev *dev, struct octopus_member *m);
-void octopus_events_unregister(struct rte_eth_dev *dev, struct octopus_member *m);
+void octopus_events_listen(struct rte_eth_dev *dev, struct octopus_member *m, bool on);
 bool octopus_member_has_lsc(uint16_t port);
+int octopus_link_update(struct rte_eth_dev *dev, int wait);
+int octopus_set_link_up(struct rte_eth_dev *dev);
+int octopus_set_link_down(struct rte_eth_dev *dev);
 
-/* octopus_flow_ops.c (flow ops; the rest in octopus_flow.h, octopus_flow_tmpl.h) */
+/* octopus_flow_ops.c (flow ops; the rest in octopus_flow.h) */
 struct rte_flow_ops;
 int octopus_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops);
+
+/*
+ * rte_flow's template and asynchronous API on the virtual port, as the
+ * rest of the port calls it (its files: octopus_flow_tmpl_priv.h): flow
+ * queues, pattern and actions templates, template tables, rules made and
+ * destroyed on a flow queue. Every template, table and rule of the
+ * application is one on the members' transfer proxy, translated once per
+ * template where the template fixes a value and per rule where it does
+ * not; application flow queue q is flow queue q of the proxy (and of every
+ * member, configured alike).
+ */
+
+/* The port's template state (priv->tmpl), NULL before rte_flow_configure. */
+struct octopus_tmpl;
+
+/*
+ * Port @p port, the transfer proxy, was released, and with it every
+ * template, table and rule made on it: forget their handles, never to be
+ * passed to that port id again; template ops answer ENODEV from then on
+ * (octopus_flow_ops.c).
+ */
+void octopus_tmpl_forget_proxy(struct octopus_priv *p, uint16_t port);
+
+/*
+ * Restart, where the members keep no rules across their stop (no
+ * FLOW_RULE_KEEP): every template rule taken off the proxy before the
+ * members stop (kept in its copy, its handle the application's still),
+ * rules made while stopped kept in copies only, and all of them made
+ * again at start, before the first burst. Replay: 0, or -EIO when some
+ * could not be made (logged; they wait for the next start)
+ * (octopus_flow_tmpl_restart.c).
+ */
+void octopus_tmpl_park(struct octopus_priv *p);
+int octopus_tmpl_replay(struct octopus_priv *p);
+
+/*
+ * Destroy every rule, table and template on the proxy and free the state
+ * (close; octopus_flow_ops.c).
+ */
+void octopus_tmpl_free(struct octopus_priv *p);
 
 #endif /* OCTOPUS_INTERNAL_H */

@@ -11,11 +11,8 @@
  * Every check runs before any member is owned, so a refusal leaves no
  * member owned and nothing to undo.
  *
- * The virtual port may be listed before its members (EAL probes vdevs in
- * the order given): then the vdevs after it are probed first
- * (octopus_members_probe_later), and whatever is still missing when the
- * port is first asked for its capabilities or configured is an error
- * naming it.
+ * The virtual port may be listed before its members: octopus.rst (Device
+ * order and ownership) says what then happens (octopus_members_probe_later).
  */
 
 #include <errno.h>
@@ -102,18 +99,15 @@ expand_nic(struct octopus_priv *p, bool at_probe)
 	if (lookup_port(a->nic, &nic_port) < 0) {
 		if (at_probe)
 			return 0; /* may be probed later: resolved at configure */
-		OCTO_LOG(ERR, "nic=%s: no such ethdev", a->nic);
-		return -ENODEV;
+		return OCTO_ERR(-ENODEV, "nic=%s: no such ethdev", a->nic);
 	}
 	ret = rte_eth_dev_info_get(nic_port, &info);
 	if (ret < 0)
 		return ret;
 	domain = info.switch_info.domain_id;
-	if (domain == RTE_ETH_DEV_SWITCH_DOMAIN_ID_INVALID) {
-		OCTO_LOG(ERR, "nic=%s: the device reports no switch domain; name its PFs with member=",
+	if (domain == RTE_ETH_DEV_SWITCH_DOMAIN_ID_INVALID)
+		return OCTO_ERR(-EINVAL, "nic=%s: the device reports no switch domain; name its PFs with member=",
 			a->nic);
-		return -EINVAL;
-	}
 	OCTO_FOREACH_PORT(pid) {
 		if (pid == p->port_id || rte_eth_dev_info_get(pid, &info) < 0)
 			continue;
@@ -449,46 +443,33 @@ member_check(struct octopus_priv *p, uint16_t i, bool at_probe,
 				m->name);
 			return 0;
 		}
-		OCTO_LOG(ERR, "member %s: no such ethdev (not probed?)", m->name);
-		return -ENODEV;
+		return OCTO_ERR(-ENODEV, "member %s: no such ethdev (not probed?)", m->name);
 	}
-	if (f[i].port == p->port_id || octopus_is_octopus(f[i].port)) {
-		OCTO_LOG(ERR, "member %s: is an octopus port", m->name);
-		return -EINVAL;
-	}
+	if (f[i].port == p->port_id || octopus_is_octopus(f[i].port))
+		return OCTO_ERR(-EINVAL, "member %s: is an octopus port", m->name);
 	for (j = 0; j < i; j++)
-		if (f[j].found && f[j].port == f[i].port) {
-			OCTO_LOG(ERR, "member %s: same port as %s", m->name,
+		if (f[j].found && f[j].port == f[i].port)
+			return OCTO_ERR(-EINVAL, "member %s: same port as %s", m->name,
 				p->members[j].name);
-			return -EINVAL;
-		}
 	ret = rte_eth_dev_owner_get(f[i].port, &owner);
 	if (ret < 0)
 		return ret;
-	if (owner.id != RTE_ETH_DEV_NO_OWNER) {
-		OCTO_LOG(ERR, "member %s: already owned by \"%s\"", m->name, owner.name);
-		return -EBUSY;
-	}
+	if (owner.id != RTE_ETH_DEV_NO_OWNER)
+		return OCTO_ERR(-EBUSY, "member %s: already owned by \"%s\"", m->name, owner.name);
 	ret = rte_eth_dev_info_get(f[i].port, &info);
-	if (ret < 0) {
-		OCTO_LOG(ERR, "member %s: cannot get device info (%d)", m->name, ret);
-		return ret;
-	}
+	if (ret < 0)
+		return OCTO_ERR(ret, "member %s: cannot get device info (%d)", m->name, ret);
 	f[i].domain = info.switch_info.domain_id;
 	if (m->socket_forced >= 0 &&
-	    octopus_alloc_socket(m->socket_forced) == SOCKET_ID_ANY) {
-		OCTO_LOG(ERR, "socket_of=%s:%d: this machine has no NUMA node %d (EAL sees %u socket(s))",
+	    octopus_alloc_socket(m->socket_forced) == SOCKET_ID_ANY)
+		return OCTO_ERR(-EINVAL, "socket_of=%s:%d: this machine has no NUMA node %d (EAL sees %u socket(s))",
 			m->name, m->socket_forced, m->socket_forced, rte_socket_count());
-		return -EINVAL;
-	}
 	f[i].dev = rte_eth_devices[f[i].port].device;
 	f[i].dev_socket = rte_eth_dev_socket_id(f[i].port);
 	f[i].socket = m->socket_forced >= 0 ? m->socket_forced : f[i].dev_socket;
-	if (f[i].socket < 0) {
-		OCTO_LOG(ERR, "member %s: device reports no NUMA node; give socket_of=%s:<node>",
+	if (f[i].socket < 0)
+		return OCTO_ERR(-EINVAL, "member %s: device reports no NUMA node; give socket_of=%s:<node>",
 			m->name, m->name);
-		return -EINVAL;
-	}
 	f[i].found = true;
 	return 0;
 }
@@ -539,20 +520,16 @@ members_cross_check(const struct octopus_priv *p, const struct member_found *f)
 		for (j = 0; j < i; j++)
 			if (f[i].found && f[j].found && f[i].socket == f[j].socket &&
 			    !(f[i].dev != NULL && f[i].dev == f[j].dev &&
-			      f[i].dev_socket == f[j].dev_socket)) {
-				OCTO_LOG(ERR, "members %s and %s are both on socket %d (one PF per socket; use socket_of= if a device misreports)",
+			      f[i].dev_socket == f[j].dev_socket))
+				return OCTO_ERR(-EINVAL, "members %s and %s are both on socket %d (one PF per socket; use socket_of= if a device misreports)",
 					p->members[j].name, p->members[i].name, f[i].socket);
-				return -EINVAL;
-			}
 	for (i = 0; i < p->nb_members; i++)
 		for (j = 0; j < i; j++)
 			if (f[i].found && f[j].found && f[i].domain != f[j].domain &&
-			    !p->args.force_domain) {
-				OCTO_LOG(ERR, "members %s and %s are on different NICs (switch domains %u, %u); force=1 to allow",
+			    !p->args.force_domain)
+				return OCTO_ERR(-EINVAL, "members %s and %s are on different NICs (switch domains %u, %u); force=1 to allow",
 					p->members[j].name, p->members[i].name,
 					f[j].domain, f[i].domain);
-				return -EINVAL;
-			}
 	return 0;
 }
 
@@ -615,8 +592,7 @@ octopus_members_init(struct octopus_priv *p, bool at_probe)
 	if (p->nb_members == 0) {
 		if (at_probe)
 			return 0;
-		OCTO_LOG(ERR, "no member found");
-		return -ENODEV;
+		return OCTO_ERR(-ENODEV, "no member found");
 	}
 	for (i = 0; i < p->nb_members; i++) {
 		ret = member_check(p, i, at_probe, f);
@@ -626,10 +602,8 @@ octopus_members_init(struct octopus_priv *p, bool at_probe)
 	if (!at_probe) {
 		for (i = 0; i < p->nb_members && !f[i].found; i++)
 			;
-		if (i == p->nb_members) {
-			OCTO_LOG(ERR, "no member left: every one is gone");
-			return -ENODEV;
-		}
+		if (i == p->nb_members)
+			return OCTO_ERR(-ENODEV, "no member left: every one is gone");
 	}
 	one_function = members_one_function(p, f);
 	ret = members_cross_check(p, f);
@@ -641,13 +615,6 @@ octopus_members_init(struct octopus_priv *p, bool at_probe)
 	return ret;
 }
 
-/*
- * A burst that does nothing, for Rx and Tx (same type): what a virtual
- * queue calls for a member out of service (the queue pointer next to it is
- * left as it was and never dereferenced, so a poller that reads the pair
- * while it changes is safe either way), and the port's bursts in a
- * secondary process.
- */
 uint16_t
 octopus_burst_none(void *queue, struct rte_mbuf **pkts, uint16_t n)
 {

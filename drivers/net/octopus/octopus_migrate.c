@@ -58,7 +58,7 @@
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 
-#include "octopus_migrate.h"
+#include "octopus_internal.h"
 
 void
 octopus_migrate_init(struct octopus_mig *m, bool auto_mode, uint32_t after_ms)
@@ -216,11 +216,6 @@ migrate_one(struct octopus_priv *p, struct octopus_queue *q)
 
 /* ---- control thread --------------------------------------------------- */
 
-/*
- * Wake the control thread: a request or a sweep is pending. A post the
- * thread is not waiting for is counted and makes its next wait return at
- * once, so none is lost. A system call only when the thread sleeps.
- */
 void
 octopus_migrate_wake(struct octopus_priv *p)
 {
@@ -369,11 +364,9 @@ octopus_migrate_start(struct octopus_priv *p)
 	/* "dpdk-omig-<port>": the prefix comes with an internal thread */
 	snprintf(name, sizeof(name), "omig-%u", p->port_id);
 	ret = rte_thread_create_internal_control(&p->mig.thread, name, migrate_thread, p);
-	if (ret != 0) {
-		OCTO_LOG(ERR, "port %u: cannot start the migration thread (%d)",
+	if (ret != 0)
+		return OCTO_ERR(-ret, "port %u: cannot start the migration thread (%d)",
 			p->port_id, ret);
-		return -ret;
-	}
 	/* requests are refused until here: the thread takes them */
 	rte_atomic_store_explicit(&p->mig.running, true, rte_memory_order_release);
 	return 0;

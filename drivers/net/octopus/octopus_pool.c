@@ -5,17 +5,8 @@
 /*
  * rx_pool=local: per socket, an mbuf pool that mirrors the app's pool and
  * lives on that socket, so a member's Rx DMA always writes socket-local
- * memory, whichever socket the queue's poller is on and wherever the queue
- * moves later.
- *
- * Mirroring: the local pool has the app pool's element size, pool private
- * area (data room, mbuf private size, flags and whatever the app keeps
- * after them), mempool ops and flags; each of its objects starts as a copy
- * of one free object of the app pool (mbuf header and mbuf private area),
- * with every pointer-sized word that pointed into that object rebased onto
- * the new object. DPDK does not record an app's obj_init, so a copy of what
- * it produced is the only way to reproduce it for every application (OVS
- * keeps its dp_packet there, initialised by its own obj_init).
+ * memory. What a local pool copies of the app's, and why a copy of one of
+ * its objects, is octopus.rst's (Rx pools).
  */
 
 #include <stddef.h>

@@ -191,3 +191,45 @@ octopus_txq_info_get(struct rte_eth_dev *dev, uint16_t qid,
 	qinfo->conf = q->txconf;
 	qinfo->nb_desc = q->nb_desc;
 }
+
+/*
+ * DPDK's aggregated-port API (ethdev, 23.03): the aggregated ports are the
+ * members, in devargs order: affinity n is member n - 1, 0 is none. What a
+ * pinned Tx queue does is octopus.rst's (Aggregated ports).
+ */
+
+int
+octopus_count_aggr_ports(struct rte_eth_dev *dev)
+{
+	return octo_priv(dev)->nb_members;
+}
+
+int
+octopus_map_aggr_tx_affinity(struct rte_eth_dev *dev, uint16_t qid, uint8_t affinity)
+{
+	struct octopus_priv *p = octo_priv(dev);
+	struct octopus_queue *q = octopus_queue_get(p, qid, 1);
+	int home;
+
+	if (q == NULL)
+		return OCTO_ERR(-EINVAL, "port %u: Tx queue %u is not set up: no affinity to map",
+			p->port_id, qid);
+	if (affinity > p->nb_members)
+		return OCTO_ERR(-EINVAL, "port %u: Tx queue %u: affinity %u, the port aggregates %u members",
+			p->port_id, qid, affinity, p->nb_members);
+	if (affinity != 0 && p->members[affinity - 1].state < OCTO_MEMBER_CONFIGURED)
+		return OCTO_ERR(-ENODEV, "port %u: Tx queue %u: affinity %u names member %s, which has no queues (not found at configure)",
+			p->port_id, qid, affinity, p->members[affinity - 1].name);
+	q->tx_affinity = affinity;
+	q->mig.displaced_from = 0;
+	home = affinity != 0 ? affinity - 1 : octopus_member_by_socket(p, q->setup_socket);
+	q->route = home >= 0 ? OCTO_ROUTE(home, home, OCTO_ROUTE_STEADY) :
+		OCTO_ROUTE(OCTOPUS_NO_HOME, OCTOPUS_NO_HOME, OCTO_ROUTE_STEADY);
+	if (affinity != 0)
+		OCTO_LOG(INFO, "port %u: Tx queue %u pinned to member %u (%s)",
+			p->port_id, qid, affinity - 1, p->members[affinity - 1].name);
+	else
+		OCTO_LOG(INFO, "port %u: Tx queue %u: no affinity, it follows its poller",
+			p->port_id, qid);
+	return 0;
+}

@@ -10,7 +10,6 @@
 #include <pthread.h>
 
 #include "octopus_internal.h"
-#include "octopus_gate.h"
 
 /* After p->reta changed: the set of queues it names. */
 void

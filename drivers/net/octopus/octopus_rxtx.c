@@ -33,8 +33,6 @@
 #include <rte_ethdev.h>
 
 #include "octopus_internal.h"
-#include "octopus_gate.h"
-#include "octopus_migrate.h"
 
 /* The caller's lcore id; a non-EAL thread has none: RTE_MAX_LCORE. */
 static __rte_always_inline int

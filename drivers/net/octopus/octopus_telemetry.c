@@ -3,15 +3,9 @@
  */
 
 /*
- * Telemetry (usertools/dpdk-telemetry.py):
- *   /octopus/list           octopus port ids
- *   /octopus/info,<port>    members and their sockets, steering state, the
- *                           application's rules held, and per queue: home,
- *                           poller lcore, locality counters (Tx: its
- *                           affinity, 1 + the member it is pinned to)
- *   /octopus/migration,<port>   policy, and per queue: phase, home, counters
- *                               and the latency histogram (log2 us buckets);
- *                               Tx: its affinity (a pinned queue stays)
+ * Telemetry (usertools/dpdk-telemetry.py): /octopus/list,
+ * /octopus/info,<port> and /octopus/migration,<port>, which octopus.rst
+ * describes (Statistics and telemetry).
  */
 
 #include <errno.h>
