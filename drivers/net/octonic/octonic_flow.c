@@ -121,8 +121,8 @@ FLOW_OP(int, info_get,
 		struct rte_flow_queue_info *queue_info, struct rte_flow_error *error),
 	-ENODEV, flow_info_get, port_info, queue_info, error)
 
-/* The fast path: the PF's e-switch straight from the port's private
- * data (octonic_dev_eswitch), no error path of its own.
+/* The fast path: the PF's e-switch from the port's private data
+ * (octonic_dev_eswitch); dev_sw's error is for a port that is no PF.
  */
 FLOW_OP(struct rte_flow *, async_create,
 	(struct rte_eth_dev *dev, uint32_t queue,
