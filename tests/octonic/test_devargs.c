@@ -149,7 +149,7 @@ test_good(void **state)
 
 	assert_int_equal(octonic_devargs_parse(
 		"pfs=4,numa=0:1:1:0,mac=per-pf,wire=gen,flows=1000,pkt_len=1500,"
-		"proto=tcp,ipv6=1,gen_rate=1000000,gen_limit=12345,"
+		"proto=tcp,ipv6=1,gen_rate=1000000,gen_limit=12345,gen_pause=owe,"
 		"nudma_dma_ns=107,nudma_poll_ns=50", &da, err, sizeof(err)), 0);
 	assert_int_equal(da.nb_pfs, 4);
 	assert_int_equal(da.numa_given, 1);
@@ -165,6 +165,7 @@ test_good(void **state)
 	assert_int_equal(da.ipv6, 1);
 	assert_int_equal(da.gen_rate, 1000000);
 	assert_int_equal(da.gen_limit, 12345);
+	assert_int_equal(da.gen_pause, OCTONIC_GEN_PAUSE_OWE);
 	assert_int_equal(da.nudma_dma_ns, 107);
 	assert_int_equal(da.nudma_poll_ns, 50);
 	/* nudma_dma_ns= alone asks for the busy-wait */
@@ -196,6 +197,7 @@ test_good(void **state)
 	assert_int_equal(octonic_devargs_parse("wire=loop,pfs=3", &da, err,
 		sizeof(err)), 0);
 	assert_int_equal(da.wire, OCTONIC_WIRE_LOOP);
+	assert_int_equal(da.gen_pause, OCTONIC_GEN_PAUSE_SKIP);
 
 	assert_int_equal(octonic_devargs_parse("wire=net_ring0,pfs=1,numa=1",
 		&da, err, sizeof(err)), 0);
@@ -284,6 +286,8 @@ static const struct {
 	{ "proto=tcp,pkt_len=65", "pkt_len" },
 	{ "gen_rate=fast", "gen_rate" },
 	{ "gen_limit=1e6", "gen_limit" },
+	{ "gen_pause=drop", "gen_pause" },
+	{ "wire=loop,gen_pause=owe", "gen_pause" },
 	{ "nudma_dma_ns=100001", "nudma_dma_ns" },
 	{ "nudma_poll_ns=-5", "nudma_poll_ns" },
 	{ "nudma_dma=clflush", "nudma_dma" },

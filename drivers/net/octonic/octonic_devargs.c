@@ -114,6 +114,7 @@ generator_key(const char *key)
 {
 	static const char *const gen_keys[] = {
 		"flows", "pkt_len", "proto", "ipv6", "gen_rate", "gen_limit",
+		"gen_pause",
 	};
 	unsigned int i;
 
@@ -183,6 +184,8 @@ static const struct devarg_field devarg_fields[] = {
 	/* 1 Gpps is far beyond what a software NIC model produces */
 	{ "gen_rate", DA_OFF(gen_rate), DA_SIZE(gen_rate), 0, 0, 1000000000ull, NULL },
 	{ "gen_limit", DA_OFF(gen_limit), DA_SIZE(gen_limit), 0, 0, UINT64_MAX, NULL },
+	{ "gen_pause", DA_OFF(gen_pause), DA_SIZE(gen_pause), 0, 0, 0,
+		WORDS({ "skip", OCTONIC_GEN_PAUSE_SKIP }, { "owe", OCTONIC_GEN_PAUSE_OWE }) },
 	{ "nudma_dma_ns", DA_OFF(nudma_dma_ns), DA_SIZE(nudma_dma_ns), 0, 0, 100000, NULL },
 	{ "nudma_dma", DA_OFF(nudma_dma), DA_SIZE(nudma_dma), 0, 0, 0,
 		WORDS({ "flush", OCTONIC_NUDMA_DMA_FLUSH }, { "wait", OCTONIC_NUDMA_DMA_WAIT }) },

@@ -72,6 +72,12 @@ enum octonic_nudma_dma {
 	OCTONIC_NUDMA_DMA_WAIT,		/**< the poller busy-waits nudma_dma_ns= */
 };
 
+/** Frames due while no lcore ran the engine (gen_pause=; octonic.rst "Devargs"). */
+enum octonic_gen_pause {
+	OCTONIC_GEN_PAUSE_SKIP,		/**< the generator paused with the host (default) */
+	OCTONIC_GEN_PAUSE_OWE,		/**< made up, up to the Rx rings' room */
+};
+
 /** Largest rx_step= (mlx5's vector Rx works in passes of at most 64). */
 #define OCTONIC_RX_STEP_MAX 64
 /** Largest tx_comp_every=. */
@@ -107,6 +113,7 @@ struct octonic_devargs {
 	uint8_t ipv6;
 	uint64_t gen_rate;
 	uint64_t gen_limit;
+	enum octonic_gen_pause gen_pause;
 	enum octonic_nudma_dma nudma_dma;
 	uint32_t nudma_dma_ns;
 	uint32_t nudma_poll_ns;

@@ -42,9 +42,10 @@
 #define OCTONIC_PEER_MBUFS 2048
 /*
  * A paced generator owes the frames that came due while no lcore ran the
- * engine, up to what the Rx rings hold (gen_budget()); never fewer than
- * this, the frames a NIC's own Rx buffer holds before any ring is
- * consulted, so that small rings still lose their excess as imissed.
+ * engine: this many under gen_pause=skip, the frames a NIC's own Rx
+ * buffer holds before any ring is consulted; under gen_pause=owe up to
+ * what the Rx rings hold (gen_budget()), never fewer than this, so that
+ * small rings still lose their excess as imissed.
  */
 #define OCTONIC_GEN_MIN_CREDIT 256
 /*
@@ -618,8 +619,9 @@ gen_rx_room(const struct octonic_nic *nic)
  * not from the engine pass that happened to take them.  After a pause of
  * the lcores that run the engine the frames that came due meanwhile are
  * owed (the credit), generated a burst per pass, oldest first; what the
- * schedule offered past the Rx side's room (gen_rx_room()) is lost as a
- * NIC's full rings lose it, and counted in gen_overflow.
+ * schedule offered past OCTONIC_GEN_MIN_CREDIT (gen_pause=skip) or the Rx
+ * side's room (gen_pause=owe, gen_rx_room(): lost as a NIC's full rings
+ * lose it) is never generated and is counted in gen_overflow.
  */
 static uint16_t
 gen_budget(struct octonic_nic *nic, uint16_t want, uint64_t *first_due,
@@ -662,7 +664,8 @@ gen_budget(struct octonic_nic *nic, uint16_t want, uint64_t *first_due,
 		 * room, not on every pass
 		 */
 		if (nic->gen_credit > OCTONIC_GEN_MIN_CREDIT) {
-			cap = gen_rx_room(nic);
+			cap = nic->args.gen_pause == OCTONIC_GEN_PAUSE_OWE ?
+				gen_rx_room(nic) : OCTONIC_GEN_MIN_CREDIT;
 			if (nic->gen_credit > cap) {
 				RELAXED_ADD(&nic->gen_overflow,
 					nic->gen_credit - cap);

@@ -1165,6 +1165,7 @@ RTE_PMD_REGISTER_PARAM_STRING(net_octonic,
 	"ipv6=0|1 "
 	"gen_rate=<pps, 0: as polled> "
 	"gen_limit=<packets, 0: none> "
+	"gen_pause=skip|owe "
 	"nudma_dma=flush|wait "
 	"nudma_dma_ns=<ns per remote DMA, suggested 107> "
 	"nudma_poll_ns=<ns per remote poll, suggested 107>");
