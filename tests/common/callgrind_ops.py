@@ -71,8 +71,13 @@ def main():
     if not cmd:
         ap.error("no command")
     bounds = parse_bounds(args.bound)
-    tmp = tempfile.mkdtemp(prefix="callgrind-ops.")
-    out = args.out or os.path.join(tmp, "callgrind.out")
+    # callgrind's file goes with the run unless --out keeps it
+    with tempfile.TemporaryDirectory(prefix="callgrind-ops.") as tmp:
+        return measure(args, cmd, bounds,
+                       args.out or os.path.join(tmp, "callgrind.out"))
+
+
+def measure(args, cmd, bounds, out):
     # the functions are named by the program, but only after the run (its
     # ir-op lines): every one it may name is counted, ir_* by convention
     vg = ["valgrind", "--tool=callgrind", "--collect-atstart=no",
