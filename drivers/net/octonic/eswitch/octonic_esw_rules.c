@@ -442,8 +442,12 @@ octonic_esw_table_reserve(struct octonic_eswitch *sw, const struct octo_flow_key
 		t = &sw->tables[idx];
 		if ((uint64_t)t->reserved + (uint64_t)n > UINT32_MAX / 4)
 			ret = -ENOMEM;
-		while (ret == 0 && (uint64_t)t->nb_keys + t->reserved + n >
-				t->capacity / 2)
+		/* the keys held, template rules among them, and the room
+		 * reserved that no template rule takes yet: a template rule
+		 * counted once, not as a key and as room
+		 */
+		while (ret == 0 && (uint64_t)t->nb_keys + t->reserved -
+				RTE_MIN(t->tmpl_rules, t->reserved) + n > t->capacity / 2)
 			ret = table_grow(sw, (uint32_t)idx, &g);
 		if (ret == 0)
 			t->reserved += (uint32_t)n;
