@@ -39,6 +39,10 @@
  *       rule's flow to another queue; where the members' e-switch refuses
  *       updates, the refusal reaches the application with the rule
  *       unchanged, and the case says it was skipped (exit 77).
+ *   sws       (under mlx5-sws: software steering, where mlx5 has no
+ *       template API) rte_flow_info_get and rte_flow_configure on the port
+ *       are refused, ENOTSUP, with the member's reason; a template op after
+ *       them is refused; a synchronous rule still steers its flow.
  *   restart   template rules (one made while the port is stopped, one
  *       whose queue the template fixes) and a synchronous rule through ten
  *       stops and starts: after each start every rule's flow reaches its
@@ -906,6 +910,43 @@ case_proxy_released(struct rte_mempool *mp)
 	CHECK(rte_eth_dev_stop(port) == 0, "stop the port");
 }
 
+static void
+case_sws(struct rte_mempool *mp)
+{
+	struct rte_flow_pattern_template_attr pattr = { .ingress = 1 };
+	struct rte_flow_attr sattr = { .ingress = 1 };
+	struct rte_flow_item_ipv4 src_only = { .hdr.src_addr = RTE_BE32(0xffffffff) };
+	struct rte_flow_item_udp sport_only = { .hdr.src_port = RTE_BE16(0xffff) };
+	struct rte_flow_port_info pi;
+	struct rte_flow_queue_info qi;
+	struct rte_flow_error err;
+	struct rte_flow *sync;
+	struct rule_spec a;
+
+	port_up(mp);
+	run_phase();	/* the generator's flows, for rule_spec */
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	memset(&err, 0, sizeof(err));
+	CHECK(rte_flow_info_get(port, &pi, &qi, &err) == -ENOTSUP &&
+		strstr(msg(&err), "incorrect steering mode") != NULL,
+		"info_get: %s", msg(&err));
+	CHECK(flow_configure(2, &err) == -ENOTSUP &&
+		strstr(msg(&err), "incorrect steering mode") != NULL,
+		"configure: %s", msg(&err));
+	rule_spec(&a, 3, 1);
+	CHECK(rte_flow_pattern_template_create(port, &pattr, a.items, &err) == NULL,
+		"pattern template taken without a configure");
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	a.items[1].mask = &src_only;
+	a.items[2].mask = &sport_only;
+	sync = rte_flow_create(port, &sattr, a.items, a.acts, &err);
+	REQUIRE(sync != NULL, "synchronous rule: %s", msg(&err));
+	run_phase();
+	CHECK(flow_queue(3) == 1, "flow 3 at queue %d", flow_queue(3));
+	CHECK(rte_flow_destroy(port, sync, &err) == 0, "destroy: %s", msg(&err));
+	rte_eth_dev_stop(port);
+}
+
 static const struct octo_case cases[] = {
 	{ "queue", case_queue, false },
 	{ "filtering", case_filtering, false },
@@ -916,6 +957,7 @@ static const struct octo_case cases[] = {
 	{ "update", case_update, false },
 	{ "proxy_released", case_proxy_released, false },
 	{ "restart", case_restart, false },
+	{ "sws", case_sws, false },
 };
 
 int

@@ -64,6 +64,20 @@ octonic_esw_dialect_name(const struct octonic_eswitch *sw)
 
 #define REFUSE(type, cause, ...) octonic_esw_error(error, ENOTSUP, type, cause, __VA_ARGS__)
 
+int
+octonic_esw_dialect_templates(const struct octonic_eswitch *sw, const char *op,
+		struct rte_flow_error *error)
+{
+	/* mlx5's template ops check the steering mode first (mlx5_flow.c,
+	 * mlx5_flow_info_get and the rest): software steering has none
+	 */
+	if (sw->dialect == OCTONIC_DIALECT_MLX5_SWS)
+		return REFUSE(RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+			"%s: %s with incorrect steering mode (the template API needs hardware steering)",
+			octonic_esw_dialect_name(sw), op);
+	return 0;
+}
+
 /*
  * mlx5 has no SCTP item (no case in either validator: the default refuses
  * it), and wants the IP item before ICMP/ICMP6 except under hardware

@@ -411,6 +411,11 @@ void octonic_esw_cache_put(struct octonic_eswitch_cache *c, const struct octo_fl
 
 /* octonic_esw_dialect.c: what a real NIC refuses (octonic.rst "Dialects") */
 const char *octonic_esw_dialect_name(const struct octonic_eswitch *sw);
+/* 0, or ENOTSUP where the dialect has no template API (mlx5-sws): @p op,
+ * the operation refused, names it in the message
+ */
+int octonic_esw_dialect_templates(const struct octonic_eswitch *sw, const char *op,
+		struct rte_flow_error *error);
 /* Where actions are checked (@p where of the checks below): 0 a rule of
  * rte_flow_create, or a template table, specialised for frames from the
  * wire or not.

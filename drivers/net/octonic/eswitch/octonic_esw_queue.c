@@ -27,9 +27,10 @@ queue_of(struct octonic_eswitch *sw, uint16_t pf, uint32_t queue,
 	struct sw_fport *fp = pf < sw->nb_pfs ? sw->fport[pf] : NULL;
 
 	if (fp == NULL) {
-		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-			"the flow engine of PF %u is not configured: call rte_flow_configure first",
-			pf);
+		if (octonic_esw_dialect_templates(sw, "flow queue operation", error) == 0)
+			octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+				NULL, "the flow engine of PF %u is not configured: call rte_flow_configure first",
+				pf);
 		return NULL;
 	}
 	if (unlikely(queue >= fp->nb_q)) {

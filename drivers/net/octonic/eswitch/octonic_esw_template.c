@@ -25,7 +25,8 @@ fport_of(struct octonic_eswitch *sw, uint16_t pf, struct rte_flow_error *error)
 		octonic_esw_no_pf(error, pf);
 		return NULL;
 	}
-	if (sw->fport[pf] == NULL)
+	if (sw->fport[pf] == NULL &&
+			octonic_esw_dialect_templates(sw, "template or table", error) == 0)
 		octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"the flow engine of PF %u is not configured: call rte_flow_configure first",
 			pf);
@@ -39,6 +40,8 @@ octonic_eswitch_flow_info_get(struct octonic_eswitch *sw, uint16_t pf,
 {
 	if (pf >= sw->nb_pfs)
 		return octonic_esw_no_pf(error, pf);
+	if (octonic_esw_dialect_templates(sw, "info get", error) != 0)
+		return -ENOTSUP;
 	if (port_info == NULL || queue_info == NULL)
 		return octonic_esw_error(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"port_info and queue_info are needed");
@@ -137,6 +140,8 @@ configure_check(const struct octonic_eswitch *sw, uint16_t pf, int started,
 
 	if (pf >= sw->nb_pfs)
 		return octonic_esw_no_pf(error, pf);
+	if (octonic_esw_dialect_templates(sw, "port configure", error) != 0)
+		return -ENOTSUP;
 	if (started)
 		return octonic_esw_error(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 			"the port is started: configure the flow engine while it is stopped");
