@@ -581,8 +581,9 @@ tx_drain(struct octonic_nic *nic)
  * wire keeps delivering while the host is away and the rings fill at the
  * frames' arrival; what finds its ring full is missed there.  No frame
  * beyond this room could have reached a ring, whatever the steering, so
- * that excess alone is the generator's to count; the rest it makes up and
- * the rings drop what they have no slot for, as imissed.
+ * under gen_pause=owe that excess alone is the generator's to count; the
+ * rest it makes up and the rings drop what they have no slot for, as
+ * imissed.
  */
 static uint64_t
 gen_rx_room(const struct octonic_nic *nic)

@@ -382,7 +382,7 @@ struct octonic_nic {
 	uint64_t gen_limit;		/**< 0: no limit */
 	uint64_t gen_last_tsc;
 	uint64_t gen_credit;		/**< frames due, not generated yet */
-	/** due past the Rx rings' room (the credit's cap): never generated */
+	/** due past the credit's cap (gen_pause=): never generated */
 	uint64_t gen_overflow;
 	uint64_t wire_drops;		/**< frames the wire could not take */
 	/** topology=separate: unicast frames for a MAC no PF has */
