@@ -44,7 +44,8 @@
  *       what it says: a rule made before the first start takes its flows
  *       once started; QUEUE+COUNT, MARK+QUEUE, DROP, RSS and JUMP rules
  *       (and one made while stopped, and isolated mode set while stopped)
- *       through ten stops and starts: after each start every rule's flow
+ *       through ten stops and starts, made again from the port's copies
+ *       (the application's rules overwritten once made): after each start every rule's flow
  *       reaches its queue, marked, dropped or isolated as made, and the
  *       COUNT has counted every packet since the rule was made. Where the
  *       members keep no rules across their stop (no FLOW_RULE_KEEP,
@@ -669,6 +670,17 @@ test_restart(struct rte_mempool *mp)
 	CHECK(fj != NULL, "JUMP rule: %s", err.message ? err.message : "?");
 	fg = rte_flow_create(port, &group1, udp_items, to_q3, &err);
 	CHECK(fg != NULL, "group 1 rule: %s", err.message ? err.message : "?");
+	/* the port makes its rules again from its own copies: what the
+	 * application made them from is gone (overwritten) from here on
+	 */
+	memset(&ra, 0xff, sizeof(ra));
+	memset(&rb, 0xff, sizeof(rb));
+	memset(&rd, 0xff, sizeof(rd));
+	memset(&rr, 0xff, sizeof(rr));
+	memset(&rj, 0xff, sizeof(rj));
+	memset(&rss, 0xff, sizeof(rss));
+	memset(&jump, 0xff, sizeof(jump));
+	memset(&q3, 0xff, sizeof(q3));
 
 	for (k = 0; k < 10; k++) {
 		REQUIRE(rte_eth_dev_stop(port) == 0, "stop %d", k);

@@ -284,46 +284,29 @@ hw_install(struct octopus_priv *p, struct octopus_flow *f, uint64_t qs,
 	return ret;
 }
 
-/*
- * A rule record with room for its deep copy (rte_flow_conv of @p in), in
- * one allocation. The room is the last rule's copy size (an application's
- * rules mostly share a shape): one conversion pass, a second only when the
- * copy does not fit.
- */
+/* A rule record with its deep copy (octopus_flow_copy) in one allocation. */
 static struct octopus_flow *
-flow_alloc(struct octopus_flows *fl, const struct rte_flow_conv_rule *in,
+flow_alloc(struct octopus_flows *fl, const struct rte_flow_attr *attr,
+		const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
 		struct rte_flow_error *error)
 {
-	size_t room = fl->copy_room;
+	size_t size = octopus_flow_copy_size(pattern, actions);
 	struct octopus_flow *f;
-	int size;
+	void *mem;
+	uint8_t cls;
 
-	/* the copy right after the record: rte_flow_conv aligns to 8 bytes */
+	/* the copy right after the record, aligned as its pointers want */
 	RTE_BUILD_BUG_ON(sizeof(*f) % sizeof(double) != 0);
-	for (;;) {
-		void *mem;
-		uint8_t cls;
-
-		if (octopus_flow_slab_get(&fl->slab, sizeof(*f) + room, &mem, &cls) != 0) {
-			octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
-				NULL, "no memory for the rule and its copy (%zu bytes)", room);
-			return NULL;
-		}
-		f = mem;
-		memset(f, 0, sizeof(*f));
-		f->slab_class = cls;
-		f->copy = (struct rte_flow_conv_rule *)(f + 1);
-		size = rte_flow_conv(RTE_FLOW_CONV_OP_RULE, f->copy, room, in, error);
-		if (size < 0 || (size_t)size <= room)
-			break;
-		octopus_flow_slab_put(&fl->slab, f, cls);
-		room = (size_t)size;
-	}
-	if (size < 0) {
-		octopus_flow_slab_put(&fl->slab, f, f->slab_class);
+	if (octopus_flow_slab_get(&fl->slab, sizeof(*f) + size, &mem, &cls) != 0) {
+		octopus_flow_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+			NULL, "no memory for the rule and its copy (%zu bytes)", size);
 		return NULL;
 	}
-	fl->copy_room = (size_t)size;
+	f = mem;
+	memset(f, 0, sizeof(*f));
+	f->slab_class = cls;
+	f->copy = (struct rte_flow_conv_rule *)(f + 1);
+	octopus_flow_copy(f->copy, size, attr, pattern, actions);
 	return f;
 }
 
@@ -749,9 +732,6 @@ octopus_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		struct rte_flow_error *error)
 {
 	struct octopus_priv *p = octo_priv(dev);
-	struct rte_flow_conv_rule in = {
-		.attr_ro = attr, .pattern_ro = pattern, .actions_ro = actions,
-	};
 	struct octopus_flow_parsed parsed;
 	struct octopus_flow *f = NULL, *twin;
 	struct octopus_flows *fl;
@@ -783,7 +763,7 @@ octopus_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	if (fl->nb_buckets != 0)
 		rte_prefetch0(&fl->by_key[key & (fl->nb_buckets - 1)]);
 	/* the deep copy: the rule can be installed again without the app */
-	f = flow_alloc(fl, &in, error);
+	f = flow_alloc(fl, attr, pattern, actions, error);
 	if (f == NULL)
 		return NULL;
 	/* parsed once: a replay plans from it (the planner checks the queues

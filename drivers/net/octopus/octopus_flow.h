@@ -12,7 +12,7 @@
  * classification rules on the members' e-switch, created through the
  * members' transfer proxy above the default buckets of the steering
  * (lib/steering/octo_steer_app.h says what each action becomes).  Every
- * rule is kept as a deep copy (rte_flow_conv) so that it can be installed
+ * rule is kept as a deep copy (octopus_flow_copy) so that it can be installed
  * again from the copy: octopus_flows_replay() after the e-switch lost its
  * rules (a member came back, a restart that removed them). This header
  * declares the functions of octopus_flow.c, octopus_flow_build.c and
@@ -184,6 +184,17 @@ octopus_flow_bucket_run(const struct octopus_flow_bucket_prog *bp,
 /* Hash of attr and pattern (same rule matching the same traffic). */
 uint32_t octopus_flow_key(const struct rte_flow_attr *attr,
 		const struct rte_flow_item pattern[]);
+
+/*
+ * The deep copy of a rule octopus_flow_parse() took: its size, then the
+ * copy into @p dst of that size (attr, pattern and actions, each pointer
+ * into @p dst, as rte_flow_conv's RTE_FLOW_CONV_OP_RULE lays it out).
+ */
+size_t octopus_flow_copy_size(const struct rte_flow_item pattern[],
+		const struct rte_flow_action actions[]);
+void octopus_flow_copy(struct rte_flow_conv_rule *dst, size_t size,
+		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
+		const struct rte_flow_action actions[]);
 
 /*
  * octopus_flow_mark.c: the shapes the members' e-switch takes, and MARK

@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_common.h>
+#include <rte_debug.h>
 #include <rte_errno.h>
 #include <rte_hash_crc.h>
 
@@ -306,6 +308,132 @@ octopus_flow_key(const struct rte_flow_attr *attr, const struct rte_flow_item pa
 	return h;
 }
 
+
+/*
+ * The rule's deep copy, for the items and actions octopus_flow_parse()
+ * takes: items of fixed sizes, and actions whose configuration is flat but
+ * for RSS's key and queues. rte_flow_conv, general over every type ethdev
+ * knows, took 650 instructions of a 5.7k create; this, about 150.
+ */
+#define COPY_ALIGN(n)	RTE_ALIGN_CEIL((size_t)(n), sizeof(double))
+
+static size_t
+action_conf_size(const struct rte_flow_action *a)
+{
+	const struct rte_flow_action_rss *rss = a->conf;
+
+	if (a->conf == NULL)
+		return 0;
+	switch (a->type) {
+	case RTE_FLOW_ACTION_TYPE_QUEUE: return sizeof(struct rte_flow_action_queue);
+	case RTE_FLOW_ACTION_TYPE_JUMP: return sizeof(struct rte_flow_action_jump);
+	case RTE_FLOW_ACTION_TYPE_MARK: return sizeof(struct rte_flow_action_mark);
+	case RTE_FLOW_ACTION_TYPE_COUNT: return sizeof(struct rte_flow_action_count);
+	case RTE_FLOW_ACTION_TYPE_RSS:
+		return COPY_ALIGN(sizeof(*rss)) +
+			(rss->key != NULL ? COPY_ALIGN(rss->key_len) : 0) +
+			(rss->queue != NULL ?
+				COPY_ALIGN((size_t)rss->queue_num * sizeof(uint16_t)) : 0);
+	default:
+		return 0;	/* drop, flag, void: nothing to keep */
+	}
+}
+
+size_t
+octopus_flow_copy_size(const struct rte_flow_item pattern[],
+		const struct rte_flow_action actions[])
+{
+	size_t size = sizeof(struct rte_flow_conv_rule) +
+		COPY_ALIGN(sizeof(struct rte_flow_attr));
+	const struct rte_flow_action *a;
+	const struct rte_flow_item *it;
+
+	for (it = pattern; ; it++) {
+		size_t sz = COPY_ALIGN(octopus_flow_item_size(it->type));
+
+		size += sizeof(*it) + (it->spec != NULL ? sz : 0) +
+			(it->last != NULL ? sz : 0) + (it->mask != NULL ? sz : 0);
+		if (it->type == RTE_FLOW_ITEM_TYPE_END)
+			break;
+	}
+	for (a = actions; ; a++) {
+		size += sizeof(*a) + COPY_ALIGN(action_conf_size(a));
+		if (a->type == RTE_FLOW_ACTION_TYPE_END)
+			break;
+	}
+	return size;
+}
+
+/* @p n bytes of @p src at *@p data, which moves past them; NULL for none. */
+static void *
+copy_bytes(uint8_t **data, const void *src, size_t n)
+{
+	void *d = *data;
+
+	if (src == NULL || n == 0)
+		return NULL;
+	memcpy(d, src, n);
+	*data += COPY_ALIGN(n);
+	return d;
+}
+
+static const void *
+copy_conf(uint8_t **data, const struct rte_flow_action *a)
+{
+	struct rte_flow_action_rss *rss;
+
+	if (a->type != RTE_FLOW_ACTION_TYPE_RSS)
+		return copy_bytes(data, a->conf, action_conf_size(a));
+	rss = copy_bytes(data, a->conf, sizeof(*rss));
+	if (rss == NULL)
+		return NULL;
+	rss->key = copy_bytes(data, rss->key, rss->key_len);
+	rss->queue = copy_bytes(data, rss->queue, (size_t)rss->queue_num * sizeof(uint16_t));
+	return rss;
+}
+
+void
+octopus_flow_copy(struct rte_flow_conv_rule *dst, size_t size,
+		const struct rte_flow_attr *attr, const struct rte_flow_item pattern[],
+		const struct rte_flow_action actions[])
+{
+	struct rte_flow_attr *dattr = (struct rte_flow_attr *)(dst + 1);
+	const struct rte_flow_action *a;
+	const struct rte_flow_item *it;
+	struct rte_flow_action *da;
+	struct rte_flow_item *di;
+	size_t nb_items = 1, nb_actions = 1;
+	uint8_t *data;
+
+	for (it = pattern; it->type != RTE_FLOW_ITEM_TYPE_END; it++)
+		nb_items++;
+	for (a = actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++)
+		nb_actions++;
+	*dattr = *attr;
+	di = (struct rte_flow_item *)((uint8_t *)dattr + COPY_ALIGN(sizeof(*attr)));
+	da = (struct rte_flow_action *)(di + nb_items);
+	data = (uint8_t *)(da + nb_actions);
+	dst->attr_ro = dattr;
+	dst->pattern_ro = di;
+	dst->actions_ro = da;
+	for (it = pattern; ; it++, di++) {
+		size_t sz = octopus_flow_item_size(it->type);
+
+		di->type = it->type;
+		di->spec = copy_bytes(&data, it->spec, sz);
+		di->last = copy_bytes(&data, it->last, sz);
+		di->mask = copy_bytes(&data, it->mask, sz);
+		if (it->type == RTE_FLOW_ITEM_TYPE_END)
+			break;
+	}
+	for (a = actions; ; a++, da++) {
+		da->type = a->type;
+		da->conf = copy_conf(&data, a);
+		if (a->type == RTE_FLOW_ACTION_TYPE_END)
+			break;
+	}
+	RTE_VERIFY(data <= (uint8_t *)dst + size);
+}
 
 static const void *
 default_mask(enum rte_flow_item_type t)

@@ -158,7 +158,6 @@ struct octopus_flows {
 	 * count from every flow queue
 	 */
 	rte_spinlock_t reach_lock;
-	size_t copy_room;	/* size of the last rule's copy (flow_alloc) */
 	struct octopus_flow_slab slab;	/* the records' memory */
 	/* the proxy's answers (octopus_flow_mark.c), asked once per proxy */
 	uint8_t shape_known;
