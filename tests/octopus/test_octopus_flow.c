@@ -1002,14 +1002,14 @@ test_bad(struct rte_mempool *mp)
 /*
  * The rule records' memory (octopus_flow_slab): sizes by class of 64 bytes,
  * a freed record's memory reused by the next of its class, sizes above the
- * largest class from malloc, the chunks given back once nothing is in use
- * but for one, and nothing left after release.
+ * largest class from malloc, the chunks kept when nothing is in use (the
+ * next records take them again), and nothing left after release.
  */
 static void
 test_slab(struct rte_mempool *mp)
 {
 	struct octopus_flow_slab s;
-	struct rte_malloc_socket_stats before, after;
+	struct rte_malloc_socket_stats before, mid, after;
 	void *a, *b, *c, *big, *many[4096];
 	uint8_t ca, cb, cc, cbig, cm[4096];
 	unsigned int i;
@@ -1037,14 +1037,26 @@ test_slab(struct rte_mempool *mp)
 	octopus_flow_slab_put(&s, c, cc);
 	CHECK(s.in_use == 0 && s.chunks != NULL && s.chunks->next == NULL,
 		"one chunk kept with nothing in use");
-	/* more than one chunk: all back once nothing is in use */
+	/* more than one chunk: kept, and the records of a second round
+	 * come from them (no chunk more)
+	 */
 	for (i = 0; i < RTE_DIM(many); i++)
 		REQUIRE(octopus_flow_slab_get(&s, 448, &many[i], &cm[i]) == 0, "get %u", i);
 	CHECK(s.chunks != NULL && s.chunks->next != NULL, "4096 x 448 bytes span chunks");
+	rte_malloc_get_socket_stats(rte_socket_id(), &mid);
 	for (i = 0; i < RTE_DIM(many); i++)
 		octopus_flow_slab_put(&s, many[i], cm[i]);
-	CHECK(s.in_use == 0 && s.chunks == NULL, "every chunk back with nothing in use");
+	CHECK(s.in_use == 0 && s.chunks != NULL, "the chunks kept with nothing in use");
+	for (i = 0; i < RTE_DIM(many); i++)
+		REQUIRE(octopus_flow_slab_get(&s, 448, &many[i], &cm[i]) == 0, "again %u", i);
+	rte_malloc_get_socket_stats(rte_socket_id(), &after);
+	CHECK(after.heap_allocsz_bytes == mid.heap_allocsz_bytes,
+		"a second round from the kept chunks: %zu -> %zu bytes",
+		mid.heap_allocsz_bytes, after.heap_allocsz_bytes);
+	for (i = 0; i < RTE_DIM(many); i++)
+		octopus_flow_slab_put(&s, many[i], cm[i]);
 	octopus_flow_slab_release(&s);
+	CHECK(s.chunks == NULL, "every chunk back after release");
 	rte_malloc_get_socket_stats(rte_socket_id(), &after);
 	CHECK(after.heap_allocsz_bytes == before.heap_allocsz_bytes,
 		"DPDK's heap as before: %zu -> %zu bytes", before.heap_allocsz_bytes,

@@ -39,9 +39,9 @@
  * Sizes are rounded up to classes of 64 bytes, each with a free list, so
  * that a freed record's memory serves the next record of its class; a
  * record larger than the largest class comes from malloc. The chunks go
- * back to DPDK's heap when no record is in use (the last rule destroyed,
- * flush; one chunk stays until close). Not thread-safe: ethdev serialises
- * the flow ops.
+ * back to DPDK's heap at flush and close, not when the last rule is
+ * destroyed (the next rules take them again). Not thread-safe: ethdev
+ * serialises the flow ops.
  */
 
 #define OCTOPUS_FLOW_SLAB_CLASS		64	/* bytes */
