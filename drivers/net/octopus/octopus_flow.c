@@ -373,9 +373,15 @@ reach_all(const struct octopus_priv *p)
  * every rule, which counts such changes. The lock-free ones never cross 0,
  * so a reader holding the lock (reach_of) finds every bit saying exactly
  * whether its count is non-zero.
+ *
+ * Before rte_flow_configure there are no flow queues: only the flow ops
+ * count, one at a time under ethdev's lock, and neither the swap nor the
+ * lock is taken (@p alone; two locked instructions of every synchronous
+ * create and destroy).
  */
 static inline void
-reach_add(struct octopus_flows *fl, size_t row, size_t all, unsigned int q, int n)
+reach_add(struct octopus_flows *fl, size_t row, size_t all, unsigned int q, int n,
+		bool alone)
 {
 	RTE_ATOMIC(uint32_t) *cnt = &fl->reach[row * OCTOPUS_MAX_QUEUES + q];
 	RTE_ATOMIC(uint32_t) *rows = &fl->reach[all * OCTOPUS_MAX_QUEUES + q];
@@ -383,12 +389,17 @@ reach_add(struct octopus_flows *fl, size_t row, size_t all, unsigned int q, int 
 	uint32_t c = rte_atomic_load_explicit(cnt, rte_memory_order_relaxed);
 	uint32_t r;
 
-	while (n > 0 ? c != 0 : c > 1)
-		if (rte_atomic_compare_exchange_weak_explicit(cnt, &c, c + (uint32_t)n,
-				rte_memory_order_relaxed, rte_memory_order_relaxed))
-			return;
-	rte_spinlock_lock(&fl->reach_lock);
-	c = rte_atomic_fetch_add_explicit(cnt, (uint32_t)n, rte_memory_order_relaxed);
+	if (alone) {
+		rte_atomic_store_explicit(cnt, c + (uint32_t)n, rte_memory_order_relaxed);
+	} else {
+		while (n > 0 ? c != 0 : c > 1)
+			if (rte_atomic_compare_exchange_weak_explicit(cnt, &c,
+					c + (uint32_t)n, rte_memory_order_relaxed,
+					rte_memory_order_relaxed))
+				return;
+		rte_spinlock_lock(&fl->reach_lock);
+		c = rte_atomic_fetch_add_explicit(cnt, (uint32_t)n, rte_memory_order_relaxed);
+	}
 	if (n != 0 && (c == 0 || c + (uint32_t)n == 0)) {
 		/* the row's count for q crossed 0: the bits follow */
 		if (c == 0)
@@ -403,7 +414,8 @@ reach_add(struct octopus_flows *fl, size_t row, size_t all, unsigned int q, int 
 		else
 			fl->reach_mask[all] &= ~bit;
 	}
-	rte_spinlock_unlock(&fl->reach_lock);
+	if (!alone)
+		rte_spinlock_unlock(&fl->reach_lock);
 }
 
 void
@@ -411,9 +423,10 @@ octopus_flow_reach_count(struct octopus_priv *p, int bucket, uint64_t qs, int n)
 {
 	struct octopus_flows *fl = p->flows;
 	size_t row = reach_row(p, bucket), all = reach_all(p);
+	bool alone = p->tmpl == NULL;
 
 	for (; qs != 0; qs &= qs - 1)
-		reach_add(fl, row, all, rte_ctz64(qs), n);
+		reach_add(fl, row, all, rte_ctz64(qs), n, alone);
 }
 
 /* The queues traffic hitting bucket @p b (-1: any) may go to without @p f. */
@@ -421,15 +434,18 @@ static uint64_t
 reach_of(struct octopus_priv *p, int b)
 {
 	const uint64_t *m = p->flows->reach_mask;
+	bool alone = p->tmpl == NULL;	/* see reach_add() */
 	uint64_t qs;
 
-	rte_spinlock_lock(&p->flows->reach_lock);
+	if (!alone)
+		rte_spinlock_lock(&p->flows->reach_lock);
 	if (b < 0)
 		qs = p->reta_queues | m[reach_all(p)];
 	else
 		qs = UINT64_C(1) << (p->reta[b] % OCTOPUS_MAX_QUEUES) | m[b] |
 			m[reach_row(p, -1)];
-	rte_spinlock_unlock(&p->flows->reach_lock);
+	if (!alone)
+		rte_spinlock_unlock(&p->flows->reach_lock);
 	return qs;
 }
 
