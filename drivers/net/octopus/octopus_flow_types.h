@@ -110,8 +110,9 @@ struct octopus_flow {
 	uint8_t slab_class;			/* of its memory (octopus_flow_slab) */
 	int32_t bucket;				/* default bucket it hits, -1: several */
 	uint64_t queues;			/* queues it delivers to (bit q) */
-	uint64_t hits_gone, bytes_gone;		/* counts of member rules removed */
+	/* above: what a destroy reads, in the first two cache lines */
 	struct octopus_flow_mark *mark;		/* its ingress MARK/FLAG rules, NULL: none */
+	uint64_t hits_gone, bytes_gone;		/* counts of member rules removed */
 };
 
 TAILQ_HEAD(octopus_flow_list, octopus_flow);
