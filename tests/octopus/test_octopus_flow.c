@@ -45,8 +45,8 @@
  *       once started; QUEUE+COUNT, MARK+QUEUE, DROP, RSS and JUMP rules
  *       (and one made while stopped, and isolated mode set while stopped)
  *       through ten stops and starts, made again from the port's copies
- *       (the application's rules overwritten once made): after each start every rule's flow
- *       reaches its queue, marked, dropped or isolated as made, and the
+ *       (the application's rules overwritten once made): after each start
+ *       every rule's flow reaches its queue, marked, dropped or isolated as made, and the
  *       COUNT has counted every packet since the rule was made. Where the
  *       members keep no rules across their stop (no FLOW_RULE_KEEP,
  *       mlx5-hws), the e-switch holds none of the port's while it is
@@ -999,11 +999,69 @@ test_bad(struct rte_mempool *mp)
 	}
 }
 
+/* Bytes DPDK's heaps have given out, every socket. */
+static size_t
+heap_bytes(void)
+{
+	struct rte_malloc_socket_stats st;
+	size_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0)
+			n += st.heap_allocsz_bytes;
+	return n;
+}
+
+/* 512 rules made and destroyed through the port, then a flush. */
+static void
+slab_through_port(struct rte_mempool *mp)
+{
+	struct rte_flow_attr attr = { .ingress = 1 };
+	struct rte_flow_item_ipv4 spec, mask;
+	struct rte_flow_action_queue q0 = { .index = 0 };
+	struct rte_flow_item items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &spec, .mask = &mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action actions[] = OCTO_ACTIONS_QUEUE(&q0);
+	struct rte_flow *flows[512];
+	struct rte_flow_error err;
+	struct octopus_priv *p;
+	size_t kept, flushed;
+	unsigned int i;
+
+	setup_port(mp, 0);
+	p = rte_eth_devices[port].data->dev_private;
+	memset(&spec, 0, sizeof(spec));
+	memset(&mask, 0, sizeof(mask));
+	mask.hdr.src_addr = RTE_BE32(0xffffffff);
+	for (i = 0; i < RTE_DIM(flows); i++) {
+		spec.hdr.src_addr = rte_cpu_to_be_32(RTE_IPV4(10, 9, i >> 8, i & 0xff));
+		flows[i] = rte_flow_create(port, &attr, items, actions, &err);
+		REQUIRE(flows[i] != NULL, "rule %u: %s", i, err.message ? err.message : "?");
+	}
+	for (i = 0; i < RTE_DIM(flows); i++)
+		CHECK(rte_flow_destroy(port, flows[i], &err) == 0, "destroy %u", i);
+	CHECK(p->flows != NULL && p->flows->slab.in_use == 0 &&
+		p->flows->slab.chunks != NULL && p->flows->slab.chunks->next != NULL,
+		"the records' chunks kept with every rule destroyed");
+	kept = heap_bytes();
+	CHECK(rte_flow_flush(port, &err) == 0, "flush: %s", err.message ? err.message : "?");
+	flushed = heap_bytes();
+	CHECK(p->flows->slab.chunks == NULL && flushed + 2 * 64 * 1024 <= kept,
+		"flush gives the chunks back: %zu -> %zu bytes of DPDK's heap", kept, flushed);
+	octo_port_stop_close(port);
+}
+
 /*
  * The rule records' memory (octopus_flow_slab): sizes by class of 64 bytes,
  * a freed record's memory reused by the next of its class, sizes above the
  * largest class from malloc, the chunks kept when nothing is in use (the
- * next records take them again), and nothing left after release.
+ * next records take them again), and nothing left after release. Through
+ * the port: its records' chunks stay when its last rule is destroyed, and
+ * rte_flow_flush gives them back to DPDK's heap.
  */
 static void
 test_slab(struct rte_mempool *mp)
@@ -1061,6 +1119,7 @@ test_slab(struct rte_mempool *mp)
 	CHECK(after.heap_allocsz_bytes == before.heap_allocsz_bytes,
 		"DPDK's heap as before: %zu -> %zu bytes", before.heap_allocsz_bytes,
 		after.heap_allocsz_bytes);
+	slab_through_port(mp);
 }
 
 /*
