@@ -366,14 +366,14 @@ octopus_flow_copy_size(const struct rte_flow_item pattern[],
 }
 
 /* @p n bytes of @p src at *@p data, which moves past them; NULL for none. */
-static void *
-copy_bytes(uint8_t **data, const void *src, size_t n)
+static __rte_always_inline void *
+copy_out(uint8_t **data, const void *src, size_t n)
 {
 	void *d = *data;
 
 	if (src == NULL || n == 0)
 		return NULL;
-	memcpy(d, src, n);
+	octopus_flow_copy_bytes(d, src, n);
 	*data += COPY_ALIGN(n);
 	return d;
 }
@@ -384,12 +384,12 @@ copy_conf(uint8_t **data, const struct rte_flow_action *a)
 	struct rte_flow_action_rss *rss;
 
 	if (a->type != RTE_FLOW_ACTION_TYPE_RSS)
-		return copy_bytes(data, a->conf, action_conf_size(a));
-	rss = copy_bytes(data, a->conf, sizeof(*rss));
+		return copy_out(data, a->conf, action_conf_size(a));
+	rss = copy_out(data, a->conf, sizeof(*rss));
 	if (rss == NULL)
 		return NULL;
-	rss->key = copy_bytes(data, rss->key, rss->key_len);
-	rss->queue = copy_bytes(data, rss->queue, (size_t)rss->queue_num * sizeof(uint16_t));
+	rss->key = copy_out(data, rss->key, rss->key_len);
+	rss->queue = copy_out(data, rss->queue, (size_t)rss->queue_num * sizeof(uint16_t));
 	return rss;
 }
 
@@ -421,9 +421,9 @@ octopus_flow_copy(struct rte_flow_conv_rule *dst, size_t size,
 		size_t sz = octopus_flow_item_size(it->type);
 
 		di->type = it->type;
-		di->spec = copy_bytes(&data, it->spec, sz);
-		di->last = copy_bytes(&data, it->last, sz);
-		di->mask = copy_bytes(&data, it->mask, sz);
+		di->spec = copy_out(&data, it->spec, sz);
+		di->last = copy_out(&data, it->last, sz);
+		di->mask = copy_out(&data, it->mask, sz);
 		if (it->type == RTE_FLOW_ITEM_TYPE_END)
 			break;
 	}

@@ -42,37 +42,6 @@
 
 /* ---- rule copies (Restart) --------------------------------------------- */
 
-/*
- * @p n bytes (a spec or a conf: 4 to 44, a multiple of 4) to a rule's copy:
- * the sizes the port's items and actions have, each a copy of known size
- * the compiler makes a few moves of (a call of memcpy costs more than the
- * copy, once per item of every rule).
- */
-static __rte_always_inline void
-copy_bytes(void *dst, const void *src, size_t n)
-{
-	switch (n) {
-	case 4:
-		memcpy(dst, src, 4);
-		break;
-	case 8:
-		memcpy(dst, src, 8);
-		break;
-	case 12:
-		memcpy(dst, src, 12);
-		break;
-	case 20:
-		memcpy(dst, src, 20);
-		break;
-	case 44:
-		memcpy(dst, src, 44);
-		break;
-	default:
-		memcpy(dst, src, n);
-		break;
-	}
-}
-
 /* Keep, in slot @p slot of @p c, the confs rule actions @p actions give @p at. */
 static inline void
 copy_actions(const struct octopus_tmpl_table *tb, uint8_t *c, unsigned int slot,
@@ -88,7 +57,7 @@ copy_actions(const struct octopus_tmpl_table *tb, uint8_t *c, unsigned int slot,
 		const void *conf = actions[at->conf_act[k]].conf;
 
 		if (conf != NULL) {
-			copy_bytes(a + at->conf_off[k], conf, at->conf_size[k]);
+			octopus_flow_copy_bytes(a + at->conf_off[k], conf, at->conf_size[k]);
 			confs |= UINT32_C(1) << k;
 		}
 	}
@@ -112,7 +81,7 @@ copy_rule(const struct octopus_tmpl_table *tb, const struct octopus_tmpl_rule *r
 		const void *spec = pattern[pt->spec_item[k]].spec;
 
 		if (spec != NULL) {
-			copy_bytes(c + sizeof(*h) + pt->spec_off[k], spec, pt->spec_size[k]);
+			octopus_flow_copy_bytes(c + sizeof(*h) + pt->spec_off[k], spec, pt->spec_size[k]);
 			specs |= UINT32_C(1) << k;
 		}
 	}

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/queue.h>
 
 #include <rte_flow.h>
@@ -173,6 +174,38 @@ struct octopus_flow_parsed {
 	struct octo_steer_app_rule app;
 	uint16_t rss_queues[OCTO_STEER_APP_MAX_RSS];
 };
+
+/*
+ * @p n bytes (a spec or a conf: 4 to 44, a multiple of 4, for most) to a
+ * rule's copy, synchronous or template: the sizes the port's items and
+ * actions have, each a copy of known size the compiler makes a few moves
+ * of (a call of memcpy costs more than the copy, once per item of every
+ * rule).
+ */
+static __rte_always_inline void
+octopus_flow_copy_bytes(void *dst, const void *src, size_t n)
+{
+	switch (n) {
+	case 4:
+		memcpy(dst, src, 4);
+		break;
+	case 8:
+		memcpy(dst, src, 8);
+		break;
+	case 12:
+		memcpy(dst, src, 12);
+		break;
+	case 20:
+		memcpy(dst, src, 20);
+		break;
+	case 44:
+		memcpy(dst, src, 44);
+		break;
+	default:
+		memcpy(dst, src, n);
+		break;
+	}
+}
 
 /*
  * Set @p error to @p code with a formatted message; what every flow file
