@@ -944,7 +944,7 @@ case_sws(struct rte_mempool *mp)
 	run_phase();
 	CHECK(flow_queue(3) == 1, "flow 3 at queue %d", flow_queue(3));
 	CHECK(rte_flow_destroy(port, sync, &err) == 0, "destroy: %s", msg(&err));
-	rte_eth_dev_stop(port);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
 }
 
 static const struct octo_case cases[] = {
