@@ -81,7 +81,8 @@ copy_rule(const struct octopus_tmpl_table *tb, const struct octopus_tmpl_rule *r
 		const void *spec = pattern[pt->spec_item[k]].spec;
 
 		if (spec != NULL) {
-			octopus_flow_copy_bytes(c + sizeof(*h) + pt->spec_off[k], spec, pt->spec_size[k]);
+			octopus_flow_copy_bytes(c + sizeof(*h) + pt->spec_off[k], spec,
+				pt->spec_size[k]);
 			specs |= UINT32_C(1) << k;
 		}
 	}
