@@ -946,10 +946,115 @@ test_slow_source(struct rte_mempool *mp)
 	octo_port_stop_close(port);
 }
 
+/* The queue of flow @p id's bucket in the default RETA (test_flow). */
+static uint16_t
+bucket_queue(int id)
+{
+	return (rte_be_to_cpu_16(flow_sport[id]) & 63) % NB_Q;
+}
+
+/* The alarm's: the pollers back, if a rule's change waited for them. */
+static int resumed_late;
+
+static void
+pollers_resume_all(void *arg)
+{
+	uint16_t q;
+
+	for (q = 0; q < NB_Q; q++)
+		poller_resume((void *)(uintptr_t)q);
+	if (arg != NULL)
+		rte_atomic_store_explicit(&resumed_late, 1, rte_memory_order_release);
+}
+
+/*
+ * Rules made while the application polls nothing (testpmd's "stop": its
+ * lcores wait between bursts): a rule's gate has no burst to wait for
+ * (a burst that read the route before the gate closed), and a second
+ * rule for the same queue does not wait for the first one's gate to
+ * open, so both creates return with the pollers still away (they waited
+ * for two more bursts of the destination, then for that gate, a second
+ * each for a poller that sleeps for good, until the alarm here for one
+ * that naps). Then only the destination's
+ * poller runs, and sleeps inside its PF's Rx burst (rte_pmd_octonic_rx_stall)
+ * as a rule for it is made: the create returns once that burst ended. In
+ * order, no gate timeout, once the pollers are back.
+ */
+static void
+test_stopped(struct rte_mempool *mp)
+{
+	struct rte_pmd_octopus_migration g0[NB_Q];
+	uint64_t hz = rte_get_timer_hz(), t0, t1, end, tmo, gates, r0;
+	struct rte_flow *f0, *f1, *f2;
+	struct rte_flow_error err;
+	uint16_t q, dst;
+	int id;
+	uint16_t pf1 = port_of("net_octonic0_pf1");
+	int st = RTE_PMD_OCTONIC_STALL_NONE, late;
+
+	CHECK(nb_pf == 2, "2 PFs: queues 1 and 3 on PF1");
+	traffic_start(mp, 0, g0);
+	traffic_flows(20);
+	r0 = rte_atomic_load_explicit(&reordered, rte_memory_order_relaxed);
+	for (q = 0; q < NB_Q; q++)
+		poller_pause(q, PAUSE_SLEEP);
+	CHECK(rte_eal_alarm_set(800 * 1000, pollers_resume_all, &resumed_late) == 0, "alarm");
+	/* flow 0 from its bucket's queue to another, then another flow to
+	 * that queue while the first rule's gate holds
+	 */
+	dst = (uint16_t)((bucket_queue(0) + 1) % NB_Q);
+	for (id = 2; id < NB_FLOWS - 1 && (seen[id] == 0 || bucket_queue(id) == dst); id++)
+		;
+	CHECK(seen[1] != 0 && seen[id] != 0, "flows 1 and %d not seen yet", id);
+	t0 = rte_get_timer_cycles();
+	f0 = pin(flow_src[0], flow_sport[0], dst, &err);
+	CHECK(f0 != NULL, "pin: %s", err.message ? err.message : "?");
+	f2 = pin(flow_src[id], flow_sport[id], dst, &err);
+	t1 = rte_get_timer_cycles();
+	late = rte_atomic_load_explicit(&resumed_late, rte_memory_order_acquire);
+	rte_eal_alarm_cancel(pollers_resume_all, &resumed_late);
+	CHECK(f2 != NULL, "pin: %s", err.message ? err.message : "?");
+	printf("stopped: two gated rules for rxq %u made in %.2f ms while nothing polls\n",
+		dst, (double)(t1 - t0) * 1000 / hz);
+	CHECK(!late, "two creates waited %.0f ms, for pollers that polled nothing",
+		(double)(t1 - t0) * 1000 / hz);
+	/* flow 1 to a queue of PF1 (socket 1) other than its bucket's */
+	dst = bucket_queue(1) == 1 ? 3 : 1;
+	pollers_resume_all(NULL);
+	for (q = 0; q < NB_Q; q++)
+		if (q != dst)
+			poller_pause(q, PAUSE_SLEEP);
+	CHECK(rte_pmd_octonic_rx_stall(pf1, 200 * 1000) == 0, "PF1's Rx stall");
+	end = rte_get_timer_cycles() + 10 * hz;
+	while (rte_get_timer_cycles() < end &&
+			(st = rte_pmd_octonic_rx_stall_state(pf1)) != RTE_PMD_OCTONIC_STALL_INSIDE)
+		rte_delay_us_sleep(100);
+	CHECK(st == RTE_PMD_OCTONIC_STALL_INSIDE, "no Rx burst of PF1 stalled in 10 s (%d)", st);
+	t0 = rte_get_timer_cycles();
+	f1 = pin(flow_src[1], flow_sport[1], dst, &err);
+	t1 = rte_get_timer_cycles();
+	st = rte_pmd_octonic_rx_stall_state(pf1);
+	CHECK(f1 != NULL, "pin: %s", err.message ? err.message : "?");
+	CHECK(st == RTE_PMD_OCTONIC_STALL_DONE,
+		"a rule for rxq %u made in %.1f ms while its poller was inside a burst (%d)",
+		dst, (double)(t1 - t0) * 1000 / hz, st);
+	printf("stopped: a gated rule made in %.1f ms, once its queue's stalled burst ended\n",
+		(double)(t1 - t0) * 1000 / hz);
+	pollers_resume_all(NULL);
+	traffic_stop();
+	gate_counts(g0, &tmo, &gates);
+	printf("stopped: %" PRIu64 " gates, %" PRIu64 " gate timeouts, %" PRIu64
+		" out of order\n", gates, tmo,
+		rte_atomic_load_explicit(&reordered, rte_memory_order_relaxed) - r0);
+	check_order("rules made while nothing polls or inside a burst",
+		rte_atomic_load_explicit(&reordered, rte_memory_order_relaxed) - r0, tmo);
+	octo_port_stop_close(port);
+}
+
 static const struct octo_case cases[] = {
 	{ "pinned", test_pinned }, { "flow", test_flow }, { "wide", test_wide },
 	{ "order", test_order }, { "mark", test_mark }, { "stall", test_stall },
-	{ "slow_source", test_slow_source },
+	{ "slow_source", test_slow_source }, { "stopped", test_stopped },
 };
 
 int

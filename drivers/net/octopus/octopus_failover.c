@@ -40,8 +40,6 @@
 #include <inttypes.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/syscall.h>
-#include <linux/membarrier.h>
 
 #include <rte_cycles.h>
 #include <rte_lcore.h>
@@ -77,31 +75,6 @@ queue_at(struct octopus_priv *p, int tx, uint16_t qid)
 }
 
 /*
- * A full barrier on every CPU that runs a thread of this process, so that
- * a burst's entry store (burst_seq odd, octopus_rxtx.c, a plain store) is
- * seen here whenever that burst may have read the member's old entry: the
- * pollers pay no fence. Where the kernel has no membarrier, a fence here
- * and a pause long enough for any store to leave a CPU's store buffer.
- */
-static void
-pollers_barrier(void)
-{
-	static int registered;
-	const struct timespec pause = { .tv_sec = 0, .tv_nsec = 1000000 };
-
-	rte_atomic_thread_fence(rte_memory_order_seq_cst);
-#ifdef __NR_membarrier
-	if (registered == 0)
-		registered = syscall(__NR_membarrier,
-			MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0) == 0 ? 1 : -1;
-	if (registered > 0 &&
-	    syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) == 0)
-		return;
-#endif
-	nanosleep(&pause, NULL);
-}
-
-/*
  * Step 3 of the header comment: wait until no burst that may have read an
  * old entry runs. Those are the bursts inside when the entries changed
  * (burst_seq odd then); a queue between bursts, polled or not, is not
@@ -121,7 +94,7 @@ quiesce(struct octopus_priv *p, const char *member)
 	int ret = 0;
 
 	/* the stores of the stubs before the loads of the counts */
-	pollers_barrier();
+	octopus_pollers_barrier();
 	for (t = 0; t < 2; t++)
 		for (i = 0; i < OCTOPUS_MAX_QUEUES; i++) {
 			q = queue_at(p, t, i);

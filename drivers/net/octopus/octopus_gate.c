@@ -50,12 +50,41 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/membarrier.h>
 
 #include <rte_cycles.h>
 #include <rte_pause.h>
 
 #include "octopus_internal.h"
 #include "octopus_poller_watch.h"
+
+/*
+ * A full barrier on every CPU that runs a thread of this process, so that
+ * a burst's entry store (burst_seq odd, octopus_rxtx.c, a plain store) is
+ * seen by the caller whenever that burst may have read what the caller
+ * changed before (a member's entry, a route): the pollers pay no fence.
+ * Where the kernel has no membarrier, a fence here and a pause long enough
+ * for any store to leave a CPU's store buffer. The failover's quiesce
+ * (octopus_failover.c) and gates_settle() wait on it.
+ */
+void
+octopus_pollers_barrier(void)
+{
+	static int registered;
+	const struct timespec pause = { .tv_sec = 0, .tv_nsec = 1000000 };
+
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
+#ifdef __NR_membarrier
+	if (registered == 0)
+		registered = syscall(__NR_membarrier,
+			MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0) == 0 ? 1 : -1;
+	if (registered > 0 &&
+	    syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) == 0)
+		return;
+#endif
+	nanosleep(&pause, NULL);
+}
 
 /* Packets @p q has delivered (its poller's counters). */
 static uint64_t
@@ -507,24 +536,50 @@ polled(struct octopus_priv *p, uint16_t qid)
 }
 
 /*
+ * After the barrier, @p seq gets each destination's burst_seq: odd, it is
+ * inside a burst that may have read its route before the gate closed.
+ */
+static void
+settle_barrier(struct octopus_priv *p, const struct octopus_gate_set *s, uint64_t *seq)
+{
+	struct octopus_queue *q;
+	uint64_t ds;
+	uint16_t d;
+
+	octopus_pollers_barrier();
+	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
+		d = (uint16_t)rte_ctz64(ds);
+		q = octopus_queue_get(p, d, 0);
+		seq[d] = q == NULL ? 0 : rte_atomic_load_explicit(&q->cnt.burst_seq,
+			rte_memory_order_acquire);
+	}
+}
+
+/*
  * A burst that read its route before the gate closed does not see the
  * gate, and may still be reading its ring when the rule changes (its lcore
  * preempted in between): wait until each prepared destination's poller has
  * started two more bursts (the second read the route after the first one
- * ended). Microseconds for a polled queue; one whose poller does not come
- * back within OCTO_GATE_TIMEOUT_MS is waited for as long as it is still
- * polled (the source of a gate is, gate_deferred), and given up on, counted
- * as a gate timeout, once not. Queues never polled, or polled by the
- * calling thread, are not waited for.
+ * ended). Microseconds for a polled queue. Past 50 us, a barrier on the
+ * pollers' CPUs (the failover's, octopus_pollers_barrier) tells which
+ * destinations are inside a burst (burst_seq odd): the others are done,
+ * their next burst sees the gate (an application that stopped polling, as
+ * testpmd's "stop", waits no more than that), and one inside is waited for
+ * until that burst ends. One whose burst does not end within
+ * OCTO_GATE_TIMEOUT_MS is waited for as long as its poller may come back
+ * (as the source of a gate is, gate_deferred), and given up on, counted as
+ * a gate timeout, once not. Queues never polled, or polled by the calling
+ * thread, are not waited for.
  */
 static void
 gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 {
 	struct octopus_poller_watch w[OCTO_MIG_MAX_QUEUES];
-	uint64_t polls[OCTO_MIG_MAX_QUEUES];
+	uint64_t polls[OCTO_MIG_MAX_QUEUES], seq[OCTO_MIG_MAX_QUEUES];
 	uint64_t start = rte_get_tsc_cycles(), now, left;
 	uint64_t spin = start + rte_get_tsc_hz() / 20000;	/* 50 us */
 	uint64_t ds, deadline;
+	bool barrier = false;
 	struct octopus_poller_obs o;
 	struct octopus_queue *q;
 	uint16_t d;
@@ -551,6 +606,15 @@ gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 			continue;
 		while (octopus_queue_polls(q) < polls[d] + 2) {
 			now = rte_get_tsc_cycles();
+			if (now >= spin && !barrier) {
+				settle_barrier(p, s, seq);
+				barrier = true;
+			}
+			/* between bursts at the barrier, or that burst ended */
+			if (barrier && ((seq[d] & 1) == 0 ||
+					rte_atomic_load_explicit(&q->cnt.burst_seq,
+						rte_memory_order_acquire) != seq[d]))
+				break;
 			if (now > deadline) {
 				left = poller_look(q, &w[d]);
 				if (left == 0) {
@@ -570,10 +634,30 @@ gates_settle(struct octopus_priv *p, const struct octopus_gate_set *s)
 	}
 }
 
+/*
+ * Whether the poller of destination @p q is away: no burst since @p polls
+ * (updated) and its thread neither runs nor waits for a CPU.
+ */
+static bool
+dst_away(const struct octopus_queue *q, uint64_t *polls)
+{
+	struct octopus_poller_obs o;
+	uint64_t now = octopus_queue_polls(q);
+
+	if (now != *polls) {
+		*polls = now;
+		return false;
+	}
+	poller_obs(q, &o);
+	return !o.runnable;
+}
+
 void
 octopus_gate_prepare(struct octopus_priv *p, struct octopus_gate_set *s)
 {
-	uint64_t src, sources = 0, ok = 0, ds, start, deadline, now;
+	uint64_t src, sources = 0, ok = 0, ds, start, deadline, now, seen, polls;
+	uint64_t away = rte_get_tsc_hz() / 1000 * OCTO_GATE_AWAY_MS;
+	struct octopus_queue *q;
 	uint16_t d, f;
 
 	if (!p->started || !p->mig.running)
@@ -609,21 +693,30 @@ octopus_gate_prepare(struct octopus_priv *p, struct octopus_gate_set *s)
 	 * caller holds (steer_lock). Up to OCTO_GATE_STILL_MS: the caller may
 	 * be the thread that polls a source, now or once this call returns,
 	 * and a poller napping in a loop is neither still nor busy elsewhere
-	 * to the watch (gate_deferred) for a long time.
+	 * to the watch (gate_deferred) for a long time. Not while the
+	 * destination's poller is away (no burst for OCTO_GATE_AWAY_MS and
+	 * not runnable: an application that stopped polling, as testpmd's
+	 * "stop"), which nothing opens before it is back.
 	 */
 	start = rte_get_tsc_cycles();
 	deadline = start + rte_get_tsc_hz() / 1000 * OCTO_GATE_STILL_MS;
 	for (ds = s->dsts; ds != 0; ds &= ds - 1) {
 		d = (uint16_t)rte_ctz64(ds);
+		q = octopus_queue_get(p, d, 0);
+		seen = start;
+		polls = q == NULL ? 0 : octopus_queue_polls(q);
 		while (polled(p, d)) {
-			if (!gate_holds_at(p, octopus_queue_get(p, d, 0), false, false))
+			if (!gate_holds_at(p, q, false, false))
 				break;
 			now = rte_get_tsc_cycles();
-			if (now >= deadline) {
-				OCTO_LOG(DEBUG, "port %u: rxq %u still gated after %" PRIu64 " ms: its limit stays",
-					p->port_id, d, (now - start) / (rte_get_tsc_hz() / 1000));
+			if (now >= deadline || (now - seen >= away && dst_away(q, &polls))) {
+				OCTO_LOG(DEBUG, "port %u: rxq %u still gated after %" PRIu64 " ms%s: its limit stays",
+					p->port_id, d, (now - start) / (rte_get_tsc_hz() / 1000),
+					now >= deadline ? "" : ", its poller away");
 				break;
 			}
+			if (now - seen >= away)
+				seen = now;	/* polled or runnable: looked at again later */
 			rte_delay_us_sleep(10);
 		}
 	}

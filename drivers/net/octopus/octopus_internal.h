@@ -218,6 +218,11 @@ enum octopus_route_phase {
 #define OCTO_GATE_TIMEOUT_MS	50
 #define OCTO_GATE_STILL_MS	1000
 #define OCTO_GATE_STUCK_MS	200
+/* A gate's destination with no burst for this long, its poller neither
+ * running nor runnable, is not polled now: a change does not wait for its
+ * earlier gate to open (octopus_gate_prepare).
+ */
+#define OCTO_GATE_AWAY_MS	10
 
 /*
  * The Tx settle bound: a NIC reads a Tx ring's descriptors within
@@ -736,6 +741,12 @@ bool octopus_gate_holds(struct octopus_priv *p, struct octopus_queue *dst,
  * packets, from another member, before the gate opens.
  */
 void octopus_gate_member_lost(struct octopus_priv *p, uint16_t m);
+/**
+ * A full barrier on every CPU that runs a thread of this process
+ * (membarrier): once it returns, a burst that may have read what the
+ * caller changed before the call has its burst_seq odd to the caller.
+ */
+void octopus_pollers_barrier(void);
 
 /* octopus_rxtx.c */
 uint16_t octopus_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
