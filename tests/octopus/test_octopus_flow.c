@@ -51,6 +51,8 @@
  *       members keep no rules across their stop (no FLOW_RULE_KEEP,
  *       mlx5-hws), the e-switch holds none of the port's while it is
  *       stopped; where they do, the rules stay there.
+ *   test_octopus_flow reconfigure  kept rules for queues a configure takes
+ *       away wait in their copies, and steer once the queues are back.
  */
 
 #include <assert.h>
@@ -1230,10 +1232,70 @@ test_ovs(struct rte_mempool *mp)
 	octo_port_stop_close(port);
 }
 
+/*
+ * A new queue count under kept rules. Open vSwitch keeps its offloaded
+ * rules (MARK + RSS over every Rx queue) across a change of n_rxq, so the
+ * port takes a configure with fewer Rx queues than kept rules send to
+ * (DPDK's flow guide would let it refuse): such a rule stays in its copy,
+ * not installed, while its queue is missing (its flow spread as without
+ * it, every packet received), and steers again once the port has its
+ * queues back. With a QUEUE rule to the last queue and an RSS rule over
+ * the first and the last, configured with half the Rx queues and back.
+ */
+static void
+test_reconfigure(struct rte_mempool *mp)
+{
+	struct octo_port_conf c = {
+		.nb_rxq = nb_q, .nb_txq = nb_q, .nb_desc = nb_pf > 2 ? NB_DESC_MANY : NB_DESC,
+		.socket = OCTO_SOCKET_OF_LCORE, .pool = mp,
+	};
+	struct octo_port_conf half = c;
+	uint16_t last = (uint16_t)(nb_q - 1), q0last[2] = { 0, last };
+	struct rte_flow_action_rss rss = { .queue_num = 2, .queue = q0last };
+	struct rte_flow_action to_rss[] = { ACT(RSS, &rss), ACT(END, NULL) };
+	struct five_tuple_rule ra, rr;
+	struct rte_flow *fa, *fr;
+	struct rte_flow_error err;
+	const int A = 1, R = 4;
+	int q;
+
+	half.nb_rxq = half.nb_txq = (uint16_t)(nb_q / 2);
+	setup_port(mp, 0);
+	run_phase();	/* learns the tuples */
+	fa = restart_rule(&ra, A, 0, RTE_FLOW_ACTION_TYPE_QUEUE, RTE_FLOW_ACTION_TYPE_END, last);
+	five_tuple(&rr, R);
+	fr = rte_flow_create(port, &rr.attr, rr.pat.items, to_rss, &err);
+	CHECK(fr != NULL, "RSS rule: %s", err.message ? err.message : "?");
+	REQUIRE(rte_eth_dev_stop(port) == 0, "stop");
+	REQUIRE(octo_port_setup(port, &half) == 0, "configured with %u Rx queues", half.nb_rxq);
+	REQUIRE(rte_eth_dev_start(port) == 0, "start with %u Rx queues", half.nb_rxq);
+	ph.poll.nb_q = half.nb_rxq;	/* the lcores of the others poll nothing */
+	run_phase();
+	ph.poll.nb_q = nb_q;
+	printf("%u Rx queues: flow A at queue %d, R at %d; missed %" PRIu64 "\n", half.nb_rxq,
+		flow_queue(A), flow_queue(R), imissed());
+	CHECK(flow_total(A) == PER_FLOW && flow_total(R) == PER_FLOW,
+		"%u Rx queues: flows A and R: %u and %u packets of %u", half.nb_rxq,
+		flow_total(A), flow_total(R), PER_FLOW);
+	REQUIRE(rte_eth_dev_stop(port) == 0, "stop");
+	REQUIRE(octo_port_setup(port, &c) == 0, "configured with %u queues again", nb_q);
+	REQUIRE(rte_eth_dev_start(port) == 0, "start");
+	run_phase();
+	CHECK(flow_queue(A) == last && flow_total(A) == PER_FLOW,
+		"flow A at queue %d (%u packets), its rule sends to %u", flow_queue(A),
+		flow_total(A), last);
+	q = flow_queue(R);
+	CHECK((q == 0 || q == last) && flow_total(R) == PER_FLOW,
+		"RSS flow R at queue %d (%u packets)", q, flow_total(R));
+	CHECK(fa != NULL && rte_flow_destroy(port, fa, &err) == 0, "destroy");
+	CHECK(fr != NULL && rte_flow_destroy(port, fr, &err) == 0, "destroy");
+	octo_port_stop_close(port);
+}
+
 static const struct octo_case cases[] = {
 	{ "queue", test_queue }, { "rss", test_rss }, { "bad", test_bad },
 	{ "isolate", test_isolate }, { "rollback", test_rollback }, { "slab", test_slab },
-	{ "ovs", test_ovs }, { "restart", test_restart },
+	{ "ovs", test_ovs }, { "restart", test_restart }, { "reconfigure", test_reconfigure },
 };
 
 int
