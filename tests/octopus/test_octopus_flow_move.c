@@ -1051,10 +1051,50 @@ test_stopped(struct rte_mempool *mp)
 	octo_port_stop_close(port);
 }
 
+/*
+ * A rule made on a started port before the application polls anything
+ * (testpmd's rules before "start"), the pollers started over a second
+ * later: the rule's gates wait for their sources' first bursts (their
+ * clocks start when the destination is first polled, not when the gate
+ * closed), so every flow stays in order and no gate times out. They gave
+ * up at the destination's first burst before (sources unpolled for over
+ * a second), counted, with the moved flows' older packets still queued.
+ */
+static void
+test_unpolled(struct rte_mempool *mp)
+{
+	struct rte_pmd_octopus_migration g0[NB_Q];
+	struct rte_flow_error err;
+	uint64_t tmo, gates, r;
+	struct rte_flow *f;
+	uint16_t q;
+
+	setup_port(mp);
+	for (q = 0; q < NB_Q; q++)
+		g0[q] = octo_migration(port, 0, q);
+	stop = 0;
+	rte_pmd_octonic_gen_enable(nic_port, 1);
+	rte_delay_us_sleep(100 * 1000);		/* the queues fill */
+	f = all_udp(1, &err);
+	CHECK(f != NULL, "all-UDP rule: %s", err.message ? err.message : "?");
+	rte_delay_us_sleep(1200 * 1000);	/* past OCTO_GATE_STILL_MS */
+	rte_eal_mp_remote_launch(poll_queue, NULL, SKIP_MAIN);
+	traffic_flows(200);
+	traffic_stop();
+	r = rte_atomic_load_explicit(&reordered, rte_memory_order_relaxed);
+	gate_counts(g0, &tmo, &gates);
+	printf("unpolled: %" PRIu64 " gates, %" PRIu64 " gate timeouts, %" PRIu64
+		" out of order\n", gates, tmo, r);
+	CHECK(gates == NB_Q - 1, "%" PRIu64 " gates, want %d", gates, NB_Q - 1);
+	check_order("a rule made before the first poll", r, tmo);
+	octo_port_stop_close(port);
+}
+
 static const struct octo_case cases[] = {
 	{ "pinned", test_pinned }, { "flow", test_flow }, { "wide", test_wide },
 	{ "order", test_order }, { "mark", test_mark }, { "stall", test_stall },
 	{ "slow_source", test_slow_source }, { "stopped", test_stopped },
+	{ "unpolled", test_unpolled },
 };
 
 int

@@ -172,6 +172,14 @@ poller_obs(const struct octopus_queue *q, struct octopus_poller_obs *o)
 }
 
 /*
+ * The watch of a gate whose source nobody had polled when it closed (a rule
+ * made before the application began to poll): its clocks start at the first
+ * look of the destination's poller (the application polls by then), not at
+ * the close, nor at a control thread's look (gate_deferred).
+ */
+#define GATE_NO_POLLER_YET	(-1)
+
+/*
  * Look again at queue @p q's poller, which @p w watches: 0 once the queue
  * is no longer polled, else the TSC cycles before which a new look cannot
  * give up on it (a millisecond at least: a look is six system calls).
@@ -232,10 +240,11 @@ poller_gone_log(const char *what, const struct octopus_queue *q,
  * out: no burst of it for OCTO_GATE_STILL_MS, while its poller ran
  * OCTO_GATE_TIMEOUT_MS of CPU time elsewhere or was still; so does one
  * polled that does not drain in OCTO_GATE_STUCK_MS of its poller's CPU
- * time (a backstop).
+ * time (a backstop). A source nobody had polled when the gate closed is
+ * waited for until the destination's poller (@p poller: the caller) has
+ * looked, and from that look as any other.
  * The verdict is kept as a later deadline (gate_defer): the earliest time
- * a new look can give up. @p requested is set when the wait is for a
- * migration.
+ * a new look can give up.
  *
  * The watch is the gate lock's (gate_close() starts it): a caller without
  * it (@p locked) that cannot take it at once waits, and looks again at its
@@ -243,7 +252,7 @@ poller_gone_log(const char *what, const struct octopus_queue *q,
  */
 static bool
 gate_deferred(struct octopus_priv *p, struct octopus_queue *dst, unsigned int f,
-		uint64_t now, bool locked, struct octopus_poller_watch *gone)
+		uint64_t now, bool locked, bool poller, struct octopus_poller_watch *gone)
 {
 	struct octopus_queue *src = p->rxq[f];
 	uint64_t until = rte_atomic_load_explicit(&dst->mig.gate_defer[f],
@@ -259,6 +268,11 @@ gate_deferred(struct octopus_priv *p, struct octopus_queue *dst, unsigned int f,
 	if (src != NULL && p->mig.running &&
 	    OCTO_ROUTE_PHASE(rte_atomic_load_explicit(&src->route, rte_memory_order_acquire)) ==
 			OCTO_ROUTE_REQUESTED)
+		return true;
+	/* a hint outside the lock: only the destination's poller starts the
+	 * clocks of a source nobody had polled (its look sees another tid)
+	 */
+	if (!poller && dst->mig.gate_watch[f].tid == GATE_NO_POLLER_YET)
 		return true;
 	if (!locked && !rte_spinlock_trylock(&p->mig.gate_lock))
 		return true;
@@ -303,7 +317,7 @@ gate_holds_at(struct octopus_priv *p, struct octopus_queue *dst, bool expire, bo
 		deadline = rte_atomic_load_explicit(&dst->mig.gate_deadline[f],
 			rte_memory_order_relaxed);
 		if (now > deadline &&
-		    !gate_deferred(p, dst, f, now, locked, &gone)) {
+		    !gate_deferred(p, dst, f, now, locked, expire && !locked, &gone)) {
 			if (!expire)
 				continue;
 			/* nobody drained the source: open, counted; a CAS, so
@@ -435,6 +449,8 @@ gate_close(struct octopus_queue *dst, uint16_t q_from, uint64_t need,
 		rte_get_tsc_hz() / 1000 * OCTO_GATE_TIMEOUT_MS;
 
 	octopus_poller_watch_start(&dst->mig.gate_watch[q_from], o);
+	if (need != UINT64_MAX && o->tid == 0)
+		dst->mig.gate_watch[q_from].tid = GATE_NO_POLLER_YET;
 	rte_atomic_store_explicit(&dst->mig.gate_defer[q_from], 0, rte_memory_order_relaxed);
 	rte_atomic_store_explicit(&dst->mig.gate_deadline[q_from], deadline,
 		rte_memory_order_relaxed);
