@@ -272,7 +272,8 @@ gate_deferred(struct octopus_priv *p, struct octopus_queue *dst, unsigned int f,
 	/* a hint outside the lock: only the destination's poller starts the
 	 * clocks of a source nobody had polled (its look sees another tid)
 	 */
-	if (!poller && dst->mig.gate_watch[f].tid == GATE_NO_POLLER_YET)
+	if (!poller && rte_atomic_load_explicit(&dst->mig.gate_watch[f].tid,
+			rte_memory_order_relaxed) == GATE_NO_POLLER_YET)
 		return true;
 	if (!locked && !rte_spinlock_trylock(&p->mig.gate_lock))
 		return true;
